@@ -1,0 +1,36 @@
+import type { StakeCurrency } from '../../shared/api/common.js';
+
+/** Everything an operator can set; the CLI and the desktop app fill it in. */
+export interface RelayConfig {
+  /** Public base URL, used as the EIP-4361 `URI` and to derive the allowed Host/Origin values. */
+  baseUrl: string;
+  /** Requests per rolling minute per credential; 0 turns the limit off (benchmarks, trusted operators). */
+  rateLimit: number;
+  retentionDays: number;
+  stakeCurrency: StakeCurrency;
+  chainId: number;
+  /** Extra Host header values accepted besides loopback names and the baseUrl host (e.g. a LAN IP). */
+  allowedHosts: string[];
+  /** Trust X-Forwarded-For for the sign-in rate-limit key (only behind a reverse proxy the operator runs). */
+  trustProxy: boolean;
+}
+
+export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
+  rateLimit: 120,
+  retentionDays: 30,
+  stakeCurrency: 'ETH',
+  chainId: 1,
+  allowedHosts: [],
+  trustProxy: false,
+};
+
+export interface RelayDeps {
+  store: import('./store/store.js').RelayStore;
+  config: RelayConfig;
+  /** Clock, injectable so tests can expire challenges and retention without waiting. */
+  now?: () => number;
+  /** Fastify logger option; off by default. */
+  logger?: boolean;
+  /** TLS material for `--lan`; the app then serves HTTPS. */
+  https?: { key: string; cert: string };
+}

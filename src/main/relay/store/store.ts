@@ -1,0 +1,221 @@
+/**
+ * The relay's storage, behind one async interface so that a PostgreSQL implementation can
+ * replace SQLite for teams that outgrow one machine. Every method is async even where the
+ * SQLite implementation is synchronous underneath.
+ *
+ * Conventions: addresses and hex keys are lower-case; times are epoch milliseconds; ids are
+ * uuid strings. Methods that can refuse throw StoreError with a code the HTTP layer maps.
+ */
+import type { Routed, StakeCurrency, Via } from '../../../shared/api/common.js';
+import type { UnknownSenders } from '../../../shared/api/account.js';
+
+export type StoreErrorCode =
+  | 'device-key-mismatch' // recipientDeviceKey is not a current key of toAddress (400)
+  | 'not-a-member' // group envelope to a non-member (400)
+  | 'handle-taken' // 409
+  | 'device-exists' // 409
+  | 'not-found' // 404
+  | 'creator-cannot-leave' // 409
+  | 'nonce-invalid'; // unknown, expired, used, or bound to another address (401)
+
+export class StoreError extends Error {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    /** index of the offending envelope within a delivery, when there is one */
+    readonly index?: number,
+  ) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+export interface AccountRow {
+  address: string;
+  handle: string | null;
+  handleClaimedAt: number | null;
+  verified: boolean;
+  unknownSenders: UnknownSenders;
+  stake: string | null;
+}
+
+export interface DeviceRow {
+  publicKey: string;
+  address: string;
+  certificate: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  address: string;
+  label: string | null;
+  prefix: string;
+  deviceKey: string | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface BotTokenRow {
+  id: string;
+  groupId: string;
+  name: string;
+  prefix: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface GroupRow {
+  id: string;
+  name: string;
+  isPublic: boolean;
+  verified: boolean;
+  passwordHash: string | null;
+  avatar: string | null;
+  creatorAddress: string;
+  createdAt: number;
+  memberCount: number;
+}
+
+export interface EnvelopeRow {
+  id: string;
+  senderAddress: string;
+  recipientAddress: string;
+  recipientDeviceKey: string | null;
+  ciphertext: string; // base64, padded
+  ephemeralPublicKey: string;
+  nonce: string; // base64, padded
+  createdAt: number;
+  routed: 'inbox' | 'request';
+  groupId: string | null;
+  via: Via | null;
+}
+
+/** One envelope to deliver, already validated and normalised by the HTTP layer. */
+export interface DeliveryItem {
+  toAddress: string;
+  recipientDeviceKey: string | null;
+  ciphertext: string;
+  ephemeralPublicKey: string;
+  nonce: string;
+  asRequest: boolean;
+}
+
+/** A whole send request: all of it is delivered or none of it (StoreError names the item). */
+export interface Delivery {
+  senderAddress: string;
+  /** null for a direct send */
+  groupId: string | null;
+  via: Via | null;
+  items: DeliveryItem[];
+  /** time stamped on every envelope of the delivery */
+  now: number;
+}
+
+export interface DeliveryOutcome {
+  routed: Routed;
+  stakeRequired?: string;
+  stakeCurrency?: StakeCurrency;
+  envelope?: EnvelopeRow;
+}
+
+/** The facts the routing rules need, read inside the delivery's transaction. */
+export interface RoutingFacts {
+  blockedByRecipient: boolean;
+  asRequest: boolean;
+  allowedByRecipient: boolean;
+  recipientSentBefore: boolean;
+  recipientPolicy: UnknownSenders;
+  recipientStake: string | null;
+}
+
+export interface GroupPatch {
+  name?: string;
+  isPublic?: boolean;
+  passwordHash?: string | null;
+  avatar?: string | null;
+}
+
+export interface RelayStats {
+  accounts: number;
+  devices: number;
+  apiKeys: number;
+  groups: number;
+  queuedEnvelopes: number;
+  oldestQueuedAt: number | null;
+}
+
+export interface RelayStore {
+  // sign-in challenges
+  createChallenge(c: { nonce: string; address: string; message: string; expiresAt: number }): Promise<void>;
+  /** Marks the nonce used and returns its stored message and address; throws nonce-invalid if unknown, used or expired. */
+  consumeChallenge(nonce: string, now: number): Promise<{ address: string; message: string }>;
+
+  // accounts, handles, directory
+  getAccount(address: string): Promise<AccountRow | null>;
+  /** Claims or changes a handle (stored lower-case); throws handle-taken. */
+  setHandle(address: string, handle: string, now: number): Promise<AccountRow>;
+  findHandle(handle: string): Promise<AccountRow | null>;
+  /** Exact handle match first, then fragments of handle or address, newest claims first. */
+  searchDirectory(q: string | null, limit: number): Promise<AccountRow[]>;
+  setPolicy(address: string, unknownSenders: UnknownSenders, stake: string | null): Promise<void>;
+  getEntitlements(address: string): Promise<string[]>;
+
+  // devices
+  /** Registers a device for an address (creating the account row if needed); throws device-exists. */
+  addDevice(d: { publicKey: string; address: string; certificate: string; now: number }): Promise<DeviceRow>;
+  listDevices(address: string): Promise<DeviceRow[]>; // non-revoked only, oldest first
+  /** Revokes a device, the API keys bound to it, and drops its undelivered envelopes; false if not the caller's. */
+  revokeDevice(address: string, publicKey: string, now: number): Promise<boolean>;
+
+  // API keys (hash = SHA-256 of the secret; the store never sees secrets)
+  insertApiKey(k: ApiKeyRow & { hash: Buffer }): Promise<void>;
+  findApiKeyByHash(hash: Buffer): Promise<(ApiKeyRow & { hash: Buffer }) | null>;
+  listApiKeys(address: string): Promise<ApiKeyRow[]>;
+  revokeApiKey(address: string, id: string, now: number): Promise<boolean>;
+  touchApiKey(id: string, now: number): Promise<void>;
+
+  // contacts
+  setContact(owner: string, other: string, kind: 'allow' | 'block' | null, which: 'allow' | 'block'): Promise<void>;
+  getContacts(owner: string): Promise<{ allowed: string[]; blocked: string[] }>;
+
+  // envelopes
+  /** Routes and queues a whole send in one transaction (grouped with concurrent sends into one commit). */
+  deliver(d: Delivery): Promise<DeliveryOutcome[]>;
+  /** Undelivered envelopes oldest first; a device-bound caller sees its device's and unbound ones. */
+  pull(address: string, deviceKey: string | null, limit: number): Promise<EnvelopeRow[]>;
+  /** Removes the caller's own envelopes among ids and returns how many. */
+  ack(address: string, deviceKey: string | null, ids: string[]): Promise<number>;
+  /** Removes unacked envelopes created before cutoff; returns how many. */
+  sweep(cutoff: number): Promise<number>;
+
+  // groups
+  createGroup(g: { id: string; name: string; isPublic: boolean; passwordHash: string | null; avatar: string | null; creatorAddress: string; now: number }): Promise<GroupRow>;
+  getGroup(id: string): Promise<GroupRow | null>;
+  patchGroup(id: string, patch: GroupPatch): Promise<GroupRow>;
+  /** Public groups (or the address's groups when mine is given), newest first, paged by the id of the last one seen. */
+  listGroups(opts: { mine: string | null; limit: number; before: string | null }): Promise<GroupRow[]>;
+  listMembers(groupId: string): Promise<string[]>;
+  isMember(groupId: string, address: string): Promise<boolean>;
+  addMember(groupId: string, address: string, now: number): Promise<void>;
+  /** throws creator-cannot-leave when the creator would leave a group that still has others */
+  removeMember(groupId: string, address: string): Promise<boolean>;
+  /** Devices (non-revoked) of each member, for the group view. */
+  memberDevices(groupId: string): Promise<Map<string, DeviceRow[]>>;
+  insertBotToken(t: BotTokenRow & { hash: Buffer }): Promise<void>;
+  findBotTokenByHash(hash: Buffer): Promise<(BotTokenRow & { hash: Buffer }) | null>;
+  listBotTokens(groupId: string): Promise<BotTokenRow[]>;
+  revokeBotToken(groupId: string, id: string, now: number): Promise<boolean>;
+
+  // operator
+  setVerified(address: string, verified: boolean): Promise<boolean>;
+  setGroupVerified(id: string, verified: boolean): Promise<boolean>;
+  grantEntitlement(address: string, name: string): Promise<void>;
+  revokeEntitlement(address: string, name: string): Promise<boolean>;
+  stats(): Promise<RelayStats>;
+
+  /** Waits for pending grouped commits, checkpoints and closes. */
+  close(): Promise<void>;
+}
