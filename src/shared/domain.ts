@@ -1,0 +1,144 @@
+/**
+ * Domain types the client produces and the renderer shows. Plain data: what crosses the
+ * IPC doorway (structured clone in Electron, JSON in web mode).
+ */
+import type { Routed, StakeCurrency } from './api/common.js';
+import type { UnknownSenders } from './api/account.js';
+
+export type ConversationKind = 'direct' | 'group';
+
+/** A conversation id is `direct:<address>` or `group:<uuid>`. */
+export type ConversationId = `direct:${string}` | `group:${string}`;
+
+export interface ConversationSummary {
+  id: ConversationId;
+  kind: ConversationKind;
+  /** peer address for direct, group id for group */
+  peer: string;
+  title: string; // handle, group name, or short address
+  verified: boolean;
+  lastMessage: { text: string; at: string; fromMe: boolean } | null;
+  unread: number;
+  updatedAt: string;
+}
+
+/**
+ * Per-message state as the sender sees it: queued in the outbox (`sending`), accepted by the
+ * relay (`sent`, with how it was routed), or `failed` (retry possible).
+ */
+export type MessageState = 'sending' | 'sent' | 'failed';
+
+export interface ChatMessage {
+  id: string;
+  conversationId: ConversationId;
+  /** author wallet address (for a bot post: the bot's own address) */
+  from: string;
+  fromMe: boolean;
+  /** author's handle when known */
+  fromHandle: string | null;
+  kind: 'text' | 'request';
+  text: string;
+  sentAt: string;
+  receivedAt: string | null;
+  state: MessageState;
+  /** how the relay routed it (sender side); for received: 'inbox' or 'request' */
+  routed: Routed | null;
+  stakeRequired: string | null;
+  stakeCurrency: StakeCurrency | null;
+  /** 'group-token' marks a bot post */
+  via: 'group-token' | 'api-key' | null;
+  error: string | null;
+}
+
+export interface ContactRequest {
+  address: string;
+  handle: string | null;
+  verified: boolean;
+  /** the intro text of the first request message */
+  intro: string;
+  receivedAt: string;
+  messageCount: number;
+}
+
+export interface DirectoryHit {
+  handle: string;
+  address: string;
+  verified: boolean;
+}
+
+export interface GroupInfo {
+  id: string;
+  name: string;
+  isPublic: boolean;
+  verified: boolean;
+  hasPassword: boolean;
+  avatar: string | null;
+  memberCount: number;
+  createdAt: string;
+  /** present when the caller is a member */
+  creatorAddress?: string;
+  members?: string[];
+  isMember: boolean;
+  isCreator: boolean;
+}
+
+export interface BotToken {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface DeviceInfo {
+  publicKey: string;
+  createdAt: string;
+  current: boolean;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  label: string | null;
+  prefix: string;
+  deviceKey: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface InboxPolicy {
+  unknownSenders: UnknownSenders;
+  stake: string | null;
+}
+
+export type RelayMode = 'local' | 'lan' | 'url';
+
+export interface RelayStatus {
+  mode: RelayMode | null;
+  url: string | null;
+  /** reachable at the last sync attempt */
+  connected: boolean;
+  lastError: string | null;
+  /** the embedded relay, when this app runs one */
+  local: { running: boolean; url: string | null; lan: { urls: string[]; fingerprint: string } | null };
+}
+
+export interface SyncStatus {
+  state: 'idle' | 'syncing' | 'offline' | 'error';
+  lastSyncAt: string | null;
+  pendingOutbox: number;
+  error: string | null;
+}
+
+export interface AppStatus {
+  /** 'electron' or 'web' */
+  shell: 'electron' | 'web';
+  hasWallet: boolean;
+  unlocked: boolean;
+  /** the wallet is open and signed in to a relay */
+  ready: boolean;
+  address: string | null;
+  handle: string | null;
+  deviceKey: string | null;
+  relay: RelayStatus;
+}

@@ -1,0 +1,135 @@
+/**
+ * The one contract between the renderer and main: every command with its argument schema
+ * (checked at the doorway) and result type, and every event main pushes. Electron's preload
+ * and the web-mode WebSocket bridge both expose exactly these keys.
+ */
+import { Type, type Static, type TSchema } from 'typebox';
+import type {
+  ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationId, ConversationSummary,
+  DeviceInfo, DirectoryHit, GroupInfo, InboxPolicy, RelayStatus, SyncStatus,
+} from './domain.js';
+
+const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+const Recipient = Type.String({ minLength: 2, maxLength: 64, description: '0x address or @handle' });
+const ConvId = Type.String({ pattern: '^(direct:0x[0-9a-f]{40}|group:[0-9a-f-]{36})$' });
+const Uuid = Type.String({ pattern: '^[0-9a-f-]{36}$' });
+const Passphrase = Type.String({ minLength: 0, maxLength: 1024 });
+const NoArgs = Type.Object({}, { additionalProperties: false });
+
+/** `cmd<Result>()(argsSchema)`: the schema checks arguments at the doorway; Result types the answer. */
+function cmd<R>() {
+  return <A extends TSchema>(args: A) => ({ args, result: undefined as unknown as R });
+}
+
+export const commands = {
+  'app.status': cmd<AppStatus>()(NoArgs),
+
+  // onboarding: the vault creates or imports the wallet; the mnemonic crosses once, to be shown
+  'wallet.create': cmd<{ address: string; mnemonic: string }>()(Type.Object({ passphrase: Passphrase }, { additionalProperties: false })),
+  'wallet.importMnemonic': cmd<{ address: string }>()(Type.Object({ mnemonic: Type.String({ maxLength: 1024 }), passphrase: Passphrase }, { additionalProperties: false })),
+  'wallet.importPrivateKey': cmd<{ address: string }>()(Type.Object({ privateKey: Type.String({ maxLength: 132 }), passphrase: Passphrase }, { additionalProperties: false })),
+  'wallet.unlock': cmd<AppStatus>()(Type.Object({ passphrase: Passphrase }, { additionalProperties: false })),
+  'relay.connect': cmd<AppStatus>()(
+    Type.Object(
+      { mode: Type.Union([Type.Literal('local'), Type.Literal('lan'), Type.Literal('url')]), url: Type.Optional(Type.String({ maxLength: 2048 })), fingerprint: Type.Optional(Type.String({ maxLength: 128 })) },
+      { additionalProperties: false },
+    ),
+  ),
+  'profile.claimHandle': cmd<AppStatus>()(Type.Object({ handle: Type.String({ maxLength: 64 }) }, { additionalProperties: false })),
+
+  // conversations and messages
+  'conversations.list': cmd<ConversationSummary[]>()(NoArgs),
+  'conversations.open': cmd<ConversationSummary>()(Type.Object({ to: Recipient }, { additionalProperties: false })),
+  'conversations.markRead': cmd<void>()(Type.Object({ conversationId: ConvId }, { additionalProperties: false })),
+  'messages.list': cmd<ChatMessage[]>()(
+    Type.Object({ conversationId: ConvId, before: Type.Optional(Type.String({ maxLength: 64 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20000 })) }, { additionalProperties: false }),
+  ),
+  'messages.send': cmd<ChatMessage>()(
+    Type.Object({ conversationId: ConvId, text: Type.String({ minLength: 1, maxLength: 20000 }), asRequest: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  ),
+  'messages.retry': cmd<ChatMessage>()(Type.Object({ messageId: Uuid }, { additionalProperties: false })),
+
+  // contact requests and contacts
+  'requests.list': cmd<ContactRequest[]>()(NoArgs),
+  'requests.accept': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
+  'requests.decline': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
+  'contacts.block': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
+  'contacts.unblock': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
+
+  // directory
+  'directory.search': cmd<DirectoryHit[]>()(Type.Object({ q: Type.String({ maxLength: 64 }) }, { additionalProperties: false })),
+
+  // groups
+  'groups.listPublic': cmd<GroupInfo[]>()(NoArgs),
+  'groups.listMine': cmd<GroupInfo[]>()(NoArgs),
+  'groups.get': cmd<GroupInfo>()(Type.Object({ groupId: Uuid }, { additionalProperties: false })),
+  'groups.create': cmd<GroupInfo>()(
+    Type.Object(
+      { name: Type.String({ minLength: 1, maxLength: 80 }), isPublic: Type.Boolean(), password: Type.Optional(Type.String({ maxLength: 128 })), avatar: Type.Optional(Type.String({ maxLength: 400_000 })) },
+      { additionalProperties: false },
+    ),
+  ),
+  'groups.join': cmd<GroupInfo>()(Type.Object({ groupId: Uuid, password: Type.Optional(Type.String({ maxLength: 128 })) }, { additionalProperties: false })),
+  'groups.leave': cmd<void>()(Type.Object({ groupId: Uuid }, { additionalProperties: false })),
+  'groups.addMember': cmd<GroupInfo>()(Type.Object({ groupId: Uuid, member: Recipient }, { additionalProperties: false })),
+  'groups.removeMember': cmd<GroupInfo>()(Type.Object({ groupId: Uuid, address: Address }, { additionalProperties: false })),
+  'groups.listTokens': cmd<BotToken[]>()(Type.Object({ groupId: Uuid }, { additionalProperties: false })),
+  'groups.mintToken': cmd<{ token: string; botToken: BotToken }>()(Type.Object({ groupId: Uuid, name: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false })),
+  'groups.revokeToken': cmd<void>()(Type.Object({ groupId: Uuid, tokenId: Uuid }, { additionalProperties: false })),
+
+  // settings
+  'devices.list': cmd<DeviceInfo[]>()(NoArgs),
+  'devices.revoke': cmd<void>()(Type.Object({ publicKey: Type.String({ pattern: '^[0-9a-f]{64}$' }) }, { additionalProperties: false })),
+  'apiKeys.list': cmd<ApiKeyInfo[]>()(NoArgs),
+  'apiKeys.mint': cmd<{ apiKey: string; key: ApiKeyInfo }>()(Type.Object({ label: Type.String({ maxLength: 64 }) }, { additionalProperties: false })),
+  'apiKeys.revoke': cmd<void>()(Type.Object({ id: Uuid }, { additionalProperties: false })),
+  'policy.get': cmd<InboxPolicy>()(NoArgs),
+  'policy.set': cmd<InboxPolicy>()(
+    Type.Object(
+      { unknownSenders: Type.Union([Type.Literal('request'), Type.Literal('stake-gate'), Type.Literal('block')]), stake: Type.Optional(Type.String({ maxLength: 40 })) },
+      { additionalProperties: false },
+    ),
+  ),
+  'relay.status': cmd<RelayStatus>()(NoArgs),
+  'relay.setLocal': cmd<RelayStatus>()(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
+  'relay.shareOnLan': cmd<RelayStatus>()(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
+  'sync.now': cmd<SyncStatus>()(NoArgs),
+  'links.openExternal': cmd<void>()(Type.Object({ url: Type.String({ pattern: '^https?://', maxLength: 2048 }) }, { additionalProperties: false })),
+} as const;
+
+export type Commands = typeof commands;
+export type CommandName = keyof Commands;
+export type CommandArgs<K extends CommandName> = Static<Commands[K]['args']>;
+export type CommandResult<K extends CommandName> = Commands[K]['result'];
+
+/** Events main pushes to the renderer. */
+export interface Events {
+  'message.new': ChatMessage;
+  'message.updated': ChatMessage;
+  'conversation.updated': ConversationSummary;
+  'request.new': ContactRequest;
+  'sync.status': SyncStatus;
+  'relay.status': RelayStatus;
+  'app.status': AppStatus;
+}
+export type EventName = keyof Events;
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'conversation.updated', 'request.new', 'sync.status', 'relay.status', 'app.status'];
+
+/** Errors cross the doorway as codes and plain-language messages, never stack traces. */
+export interface IpcError {
+  code: string;
+  message: string;
+}
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+/** The object the preload (or the web bridge) exposes as `window.messenger`. */
+export type MessengerBridge = {
+  [K in CommandName]: (args: CommandArgs<K>) => Promise<CommandResult<K>>;
+} & {
+  on<E extends EventName>(event: E, fn: (payload: Events[E]) => void): () => void;
+};
+
+// Compile-time check that argument types are inferred (not unknown).
+type _Check = CommandArgs<'messages.send'>['text'] extends string ? true : never;
+const _check: _Check = true;
+void _check;
