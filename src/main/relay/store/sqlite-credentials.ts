@@ -1,0 +1,100 @@
+import type Database from 'better-sqlite3';
+import { ensureAccountStatement, isUniqueViolation } from './sqlite-accounts.js';
+import type { GroupCommit } from './group-commit.js';
+import { StoreError, type ApiKeyRow, type DeviceRow, type RelayStore } from './store.js';
+
+type CredentialsPart = Pick<
+  RelayStore,
+  'addDevice' | 'listDevices' | 'revokeDevice' | 'insertApiKey' | 'findApiKeyByHash' | 'listApiKeys' | 'revokeApiKey' | 'touchApiKey'
+>;
+
+const DEVICE_COLUMNS = `public_key AS publicKey, address, certificate, created_at AS createdAt, revoked_at AS revokedAt`;
+const API_KEY_COLUMNS = `id, address, label, prefix, device_key AS deviceKey, created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt`;
+
+/** Statements on every authenticated request; exported so that tests can EXPLAIN them. */
+export const CREDENTIAL_SQL = {
+  apiKeyByHash: `SELECT ${API_KEY_COLUMNS}, hash FROM api_keys WHERE hash = ?`,
+  touchApiKey: `UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?`,
+} as const;
+
+/** Devices and API keys: what identifies a caller. */
+export function credentialsPart(db: Database.Database, commit: GroupCommit): CredentialsPart {
+  const s = {
+    ensureAccount: ensureAccountStatement(db),
+    insertDevice: db.prepare<[string, string, string, number]>(
+      `INSERT INTO devices (public_key, address, certificate, created_at) VALUES (?, ?, ?, ?)`,
+    ),
+    devices: db.prepare<[string], DeviceRow>(
+      `SELECT ${DEVICE_COLUMNS} FROM devices WHERE address = ? AND revoked_at IS NULL ORDER BY created_at, rowid`,
+    ),
+    revokeDevice: db.prepare<[number, string, string]>(
+      `UPDATE devices SET revoked_at = ? WHERE public_key = ? AND address = ? AND revoked_at IS NULL`,
+    ),
+    revokeDeviceKeys: db.prepare<[number, string]>(`UPDATE api_keys SET revoked_at = ? WHERE device_key = ? AND revoked_at IS NULL`),
+    dropDeviceEnvelopes: db.prepare<[string, string]>(`DELETE FROM envelopes WHERE recipient = ? AND device_key = ?`),
+    insertApiKey: db.prepare<[string, string, Buffer, string | null, string, string | null, number, number | null, number | null]>(
+      `INSERT INTO api_keys (id, address, hash, label, prefix, device_key, created_at, last_used_at, revoked_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    apiKeyByHash: db.prepare<[Buffer], ApiKeyRow & { hash: Buffer }>(CREDENTIAL_SQL.apiKeyByHash),
+    apiKeys: db.prepare<[string], ApiKeyRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE address = ? ORDER BY created_at, rowid`),
+    // Revoking twice keeps the first time.
+    revokeApiKey: db.prepare<[number, string, string]>(
+      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND address = ?`,
+    ),
+    touchApiKey: db.prepare<[number, string]>(CREDENTIAL_SQL.touchApiKey),
+  };
+
+  const addDevice = db.transaction((d: { publicKey: string; address: string; certificate: string; now: number }): DeviceRow => {
+    s.ensureAccount.run(d.address);
+    try {
+      s.insertDevice.run(d.publicKey, d.address, d.certificate, d.now);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new StoreError('device-exists', 'device key is already registered');
+      throw e;
+    }
+    return { publicKey: d.publicKey, address: d.address, certificate: d.certificate, createdAt: d.now, revokedAt: null };
+  });
+
+  const revokeDevice = db.transaction((address: string, publicKey: string, now: number): boolean => {
+    if (s.revokeDevice.run(now, publicKey, address).changes === 0) return false;
+    s.revokeDeviceKeys.run(now, publicKey);
+    s.dropDeviceEnvelopes.run(address, publicKey);
+    return true;
+  });
+
+  const insertApiKey = db.transaction((k: ApiKeyRow & { hash: Buffer }) => {
+    s.ensureAccount.run(k.address);
+    s.insertApiKey.run(k.id, k.address, k.hash, k.label, k.prefix, k.deviceKey, k.createdAt, k.lastUsedAt, k.revokedAt);
+  });
+
+  return {
+    async addDevice(d) {
+      return addDevice.immediate({ ...d, publicKey: d.publicKey.toLowerCase(), address: d.address.toLowerCase() });
+    },
+    async listDevices(address) {
+      return s.devices.all(address.toLowerCase());
+    },
+    async revokeDevice(address, publicKey, now) {
+      return revokeDevice.immediate(address.toLowerCase(), publicKey.toLowerCase(), now);
+    },
+    async insertApiKey(k) {
+      insertApiKey.immediate({ ...k, address: k.address.toLowerCase(), deviceKey: k.deviceKey?.toLowerCase() ?? null });
+    },
+    async findApiKeyByHash(hash) {
+      return s.apiKeyByHash.get(hash) ?? null;
+    },
+    async listApiKeys(address) {
+      return s.apiKeys.all(address.toLowerCase());
+    },
+    async revokeApiKey(address, id, now) {
+      return s.revokeApiKey.run(now, id, address.toLowerCase()).changes > 0;
+    },
+    // Every authenticated request touches its key: batched with the sends into one commit.
+    touchApiKey(id, now) {
+      return commit.run(() => {
+        s.touchApiKey.run(now, id);
+      });
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import type Database from 'better-sqlite3';
+import { v7 as uuidv7 } from 'uuid';
+import type { UnknownSenders } from '../../../shared/api/account.js';
+import { routeDirect } from '../routing.js';
+import type { GroupCommit } from './group-commit.js';
+import { StoreError, type Delivery, type DeliveryOutcome, type EnvelopeRow, type RelayStore, type RoutingFacts } from './store.js';
+
+type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'ack' | 'sweep'>;
+
+/** Rows a sweep deletes per transaction, so that a large backlog does not hold the write lock for long. */
+const SWEEP_CHUNK = 5000;
+
+const ENVELOPE_COLUMNS = `id, sender AS senderAddress, recipient AS recipientAddress, device_key AS recipientDeviceKey,
+  ciphertext, ephemeral_public_key AS ephemeralPublicKey, nonce, created_at AS createdAt, routed, group_id AS groupId, via`;
+
+interface FactsRecord {
+  blocked: number;
+  allowed: number;
+  sentBefore: number;
+  policy: UnknownSenders | null;
+  stake: string | null;
+}
+
+/** The statements behind the routing and the queue; exported so that tests can EXPLAIN them. */
+export const ENVELOPE_SQL = {
+  facts: `SELECT
+      EXISTS (SELECT 1 FROM contacts WHERE owner = :recipient AND kind = 'block' AND other = :sender) AS blocked,
+      EXISTS (SELECT 1 FROM contacts WHERE owner = :recipient AND kind = 'allow' AND other = :sender) AS allowed,
+      EXISTS (SELECT 1 FROM sent_before WHERE sender = :recipient AND recipient = :sender) AS sentBefore,
+      (SELECT unknown_senders FROM accounts WHERE address = :recipient) AS policy,
+      (SELECT stake FROM accounts WHERE address = :recipient) AS stake`,
+  blocked: `SELECT 1 FROM contacts WHERE owner = :recipient AND kind = 'block' AND other = :sender`,
+  currentDevice: `SELECT 1 FROM devices WHERE public_key = ? AND address = ? AND revoked_at IS NULL`,
+  isMember: `SELECT 1 FROM group_members WHERE group_id = ? AND address = ?`,
+  insert: `INSERT INTO envelopes (id, sender, recipient, device_key, ciphertext, ephemeral_public_key, nonce, created_at, routed, group_id, via)
+    VALUES (:id, :senderAddress, :recipientAddress, :recipientDeviceKey, :ciphertext, :ephemeralPublicKey, :nonce, :createdAt, :routed, :groupId, :via)`,
+  markSent: `INSERT INTO sent_before (sender, recipient) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+  pullAll: `SELECT ${ENVELOPE_COLUMNS} FROM envelopes WHERE recipient = ? ORDER BY seq LIMIT ?`,
+  pullDevice: `SELECT ${ENVELOPE_COLUMNS} FROM envelopes
+    WHERE recipient = ? AND (device_key = ? OR device_key IS NULL) ORDER BY seq LIMIT ?`,
+  ackAll: `DELETE FROM envelopes WHERE id = ? AND recipient = ?`,
+  ackDevice: `DELETE FROM envelopes WHERE id = ? AND recipient = ? AND (device_key = ? OR device_key IS NULL)`,
+  sweep: `DELETE FROM envelopes WHERE seq IN (SELECT seq FROM envelopes WHERE created_at < ? LIMIT ?)`,
+} as const;
+
+/** Routing, queueing, pulling and acknowledging envelopes. */
+export function envelopesPart(db: Database.Database, commit: GroupCommit): EnvelopesPart {
+  const s = {
+    facts: db.prepare<[{ recipient: string; sender: string }], FactsRecord>(ENVELOPE_SQL.facts),
+    blocked: db.prepare<[{ recipient: string; sender: string }], number>(ENVELOPE_SQL.blocked).pluck(),
+    currentDevice: db.prepare<[string, string], number>(ENVELOPE_SQL.currentDevice).pluck(),
+    isMember: db.prepare<[string, string], number>(ENVELOPE_SQL.isMember).pluck(),
+    insert: db.prepare<[EnvelopeRow]>(ENVELOPE_SQL.insert),
+    markSent: db.prepare<[string, string]>(ENVELOPE_SQL.markSent),
+    pullAll: db.prepare<[string, number], EnvelopeRow>(ENVELOPE_SQL.pullAll),
+    pullDevice: db.prepare<[string, string, number], EnvelopeRow>(ENVELOPE_SQL.pullDevice),
+    ackAll: db.prepare<[string, string]>(ENVELOPE_SQL.ackAll),
+    ackDevice: db.prepare<[string, string, string]>(ENVELOPE_SQL.ackDevice),
+    sweep: db.prepare<[number, number]>(ENVELOPE_SQL.sweep),
+  };
+
+  const readFacts = (sender: string, recipient: string, asRequest: boolean): RoutingFacts => {
+    const f = s.facts.get({ recipient, sender })!;
+    return {
+      blockedByRecipient: f.blocked === 1,
+      asRequest,
+      // A wallet writing to its own other devices is not a stranger to itself.
+      allowedByRecipient: f.allowed === 1 || sender === recipient,
+      recipientSentBefore: f.sentBefore === 1,
+      recipientPolicy: f.policy ?? 'request',
+      recipientStake: f.stake,
+    };
+  };
+
+  /** Runs inside the group-commit transaction, in its own savepoint: a throw undoes the whole delivery. */
+  const deliverNow = (d: Delivery): DeliveryOutcome[] => {
+    const sender = d.senderAddress.toLowerCase();
+    const groupId = d.groupId === null ? null : d.groupId.toLowerCase();
+    return d.items.map((item, index): DeliveryOutcome => {
+      const to = item.toAddress.toLowerCase();
+      const deviceKey = item.recipientDeviceKey === null ? null : item.recipientDeviceKey.toLowerCase();
+      if (groupId !== null && s.isMember.get(groupId, to) === undefined) {
+        throw new StoreError('not-a-member', `${to} is not a member of the group`, index);
+      }
+      if (deviceKey !== null && s.currentDevice.get(deviceKey, to) === undefined) {
+        throw new StoreError('device-key-mismatch', `recipientDeviceKey is not a current device key of ${to}`, index);
+      }
+      const route =
+        groupId === null
+          ? routeDirect(readFacts(sender, to, item.asRequest))
+          : { routed: s.blocked.get({ recipient: to, sender }) === undefined ? ('inbox' as const) : ('blocked' as const) };
+      if (route.routed !== 'inbox' && route.routed !== 'request') return route;
+      const envelope: EnvelopeRow = {
+        id: uuidv7(),
+        senderAddress: sender,
+        recipientAddress: to,
+        recipientDeviceKey: deviceKey,
+        ciphertext: item.ciphertext,
+        ephemeralPublicKey: item.ephemeralPublicKey.toLowerCase(),
+        nonce: item.nonce,
+        createdAt: d.now,
+        routed: route.routed,
+        groupId,
+        via: d.via,
+      };
+      s.insert.run(envelope);
+      // Only direct sends that were queued make the sender known to the recipient.
+      if (groupId === null) s.markSent.run(sender, to);
+      return { routed: route.routed, envelope };
+    });
+  };
+
+  return {
+    deliver(d) {
+      return commit.run(() => deliverNow(d));
+    },
+    async pull(address, deviceKey, limit) {
+      const a = address.toLowerCase();
+      return deviceKey === null ? s.pullAll.all(a, limit) : s.pullDevice.all(a, deviceKey.toLowerCase(), limit);
+    },
+    ack(address, deviceKey, ids) {
+      const a = address.toLowerCase();
+      const dk = deviceKey === null ? null : deviceKey.toLowerCase();
+      const unique = [...new Set(ids.map((id) => String(id).toLowerCase()))];
+      return commit.run(() => {
+        let acked = 0;
+        for (const id of unique) acked += (dk === null ? s.ackAll.run(id, a) : s.ackDevice.run(id, a, dk)).changes;
+        return acked;
+      });
+    },
+    async sweep(cutoff) {
+      let total = 0;
+      for (;;) {
+        const n = s.sweep.run(cutoff, SWEEP_CHUNK).changes;
+        total += n;
+        if (n < SWEEP_CHUNK) return total;
+        // Let queued sends commit between chunks.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}

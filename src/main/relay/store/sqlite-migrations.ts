@@ -1,0 +1,183 @@
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  /** The PRAGMA user_version the database has once this migration has run. */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * The relay's schema history, oldest first. Never edit a shipped entry: append a new one.
+ * Addresses, keys and handles are stored lower-case; times are epoch milliseconds.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE accounts (
+        address TEXT PRIMARY KEY,
+        handle TEXT UNIQUE,
+        handle_claimed_at INTEGER,
+        verified INTEGER NOT NULL DEFAULT 0,
+        unknown_senders TEXT NOT NULL DEFAULT 'request' CHECK (unknown_senders IN ('request', 'stake-gate', 'block')),
+        stake TEXT
+      );
+      -- Directory without a query: newest claims first, ties by rowid (implicit in the index).
+      CREATE INDEX accounts_claims ON accounts (handle_claimed_at) WHERE handle IS NOT NULL;
+
+      CREATE TABLE entitlements (
+        address TEXT NOT NULL,
+        name TEXT NOT NULL,
+        granted_at INTEGER NOT NULL,
+        PRIMARY KEY (address, name)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE challenges (
+        nonce TEXT PRIMARY KEY,
+        address TEXT NOT NULL,
+        message TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER
+      ) WITHOUT ROWID;
+      CREATE INDEX challenges_expiry ON challenges (expires_at);
+
+      CREATE TABLE devices (
+        public_key TEXT PRIMARY KEY,
+        address TEXT NOT NULL REFERENCES accounts (address),
+        certificate TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      );
+      CREATE INDEX devices_address ON devices (address, created_at);
+
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        address TEXT NOT NULL REFERENCES accounts (address),
+        hash BLOB NOT NULL UNIQUE,
+        label TEXT,
+        prefix TEXT NOT NULL,
+        device_key TEXT REFERENCES devices (public_key),
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at INTEGER
+      );
+      CREATE INDEX api_keys_address ON api_keys (address, created_at);
+      CREATE INDEX api_keys_device ON api_keys (device_key) WHERE device_key IS NOT NULL;
+
+      -- Allow and block are independent lists so that a block can win over an allow.
+      CREATE TABLE contacts (
+        owner TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('allow', 'block')),
+        other TEXT NOT NULL,
+        PRIMARY KEY (owner, kind, other)
+      ) WITHOUT ROWID;
+
+      -- A direct send routed inbox or request: the sender has written to the recipient before.
+      CREATE TABLE sent_before (
+        sender TEXT NOT NULL,
+        recipient TEXT NOT NULL,
+        PRIMARY KEY (sender, recipient)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE chat_groups (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        is_public INTEGER NOT NULL,
+        verified INTEGER NOT NULL DEFAULT 0,
+        password_hash TEXT,
+        avatar TEXT,
+        creator_address TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX chat_groups_public ON chat_groups (created_at, seq) WHERE is_public = 1;
+
+      CREATE TABLE group_members (
+        group_id TEXT NOT NULL REFERENCES chat_groups (id),
+        address TEXT NOT NULL,
+        joined_at INTEGER NOT NULL,
+        PRIMARY KEY (group_id, address)
+      ) WITHOUT ROWID;
+      CREATE INDEX group_members_address ON group_members (address);
+
+      CREATE TABLE bot_tokens (
+        id TEXT PRIMARY KEY,
+        group_id TEXT NOT NULL REFERENCES chat_groups (id),
+        name TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        hash BLOB NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      );
+      CREATE INDEX bot_tokens_group ON bot_tokens (group_id, created_at);
+
+      -- seq orders the queue and is never reused (AUTOINCREMENT), even after an ack deletes
+      -- the newest row; id is the public, time-ordered uuid v7.
+      CREATE TABLE envelopes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        sender TEXT NOT NULL,
+        recipient TEXT NOT NULL,
+        device_key TEXT,
+        ciphertext TEXT NOT NULL,
+        ephemeral_public_key TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        routed TEXT NOT NULL CHECK (routed IN ('inbox', 'request')),
+        group_id TEXT,
+        via TEXT CHECK (via IN ('group-token', 'api-key'))
+      );
+      -- One randomly placed index per envelope keeps sends cheap: it serves both pulls in
+      -- queue order and filters the device inside the index, without touching the rows.
+      CREATE INDEX envelopes_inbox ON envelopes (recipient, seq, device_key);
+      -- Appended at the right edge (times grow), so it costs little; it makes the sweep a range.
+      CREATE INDEX envelopes_age ON envelopes (created_at);
+    `,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;
+
+/** Thrown when the database was written by a newer relay; opening it could corrupt it. */
+export class SchemaTooNewError extends Error {
+  constructor(readonly found: number, readonly supported: number) {
+    super(`database schema version ${found} is newer than this relay supports (${supported}); run a newer relay or restore a backup`);
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+/** Checked before anything else touches the file (even switching it to WAL). */
+export function assertNotTooNew(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): void {
+  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > latest) throw new SchemaTooNewError(current, latest);
+}
+
+function checkOrder(migrations: readonly Migration[]): void {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migration "${m.name}" has version ${m.version}, expected ${i + 1}`);
+  });
+}
+
+/**
+ * Brings the database up to the newest schema: every pending migration runs in one
+ * transaction, so a failure leaves the database as it was. Returns the version reached.
+ */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  checkOrder(migrations);
+  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
+  const run = db.transaction(() => {
+    // Read inside the write lock: another process may have migrated while we waited.
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > latest) throw new SchemaTooNewError(current, latest);
+    for (const m of migrations) {
+      if (m.version <= current) continue;
+      db.exec(m.sql);
+    }
+    if (current !== latest) db.pragma(`user_version = ${latest}`);
+    return latest;
+  });
+  return run.immediate();
+}

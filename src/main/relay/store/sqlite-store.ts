@@ -1,0 +1,148 @@
+import Database from 'better-sqlite3';
+import { GroupCommit } from './group-commit.js';
+import { accountsPart } from './sqlite-accounts.js';
+import { credentialsPart } from './sqlite-credentials.js';
+import { envelopesPart } from './sqlite-envelopes.js';
+import { groupsPart } from './sqlite-groups.js';
+import { assertNotTooNew, migrate } from './sqlite-migrations.js';
+import type { RelayStats, RelayStore } from './store.js';
+
+export type CheckpointMode = 'PASSIVE' | 'TRUNCATE';
+
+export interface CheckpointResult {
+  /** 1 when the checkpoint could not finish because a reader or writer was in the way. */
+  busy: number;
+  /** frames in the WAL */
+  log: number;
+  /** frames copied back into the database */
+  checkpointed: number;
+}
+
+export interface SqliteRelayStore extends RelayStore {
+  /** Transactions committed by the group-commit batcher (tests read it to see batching). */
+  readonly groupCommits: number;
+  /** Runs a WAL checkpoint now; TRUNCATE never waits for other connections. */
+  checkpoint(mode: CheckpointMode): CheckpointResult;
+  /** The per-connection settings in force, for tests and `stats`-style diagnostics. */
+  connectionSettings(): { journalMode: string; synchronous: number; foreignKeys: number; busyTimeout: number; userVersion: number };
+}
+
+export interface SqliteStoreOptions {
+  /** How often the idle checkpoint runs; 0 turns the timer off. */
+  checkpointIntervalMs?: number;
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+/** Pages (4 KiB) after which a commit checkpoints by itself: about 4 MiB of WAL. */
+const WAL_AUTOCHECKPOINT_PAGES = 1000;
+/** What a reset WAL file is truncated back to, so one burst does not keep a huge file. */
+const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+const CHECKPOINT_INTERVAL_MS = 30_000;
+
+function configure(db: Database.Database): void {
+  const mode = db.pragma('journal_mode = WAL', { simple: true });
+  if (mode !== 'wal') throw new Error(`could not switch ${db.name} to WAL (journal_mode is ${String(mode)})`);
+  // This build defaults WAL to NORMAL, which may lose the last commits on power loss.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
+}
+
+/**
+ * Opens (creating and migrating if needed) the relay database in `file`. Nothing the
+ * operator's commands change is cached: every read asks SQLite, so a second connection's
+ * writes are seen at once.
+ */
+export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): SqliteRelayStore {
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    assertNotTooNew(db);
+    configure(db);
+    migrate(db);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+
+  const commit = new GroupCommit(db);
+  const statsStatement = db.prepare<[], RelayStats>(
+    `SELECT
+       (SELECT count(*) FROM accounts) AS accounts,
+       (SELECT count(*) FROM devices WHERE revoked_at IS NULL) AS devices,
+       (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) AS apiKeys,
+       (SELECT count(*) FROM chat_groups) AS groups,
+       (SELECT count(*) FROM envelopes) AS queuedEnvelopes,
+       (SELECT min(created_at) FROM envelopes) AS oldestQueuedAt`,
+  );
+
+  const checkpoint = (mode: CheckpointMode): CheckpointResult => {
+    if (mode === 'PASSIVE') return (db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[])[0];
+    // TRUNCATE waits for readers through the busy handler, which would stall the event
+    // loop; without one it gives up at once and says so in `busy`.
+    db.pragma('busy_timeout = 0');
+    try {
+      return (db.pragma('wal_checkpoint(TRUNCATE)') as CheckpointResult[])[0];
+    } finally {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  };
+
+  // Off the request path: a PASSIVE pass while sends flow, a TRUNCATE once they pause.
+  let commitsAtLastTick = commit.commits;
+  const intervalMs = options.checkpointIntervalMs ?? CHECKPOINT_INTERVAL_MS;
+  const timer =
+    intervalMs > 0
+      ? setInterval(() => {
+          const idle = commit.pending === 0 && commit.commits === commitsAtLastTick;
+          commitsAtLastTick = commit.commits;
+          try {
+            checkpoint(idle ? 'TRUNCATE' : 'PASSIVE');
+          } catch {
+            // A failed checkpoint leaves the WAL as it was; the next tick tries again.
+          }
+        }, intervalMs)
+      : null;
+  timer?.unref();
+
+  let closing: Promise<void> | null = null;
+
+  return {
+    ...accountsPart(db),
+    ...credentialsPart(db, commit),
+    ...groupsPart(db),
+    ...envelopesPart(db, commit),
+    get groupCommits() {
+      return commit.commits;
+    },
+    checkpoint,
+    connectionSettings() {
+      const read = (name: string) => db.pragma(name, { simple: true });
+      return {
+        journalMode: read('journal_mode') as string,
+        synchronous: read('synchronous') as number,
+        foreignKeys: read('foreign_keys') as number,
+        busyTimeout: read('busy_timeout') as number,
+        userVersion: read('user_version') as number,
+      };
+    },
+    async stats() {
+      return statsStatement.get()!;
+    },
+    close() {
+      closing ??= (async () => {
+        if (timer) clearInterval(timer);
+        await commit.close();
+        try {
+          // Keeps the planner's statistics current for the next start (cheap when nothing changed).
+          db.pragma('optimize');
+          checkpoint('TRUNCATE');
+        } finally {
+          db.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}

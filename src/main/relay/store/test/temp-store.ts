@@ -1,0 +1,54 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore, type SqliteRelayStore } from '../sqlite-store.js';
+
+/** A fresh directory in the OS temp folder, removed by cleanup(). */
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-store-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TempStore {
+  store: SqliteRelayStore;
+  file: string;
+  /** A second, plain connection to the same file (like the operator's CLI). */
+  raw(): Database.Database;
+  cleanup(): Promise<void>;
+}
+
+export function openTempStore(): TempStore {
+  const { dir, cleanup } = tempDir();
+  const file = join(dir, 'relay.db');
+  const store = openSqliteStore(file, { checkpointIntervalMs: 0 });
+  const raws: Database.Database[] = [];
+  return {
+    store,
+    file,
+    raw() {
+      const db = new Database(file, { timeout: 5000 });
+      raws.push(db);
+      return db;
+    },
+    async cleanup() {
+      for (const db of raws) if (db.open) db.close();
+      await store.close();
+      cleanup();
+    },
+  };
+}
+
+/** EXPLAIN QUERY PLAN details of one statement; every parameter is bound to a dummy value. */
+export function explain(db: Database.Database, sql: string): string[] {
+  const stmt = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+  const names = [...new Set([...sql.matchAll(/[:@$]([A-Za-z_]+)/g)].map((m) => m[1]))];
+  const positional = (sql.match(/\?/g) ?? []).length;
+  const rows = (names.length > 0
+    ? stmt.all(Object.fromEntries(names.map((n) => [n, 'x'])))
+    : stmt.all(...Array.from({ length: positional }, () => 'x'))) as Array<{ detail: string }>;
+  return rows.map((r) => r.detail);
+}
+
+export const addr = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
+export const devKey = (n: number): string => n.toString(16).padStart(64, 'a');
