@@ -32,7 +32,7 @@ export const ApiKeyMeta = Type.Object(
     lastUsedAt: Type.Union([DateTime, Type.Null()]),
     revokedAt: Type.Union([DateTime, Type.Null()]),
   },
-  { $id: 'ApiKey' },
+  { title: 'ApiKey' },
 );
 export type ApiKeyMeta = Static<typeof ApiKeyMeta>;
 
@@ -45,7 +45,7 @@ export const HandleBody = Type.Object({ handle: Handle }, { additionalProperties
 
 export const UnknownSenders = Type.Union([Type.Literal('request'), Type.Literal('stake-gate'), Type.Literal('block')]);
 export type UnknownSenders = Static<typeof UnknownSenders>;
-export const Policy = Type.Object({ unknownSenders: UnknownSenders, stake: Type.Optional(DecimalAmount) }, { additionalProperties: false, $id: 'Policy' });
+export const Policy = Type.Object({ unknownSenders: UnknownSenders, stake: Type.Optional(DecimalAmount) }, { additionalProperties: false, title: 'Policy' });
 export type Policy = Static<typeof Policy>;
 
 export const Contacts = Type.Object({ allowed: Type.Array(Address), blocked: Type.Array(Address) });

@@ -13,7 +13,7 @@ export const DateTime = Type.String({ format: 'date-time' });
 
 export const ErrorBody = Type.Object(
   { error: Type.String(), code: Type.Optional(Type.String()) },
-  { $id: 'Error', description: 'Every error answer has this shape.' },
+  { title: 'Error', description: 'Every error answer has this shape.' },
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 

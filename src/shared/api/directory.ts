@@ -9,17 +9,17 @@ export const Me = Type.Object(
     deviceKeys: Type.Integer({ description: 'count of registered (non-revoked) devices' }),
     entitlements: Type.Array(Type.String()),
   },
-  { $id: 'Me' },
+  { title: 'Me' },
 );
 export type Me = Static<typeof Me>;
 
 export const HandleRecord = Type.Object(
   { handle: Type.String(), address: Address, verified: Type.Boolean(), claimedAt: DateTime },
-  { $id: 'HandleRecord' },
+  { title: 'HandleRecord' },
 );
 export type HandleRecord = Static<typeof HandleRecord>;
 
-export const DirectoryEntry = Type.Object({ handle: Type.String(), address: Address, verified: Type.Boolean() }, { $id: 'DirectoryEntry' });
+export const DirectoryEntry = Type.Object({ handle: Type.String(), address: Address, verified: Type.Boolean() }, { title: 'DirectoryEntry' });
 export type DirectoryEntry = Static<typeof DirectoryEntry>;
 
 export const DirectoryQuery = Type.Object({
@@ -31,7 +31,7 @@ export type DirectoryResult = Static<typeof DirectoryResult>;
 
 export const DeviceRecord = Type.Object(
   { publicKey: DeviceKey, certificate: Signature, createdAt: DateTime },
-  { $id: 'Device' },
+  { title: 'Device' },
 );
 export type DeviceRecord = Static<typeof DeviceRecord>;
 
@@ -41,6 +41,6 @@ export const DeviceKeys = Type.Object(
     deviceKeys: Type.Array(DeviceKey, { description: 'current non-revoked device public keys' }),
     devices: Type.Array(DeviceRecord, { description: 'the same devices with their wallet-signed certificates' }),
   },
-  { $id: 'DeviceKeys' },
+  { title: 'DeviceKeys' },
 );
 export type DeviceKeys = Static<typeof DeviceKeys>;

@@ -11,11 +11,11 @@ const EnvelopeFields = {
 
 export const EnvelopeInput = Type.Object(
   { ...EnvelopeFields, asRequest: Type.Optional(Type.Boolean({ description: 'deliver as a contact-request intro' })) },
-  { $id: 'EnvelopeInput', additionalProperties: false },
+  { title: 'EnvelopeInput', additionalProperties: false },
 );
 export type EnvelopeInput = Static<typeof EnvelopeInput>;
 
-export const GroupEnvelopeInput = Type.Object(EnvelopeFields, { $id: 'GroupEnvelopeInput', additionalProperties: false });
+export const GroupEnvelopeInput = Type.Object(EnvelopeFields, { title: 'GroupEnvelopeInput', additionalProperties: false });
 export type GroupEnvelopeInput = Static<typeof GroupEnvelopeInput>;
 
 export const Envelope = Type.Object(
@@ -33,7 +33,7 @@ export const Envelope = Type.Object(
     groupId: Type.Union([Uuid, Type.Null()]),
     via: Type.Union([Via, Type.Null()]),
   },
-  { $id: 'Envelope' },
+  { title: 'Envelope' },
 );
 export type Envelope = Static<typeof Envelope>;
 
@@ -44,7 +44,7 @@ export const SendResult = Type.Object(
     stakeCurrency: Type.Optional(StakeCurrency),
     envelope: Type.Optional(Envelope),
   },
-  { $id: 'SendResult' },
+  { title: 'SendResult' },
 );
 export type SendResult = Static<typeof SendResult>;
 

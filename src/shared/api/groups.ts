@@ -14,7 +14,7 @@ export const GroupSummary = Type.Object(
     memberCount: Type.Integer(),
     createdAt: DateTime,
   },
-  { $id: 'GroupSummary' },
+  { title: 'GroupSummary' },
 );
 export type GroupSummary = Static<typeof GroupSummary>;
 
@@ -31,13 +31,13 @@ export const GroupDetail = Type.Object(
     creatorAddress: Address,
     members: Type.Array(Address),
   },
-  { $id: 'GroupDetail' },
+  { title: 'GroupDetail' },
 );
 export type GroupDetail = Static<typeof GroupDetail>;
 
 export const BotTokenMeta = Type.Object(
   { id: Uuid, name: Type.String(), prefix: Type.String(), createdAt: DateTime, revokedAt: Type.Union([DateTime, Type.Null()]) },
-  { $id: 'BotToken' },
+  { title: 'BotToken' },
 );
 export type BotTokenMeta = Static<typeof BotTokenMeta>;
 
@@ -51,7 +51,7 @@ export const GroupView = Type.Object(
     auth: Type.Object({ via: Via, senderAddress: Address }),
     botTokens: Type.Optional(Type.Array(BotTokenMeta)),
   },
-  { $id: 'GroupView' },
+  { title: 'GroupView' },
 );
 export type GroupView = Static<typeof GroupView>;
 

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { TypeBoxValidatorCompiler, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { LIMITS } from '../../shared/api/common.js';
+import type { RelayDeps } from './config.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandling, registerHostGuard, registerJsonParser } from './http/defences.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import { accountRoutes } from './routes/account.js';
+import { envelopeRoutes } from './routes/envelopes.js';
+import { groupRoutes } from './routes/groups.js';
+import { identityRoutes } from './routes/identity.js';
+
+registerAjvFormats();
+
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * The relay as a Fastify app that never listens: the CLI and the desktop app call `listen`,
+ * tests call `listen` on port 0 or `inject`. Closing the app stops the retention sweep; the
+ * store belongs to the caller and is closed by it.
+ */
+export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
+  const { store, config } = deps;
+  const now = deps.now ?? Date.now;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    https: deps.https ?? null,
+    bodyLimit: LIMITS.bodyMaxBytes,
+    // Slow or idle clients cannot hold sockets: whole-request and idle limits.
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 5_000,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    trustProxy: config.trustProxy,
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.headersTimeout = 10_000;
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+
+  const routes = new Map<string, Set<string>>();
+  app.addHook('onRoute', (r) => {
+    const methods = Array.isArray(r.method) ? r.method : [r.method];
+    const set = routes.get(r.url) ?? new Set<string>();
+    for (const m of methods) set.add(m);
+    routes.set(r.url, set);
+  });
+
+  registerHostGuard(app, config.baseUrl, config.allowedHosts);
+  registerJsonParser(app);
+  registerErrorHandling(app, () => routes);
+  await registerOpenApi(app, config.baseUrl);
+  if (config.rateLimit > 0) await registerRateLimit(app, config.rateLimit);
+  registerAuth(app, store, now);
+
+  identityRoutes(app, store);
+  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency });
+  groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID });
+  accountRoutes(app, store, { now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID });
+
+  // Retention: unacked envelopes older than the operator's period go, at start-up and hourly.
+  const sweep = () => store.sweep(now() - config.retentionDays * 24 * HOUR).catch((err) => app.log.error({ err }, 'retention sweep failed'));
+  let timer: NodeJS.Timeout | null = null;
+  app.addHook('onReady', async () => {
+    await sweep();
+    timer = setInterval(sweep, HOUR);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
+
+  return app;
+}

@@ -1,0 +1,242 @@
+/**
+ * Argument parsing for the headless relay (`npm run relay -- ...`). Pure: no I/O, so the
+ * forms other tools rely on are checked in one place and fail before anything is opened.
+ */
+import { parseArgs } from 'node:util';
+import type { StakeCurrency } from '../../shared/api/common.js';
+import { DEFAULT_CONFIG } from './config.js';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const LAN_HOST = '0.0.0.0';
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_DATA_DIR = './relay-data';
+
+export const USAGE = `Usage:
+  npm run relay -- [--host <addr>] [--port <n>] [--data <dir>] [options]
+  npm run relay -- --lan [--port <n>] [--data <dir>] [options]
+  npm run relay -- admin [--data <dir>] <command> [args]
+
+Serve options:
+  --host <addr>              interface to bind (default ${DEFAULT_HOST}; ${LAN_HOST} with --lan)
+  --port <n>                 TCP port, 0 picks a free one (default ${DEFAULT_PORT})
+  --data <dir>               data folder, created if missing; holds relay.db (default ${DEFAULT_DATA_DIR})
+  --lan                      serve HTTPS on all interfaces with a self-signed certificate
+                             kept in the data folder (tls-key.pem, tls-cert.pem)
+  --rate-limit <n>           requests per minute per credential, 0 turns it off (default ${DEFAULT_CONFIG.rateLimit})
+  --retention-days <n>       unacked envelopes are dropped after n days (default ${DEFAULT_CONFIG.retentionDays})
+  --stake-currency <ETH|CRO> currency of anti-spam stakes (default ${DEFAULT_CONFIG.stakeCurrency})
+  --chain-id <n>             Chain ID in sign-in challenges (default ${DEFAULT_CONFIG.chainId})
+  --base-url <url>           public URL clients use (default: derived from host and port)
+  --allow-host <name>        extra Host header value to accept; repeatable
+  --trust-proxy              trust X-Forwarded-For (only behind your own reverse proxy)
+  -h, --help                 show this help
+
+Admin commands (act on <data>/relay.db directly; safe beside a running relay):
+  verify <address|handle>                         mark an account verified
+  unverify <address|handle>                       remove the mark
+  verify-group <group-id>                         mark a group verified
+  unverify-group <group-id>                       remove the mark
+  grant <address|handle> <entitlement>            e.g. grant 0xabc... developer-api
+  revoke-entitlement <address|handle> <entitlement>
+  stats                                           counts as JSON
+
+Exit codes: 0 success; 1 runtime or admin failure; 2 bad serve arguments.
+`;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  lan: boolean;
+  rateLimit: number;
+  retentionDays: number;
+  stakeCurrency: StakeCurrency;
+  chainId: number;
+  /** null: derive from the address the relay listens on */
+  baseUrl: string | null;
+  allowedHosts: string[];
+  trustProxy: boolean;
+}
+
+export type AdminCommand =
+  | { kind: 'verify' | 'unverify'; who: string }
+  | { kind: 'verify-group' | 'unverify-group'; groupId: string }
+  | { kind: 'grant' | 'revoke-entitlement'; who: string; entitlement: string }
+  | { kind: 'stats' };
+
+export interface AdminOptions {
+  dataDir: string;
+  command: AdminCommand;
+}
+
+export type Invocation =
+  | { mode: 'help'; topic: 'serve' | 'admin' }
+  | { mode: 'serve'; options: ServeOptions }
+  | { mode: 'admin'; options: AdminOptions };
+
+/** Splits off the `admin` subcommand; an optional leading `serve` is accepted for symmetry. */
+export function parseInvocation(argv: readonly string[]): Invocation {
+  if (argv[0] === 'admin') return parseAdmin(argv.slice(1));
+  return parseServe(argv[0] === 'serve' ? argv.slice(1) : argv);
+}
+
+function parsed<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    // node:util parseArgs throws TypeErrors with clear messages ("Unknown option '--x'")
+    if (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+function parseServe(argv: readonly string[]): Invocation {
+  const { values } = parsed(() =>
+    parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        data: { type: 'string' },
+        lan: { type: 'boolean' },
+        'rate-limit': { type: 'string' },
+        'retention-days': { type: 'string' },
+        'stake-currency': { type: 'string' },
+        'chain-id': { type: 'string' },
+        'base-url': { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
+        'trust-proxy': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  if (values.help) return { mode: 'help', topic: 'serve' };
+  const lan = values.lan ?? false;
+  const host = values.host ?? (lan ? LAN_HOST : DEFAULT_HOST);
+  if (!isHostName(host)) throw new UsageError(`--host: not an IP address or host name: ${JSON.stringify(host)}`);
+  return {
+    mode: 'serve',
+    options: {
+      host,
+      port: values.port === undefined ? DEFAULT_PORT : integer('--port', values.port, 0, 65535),
+      dataDir: dataDir(values.data),
+      lan,
+      rateLimit: values['rate-limit'] === undefined ? DEFAULT_CONFIG.rateLimit : integer('--rate-limit', values['rate-limit'], 0, 1_000_000),
+      retentionDays: values['retention-days'] === undefined ? DEFAULT_CONFIG.retentionDays : integer('--retention-days', values['retention-days'], 1, 36_500),
+      stakeCurrency: values['stake-currency'] === undefined ? DEFAULT_CONFIG.stakeCurrency : stakeCurrency(values['stake-currency']),
+      chainId: values['chain-id'] === undefined ? DEFAULT_CONFIG.chainId : integer('--chain-id', values['chain-id'], 1, Number.MAX_SAFE_INTEGER),
+      baseUrl: values['base-url'] === undefined ? null : baseUrl(values['base-url']),
+      allowedHosts: (values['allow-host'] ?? []).map((h) => {
+        if (!isHostName(h)) throw new UsageError(`--allow-host: not an IP address or host name (no scheme, no port): ${JSON.stringify(h)}`);
+        return h.toLowerCase();
+      }),
+      trustProxy: values['trust-proxy'] ?? false,
+    },
+  };
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HANDLE = /^@?[A-Za-z0-9_]{3,32}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ENTITLEMENT = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+function parseAdmin(argv: readonly string[]): Invocation {
+  const { values, positionals } = parsed(() =>
+    parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }),
+  );
+  if (values.help) return { mode: 'help', topic: 'admin' };
+  const [name, ...rest] = positionals;
+  const arity = (n: number, form: string) => {
+    if (rest.length !== n) throw new UsageError(`usage: admin ${form}`);
+  };
+  let command: AdminCommand;
+  switch (name) {
+    case 'verify':
+    case 'unverify':
+      arity(1, `${name} <address|handle>`);
+      command = { kind: name, who: accountRef(rest[0]) };
+      break;
+    case 'verify-group':
+    case 'unverify-group':
+      arity(1, `${name} <group-id>`);
+      if (!UUID.test(rest[0])) throw new UsageError(`not a group id (uuid): ${JSON.stringify(rest[0])}`);
+      command = { kind: name, groupId: rest[0].toLowerCase() };
+      break;
+    case 'grant':
+    case 'revoke-entitlement':
+      arity(2, `${name} <address|handle> <entitlement>`);
+      if (!ENTITLEMENT.test(rest[1])) throw new UsageError(`not an entitlement name (a-z, 0-9, '.', '_', '-'): ${JSON.stringify(rest[1])}`);
+      command = { kind: name, who: accountRef(rest[0]), entitlement: rest[1] };
+      break;
+    case 'stats':
+      arity(0, 'stats');
+      command = { kind: 'stats' };
+      break;
+    case undefined:
+      throw new UsageError('admin: a command is required');
+    default:
+      throw new UsageError(`admin: unknown command ${JSON.stringify(name)}`);
+  }
+  return { mode: 'admin', options: { dataDir: dataDir(values.data), command } };
+}
+
+/** An address (lower-cased) or a handle (lower-cased, without a leading @). */
+function accountRef(s: string): string {
+  if (ADDRESS.test(s)) return s.toLowerCase();
+  if (HANDLE.test(s)) return s.replace(/^@/, '').toLowerCase();
+  throw new UsageError(`not a wallet address (0x + 40 hex) or handle: ${JSON.stringify(s)}`);
+}
+
+export function isAddress(s: string): boolean {
+  return ADDRESS.test(s);
+}
+
+function dataDir(v: string | undefined): string {
+  if (v === undefined) return DEFAULT_DATA_DIR;
+  if (v.trim() === '') throw new UsageError('--data: empty path');
+  return v;
+}
+
+function integer(flag: string, v: string, min: number, max: number): number {
+  if (!/^\d+$/.test(v)) throw new UsageError(`${flag}: expected an integer, got ${JSON.stringify(v)}`);
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag}: must be between ${min} and ${max}, got ${v}`);
+  return n;
+}
+
+function stakeCurrency(v: string): StakeCurrency {
+  const up = v.toUpperCase();
+  if (up === 'ETH' || up === 'CRO') return up;
+  throw new UsageError(`--stake-currency: expected ETH or CRO, got ${JSON.stringify(v)}`);
+}
+
+function baseUrl(v: string): string {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new UsageError(`--base-url: not a URL: ${JSON.stringify(v)}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--base-url: must be http:// or https://, got ${JSON.stringify(v)}`);
+  if (u.search || u.hash || u.username || u.password) throw new UsageError(`--base-url: no query, fragment or credentials allowed: ${JSON.stringify(v)}`);
+  return u.href.replace(/\/+$/, '');
+}
+
+function isHostName(h: string): boolean {
+  // IPv4/host names, or a bare IPv6 literal; no scheme, port or path
+  return /^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$/.test(h) || /^[0-9A-Fa-f:.]+$/.test(h);
+}

@@ -1,0 +1,62 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+const DESCRIPTION = `A relay for an end-to-end encrypted messenger whose identities are wallet addresses.
+It resolves handles, searches a public directory, serves device public keys, and routes
+envelopes that clients sealed on their side (X25519 + HKDF-SHA256 + AES-256-GCM) through
+anti-spam rules; it never sees plaintext.
+
+**Getting a key.** POST /api/v1/auth/challenge with your address, sign the returned EIP-4361
+message with your wallet (EIP-191 personal_sign), and POST it to /api/v1/auth/keys (with your
+device key and its certificate). The answer holds an \`sk_live_\` API key, shown once. Send it
+as \`Authorization: Bearer sk_live_...\`. Group bot tokens (\`gtk_live_...\`) work on group routes.
+
+**Limits.** 120 requests a rolling minute per credential (429 with Retry-After and RateLimit
+headers); at most 100 envelopes per request, 64 KiB of ciphertext per envelope, 1 MiB per body.
+Errors are \`{ "error": string, "code"?: string }\`.`;
+
+/** The OpenAPI 3.1.0 document at /openapi.json and the human-readable reference at `/`, both offline. */
+export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Messaging Relay API', version: '1.0.0', description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
+      servers: [{ url: baseUrl }],
+      tags: [
+        { name: 'identity', description: 'Who a key is, handles, the directory and device keys' },
+        { name: 'envelopes', description: 'Sending, pulling and acknowledging sealed envelopes' },
+        { name: 'groups', description: 'Groups, their members, group sends and bot tokens' },
+        { name: 'account', description: 'Sign-in, API keys, devices, handle, inbox policy, contacts' },
+      ],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'An `sk_live_` API key from POST /api/v1/auth/keys' },
+          groupToken: { type: 'http', scheme: 'bearer', description: 'A `gtk_live_` bot token minted by a group creator (group routes only)' },
+        },
+      },
+    },
+    hideUntagged: true,
+  });
+
+  await app.register(swaggerUi, {
+    routePrefix: '/reference',
+    staticCSP: true,
+    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
+    theme: { title: 'Messaging Relay API reference' },
+  });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // The reference page itself at `/`: Swagger UI's own page, with its assets resolved under /reference/static.
+  let page: { html: string; csp: string | undefined } | null = null;
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => {
+    if (page === null) {
+      const res = await app.inject({ method: 'GET', url: '/reference/static/index.html', headers: { host: '127.0.0.1' } });
+      const csp = res.headers['content-security-policy'];
+      page = { html: res.body.replace('<head>', '<head>\n    <base href="/reference/static/">'), csp: typeof csp === 'string' ? csp : undefined };
+    }
+    if (page.csp) reply.header('content-security-policy', page.csp);
+    return reply.type('text/html; charset=utf-8').send(page.html);
+  });
+}

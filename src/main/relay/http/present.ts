@@ -1,0 +1,54 @@
+import type { Envelope } from '../../../shared/api/envelopes.js';
+import type { ApiKeyMeta } from '../../../shared/api/account.js';
+import type { BotTokenMeta, GroupSummary } from '../../../shared/api/groups.js';
+import type { ApiKeyRow, BotTokenRow, EnvelopeRow, GroupRow } from '../store/store.js';
+
+/** Rows (epoch ms, lower-case) into the wire shapes of src/shared/api. */
+export const iso = (ms: number) => new Date(ms).toISOString();
+export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+export function presentEnvelope(e: EnvelopeRow): Envelope {
+  return {
+    id: e.id,
+    senderAddress: e.senderAddress,
+    recipientAddress: e.recipientAddress,
+    recipientDeviceKey: e.recipientDeviceKey,
+    ciphertext: e.ciphertext,
+    ephemeralPublicKey: e.ephemeralPublicKey,
+    nonce: e.nonce,
+    createdAt: iso(e.createdAt),
+    delivered: false,
+    routed: e.routed,
+    groupId: e.groupId,
+    via: e.via,
+  };
+}
+
+export function presentApiKey(k: ApiKeyRow): ApiKeyMeta {
+  return {
+    id: k.id,
+    label: k.label,
+    prefix: k.prefix,
+    deviceKey: k.deviceKey,
+    createdAt: iso(k.createdAt),
+    lastUsedAt: isoOrNull(k.lastUsedAt),
+    revokedAt: isoOrNull(k.revokedAt),
+  };
+}
+
+export function presentBotToken(t: BotTokenRow): BotTokenMeta {
+  return { id: t.id, name: t.name, prefix: t.prefix, createdAt: iso(t.createdAt), revokedAt: isoOrNull(t.revokedAt) };
+}
+
+export function presentGroup(g: GroupRow): GroupSummary {
+  return {
+    id: g.id,
+    name: g.name,
+    isPublic: g.isPublic,
+    verified: g.verified,
+    hasPassword: g.passwordHash !== null,
+    avatar: g.avatar,
+    memberCount: g.memberCount,
+    createdAt: iso(g.createdAt),
+  };
+}

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { StakeCurrency } from '../../../shared/api/common.js';
+import { AckBody, AckResult, BatchResults, PullQuery, PullResult, SendBody, SendResult } from '../../../shared/api/envelopes.js';
+import type { DeliveryOutcome, RelayStore } from '../store/store.js';
+import { apiKeyCaller } from '../http/auth.js';
+import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';
+import { presentEnvelope } from '../http/present.js';
+import { fromStore } from '../http/store-errors.js';
+import { apiKeyAuth, errorResponses } from './route-docs.js';
+
+export function presentOutcome(o: DeliveryOutcome, currency: StakeCurrency) {
+  return {
+    routed: o.routed,
+    ...(o.stakeRequired !== undefined ? { stakeRequired: o.stakeRequired, stakeCurrency: currency } : {}),
+    ...(o.envelope ? { envelope: presentEnvelope(o.envelope) } : {}),
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Direct sends, inbox pull and ack. */
+export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { now: () => number; stakeCurrency: StakeCurrency }): void {
+  const auth = { auth: 'api-key' as const };
+
+  app.post('/api/v1/envelopes', {
+    config: auth,
+    validatorCompiler: acceptAnyBody,
+    schema: {
+      tags: ['envelopes'], summary: 'Send sealed envelopes (one, an array, or { envelopes })', security: apiKeyAuth,
+      description:
+        'Routes each envelope by the anti-spam rules: `blocked` when the recipient blocks you, `request` for an intro or an unknown sender, ' +
+        '`inbox` for contacts, `stake-gate` when the recipient asks unknown senders for a refundable stake (`stakeRequired`, `stakeCurrency`). ' +
+        'A batch is all or nothing: one bad envelope refuses the whole request and queues nothing. At most 100 envelopes and 64 KiB of ciphertext each. ' +
+        'Ciphertext that looks like plaintext (printable text, base64 of base64, JSON) is refused.',
+      body: SendBody,
+      response: { 200: Type.Union([SendResult, BatchResults]), ...errorResponses(400, 401, 413, 429) },
+    },
+  }, async (req) => {
+    const caller = apiKeyCaller(req);
+    const { items, batch } = parseEnvelopeBatch(req.body, false);
+    const outcomes = await fromStore(
+      store.deliver({ senderAddress: caller.address, groupId: null, via: null, items, now: opts.now() }),
+      (i) => (batch ? `envelopes[${i}]` : 'envelope'),
+    );
+    const results = outcomes.map((o) => presentOutcome(o, opts.stakeCurrency));
+    return batch ? { results } : results[0];
+  });
+
+  app.get<{ Querystring: { limit?: number } }>('/api/v1/envelopes', {
+    config: auth,
+    schema: {
+      tags: ['envelopes'], summary: 'Pull the inbox (non-consuming; oldest first)', security: apiKeyAuth,
+      description: 'Envelopes stay queued until acked. A device-bound key sees its own device\'s envelopes and those sealed to no device.',
+      querystring: PullQuery,
+      response: { 200: PullResult, ...errorResponses(400, 401, 429) },
+    },
+  }, async (req) => {
+    const caller = apiKeyCaller(req);
+    const rows = await store.pull(caller.address, caller.deviceKey, req.query.limit ?? 100);
+    return { envelopes: rows.map(presentEnvelope) };
+  });
+
+  app.post<{ Body: { ids: string[] } }>('/api/v1/envelopes/ack', {
+    config: auth,
+    schema: {
+      tags: ['envelopes'], summary: 'Acknowledge envelopes: they are marked delivered and removed', security: apiKeyAuth,
+      description: 'Ids that are not yours, not uuids or already acked are ignored and not counted.',
+      body: AckBody,
+      response: { 200: AckResult, ...errorResponses(400, 401, 429) },
+    },
+  }, async (req) => {
+    const caller = apiKeyCaller(req);
+    const ids = [...new Set(req.body.ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+    const acked = ids.length === 0 ? 0 : await store.ack(caller.address, caller.deviceKey, ids);
+    return { ok: true as const, acked };
+  });
+}

@@ -1,0 +1,22 @@
+import { ErrorBody } from '../../../shared/api/common.js';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad request: the body, query or path is malformed',
+  401: 'Missing or invalid credential',
+  403: 'Not allowed for this caller',
+  404: 'Not found',
+  409: 'Conflict with the current state',
+  413: 'Too large: over 1 MiB of body, 100 envelopes or 64 KiB of ciphertext',
+  429: 'Rate limit exceeded (120 requests a rolling minute per credential); see Retry-After',
+};
+
+/** Error responses for the OpenAPI document, each `{ error }`. */
+export function errorResponses(...codes: number[]): Record<number, typeof ErrorBody> {
+  const out: Record<number, typeof ErrorBody> = {};
+  for (const c of codes) out[c] = { ...ErrorBody, description: ERROR_TEXT[c] } as typeof ErrorBody;
+  return out;
+}
+
+type Security = Array<Record<string, string[]>>;
+export const apiKeyAuth: Security = [{ apiKey: [] }];
+export const apiKeyOrTokenAuth: Security = [{ apiKey: [] }, { groupToken: [] }];

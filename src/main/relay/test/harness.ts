@@ -1,0 +1,104 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { createRelay } from '../app.js';
+import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
+import { deviceCertificateText } from '../sign-in.js';
+import { openSqliteStore, type SqliteRelayStore } from '../store/sqlite-store.js';
+
+/** A real relay on 127.0.0.1, port 0, over a real database file in a fresh temp folder. */
+export interface TestRelay {
+  url: string;
+  app: FastifyInstance;
+  store: SqliteRelayStore;
+  dir: string;
+  clock: { now: number | null };
+  close(): Promise<void>;
+}
+
+export async function startRelay(overrides: Partial<RelayConfig> = {}): Promise<TestRelay> {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
+  const store = openSqliteStore(join(dir, 'relay.db'), { checkpointIntervalMs: 0 });
+  const clock: { now: number | null } = { now: null };
+  // The base URL is fixed before the port is known; the Host guard accepts any loopback port.
+  const config: RelayConfig = { ...DEFAULT_CONFIG, rateLimit: 0, baseUrl: 'http://127.0.0.1', ...overrides };
+  const app = await createRelay({ store, config, now: () => clock.now ?? Date.now() });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url: address,
+    app,
+    store,
+    dir,
+    clock,
+    async close() {
+      await app.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Call {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+/** fetch with JSON in and out; `auth` is a bearer secret. */
+export async function call(base: string, method: string, path: string, opts: { auth?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Call> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.auth) headers.authorization = `Bearer ${opts.auth}`;
+  let body: string | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+  const res = await fetch(base + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+export interface TestUser {
+  account: PrivateKeyAccount;
+  address: string;
+  deviceKey: string;
+  apiKey: string;
+  keyId: string;
+}
+
+export function newDeviceKey(): string {
+  const { publicKey } = generateKeyPairSync('x25519', { publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } });
+  return Buffer.from((publicKey as unknown as { x: string }).x, 'base64url').toString('hex');
+}
+
+export async function certify(account: PrivateKeyAccount, deviceKey: string): Promise<string> {
+  return account.signMessage({ message: deviceCertificateText(deviceKey, account.address) });
+}
+
+/** Signs a wallet in through the real API, registering one device. */
+export async function signIn(base: string, account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()), deviceKey = newDeviceKey()): Promise<TestUser> {
+  const address = account.address.toLowerCase();
+  const ch = await call(base, 'POST', '/api/v1/auth/challenge', { body: { address } });
+  if (ch.status !== 200) throw new Error(`challenge failed: ${ch.status} ${JSON.stringify(ch.body)}`);
+  const signature = await account.signMessage({ message: ch.body.message });
+  const res = await call(base, 'POST', '/api/v1/auth/keys', { body: { message: ch.body.message, signature, device: { publicKey: deviceKey, certificate: await certify(account, deviceKey) } } });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { account, address, deviceKey, apiKey: res.body.apiKey, keyId: res.body.key.id };
+}
+
+/** Content fields that look like real AES-GCM output (random bytes) to the relay. */
+export function sealedLooking(size = 64): { ciphertext: string; nonce: string; ephemeralPublicKey: string } {
+  return { ciphertext: randomBytes(size).toString('base64'), nonce: randomBytes(12).toString('base64'), ephemeralPublicKey: newDeviceKey() };
+}
+
+export function envelopeTo(user: { address: string; deviceKey?: string }, extra: Record<string, unknown> = {}) {
+  return { toAddress: user.address, ...(user.deviceKey ? { recipientDeviceKey: user.deviceKey } : {}), ...sealedLooking(), ...extra };
+}
