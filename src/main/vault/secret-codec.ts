@@ -1,0 +1,100 @@
+import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
+import { VaultError } from './vault-error.js';
+
+/**
+ * What protects the vault file's data key at rest. The Electron app passes a codec backed by
+ * `safeStorage` (OS keychain); without one the vault uses `passphraseCodec`.
+ * Codecs see only a random 32-byte data key, never the wallet or device secrets.
+ */
+export interface VaultCodec {
+  encrypt(plain: Buffer): Buffer | Promise<Buffer>;
+  decrypt(sealed: Buffer): Buffer | Promise<Buffer>;
+}
+
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** OWASP Password Storage Cheat Sheet minimum for scrypt: N=2^17, r=8, p=1 (~0.5 s here). */
+export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
+
+// A file can name its own parameters; keep them in a range that is neither weak nor a
+// memory bomb for whoever opens it.
+function checkParams({ N, r, p }: ScryptParams): void {
+  const powerOfTwo = Number.isSafeInteger(N) && N > 1 && (N & (N - 1)) === 0;
+  if (!powerOfTwo || N < 2 ** 14 || N > 2 ** 20 || !Number.isSafeInteger(r) || r < 8 || r > 32 || !Number.isSafeInteger(p) || p < 1 || p > 4) {
+    throw new VaultError('corrupt-vault', 'scrypt parameters outside the accepted range');
+  }
+}
+
+function deriveKey(passphrase: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+  checkParams(params);
+  return new Promise((resolve, reject) => {
+    // 128 * N * r bytes is scrypt's working set; allow it plus headroom
+    scrypt(passphrase.normalize('NFC'), salt, 32, { ...params, maxmem: 256 * params.N * params.r }, (err, key) =>
+      err ? reject(new VaultError('internal', `scrypt failed: ${err.message}`)) : resolve(key),
+    );
+  });
+}
+
+interface PassphraseBlob {
+  v: 1;
+  kdf: 'scrypt';
+  N: number;
+  r: number;
+  p: number;
+  salt: string;
+  nonce: string;
+  ct: string;
+}
+
+const AAD = Buffer.from('relay-vault-passphrase-v1');
+
+/**
+ * scrypt(passphrase, random salt) -> AES-256-GCM. The output is a small versioned JSON text
+ * that records salt and parameters, so they can be raised later without breaking old files.
+ * A wrong passphrase fails GCM authentication and surfaces as `bad-passphrase`.
+ */
+export function passphraseCodec(passphrase: string, params: ScryptParams = DEFAULT_SCRYPT): VaultCodec {
+  if (typeof passphrase !== 'string' || passphrase.length === 0) throw new VaultError('no-passphrase', 'a passphrase is required');
+  return {
+    async encrypt(plain) {
+      const salt = randomBytes(16);
+      const nonce = randomBytes(12);
+      const key = await deriveKey(passphrase, salt, params);
+      const cipher = createCipheriv('aes-256-gcm', key, nonce);
+      cipher.setAAD(AAD);
+      const ct = Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+      key.fill(0);
+      const blob: PassphraseBlob = { v: 1, kdf: 'scrypt', ...params, salt: salt.toString('base64'), nonce: nonce.toString('base64'), ct: ct.toString('base64') };
+      return Buffer.from(JSON.stringify(blob));
+    },
+    async decrypt(sealed) {
+      let blob: PassphraseBlob;
+      try {
+        blob = JSON.parse(sealed.toString('utf8')) as PassphraseBlob;
+      } catch {
+        throw new VaultError('corrupt-vault', 'the wrapped key is not readable');
+      }
+      if (blob?.v !== 1 || blob.kdf !== 'scrypt' || typeof blob.salt !== 'string' || typeof blob.nonce !== 'string' || typeof blob.ct !== 'string') {
+        throw new VaultError('corrupt-vault', 'unknown wrapped-key format');
+      }
+      const ct = Buffer.from(blob.ct, 'base64');
+      const nonce = Buffer.from(blob.nonce, 'base64');
+      if (nonce.length !== 12 || ct.length < 16) throw new VaultError('corrupt-vault', 'the wrapped key is truncated');
+      const key = await deriveKey(passphrase, Buffer.from(blob.salt, 'base64'), { N: blob.N, r: blob.r, p: blob.p });
+      const decipher = createDecipheriv('aes-256-gcm', key, nonce);
+      decipher.setAAD(AAD);
+      decipher.setAuthTag(ct.subarray(ct.length - 16));
+      try {
+        return Buffer.concat([decipher.update(ct.subarray(0, ct.length - 16)), decipher.final()]);
+      } catch {
+        throw new VaultError('bad-passphrase', 'wrong passphrase');
+      } finally {
+        key.fill(0);
+      }
+    },
+  };
+}

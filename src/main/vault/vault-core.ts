@@ -1,0 +1,274 @@
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { signDeviceCertificate, verifyDeviceCertificate } from './device-certificate.js';
+import { buildDirectFrame, buildGroupFrame, checkFrameMatchesEnvelope, isUuid, parseFrame } from './frames.js';
+import { buildPayload, composeMessage, parsePayload, verifyPayload, type Via } from './payload.js';
+import { passphraseCodec, type VaultCodec } from './secret-codec.js';
+import { deviceKeyBytes, type Sealer } from './sealer.js';
+import { nodeSealer } from './sealer-node.js';
+import { checkSiweMessage } from './siwe.js';
+import { VaultError } from './vault-error.js';
+import { readVaultHeader, readVaultSecrets, writeVault, type VaultHeader, type VaultSecrets } from './vault-file.js';
+import type {
+  DeviceCertificate,
+  EnvelopeToOpen,
+  OpenOutcome,
+  OpenedMessage,
+  PassphraseParams,
+  SealMessageParams,
+  SealMessageResult,
+  SiweSigned,
+  VaultStatus,
+  WalletCreated,
+  WalletImported,
+} from './vault-protocol.js';
+import {
+  addressFromPrivateKey,
+  newMnemonic,
+  normalizeMnemonic,
+  signPersonalMessage,
+  walletFromMnemonic,
+  walletFromPrivateKey,
+  type WalletKey,
+} from './wallet.js';
+
+/**
+ * The vault's state and rules, independent of the thread it runs in. vault-worker.ts hosts it
+ * in a worker; nothing here hands a private key or seed back to a caller.
+ */
+
+export interface VaultCoreOptions {
+  /** profile folder holding vault.json */
+  profileDir: string;
+  /** wraps the data key instead of a passphrase (the app passes one backed by safeStorage) */
+  codec?: VaultCodec;
+  sealer?: Sealer;
+}
+
+interface Unlocked {
+  address: string;
+  walletKey: Uint8Array;
+  devicePrivateKey: Uint8Array;
+  deviceKey: string;
+}
+
+const MAX_RECIPIENTS = 1000;
+const MAX_BATCH = 500;
+
+function requireString(value: unknown, name: string): string {
+  if (typeof value !== 'string') throw new VaultError('bad-request', `${name} must be a string`);
+  return value;
+}
+
+export class VaultCore {
+  private readonly profileDir: string;
+  private readonly externalCodec?: VaultCodec;
+  private readonly sealer: Sealer;
+  private unlocked: Unlocked | null = null;
+  /** create/import/unlock touch the file; run them one at a time */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: VaultCoreOptions) {
+    this.profileDir = options.profileDir;
+    this.externalCodec = options.codec;
+    this.sealer = options.sealer ?? nodeSealer;
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async status(): Promise<VaultStatus> {
+    const header = await readVaultHeader(this.profileDir);
+    return {
+      hasWallet: header !== null,
+      unlocked: this.unlocked !== null,
+      address: header?.address ?? null,
+      deviceKey: header?.deviceKey ?? null,
+      protection: header?.protection ?? null,
+    };
+  }
+
+  private codecForNew(params: PassphraseParams): { codec: VaultCodec; protection: VaultHeader['protection'] } {
+    if (this.externalCodec) return { codec: this.externalCodec, protection: 'codec' };
+    if (typeof params?.passphrase !== 'string' || params.passphrase.length === 0) {
+      throw new VaultError('no-passphrase', 'a passphrase is required to protect the wallet');
+    }
+    return { codec: passphraseCodec(params.passphrase), protection: 'passphrase' };
+  }
+
+  private codecForExisting(header: VaultHeader, params: PassphraseParams): VaultCodec {
+    if (header.protection === 'codec') {
+      if (!this.externalCodec) throw new VaultError('codec-failed', 'this vault is protected by the OS key store, which this process was not given');
+      return this.externalCodec;
+    }
+    if (typeof params?.passphrase !== 'string' || params.passphrase.length === 0) {
+      throw new VaultError('no-passphrase', 'the passphrase is required to unlock');
+    }
+    return passphraseCodec(params.passphrase);
+  }
+
+  private async store(wallet: WalletKey, mnemonic: string | null, params: PassphraseParams): Promise<WalletImported> {
+    let codec: VaultCodec;
+    let protection: VaultHeader['protection'];
+    try {
+      if (await readVaultHeader(this.profileDir)) throw new VaultError('wallet-exists', 'this profile already has a wallet; nothing was changed');
+      ({ codec, protection } = this.codecForNew(params));
+    } catch (e) {
+      wallet.privateKey.fill(0);
+      throw e;
+    }
+    const device = this.sealer.generateDeviceKeyPair();
+    const deviceKey = bytesToHex(device.publicKey);
+    const header: VaultHeader = { format: 'relay-vault', version: 1, protection, address: wallet.address, deviceKey, createdAt: new Date().toISOString() };
+    const secrets: VaultSecrets = { walletPrivateKey: bytesToHex(wallet.privateKey), mnemonic, devicePrivateKey: bytesToHex(device.privateKey) };
+    await writeVault(this.profileDir, header, secrets, codec);
+    this.replaceUnlocked({ address: wallet.address, walletKey: wallet.privateKey, devicePrivateKey: device.privateKey, deviceKey });
+    return { address: wallet.address, deviceKey };
+  }
+
+  createWallet(params: PassphraseParams): Promise<WalletCreated> {
+    return this.exclusive(async () => {
+      const mnemonic = newMnemonic();
+      const stored = await this.store(walletFromMnemonic(mnemonic), mnemonic, params);
+      return { ...stored, mnemonic };
+    });
+  }
+
+  importMnemonic(params: PassphraseParams & { mnemonic: string }): Promise<WalletImported> {
+    return this.exclusive(async () => {
+      const wallet = walletFromMnemonic(requireString(params?.mnemonic, 'mnemonic'));
+      return this.store(wallet, normalizeMnemonic(params.mnemonic), params);
+    });
+  }
+
+  importPrivateKey(params: PassphraseParams & { privateKey: string }): Promise<WalletImported> {
+    return this.exclusive(async () => this.store(walletFromPrivateKey(requireString(params?.privateKey, 'privateKey')), null, params));
+  }
+
+  unlock(params: PassphraseParams): Promise<VaultStatus> {
+    return this.exclusive(async () => {
+      const header = await readVaultHeader(this.profileDir);
+      if (!header) throw new VaultError('no-wallet', 'there is no wallet in this profile');
+      const { secrets } = await readVaultSecrets(this.profileDir, this.codecForExisting(header, params));
+      const walletKey = hexToBytes(secrets.walletPrivateKey);
+      const devicePrivateKey = hexToBytes(secrets.devicePrivateKey);
+      // the clear header must describe the secrets it sits beside
+      if (addressFromPrivateKey(walletKey) !== header.address || bytesToHex(this.sealer.publicKeyOf(devicePrivateKey)) !== header.deviceKey) {
+        walletKey.fill(0);
+        devicePrivateKey.fill(0);
+        throw new VaultError('corrupt-vault', 'the vault header does not match its secrets');
+      }
+      this.replaceUnlocked({ address: header.address, walletKey, devicePrivateKey, deviceKey: header.deviceKey });
+      return this.status();
+    });
+  }
+
+  lock(): Promise<VaultStatus> {
+    return this.exclusive(async () => {
+      this.replaceUnlocked(null);
+      return this.status();
+    });
+  }
+
+  private replaceUnlocked(next: Unlocked | null): void {
+    if (this.unlocked) {
+      this.unlocked.walletKey.fill(0);
+      this.unlocked.devicePrivateKey.fill(0);
+    }
+    this.unlocked = next;
+  }
+
+  private keys(): Unlocked {
+    if (!this.unlocked) throw new VaultError('locked', 'the vault is locked');
+    return this.unlocked;
+  }
+
+  deviceCertificate(): DeviceCertificate {
+    const k = this.keys();
+    return { address: k.address, publicKey: k.deviceKey, certificate: signDeviceCertificate(k.walletKey, k.deviceKey, k.address) };
+  }
+
+  signSiwe(params: { message: string; expectedUri: string }): SiweSigned {
+    const k = this.keys();
+    const message = requireString(params?.message, 'message');
+    checkSiweMessage(message, { address: k.address, expectedUri: requireString(params.expectedUri, 'expectedUri') });
+    return { address: k.address, signature: signPersonalMessage(k.walletKey, message) };
+  }
+
+  sealMessage(params: SealMessageParams): SealMessageResult {
+    const k = this.keys();
+    if (params === null || typeof params !== 'object') throw new VaultError('bad-request', 'params must be an object');
+    const { frame, recipients } = params;
+    if (frame !== 'direct' && frame !== 'group') throw new VaultError('bad-request', 'frame must be "direct" or "group"');
+    if (!Array.isArray(recipients) || recipients.length === 0 || recipients.length > MAX_RECIPIENTS) {
+      throw new VaultError('bad-request', `recipients must list 1 to ${MAX_RECIPIENTS} device keys`);
+    }
+    let groupId: string | null = null;
+    if (frame === 'group') {
+      if (!isUuid(params.groupId)) throw new VaultError('bad-request', 'a group frame needs groupId (uuid)');
+      groupId = params.groupId.toLowerCase();
+    } else if (params.groupId !== undefined && params.groupId !== null) {
+      throw new VaultError('bad-request', 'a direct frame takes no groupId');
+    }
+    const targets = recipients.map((r) => {
+      const bytes = deviceKeyBytes(r?.deviceKey);
+      const deviceKey = bytesToHex(bytes);
+      if (r.address !== undefined || r.certificate !== undefined) {
+        if (typeof r.address !== 'string' || typeof r.certificate !== 'string' || !verifyDeviceCertificate(deviceKey, r.address, r.certificate)) {
+          throw new VaultError('bad-certificate', `the certificate of device ${deviceKey.slice(0, 12)}... does not verify`);
+        }
+      }
+      return { bytes, deviceKey };
+    });
+    const m = composeMessage(params.message, k.address, groupId);
+    const sig = signPersonalMessage(k.walletKey, m);
+    const payload = buildPayload(m, sig);
+    const plain = groupId === null ? buildDirectFrame(payload) : buildGroupFrame(groupId, payload);
+    const sealed = targets.map((t) => ({ deviceKey: t.deviceKey, ...this.sealer.seal(t.bytes, plain) }));
+    return { id: (JSON.parse(m) as { id: string }).id, m, sig, sealed };
+  }
+
+  openEnvelope(params: { envelope: EnvelopeToOpen }): OpenedMessage {
+    return this.openOne(this.keys(), params?.envelope);
+  }
+
+  openMany(params: { envelopes: EnvelopeToOpen[] }): OpenOutcome[] {
+    const k = this.keys();
+    const list = params?.envelopes;
+    if (!Array.isArray(list) || list.length > MAX_BATCH) throw new VaultError('bad-request', `envelopes must be an array of at most ${MAX_BATCH}`);
+    return list.map((envelope) => {
+      try {
+        return { ok: true, value: this.openOne(k, envelope) };
+      } catch (e) {
+        const error = e instanceof VaultError ? { code: e.code, message: e.message } : { code: 'internal' as const, message: 'could not open the envelope' };
+        return { ok: false, envelopeId: typeof envelope?.id === 'string' ? envelope.id : null, error };
+      }
+    });
+  }
+
+  private openOne(k: Unlocked, envelope: EnvelopeToOpen): OpenedMessage {
+    if (envelope === null || typeof envelope !== 'object') throw new VaultError('bad-envelope', 'envelope must be an object');
+    if (envelope.recipientDeviceKey != null && String(envelope.recipientDeviceKey).toLowerCase() !== k.deviceKey) {
+      throw new VaultError('wrong-device', 'the envelope was sealed for another device');
+    }
+    const via: Via | null = envelope.via === 'group-token' || envelope.via === 'api-key' ? envelope.via : null;
+    const plain = this.sealer.open(k.devicePrivateKey, envelope);
+    const frame = parseFrame(plain);
+    checkFrameMatchesEnvelope(frame, envelope.groupId);
+    const groupId = frame.kind === 'group' ? frame.groupId : null;
+    const payload = parsePayload(frame.payload);
+    const { signer, author } = verifyPayload(payload, String(envelope.senderAddress), via, groupId);
+    return {
+      envelopeId: typeof envelope.id === 'string' ? envelope.id : null,
+      kind: frame.kind,
+      groupId,
+      m: payload.m,
+      mRaw: payload.mRaw,
+      sig: payload.sig,
+      signer,
+      author,
+    };
+  }
+}

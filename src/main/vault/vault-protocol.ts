@@ -1,0 +1,172 @@
+import type { MessagePort } from 'node:worker_threads';
+import type { MessageBody, Via } from './payload.js';
+import type { VaultErrorCode } from './vault-error.js';
+
+/**
+ * The typed doorway between VaultClient (caller's thread) and the vault worker.
+ * Request `{ seq, method, params }`; answer `{ seq, ok: true, value }` or
+ * `{ seq, ok: false, error: { code, message } }`. No method returns a private key or seed;
+ * the one exception by design is `createWallet`, which returns the new mnemonic once so the
+ * UI can show the recovery phrase.
+ */
+
+export interface VaultStatus {
+  hasWallet: boolean;
+  unlocked: boolean;
+  /** lower-case; known while locked too (kept in clear in vault.json) */
+  address: string | null;
+  /** 64 hex, this device's X25519 public key */
+  deviceKey: string | null;
+  /** how vault.json is protected; null without a wallet */
+  protection: 'passphrase' | 'codec' | null;
+}
+
+export interface WalletCreated {
+  address: string;
+  deviceKey: string;
+  /** shown to the user once as the recovery phrase; never returned again */
+  mnemonic: string;
+}
+
+export interface WalletImported {
+  address: string;
+  deviceKey: string;
+}
+
+export interface PassphraseParams {
+  /** required unless the vault was started with a codec (OS keychain) */
+  passphrase?: string;
+}
+
+export interface DeviceCertificate {
+  address: string;
+  publicKey: string;
+  /** EIP-191 signature over `Relay device key <publicKey> for <address>` */
+  certificate: string;
+}
+
+export interface SiweSigned {
+  address: string;
+  signature: string;
+}
+
+export interface SealRecipient {
+  deviceKey: string;
+  /**
+   * When given (both), the vault verifies the device certificate before sealing and fails the
+   * call with `bad-certificate` otherwise. Clients should always pass them.
+   */
+  address?: string;
+  certificate?: string;
+}
+
+export interface SealMessageParams {
+  frame: 'direct' | 'group';
+  /** required for a group frame */
+  groupId?: string;
+  /**
+   * The message without `from`/`sig` (the vault sets `from` and signs): at least `kind` and the
+   * kind's fields; `id` (uuid) and `sentAt` (ISO 8601) are filled in when absent.
+   */
+  message: Record<string, unknown>;
+  recipients: SealRecipient[];
+}
+
+export interface SealedForRecipient {
+  /** lower-case */
+  deviceKey: string;
+  ephemeralPublicKey: string;
+  nonce: string;
+  ciphertext: string;
+}
+
+export interface SealMessageResult {
+  id: string;
+  /** the exact signed text */
+  m: string;
+  sig: string;
+  sealed: SealedForRecipient[];
+}
+
+/** The envelope as the relay returns it; only these fields are read. */
+export interface EnvelopeToOpen {
+  id?: string;
+  senderAddress: string;
+  groupId?: string | null;
+  via?: Via | null;
+  recipientDeviceKey?: string | null;
+  ephemeralPublicKey: string;
+  nonce: string;
+  ciphertext: string;
+}
+
+export interface OpenedMessage {
+  envelopeId: string | null;
+  kind: 'direct' | 'group';
+  groupId: string | null;
+  m: MessageBody;
+  mRaw: string;
+  sig: string;
+  /** recovered signer = m.from */
+  signer: string;
+  /** who to show as the author (m.from; for a bot post this is the bot, not the relay-named sender) */
+  author: string;
+}
+
+export interface SerializedError {
+  code: VaultErrorCode;
+  message: string;
+}
+
+export type OpenOutcome = { ok: true; value: OpenedMessage } | { ok: false; envelopeId: string | null; error: SerializedError };
+
+export interface VaultMethods {
+  ping: { params: Record<string, never>; result: { pong: true } };
+  status: { params: Record<string, never>; result: VaultStatus };
+  createWallet: { params: PassphraseParams; result: WalletCreated };
+  importMnemonic: { params: PassphraseParams & { mnemonic: string }; result: WalletImported };
+  importPrivateKey: { params: PassphraseParams & { privateKey: string }; result: WalletImported };
+  unlock: { params: PassphraseParams; result: VaultStatus };
+  lock: { params: Record<string, never>; result: VaultStatus };
+  deviceCertificate: { params: Record<string, never>; result: DeviceCertificate };
+  signSiwe: { params: { message: string; expectedUri: string }; result: SiweSigned };
+  sealMessage: { params: SealMessageParams; result: SealMessageResult };
+  openEnvelope: { params: { envelope: EnvelopeToOpen }; result: OpenedMessage };
+  openMany: { params: { envelopes: EnvelopeToOpen[] }; result: OpenOutcome[] };
+}
+
+/** Only honoured by a worker started with `testHooks: true`. */
+export interface VaultTestMethods {
+  __testCrash: { params: { mode: 'exit' | 'throw' }; result: never };
+  __testHang: { params: { ms: number }; result: { slept: number } };
+}
+
+export type VaultMethod = keyof VaultMethods;
+export type AnyVaultMethods = VaultMethods & VaultTestMethods;
+export type AnyVaultMethod = keyof AnyVaultMethods;
+
+export interface VaultRequest<M extends AnyVaultMethod = AnyVaultMethod> {
+  seq: number;
+  method: M;
+  params: AnyVaultMethods[M]['params'];
+}
+
+export type VaultResponse<M extends AnyVaultMethod = AnyVaultMethod> =
+  | { seq: number; ok: true; value: AnyVaultMethods[M]['result'] }
+  | { seq: number; ok: false; error: SerializedError };
+
+/** Worker -> caller, on a dedicated port: ask the caller's codec (e.g. safeStorage) to wrap or unwrap the data key. */
+export interface CodecRequest {
+  id: number;
+  op: 'encrypt' | 'decrypt';
+  data: Uint8Array;
+}
+
+export type CodecResponse = { id: number; ok: true; data: Uint8Array } | { id: number; ok: false; message: string };
+
+export interface VaultWorkerData {
+  profileDir: string;
+  testHooks: boolean;
+  /** present when the caller supplies a codec */
+  codecPort?: MessagePort;
+}
