@@ -1,0 +1,160 @@
+import { useEffect, useState } from 'react';
+import { bridgeKind } from './bridge.js';
+import { Avatar } from './components/avatar.js';
+import { CountBadge } from './components/badges.js';
+import { Icon, type IconName } from './components/icon.js';
+import { Toasts } from './components/toasts.js';
+import { subscribeToMain } from './events.js';
+import { displayName } from './format.js';
+import { Chats } from './screens/chats.js';
+import { Directory } from './screens/directory.js';
+import { Groups } from './screens/groups.js';
+import { Onboarding, Unlock } from './screens/onboarding.js';
+import { Requests } from './screens/requests.js';
+import { Settings } from './screens/settings.js';
+import { useStore } from './store/store.js';
+import type { View } from './store/ui-slice.js';
+
+export function App() {
+  const status = useStore((s) => s.status);
+  const onboarding = useStore((s) => s.onboarding);
+  const theme = useStore((s) => s.theme);
+  const [fatal, setFatal] = useState<string | null>(null);
+
+  useEffect(() => {
+    const off = subscribeToMain();
+    useStore
+      .getState()
+      .appStarted()
+      .catch((e: Error) => setFatal(e.message));
+    return off;
+  }, []);
+
+  useEffect(() => {
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
+  if (fatal || bridgeKind === null) return <Fatal text={fatal ?? 'This page must be opened from the link the app printed when it started.'} />;
+  if (!status) return <Splash />;
+  let screen;
+  if (status.hasWallet && !status.unlocked) screen = <Unlock />;
+  else if (onboarding || !status.ready) screen = <Onboarding />;
+  else screen = <Shell />;
+  return (
+    <>
+      {screen}
+      <Toasts />
+    </>
+  );
+}
+
+function Splash() {
+  return (
+    <main className="splash" aria-busy="true">
+      <span className="brand-mark" aria-hidden="true">
+        <Icon name="chat" size={22} />
+      </span>
+      <p>Opening…</p>
+    </main>
+  );
+}
+
+function Fatal({ text }: { text: string }) {
+  return (
+    <main className="splash">
+      <span className="brand-mark danger" aria-hidden="true">
+        <Icon name="alert" size={22} />
+      </span>
+      <h1>Can't reach the app</h1>
+      <p role="alert">{text}</p>
+    </main>
+  );
+}
+
+const NAV: { view: View; label: string; icon: IconName; key: string }[] = [
+  { view: 'chats', label: 'Chats', icon: 'chat', key: '1' },
+  { view: 'requests', label: 'Requests', icon: 'inbox', key: '2' },
+  { view: 'directory', label: 'Directory', icon: 'search', key: '3' },
+  { view: 'groups', label: 'Groups', icon: 'users', key: '4' },
+  { view: 'settings', label: 'Settings', icon: 'settings', key: '5' },
+];
+
+function Shell() {
+  const view = useStore((s) => s.view);
+  const chosen = useStore((s) => s.viewChosen);
+
+  useEffect(() => {
+    // Ctrl/Cmd+1…5 switch sections, as in most desktop chat apps.
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      const item = NAV.find((n) => n.key === e.key);
+      if (item) {
+        e.preventDefault();
+        chosen(item.view);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [chosen]);
+
+  return (
+    <div className="shell">
+      <Sidebar />
+      <main className="content" aria-label={NAV.find((n) => n.view === view)?.label}>
+        {view === 'chats' && <Chats />}
+        {view === 'requests' && <Requests />}
+        {view === 'directory' && <Directory />}
+        {view === 'groups' && <Groups />}
+        {view === 'settings' && <Settings />}
+      </main>
+    </div>
+  );
+}
+
+function Sidebar() {
+  const view = useStore((s) => s.view);
+  const chosen = useStore((s) => s.viewChosen);
+  const unread = useStore((s) => s.conversations.reduce((n, c) => n + c.unread, 0));
+  const requests = useStore((s) => s.requests.length);
+  const status = useStore((s) => s.status);
+  const sync = useStore((s) => s.sync);
+  const online = status?.relay.connected ?? false;
+  const syncText = !online ? 'Offline' : sync?.state === 'syncing' ? 'Syncing…' : sync?.pendingOutbox ? `${sync.pendingOutbox} waiting to send` : 'Connected';
+  return (
+    <aside className="sidebar">
+      <div className="brand sidebar-brand">
+        <span className="brand-mark" aria-hidden="true">
+          <Icon name="chat" size={18} />
+        </span>
+        <span className="brand-name">Relay</span>
+      </div>
+      <nav aria-label="Main">
+        <ul>
+          {NAV.map((n) => (
+            <li key={n.view}>
+              <button type="button" className={view === n.view ? 'nav-item active' : 'nav-item'} aria-current={view === n.view ? 'page' : undefined} onClick={() => chosen(n.view)} title={`${n.label} (Ctrl+${n.key})`}>
+                <Icon name={n.icon} size={19} />
+                <span className="nav-label">{n.label}</span>
+                {n.view === 'chats' && <CountBadge count={unread} label="unread" />}
+                {n.view === 'requests' && <CountBadge count={requests} label="pending" />}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {status?.address && (
+        <button type="button" className="me" onClick={() => chosen('settings')} aria-label={`Your profile, ${displayName(status.handle, status.address)}`}>
+          <Avatar name={status.handle ?? status.address} seed={status.address} size={32} />
+          <span className="me-text">
+            <span className="me-name">{displayName(status.handle, status.address)}</span>
+            <span className={online ? 'conn online' : 'conn offline'}>
+              <span className="dot" aria-hidden="true" />
+              {syncText}
+            </span>
+          </span>
+        </button>
+      )}
+    </aside>
+  );
+}

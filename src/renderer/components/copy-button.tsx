@@ -1,0 +1,33 @@
+import { useState } from 'react';
+import { Icon } from './icon.js';
+
+export function CopyButton({ text, label = 'Copy', className = 'btn btn-secondary btn-sm' }: { text: string; label?: string; className?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className={className}
+      aria-label={label}
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+        } catch {
+          // Clipboard permission can be refused (web mode without focus); selecting is the fallback.
+          const range = document.createRange();
+          const node = document.querySelector(`[data-copy-source="${CSS.escape(text)}"]`);
+          if (node) {
+            range.selectNodeContents(node);
+            getSelection()?.removeAllRanges();
+            getSelection()?.addRange(range);
+            document.execCommand('copy');
+          }
+        }
+        setCopied(true);
+        setTimeout(() => setCopied(false), 1600);
+      }}
+    >
+      <Icon name={copied ? 'check' : 'copy'} size={15} />
+      <span>{copied ? 'Copied' : 'Copy'}</span>
+    </button>
+  );
+}

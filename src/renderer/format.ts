@@ -1,0 +1,75 @@
+import type { ChatMessage, ConversationSummary } from '../shared/domain.js';
+
+export function shortAddress(a: string): string {
+  return a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a;
+}
+
+export function displayName(handle: string | null | undefined, address: string): string {
+  return handle ? `@${handle}` : shortAddress(address);
+}
+
+const timeFmt = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const dayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
+const dateFmt = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const longDayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric' });
+const fullFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+function startOfDay(d: Date): number {
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+}
+
+/** List time: clock time today, weekday this week, date before. */
+export function listTime(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  const days = Math.round((startOfDay(now) - startOfDay(d)) / 86_400_000);
+  if (days <= 0) return timeFmt.format(d);
+  if (days === 1) return 'Yesterday';
+  if (days < 7) return dayFmt.format(d);
+  return dateFmt.format(d);
+}
+
+export function clockTime(iso: string): string {
+  return timeFmt.format(new Date(iso));
+}
+
+export function fullTime(iso: string): string {
+  return fullFmt.format(new Date(iso));
+}
+
+export function dayLabel(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  const days = Math.round((startOfDay(now) - startOfDay(d)) / 86_400_000);
+  if (days === 0) return 'Today';
+  if (days === 1) return 'Yesterday';
+  return longDayFmt.format(d);
+}
+
+export function dayKey(iso: string): string {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+}
+
+/** What a sender should read about a message that was not simply delivered. */
+export function deliveryNote(m: ChatMessage, peerName: string): { tone: 'muted' | 'warn' | 'error'; text: string } | null {
+  if (!m.fromMe) return null;
+  if (m.state === 'failed') return { tone: 'error', text: m.error ? `Not sent: ${m.error}` : 'Not sent.' };
+  if (m.state === 'sending') return null;
+  switch (m.routed) {
+    case 'request':
+      return { tone: 'muted', text: `Sent as a contact request. ${peerName} will see it once they accept.` };
+    case 'blocked':
+      return { tone: 'error', text: `Not delivered: ${peerName} is not accepting messages from you.` };
+    case 'stake-gate':
+      return {
+        tone: 'warn',
+        text: `Not delivered: ${peerName} asks for a refundable ${m.stakeRequired ?? '0.01'} ${m.stakeCurrency ?? 'ETH'} stake from new contacts.`,
+      };
+    default:
+      return null;
+  }
+}
+
+export function lastMessagePreview(c: ConversationSummary): string {
+  if (!c.lastMessage) return c.kind === 'group' ? 'No messages yet' : 'Say hello';
+  return (c.lastMessage.fromMe ? 'You: ' : '') + c.lastMessage.text.replace(/\s+/g, ' ');
+}

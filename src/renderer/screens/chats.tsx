@@ -1,0 +1,205 @@
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { ConversationSummary } from '../../shared/domain.js';
+import { Avatar } from '../components/avatar.js';
+import { CountBadge, VerifiedBadge } from '../components/badges.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Dialog } from '../components/dialog.js';
+import { EmptyState } from '../components/empty-state.js';
+import { Icon } from '../components/icon.js';
+import { lastMessagePreview, listTime, shortAddress } from '../format.js';
+import { useStore } from '../store/store.js';
+import { useAction } from '../use-action.js';
+import { Composer } from './composer.js';
+import { MessageList } from './message-list.js';
+
+export function Chats() {
+  const activeId = useStore((s) => s.activeConversationId);
+  const active = useStore((s) => s.conversations.find((c) => c.id === s.activeConversationId) ?? null);
+  return (
+    <div className="split">
+      <ConversationList />
+      <section className="pane conversation-pane" aria-label={active ? `Conversation with ${active.title}` : 'Conversation'}>
+        {active ? <Conversation key={active.id} c={active} /> : <NoConversation hasAny={activeId !== null} />}
+      </section>
+    </div>
+  );
+}
+
+function NoConversation({ hasAny }: { hasAny: boolean }) {
+  const count = useStore((s) => s.conversations.length);
+  const chosen = useStore((s) => s.viewChosen);
+  if (count === 0 && !hasAny)
+    return (
+      <EmptyState
+        icon="chat"
+        title="No conversations yet"
+        action={
+          <button type="button" className="btn btn-primary" onClick={() => chosen('directory')}>
+            <Icon name="search" /> Find people
+          </button>
+        }
+      >
+        Find someone in the directory, or start a chat with a wallet address.
+      </EmptyState>
+    );
+  return (
+    <EmptyState icon="chat" title="Pick a conversation">
+      Your messages are sealed on this device and opened only by the people in the conversation.
+    </EmptyState>
+  );
+}
+
+function ConversationList() {
+  const conversations = useStore((s) => s.conversations);
+  const loaded = useStore((s) => s.conversationsLoaded);
+  const activeId = useStore((s) => s.activeConversationId);
+  const selected = useStore((s) => s.conversationSelected);
+  const [filter, setFilter] = useState('');
+  const [newOpen, setNewOpen] = useState(false);
+  const listRef = useRef<HTMLUListElement>(null);
+  const shown = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    return q ? conversations.filter((c) => c.title.toLowerCase().includes(q) || c.peer.toLowerCase().includes(q)) : conversations;
+  }, [conversations, filter]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    const buttons = Array.from(listRef.current?.querySelectorAll<HTMLButtonElement>('button.conv') ?? []);
+    const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const next = buttons[Math.max(0, Math.min(buttons.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))];
+    next?.focus();
+    next?.click();
+  };
+
+  return (
+    <section className="pane list-pane" aria-label="Conversations">
+      <header className="pane-header">
+        <h1>Chats</h1>
+        <button type="button" className="icon-btn" aria-label="New chat" title="New chat" onClick={() => setNewOpen(true)}>
+          <Icon name="plus" />
+        </button>
+      </header>
+      <div className="pane-search">
+        <Icon name="search" size={16} />
+        <input type="search" aria-label="Search chats" placeholder="Search chats" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      </div>
+      {loaded && shown.length === 0 && filter && <p className="list-note">No chats match “{filter}”.</p>}
+      <ul className="conv-list" ref={listRef} onKeyDown={onKeyDown} aria-label="Conversation list">
+        {shown.map((c) => (
+          <li key={c.id}>
+            <ConversationItem c={c} active={c.id === activeId} onSelect={() => void selected(c.id)} />
+          </li>
+        ))}
+      </ul>
+      <NewChatDialog open={newOpen} onClose={() => setNewOpen(false)} />
+    </section>
+  );
+}
+
+function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; active: boolean; onSelect: () => void }) {
+  return (
+    <button type="button" className={active ? 'conv active' : c.unread > 0 ? 'conv unread' : 'conv'} aria-current={active ? 'true' : undefined} onClick={onSelect} aria-label={`${c.title}${c.unread ? `, ${c.unread} unread` : ''}`}>
+      <Avatar name={c.title} seed={c.peer} size={40} square={c.kind === 'group'} />
+      <span className="conv-body">
+        <span className="conv-top">
+          <span className="conv-title">
+            {c.kind === 'group' && <Icon name="users" size={13} className="muted-icon" />}
+            <span className="truncate">{c.title}</span>
+            {c.verified && <VerifiedBadge />}
+          </span>
+          {c.lastMessage && <time className="conv-time" dateTime={c.lastMessage.at}>{listTime(c.lastMessage.at)}</time>}
+        </span>
+        <span className="conv-bottom">
+          <span className="conv-preview truncate">{lastMessagePreview(c)}</span>
+          <CountBadge count={c.unread} label="unread" />
+        </span>
+      </span>
+    </button>
+  );
+}
+
+function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const started = useStore((s) => s.conversationStarted);
+  const action = useAction(started);
+  const [to, setTo] = useState('');
+  const valid = /^0x[0-9a-fA-F]{40}$/.test(to.trim()) || /^@?[A-Za-z0-9_]{3,32}$/.test(to.trim());
+  return (
+    <Dialog title="New chat" open={open} onClose={onClose}>
+      <form
+        className="stack"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const t = to.trim();
+          if ((await action.run(t.startsWith('0x') ? t : `@${t.replace(/^@/, '')}`)).ok) {
+            setTo('');
+            onClose();
+          }
+        }}
+      >
+        <label className="field">
+          <span className="field-label">Address or handle</span>
+          <input value={to} onChange={(e) => setTo(e.target.value)} placeholder="@alice or 0x…" autoFocus spellCheck={false} autoCapitalize="off" />
+        </label>
+        {action.error && <p className="form-error" role="alert">{action.error}</p>}
+        <div className="row end">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={!valid || action.busy}>
+            Start chat
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function Conversation({ c }: { c: ConversationSummary }) {
+  const messages = useStore((s) => s.messagesByConversation[c.id]);
+  const group = c.kind === 'group';
+  const openGroup = useStore((s) => s.groupSelected);
+  const chosen = useStore((s) => s.viewChosen);
+  return (
+    <>
+      <header className="conv-header">
+        <Avatar name={c.title} seed={c.peer} size={36} square={group} />
+        <div className="conv-header-text">
+          <h2>
+            <span className="truncate">{c.title}</span>
+            {c.verified && <VerifiedBadge />}
+          </h2>
+          <span className="subtle">
+            {group ? 'Group' : <span className="mono">{shortAddress(c.peer)}</span>}
+            <span className="sep" aria-hidden="true">·</span>
+            <Icon name="lock" size={12} /> End-to-end encrypted
+          </span>
+        </div>
+        <div className="conv-header-actions">
+          {group ? (
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm"
+              onClick={() => {
+                chosen('groups');
+                void openGroup(c.peer);
+              }}
+            >
+              <Icon name="users" size={15} /> Group info
+            </button>
+          ) : (
+            <CopyButton text={c.peer} label="Copy address" />
+          )}
+        </div>
+      </header>
+      {messages ? (
+        <MessageList conversation={c} messages={messages} />
+      ) : (
+        <div className="message-scroller loading" aria-busy="true">
+          <p className="subtle">Opening messages…</p>
+        </div>
+      )}
+      <Composer conversationId={c.id} placeholder={group ? `Message ${c.title}` : `Message ${c.title}`} />
+    </>
+  );
+}

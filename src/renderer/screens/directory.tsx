@@ -1,0 +1,125 @@
+import { useEffect, useRef, useState } from 'react';
+import type { DirectoryHit } from '../../shared/domain.js';
+import { Avatar } from '../components/avatar.js';
+import { VerifiedBadge } from '../components/badges.js';
+import { Dialog } from '../components/dialog.js';
+import { EmptyState } from '../components/empty-state.js';
+import { Icon } from '../components/icon.js';
+import { deliveryNote, shortAddress } from '../format.js';
+import { useStore } from '../store/store.js';
+import { useAction } from '../use-action.js';
+
+export function Directory() {
+  const directory = useStore((s) => s.directory);
+  const queried = useStore((s) => s.directoryQueried);
+  const me = useStore((s) => s.status?.address?.toLowerCase());
+  const [q, setQ] = useState(directory.query);
+  const [requestTo, setRequestTo] = useState<DirectoryHit | null>(null);
+  const first = useRef(true);
+
+  useEffect(() => {
+    // Search as the user types, a beat after the last key.
+    const t = setTimeout(() => void queried(q), first.current ? 0 : 180);
+    first.current = false;
+    return () => clearTimeout(t);
+  }, [q, queried]);
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div>
+          <h1>Directory</h1>
+          <p className="subtle">Find people on your relay by handle or address.</p>
+        </div>
+      </header>
+      <div className="search-big">
+        <Icon name="search" size={18} />
+        <input type="search" aria-label="Search the directory" placeholder="Search by handle or address" value={q} onChange={(e) => setQ(e.target.value)} autoFocus spellCheck={false} autoCapitalize="off" />
+        {directory.loading && <span className="spinner" aria-label="Searching" />}
+      </div>
+      {directory.error && <p className="form-error" role="alert">{directory.error}</p>}
+      {!directory.loading && directory.hits.length === 0 && !directory.error ? (
+        <EmptyState icon="search" title={q.trim() ? `Nobody matches “${q.trim()}”` : 'Nobody here yet'}>
+          {q.trim() ? 'Check the spelling, or paste their full wallet address.' : 'People appear here once they claim a handle on this relay.'}
+        </EmptyState>
+      ) : (
+        <ul className="card-list" aria-label="Directory results">
+          {directory.hits.map((h) => (
+            <li key={h.address}>
+              <DirectoryRow hit={h} self={h.address.toLowerCase() === me} onRequest={() => setRequestTo(h)} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <RequestDialog hit={requestTo} onClose={() => setRequestTo(null)} />
+    </div>
+  );
+}
+
+function DirectoryRow({ hit, self, onRequest }: { hit: DirectoryHit; self: boolean; onRequest: () => void }) {
+  const started = useStore((s) => s.conversationStarted);
+  const toast = useStore((s) => s.toastShown);
+  return (
+    <article className="card person-row" aria-label={`@${hit.handle}`}>
+      <Avatar name={hit.handle} seed={hit.address} size={40} />
+      <div className="person-text">
+        <span className="person-name">
+          @{hit.handle} {hit.verified && <VerifiedBadge />} {self && <span className="pill">You</span>}
+        </span>
+        <span className="subtle mono">{shortAddress(hit.address)}</span>
+      </div>
+      {!self && (
+        <div className="row">
+          <button type="button" className="btn btn-secondary btn-sm" onClick={onRequest} aria-label={`Send request to @${hit.handle}`}>
+            Send request
+          </button>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => started(hit.address).catch((e: Error) => toast('error', e.message))} aria-label={`Message @${hit.handle}`}>
+            <Icon name="chat" size={15} /> Message
+          </button>
+        </div>
+      )}
+    </article>
+  );
+}
+
+function RequestDialog({ hit, onClose }: { hit: DirectoryHit | null; onClose: () => void }) {
+  const sent = useStore((s) => s.requestSent);
+  const toast = useStore((s) => s.toastShown);
+  const [intro, setIntro] = useState('');
+  const action = useAction(sent);
+  return (
+    <Dialog title={hit ? `Send a request to @${hit.handle}` : 'Send a request'} open={hit !== null} onClose={onClose}>
+      {hit && (
+        <form
+          className="stack"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const r = await action.run(hit.address, intro.trim());
+            if (r.ok) {
+              const note = deliveryNote(r.value, `@${hit.handle}`);
+              if (note && note.tone !== 'muted') toast('error', note.text);
+              else toast('success', `Request sent to @${hit.handle}.`);
+              setIntro('');
+              onClose();
+            }
+          }}
+        >
+          <p className="subtle">Say who you are. @{hit.handle} sees this intro and decides whether to accept.</p>
+          <label className="field">
+            <span className="field-label">Intro</span>
+            <textarea rows={4} value={intro} onChange={(e) => setIntro(e.target.value)} autoFocus maxLength={2000} placeholder="Hi! We met at…" />
+          </label>
+          {action.error && <p className="form-error" role="alert">{action.error}</p>}
+          <div className="row end">
+            <button type="button" className="btn btn-ghost" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-primary" disabled={!intro.trim() || action.busy}>
+              Send request
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,171 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { ChatMessage, ConversationSummary } from '../../shared/domain.js';
+import { Icon } from '../components/icon.js';
+import { clockTime, dayKey, dayLabel, deliveryNote, displayName, fullTime } from '../format.js';
+import { useStore } from '../store/store.js';
+
+type Row = { kind: 'day'; key: string; label: string } | { kind: 'msg'; key: string; m: ChatMessage; first: boolean };
+
+/** Messages from one author within this window read as one block. */
+const RUN_MS = 5 * 60 * 1000;
+
+function buildRows(messages: ChatMessage[]): Row[] {
+  const rows: Row[] = [];
+  let day = '';
+  let prev: ChatMessage | null = null;
+  for (const m of messages) {
+    const k = dayKey(m.sentAt);
+    if (k !== day) {
+      rows.push({ kind: 'day', key: `day-${k}`, label: dayLabel(m.sentAt) });
+      day = k;
+      prev = null;
+    }
+    const first = !prev || prev.from !== m.from || Date.parse(m.sentAt) - Date.parse(prev.sentAt) > RUN_MS;
+    rows.push({ kind: 'msg', key: m.id, m, first });
+    prev = m;
+  }
+  return rows;
+}
+
+export function MessageList({ conversation, messages }: { conversation: ConversationSummary; messages: ChatMessage[] }) {
+  const rows = useMemo(() => buildRows(messages), [messages]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const [showJump, setShowJump] = useState(false);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (rows[i].kind === 'day' ? 44 : (rows[i] as { first: boolean }).first ? 64 : 40),
+    getItemKey: (i) => rows[i].key,
+    overscan: 10,
+  });
+
+  // Open at the newest message.
+  useLayoutEffect(() => {
+    if (rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [conversation.id]);
+
+  // Follow new messages when the reader is at the bottom, or when they sent it.
+  const last = messages[messages.length - 1];
+  useEffect(() => {
+    if (!rows.length) return;
+    if (atBottom.current || last?.fromMe) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows.length, last?.id]);
+
+  const peerName = conversation.kind === 'direct' ? conversation.title : 'the group';
+
+  return (
+    <div
+      ref={scroller}
+      className="message-scroller"
+      role="log"
+      aria-label="Messages"
+      tabIndex={0}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < 96;
+        atBottom.current = bottom;
+        if (showJump === bottom) setShowJump(!bottom);
+      }}
+    >
+      {rows.length === 0 ? (
+        <div className="conversation-empty">
+          <Icon name="lock" size={20} />
+          <p>{conversation.kind === 'group' ? 'No messages in this group yet. Say hello to everyone.' : `This is the start of your conversation with ${conversation.title}. Messages are end-to-end encrypted.`}</p>
+        </div>
+      ) : (
+        <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((vi) => {
+            const row = rows[vi.index];
+            return (
+              <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement} className="message-row" style={{ transform: `translateY(${vi.start}px)` }}>
+                {row.kind === 'day' ? (
+                  <div className="day-divider" role="separator" aria-label={row.label}>
+                    <span>{row.label}</span>
+                  </div>
+                ) : (
+                  <MessageBubble m={row.m} first={row.first} group={conversation.kind === 'group'} peerName={peerName} />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      )}
+      {showJump && (
+        <button type="button" className="jump-btn" aria-label="Jump to latest" onClick={() => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })}>
+          <Icon name="arrowLeft" size={16} className="rot-270" /> Latest
+        </button>
+      )}
+    </div>
+  );
+}
+
+const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }: { m: ChatMessage; first: boolean; group: boolean; peerName: string }) {
+  const retry = useStore((s) => s.retryClicked);
+  const toast = useStore((s) => s.toastShown);
+  const note = deliveryNote(m, peerName);
+  const bot = m.via === 'group-token';
+  return (
+    <div className={`msg ${m.fromMe ? 'mine' : 'theirs'} ${first ? 'first' : ''} state-${m.state} ${note ? `note-${note.tone}` : ''}`}>
+      {group && !m.fromMe && first && (
+        <div className="msg-author">
+          {displayName(m.fromHandle, m.from)}
+          {bot && (
+            <span className="pill pill-bot">
+              <Icon name="bot" size={12} /> Bot
+            </span>
+          )}
+        </div>
+      )}
+      <div className="bubble">
+        <p className="msg-text">{m.text}</p>
+        <span className="msg-meta">
+          <time dateTime={m.sentAt} title={fullTime(m.sentAt)}>
+            {clockTime(m.sentAt)}
+          </time>
+          {m.fromMe && <StateIcon m={m} />}
+        </span>
+      </div>
+      {note && (
+        <div className={`msg-note tone-${note.tone}`} role={note.tone === 'muted' ? undefined : 'status'}>
+          <Icon name={note.tone === 'muted' ? 'inbox' : 'alert'} size={14} />
+          <span>{note.text}</span>
+          {m.state === 'failed' && (
+            <button type="button" className="btn btn-link btn-sm" onClick={() => retry(m.id).catch((e: Error) => toast('error', e.message))}>
+              <Icon name="refresh" size={14} /> Retry
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+});
+
+function StateIcon({ m }: { m: ChatMessage }) {
+  if (m.state === 'sending')
+    return (
+      <span className="state-icon" role="img" aria-label="Sending">
+        <Icon name="clock" size={13} />
+      </span>
+    );
+  if (m.state === 'failed')
+    return (
+      <span className="state-icon danger" role="img" aria-label="Failed">
+        <Icon name="alert" size={13} />
+      </span>
+    );
+  if (m.routed === 'blocked' || m.routed === 'stake-gate')
+    return (
+      <span className="state-icon warn" role="img" aria-label="Not delivered">
+        <Icon name="alert" size={13} />
+      </span>
+    );
+  return (
+    <span className="state-icon" role="img" aria-label={m.routed === 'request' ? 'Sent as request' : 'Sent'}>
+      <Icon name="check" size={13} />
+    </span>
+  );
+}

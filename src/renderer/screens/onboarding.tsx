@@ -1,0 +1,305 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { Icon } from '../components/icon.js';
+import { useStore } from '../store/store.js';
+import { useAction } from '../use-action.js';
+import { RelayChooser } from './relay-chooser.js';
+
+/** Words the user must type back; 1-based positions in the 12-word phrase. */
+const CONFIRM_POSITIONS = [3, 7, 11];
+
+export function Onboarding() {
+  const step = useStore((s) => s.onboarding?.step ?? 'welcome');
+  return (
+    <main className="onboarding">
+      <div className="onboarding-card">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            <Icon name="chat" size={20} />
+          </span>
+          <span className="brand-name">Relay Messenger</span>
+        </div>
+        {step === 'welcome' && <Welcome />}
+        {step === 'create-phrase' && <ShowPhrase />}
+        {step === 'create-confirm' && <ConfirmPhrase />}
+        {step === 'import' && <ImportWallet />}
+        {step === 'relay' && <ChooseRelay />}
+        {step === 'handle' && <ClaimHandle />}
+        <Steps step={step} />
+      </div>
+    </main>
+  );
+}
+
+function Steps({ step }: { step: string }) {
+  const order = ['welcome', 'phrase', 'relay', 'handle'];
+  const at = step === 'create-phrase' || step === 'create-confirm' || step === 'import' ? 1 : Math.max(0, order.indexOf(step));
+  return (
+    <ol className="steps" aria-label="Setup progress">
+      {['Wallet', 'Recovery', 'Relay', 'Handle'].map((label, i) => (
+        <li key={label} className={i < at ? 'done' : i === at ? 'current' : ''} aria-current={i === at ? 'step' : undefined}>
+          {label}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Welcome() {
+  const choose = useStore((s) => s.onboardingStepChosen);
+  const create = useStore((s) => s.walletCreated);
+  const [passphrase, setPassphrase] = useState('');
+  const action = useAction(create);
+  return (
+    <section aria-labelledby="welcome-title">
+      <h1 id="welcome-title">Private messages, owned by your wallet</h1>
+      <p className="lead">Your address is your identity. Messages are sealed on this device before they leave it; the relay only ever carries ciphertext.</p>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void action.run(passphrase);
+        }}
+      >
+        <label className="field">
+          <span className="field-label">Passphrase for this device (optional)</span>
+          <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="new-password" placeholder="Leave empty to use the system keychain" />
+        </label>
+        {action.error && <p className="form-error" role="alert">{action.error}</p>}
+        <div className="row">
+          <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy}>
+            <Icon name="sparkle" /> {action.busy ? 'Creating…' : 'Create a new wallet'}
+          </button>
+          <button type="button" className="btn btn-secondary btn-lg" onClick={() => choose('import')}>
+            I already have a wallet
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ShowPhrase() {
+  const mnemonic = useStore((s) => s.onboarding?.mnemonic ?? '');
+  const choose = useStore((s) => s.onboardingStepChosen);
+  const [saved, setSaved] = useState(false);
+  const words = mnemonic.split(' ');
+  return (
+    <section aria-labelledby="phrase-title">
+      <h1 id="phrase-title">Write down your recovery phrase</h1>
+      <p className="lead">These 12 words are the only way to restore your wallet on another computer. Anyone who has them can read your messages and speak as you. Keep them offline.</p>
+      <ol className="phrase-grid" aria-label="Recovery phrase">
+        {words.map((w, i) => (
+          <li key={i}>
+            <span className="phrase-index">{i + 1}</span>
+            <span className="phrase-word">{w}</span>
+          </li>
+        ))}
+      </ol>
+      <label className="check">
+        <input type="checkbox" checked={saved} onChange={(e) => setSaved(e.target.checked)} />
+        <span>I have written these words down somewhere safe</span>
+      </label>
+      <div className="row">
+        <button type="button" className="btn btn-primary btn-lg" disabled={!saved} onClick={() => choose('create-confirm')}>
+          Continue
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function ConfirmPhrase() {
+  const mnemonic = useStore((s) => s.onboarding?.mnemonic ?? '');
+  const choose = useStore((s) => s.onboardingStepChosen);
+  const confirmed = useStore((s) => s.phraseConfirmed);
+  const words = useMemo(() => mnemonic.split(' '), [mnemonic]);
+  const [answers, setAnswers] = useState<Record<number, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const wrong = CONFIRM_POSITIONS.filter((p) => (answers[p] ?? '').trim().toLowerCase() !== words[p - 1]);
+    if (wrong.length) setError(`Word ${wrong.join(' and ')} ${wrong.length > 1 ? "don't" : "doesn't"} match. Check what you wrote down.`);
+    else confirmed();
+  };
+  return (
+    <section aria-labelledby="confirm-title">
+      <h1 id="confirm-title">Confirm your recovery phrase</h1>
+      <p className="lead">Type the words at these positions, to be sure you have them.</p>
+      <form className="stack" onSubmit={submit}>
+        <div className="confirm-grid">
+          {CONFIRM_POSITIONS.map((p, i) => (
+            <label key={p} className="field">
+              <span className="field-label">Word {p}</span>
+              <input
+                value={answers[p] ?? ''}
+                autoFocus={i === 0}
+                autoComplete="off"
+                spellCheck={false}
+                autoCapitalize="off"
+                onChange={(e) => setAnswers({ ...answers, [p]: e.target.value })}
+              />
+            </label>
+          ))}
+        </div>
+        {error && <p className="form-error" role="alert">{error}</p>}
+        <div className="row">
+          <button type="button" className="btn btn-ghost" onClick={() => choose('create-phrase')}>
+            <Icon name="arrowLeft" /> Show the phrase again
+          </button>
+          <button type="submit" className="btn btn-primary btn-lg">
+            Confirm
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ImportWallet() {
+  const choose = useStore((s) => s.onboardingStepChosen);
+  const imported = useStore((s) => s.walletImported);
+  const action = useAction(imported);
+  const [kind, setKind] = useState<'phrase' | 'key'>('phrase');
+  const [secret, setSecret] = useState('');
+  const [passphrase, setPassphrase] = useState('');
+  return (
+    <section aria-labelledby="import-title">
+      <h1 id="import-title">Import your wallet</h1>
+      <p className="lead">Your secret stays on this computer. It is never sent to a relay.</p>
+      <div className="segmented" role="radiogroup" aria-label="What to import">
+        <label className={kind === 'phrase' ? 'active' : ''}>
+          <input type="radio" name="import-kind" checked={kind === 'phrase'} onChange={() => setKind('phrase')} />
+          Recovery phrase
+        </label>
+        <label className={kind === 'key' ? 'active' : ''}>
+          <input type="radio" name="import-kind" checked={kind === 'key'} onChange={() => setKind('key')} />
+          Private key
+        </label>
+      </div>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const value = secret.trim();
+          void action.run(kind === 'phrase' ? { mnemonic: value.toLowerCase().split(/\s+/).join(' '), passphrase } : { privateKey: value, passphrase });
+        }}
+      >
+        {kind === 'phrase' ? (
+          <label className="field">
+            <span className="field-label">Recovery phrase</span>
+            <textarea rows={3} value={secret} onChange={(e) => setSecret(e.target.value)} spellCheck={false} autoCapitalize="off" autoComplete="off" placeholder="twelve words separated by spaces" />
+          </label>
+        ) : (
+          <label className="field">
+            <span className="field-label">Private key</span>
+            <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} spellCheck={false} autoComplete="off" placeholder="0x…" />
+          </label>
+        )}
+        <label className="field">
+          <span className="field-label">Passphrase for this device (optional)</span>
+          <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="new-password" />
+        </label>
+        {action.error && <p className="form-error" role="alert">{action.error}</p>}
+        <div className="row">
+          <button type="button" className="btn btn-ghost" onClick={() => choose('welcome')}>
+            <Icon name="arrowLeft" /> Back
+          </button>
+          <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy || !secret.trim()}>
+            {action.busy ? 'Importing…' : 'Import wallet'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ChooseRelay() {
+  const chosen = useStore((s) => s.relayChosen);
+  const address = useStore((s) => s.status?.address);
+  const action = useAction(chosen);
+  return (
+    <section aria-labelledby="relay-title">
+      <h1 id="relay-title">Choose your relay</h1>
+      <p className="lead">
+        The relay passes sealed envelopes between people. {address && <>Your address is <code className="inline-code">{address}</code>.</>}
+      </p>
+      <RelayChooser busy={action.busy} error={action.error} submitLabel="Connect" onSubmit={(mode, url, fp) => void action.run(mode, url, fp)} />
+    </section>
+  );
+}
+
+function ClaimHandle() {
+  const claimed = useStore((s) => s.handleClaimed);
+  const finished = useStore((s) => s.onboardingFinished);
+  const action = useAction(claimed);
+  const [handle, setHandle] = useState('');
+  const valid = /^@?[A-Za-z0-9_]{3,32}$/.test(handle);
+  return (
+    <section aria-labelledby="handle-title">
+      <h1 id="handle-title">Pick a handle</h1>
+      <p className="lead">A handle lets people find you in the directory without copying your address. You can change it later.</p>
+      <form
+        className="stack"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if ((await action.run(handle)).ok) finished();
+        }}
+      >
+        <label className="field">
+          <span className="field-label">Handle</span>
+          <span className="input-prefix">
+            <span aria-hidden="true">@</span>
+            <input value={handle.replace(/^@/, '')} onChange={(e) => setHandle(e.target.value)} autoFocus spellCheck={false} autoCapitalize="off" autoComplete="off" placeholder="alice" />
+          </span>
+          <span className="field-hint">3–32 letters, digits or underscores.</span>
+        </label>
+        {action.error && <p className="form-error" role="alert">{action.error}</p>}
+        <div className="row">
+          <button type="button" className="btn btn-ghost" onClick={finished}>
+            Skip for now
+          </button>
+          <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy || !valid}>
+            {action.busy ? 'Claiming…' : 'Claim handle'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+export function Unlock() {
+  const unlocked = useStore((s) => s.walletUnlocked);
+  const address = useStore((s) => s.status?.address);
+  const action = useAction(unlocked);
+  const [passphrase, setPassphrase] = useState('');
+  return (
+    <main className="onboarding">
+      <div className="onboarding-card narrow">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            <Icon name="lock" size={20} />
+          </span>
+          <span className="brand-name">Relay Messenger</span>
+        </div>
+        <h1>Unlock</h1>
+        <p className="lead">{address ? <>Enter the passphrase for <code className="inline-code">{address}</code>.</> : 'Enter your passphrase.'}</p>
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void action.run(passphrase);
+          }}
+        >
+          <label className="field">
+            <span className="field-label">Passphrase</span>
+            <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoFocus autoComplete="current-password" />
+          </label>
+          {action.error && <p className="form-error" role="alert">{action.error}</p>}
+          <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy}>
+            {action.busy ? 'Unlocking…' : 'Unlock'}
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}

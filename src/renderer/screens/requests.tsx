@@ -1,0 +1,80 @@
+import type { ContactRequest } from '../../shared/domain.js';
+import { Avatar } from '../components/avatar.js';
+import { VerifiedBadge } from '../components/badges.js';
+import { EmptyState } from '../components/empty-state.js';
+import { Icon } from '../components/icon.js';
+import { displayName, listTime, shortAddress } from '../format.js';
+import { useStore } from '../store/store.js';
+import { useAction } from '../use-action.js';
+
+export function Requests() {
+  const requests = useStore((s) => s.requests);
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div>
+          <h1>Requests</h1>
+          <p className="subtle">People you haven't talked to yet. Nothing they send reaches your chats until you accept.</p>
+        </div>
+      </header>
+      {requests.length === 0 ? (
+        <EmptyState icon="inbox" title="No requests">
+          When someone new writes to you, their first message waits here for you to accept, decline or block.
+        </EmptyState>
+      ) : (
+        <ul className="card-list" aria-label="Contact requests">
+          {requests.map((r) => (
+            <li key={r.address}>
+              <RequestCard r={r} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function RequestCard({ r }: { r: ContactRequest }) {
+  const accepted = useStore((s) => s.requestAccepted);
+  const declined = useStore((s) => s.requestDeclined);
+  const blocked = useStore((s) => s.senderBlocked);
+  const selected = useStore((s) => s.conversationSelected);
+  const act = useAction(async (what: 'accept' | 'decline' | 'block') => {
+    if (what === 'accept') {
+      await accepted(r.address);
+      await selected(`direct:${r.address.toLowerCase()}`);
+    } else if (what === 'decline') await declined(r.address);
+    else await blocked(r.address);
+  });
+  const name = displayName(r.handle, r.address);
+  return (
+    <article className="card request-card" aria-label={`Request from ${name}`}>
+      <div className="request-head">
+        <Avatar name={r.handle ?? r.address} seed={r.address} size={40} />
+        <div className="request-who">
+          <span className="request-name">
+            {name} {r.verified && <VerifiedBadge />}
+          </span>
+          <span className="subtle mono">{shortAddress(r.address)}</span>
+        </div>
+        <time className="subtle" dateTime={r.receivedAt}>
+          {listTime(r.receivedAt)}
+        </time>
+      </div>
+      <blockquote className="intro">{r.intro || <span className="subtle">No intro message.</span>}</blockquote>
+      {r.messageCount > 1 && <p className="subtle small">+{r.messageCount - 1} more message{r.messageCount > 2 ? 's' : ''}</p>}
+      {act.error && <p className="form-error" role="alert">{act.error}</p>}
+      <div className="row">
+        <button type="button" className="btn btn-primary" disabled={act.busy} onClick={() => void act.run('accept')} aria-label={`Accept ${name}`}>
+          <Icon name="check" size={16} /> Accept
+        </button>
+        <button type="button" className="btn btn-secondary" disabled={act.busy} onClick={() => void act.run('decline')} aria-label={`Decline ${name}`}>
+          Decline
+        </button>
+        <button type="button" className="btn btn-danger-ghost" disabled={act.busy} onClick={() => void act.run('block')} aria-label={`Block ${name}`}>
+          Block
+        </button>
+      </div>
+    </article>
+  );
+}

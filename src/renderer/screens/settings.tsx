@@ -1,0 +1,329 @@
+import { useEffect, useState } from 'react';
+import type { InboxPolicy } from '../../shared/domain.js';
+import { Avatar } from '../components/avatar.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Icon } from '../components/icon.js';
+import { SecretReveal } from '../components/secret-reveal.js';
+import { listTime, shortAddress } from '../format.js';
+import { useStore } from '../store/store.js';
+import type { ThemeChoice } from '../store/ui-slice.js';
+import { useAction } from '../use-action.js';
+
+export function Settings() {
+  const requested = useStore((s) => s.settingsRequested);
+  const toast = useStore((s) => s.toastShown);
+  useEffect(() => {
+    requested().catch((e: Error) => toast('error', e.message));
+  }, [requested, toast]);
+  return (
+    <div className="page settings">
+      <header className="page-header">
+        <h1>Settings</h1>
+      </header>
+      <Profile />
+      <Policy />
+      <Relay />
+      <Devices />
+      <ApiKeys />
+      <Appearance />
+    </div>
+  );
+}
+
+function Profile() {
+  const status = useStore((s) => s.status);
+  const claimed = useStore((s) => s.handleClaimed);
+  const toast = useStore((s) => s.toastShown);
+  const action = useAction(claimed);
+  const [handle, setHandle] = useState(status?.handle ?? '');
+  if (!status?.address) return null;
+  const valid = /^@?[A-Za-z0-9_]{3,32}$/.test(handle) && handle.replace(/^@/, '').toLowerCase() !== (status.handle ?? '').toLowerCase();
+  return (
+    <section className="card section" aria-labelledby="profile-title">
+      <h2 id="profile-title">Profile</h2>
+      <div className="profile-head">
+        <Avatar name={status.handle ?? status.address} seed={status.address} size={52} />
+        <div>
+          <div className="profile-name">{status.handle ? `@${status.handle}` : 'No handle yet'}</div>
+          <div className="row tight">
+            <code className="inline-code" data-copy-source={status.address}>
+              {status.address}
+            </code>
+            <CopyButton text={status.address} label="Copy address" />
+          </div>
+        </div>
+      </div>
+      <form
+        className="inline-form"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if ((await action.run(handle)).ok) toast('success', 'Handle saved.');
+        }}
+      >
+        <label className="field grow">
+          <span className="field-label">Handle</span>
+          <span className="input-prefix">
+            <span aria-hidden="true">@</span>
+            <input value={handle.replace(/^@/, '')} onChange={(e) => setHandle(e.target.value)} spellCheck={false} autoCapitalize="off" placeholder="alice" />
+          </span>
+        </label>
+        <button type="submit" className="btn btn-secondary" disabled={!valid || action.busy}>
+          {status.handle ? 'Change handle' : 'Claim handle'}
+        </button>
+      </form>
+      {action.error && <p className="form-error" role="alert">{action.error}</p>}
+    </section>
+  );
+}
+
+const POLICIES: { value: InboxPolicy['unknownSenders']; title: string; text: string }[] = [
+  { value: 'request', title: 'Ask me first', text: 'New people land in Requests. You accept, decline or block.' },
+  { value: 'stake-gate', title: 'Ask for a stake', text: 'New people must put down a small refundable stake before their message is delivered.' },
+  { value: 'block', title: 'Only contacts', text: 'Messages from people you have not accepted are refused.' },
+];
+
+function Policy() {
+  const policy = useStore((s) => s.settings.policy);
+  const changed = useStore((s) => s.policyChanged);
+  const toast = useStore((s) => s.toastShown);
+  const action = useAction(changed);
+  const [choice, setChoice] = useState<InboxPolicy['unknownSenders']>('request');
+  const [stake, setStake] = useState('0.01');
+  useEffect(() => {
+    if (policy) {
+      setChoice(policy.unknownSenders);
+      setStake(policy.stake ?? '0.01');
+    }
+  }, [policy]);
+  const stakeOk = /^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/.test(stake) && Number(stake) > 0;
+  const dirty = policy && (choice !== policy.unknownSenders || (choice === 'stake-gate' && stake !== (policy.stake ?? '0.01')));
+  return (
+    <section className="card section" aria-labelledby="policy-title">
+      <h2 id="policy-title">Messages from new people</h2>
+      <form
+        className="stack"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if ((await action.run({ unknownSenders: choice, ...(choice === 'stake-gate' ? { stake } : {}) })).ok) toast('success', 'Inbox policy saved.');
+        }}
+      >
+        <div className="choice-list compact" role="radiogroup" aria-label="Messages from new people">
+          {POLICIES.map((p) => (
+            <label key={p.value} className={choice === p.value ? 'choice selected' : 'choice'}>
+              <input type="radio" name="policy" checked={choice === p.value} onChange={() => setChoice(p.value)} aria-label={p.title} />
+              <span className="choice-text">
+                <span className="choice-title">{p.title}</span>
+                <span className="choice-desc">{p.text}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        {choice === 'stake-gate' && (
+          <label className="field narrow-field">
+            <span className="field-label">Stake amount</span>
+            <span className="input-suffix">
+              <input value={stake} onChange={(e) => setStake(e.target.value.trim())} inputMode="decimal" />
+              <span aria-hidden="true">ETH</span>
+            </span>
+            {!stakeOk && <span className="field-hint danger">Enter an amount like 0.01.</span>}
+          </label>
+        )}
+        {action.error && <p className="form-error" role="alert">{action.error}</p>}
+        <div className="row">
+          <button type="submit" className="btn btn-primary" disabled={!dirty || action.busy || (choice === 'stake-gate' && !stakeOk)}>
+            Save policy
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Relay() {
+  const relay = useStore((s) => s.status?.relay);
+  const localToggled = useStore((s) => s.localRelayToggled);
+  const lanToggled = useStore((s) => s.lanSharingToggled);
+  const local = useAction(localToggled);
+  const lan = useAction(lanToggled);
+  if (!relay) return null;
+  const modeText = relay.mode === 'local' ? 'This computer' : relay.mode === 'lan' ? 'A relay on your network' : relay.mode === 'url' ? 'A relay address' : 'Not chosen';
+  return (
+    <section className="card section" aria-labelledby="relay-title">
+      <h2 id="relay-title">Relay</h2>
+      <dl className="facts">
+        <div>
+          <dt>Connected to</dt>
+          <dd>
+            {modeText}
+            {relay.url && <code className="inline-code">{relay.url}</code>}
+          </dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span className={relay.connected ? 'conn online' : 'conn offline'}>
+              <span className="dot" aria-hidden="true" />
+              {relay.connected ? 'Connected' : relay.lastError ? `Offline: ${relay.lastError}` : 'Offline'}
+            </span>
+          </dd>
+        </div>
+      </dl>
+      <div className="toggle-row">
+        <div>
+          <div className="toggle-title">Run a relay on this computer</div>
+          <div className="subtle small">{relay.local.running ? `Running at ${relay.local.url ?? '…'}` : 'Stopped'}</div>
+        </div>
+        <Switch label="Run a relay on this computer" checked={relay.local.running} busy={local.busy} onChange={(v) => void local.run(v)} />
+      </div>
+      {local.error && <p className="form-error" role="alert">{local.error}</p>}
+      <div className="toggle-row">
+        <div>
+          <div className="toggle-title">Share on my network</div>
+          <div className="subtle small">Let people on the same Wi-Fi or office network use this relay.</div>
+        </div>
+        <Switch label="Share on my network" checked={relay.local.lan !== null} busy={lan.busy} disabled={!relay.local.running} onChange={(v) => void lan.run(v)} />
+      </div>
+      {lan.error && <p className="form-error" role="alert">{lan.error}</p>}
+      {relay.local.lan && (
+        <div className="lan-box" aria-label="Network sharing details">
+          <p className="small">Give these to people who want to connect. They choose “A relay on my network” and enter both.</p>
+          {relay.local.lan.urls.map((u) => (
+            <div key={u} className="row tight">
+              <code className="inline-code" data-copy-source={u}>
+                {u}
+              </code>
+              <CopyButton text={u} label={`Copy ${u}`} />
+            </div>
+          ))}
+          <div className="row tight">
+            <span className="small subtle">Fingerprint</span>
+            <code className="inline-code fingerprint" data-copy-source={relay.local.lan.fingerprint}>
+              {relay.local.lan.fingerprint}
+            </code>
+            <CopyButton text={relay.local.lan.fingerprint} label="Copy fingerprint" />
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Switch({ label, checked, busy, disabled, onChange }: { label: string; checked: boolean; busy?: boolean; disabled?: boolean; onChange: (v: boolean) => void }) {
+  return (
+    <button type="button" role="switch" aria-checked={checked} aria-label={label} className={checked ? 'switch on' : 'switch'} disabled={busy || disabled} onClick={() => onChange(!checked)}>
+      <span className="switch-knob" />
+    </button>
+  );
+}
+
+function Devices() {
+  const devices = useStore((s) => s.settings.devices);
+  const revoked = useStore((s) => s.deviceRevoked);
+  const action = useAction(revoked);
+  return (
+    <section className="card section" aria-labelledby="devices-title">
+      <h2 id="devices-title">Devices</h2>
+      <p className="subtle small">Each device has its own encryption key, certified by your wallet. Revoke a device you no longer use; it stops receiving messages at once.</p>
+      <ul className="plain-list" aria-label="Devices">
+        {devices.map((d) => (
+          <li key={d.publicKey} className="device-row">
+            <Icon name={d.current ? 'laptop' : 'key'} size={18} />
+            <div className="grow">
+              <div>
+                <code className="inline-code">{shortAddress(d.publicKey)}</code> {d.current && <span className="pill">This device</span>}
+              </div>
+              <div className="subtle small">Added {listTime(d.createdAt)}</div>
+            </div>
+            {!d.current && (
+              <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void action.run(d.publicKey)} aria-label={`Revoke device ${d.publicKey.slice(0, 8)}`}>
+                Revoke
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {action.error && <p className="form-error" role="alert">{action.error}</p>}
+    </section>
+  );
+}
+
+function ApiKeys() {
+  const keys = useStore((s) => s.settings.apiKeys);
+  const minted = useStore((s) => s.apiKeyMinted);
+  const revoked = useStore((s) => s.apiKeyRevoked);
+  const mint = useAction(minted);
+  const revoke = useAction(revoked);
+  const [label, setLabel] = useState('');
+  const [secret, setSecret] = useState<string | null>(null);
+  return (
+    <section className="card section" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <p className="subtle small">For scripts and integrations that act as you on the relay. Treat a key like a password.</p>
+      {secret && <SecretReveal secret={secret} what="API key" />}
+      <ul className="plain-list" aria-label="API keys">
+        {keys.map((k) => (
+          <li key={k.id} className="device-row">
+            <Icon name="key" size={18} />
+            <div className="grow">
+              <div>
+                {k.label ?? <span className="subtle">Unnamed</span>} <code className="inline-code">{k.prefix}…</code> {k.deviceKey && <span className="pill">Device</span>}
+              </div>
+              <div className="subtle small">
+                {k.revokedAt ? `Revoked ${listTime(k.revokedAt)}` : `Created ${listTime(k.createdAt)}${k.lastUsedAt ? ` · last used ${listTime(k.lastUsedAt)}` : ''}`}
+              </div>
+            </div>
+            {!k.revokedAt && (
+              <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void revoke.run(k.id)} aria-label={`Revoke key ${k.label ?? k.prefix}`}>
+                Revoke
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {revoke.error && <p className="form-error" role="alert">{revoke.error}</p>}
+      <form
+        className="inline-form"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const r = await mint.run(label.trim());
+          if (r.ok) {
+            setSecret(r.value);
+            setLabel('');
+          }
+        }}
+      >
+        <label className="field grow">
+          <span className="field-label">Key label</span>
+          <input value={label} onChange={(e) => setLabel(e.target.value)} maxLength={64} placeholder="CI notifier" />
+        </label>
+        <button type="submit" className="btn btn-secondary" disabled={mint.busy}>
+          <Icon name="plus" size={15} /> Create key
+        </button>
+      </form>
+      {mint.error && <p className="form-error" role="alert">{mint.error}</p>}
+    </section>
+  );
+}
+
+function Appearance() {
+  const theme = useStore((s) => s.theme);
+  const chosen = useStore((s) => s.themeChosen);
+  const options: { value: ThemeChoice; label: string }[] = [
+    { value: 'system', label: 'Match system' },
+    { value: 'light', label: 'Light' },
+    { value: 'dark', label: 'Dark' },
+  ];
+  return (
+    <section className="card section" aria-labelledby="appearance-title">
+      <h2 id="appearance-title">Appearance</h2>
+      <div className="segmented" role="radiogroup" aria-label="Theme">
+        {options.map((o) => (
+          <label key={o.value} className={theme === o.value ? 'active' : ''}>
+            <input type="radio" name="theme" checked={theme === o.value} onChange={() => chosen(o.value)} />
+            {o.label}
+          </label>
+        ))}
+      </div>
+    </section>
+  );
+}

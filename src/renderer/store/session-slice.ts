@@ -1,0 +1,71 @@
+import type { StateCreator } from 'zustand';
+import type { AppStatus, RelayStatus, SyncStatus } from '../../shared/domain.js';
+import { call } from '../bridge.js';
+import type { Store } from './store.js';
+
+export type OnboardingStep = 'welcome' | 'create-phrase' | 'create-confirm' | 'import' | 'relay' | 'handle' | 'done';
+
+export interface SessionSlice {
+  status: AppStatus | null;
+  sync: SyncStatus | null;
+  /** set while the user walks through onboarding, so a status change does not skip steps */
+  onboarding: { step: OnboardingStep; mnemonic: string | null } | null;
+  statusChanged: (s: AppStatus) => void;
+  relayStatusChanged: (r: RelayStatus) => void;
+  syncStatusChanged: (s: SyncStatus) => void;
+  appStarted: () => Promise<void>;
+  onboardingStepChosen: (step: OnboardingStep) => void;
+  walletCreated: (passphrase: string) => Promise<void>;
+  phraseConfirmed: () => void;
+  walletImported: (input: { mnemonic?: string; privateKey?: string; passphrase: string }) => Promise<void>;
+  walletUnlocked: (passphrase: string) => Promise<void>;
+  relayChosen: (mode: 'local' | 'lan' | 'url', url?: string, fingerprint?: string) => Promise<void>;
+  handleClaimed: (handle: string) => Promise<void>;
+  onboardingFinished: () => void;
+  syncRequested: () => Promise<void>;
+}
+
+export const createSessionSlice: StateCreator<Store, [], [], SessionSlice> = (set, get) => ({
+  status: null,
+  sync: null,
+  onboarding: null,
+  statusChanged: (status) => set({ status }),
+  relayStatusChanged: (relay) => set((s) => (s.status ? { status: { ...s.status, relay } } : {})),
+  syncStatusChanged: (sync) => set({ sync }),
+  appStarted: async () => {
+    const status = await call('app.status', {});
+    set({ status, onboarding: status.ready ? null : { step: status.hasWallet && status.unlocked ? 'relay' : 'welcome', mnemonic: null } });
+    if (status.ready) await get().sessionOpened();
+  },
+  onboardingStepChosen: (step) => set((s) => ({ onboarding: { step, mnemonic: s.onboarding?.mnemonic ?? null } })),
+  walletCreated: async (passphrase) => {
+    const { mnemonic } = await call('wallet.create', { passphrase });
+    set({ onboarding: { step: 'create-phrase', mnemonic } });
+    set({ status: await call('app.status', {}) });
+  },
+  phraseConfirmed: () => set({ onboarding: { step: 'relay', mnemonic: null } }),
+  walletImported: async ({ mnemonic, privateKey, passphrase }) => {
+    if (privateKey) await call('wallet.importPrivateKey', { privateKey, passphrase });
+    else await call('wallet.importMnemonic', { mnemonic: mnemonic ?? '', passphrase });
+    set({ onboarding: { step: 'relay', mnemonic: null }, status: await call('app.status', {}) });
+  },
+  walletUnlocked: async (passphrase) => {
+    const status = await call('wallet.unlock', { passphrase });
+    set({ status, onboarding: status.ready ? null : { step: 'relay', mnemonic: null } });
+    if (status.ready) await get().sessionOpened();
+  },
+  relayChosen: async (mode, url, fingerprint) => {
+    const status = await call('relay.connect', { mode, ...(url ? { url } : {}), ...(fingerprint ? { fingerprint } : {}) });
+    set({ status, onboarding: { step: status.handle ? 'done' : 'handle', mnemonic: null } });
+    if (status.handle) get().onboardingFinished();
+    await get().sessionOpened();
+  },
+  handleClaimed: async (handle) => {
+    const status = await call('profile.claimHandle', { handle: handle.replace(/^@/, '') });
+    set({ status });
+  },
+  onboardingFinished: () => set({ onboarding: null }),
+  syncRequested: async () => {
+    set({ sync: await call('sync.now', {}) });
+  },
+});

@@ -1,0 +1,27 @@
+/**
+ * One store from one slice per domain. Actions are named as events: what happened in main
+ * (`messageReceived`) or what the user did (`composerSubmitted`). Main's database is the
+ * truth; this is a view of it and persists nothing of the domain.
+ */
+import { create } from 'zustand';
+import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.js';
+import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
+import { createGroupsSlice, type GroupsSlice } from './groups-slice.js';
+import { createMessagesSlice, type MessagesSlice } from './messages-slice.js';
+import { createRequestsSlice, type RequestsSlice } from './requests-slice.js';
+import { createSessionSlice, type SessionSlice } from './session-slice.js';
+import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
+import { createUiSlice, type UiSlice } from './ui-slice.js';
+
+export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & DirectorySlice & GroupsSlice & SettingsSlice & UiSlice;
+
+export const useStore = create<Store>()((...a) => ({
+  ...createSessionSlice(...a),
+  ...createConversationsSlice(...a),
+  ...createMessagesSlice(...a),
+  ...createRequestsSlice(...a),
+  ...createDirectorySlice(...a),
+  ...createGroupsSlice(...a),
+  ...createSettingsSlice(...a),
+  ...createUiSlice(...a),
+}));

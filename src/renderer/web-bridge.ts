@@ -1,0 +1,94 @@
+/**
+ * Web mode: the same contract over a local WebSocket to the Node side. The per-launch secret
+ * arrives once in the URL fragment, moves to sessionStorage and leaves the address bar, so it
+ * is neither in history nor in a Referer. The socket offers it as a subprotocol.
+ */
+import { bridgeMethods } from '../shared/bridge-methods.js';
+import type { EventName, Events, IpcResult, MessengerBridge } from '../shared/ipc.js';
+import { encodeBridgeError } from '../shared/bridge-methods.js';
+
+const SECRET_KEY = 'messenger.secret';
+
+export function takeSecret(): string | null {
+  const m = /(?:^#|&)secret=([A-Za-z0-9_-]{16,128})/.exec(location.hash);
+  if (m) {
+    sessionStorage.setItem(SECRET_KEY, m[1]);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  return sessionStorage.getItem(SECRET_KEY);
+}
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+type ServerFrame =
+  | { type: 'result'; id: number; result: IpcResult<unknown> }
+  | { type: 'event'; event: EventName; payload: unknown };
+
+export function createWebBridge(secret: string): MessengerBridge {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc`;
+  const pending = new Map<number, Pending>();
+  const listeners = new Map<EventName, Set<(p: unknown) => void>>();
+  let seq = 0;
+  let socket: WebSocket | null = null;
+  let opened: Promise<WebSocket> | null = null;
+  let retryMs = 250;
+
+  function connect(): Promise<WebSocket> {
+    if (opened) return opened;
+    opened = new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(url, ['messenger.v1', `secret.${secret}`]);
+      ws.onopen = () => {
+        socket = ws;
+        retryMs = 250;
+        resolve(ws);
+      };
+      ws.onmessage = (ev) => {
+        const frame = JSON.parse(String(ev.data)) as ServerFrame;
+        if (frame.type === 'result') {
+          const p = pending.get(frame.id);
+          if (!p) return;
+          pending.delete(frame.id);
+          if (frame.result.ok) p.resolve(frame.result.value);
+          else p.reject(new Error(encodeBridgeError(frame.result.error)));
+        } else if (frame.type === 'event') {
+          listeners.get(frame.event)?.forEach((fn) => fn(frame.payload));
+        }
+      };
+      ws.onclose = () => {
+        const wasOpen = socket === ws;
+        socket = null;
+        opened = null;
+        for (const p of pending.values()) p.reject(new Error(encodeBridgeError({ code: 'disconnected', message: 'Lost the connection to the app. Reconnecting…' })));
+        pending.clear();
+        if (!wasOpen) reject(new Error(encodeBridgeError({ code: 'disconnected', message: 'Could not reach the app. Is it still running?' })));
+        // Events only flow on an open socket; reconnect so a restarted tab or a hiccup heals.
+        if (listeners.size > 0) {
+          setTimeout(() => void connect().catch(() => undefined), retryMs);
+          retryMs = Math.min(retryMs * 2, 5000);
+        }
+      };
+    });
+    return opened;
+  }
+
+  async function invoke(name: string, args: unknown): Promise<unknown> {
+    const ws = socket ?? (await connect());
+    const id = ++seq;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ type: 'call', id, name, args }));
+    });
+  }
+
+  return bridgeMethods(invoke as never, (event, fn) => {
+    let set = listeners.get(event);
+    if (!set) listeners.set(event, (set = new Set()));
+    const f = fn as (p: unknown) => void;
+    set.add(f);
+    void connect().catch(() => undefined);
+    return () => {
+      set.delete(f);
+    };
+  }) as MessengerBridge;
+}
+
+export type { Events };
