@@ -131,12 +131,14 @@ export interface VerifiedAuthor {
 
 /**
  * The receiver's checks (wire-format.md, Payload): the recovered signer must be m.from, and
- * m.from must be the envelope's sender, except for a bot post (`via === 'group-token'`), where
- * the relay names the group creator as sender and the author shown is m.from.
+ * m.from must be the envelope's sender, except for a bot post (`via === 'group-token'` on a
+ * group frame), where the relay names the group creator as sender and the author shown is
+ * m.from.
  *
- * `frameGroupId` (the group id from the frame, null for a direct frame) binds m to its
- * conversation: an m that names a group must arrive in that group's frame, and a bot post
- * must name its group, so a bot cannot replay someone's signed message into another group.
+ * `frameGroupId` (the group id from the frame, null for a direct frame; leave it out only when
+ * there is no frame) binds m to its conversation: an m that names a group must arrive in that
+ * group's frame, and a bot post must name its group, so a bot cannot replay someone's signed
+ * message into another group. A direct frame is never a bot post, whatever the relay's `via`.
  * Throws `bad-signature`, `sender-mismatch` or `bad-payload`.
  */
 export function verifyPayload(
@@ -149,13 +151,12 @@ export function verifyPayload(
   if (signer === null || signer !== payload.m.from.toLowerCase()) {
     throw new VaultError('bad-signature', 'the signature does not recover to m.from');
   }
+  const botPost = via === 'group-token' && frameGroupId !== null;
   if (frameGroupId !== undefined) {
     const named = payload.m.groupId?.toLowerCase() ?? null;
     if (named !== null && named !== frameGroupId) throw new VaultError('bad-payload', 'm names another group than its frame');
-    if (via === 'group-token' && named === null) throw new VaultError('bad-payload', 'a bot post must name its group');
+    if (botPost && named === null) throw new VaultError('bad-payload', 'a bot post must name its group');
   }
-  // A direct frame never comes from a bot token, whatever the (untrusted) relay says.
-  const botPost = via === 'group-token' && frameGroupId !== null;
   if (!botPost && (!isAddress(envelopeSenderAddress) || envelopeSenderAddress.toLowerCase() !== signer)) {
     throw new VaultError('sender-mismatch', 'm.from is not the envelope sender');
   }

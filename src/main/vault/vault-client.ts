@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { VaultCodec } from './secret-codec.js';
@@ -66,18 +65,10 @@ const BUILT_ENTRY = './vault-worker.js';
 
 /**
  * Under tsx or vitest the worker entry is TypeScript, which a fresh worker thread cannot load
- * on its own (tsx's --import hook is not applied to workers on Node 20). This bootstrap
- * registers tsx's ESM hooks (`tsx/esm/api` register(), tsx's documented programmatic API)
- * inside the worker and then imports the real entry.
+ * on its own (tsx's --import hook does not reach workers on Node 20): a small .mjs bootstrap
+ * registers tsx inside the worker first.
  */
-const TSX_BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-(async () => {
-  const api = await import(workerData.__tsxApi);
-  (api.register ?? api.default.register)();
-  await import(workerData.__entry);
-})().catch((e) => setImmediate(() => { throw e; }));
-`;
+const TSX_BOOTSTRAP = './tsx-worker-bootstrap.mjs';
 
 function defaultEntry(): URL {
   const fromSource = import.meta.url.endsWith('.ts');
@@ -202,7 +193,7 @@ export class VaultClient {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const entry = this.options.workerEntry ? toUrl(this.options.workerEntry) : defaultEntry();
-    const workerData: VaultWorkerData & { __tsxApi?: string; __entry?: string } = {
+    const workerData: VaultWorkerData & { __entry?: string } = {
       profileDir: this.options.profileDir,
       testHooks: this.options.testHooks === true,
     };
@@ -215,10 +206,8 @@ export class VaultClient {
     }
     let worker: Worker;
     if (entry.pathname.endsWith('.ts')) {
-      const require = createRequire(import.meta.url);
-      workerData.__tsxApi = pathToFileURL(require.resolve('tsx/esm/api')).href;
       workerData.__entry = entry.href;
-      worker = new Worker(TSX_BOOTSTRAP, { eval: true, workerData, transferList, execArgv: execArgvWithoutTsx() });
+      worker = new Worker(new URL(TSX_BOOTSTRAP, import.meta.url), { workerData, transferList, execArgv: execArgvWithoutTsx() });
     } else {
       worker = new Worker(entry, { workerData, transferList });
     }
