@@ -5,6 +5,7 @@
  * `{ type: 'relay-started', url }`, and exit codes are 0 (ok), 1 (failure), 2 (bad arguments).
  */
 import { UsageError, USAGE, parseInvocation, type ServeOptions, type AdminOptions } from './cli-args.js';
+import type { RunningRelay } from './server.js';
 
 /** A graceful close that takes longer than this means something hangs; give up with exit 1. */
 const SHUTDOWN_GRACE_MS = 15_000;
@@ -44,16 +45,16 @@ async function admin(opts: AdminOptions): Promise<void> {
 }
 
 async function serve(opts: ServeOptions): Promise<void> {
-  const { startRelayServer } = await import('./server.js');
-  let relay;
-  try {
-    relay = await startRelayServer(opts);
-  } catch (err) {
-    process.stderr.write(`relay: could not start: ${describeStartError(err, opts)}\n`);
-    process.exit(1);
-  }
-
+  let relay: RunningRelay | undefined;
   let stopping = false;
+  const closeAndExit = (r: RunningRelay) =>
+    r.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`relay: error while closing: ${(err as Error).stack ?? String(err)}\n`);
+        process.exit(1);
+      },
+    );
   const stop = (why: string) => {
     if (stopping) {
       process.stderr.write(`relay: ${why} during shutdown, exiting now\n`);
@@ -65,16 +66,23 @@ async function serve(opts: ServeOptions): Promise<void> {
       process.stderr.write(`relay: shutdown did not finish within ${SHUTDOWN_GRACE_MS / 1000} s, exiting\n`);
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
-    relay.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        process.stderr.write(`relay: error while closing: ${(err as Error).stack ?? String(err)}\n`);
-        process.exit(1);
-      },
-    );
+    // a signal during start-up is honoured once the store is open, so it is closed cleanly
+    if (relay) void closeAndExit(relay);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+
+  const { startRelayServer } = await import('./server.js');
+  try {
+    relay = await startRelayServer(opts);
+  } catch (err) {
+    process.stderr.write(`relay: could not start: ${describeStartError(err, opts)}\n`);
+    process.exit(1);
+  }
+  if (stopping) {
+    void closeAndExit(relay);
+    return;
+  }
 
   // the ready line comes first so that a tool reading one line gets the URL
   process.stdout.write(`relay listening on ${relay.url}\n`);

@@ -1,0 +1,78 @@
+/**
+ * Starting the processes under test (the relay CLI, the echo server) as real children and
+ * reading their memory from /proc, so the figures are those of a process a user would run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+export interface Child {
+  proc: ChildProcess;
+  /** the first capture group of the ready pattern */
+  ready: string;
+  /** all stdout lines so far */
+  lines: string[];
+  stderr(): string;
+  /** SIGTERM, then the exit code (null when killed by a signal) */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs a TypeScript entry with node + the tsx loader (one process, so pid and signals are its own). */
+export function startTs(entry: string, args: string[], ready: RegExp, timeoutMs = 60_000): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let stderr = '';
+  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    let isReady = false;
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`${entry} was not ready within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
+    }, timeoutMs);
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      lines.push(line);
+      const m = ready.exec(line);
+      if (m && !isReady) {
+        isReady = true;
+        clearTimeout(timer);
+        resolve({
+          proc,
+          ready: m[1] ?? line,
+          lines,
+          stderr: () => stderr,
+          stop: () => {
+            if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited (code ${code}, signal ${signal}) before it was ready; stderr: ${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+/** Resident and peak resident memory of a process in MiB (Linux). */
+export function memoryMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}
+
+/** Runs a TypeScript entry to completion and returns its output. */
+export function runTs(entry: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    proc.once('error', reject);
+    proc.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

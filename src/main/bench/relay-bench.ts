@@ -1,0 +1,203 @@
+/**
+ * The relay section of `npm run bench`: the real CLI as a child process on 127.0.0.1 port 0
+ * (rate limit off, fresh data folder), driven over loopback through its public API, next to
+ * a bare node:http echo server as the ceiling of this machine.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { memoryMiB, runTs, startTs, type Child } from './child-process.js';
+import { KeepAliveClient } from './keep-alive-client.js';
+import { assertClean, postLoad } from './load.js';
+import { figure, type Figure } from './report.js';
+import { envelopeBodies } from './sealed-like.js';
+import { callJson, signIn, type SignedIn } from './sign-in.js';
+
+const RELAY_CLI = fileURLToPath(new URL('../relay/cli.ts', import.meta.url));
+const ECHO_SERVER = fileURLToPath(new URL('./echo-server.ts', import.meta.url));
+const SECTION = 'relay';
+
+export interface RelayBenchOptions {
+  /** shorter runs and a 10,000-envelope background: a smoke test of the harness, not figures to quote */
+  quick?: boolean;
+  log?: (line: string) => void;
+}
+
+interface Plan {
+  warmup: number;
+  seconds: number;
+  connections: number;
+  batchConnections: number;
+  background: number;
+  pulls: number;
+  pullSeconds: number;
+  acks: number;
+  ackSeconds: number;
+}
+
+const FULL: Plan = { warmup: 1, seconds: 8, connections: 96, batchConnections: 16, background: 100_000, pulls: 2_000, pullSeconds: 10, acks: 30_000, ackSeconds: 10 };
+const QUICK: Plan = { warmup: 0.5, seconds: 2, connections: 64, batchConnections: 8, background: 10_000, pulls: 300, pullSeconds: 3, acks: 5_000, ackSeconds: 3 };
+
+export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]> {
+  const plan = opts.quick ? QUICK : FULL;
+  const log = opts.log ?? (() => undefined);
+  const dataDir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
+  const children: Child[] = [];
+  const figures: Figure[] = [];
+  const add = (...args: Parameters<typeof figure>) => {
+    const f = figure(...args);
+    figures.push(f);
+    return f;
+  };
+  try {
+    const echo = await startTs(ECHO_SERVER, [], /^echo listening on (\S+)/);
+    children.push(echo);
+    const relay = await startTs(RELAY_CLI, ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0'], /^relay listening on (\S+)/);
+    children.push(relay);
+    const base = relay.ready;
+    const pid = relay.proc.pid!;
+    log(`relay ${base} (pid ${pid}), echo ${echo.ready}, data ${dataDir}`);
+
+    await sleep(1000);
+    const idle = memoryMiB(pid);
+    add(SECTION, 'rss.idle', 'relay RSS, idle after start', idle.rss, 'MiB');
+
+    // one sender, four recipients that accept it, and the caller whose inbox is pulled
+    const alice = await signIn(base, 'bench sender');
+    const others = await Promise.all([1, 2, 3, 4].map((i) => signIn(base, `bench recipient ${i}`)));
+    const carol = await signIn(base, 'bench reader');
+    for (const r of [...others, carol]) await callJson('PUT', `${base}/api/v1/contacts/${alice.address}`, r.apiKey);
+    const targets = others.map((o) => ({ address: o.address, deviceKey: o.deviceKey }));
+    const singles = envelopeBodies(targets, 512, 1);
+    const batches = envelopeBodies(targets, 32, 100);
+    const sendUrl = `${base}/api/v1/envelopes`;
+
+    // (a) the ceiling, with the same bodies
+    log(`(a) echo: ${plan.connections} connections, ${plan.seconds} s`);
+    await postLoad({ url: echo.ready, bodies: singles, connections: plan.connections, duration: plan.warmup });
+    const a = await postLoad({ url: echo.ready, bodies: singles, connections: plan.connections, duration: plan.seconds });
+    assertClean('echo', a);
+    add(SECTION, 'echo', 'bare node:http JSON echo (ceiling)', a.rate, 'req/s', { detail: `${plan.connections} connections, ${a.seconds} s, p99 ${a.latencyP99} ms` });
+
+    // (b) one envelope per request
+    log(`(b) single sends: ${plan.connections} connections, ${plan.seconds} s`);
+    await postLoad({ url: sendUrl, apiKey: alice.apiKey, bodies: singles, connections: plan.connections, duration: plan.warmup });
+    const b = await postLoad({ url: sendUrl, apiKey: alice.apiKey, bodies: singles, connections: plan.connections, duration: plan.seconds });
+    assertClean('single sends', b);
+    add(SECTION, 'send.single', 'single-envelope sends', b.rate, 'req/s', {
+      target: { op: '>=', value: 0.35 * a.rate, note: '0.35 × echo' },
+      detail: `${plan.connections} connections, ${b.seconds} s, p50 ${b.latencyP50} ms, p99 ${b.latencyP99} ms`,
+    });
+    add(SECTION, 'send.single.ratio', 'single sends / echo', b.rate / a.rate, '×', { target: { op: '>=', value: 0.35 } });
+
+    // (c) 100 envelopes per request
+    log(`(c) batch sends: ${plan.batchConnections} connections, ${plan.seconds} s`);
+    await postLoad({ url: sendUrl, apiKey: alice.apiKey, bodies: batches, connections: plan.batchConnections, duration: plan.warmup });
+    const c = await postLoad({ url: sendUrl, apiKey: alice.apiKey, bodies: batches, connections: plan.batchConnections, duration: plan.seconds });
+    assertClean('batch sends', c);
+    add(SECTION, 'send.batch', 'envelopes in 100-envelope batches', c.rate * 100, 'env/s', {
+      target: { op: '>=', value: 8_000 },
+      detail: `${plan.batchConnections} connections, ${c.rate.toFixed(1)} req/s, p99 ${c.latencyP99} ms`,
+    });
+
+    // (d) background for the pull: at least `background` envelopes queued for the others
+    let queued = await queuedEnvelopes(dataDir);
+    if (queued < plan.background) {
+      const requests = Math.ceil((plan.background - queued) / 100);
+      log(`topping the queue up from ${queued} with ${requests} batches`);
+      const top = await postLoad({ url: sendUrl, apiKey: alice.apiKey, bodies: batches, connections: plan.batchConnections, duration: 600, amount: requests });
+      assertClean('top-up', top);
+      queued = await queuedEnvelopes(dataDir);
+    }
+    const mine = envelopeBodies([{ address: carol.address, deviceKey: carol.deviceKey }], 1, 100)[0];
+    const sent = (await callJson('POST', sendUrl, alice.apiKey, JSON.parse(mine))) as { results: { routed: string }[] };
+    if (sent.results.length !== 100 || sent.results.some((r) => r.routed !== 'inbox')) throw new Error(`the reader's 100 envelopes were not all routed inbox: ${JSON.stringify(sent.results.slice(0, 3))}`);
+
+    log(`(d) inbox pulls: ${plan.pulls} sequential, ${queued} envelopes queued for others`);
+    const pull = await pullLatencies(base, carol, plan.pulls, plan.pullSeconds);
+    const detail = `${pull.count} sequential pulls of 100 envelopes, ${queued.toLocaleString('en-US')} queued for other recipients`;
+    add(SECTION, 'pull.p50', 'inbox pull p50', pull.p50, 'ms', { detail });
+    add(SECTION, 'pull.p99', 'inbox pull p99', pull.p99, 'ms', { target: { op: '<=', value: 5 }, detail });
+
+    // (e) acks: a recipient drains its queue 500 at a time
+    log(`(e) acks: up to ${plan.acks} envelopes`);
+    const ack = await ackThroughput(base, others[0], plan.acks, plan.ackSeconds);
+    add(SECTION, 'ack', 'acked envelopes (500 ids per ack)', ack.ackRate, 'env/s', { detail: `${ack.acked} acked; time in ack requests only` });
+    add(SECTION, 'ack.drain', 'pull + ack drain', ack.drainRate, 'env/s', { detail: 'pull 500, ack them, repeat; one client' });
+
+    // (f) memory after the load
+    const after = memoryMiB(pid);
+    add(SECTION, 'rss.after', 'relay RSS after the run', after.rss, 'MiB');
+    add(SECTION, 'rss.peak', 'relay peak RSS (VmHWM)', after.peak, 'MiB');
+
+    const exit = await relay.stop();
+    children.splice(children.indexOf(relay), 1);
+    if (exit.code !== 0) throw new Error(`the relay did not exit cleanly on SIGTERM (code ${exit.code}, signal ${exit.signal}): ${relay.stderr().slice(-1000)}`);
+    if (opts.quick) for (const f of figures) f.detail = `QUICK RUN${f.detail ? `; ${f.detail}` : ''}`;
+    return figures;
+  } finally {
+    await Promise.all(children.map((c) => c.stop()));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function queuedEnvelopes(dataDir: string): Promise<number> {
+  const r = await runTs(RELAY_CLI, ['admin', '--data', dataDir, 'stats']);
+  if (r.code !== 0) throw new Error(`admin stats failed (${r.code}): ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { queuedEnvelopes: number }).queuedEnvelopes;
+}
+
+async function pullLatencies(base: string, reader: SignedIn, maxCount: number, maxSeconds: number): Promise<{ count: number; p50: number; p99: number }> {
+  const client = new KeepAliveClient(base, reader.apiKey);
+  try {
+    const pull = async () => {
+      const r = await client.call<{ envelopes: unknown[] }>('GET', '/api/v1/envelopes?limit=100');
+      if (r.envelopes.length !== 100) throw new Error(`a pull returned ${r.envelopes.length} envelopes, expected 100`);
+    };
+    for (let i = 0; i < 50; i++) await pull();
+    const times: number[] = [];
+    const deadline = performance.now() + maxSeconds * 1000;
+    while (times.length < maxCount && performance.now() < deadline) {
+      const t0 = performance.now();
+      await pull();
+      times.push(performance.now() - t0);
+    }
+    times.sort((x, y) => x - y);
+    return { count: times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+  } finally {
+    client.close();
+  }
+}
+
+async function ackThroughput(base: string, who: SignedIn, maxAcks: number, maxSeconds: number): Promise<{ acked: number; ackRate: number; drainRate: number }> {
+  const client = new KeepAliveClient(base, who.apiKey);
+  try {
+    let acked = 0;
+    let ackMs = 0;
+    const t0 = performance.now();
+    const deadline = t0 + maxSeconds * 1000;
+    while (acked < maxAcks && performance.now() < deadline) {
+      const { envelopes } = await client.call<{ envelopes: { id: string }[] }>('GET', '/api/v1/envelopes?limit=500');
+      if (envelopes.length === 0) break;
+      const t = performance.now();
+      const r = await client.call<{ acked: number }>('POST', '/api/v1/envelopes/ack', { ids: envelopes.map((e) => e.id) });
+      ackMs += performance.now() - t;
+      if (r.acked !== envelopes.length) throw new Error(`acked ${r.acked} of ${envelopes.length} own envelopes`);
+      acked += r.acked;
+    }
+    if (acked === 0) throw new Error('nothing to ack: the recipient queue is empty');
+    return { acked, ackRate: acked / (ackMs / 1000), drainRate: acked / ((performance.now() - t0) / 1000) };
+  } finally {
+    client.close();
+  }
+}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

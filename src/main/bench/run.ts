@@ -1,0 +1,123 @@
+/**
+ * `npm run bench [-- --only relay,crypto] [--quick] [--json out.json]`: runs the bench
+ * sections in turn and prints their figures as JSON and as a table, with targets and
+ * pass/fail. A section is a name and a function returning figures; sections written by
+ * others are loaded only when their module exists, so the harness runs at every stage.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { benchRelay } from './relay-bench.js';
+import { figure, table, type Figure } from './report.js';
+
+export interface BenchContext {
+  quick: boolean;
+  log: (line: string) => void;
+}
+
+export interface BenchSection {
+  name: string;
+  /** null when the section's module is not there yet */
+  load(): Promise<((ctx: BenchContext) => Promise<Figure[]>) | null>;
+}
+
+export const SECTIONS: BenchSection[] = [
+  { name: 'relay', load: async () => (ctx) => benchRelay({ quick: ctx.quick, log: ctx.log }) },
+  { name: 'crypto', load: () => optionalSection('crypto', './crypto-bench.ts', 'benchCrypto') },
+  // client and ui sections are added here as they are written
+];
+
+/** Imports `exportName` from a sibling module if it exists; its result is adapted to figures. */
+async function optionalSection(name: string, file: string, exportName: string): Promise<((ctx: BenchContext) => Promise<Figure[]>) | null> {
+  const path = fileURLToPath(new URL(file, import.meta.url));
+  if (!existsSync(path)) return null;
+  const mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  const fn = mod[exportName];
+  if (typeof fn !== 'function') throw new Error(`${file} does not export ${exportName}()`);
+  return async (ctx) => asFigures(name, await (fn as (o: unknown) => Promise<unknown>)({ quick: ctx.quick, log: ctx.log }));
+}
+
+/** Accepts Figure[] as is, or any object of numbers (nested objects give dotted keys). */
+export function asFigures(section: string, result: unknown): Figure[] {
+  if (Array.isArray(result) && result.every((r) => r && typeof r === 'object' && 'value' in r)) {
+    return result.map((r: Partial<Figure> & { value: number; name?: string }) => ({
+      ...r,
+      section: r.section ?? section,
+      key: r.key ?? `${section}.${r.name ?? r.label ?? 'value'}`,
+      label: r.label ?? r.name ?? r.key ?? 'value',
+      unit: r.unit ?? '',
+      value: r.value,
+    }));
+  }
+  const out: Figure[] = [];
+  const walk = (v: unknown, path: string[]) => {
+    if (typeof v === 'number') out.push(figure(section, path.join('.'), path.join(' '), v, ''));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+  };
+  walk(result, []);
+  return out;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      quick: { type: 'boolean' },
+      json: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      `Usage: npm run bench -- [--only ${SECTIONS.map((s) => s.name).join(',')}] [--quick] [--json <file>]\n` +
+        '  --only   comma-separated sections to run (default: all that exist)\n' +
+        '  --quick  short smoke run of the harness; its figures are not comparable\n' +
+        '  --json   also write the figures to a file\n',
+    );
+    return;
+  }
+  const wanted = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = wanted?.filter((w) => !SECTIONS.some((s) => s.name === w)) ?? [];
+  if (unknown.length > 0) {
+    process.stderr.write(`bench: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.map((s) => s.name).join(', ')}\n`);
+    process.exit(2);
+  }
+  const ctx: BenchContext = { quick: values.quick ?? false, log: (l) => process.stderr.write(`  ${l}\n`) };
+  const figures: Figure[] = [];
+  const skipped: string[] = [];
+  const failed: { section: string; error: string }[] = [];
+  for (const section of SECTIONS) {
+    if (wanted && !wanted.includes(section.name)) continue;
+    const run = await section.load();
+    if (!run) {
+      skipped.push(section.name);
+      if (wanted) process.stderr.write(`bench: section ${section.name} is not available yet\n`);
+      continue;
+    }
+    process.stderr.write(`bench: ${section.name}\n`);
+    try {
+      figures.push(...(await run(ctx)));
+    } catch (err) {
+      failed.push({ section: section.name, error: (err as Error).stack ?? String(err) });
+      process.stderr.write(`bench: section ${section.name} failed: ${(err as Error).stack ?? String(err)}\n`);
+    }
+  }
+  const report = {
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: process.platform },
+    at: new Date().toISOString(),
+    quick: ctx.quick,
+    figures,
+    skipped,
+    failed,
+  };
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n\n${table(figures)}\n`);
+  const misses = figures.filter((f) => f.pass === false);
+  process.stdout.write(`\n${figures.filter((f) => f.pass).length} targets met, ${misses.length} missed${skipped.length ? `; not available: ${skipped.join(', ')}` : ''}\n`);
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (failed.length > 0) process.exitCode = 1;
+}
+
+// only as the entry point: importing SECTIONS (e.g. to extend them) must not start a run
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) await main();
