@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { TypeBoxValidatorCompiler, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LIMITS } from '../../shared/api/common.js';
 import type { RelayDeps } from './config.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling, registerHostGuard, registerJsonParser } from './http/defences.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { validatorCompiler } from './http/validator.js';
 import { accountRoutes } from './routes/account.js';
 import { envelopeRoutes } from './routes/envelopes.js';
 import { groupRoutes } from './routes/groups.js';
@@ -38,7 +39,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = 10_000;
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(validatorCompiler);
 
   const routes = new Map<string, Set<string>>();
   app.addHook('onRoute', (r) => {

@@ -30,7 +30,9 @@ export function registerAuth(app: FastifyInstance, store: RelayStore, now: () =>
   const lastTouched = new Map<string, number>();
   app.decorateRequest('caller', null);
 
-  app.addHook('onRequest', async (req) => {
+  // preParsing: after the rate limiter's onRequest hook (so failed guesses are counted) and
+  // before the body is read (so a stranger gets 401 before any 400 or 413).
+  app.addHook('preParsing', async (req) => {
     const mode = req.routeOptions.config?.auth ?? 'none';
     if (mode === 'none') return;
     const secret = bearer(req);

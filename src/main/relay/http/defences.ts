@@ -65,7 +65,8 @@ export function registerHostGuard(app: FastifyInstance, baseUrl: string, extraHo
 /** JSON bodies: fastify's prototype-poisoning-safe parser, behind a nesting-depth limit. */
 export function registerJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  // JSON only: a text/plain body is 415, not a string that later fails as an envelope.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body as string;
     if (jsonDepth(text) > MAX_JSON_DEPTH) {

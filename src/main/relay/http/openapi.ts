@@ -16,6 +16,42 @@ as \`Authorization: Bearer sk_live_...\`. Group bot tokens (\`gtk_live_...\`) wo
 headers); at most 100 envelopes per request, 64 KiB of ciphertext per envelope, 1 MiB per body.
 Errors are \`{ "error": string, "code"?: string }\`.`;
 
+/** Stable names for client generators, one per operation. */
+const OPERATION_IDS: Record<string, string> = {
+  'GET /api/v1/me': 'getMe',
+  'GET /api/v1/handles/:handle': 'resolveHandle',
+  'GET /api/v1/directory': 'searchDirectory',
+  'GET /api/v1/keys/:address': 'getDeviceKeys',
+  'GET /api/v1/envelopes': 'pullEnvelopes',
+  'POST /api/v1/envelopes': 'sendEnvelopes',
+  'POST /api/v1/envelopes/ack': 'ackEnvelopes',
+  'GET /api/v1/groups': 'listGroups',
+  'POST /api/v1/groups': 'createGroup',
+  'GET /api/v1/groups/:id': 'getGroup',
+  'PATCH /api/v1/groups/:id': 'updateGroup',
+  'POST /api/v1/groups/:id/envelopes': 'sendGroupEnvelopes',
+  'POST /api/v1/groups/:id/members': 'addGroupMember',
+  'DELETE /api/v1/groups/:id/members/:address': 'removeGroupMember',
+  'POST /api/v1/groups/:id/join': 'joinGroup',
+  'POST /api/v1/groups/:id/tokens': 'mintBotToken',
+  'DELETE /api/v1/groups/:id/tokens/:tokenId': 'revokeBotToken',
+  'POST /api/v1/auth/challenge': 'getSignInChallenge',
+  'POST /api/v1/auth/keys': 'signIn',
+  'GET /api/v1/me/keys': 'listApiKeys',
+  'POST /api/v1/me/keys': 'mintApiKey',
+  'DELETE /api/v1/me/keys/:id': 'revokeApiKey',
+  'POST /api/v1/devices': 'registerDevice',
+  'DELETE /api/v1/devices/:publicKey': 'revokeDevice',
+  'PUT /api/v1/me/handle': 'claimHandle',
+  'GET /api/v1/me/policy': 'getInboxPolicy',
+  'PUT /api/v1/me/policy': 'setInboxPolicy',
+  'GET /api/v1/contacts': 'listContacts',
+  'PUT /api/v1/contacts/:address': 'allowSender',
+  'DELETE /api/v1/contacts/:address': 'forgetSender',
+  'PUT /api/v1/blocks/:address': 'blockSender',
+  'DELETE /api/v1/blocks/:address': 'unblockSender',
+};
+
 /** The OpenAPI 3.1.0 document at /openapi.json and the human-readable reference at `/`, both offline. */
 export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
   await app.register(swagger, {
@@ -37,6 +73,11 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       },
     },
     hideUntagged: true,
+    transform: ({ schema, url, route }) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const operationId = OPERATION_IDS[`${methods[0]} ${url}`];
+      return { schema: operationId ? { ...schema, operationId } : schema, url };
+    },
   });
 
   await app.register(swaggerUi, {
@@ -48,15 +89,17 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  // The reference page itself at `/`: Swagger UI's own page, with its assets resolved under /reference/static.
+  // The reference page itself at `/`: Swagger UI's page, whose assets live under /reference/static
+  // and whose script loads the document from `./json` relative to the page, hence the alias.
   let page: { html: string; csp: string | undefined } | null = null;
   app.get('/', { schema: { hide: true } }, async (_req, reply) => {
     if (page === null) {
-      const res = await app.inject({ method: 'GET', url: '/reference/static/index.html', headers: { host: '127.0.0.1' } });
+      const res = await app.inject({ method: 'GET', url: '/reference', headers: { host: '127.0.0.1' } });
       const csp = res.headers['content-security-policy'];
-      page = { html: res.body.replace('<head>', '<head>\n    <base href="/reference/static/">'), csp: typeof csp === 'string' ? csp : undefined };
+      page = { html: res.body, csp: typeof csp === 'string' ? csp : undefined };
     }
     if (page.csp) reply.header('content-security-policy', page.csp);
     return reply.type('text/html; charset=utf-8').send(page.html);
   });
+  app.get('/json', { schema: { hide: true } }, async () => app.swagger());
 }

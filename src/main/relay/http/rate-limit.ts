@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
+import { HttpError } from './errors.js';
 import { SlidingWindowStore } from './sliding-window-store.js';
 
 const WINDOW_MS = 60_000;
@@ -30,11 +31,7 @@ export async function registerRateLimit(app: FastifyInstance, max: number): Prom
     enableDraftSpec: true,
     // `/`, its assets and the OpenAPI document are free (relay-contract §4).
     allowList: (req) => !req.url.startsWith('/api/'),
-    errorResponseBuilder: (_req, ctx) => ({
-      statusCode: 429,
-      error: `rate limit exceeded: ${ctx.max} requests a minute; retry in ${ctx.after}`,
-      code: 'rate-limited',
-    }),
+    errorResponseBuilder: (_req, ctx) => new HttpError(429, `rate limit exceeded: ${ctx.max} requests a minute; retry in ${ctx.after}`, 'rate-limited'),
   });
   // The IETF draft's combined fields, beside the plugin's RateLimit-Limit/-Remaining/-Reset.
   app.addHook('onSend', async (req, reply, payload) => {

@@ -43,7 +43,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
   app.post<{ Body: { address: string } }>('/api/v1/auth/challenge', {
     config: { auth: 'none', ...signIn },
     schema: {
-      tags: ['account'], summary: 'Get an EIP-4361 sign-in message for an address (valid 5 minutes, single use)',
+      tags: ['account'], summary: 'Get an EIP-4361 sign-in message for an address (valid 5 minutes, single use)', security: [],
       body: ChallengeBody, response: { 200: ChallengeResult, ...errorResponses(400, 429) },
     },
   }, async (req) => {
@@ -56,7 +56,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
   app.post<{ Body: SignInBodyT }>('/api/v1/auth/keys', {
     config: { auth: 'none', ...signIn },
     schema: {
-      tags: ['account'], summary: 'Exchange a signed challenge for an API key (shown once), registering this device',
+      tags: ['account'], summary: 'Exchange a signed challenge for an API key (shown once), registering this device', security: [],
       description: 'Any failed attempt uses up the challenge nonce. With `device`, its certificate must verify and the key is bound to that device.',
       body: SignInBody, response: { 200: MintKeyResult, ...errorResponses(400, 401, 409, 429) },
     },

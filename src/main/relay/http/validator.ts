@@ -1,0 +1,27 @@
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { TSchema } from 'typebox';
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+
+/**
+ * TypeBox's compiler, strict for bodies and converting query strings, except that it would turn
+ * `limit=1.5` into 1: an integer parameter must be written as one (relay-contract §4).
+ */
+export const validatorCompiler: FastifySchemaCompiler<TSchema> = (route) => {
+  const validate = TypeBoxValidatorCompiler(route);
+  if (route.httpPart !== 'querystring' && route.httpPart !== 'params') return validate;
+  const props = (route.schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
+  const integers = Object.keys(props).filter((k) => props[k].type === 'integer');
+  if (integers.length === 0) return validate;
+  return (value: unknown) => {
+    const input = (value ?? {}) as Record<string, unknown>;
+    for (const key of integers) {
+      const raw = input[key];
+      if (typeof raw === 'string' && !INTEGER_TEXT.test(raw)) {
+        return { error: [{ keyword: 'type', instancePath: `/${key}`, schemaPath: '', params: {}, message: 'must be an integer' }] as never };
+      }
+    }
+    return validate(value);
+  };
+};

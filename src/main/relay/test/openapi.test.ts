@@ -1,0 +1,60 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startRelay, type TestRelay } from './harness.js';
+
+let relay: TestRelay;
+beforeAll(async () => { relay = await startRelay(); });
+afterAll(async () => relay.close());
+
+const SEED_ROUTES = [
+  'get /api/v1/me', 'get /api/v1/handles/{handle}', 'get /api/v1/directory', 'get /api/v1/keys/{address}', 'get /api/v1/envelopes',
+  'post /api/v1/envelopes', 'post /api/v1/envelopes/ack', 'get /api/v1/groups', 'get /api/v1/groups/{id}', 'post /api/v1/groups/{id}/envelopes',
+];
+const ACCOUNT_ROUTES = [
+  'post /api/v1/auth/challenge', 'post /api/v1/auth/keys', 'get /api/v1/me/keys', 'post /api/v1/me/keys', 'delete /api/v1/me/keys/{id}',
+  'post /api/v1/devices', 'delete /api/v1/devices/{publicKey}', 'put /api/v1/me/handle', 'get /api/v1/me/policy', 'put /api/v1/me/policy',
+  'get /api/v1/contacts', 'put /api/v1/contacts/{address}', 'delete /api/v1/contacts/{address}', 'put /api/v1/blocks/{address}',
+  'delete /api/v1/blocks/{address}', 'post /api/v1/groups', 'patch /api/v1/groups/{id}', 'post /api/v1/groups/{id}/members',
+  'delete /api/v1/groups/{id}/members/{address}', 'post /api/v1/groups/{id}/join', 'post /api/v1/groups/{id}/tokens',
+  'delete /api/v1/groups/{id}/tokens/{tokenId}',
+];
+
+describe('the OpenAPI document and the reference', () => {
+  it('is OpenAPI 3.1.0 at version 1.0.0, lists every route, and needs no credential', async () => {
+    const r = await call(relay.url, 'GET', '/openapi.json');
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toBe('3.1.0');
+    expect(r.body.info.version).toBe('1.0.0');
+    const ops = Object.entries(r.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, m]) => Object.keys(m).map((verb) => `${verb} ${p}`));
+    for (const route of [...SEED_ROUTES, ...ACCOUNT_ROUTES]) expect(ops).toContain(route);
+    expect(ops.filter((o) => !o.includes('/api/v1/'))).toEqual([]);
+  });
+
+  it('passes the Redocly linter (recommended rules) with no errors or warnings', async () => {
+    const r = await call(relay.url, 'GET', '/openapi.json');
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(r.body), absoluteRef: 'openapi.json', config });
+    const summary = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} @ ${p.location[0]?.pointer}`);
+    expect(summary).toEqual([]);
+  });
+
+  it('GET / is a human-readable reference whose assets are all served by the relay itself', async () => {
+    const page = await fetch(relay.url + '/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(assets.length).toBeGreaterThan(2);
+    for (const a of assets) {
+      expect(a).not.toMatch(/^(https?:)?\/\//);
+      const url = new URL(a, relay.url + '/');
+      const res = await fetch(url);
+      expect(res.status, url.pathname).toBe(200);
+    }
+    const init = await (await fetch(relay.url + '/reference/static/swagger-initializer.js')).text();
+    const code = init.split('\n').filter((line) => !line.trim().startsWith('//')).join('\n');
+    expect(code).not.toMatch(/https?:\/\//);
+    // The page's own CSP keeps it to this origin.
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+  });
+});
