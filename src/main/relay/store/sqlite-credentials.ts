@@ -79,7 +79,7 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
       return revokeDevice.immediate(address.toLowerCase(), publicKey.toLowerCase(), now);
     },
     async insertApiKey(k) {
-      insertApiKey.immediate({ ...k, address: k.address.toLowerCase(), deviceKey: k.deviceKey?.toLowerCase() ?? null });
+      insertApiKey.immediate({ ...k, id: k.id.toLowerCase(), address: k.address.toLowerCase(), deviceKey: k.deviceKey?.toLowerCase() ?? null });
     },
     async findApiKeyByHash(hash) {
       return s.apiKeyByHash.get(hash) ?? null;
@@ -88,12 +88,13 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
       return s.apiKeys.all(address.toLowerCase());
     },
     async revokeApiKey(address, id, now) {
-      return s.revokeApiKey.run(now, id, address.toLowerCase()).changes > 0;
+      return s.revokeApiKey.run(now, id.toLowerCase(), address.toLowerCase()).changes > 0;
     },
     // Every authenticated request touches its key: batched with the sends into one commit.
+    // Awaiting it costs the caller a commit; a request handler may let it run unawaited (with a catch).
     touchApiKey(id, now) {
       return commit.run(() => {
-        s.touchApiKey.run(now, id);
+        s.touchApiKey.run(now, id.toLowerCase());
       });
     },
   };

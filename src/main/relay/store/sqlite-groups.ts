@@ -185,7 +185,7 @@ export function groupsPart(db: Database.Database): GroupsPart {
     },
     async insertBotToken(t) {
       try {
-        s.insertBotToken.run(t.id, id(t.groupId), t.name, t.prefix, t.hash, t.createdAt, t.revokedAt);
+        s.insertBotToken.run(t.id.toLowerCase(), id(t.groupId), t.name, t.prefix, t.hash, t.createdAt, t.revokedAt);
       } catch (e) {
         if ((e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new StoreError('not-found', 'no such group');
         throw e;
@@ -198,7 +198,7 @@ export function groupsPart(db: Database.Database): GroupsPart {
       return s.botTokens.all(id(groupId));
     },
     async revokeBotToken(groupId, tokenId, now) {
-      return s.revokeBotToken.run(now, id(groupId), tokenId).changes > 0;
+      return s.revokeBotToken.run(now, id(groupId), tokenId.toLowerCase()).changes > 0;
     },
     async setGroupVerified(groupId, verified) {
       return s.setVerified.run(verified ? 1 : 0, id(groupId)).changes > 0;

@@ -18,13 +18,23 @@ export interface CheckpointResult {
   checkpointed: number;
 }
 
+export interface ConnectionSettings {
+  journalMode: string;
+  synchronous: number;
+  foreignKeys: number;
+  busyTimeout: number;
+  walAutocheckpoint: number;
+  journalSizeLimit: number;
+  userVersion: number;
+}
+
 export interface SqliteRelayStore extends RelayStore {
   /** Transactions committed by the group-commit batcher (tests read it to see batching). */
   readonly groupCommits: number;
   /** Runs a WAL checkpoint now; TRUNCATE never waits for other connections. */
   checkpoint(mode: CheckpointMode): CheckpointResult;
   /** The per-connection settings in force, for tests and `stats`-style diagnostics. */
-  connectionSettings(): { journalMode: string; synchronous: number; foreignKeys: number; busyTimeout: number; userVersion: number };
+  connectionSettings(): ConnectionSettings;
 }
 
 export interface SqliteStoreOptions {
@@ -124,6 +134,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
         synchronous: read('synchronous') as number,
         foreignKeys: read('foreign_keys') as number,
         busyTimeout: read('busy_timeout') as number,
+        walAutocheckpoint: read('wal_autocheckpoint') as number,
+        journalSizeLimit: read('journal_size_limit') as number,
         userVersion: read('user_version') as number,
       };
     },

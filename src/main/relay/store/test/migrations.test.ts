@@ -19,7 +19,15 @@ describe('migrations', () => {
   it('brings a fresh database to the latest version with WAL, FULL sync, foreign keys and a busy timeout', async () => {
     const file = freshFile();
     const store = openSqliteStore(file, { checkpointIntervalMs: 0 });
-    expect(store.connectionSettings()).toEqual({ journalMode: 'wal', synchronous: 2, foreignKeys: 1, busyTimeout: 5000, userVersion: LATEST_VERSION });
+    expect(store.connectionSettings()).toEqual({
+      journalMode: 'wal',
+      synchronous: 2,
+      foreignKeys: 1,
+      busyTimeout: 5000,
+      walAutocheckpoint: 1000,
+      journalSizeLimit: 64 * 1024 * 1024,
+      userVersion: LATEST_VERSION,
+    });
     await store.close();
     const raw = new Database(file);
     const tables = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).pluck().all();
