@@ -46,7 +46,8 @@ export function registerAuth(app: FastifyInstance, store: RelayStore, now: () =>
       const t = now();
       if ((lastTouched.get(key.id) ?? 0) + TOUCH_EVERY_MS <= t) {
         lastTouched.set(key.id, t);
-        await store.touchApiKey(key.id, t);
+        // Bookkeeping only: never make the request wait for it, never fail the request on it.
+        store.touchApiKey(key.id, t).catch((err) => req.log.warn({ err }, 'could not record key use'));
       }
       return;
     }

@@ -1,0 +1,138 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The folder boundaries of DEVELOPERS.md, read from the import statements of every source file:
+ * what each runtime zone may import, where SQL may live, and that nothing a test loads reaches
+ * `electron`.
+ */
+const SRC = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(SRC, '..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return name === 'node_modules' ? [] : sourceFiles(full);
+    return /\.(ts|tsx|mts)$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+const files = sourceFiles(SRC);
+const rel = (f: string) => relative(ROOT, f).split('\\').join('/');
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w.])import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);
+}
+
+function resolveLocal(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const base = resolve(dirname(from), spec);
+  for (const candidate of [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base, base + '.ts', base + '.tsx', join(base, 'index.ts')]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      /* try the next */
+    }
+  }
+  return null;
+}
+
+const zone = (f: string) => rel(f).split('/').slice(0, rel(f).startsWith('src/main/') ? 3 : 2).join('/');
+
+function violations(filter: (f: string) => boolean, forbidden: (spec: string, target: string | null, f: string) => string | null): string[] {
+  const out: string[] = [];
+  for (const f of files.filter(filter)) {
+    for (const spec of importsOf(f)) {
+      const why = forbidden(spec, resolveLocal(f, spec), f);
+      if (why) out.push(`${rel(f)} imports ${spec}: ${why}`);
+    }
+  }
+  return out;
+}
+
+const isNodeBuiltin = (spec: string) => spec.startsWith('node:') || ['fs', 'path', 'crypto', 'os', 'child_process', 'worker_threads', 'http', 'https', 'net', 'url'].includes(spec);
+
+describe('architecture', () => {
+  it('finds the source tree', () => {
+    expect(files.some((f) => rel(f) === 'src/main/relay/app.ts')).toBe(true);
+    expect(files.length).toBeGreaterThan(30);
+  });
+
+  it('src/shared is pure: no node:, electron, DOM or main-side imports', () => {
+    expect(
+      violations((f) => rel(f).startsWith('src/shared/'), (spec, target) => {
+        if (isNodeBuiltin(spec) || spec === 'electron') return 'shared code runs everywhere';
+        if (target && !rel(target).startsWith('src/shared/')) return 'shared may only import shared';
+        if (!spec.startsWith('.') && !['typebox'].includes(spec.split('/')[0])) return 'only typebox outside shared';
+        return null;
+      }),
+    ).toEqual([]);
+  });
+
+  it('relay, vault and client never import electron, and keep to their own layers', () => {
+    const allowed: Record<string, string[]> = {
+      'src/main/relay': ['src/main/relay', 'src/shared'],
+      'src/main/vault': ['src/main/vault', 'src/shared'],
+      'src/main/client': ['src/main/client', 'src/main/vault', 'src/shared'],
+    };
+    expect(
+      violations((f) => Object.keys(allowed).includes(zone(f)), (spec, target, f) => {
+        if (spec === 'electron' || spec.startsWith('electron/')) return 'no electron outside the shell';
+        if (target) {
+          const z = zone(f);
+          if (!allowed[z].some((ok) => rel(target).startsWith(ok + '/'))) {
+            // tests may start a real relay to talk to, with the bench's process tooling
+            if (rel(f).includes('/test/') && /^src\/main\/(relay|bench)\//.test(rel(target))) return null;
+            return `${z} may import only ${allowed[z].join(', ')}`;
+          }
+        }
+        return null;
+      }),
+    ).toEqual([]);
+  });
+
+  it('the renderer does no crypto, touches no Node or main-side code, and only bridge.ts touches the bridge', () => {
+    expect(
+      violations((f) => rel(f).startsWith('src/renderer/'), (spec, target) => {
+        if (isNodeBuiltin(spec) || spec === 'electron') return 'the renderer is a web page';
+        if (/^(@noble|@scure|viem|better-sqlite3)/.test(spec)) return 'no keys or crypto in the renderer';
+        if (target && !rel(target).startsWith('src/renderer/') && !rel(target).startsWith('src/shared/')) return 'renderer imports renderer and shared only';
+        return null;
+      }),
+    ).toEqual([]);
+    const touching = files.filter((f) => rel(f).startsWith('src/renderer/') && /window\.messenger|ipcRenderer/.test(readFileSync(f, 'utf8')));
+    expect(touching.map(rel).filter((f) => !f.endsWith('/bridge.ts'))).toEqual([]);
+  });
+
+  it('SQL lives only in store modules', () => {
+    const sqlish = /\.prepare\(|\.exec\(\s*[`'"]|\.pragma\(/;
+    const offenders = files
+      .filter((f) => !rel(f).includes('/test/') && !f.endsWith('.test.ts'))
+      .filter((f) => sqlish.test(readFileSync(f, 'utf8')))
+      .map(rel)
+      .filter((f) => !/(^|\/)store\/|store[^/]*\.ts$|-store\.ts$|migrations[^/]*\.ts$/.test(f));
+    expect(offenders).toEqual([]);
+  });
+
+  it('nothing that a test imports reaches electron', () => {
+    const tests = files.filter((f) => f.endsWith('.test.ts'));
+    const seen = new Set<string>();
+    const bad: string[] = [];
+    const visit = (f: string, trail: string[]) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const spec of importsOf(f)) {
+        if (spec === 'electron' || spec.startsWith('electron/')) bad.push([...trail, rel(f)].join(' → '));
+        const target = resolveLocal(f, spec);
+        if (target) visit(target, [...trail, rel(f)]);
+      }
+    };
+    for (const t of tests) visit(t, []);
+    expect(seen.size).toBeGreaterThan(tests.length);
+    expect(bad).toEqual([]);
+  });
+});
