@@ -141,4 +141,6 @@ export interface AppStatus {
   handle: string | null;
   deviceKey: string | null;
   relay: RelayStatus;
+  /** the OS keychain protects the wallet, so no passphrase is asked for */
+  keychain?: boolean;
 }

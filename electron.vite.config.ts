@@ -1,0 +1,37 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      // Native and heavy dependencies load from node_modules at run time (better-sqlite3 above all).
+      externalizeDeps: { include: ['better-sqlite3'] },
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          // Separate entries: the vault runs in a worker thread, the relay in a child process.
+          'vault-worker': resolve('src/main/vault/vault-worker.ts'),
+          'relay-cli': resolve('src/main/relay/cli.ts'),
+        },
+        output: { format: 'es', entryFileNames: '[name].js' },
+      },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        // A sandboxed preload cannot be an ES module.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+  },
+});

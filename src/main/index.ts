@@ -1,0 +1,68 @@
+/**
+ * Electron main: thin. One instance per user; the services (relay, vault, client) start here
+ * and speak to the window through one guarded doorway. Everything that can run without
+ * Electron lives in src/main/services and is shared with web mode.
+ */
+import { app, BrowserWindow, safeStorage, shell } from 'electron';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installDoorway, pushEvent } from './ipc/doorway.js';
+import { safeStorageCodec } from './safe-storage-codec.js';
+import { AppServices } from './services/app-services.js';
+import { builtRelayLauncher } from './services/relay-launcher.js';
+import { configureSqliteBinding } from './sqlite-binding.js';
+import { createMainWindow, hardenSession } from './window.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+let win: BrowserWindow | null = null;
+let services: AppServices | null = null;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+
+  // Nothing in this app needs a web view of anyone else's content.
+  app.on('web-contents-created', (_e, contents) => {
+    contents.on('will-attach-webview', (ev) => ev.preventDefault());
+  });
+
+  void app.whenReady().then(async () => {
+    hardenSession();
+    const sqliteEnv = configureSqliteBinding(process.resourcesPath, here);
+    services = new AppServices({
+      dataDir: process.env.RELAY_MESSENGER_PROFILE ?? app.getPath('userData'),
+      shell: 'electron',
+      relayLauncher: builtRelayLauncher(here, sqliteEnv),
+      vaultCodec: safeStorage.isEncryptionAvailable() ? safeStorageCodec(safeStorage) : undefined,
+      vaultWorkerEntry: join(here, 'vault-worker.js'),
+      openExternal: (url) => shell.openExternal(url),
+    });
+    services.onEvent((event, payload) => pushEvent(win, event, payload));
+    installDoorway(() => win, services.handlers);
+    try {
+      await services.start();
+    } catch (e) {
+      console.error('could not start services', e);
+    }
+    win = createMainWindow();
+    win.on('closed', () => {
+      win = null;
+    });
+  });
+
+  app.on('window-all-closed', () => app.quit());
+
+  let quitting = false;
+  app.on('before-quit', (e) => {
+    if (quitting || !services) return;
+    // Let the relay checkpoint and the outbox settle before the process goes.
+    e.preventDefault();
+    quitting = true;
+    void services.close().finally(() => app.quit());
+  });
+}

@@ -1,0 +1,16 @@
+/** Where the relay CLI lives: TypeScript source under tsx (web mode, tests), or the built file beside Electron's main. */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { RelayLauncher } from './embedded-relay.js';
+
+export function sourceRelayLauncher(): RelayLauncher {
+  const modulePath = fileURLToPath(new URL('../relay/cli.ts', import.meta.url));
+  return { modulePath, execArgv: ['--import', import.meta.resolve('tsx')] };
+}
+
+/** `builtDir` holds relay-cli.js (electron-vite's out/main). */
+export function builtRelayLauncher(builtDir: string, env?: NodeJS.ProcessEnv): RelayLauncher {
+  const modulePath = `${builtDir}/relay-cli.js`;
+  if (!existsSync(modulePath)) throw new Error(`relay entry missing: ${modulePath}`);
+  return { modulePath, execArgv: [], env };
+}

@@ -1,0 +1,72 @@
+/**
+ * Web mode: the same services as the desktop app, under plain Node, with the built renderer
+ * served on 127.0.0.1 and the contract carried over a local WebSocket. Keys and crypto stay
+ * in this process (and the vault's worker) exactly as in Electron.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AppServices } from '../services/app-services.js';
+import { sourceRelayLauncher } from '../services/relay-launcher.js';
+import { startWebServer, type RunningWebServer } from './web-server.js';
+
+export const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+export const webBuildDir = join(projectRoot, 'out/web');
+
+export interface WebModeOptions {
+  port: number;
+  dataDir: string;
+  open: boolean;
+  /** fixed socket secret (tests); random otherwise */
+  secret?: string;
+}
+
+/** Where Electron keeps its profile, so both shells open the same one by default. */
+export function defaultDataDir(): string {
+  const name = 'relay-messenger';
+  if (process.platform === 'darwin') return join(homedir(), 'Library/Application Support', name);
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData/Roaming'), name);
+  return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), name);
+}
+
+export async function ensureWebBuild(log: (line: string) => void): Promise<void> {
+  if (existsSync(join(webBuildDir, 'index.html'))) return;
+  log('building the web app (first run)…');
+  const { build } = await import('vite');
+  await build({ configFile: join(projectRoot, '.config/vite.web.config.ts'), logLevel: 'warn' });
+}
+
+export function openInBrowser(url: string): void {
+  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+export async function runWebMode(opts: WebModeOptions, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<{ services: AppServices; server: RunningWebServer; close: () => Promise<void> }> {
+  await ensureWebBuild(log);
+  const services = new AppServices({
+    dataDir: opts.dataDir,
+    shell: 'web',
+    relayLauncher: sourceRelayLauncher(),
+    openExternal: async (url) => openInBrowser(url),
+  });
+  await services.start();
+  let server: RunningWebServer;
+  try {
+    server = await startWebServer({ staticDir: webBuildDir, handlers: services.handlers, subscribe: (fn) => services.onEvent(fn), port: opts.port, secret: opts.secret });
+  } catch (e) {
+    await services.close();
+    throw e;
+  }
+  return {
+    services,
+    server,
+    close: async () => {
+      await server.close();
+      await services.close();
+    },
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * Web mode's doorway: serves the built renderer on 127.0.0.1 and carries the same IPC
+ * contract over one WebSocket. A per-launch secret guards the socket (offered as a
+ * subprotocol, compared in constant time), the Origin must be this server's own, and the
+ * Host header must name loopback so a DNS-rebinding page cannot talk to it.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EventName, Events } from '../../shared/ipc.js';
+import { dispatch } from '../ipc/dispatch.js';
+import type { Handlers } from '../ipc/handler-types.js';
+
+export interface WebServerOptions {
+  staticDir: string;
+  handlers: Handlers;
+  /** subscribe to main's events; returns an unsubscribe */
+  subscribe: (fn: <E extends EventName>(event: E, payload: Events[E]) => void) => () => void;
+  port?: number;
+  /** fixed secret (tests); random per launch otherwise */
+  secret?: string;
+}
+
+export interface RunningWebServer {
+  url: string;
+  /** the one line to open: url with the secret in the fragment */
+  openUrl: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+
+const MAX_FRAME = 1024 * 1024;
+
+export async function startWebServer(opts: WebServerOptions): Promise<RunningWebServer> {
+  const secret = opts.secret ?? randomBytes(32).toString('base64url');
+  const secretBuf = Buffer.from(secret);
+  let port = 0;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+
+  const csp = () =>
+    [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data: blob:",
+      "font-src 'self'",
+      `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+    ].join('; ');
+
+  const server = http.createServer((req, res) => {
+    if (!allowedHosts().has(req.headers.host ?? '')) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end('Misdirected request');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = resolveStatic(opts.staticDir, path);
+    if (!file) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    const isHtml = file.endsWith('.html');
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': statSync(file).size,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'permissions-policy': 'camera=(), microphone=(), geolocation=(), usb=(), serial=(), hid=()',
+      'cache-control': isHtml ? 'no-store' : 'public, max-age=31536000, immutable',
+      ...(isHtml ? { 'content-security-policy': csp(), 'x-frame-options': 'DENY' } : {}),
+    });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(file).pipe(res);
+  });
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME,
+    handleProtocols: (protocols) => (protocols.has('messenger.v1') ? 'messenger.v1' : false),
+  });
+
+  server.on('upgrade', (req, socket, head) => {
+    const refuse = (status: number, text: string) => {
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path !== '/ipc') return refuse(404, 'Not Found');
+    if (!allowedHosts().has(req.headers.host ?? '')) return refuse(421, 'Misdirected Request');
+    if (!allowedOrigins().has(String(req.headers.origin ?? ''))) return refuse(403, 'Forbidden');
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim());
+    const given = offered.find((p) => p.startsWith('secret.'))?.slice('secret.'.length) ?? '';
+    const givenBuf = Buffer.from(given);
+    if (givenBuf.length !== secretBuf.length || !timingSafeEqual(givenBuf, secretBuf)) return refuse(401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  const sockets = new Set<WebSocket>();
+  wss.on('connection', (ws: WebSocket) => {
+    sockets.add(ws);
+    ws.on('close', () => sockets.delete(ws));
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return ws.close(1003, 'text frames only');
+      let frame: { type?: unknown; id?: unknown; name?: unknown; args?: unknown };
+      try {
+        frame = JSON.parse(String(data));
+      } catch {
+        return ws.close(1007, 'not JSON');
+      }
+      if (frame?.type !== 'call' || typeof frame.id !== 'number') return ws.close(1008, 'unexpected frame');
+      const id = frame.id;
+      void dispatch(opts.handlers, frame.name, frame.args).then((result) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'result', id, result }));
+      });
+    });
+  });
+
+  const unsubscribe = opts.subscribe((event, payload) => {
+    const text = JSON.stringify({ type: 'event', event, payload });
+    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: opts.port ?? 0 }, () => resolve());
+  });
+  const address = server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}/`;
+  return {
+    url,
+    openUrl: `${url}#secret=${secret}`,
+    port,
+    close: async () => {
+      unsubscribe();
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+function resolveStatic(root: string, urlPath: string): string | null {
+  const rel = urlPath === '/' ? 'index.html' : urlPath.replace(/^\/+/, '');
+  const full = normalize(join(root, rel));
+  if (!full.startsWith(normalize(root) + sep)) return null;
+  if (!existsSync(full) || !statSync(full).isFile()) return null;
+  return full;
+}
