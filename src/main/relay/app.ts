@@ -52,7 +52,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   registerHostGuard(app, config.baseUrl, config.allowedHosts);
   registerJsonParser(app);
   registerErrorHandling(app, () => routes);
-  await registerOpenApi(app, config.baseUrl);
+  await registerOpenApi(app);
   if (config.rateLimit > 0) await registerRateLimit(app, config.rateLimit);
   registerAuth(app, store, now);
 

@@ -53,12 +53,13 @@ const OPERATION_IDS: Record<string, string> = {
 };
 
 /** The OpenAPI 3.1.0 document at /openapi.json and the human-readable reference at `/`, both offline. */
-export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Messaging Relay API', version: '1.0.0', description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
-      servers: [{ url: baseUrl }],
+      // Relative, so the document is right however the relay is reached (loopback, LAN address, proxy).
+      servers: [{ url: '/', description: 'this relay' }],
       tags: [
         { name: 'identity', description: 'Who a key is, handles, the directory and device keys' },
         { name: 'envelopes', description: 'Sending, pulling and acknowledging sealed envelopes' },
