@@ -5,7 +5,7 @@
  */
 import { Type, type Static, type TSchema } from 'typebox';
 import type {
-  ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationId, ConversationSummary,
+  ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationSummary,
   DeviceInfo, DirectoryHit, GroupInfo, InboxPolicy, RelayStatus, SyncStatus,
 } from './domain.js';
 
