@@ -1,0 +1,92 @@
+/**
+ * Which device keys really belong to a wallet. The relay hands out device keys, but only a
+ * key whose certificate (the wallet's EIP-191 signature over "Relay device key <key> for
+ * <address>") verifies is sealed to or believed as a sender's device, so a relay cannot slip
+ * in a key of its own.
+ *
+ * Verification uses the vault's pure verifier. Results are memoised per (address, key,
+ * certificate): a certificate that verified once verifies forever, and re-checking 200 of
+ * them per group send would cost more than the sealing itself.
+ */
+import { verifyDeviceCertificate } from '../vault/device-certificate.js';
+import type { LocalStore } from './local-store.js';
+import type { RelayApi } from './relay-api.js';
+import type { RequestPriority } from './request-pacer.js';
+
+export interface VerifiedDevice {
+  address: string;
+  publicKey: string;
+  certificate: string;
+  createdAt: string;
+}
+
+const verified = new Map<string, boolean>();
+const MEMO_MAX = 50_000;
+
+/** Memoised certificate check (true = signed by `address` for `publicKey`). */
+export function certificateVerifies(address: string, publicKey: string, certificate: string): boolean {
+  const key = `${address.toLowerCase()}|${publicKey.toLowerCase()}|${certificate.toLowerCase()}`;
+  let ok = verified.get(key);
+  if (ok === undefined) {
+    ok = verifyDeviceCertificate(publicKey.toLowerCase(), address.toLowerCase(), certificate);
+    if (verified.size >= MEMO_MAX) verified.clear();
+    verified.set(key, ok);
+  }
+  return ok;
+}
+
+/** Keeps only the devices whose certificate verifies for `address`; reports the others. */
+export function keepCertified(
+  address: string,
+  devices: Array<{ publicKey: string; certificate: string; createdAt?: string }>,
+  onRejected?: (publicKey: string) => void,
+): VerifiedDevice[] {
+  const out: VerifiedDevice[] = [];
+  const a = address.toLowerCase();
+  for (const d of devices) {
+    if (certificateVerifies(a, d.publicKey, d.certificate)) {
+      out.push({ address: a, publicKey: d.publicKey.toLowerCase(), certificate: d.certificate, createdAt: d.createdAt ?? '' });
+    } else onRejected?.(d.publicKey);
+  }
+  return out;
+}
+
+export class CertifiedDevices {
+  /** addresses refetched during the current sync pass (one GET /keys per sender per pass) */
+  private refreshedThisPass = new Set<string>();
+
+  constructor(
+    private readonly api: () => RelayApi,
+    private readonly store: LocalStore,
+    private readonly now: () => number = Date.now,
+    private readonly onRejected?: (address: string, publicKey: string) => void,
+  ) {}
+
+  /** Fresh from the relay (as a sender must), certificates verified; [] when the address has no devices. */
+  async fetch(address: string, priority: RequestPriority = 'user'): Promise<VerifiedDevice[]> {
+    const a = address.toLowerCase();
+    const res = await this.api().deviceKeys(a, priority);
+    const devices = res === null ? [] : keepCertified(a, res.devices, (pk) => this.onRejected?.(a, pk));
+    this.store.replaceCertifiedDevices(a, devices, this.now());
+    this.refreshedThisPass.add(a);
+    return devices;
+  }
+
+  startPass(): void {
+    this.refreshedThisPass = new Set();
+  }
+
+  /**
+   * Is `publicKey` a certified device of `address`? Answers from the cache when it knows the
+   * key; otherwise asks the relay once per pass (a new device, or one we never saw).
+   * Network trouble propagates (the caller retries later rather than rejecting).
+   */
+  async isCertified(address: string, publicKey: string): Promise<boolean> {
+    const a = address.toLowerCase();
+    const k = publicKey.toLowerCase();
+    if (this.store.certifiedDevices(a).some((d) => d.publicKey === k && certificateVerifies(a, d.publicKey, d.certificate))) return true;
+    if (this.refreshedThisPass.has(a)) return false;
+    const fresh = await this.fetch(a, 'background');
+    return fresh.some((d) => d.publicKey === k);
+  }
+}

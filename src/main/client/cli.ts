@@ -1,0 +1,348 @@
+/**
+ * The headless client: `npm run client -- --profile DIR <command> ...`. QA and bots drive it,
+ * so its output is a contract: one JSON value per line on stdout; errors as one JSON line
+ * `{ error, code }` on stderr with exit code 1 (2 for bad usage). See USAGE below.
+ */
+import { parseArgs } from 'node:util';
+import type { ConversationId } from '../../shared/domain.js';
+import { Messenger } from './messenger.js';
+import { MessengerError } from './messenger-error.js';
+import type { AppliedIncoming } from './local-store.js';
+import type { CrashPoint } from './sync-engine.js';
+import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
+
+const PROG = 'client';
+
+export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env VAR] <command> [args]
+
+  init --relay URL [--handle NAME] [--fingerprint FP] [--mnemonic-env VAR | --private-key-env VAR] [--show-mnemonic]
+                                     create (or import) the wallet, sign in → {address, deviceKey, handle}
+  whoami                             → {address, deviceKey, handle, relay}
+  handle <name>                      claim or change the handle
+  send <0xADDRESS|@handle> <text> [--request]
+                                     → {messageId, to, state, routed, stakeRequired, stakeCurrency, devices:[…]}
+  sync [--json]                      pull until empty; one line per new message
+                                     {id, from, groupId, routed, kind, text, sentAt, via}
+  outbox                             send what is queued → one line per message
+  requests                           pending contact requests
+  allow <address> | block <address> | unblock <address> | decline <address>
+  policy <request|stake-gate|block> [--stake X]
+  conversations | messages <conversationId> [--limit N]
+  directory <query>
+  devices | revoke-device <publicKey>
+  keys | mint-key <label> | revoke-key <id>
+  group create <name> [--public] [--password P]      → {id, …}
+  group add <id> <address|@handle> | group remove <id> <address>
+  group join <id> [--password P] | group leave <id> | group info <id> | group list [--public]
+  group send <id> <text>
+  group token <id> <name>                            → {token, botToken}
+  group tokens <id> | group revoke-token <id> <tokenId>
+
+The passphrase comes from the environment variable named by --passphrase-env
+(default ${DEFAULT_PASSPHRASE_ENV}); unset means an empty passphrase (still encrypted).
+`;
+
+const CRASH_POINTS: readonly CrashPoint[] = ['before-commit', 'after-commit', 'after-print', 'after-ack'];
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCli(argv);
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (!values.profile) throw new UsageError('--profile DIR is required');
+  const [command, ...args] = positionals;
+  if (!command) throw new UsageError('a command is required');
+
+  const crash = process.env.RELAY_CLIENT_TEST_CRASH as CrashPoint | undefined;
+  const pullLimit = values.limit !== undefined && command === 'sync' ? positiveInt(values.limit, '--limit') : undefined;
+  const messenger = await Messenger.open({
+    profileDir: values.profile,
+    shell: 'web',
+    autoSync: false,
+    crashAt: crash && CRASH_POINTS.includes(crash) ? crash : null,
+    pullLimit,
+  });
+  try {
+    const passphrase = passphraseFromEnv(values['passphrase-env'], PROG);
+    if (command === 'init') {
+      await init(messenger, passphrase, values, args);
+      return;
+    }
+    await openProfile(messenger, passphrase);
+    await run(messenger, command, args, values);
+  } finally {
+    await messenger.close();
+  }
+}
+
+type Values = ReturnType<typeof parseCli>['values'];
+
+function parseCli(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        profile: { type: 'string' },
+        'passphrase-env': { type: 'string' },
+        relay: { type: 'string' },
+        handle: { type: 'string' },
+        fingerprint: { type: 'string' },
+        'mnemonic-env': { type: 'string' },
+        'private-key-env': { type: 'string' },
+        'show-mnemonic': { type: 'boolean' },
+        request: { type: 'boolean' },
+        json: { type: 'boolean' },
+        public: { type: 'boolean' },
+        password: { type: 'string' },
+        stake: { type: 'string' },
+        limit: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+async function init(m: Messenger, passphrase: string, values: Values, args: string[]): Promise<void> {
+  if (args.length > 0) throw new UsageError(`init takes no positional arguments (got "${args[0]}")`);
+  const st = await m.vault.status();
+  let mnemonic: string | undefined;
+  if (st.hasWallet) {
+    if (values['mnemonic-env'] || values['private-key-env']) throw new MessengerError('bad-argument', 'this profile already has a wallet');
+    await m.unlock({ passphrase });
+  } else if (values['mnemonic-env']) {
+    const words = process.env[values['mnemonic-env']];
+    if (!words) throw new UsageError(`${values['mnemonic-env']} is empty`);
+    await m.importMnemonic({ mnemonic: words, passphrase });
+  } else if (values['private-key-env']) {
+    const key = process.env[values['private-key-env']];
+    if (!key) throw new UsageError(`${values['private-key-env']} is empty`);
+    await m.importPrivateKey({ privateKey: key, passphrase });
+  } else {
+    mnemonic = (await m.createWallet({ passphrase })).mnemonic;
+  }
+  if (values.relay) {
+    await m.connectRelay({ mode: values.fingerprint ? 'lan' : 'url', url: values.relay, ...(values.fingerprint ? { fingerprint: values.fingerprint } : {}) });
+  } else if (!(await m.appStatus()).relay.url) {
+    throw new UsageError('init needs --relay URL');
+  }
+  if (values.handle) await m.claimHandle({ handle: values.handle });
+  const who = m.whoami()!;
+  printJson({ address: who.address, deviceKey: who.deviceKey, handle: who.handle, ...(values['show-mnemonic'] && mnemonic ? { mnemonic } : {}) });
+}
+
+async function openProfile(m: Messenger, passphrase: string): Promise<void> {
+  const st = await m.vault.status();
+  if (!st.hasWallet) throw new MessengerError('no-wallet', 'this profile has no wallet; run init first');
+  const status = await m.unlock({ passphrase });
+  if (!status.ready) throw new MessengerError('not-signed-in', `not signed in to the relay${status.relay.lastError ? `: ${status.relay.lastError}` : ''}`);
+}
+
+function need(args: string[], n: number, what: string): void {
+  if (args.length < n) throw new UsageError(`missing argument: ${what}`);
+}
+
+function positiveInt(v: string, name: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive integer`);
+  return n;
+}
+
+async function run(m: Messenger, command: string, args: string[], values: Values): Promise<void> {
+  switch (command) {
+    case 'whoami': {
+      const st = await m.appStatus();
+      printJson({ address: st.address, deviceKey: st.deviceKey, handle: st.handle, relay: st.relay.url });
+      return;
+    }
+    case 'handle': {
+      need(args, 1, '<name>');
+      const st = await m.claimHandle({ handle: args[0] });
+      printJson({ address: st.address, handle: st.handle });
+      return;
+    }
+    case 'send': {
+      need(args, 2, '<0xADDRESS|@handle> <text>');
+      const to = await m.resolveRecipient(args[0]);
+      const { outcome } = await m.sendAndWait(`direct:${to}`, args.slice(1).join(' '), values.request === true);
+      printJson({
+        messageId: outcome.messageId,
+        to,
+        state: outcome.state,
+        routed: outcome.routed,
+        stakeRequired: outcome.stakeRequired,
+        stakeCurrency: outcome.stakeCurrency,
+        error: outcome.error,
+        devices: outcome.deliveries,
+      });
+      return;
+    }
+    case 'sync':
+      await sync(m, values.json === true);
+      return;
+    case 'outbox': {
+      for (const o of await m.flushOutbox(true)) printJson(o);
+      return;
+    }
+    case 'requests':
+      printJson(m.listRequests());
+      return;
+    case 'allow':
+      need(args, 1, '<address>');
+      await m.allow(address(args[0]));
+      printJson({ ok: true, allowed: address(args[0]) });
+      return;
+    case 'block':
+      need(args, 1, '<address>');
+      await m.block({ address: address(args[0]) });
+      printJson({ ok: true, blocked: address(args[0]) });
+      return;
+    case 'unblock':
+      need(args, 1, '<address>');
+      await m.unblock({ address: address(args[0]) });
+      printJson({ ok: true, unblocked: address(args[0]) });
+      return;
+    case 'decline':
+      need(args, 1, '<address>');
+      await m.declineRequest({ address: address(args[0]) });
+      printJson({ ok: true, declined: address(args[0]) });
+      return;
+    case 'policy': {
+      need(args, 1, '<request|stake-gate|block>');
+      const p = args[0];
+      if (p !== 'request' && p !== 'stake-gate' && p !== 'block') throw new UsageError('policy must be request, stake-gate or block');
+      if (values.stake !== undefined && p !== 'stake-gate') throw new UsageError('--stake applies to stake-gate only');
+      printJson(await m.setPolicy({ unknownSenders: p, ...(values.stake !== undefined ? { stake: values.stake } : {}) }));
+      return;
+    }
+    case 'conversations':
+      printJson(m.listConversations());
+      return;
+    case 'messages':
+      need(args, 1, '<conversationId>');
+      printJson(m.listMessages({ conversationId: args[0], ...(values.limit ? { limit: positiveInt(values.limit, '--limit') } : {}) }));
+      return;
+    case 'directory':
+      printJson(await m.searchDirectory({ q: args.join(' ') }));
+      return;
+    case 'devices':
+      printJson(await m.listDevices());
+      return;
+    case 'revoke-device':
+      need(args, 1, '<publicKey>');
+      await m.revokeDevice({ publicKey: args[0].toLowerCase() });
+      printJson({ ok: true });
+      return;
+    case 'keys':
+      printJson(await m.listApiKeys());
+      return;
+    case 'mint-key':
+      need(args, 1, '<label>');
+      printJson(await m.mintApiKey({ label: args[0] }));
+      return;
+    case 'revoke-key':
+      need(args, 1, '<id>');
+      await m.revokeApiKey({ id: args[0] });
+      printJson({ ok: true });
+      return;
+    case 'group':
+      await group(m, args, values);
+      return;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+function address(a: string): string {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(a)) throw new UsageError(`"${a}" is not an address (0x + 40 hex)`);
+  return a.toLowerCase();
+}
+
+function groupId(id: string | undefined): string {
+  if (!id || !/^[0-9a-fA-F-]{36}$/.test(id)) throw new UsageError('a group id (uuid) is required');
+  return id.toLowerCase();
+}
+
+async function group(m: Messenger, args: string[], values: Values): Promise<void> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'create': {
+      need(rest, 1, '<name>');
+      printJson(await m.createGroup({ name: rest.join(' '), isPublic: values.public === true, ...(values.password ? { password: values.password } : {}) }));
+      return;
+    }
+    case 'add':
+      need(rest, 2, '<id> <address|@handle>');
+      printJson(await m.addMember({ groupId: groupId(rest[0]), member: rest[1] }));
+      return;
+    case 'remove':
+      need(rest, 2, '<id> <address>');
+      printJson(await m.removeMember({ groupId: groupId(rest[0]), address: address(rest[1]) }));
+      return;
+    case 'join':
+      printJson(await m.joinGroup({ groupId: groupId(rest[0]), ...(values.password !== undefined ? { password: values.password } : {}) }));
+      return;
+    case 'leave':
+      await m.leaveGroup({ groupId: groupId(rest[0]) });
+      printJson({ ok: true });
+      return;
+    case 'info':
+      printJson(await m.getGroup({ groupId: groupId(rest[0]) }));
+      return;
+    case 'list':
+      printJson(values.public ? await m.listPublicGroups() : await m.listMyGroups());
+      return;
+    case 'send': {
+      need(rest, 2, '<id> <text>');
+      const id = groupId(rest[0]);
+      const { outcome } = await m.sendAndWait(`group:${id}` as ConversationId, rest.slice(1).join(' '));
+      printJson({ messageId: outcome.messageId, groupId: id, state: outcome.state, routed: outcome.routed, error: outcome.error, devices: outcome.deliveries });
+      return;
+    }
+    case 'token':
+      need(rest, 2, '<id> <name>');
+      printJson(await m.mintBotToken({ groupId: groupId(rest[0]), name: rest.slice(1).join(' ') }));
+      return;
+    case 'tokens':
+      printJson(await m.listBotTokens({ groupId: groupId(rest[0]) }));
+      return;
+    case 'revoke-token':
+      need(rest, 2, '<id> <tokenId>');
+      await m.revokeBotToken({ groupId: groupId(rest[0]), tokenId: rest[1].toLowerCase() });
+      printJson({ ok: true });
+      return;
+    default:
+      throw new UsageError(`unknown group command "${sub ?? ''}"`);
+  }
+}
+
+/**
+ * Pulls until the inbox is empty. Lines are printed after the local commit and before the
+ * ack, and each is marked printed right after it is written, so a crash at any point neither
+ * loses a message nor prints one twice (barring a crash inside that one write-and-mark).
+ */
+async function sync(m: Messenger, json: boolean): Promise<void> {
+  const print = (): void => {
+    for (const msg of m.store.unshownMessages()) {
+      const groupId = msg.conversationId.startsWith('group:') ? msg.conversationId.slice(6) : null;
+      if (json) {
+        printJson({ id: msg.id, from: msg.from, groupId, routed: msg.routed, kind: msg.kind, text: msg.text, sentAt: msg.sentAt, via: msg.via });
+      } else {
+        process.stdout.write(`${msg.sentAt} ${msg.from}${groupId ? ` in ${groupId}` : ''}${msg.routed === 'request' ? ' (request)' : ''}: ${msg.text}\n`);
+      }
+      m.store.markShown(msg.seq);
+    }
+  };
+  // lines a previous run committed but did not get to print
+  print();
+  m.committedHook = (_applied: AppliedIncoming) => print();
+  const res = await m.syncPass();
+  for (const r of res.rejected) process.stderr.write(`${JSON.stringify({ rejected: r.envelopeId, claimedSender: r.claimedSender, reason: r.reason })}\n`);
+  if (res.deferred > 0) process.stderr.write(`${JSON.stringify({ deferred: res.deferred, note: 'left on the relay for the next sync' })}\n`);
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => fail(PROG, e, USAGE));

@@ -1,0 +1,112 @@
+/**
+ * The client's one way onto the network: plain node:http(s) with keep-alive, and for a LAN
+ * relay with a self-signed certificate, a pin on the certificate's SHA-256 fingerprint.
+ *
+ * Why not fetch + an undici Agent with `checkServerIdentity`: with `rejectUnauthorized: false`
+ * Node never calls `checkServerIdentity` for a certificate that already failed chain
+ * verification (every self-signed one does), so such a pin silently accepts anything. Here
+ * the socket is handed to the request only after the pin matched (`createConnection` in its
+ * callback form), so not a byte of a request (nor its bearer token) reaches a wrong server.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import tls from 'node:tls';
+import type { Duplex } from 'node:stream';
+
+export interface HttpResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export interface HttpRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: Buffer;
+  timeoutMs?: number;
+}
+
+/** The relay could not be reached (refused, reset, timed out, or TLS pin mismatch). */
+export class NetworkError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'NetworkError';
+  }
+}
+
+/** `AA:BB:...`, `aabb...` or `sha256/AA:BB` all become 64 lower-case hex characters. */
+export function normalizeFingerprint(fp: string): string {
+  const hex = fp.replace(/^sha-?256[:/]*/i, '').replace(/[^0-9a-fA-F]/g, '').toLowerCase();
+  if (hex.length !== 64) throw new Error('a certificate fingerprint must be 32 bytes of hex (SHA-256)');
+  return hex;
+}
+
+/** Keep-alive agent; for https with a pin, one that checks the certificate before use. */
+export function createAgent(baseUrl: URL, fingerprint: string | null): http.Agent {
+  if (baseUrl.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets: 8 });
+  if (fingerprint === null) return new https.Agent({ keepAlive: true, maxSockets: 8 });
+  const pin = normalizeFingerprint(fingerprint);
+  return new PinnedAgent(pin);
+}
+
+class PinnedAgent extends https.Agent {
+  constructor(private readonly pin: string) {
+    // the chain is not verified (self-signed); the pin below replaces that check entirely
+    super({ keepAlive: true, maxSockets: 8, rejectUnauthorized: false });
+  }
+
+  override createConnection(options: https.RequestOptions, cb?: (err: Error | null, socket: Duplex) => void): Duplex | undefined {
+    const socket = tls.connect({ ...(options as tls.ConnectionOptions), rejectUnauthorized: false });
+    let settled = false;
+    const done = (err: Error | null): void => {
+      if (settled) return;
+      settled = true;
+      socket.removeListener('error', onError);
+      if (err) {
+        socket.destroy();
+        cb?.(err, socket);
+      } else cb?.(null, socket);
+    };
+    const onError = (e: Error): void => done(e);
+    socket.once('error', onError);
+    socket.once('secureConnect', () => {
+      const cert = socket.getPeerCertificate(false);
+      const got = cert && cert.fingerprint256 ? cert.fingerprint256.replace(/:/g, '').toLowerCase() : '';
+      if (got !== this.pin) done(new NetworkError(`relay certificate does not match the pinned fingerprint (got ${got || 'none'})`, 'pin-mismatch'));
+      else done(null);
+    });
+    // returning undefined tells http.Agent to wait for cb, so nothing is written before the pin check
+    return undefined;
+  }
+}
+
+export function httpRequest(agent: http.Agent, req: HttpRequest): Promise<HttpResponse> {
+  const mod = req.url.protocol === 'https:' ? https : http;
+  return new Promise<HttpResponse>((resolve, reject) => {
+    const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+    if (req.body) headers['content-length'] = String(req.body.length);
+    const r = mod.request(
+      req.url,
+      { method: req.method, headers, agent, timeout: req.timeoutMs ?? 20_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', (e) => reject(toNetworkError(e)));
+      },
+    );
+    r.on('timeout', () => r.destroy(new NetworkError('relay request timed out', 'timeout')));
+    r.on('error', (e) => reject(toNetworkError(e)));
+    r.end(req.body);
+  });
+}
+
+function toNetworkError(e: unknown): NetworkError {
+  if (e instanceof NetworkError) return e;
+  const err = e as NodeJS.ErrnoException;
+  return new NetworkError(err?.message ?? String(e), err?.code ?? 'network');
+}

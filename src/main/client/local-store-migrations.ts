@@ -1,0 +1,122 @@
+/**
+ * The client database's schema history, oldest first, keyed by PRAGMA user_version. Never
+ * edit a shipped entry: append a new one. Addresses are lower-case; `*_ms` columns are epoch
+ * milliseconds; `sent_at`/`received_at` are ISO 8601 strings as the domain types carry them.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      -- One row per setting: address, device key, relay URL and pin, the sealed API key, cursors.
+      CREATE TABLE profile (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) WITHOUT ROWID;
+
+      -- state: known (we wrote to them or they reached our inbox), allowed (accepted),
+      -- requested (their intro waits for a decision), blocked.
+      CREATE TABLE contacts (
+        address TEXT PRIMARY KEY,
+        handle TEXT,
+        verified INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL CHECK (state IN ('known', 'allowed', 'requested', 'blocked')),
+        updated_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+
+      CREATE TABLE groups (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        is_public INTEGER NOT NULL DEFAULT 0,
+        verified INTEGER NOT NULL DEFAULT 0,
+        has_password INTEGER NOT NULL DEFAULT 0,
+        avatar TEXT,
+        member_count INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        creator TEXT,
+        members TEXT, -- JSON array of addresses, as last fetched
+        is_member INTEGER NOT NULL DEFAULT 1,
+        fetched_ms INTEGER NOT NULL DEFAULT 0
+      ) WITHOUT ROWID;
+
+      CREATE TABLE conversations (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('direct', 'group')),
+        peer TEXT NOT NULL,
+        unread INTEGER NOT NULL DEFAULT 0,
+        last_message_seq INTEGER,
+        updated_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX conversations_updated ON conversations (updated_at);
+
+      -- seq orders the log and never reuses an id; id is the message uuid from the signed
+      -- payload, so a redelivered envelope is a no-op insert.
+      CREATE TABLE messages (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        author TEXT NOT NULL,
+        from_me INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('text', 'request')),
+        text TEXT NOT NULL,
+        sent_at TEXT NOT NULL,
+        received_at TEXT,
+        state TEXT NOT NULL CHECK (state IN ('sending', 'sent', 'failed')),
+        routed TEXT,
+        stake_required TEXT,
+        stake_currency TEXT,
+        via TEXT,
+        error TEXT,
+        deliveries TEXT, -- JSON: per device, how the relay routed our copy (sender side)
+        envelope_id TEXT, -- the relay envelope it arrived in (receiver side)
+        shown INTEGER NOT NULL DEFAULT 0 -- printed by the headless client (print-then-mark)
+      );
+      CREATE INDEX messages_conversation ON messages (conversation_id, sent_at, seq);
+      CREATE INDEX messages_unshown ON messages (seq) WHERE shown = 0;
+
+      -- Contact requests waiting for a decision (one per sender).
+      CREATE TABLE requests (
+        address TEXT PRIMARY KEY,
+        intro TEXT NOT NULL,
+        received_at TEXT NOT NULL,
+        message_count INTEGER NOT NULL DEFAULT 0
+      ) WITHOUT ROWID;
+
+      -- Messages waiting to be sealed and posted; survives restarts. payload is the exact
+      -- JSON text that gets signed, so every retry sends the same bytes.
+      CREATE TABLE outbox (
+        message_id TEXT PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+        conversation_id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        as_request INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_ms INTEGER NOT NULL,
+        last_error TEXT,
+        queued_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX outbox_due ON outbox (next_attempt_ms);
+
+      -- Envelopes whose content is committed locally but whose ack has not reached the relay.
+      CREATE TABLE pending_acks (
+        envelope_id TEXT PRIMARY KEY,
+        added_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+
+      -- Devices whose certificate we verified, per address, as last fetched from GET /keys.
+      CREATE TABLE certified_devices (
+        address TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        certificate TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        fetched_ms INTEGER NOT NULL,
+        PRIMARY KEY (address, public_key)
+      ) WITHOUT ROWID;
+    `,
+  },
+];

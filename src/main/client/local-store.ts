@@ -1,0 +1,721 @@
+/**
+ * The client's local database (better-sqlite3, one file in the profile folder): profile
+ * settings, contacts, groups, conversations, messages, contact requests, the outbox, pending
+ * acks and the certified-device cache. Every SQL statement of the client lives here,
+ * prepared once when the store opens. Multi-row changes are single transactions, which is
+ * what lets the sync loop promise "commit, then ack": a crash leaves either nothing or all.
+ */
+import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { Routed, StakeCurrency } from '../../shared/api/common.js';
+import type {
+  ChatMessage, ContactRequest, ConversationId, ConversationSummary, GroupInfo, MessageState,
+} from '../../shared/domain.js';
+import { MIGRATIONS } from './local-store-migrations.js';
+
+export type ContactState = 'known' | 'allowed' | 'requested' | 'blocked';
+
+export interface ContactRow {
+  address: string;
+  handle: string | null;
+  verified: boolean;
+  state: ContactState;
+}
+
+export interface GroupRecord {
+  id: string;
+  name: string;
+  isPublic: boolean;
+  verified: boolean;
+  hasPassword: boolean;
+  avatar: string | null;
+  memberCount: number;
+  createdAt: string;
+  creator: string | null;
+  members: string[] | null;
+  isMember: boolean;
+}
+
+export interface OutboxRow {
+  messageId: string;
+  conversationId: ConversationId;
+  payload: string;
+  asRequest: boolean;
+  attempts: number;
+  nextAttemptMs: number;
+  lastError: string | null;
+}
+
+export interface CertifiedDevice {
+  publicKey: string;
+  certificate: string;
+  createdAt: string;
+  fetchedMs: number;
+}
+
+/** A message that passed every check, ready to be stored. */
+export interface IncomingMessage {
+  id: string;
+  envelopeId: string;
+  conversationId: ConversationId;
+  conversationKind: 'direct' | 'group';
+  peer: string;
+  author: string;
+  fromMe: boolean;
+  kind: 'text' | 'request';
+  text: string;
+  sentAt: string;
+  receivedAt: string;
+  routed: 'inbox' | 'request';
+  via: 'group-token' | 'api-key' | null;
+  /** a direct message from someone we have not accepted, routed as a request */
+  isRequest: boolean;
+}
+
+export interface AppliedIncoming {
+  /** only the messages that were new (redeliveries are silently skipped) */
+  messages: ChatMessage[];
+  requests: ContactRequest[];
+  conversations: ConversationId[];
+}
+
+export interface OutgoingMessage {
+  id: string;
+  conversationId: ConversationId;
+  kind: 'direct' | 'group';
+  peer: string;
+  author: string;
+  messageKind: 'text' | 'request';
+  text: string;
+  sentAt: string;
+  payload: string;
+  asRequest: boolean;
+  nowMs: number;
+}
+
+interface MessageRowDb {
+  seq: number;
+  id: string;
+  conversation_id: string;
+  author: string;
+  from_me: number;
+  kind: 'text' | 'request';
+  text: string;
+  sent_at: string;
+  received_at: string | null;
+  state: MessageState;
+  routed: Routed | null;
+  stake_required: string | null;
+  stake_currency: StakeCurrency | null;
+  via: 'group-token' | 'api-key' | null;
+  error: string | null;
+  author_handle: string | null;
+}
+
+interface ConversationRowDb {
+  id: string;
+  kind: 'direct' | 'group';
+  peer: string;
+  unread: number;
+  updated_at: string;
+  contact_handle: string | null;
+  contact_verified: number | null;
+  group_name: string | null;
+  group_verified: number | null;
+  last_text: string | null;
+  last_sent_at: string | null;
+  last_from_me: number | null;
+}
+
+interface GroupRowDb {
+  id: string;
+  name: string;
+  is_public: number;
+  verified: number;
+  has_password: number;
+  avatar: string | null;
+  member_count: number;
+  created_at: string;
+  creator: string | null;
+  members: string | null;
+  is_member: number;
+}
+
+/** Refused to open: the file was written by a newer version of the app. */
+export class StoreVersionError extends Error {
+  constructor(found: number, known: number) {
+    super(`the local database has schema version ${found}, newer than this app understands (${known}); update the app`);
+    this.name = 'StoreVersionError';
+  }
+}
+
+export function shortAddress(address: string): string {
+  return `${address.slice(0, 6)}…${address.slice(-4)}`;
+}
+
+const MESSAGE_COLUMNS = `m.seq, m.id, m.conversation_id, m.author, m.from_me, m.kind, m.text, m.sent_at, m.received_at, m.state,
+  m.routed, m.stake_required, m.stake_currency, m.via, m.error, c.handle AS author_handle`;
+
+const CONVERSATION_SELECT = `
+  SELECT v.id, v.kind, v.peer, v.unread, v.updated_at,
+    c.handle AS contact_handle, c.verified AS contact_verified, g.name AS group_name, g.verified AS group_verified,
+    m.text AS last_text, m.sent_at AS last_sent_at, m.from_me AS last_from_me
+  FROM conversations v
+  LEFT JOIN contacts c ON v.kind = 'direct' AND c.address = v.peer
+  LEFT JOIN groups g ON v.kind = 'group' AND g.id = v.peer
+  LEFT JOIN messages m ON m.seq = v.last_message_seq`;
+
+export class LocalStore {
+  private readonly db: Database.Database;
+  private readonly s: ReturnType<typeof prepareAll>;
+  private readonly applyIncomingTx: (items: IncomingMessage[], ackIds: string[], nowMs: number) => AppliedIncoming;
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+    this.s = prepareAll(db);
+    this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
+  }
+
+  /** Opens (creating if needed) and migrates the database file. */
+  static open(file: string): LocalStore {
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      // this build defaults WAL to NORMAL; an acked envelope must never be lost to a power cut
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      migrate(db);
+      return new LocalStore(db);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  // ---- profile settings ----
+
+  getSetting(key: string): string | null {
+    const row = this.s.getSetting.get(key) as { value: string } | undefined;
+    return row ? row.value : null;
+  }
+
+  setSetting(key: string, value: string | null): void {
+    if (value === null) this.s.deleteSetting.run(key);
+    else this.s.setSetting.run(key, value);
+  }
+
+  // ---- contacts ----
+
+  getContact(address: string): ContactRow | null {
+    const r = this.s.getContact.get(address) as { address: string; handle: string | null; verified: number; state: ContactState } | undefined;
+    return r ? { address: r.address, handle: r.handle, verified: r.verified === 1, state: r.state } : null;
+  }
+
+  setContactState(address: string, state: ContactState, nowMs: number): void {
+    this.s.upsertContactState.run({ address, state, now: nowMs });
+  }
+
+  /** Remembers a handle learned from the directory; never changes the contact's state. */
+  setContactHandle(address: string, handle: string | null, verified: boolean, nowMs: number): void {
+    this.s.upsertContactHandle.run({ address, handle, verified: verified ? 1 : 0, now: nowMs });
+  }
+
+  findContactByHandle(handle: string): ContactRow | null {
+    const r = this.s.contactByHandle.get(handle.toLowerCase()) as { address: string; handle: string | null; verified: number; state: ContactState } | undefined;
+    return r ? { address: r.address, handle: r.handle, verified: r.verified === 1, state: r.state } : null;
+  }
+
+  // ---- groups ----
+
+  upsertGroup(g: GroupRecord, nowMs: number): void {
+    this.s.upsertGroup.run({
+      id: g.id,
+      name: g.name,
+      is_public: g.isPublic ? 1 : 0,
+      verified: g.verified ? 1 : 0,
+      has_password: g.hasPassword ? 1 : 0,
+      avatar: g.avatar,
+      member_count: g.memberCount,
+      created_at: g.createdAt,
+      creator: g.creator,
+      members: g.members === null ? null : JSON.stringify(g.members),
+      is_member: g.isMember ? 1 : 0,
+      fetched_ms: nowMs,
+    });
+  }
+
+  getGroup(id: string): GroupRecord | null {
+    const r = this.s.getGroup.get(id) as GroupRowDb | undefined;
+    return r ? groupFromRow(r) : null;
+  }
+
+  setGroupMembership(id: string, isMember: boolean): void {
+    this.s.setGroupMembership.run(isMember ? 1 : 0, id);
+  }
+
+  listMemberGroups(): GroupRecord[] {
+    return (this.s.memberGroups.all() as GroupRowDb[]).map(groupFromRow);
+  }
+
+  // ---- conversations ----
+
+  ensureConversation(id: ConversationId, kind: 'direct' | 'group', peer: string, at: string): void {
+    this.s.ensureConversation.run({ id, kind, peer, at });
+  }
+
+  /** Conversations to show: groups, and direct ones with anyone not pending or blocked; newest first. */
+  listConversations(me: string): ConversationSummary[] {
+    return (this.s.listConversations.all() as ConversationRowDb[]).map((r) => conversationFromRow(r, me));
+  }
+
+  getConversation(id: ConversationId, me: string): ConversationSummary | null {
+    const r = this.s.getConversation.get(id) as ConversationRowDb | undefined;
+    return r ? conversationFromRow(r, me) : null;
+  }
+
+  markRead(id: ConversationId): void {
+    this.s.markRead.run(id);
+  }
+
+  /** Forgets a direct conversation with everything in it (declined request). */
+  deleteConversation(id: ConversationId): void {
+    this.s.deleteConversation.run(id);
+  }
+
+  // ---- messages ----
+
+  getMessage(id: string): ChatMessage | null {
+    const r = this.s.getMessage.get(id) as MessageRowDb | undefined;
+    return r ? messageFromRow(r) : null;
+  }
+
+  /** The newest `limit` messages older than `before` (a message id), oldest first. */
+  listMessages(conversationId: ConversationId, before: string | null, limit: number): ChatMessage[] {
+    let rows: MessageRowDb[];
+    const anchor = before ? (this.s.messageOrder.get(before) as { sent_at: string; seq: number } | undefined) : undefined;
+    if (anchor) rows = this.s.listMessagesBefore.all({ conv: conversationId, sent_at: anchor.sent_at, seq: anchor.seq, limit }) as MessageRowDb[];
+    else rows = this.s.listMessages.all({ conv: conversationId, limit }) as MessageRowDb[];
+    return rows.reverse().map(messageFromRow);
+  }
+
+  /** Messages the headless client has not printed yet, in arrival order. */
+  unshownMessages(): Array<ChatMessage & { seq: number }> {
+    return (this.s.unshown.all() as MessageRowDb[]).map((r) => ({ ...messageFromRow(r), seq: r.seq }));
+  }
+
+  markShown(seq: number): void {
+    this.s.markShown.run(seq);
+  }
+
+  /** Stores a new outgoing message and its outbox entry together. */
+  insertOutgoing(m: OutgoingMessage): ChatMessage {
+    this.db.transaction(() => {
+      this.s.ensureConversation.run({ id: m.conversationId, kind: m.kind, peer: m.peer, at: m.sentAt });
+      const info = this.s.insertMessage.run({
+        id: m.id,
+        conv: m.conversationId,
+        author: m.author,
+        from_me: 1,
+        kind: m.messageKind,
+        text: m.text,
+        sent_at: m.sentAt,
+        received_at: null,
+        state: 'sending',
+        routed: null,
+        via: null,
+        envelope_id: null,
+        shown: 1,
+      });
+      this.s.touchConversation.run({ id: m.conversationId, seq: info.lastInsertRowid, at: m.sentAt, unread: 0 });
+      this.s.insertOutbox.run({ message_id: m.id, conv: m.conversationId, payload: m.payload, as_request: m.asRequest ? 1 : 0, next: m.nowMs, queued: m.nowMs });
+      if (m.kind === 'direct') this.s.contactKnown.run({ address: m.peer, now: m.nowMs });
+    })();
+    return this.getMessage(m.id)!;
+  }
+
+  /** Records the relay's answer and takes the message out of the outbox. */
+  markSent(id: string, r: { routed: Routed | null; stakeRequired: string | null; stakeCurrency: StakeCurrency | null; via: 'group-token' | 'api-key' | null; deliveries: unknown }): void {
+    this.db.transaction(() => {
+      this.s.markSent.run({ id, routed: r.routed, stake_required: r.stakeRequired, stake_currency: r.stakeCurrency, via: r.via, deliveries: JSON.stringify(r.deliveries) });
+      this.s.deleteOutbox.run(id);
+    })();
+  }
+
+  markFailed(id: string, error: string): void {
+    this.db.transaction(() => {
+      this.s.markFailed.run(error, id);
+      this.s.deleteOutbox.run(id);
+    })();
+  }
+
+  /** Puts a failed message back in the outbox; false if it is not ours or not failed. */
+  requeue(id: string, payload: string, asRequest: boolean, nowMs: number): boolean {
+    return this.db.transaction(() => {
+      const msg = this.s.getMessage.get(id) as MessageRowDb | undefined;
+      if (!msg || msg.from_me !== 1 || msg.state !== 'failed') return false;
+      this.s.markSending.run(id);
+      this.s.insertOutbox.run({ message_id: id, conv: msg.conversation_id, payload, as_request: asRequest ? 1 : 0, next: nowMs, queued: nowMs });
+      return true;
+    })();
+  }
+
+  getDeliveries(id: string): unknown {
+    const r = this.s.getDeliveries.get(id) as { deliveries: string | null } | undefined;
+    return r?.deliveries ? JSON.parse(r.deliveries) : null;
+  }
+
+  // ---- outbox ----
+
+  dueOutbox(nowMs: number, limit = 100): OutboxRow[] {
+    return (this.s.dueOutbox.all(nowMs, limit) as Array<Record<string, unknown>>).map(outboxFromRow);
+  }
+
+  getOutbox(messageId: string): OutboxRow | null {
+    const r = this.s.getOutbox.get(messageId) as Record<string, unknown> | undefined;
+    return r ? outboxFromRow(r) : null;
+  }
+
+  deferOutbox(messageId: string, attempts: number, nextAttemptMs: number, error: string): void {
+    this.s.deferOutbox.run({ id: messageId, attempts, next: nextAttemptMs, error });
+  }
+
+  outboxCount(): number {
+    return (this.s.outboxCount.get() as { n: number }).n;
+  }
+
+  /** When the earliest outbox entry is due, or null when it is empty. */
+  nextOutboxDue(): number | null {
+    const r = this.s.nextOutboxDue.get() as { next: number | null };
+    return r.next;
+  }
+
+  // ---- incoming ----
+
+  /**
+   * Stores verified incoming messages, skipping ones already stored, and records the envelope
+   * ids as pending acks, all in one transaction: once this returns the messages are durable,
+   * and only then may the caller ack.
+   */
+  applyIncoming(items: IncomingMessage[], ackIds: string[], nowMs: number): AppliedIncoming {
+    return this.applyIncomingTx(items, ackIds, nowMs);
+  }
+
+  private applyIncomingInner(items: IncomingMessage[], ackIds: string[], nowMs: number): AppliedIncoming {
+    const inserted: string[] = [];
+    const requestAddrs = new Set<string>();
+    const convs = new Set<ConversationId>();
+    for (const it of items) {
+      const contact = it.conversationKind === 'direct' && !it.fromMe ? this.getContact(it.author) : null;
+      // a sender we blocked after they wrote: drop what is still in flight
+      if (contact?.state === 'blocked') continue;
+      this.s.ensureConversation.run({ id: it.conversationId, kind: it.conversationKind, peer: it.peer, at: it.sentAt });
+      const info = this.s.insertMessage.run({
+        id: it.id,
+        conv: it.conversationId,
+        author: it.author,
+        from_me: it.fromMe ? 1 : 0,
+        kind: it.kind,
+        text: it.text,
+        sent_at: it.sentAt,
+        received_at: it.receivedAt,
+        state: 'sent',
+        routed: it.routed,
+        via: it.via,
+        envelope_id: it.envelopeId,
+        shown: 0,
+      });
+      if (info.changes === 0) continue; // redelivery of a message we already hold
+      inserted.push(it.id);
+      const pending = it.isRequest && contact?.state !== 'allowed';
+      this.s.touchConversation.run({ id: it.conversationId, seq: info.lastInsertRowid, at: it.sentAt, unread: it.fromMe ? 0 : 1 });
+      convs.add(it.conversationId);
+      if (it.conversationKind === 'direct' && !it.fromMe) {
+        if (pending) {
+          this.s.upsertContactState.run({ address: it.author, state: 'requested', now: nowMs });
+          this.s.upsertRequest.run({ address: it.author, intro: it.text, received_at: it.receivedAt });
+          requestAddrs.add(it.author);
+        } else {
+          this.s.contactKnown.run({ address: it.author, now: nowMs });
+        }
+      }
+    }
+    for (const id of ackIds) this.s.insertPendingAck.run(id, nowMs);
+    return {
+      messages: inserted.map((id) => this.getMessage(id)!),
+      requests: [...requestAddrs].map((a) => this.getRequest(a)!).filter(Boolean),
+      conversations: [...convs],
+    };
+  }
+
+  // ---- pending acks ----
+
+  pendingAcks(limit = 500): string[] {
+    return (this.s.pendingAcks.all(limit) as Array<{ envelope_id: string }>).map((r) => r.envelope_id);
+  }
+
+  addPendingAcks(ids: string[], nowMs: number): void {
+    this.db.transaction(() => {
+      for (const id of ids) this.s.insertPendingAck.run(id, nowMs);
+    })();
+  }
+
+  clearPendingAcks(ids: string[]): void {
+    this.db.transaction(() => {
+      for (const id of ids) this.s.deletePendingAck.run(id);
+    })();
+  }
+
+  // ---- contact requests ----
+
+  listRequests(): ContactRequest[] {
+    return (this.s.listRequests.all() as RequestRowDb[]).map(requestFromRow);
+  }
+
+  getRequest(address: string): ContactRequest | null {
+    const r = this.s.getRequest.get(address) as RequestRowDb | undefined;
+    return r ? requestFromRow(r) : null;
+  }
+
+  /** Accepting keeps the conversation (it now shows in the list). */
+  acceptRequest(address: string, nowMs: number): void {
+    this.db.transaction(() => {
+      this.s.deleteRequest.run(address);
+      this.s.upsertContactState.run({ address, state: 'allowed', now: nowMs });
+    })();
+  }
+
+  /** Declining forgets the sender and everything they wrote. */
+  declineRequest(address: string): void {
+    this.db.transaction(() => {
+      this.s.deleteRequest.run(address);
+      this.s.deleteConversation.run(`direct:${address}`);
+      this.s.deleteContact.run(address);
+    })();
+  }
+
+  blockContact(address: string, nowMs: number): void {
+    this.db.transaction(() => {
+      this.s.deleteRequest.run(address);
+      this.s.upsertContactState.run({ address, state: 'blocked', now: nowMs });
+    })();
+  }
+
+  // ---- certified devices ----
+
+  certifiedDevices(address: string): CertifiedDevice[] {
+    return (this.s.certifiedDevices.all(address) as Array<{ public_key: string; certificate: string; created_at: string; fetched_ms: number }>).map((r) => ({
+      publicKey: r.public_key,
+      certificate: r.certificate,
+      createdAt: r.created_at,
+      fetchedMs: r.fetched_ms,
+    }));
+  }
+
+  /** Replaces the cached device set of an address with a freshly fetched, verified one. */
+  replaceCertifiedDevices(address: string, devices: Array<{ publicKey: string; certificate: string; createdAt: string }>, nowMs: number): void {
+    this.db.transaction(() => {
+      this.s.deleteCertifiedDevices.run(address);
+      for (const d of devices) this.s.insertCertifiedDevice.run(address, d.publicKey, d.certificate, d.createdAt, nowMs);
+    })();
+  }
+}
+
+interface RequestRowDb {
+  address: string;
+  intro: string;
+  received_at: string;
+  message_count: number;
+  handle: string | null;
+  verified: number | null;
+}
+
+function requestFromRow(r: RequestRowDb): ContactRequest {
+  return { address: r.address, handle: r.handle, verified: r.verified === 1, intro: r.intro, receivedAt: r.received_at, messageCount: r.message_count };
+}
+
+function messageFromRow(r: MessageRowDb): ChatMessage {
+  return {
+    id: r.id,
+    conversationId: r.conversation_id as ConversationId,
+    from: r.author,
+    fromMe: r.from_me === 1,
+    fromHandle: r.author_handle,
+    kind: r.kind,
+    text: r.text,
+    sentAt: r.sent_at,
+    receivedAt: r.received_at,
+    state: r.state,
+    routed: r.routed,
+    stakeRequired: r.stake_required,
+    stakeCurrency: r.stake_currency,
+    via: r.via,
+    error: r.error,
+  };
+}
+
+function conversationFromRow(r: ConversationRowDb, _me: string): ConversationSummary {
+  const title = r.kind === 'group' ? (r.group_name ?? 'Group') : r.contact_handle ? `@${r.contact_handle}` : shortAddress(r.peer);
+  return {
+    id: r.id as ConversationId,
+    kind: r.kind,
+    peer: r.peer,
+    title,
+    verified: r.kind === 'group' ? r.group_verified === 1 : r.contact_verified === 1,
+    lastMessage: r.last_text === null ? null : { text: r.last_text, at: r.last_sent_at!, fromMe: r.last_from_me === 1 },
+    unread: r.unread,
+    updatedAt: r.updated_at,
+  };
+}
+
+function groupFromRow(r: GroupRowDb): GroupRecord {
+  return {
+    id: r.id,
+    name: r.name,
+    isPublic: r.is_public === 1,
+    verified: r.verified === 1,
+    hasPassword: r.has_password === 1,
+    avatar: r.avatar,
+    memberCount: r.member_count,
+    createdAt: r.created_at,
+    creator: r.creator,
+    members: r.members === null ? null : (JSON.parse(r.members) as string[]),
+    isMember: r.is_member === 1,
+  };
+}
+
+export function groupInfoOf(g: GroupRecord, me: string): GroupInfo {
+  const info: GroupInfo = {
+    id: g.id,
+    name: g.name,
+    isPublic: g.isPublic,
+    verified: g.verified,
+    hasPassword: g.hasPassword,
+    avatar: g.avatar,
+    memberCount: g.memberCount,
+    createdAt: g.createdAt,
+    isMember: g.isMember,
+    isCreator: g.creator === me,
+  };
+  if (g.isMember && g.creator !== null) info.creatorAddress = g.creator;
+  if (g.isMember && g.members !== null) info.members = g.members;
+  return info;
+}
+
+function outboxFromRow(r: Record<string, unknown>): OutboxRow {
+  return {
+    messageId: r.message_id as string,
+    conversationId: r.conversation_id as ConversationId,
+    payload: r.payload as string,
+    asRequest: r.as_request === 1,
+    attempts: r.attempts as number,
+    nextAttemptMs: r.next_attempt_ms as number,
+    lastError: (r.last_error as string | null) ?? null,
+  };
+}
+
+function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
+  if (current > latest) throw new StoreVersionError(current, latest);
+  const pending = MIGRATIONS.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  db.transaction(() => {
+    let last = current;
+    for (const m of pending) {
+      if (m.version <= last) throw new Error(`migration versions must increase (${m.name})`);
+      db.exec(m.sql);
+      last = m.version;
+    }
+    db.pragma(`user_version = ${last}`);
+  })();
+}
+
+function prepareAll(db: Database.Database) {
+  const p = (sql: string): Statement => db.prepare(sql);
+  return {
+    getSetting: p('SELECT value FROM profile WHERE key = ?'),
+    setSetting: p('INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    deleteSetting: p('DELETE FROM profile WHERE key = ?'),
+
+    getContact: p('SELECT address, handle, verified, state FROM contacts WHERE address = ?'),
+    contactByHandle: p('SELECT address, handle, verified, state FROM contacts WHERE handle = ?'),
+    upsertContactState: p(`INSERT INTO contacts (address, state, updated_ms) VALUES (@address, @state, @now)
+      ON CONFLICT (address) DO UPDATE SET state = excluded.state, updated_ms = excluded.updated_ms`),
+    // 'known' never overrides a decision (allowed, requested or blocked)
+    contactKnown: p(`INSERT INTO contacts (address, state, updated_ms) VALUES (@address, 'known', @now) ON CONFLICT (address) DO NOTHING`),
+    upsertContactHandle: p(`INSERT INTO contacts (address, handle, verified, state, updated_ms) VALUES (@address, @handle, @verified, 'known', @now)
+      ON CONFLICT (address) DO UPDATE SET handle = excluded.handle, verified = excluded.verified`),
+    deleteContact: p('DELETE FROM contacts WHERE address = ?'),
+
+    upsertGroup: p(`INSERT INTO groups (id, name, is_public, verified, has_password, avatar, member_count, created_at, creator, members, is_member, fetched_ms)
+      VALUES (@id, @name, @is_public, @verified, @has_password, @avatar, @member_count, @created_at, @creator, @members, @is_member, @fetched_ms)
+      ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_public = excluded.is_public, verified = excluded.verified,
+        has_password = excluded.has_password, avatar = excluded.avatar, member_count = excluded.member_count,
+        created_at = excluded.created_at, creator = COALESCE(excluded.creator, groups.creator),
+        members = COALESCE(excluded.members, groups.members), is_member = excluded.is_member, fetched_ms = excluded.fetched_ms`),
+    getGroup: p('SELECT * FROM groups WHERE id = ?'),
+    setGroupMembership: p('UPDATE groups SET is_member = ? WHERE id = ?'),
+    memberGroups: p('SELECT * FROM groups WHERE is_member = 1 ORDER BY created_at DESC'),
+
+    ensureConversation: p(`INSERT INTO conversations (id, kind, peer, updated_at) VALUES (@id, @kind, @peer, @at) ON CONFLICT (id) DO NOTHING`),
+    touchConversation: p(`UPDATE conversations SET
+        last_message_seq = CASE WHEN last_message_seq IS NULL OR @at >= (SELECT sent_at FROM messages WHERE seq = last_message_seq) THEN @seq ELSE last_message_seq END,
+        updated_at = MAX(updated_at, @at), unread = unread + @unread
+      WHERE id = @id`),
+    listConversations: p(`${CONVERSATION_SELECT}
+      WHERE v.kind = 'group' OR c.state IS NULL OR c.state IN ('known', 'allowed')
+      ORDER BY v.updated_at DESC, v.id`),
+    getConversation: p(`${CONVERSATION_SELECT} WHERE v.id = ?`),
+    markRead: p('UPDATE conversations SET unread = 0 WHERE id = ?'),
+    deleteConversation: p('DELETE FROM conversations WHERE id = ?'),
+
+    insertMessage: p(`INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, received_at, state, routed, via, envelope_id, shown)
+      VALUES (@id, @conv, @author, @from_me, @kind, @text, @sent_at, @received_at, @state, @routed, @via, @envelope_id, @shown)
+      ON CONFLICT (id) DO NOTHING`),
+    getMessage: p(`SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.id = ?`),
+    messageOrder: p('SELECT sent_at, seq FROM messages WHERE id = ?'),
+    listMessages: p(`SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
+      WHERE m.conversation_id = @conv ORDER BY m.sent_at DESC, m.seq DESC LIMIT @limit`),
+    listMessagesBefore: p(`SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
+      WHERE m.conversation_id = @conv AND (m.sent_at < @sent_at OR (m.sent_at = @sent_at AND m.seq < @seq))
+      ORDER BY m.sent_at DESC, m.seq DESC LIMIT @limit`),
+    unshown: p(`SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.shown = 0 ORDER BY m.seq`),
+    markShown: p('UPDATE messages SET shown = 1 WHERE seq = ?'),
+    markSent: p(`UPDATE messages SET state = 'sent', routed = @routed, stake_required = @stake_required, stake_currency = @stake_currency,
+      via = @via, deliveries = @deliveries, error = NULL WHERE id = @id`),
+    markFailed: p(`UPDATE messages SET state = 'failed', error = ? WHERE id = ?`),
+    markSending: p(`UPDATE messages SET state = 'sending', error = NULL WHERE id = ?`),
+    getDeliveries: p('SELECT deliveries FROM messages WHERE id = ?'),
+
+    insertOutbox: p(`INSERT INTO outbox (message_id, conversation_id, payload, as_request, attempts, next_attempt_ms, queued_ms)
+      VALUES (@message_id, @conv, @payload, @as_request, 0, @next, @queued)
+      ON CONFLICT (message_id) DO UPDATE SET attempts = 0, next_attempt_ms = excluded.next_attempt_ms, last_error = NULL`),
+    getOutbox: p('SELECT * FROM outbox WHERE message_id = ?'),
+    dueOutbox: p('SELECT * FROM outbox WHERE next_attempt_ms <= ? ORDER BY queued_ms, message_id LIMIT ?'),
+    deferOutbox: p('UPDATE outbox SET attempts = @attempts, next_attempt_ms = @next, last_error = @error WHERE message_id = @id'),
+    deleteOutbox: p('DELETE FROM outbox WHERE message_id = ?'),
+    outboxCount: p('SELECT COUNT(*) AS n FROM outbox'),
+    nextOutboxDue: p('SELECT MIN(next_attempt_ms) AS next FROM outbox'),
+
+    insertPendingAck: p('INSERT INTO pending_acks (envelope_id, added_ms) VALUES (?, ?) ON CONFLICT (envelope_id) DO NOTHING'),
+    pendingAcks: p('SELECT envelope_id FROM pending_acks ORDER BY added_ms LIMIT ?'),
+    deletePendingAck: p('DELETE FROM pending_acks WHERE envelope_id = ?'),
+
+    upsertRequest: p(`INSERT INTO requests (address, intro, received_at, message_count) VALUES (@address, @intro, @received_at, 1)
+      ON CONFLICT (address) DO UPDATE SET message_count = requests.message_count + 1`),
+    listRequests: p(`SELECT r.address, r.intro, r.received_at, r.message_count, c.handle, c.verified
+      FROM requests r LEFT JOIN contacts c ON c.address = r.address ORDER BY r.received_at DESC`),
+    getRequest: p(`SELECT r.address, r.intro, r.received_at, r.message_count, c.handle, c.verified
+      FROM requests r LEFT JOIN contacts c ON c.address = r.address WHERE r.address = ?`),
+    deleteRequest: p('DELETE FROM requests WHERE address = ?'),
+
+    certifiedDevices: p('SELECT public_key, certificate, created_at, fetched_ms FROM certified_devices WHERE address = ? ORDER BY created_at'),
+    deleteCertifiedDevices: p('DELETE FROM certified_devices WHERE address = ?'),
+    insertCertifiedDevice: p('INSERT INTO certified_devices (address, public_key, certificate, created_at, fetched_ms) VALUES (?, ?, ?, ?, ?)'),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * What the client puts into a signed message `m` beyond the wire format's common fields
+ * (id, kind, from, sentAt, groupId, which the vault sets), and how it reads them back:
+ *
+ * - `text` (kind `text`) or `note` (kind `request`, a contact-request intro): the words.
+ * - `to` (direct messages): the peer's address, so our own other devices, which receive a
+ *   copy addressed to us, know which conversation it belongs to; a receiver that is not
+ *   `to` (nor the author) rejects the message.
+ * - `device` (people, not bots): the sender's device key, which must be one of the sender's
+ *   certified devices.
+ */
+export type MessageKind = 'text' | 'request';
+
+export interface ComposeInput {
+  id: string;
+  sentAt: string;
+  kind: MessageKind;
+  text: string;
+  /** direct messages only */
+  to?: string;
+  /** the sending device's key; absent for bot posts */
+  device?: string;
+}
+
+/** The `message` argument of vault.sealMessage (the vault adds `from`, `groupId` and signs). */
+export function composeFields(input: ComposeInput): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: input.id, kind: input.kind, sentAt: input.sentAt };
+  if (input.kind === 'request') out.note = input.text;
+  else out.text = input.text;
+  if (input.to !== undefined) out.to = input.to.toLowerCase();
+  if (input.device !== undefined) out.device = input.device.toLowerCase();
+  return out;
+}
+
+export interface ReadBody {
+  kind: MessageKind;
+  text: string;
+  to: string | null;
+  device: string | null;
+}
+
+const ADDRESS = /^0x[0-9a-f]{40}$/;
+const DEVICE = /^[0-9a-f]{64}$/;
+
+/** null when the kind is not one this client shows (it is acked and dropped). */
+export function readBody(m: Record<string, unknown>): ReadBody | null {
+  const kind = m.kind;
+  let text: unknown;
+  if (kind === 'text') text = m.text;
+  else if (kind === 'request') text = typeof m.note === 'string' ? m.note : m.text;
+  else return null;
+  if (typeof text !== 'string') return null;
+  const to = typeof m.to === 'string' && ADDRESS.test(m.to.toLowerCase()) ? m.to.toLowerCase() : null;
+  const device = typeof m.device === 'string' && DEVICE.test(m.device.toLowerCase()) ? m.device.toLowerCase() : null;
+  return { kind, text, to, device };
+}

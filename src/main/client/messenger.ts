@@ -1,0 +1,859 @@
+/**
+ * # Messenger: the client without a UI
+ *
+ * The one facade the desktop app (Electron main), web mode and the headless CLI call. It
+ * owns a profile folder:
+ *
+ *   <profileDir>/vault.json   wallet + device key (the vault worker's file; encrypted)
+ *   <profileDir>/client.db    local database (SQLite, WAL, synchronous=FULL)
+ *
+ * ## Commands
+ * Every command of `src/shared/ipc.ts` except the shell's own (`relay.setLocal`,
+ * `relay.shareOnLan`, `links.openExternal`) has one method here, taking the command's
+ * argument object and resolving to exactly its result type. `handlers()` returns them as a
+ * map keyed by command name, typed so that a missing command fails to compile:
+ *
+ *   const h = messenger.handlers();
+ *   ipcMain.handle(name, (_e, args) => h[name](args));   // after validating args
+ *
+ * | command                   | method                 |
+ * |---------------------------|------------------------|
+ * | app.status                | appStatus()            |
+ * | wallet.create             | createWallet()         |
+ * | wallet.importMnemonic     | importMnemonic()       |
+ * | wallet.importPrivateKey   | importPrivateKey()     |
+ * | wallet.unlock             | unlock()               |
+ * | relay.connect             | connectRelay()         |
+ * | relay.status              | relayStatus()          |
+ * | profile.claimHandle       | claimHandle()          |
+ * | conversations.list/open/markRead | listConversations() / openConversation() / markRead() |
+ * | messages.list/send/retry  | listMessages() / sendMessage() / retryMessage() |
+ * | requests.list/accept/decline | listRequests() / acceptRequest() / declineRequest() |
+ * | contacts.block/unblock    | block() / unblock()    |
+ * | directory.search          | searchDirectory()      |
+ * | groups.*                  | listPublicGroups() listMyGroups() getGroup() createGroup() joinGroup() leaveGroup() addMember() removeMember() listBotTokens() mintBotToken() revokeBotToken() |
+ * | devices.list/revoke       | listDevices() / revokeDevice() |
+ * | apiKeys.list/mint/revoke  | listApiKeys() / mintApiKey() / revokeApiKey() |
+ * | policy.get/set            | getPolicy() / setPolicy() |
+ * | sync.now                  | syncNow()              |
+ *
+ * `relay.connect` takes a resolved URL (the shell turns mode `local`/`lan` into one) and,
+ * for a self-signed LAN relay, the certificate's SHA-256 fingerprint, which is then pinned on
+ * every connection.
+ *
+ * Errors are thrown as MessengerError / RelayError / NetworkError / VaultError; map them to
+ * the IPC's `{ code, message }` with `toIpcError` (messenger-error.ts).
+ *
+ * ## Events
+ * `on(name, fn)` (returns an unsubscribe function) for the Events of ipc.ts:
+ * - `message.new`: a message was stored (received, or composed here; own messages start in
+ *   state `sending`);
+ * - `message.updated`: a message changed state (sent with its routing, failed);
+ * - `conversation.updated`: a conversation's summary changed (new message, read, accepted);
+ * - `request.new`: a contact request arrived or grew (one per sender; see requests.list);
+ * - `sync.status`, `relay.status`, `app.status`: when they change.
+ *
+ * ## Life cycle
+ * `Messenger.open({ profileDir })` → (first run) `createWallet` or an import → `connectRelay`
+ * (signs in: SIWE challenge signed by the vault, this device registered with its
+ * certificate, the `sk_live_` key stored sealed with the vault's codec) → ready. On later
+ * runs: `unlock` → ready. When ready, a background loop flushes the outbox and pulls
+ * (paced to stay inside 120 requests a minute) unless `autoSync: false`. `close()` at exit.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ApiKeyMeta } from '../../shared/api/account.js';
+import type { GroupDetail, GroupSummary } from '../../shared/api/groups.js';
+import type {
+  ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeviceInfo,
+  DirectoryHit, GroupInfo, InboxPolicy, RelayMode, RelayStatus, SyncStatus,
+} from '../../shared/domain.js';
+import type { CommandArgs, CommandName, CommandResult, EventName, Events } from '../../shared/ipc.js';
+import { passphraseCodec, type VaultCodec } from '../vault/secret-codec.js';
+import { VaultClient } from '../vault/vault-client.js';
+import { VaultError } from '../vault/vault-error.js';
+import { CertifiedDevices } from './certified-devices.js';
+import { LocalStore, groupInfoOf, type GroupRecord } from './local-store.js';
+import { MessengerError } from './messenger-error.js';
+import { Outbox, type SendOutcome } from './outbox.js';
+import { RelayApi, RelayError, isTransient } from './relay-api.js';
+import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from './profile-passphrase.js';
+import { openSecret, sealSecret } from './sealed-secret.js';
+import { SyncEngine, type CrashPoint, type Rejection, type SyncPassResult } from './sync-engine.js';
+import type { AppliedIncoming } from './local-store.js';
+
+/** The commands the Messenger serves (the shell owns the rest). */
+export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal'>;
+export type ClientHandlers = { [K in ClientCommand]: (args: CommandArgs<K>) => Promise<CommandResult<K>> };
+
+export { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase };
+
+export interface MessengerOptions {
+  profileDir: string;
+  shell?: 'electron' | 'web';
+  /** the OS-keychain codec (Electron safeStorage); without it, the passphrase protects the profile */
+  codec?: VaultCodec;
+  /** background loop period while ready (default 3 s; the pacer keeps the total within 120/min) */
+  pollIntervalMs?: number;
+  /** run the background sync loop once ready (default true; the CLI turns it off) */
+  autoSync?: boolean;
+  /** what the shell knows of its embedded relay, merged into relay.status */
+  localRelay?: () => RelayStatus['local'];
+  vaultTimeoutMs?: number;
+  /** test seam for crash-safety tests */
+  crashAt?: CrashPoint | null;
+  pullLimit?: number;
+  now?: () => number;
+}
+
+const DB_FILE = 'client.db';
+const S = {
+  relayMode: 'relay.mode',
+  relayUrl: 'relay.url',
+  relayFingerprint: 'relay.fingerprint',
+  handle: 'handle',
+  apiKey: (origin: string) => `apiKey:${origin}`,
+} as const;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HANDLE = /^@?[A-Za-z0-9_]{3,32}$/;
+
+export class Messenger {
+  readonly profileDir: string;
+  readonly store: LocalStore;
+  readonly vault: VaultClient;
+  private readonly opts: MessengerOptions;
+  private readonly events = new EventEmitter();
+  private api: RelayApi | null = null;
+  private codec: VaultCodec | null;
+  private identity: { address: string; deviceKey: string } | null = null;
+  private unlocked = false;
+  private readonly devices: CertifiedDevices;
+  private readonly outbox: Outbox;
+  private readonly engine: SyncEngine;
+  private sync: SyncStatus = { state: 'idle', lastSyncAt: null, pendingOutbox: 0, error: null };
+  private relay: { connected: boolean; lastError: string | null } = { connected: false, lastError: null };
+  private loopTimer: NodeJS.Timeout | null = null;
+  private loopRunning: Promise<unknown> | null = null;
+  private offlineStreak = 0;
+  private closed = false;
+  private signingIn: Promise<void> | null = null;
+
+  private constructor(opts: MessengerOptions, store: LocalStore, vault: VaultClient) {
+    this.opts = opts;
+    this.profileDir = opts.profileDir;
+    this.store = store;
+    this.vault = vault;
+    this.codec = opts.codec ?? null;
+    this.events.setMaxListeners(100);
+    const now = opts.now ?? Date.now;
+    this.devices = new CertifiedDevices(() => this.requireApi(), store, now);
+    this.outbox = new Outbox({
+      api: () => this.requireApi(),
+      vault,
+      store,
+      devices: this.devices,
+      me: () => this.me(),
+      now,
+      onUpdated: (m) => {
+        this.emit('message.updated', m);
+        this.emitConversation(m.conversationId);
+      },
+    });
+    this.engine = new SyncEngine({
+      api: () => this.requireApi(),
+      vault,
+      store,
+      devices: this.devices,
+      me: () => this.me(),
+      now,
+      crashAt: opts.crashAt ?? null,
+      pullLimit: opts.pullLimit,
+      onCommitted: (applied) => this.onCommitted(applied),
+      onRejected: (r) => this.rejections.push(r),
+    });
+  }
+
+  /** What the last passes refused (tampered, forged, uncertified device...), newest last. */
+  readonly rejections: Rejection[] = [];
+
+  /** Opens (creating) the profile folder, its database and its vault worker. */
+  static async open(opts: MessengerOptions): Promise<Messenger> {
+    mkdirSync(opts.profileDir, { recursive: true, mode: 0o700 });
+    const store = LocalStore.open(join(opts.profileDir, DB_FILE));
+    const vault = new VaultClient({ profileDir: opts.profileDir, codec: opts.codec, timeoutMs: opts.vaultTimeoutMs });
+    const m = new Messenger(opts, store, vault);
+    try {
+      const st = await vault.status();
+      if (st.hasWallet && st.address && st.deviceKey) m.identity = { address: st.address, deviceKey: st.deviceKey };
+      m.restoreRelay();
+    } catch (e) {
+      await m.close();
+      throw e;
+    }
+    return m;
+  }
+
+  // =========================================================================================
+  // events
+
+  /** Subscribes to an event of ipc.ts; returns the unsubscribe function. */
+  on<E extends EventName>(event: E, fn: (payload: Events[E]) => void): () => void {
+    this.events.on(event, fn as (p: unknown) => void);
+    return () => this.events.off(event, fn as (p: unknown) => void);
+  }
+
+  private emit<E extends EventName>(event: E, payload: Events[E]): void {
+    try {
+      this.events.emit(event, payload);
+    } catch {
+      // a listener's bug must not break a sync pass (the data is already committed)
+    }
+  }
+
+  private emitConversation(id: ConversationId): void {
+    if (!this.identity) return;
+    const c = this.store.getConversation(id, this.identity.address);
+    if (c) this.emit('conversation.updated', c);
+  }
+
+  // =========================================================================================
+  // the command map
+
+  handlers(): ClientHandlers {
+    return {
+      'app.status': () => this.appStatus(),
+      'wallet.create': (a) => this.createWallet(a),
+      'wallet.importMnemonic': (a) => this.importMnemonic(a),
+      'wallet.importPrivateKey': (a) => this.importPrivateKey(a),
+      'wallet.unlock': (a) => this.unlock(a),
+      'relay.connect': (a) => this.connectRelay(a),
+      'relay.status': async () => this.relayStatus(),
+      'profile.claimHandle': (a) => this.claimHandle(a),
+      'conversations.list': async () => this.listConversations(),
+      'conversations.open': (a) => this.openConversation(a),
+      'conversations.markRead': async (a) => this.markRead(a),
+      'messages.list': async (a) => this.listMessages(a),
+      'messages.send': async (a) => this.sendMessage(a),
+      'messages.retry': async (a) => this.retryMessage(a),
+      'requests.list': async () => this.listRequests(),
+      'requests.accept': (a) => this.acceptRequest(a),
+      'requests.decline': (a) => this.declineRequest(a),
+      'contacts.block': (a) => this.block(a),
+      'contacts.unblock': (a) => this.unblock(a),
+      'directory.search': (a) => this.searchDirectory(a),
+      'groups.listPublic': () => this.listPublicGroups(),
+      'groups.listMine': () => this.listMyGroups(),
+      'groups.get': (a) => this.getGroup(a),
+      'groups.create': (a) => this.createGroup(a),
+      'groups.join': (a) => this.joinGroup(a),
+      'groups.leave': (a) => this.leaveGroup(a),
+      'groups.addMember': (a) => this.addMember(a),
+      'groups.removeMember': (a) => this.removeMember(a),
+      'groups.listTokens': (a) => this.listBotTokens(a),
+      'groups.mintToken': (a) => this.mintBotToken(a),
+      'groups.revokeToken': (a) => this.revokeBotToken(a),
+      'devices.list': () => this.listDevices(),
+      'devices.revoke': (a) => this.revokeDevice(a),
+      'apiKeys.list': () => this.listApiKeys(),
+      'apiKeys.mint': (a) => this.mintApiKey(a),
+      'apiKeys.revoke': (a) => this.revokeApiKey(a),
+      'policy.get': () => this.getPolicy(),
+      'policy.set': (a) => this.setPolicy(a),
+      'sync.now': () => this.syncNow(),
+    };
+  }
+
+  // =========================================================================================
+  // status
+
+  async appStatus(): Promise<AppStatus> {
+    const st = await this.vault.status();
+    return {
+      shell: this.opts.shell ?? 'electron',
+      hasWallet: st.hasWallet,
+      unlocked: st.unlocked,
+      ready: st.unlocked && this.api !== null && this.api.hasCredential(),
+      address: st.address,
+      handle: this.store.getSetting(S.handle),
+      deviceKey: st.deviceKey,
+      relay: this.relayStatus(),
+    };
+  }
+
+  relayStatus(): RelayStatus {
+    return {
+      mode: (this.store.getSetting(S.relayMode) as RelayMode | null) ?? null,
+      url: this.store.getSetting(S.relayUrl),
+      connected: this.relay.connected,
+      lastError: this.relay.lastError,
+      local: this.opts.localRelay?.() ?? { running: false, url: null, lan: null },
+    };
+  }
+
+  syncStatus(): SyncStatus {
+    return { ...this.sync, pendingOutbox: this.store.outboxCount() };
+  }
+
+  /** The wallet address and device key of this profile (null before a wallet exists). */
+  whoami(): { address: string; deviceKey: string; handle: string | null } | null {
+    return this.identity ? { ...this.identity, handle: this.store.getSetting(S.handle) } : null;
+  }
+
+  // =========================================================================================
+  // wallet
+
+  async createWallet(a: CommandArgs<'wallet.create'>): Promise<{ address: string; mnemonic: string }> {
+    const passphrase = effectivePassphrase(a.passphrase);
+    const w = await this.vault.createWallet(this.opts.codec ? {} : { passphrase });
+    await this.walletOpened(w.address, w.deviceKey, passphrase);
+    return { address: w.address, mnemonic: w.mnemonic };
+  }
+
+  async importMnemonic(a: CommandArgs<'wallet.importMnemonic'>): Promise<{ address: string }> {
+    const passphrase = effectivePassphrase(a.passphrase);
+    const w = await this.vault.importMnemonic({ mnemonic: a.mnemonic, ...(this.opts.codec ? {} : { passphrase }) });
+    await this.walletOpened(w.address, w.deviceKey, passphrase);
+    return { address: w.address };
+  }
+
+  async importPrivateKey(a: CommandArgs<'wallet.importPrivateKey'>): Promise<{ address: string }> {
+    const passphrase = effectivePassphrase(a.passphrase);
+    const w = await this.vault.importPrivateKey({ privateKey: a.privateKey, ...(this.opts.codec ? {} : { passphrase }) });
+    await this.walletOpened(w.address, w.deviceKey, passphrase);
+    return { address: w.address };
+  }
+
+  async unlock(a: CommandArgs<'wallet.unlock'>): Promise<AppStatus> {
+    const passphrase = effectivePassphrase(a.passphrase);
+    const st = await this.vault.unlock(this.opts.codec ? {} : { passphrase });
+    await this.walletOpened(st.address!, st.deviceKey!, passphrase);
+    return this.appStatus();
+  }
+
+  private async walletOpened(address: string, deviceKey: string, passphrase: string): Promise<void> {
+    this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
+    this.unlocked = true;
+    this.codec = this.opts.codec ?? passphraseCodec(passphrase);
+    if (this.api) {
+      try {
+        await this.ensureSignedIn();
+      } catch (e) {
+        // the wallet is open either way; the relay's trouble shows in relay.status
+        this.noteRelayError(e);
+      }
+    }
+    this.emit('app.status', await this.appStatus());
+  }
+
+  // =========================================================================================
+  // relay connection and sign-in
+
+  private restoreRelay(): void {
+    const url = this.store.getSetting(S.relayUrl);
+    if (url) this.api = new RelayApi({ baseUrl: url, fingerprint: this.store.getSetting(S.relayFingerprint) });
+  }
+
+  /**
+   * Points the profile at a relay (a resolved URL; the fingerprint pins a self-signed LAN
+   * certificate) and, with an unlocked wallet, signs in. Sign-in errors are thrown (and kept
+   * in relay.status).
+   */
+  async connectRelay(a: CommandArgs<'relay.connect'>): Promise<AppStatus> {
+    if (!a.url) throw new MessengerError('bad-argument', 'relay.connect needs the relay URL (the shell resolves local and LAN modes)');
+    const next = new RelayApi({ baseUrl: a.url, fingerprint: a.fingerprint ?? null });
+    this.stopLoop();
+    this.api?.close();
+    this.api = next;
+    this.store.setSetting(S.relayMode, a.mode);
+    this.store.setSetting(S.relayUrl, next.origin);
+    this.store.setSetting(S.relayFingerprint, a.fingerprint ?? null);
+    this.relay = { connected: false, lastError: null };
+    if (this.unlocked) {
+      try {
+        await this.ensureSignedIn();
+      } catch (e) {
+        this.noteRelayError(e);
+        throw e;
+      }
+    }
+    this.emit('relay.status', this.relayStatus());
+    const status = await this.appStatus();
+    this.emit('app.status', status);
+    return status;
+  }
+
+  /** Uses the stored key for this relay, or signs in for a new one (device registered and bound). */
+  private async ensureSignedIn(): Promise<void> {
+    if (this.signingIn) return this.signingIn;
+    this.signingIn = (async () => {
+      const api = this.requireApi();
+      const stored = this.store.getSetting(S.apiKey(api.origin));
+      if (stored && this.codec) {
+        api.setCredential(await openSecret(this.codec, stored));
+      } else {
+        await this.signIn();
+      }
+      await this.refreshMe();
+      this.relay = { connected: true, lastError: null };
+      this.startLoop();
+    })().finally(() => {
+      this.signingIn = null;
+    });
+    return this.signingIn;
+  }
+
+  private async signIn(): Promise<void> {
+    const api = this.requireApi();
+    const me = this.me();
+    if (!this.codec) throw new MessengerError('locked', 'unlock the wallet first');
+    const challenge = await api.challenge(me.address);
+    const signed = await this.vault.signSiwe({ message: challenge.message, expectedUri: api.origin });
+    const device = await this.vault.deviceCertificate();
+    const res = await api.signIn({ message: challenge.message, signature: signed.signature, label: 'device sign-in', device: { publicKey: device.publicKey, certificate: device.certificate } });
+    this.store.setSetting(S.apiKey(api.origin), await sealSecret(this.codec, res.apiKey));
+    api.setCredential(res.apiKey);
+  }
+
+  private async refreshMe(): Promise<void> {
+    const me = await this.requireApi().me();
+    this.store.setSetting(S.handle, me.handle);
+  }
+
+  private noteRelayError(e: unknown): void {
+    this.relay = { connected: !(isTransient(e) && !(e instanceof RelayError)), lastError: e instanceof Error ? e.message : String(e) };
+    this.emit('relay.status', this.relayStatus());
+  }
+
+  async claimHandle(a: CommandArgs<'profile.claimHandle'>): Promise<AppStatus> {
+    const handle = a.handle.replace(/^@/, '');
+    const rec = await this.ready().claimHandle(handle);
+    this.store.setSetting(S.handle, rec.handle);
+    const status = await this.appStatus();
+    this.emit('app.status', status);
+    return status;
+  }
+
+  // =========================================================================================
+  // conversations and messages
+
+  listConversations(): ConversationSummary[] {
+    return this.store.listConversations(this.me().address);
+  }
+
+  /** Opens (creating) the direct conversation with `0x…` or `@handle`. */
+  async openConversation(a: CommandArgs<'conversations.open'>): Promise<ConversationSummary> {
+    const address = await this.resolveRecipient(a.to);
+    const id = `direct:${address}` as const;
+    this.store.ensureConversation(id, 'direct', address, new Date(this.nowMs()).toISOString());
+    const c = this.store.getConversation(id, this.me().address)!;
+    this.emit('conversation.updated', c);
+    return c;
+  }
+
+  markRead(a: CommandArgs<'conversations.markRead'>): void {
+    this.store.markRead(a.conversationId as ConversationId);
+    this.emitConversation(a.conversationId as ConversationId);
+  }
+
+  listMessages(a: CommandArgs<'messages.list'>): ChatMessage[] {
+    return this.store.listMessages(a.conversationId as ConversationId, a.before ?? null, a.limit ?? 200);
+  }
+
+  /**
+   * Stores the message (state `sending`) and returns at once; the outbox sends it in the
+   * background and `message.updated` reports the routing. Use `sendAndWait` to await it.
+   */
+  sendMessage(a: CommandArgs<'messages.send'>): ChatMessage {
+    const m = this.enqueue(a.conversationId as ConversationId, a.text, a.asRequest === true);
+    void this.kickOutbox();
+    return m;
+  }
+
+  /** Stores the message and makes one send attempt now; the outcome carries the per-device routing. */
+  async sendAndWait(conversationId: ConversationId, text: string, asRequest = false): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
+    const m = this.enqueue(conversationId, text, asRequest);
+    const outcomes = await this.outbox.flush(true);
+    const outcome = outcomes.find((o) => o.messageId === m.id) ?? { messageId: m.id, state: 'queued' as const, routed: null, stakeRequired: null, stakeCurrency: null, deliveries: [], error: null };
+    return { message: this.store.getMessage(m.id)!, outcome };
+  }
+
+  private enqueue(conversationId: ConversationId, text: string, asRequest: boolean): ChatMessage {
+    this.me();
+    let m: ChatMessage;
+    if (conversationId.startsWith('direct:')) {
+      const peer = conversationId.slice(7);
+      if (!ADDRESS.test(peer)) throw new MessengerError('bad-argument', 'not a direct conversation id');
+      m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest ? 'request' : 'text');
+    } else if (conversationId.startsWith('group:')) {
+      if (asRequest) throw new MessengerError('bad-argument', 'a group message cannot be a contact request');
+      m = this.outbox.enqueue({ kind: 'group', groupId: conversationId.slice(6).toLowerCase() }, text, 'text');
+    } else throw new MessengerError('bad-argument', 'unknown conversation id');
+    this.emit('message.new', m);
+    this.emitConversation(m.conversationId);
+    this.emit('sync.status', this.syncStatus());
+    return m;
+  }
+
+  retryMessage(a: CommandArgs<'messages.retry'>): ChatMessage {
+    if (!this.outbox.retry(a.messageId)) throw new MessengerError('not-found', 'no failed message of yours with that id');
+    const m = this.store.getMessage(a.messageId)!;
+    this.emit('message.updated', m);
+    void this.kickOutbox();
+    return m;
+  }
+
+  /** Sends what is in the outbox now (all of it with `force`, else only what is due). */
+  flushOutbox(force = false): Promise<SendOutcome[]> {
+    this.ready();
+    return this.outbox.flush(force);
+  }
+
+  private async kickOutbox(): Promise<void> {
+    if (!this.api?.hasCredential()) return;
+    try {
+      await this.outbox.flush(false);
+    } catch {
+      // the outbox keeps the message; the loop retries
+    }
+    this.emit('sync.status', this.syncStatus());
+  }
+
+  // =========================================================================================
+  // contact requests and contacts
+
+  listRequests(): ContactRequest[] {
+    return this.store.listRequests();
+  }
+
+  /** Allows the sender on the relay (later messages reach the inbox) and shows the conversation. */
+  async acceptRequest(a: CommandArgs<'requests.accept'>): Promise<void> {
+    const address = a.address.toLowerCase();
+    await this.ready().allow(address);
+    this.store.acceptRequest(address, this.nowMs());
+    this.emitConversation(`direct:${address}`);
+  }
+
+  /** Forgets the sender and what they wrote, here and on the relay's allow list. */
+  async declineRequest(a: CommandArgs<'requests.decline'>): Promise<void> {
+    const address = a.address.toLowerCase();
+    this.store.declineRequest(address);
+    try {
+      await this.ready().forget(address);
+    } catch (e) {
+      if (!isTransient(e)) throw e;
+    }
+  }
+
+  async block(a: CommandArgs<'contacts.block'>): Promise<void> {
+    const address = a.address.toLowerCase();
+    await this.ready().block(address);
+    this.store.blockContact(address, this.nowMs());
+  }
+
+  async unblock(a: CommandArgs<'contacts.unblock'>): Promise<void> {
+    const address = a.address.toLowerCase();
+    await this.ready().unblock(address);
+    this.store.setContactState(address, 'known', this.nowMs());
+    this.emitConversation(`direct:${address}`);
+  }
+
+  /** Allows an address without a pending request (CLI `allow`). */
+  async allow(address: string): Promise<void> {
+    const a = address.toLowerCase();
+    await this.ready().allow(a);
+    this.store.acceptRequest(a, this.nowMs());
+  }
+
+  // =========================================================================================
+  // directory
+
+  async searchDirectory(a: CommandArgs<'directory.search'>): Promise<DirectoryHit[]> {
+    const hits = await this.ready().directory(a.q, 20);
+    return hits.map((h) => ({ handle: h.handle, address: h.address.toLowerCase(), verified: h.verified }));
+  }
+
+  /** `0x…` as is; `@name` (or `name`) through the relay's handle lookup. */
+  async resolveRecipient(to: string): Promise<string> {
+    const t = to.trim();
+    if (ADDRESS.test(t)) return t.toLowerCase();
+    if (!HANDLE.test(t)) throw new MessengerError('bad-argument', `"${to}" is neither an address (0x + 40 hex) nor a handle`);
+    const rec = await this.ready().resolveHandle(t.replace(/^@/, ''));
+    if (!rec) throw new MessengerError('not-found', `no one has claimed the handle ${t.startsWith('@') ? t : '@' + t}`);
+    const address = rec.address.toLowerCase();
+    this.store.setContactHandle(address, rec.handle, rec.verified, this.nowMs());
+    return address;
+  }
+
+  // =========================================================================================
+  // groups
+
+  async listPublicGroups(): Promise<GroupInfo[]> {
+    const list = await this.ready().listGroups(false);
+    return list.map((g) => this.groupInfoFromSummary(g));
+  }
+
+  async listMyGroups(): Promise<GroupInfo[]> {
+    const list = await this.ready().listGroups(true);
+    for (const g of list) {
+      const local = this.store.getGroup(g.id);
+      this.store.upsertGroup({ ...this.recordFromSummary(g), creator: local?.creator ?? null, members: local?.members ?? null, isMember: true }, this.nowMs());
+    }
+    return list.map((g) => groupInfoOf(this.store.getGroup(g.id)!, this.me().address));
+  }
+
+  /** The group as a member sees it (with creator and members); a non-member gets what the public list knows. */
+  async getGroup(a: CommandArgs<'groups.get'>): Promise<GroupInfo> {
+    const id = a.groupId.toLowerCase();
+    try {
+      return await this.refreshGroup(id);
+    } catch (e) {
+      if (!(e instanceof RelayError && e.status === 404)) throw e;
+      const local = this.store.getGroup(id);
+      if (local) {
+        this.store.setGroupMembership(id, false);
+        return groupInfoOf({ ...local, isMember: false }, this.me().address);
+      }
+      throw new MessengerError('not-found', 'no such group, or it is private');
+    }
+  }
+
+  async createGroup(a: CommandArgs<'groups.create'>): Promise<GroupInfo> {
+    const g = await this.ready().createGroup({ name: a.name, isPublic: a.isPublic, ...(a.password ? { password: a.password } : {}), ...(a.avatar ? { avatar: a.avatar } : {}) });
+    return this.storeGroupDetail(g);
+  }
+
+  async joinGroup(a: CommandArgs<'groups.join'>): Promise<GroupInfo> {
+    const g = await this.ready().joinGroup(a.groupId.toLowerCase(), a.password);
+    return this.storeGroupDetail(g);
+  }
+
+  async leaveGroup(a: CommandArgs<'groups.leave'>): Promise<void> {
+    const id = a.groupId.toLowerCase();
+    await this.ready().removeMember(id, this.me().address);
+    this.store.setGroupMembership(id, false);
+    this.emitConversation(`group:${id}`);
+  }
+
+  async addMember(a: CommandArgs<'groups.addMember'>): Promise<GroupInfo> {
+    const address = await this.resolveRecipient(a.member);
+    return this.storeGroupDetail(await this.ready().addMember(a.groupId.toLowerCase(), address));
+  }
+
+  async removeMember(a: CommandArgs<'groups.removeMember'>): Promise<GroupInfo> {
+    const id = a.groupId.toLowerCase();
+    await this.ready().removeMember(id, a.address.toLowerCase());
+    return this.refreshGroup(id);
+  }
+
+  async listBotTokens(a: CommandArgs<'groups.listTokens'>): Promise<BotToken[]> {
+    const view = await this.ready().group(a.groupId.toLowerCase());
+    return (view.botTokens ?? []).map((t) => ({ ...t }));
+  }
+
+  async mintBotToken(a: CommandArgs<'groups.mintToken'>): Promise<{ token: string; botToken: BotToken }> {
+    const res = await this.ready().mintBotToken(a.groupId.toLowerCase(), a.name);
+    return { token: res.token, botToken: { ...res.botToken } };
+  }
+
+  async revokeBotToken(a: CommandArgs<'groups.revokeToken'>): Promise<void> {
+    await this.ready().revokeBotToken(a.groupId.toLowerCase(), a.tokenId.toLowerCase());
+  }
+
+  private async refreshGroup(id: string): Promise<GroupInfo> {
+    const view = await this.ready().group(id);
+    return this.storeGroupDetail(view.group);
+  }
+
+  private storeGroupDetail(g: GroupDetail): GroupInfo {
+    const me = this.me().address;
+    const members = g.members.map((m) => m.toLowerCase());
+    const rec: GroupRecord = { ...this.recordFromSummary(g), creator: g.creatorAddress.toLowerCase(), members, isMember: members.includes(me) };
+    this.store.upsertGroup(rec, this.nowMs());
+    if (rec.isMember) this.store.ensureConversation(`group:${g.id}`, 'group', g.id, g.createdAt);
+    this.emitConversation(`group:${g.id}`);
+    return groupInfoOf(rec, me);
+  }
+
+  private recordFromSummary(g: GroupSummary): Omit<GroupRecord, 'creator' | 'members' | 'isMember'> {
+    return {
+      id: g.id.toLowerCase(),
+      name: g.name,
+      isPublic: g.isPublic,
+      verified: g.verified,
+      hasPassword: g.hasPassword,
+      avatar: typeof g.avatar === 'string' ? g.avatar : null,
+      memberCount: g.memberCount,
+      createdAt: g.createdAt,
+    };
+  }
+
+  private groupInfoFromSummary(g: GroupSummary): GroupInfo {
+    const local = this.store.getGroup(g.id.toLowerCase());
+    return groupInfoOf({ ...this.recordFromSummary(g), creator: local?.creator ?? null, members: local?.members ?? null, isMember: local?.isMember ?? false }, this.me().address);
+  }
+
+  // =========================================================================================
+  // settings: devices, API keys, policy
+
+  async listDevices(): Promise<DeviceInfo[]> {
+    const me = this.me();
+    const res = await this.ready().deviceKeys(me.address);
+    return (res?.devices ?? []).map((d) => ({ publicKey: d.publicKey.toLowerCase(), createdAt: d.createdAt, current: d.publicKey.toLowerCase() === me.deviceKey }));
+  }
+
+  async revokeDevice(a: CommandArgs<'devices.revoke'>): Promise<void> {
+    await this.ready().revokeDevice(a.publicKey.toLowerCase());
+  }
+
+  async listApiKeys(): Promise<ApiKeyInfo[]> {
+    return (await this.ready().listKeys()).map(apiKeyInfo);
+  }
+
+  async mintApiKey(a: CommandArgs<'apiKeys.mint'>): Promise<{ apiKey: string; key: ApiKeyInfo }> {
+    const res = await this.ready().mintKey(a.label);
+    return { apiKey: res.apiKey, key: apiKeyInfo(res.key) };
+  }
+
+  async revokeApiKey(a: CommandArgs<'apiKeys.revoke'>): Promise<void> {
+    await this.ready().revokeKey(a.id.toLowerCase());
+  }
+
+  async getPolicy(): Promise<InboxPolicy> {
+    const p = await this.ready().getPolicy();
+    return { unknownSenders: p.unknownSenders, stake: p.stake ?? null };
+  }
+
+  async setPolicy(a: CommandArgs<'policy.set'>): Promise<InboxPolicy> {
+    const p = await this.ready().setPolicy(a.unknownSenders, a.unknownSenders === 'stake-gate' ? a.stake : undefined);
+    return { unknownSenders: p.unknownSenders, stake: p.stake ?? null };
+  }
+
+  // =========================================================================================
+  // sync
+
+  /** Sends the whole outbox, then pulls until the inbox is empty. */
+  async syncNow(): Promise<SyncStatus> {
+    this.ready();
+    await this.runCycle(true);
+    return this.syncStatus();
+  }
+
+  /** One pass for callers that want its details (the CLI); errors propagate. */
+  async syncPass(): Promise<SyncPassResult> {
+    this.ready();
+    await this.outbox.flush(true);
+    return this.engine.syncOnce();
+  }
+
+  private async onCommitted(applied: AppliedIncoming): Promise<void> {
+    for (const m of applied.messages) this.emit('message.new', m);
+    for (const id of applied.conversations) this.emitConversation(id);
+    for (const r of applied.requests) this.emit('request.new', r);
+    await this.committedHook?.(applied);
+    // groups we were added to since the last look: learn their names in the background
+    for (const id of applied.conversations) {
+      if (id.startsWith('group:') && !this.store.getGroup(id.slice(6))) void this.refreshGroup(id.slice(6)).catch(() => undefined);
+    }
+  }
+
+  /** The CLI prints here: after the commit, before the ack. */
+  committedHook: ((applied: AppliedIncoming) => void | Promise<void>) | null = null;
+
+  private async runCycle(force: boolean): Promise<void> {
+    this.setSync({ state: 'syncing' });
+    try {
+      await this.outbox.flush(force);
+      await this.engine.syncOnce();
+      this.offlineStreak = 0;
+      this.relay = { connected: true, lastError: null };
+      this.setSync({ state: 'idle', lastSyncAt: new Date(this.nowMs()).toISOString(), error: null });
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      if (e instanceof RelayError && e.status === 401 && this.codec) {
+        // our key was revoked or the relay was reset: drop it and sign in again next time
+        this.store.setSetting(S.apiKey(this.requireApi().origin), null);
+        this.requireApi().setCredential(null);
+        void this.ensureSignedIn().catch((err) => this.noteRelayError(err));
+      }
+      const offline = isTransient(e) && !(e instanceof RelayError && e.status !== 429 && e.status < 500);
+      if (offline) this.offlineStreak++;
+      this.noteRelayError(e);
+      this.setSync({ state: offline ? 'offline' : 'error', error: message });
+    }
+  }
+
+  private setSync(patch: Partial<SyncStatus>): void {
+    this.sync = { ...this.sync, ...patch };
+    this.emit('sync.status', this.syncStatus());
+  }
+
+  private startLoop(): void {
+    if (this.opts.autoSync === false || this.closed || this.loopTimer || this.loopRunning) return;
+    this.scheduleLoop(0);
+  }
+
+  private scheduleLoop(delayMs: number): void {
+    if (this.closed) return;
+    this.loopTimer = setTimeout(() => {
+      this.loopTimer = null;
+      this.loopRunning = this.runCycle(false).finally(() => {
+        this.loopRunning = null;
+        const base = this.opts.pollIntervalMs ?? 3000;
+        let delay = this.offlineStreak > 0 ? Math.min(60_000, base * 2 ** this.offlineStreak) : base;
+        const due = this.store.nextOutboxDue();
+        if (due !== null) delay = Math.min(delay, Math.max(50, due - this.nowMs()));
+        if (this.api?.hasCredential()) this.scheduleLoop(delay);
+      });
+    }, delayMs);
+    this.loopTimer.unref?.();
+  }
+
+  private stopLoop(): void {
+    if (this.loopTimer) clearTimeout(this.loopTimer);
+    this.loopTimer = null;
+  }
+
+  // =========================================================================================
+  // plumbing
+
+  private nowMs(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+
+  private me(): { address: string; deviceKey: string } {
+    if (!this.identity) throw new MessengerError('no-wallet', 'this profile has no wallet yet');
+    return this.identity;
+  }
+
+  private requireApi(): RelayApi {
+    if (!this.api) throw new MessengerError('no-relay', 'no relay is configured (relay.connect)');
+    return this.api;
+  }
+
+  /** The API client, once the wallet is open and signed in. */
+  private ready(): RelayApi {
+    const api = this.requireApi();
+    if (!this.unlocked) throw new MessengerError('locked', 'unlock the wallet first');
+    if (!api.hasCredential()) throw new MessengerError('not-signed-in', 'not signed in to the relay yet');
+    return api;
+  }
+
+  /** Stops the loop, waits for work in flight, closes the relay client, the vault worker and the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopLoop();
+    await this.loopRunning?.catch(() => undefined);
+    this.api?.close();
+    await this.vault.close().catch(() => undefined);
+    this.store.close();
+    this.events.removeAllListeners();
+  }
+}
+
+function apiKeyInfo(k: ApiKeyMeta): ApiKeyInfo {
+  return { id: k.id, label: k.label, prefix: k.prefix, deviceKey: k.deviceKey, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt };
+}
+
+export { VaultError };

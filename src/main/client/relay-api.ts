@@ -1,0 +1,380 @@
+/**
+ * Typed client for the relay's REST API (seed-relay-api.md + relay-contract.md), built on the
+ * shared typebox schemas: request bodies are the schemas' static types and every answer the
+ * client relies on is checked against its schema before use, so a misbehaving relay shows up
+ * as a RelayError rather than as undefined deep inside the sync loop.
+ *
+ * Rate limits: a RequestPacer per credential keeps us under 120 requests a minute; if the
+ * relay still answers 429 we wait for its `Retry-After` and try again.
+ */
+import { Compile } from 'typebox/compile';
+import type { TSchema, Static } from 'typebox';
+import {
+  ChallengeResult, Contacts, KeyList, MintKeyResult, Policy,
+  type ApiKeyMeta, type DeviceRegistration, type SignInBody, type UnknownSenders,
+} from '../../shared/api/account.js';
+import { LIMITS } from '../../shared/api/common.js';
+import { DeviceKeys, DirectoryResult, HandleRecord, Me } from '../../shared/api/directory.js';
+import {
+  BatchResults, GroupSendResults, PullResult,
+  type EnvelopeInput, type GroupEnvelopeInput, type Envelope, type SendResult,
+} from '../../shared/api/envelopes.js';
+import {
+  GroupDetail, GroupList, GroupView, MintTokenResult,
+  type GroupSummary,
+  type CreateGroupBody, type PatchGroupBody,
+} from '../../shared/api/groups.js';
+import { NetworkError, createAgent, httpRequest, type HttpResponse } from './http-transport.js';
+import { RequestPacer, type RequestPriority } from './request-pacer.js';
+import type http from 'node:http';
+
+/** The relay answered with an error status (or with a body that breaks the contract). */
+export class RelayError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+    this.name = 'RelayError';
+  }
+}
+
+export { NetworkError };
+
+export interface RelayApiOptions {
+  /** base URL of the relay, e.g. http://127.0.0.1:8080 (the /api/v1 prefix is added here) */
+  baseUrl: string;
+  /** SHA-256 fingerprint of a self-signed relay certificate (https only); enforced on every connection */
+  fingerprint?: string | null;
+  /** `sk_live_…` or `gtk_live_…`; may be set later with setCredential */
+  credential?: string | null;
+  pacer?: RequestPacer;
+  /** how many 429 answers in a row to sit out before giving up */
+  max429Retries?: number;
+  /** longest Retry-After we are willing to honour in-line (ms); longer becomes an error */
+  maxRetryAfterMs?: number;
+}
+
+type Checked<S extends TSchema> = { schema: S; check: (v: unknown) => boolean };
+const checkers = new Map<TSchema, (v: unknown) => boolean>();
+function checker<S extends TSchema>(schema: S): Checked<S> {
+  let check = checkers.get(schema);
+  if (!check) {
+    const compiled = Compile(schema);
+    check = (v: unknown) => compiled.Check(v);
+    checkers.set(schema, check);
+  }
+  return { schema, check };
+}
+
+interface CallOptions<S extends TSchema | null> {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** answer schema; null = any JSON */
+  schema: S;
+  auth?: boolean;
+  priority?: RequestPriority;
+  /** statuses that are a normal answer rather than an error (returned as null) */
+  nullOn?: number[];
+}
+
+export class RelayApi {
+  readonly baseUrl: URL;
+  readonly fingerprint: string | null;
+  private credential: string | null;
+  private readonly agent: http.Agent;
+  readonly pacer: RequestPacer;
+  private readonly max429Retries: number;
+  private readonly maxRetryAfterMs: number;
+
+  constructor(opts: RelayApiOptions) {
+    const url = new URL(opts.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('relay URL must be http:// or https://');
+    url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    url.search = '';
+    url.hash = '';
+    this.baseUrl = url;
+    this.fingerprint = opts.fingerprint ?? null;
+    if (this.fingerprint && url.protocol !== 'https:') throw new Error('a certificate fingerprint needs an https:// relay URL');
+    this.credential = opts.credential ?? null;
+    this.agent = createAgent(url, this.fingerprint);
+    this.pacer = opts.pacer ?? new RequestPacer();
+    this.max429Retries = opts.max429Retries ?? 5;
+    this.maxRetryAfterMs = opts.maxRetryAfterMs ?? 65_000;
+  }
+
+  /** The base URL without a trailing slash, as stored in profiles. */
+  get origin(): string {
+    return this.baseUrl.toString().replace(/\/+$/, '');
+  }
+
+  setCredential(credential: string | null): void {
+    this.credential = credential;
+  }
+
+  hasCredential(): boolean {
+    return this.credential !== null;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  // ---- sign-in (no credential) ----
+
+  challenge(address: string): Promise<ChallengeResult> {
+    return this.call('POST', '/auth/challenge', { body: { address }, schema: ChallengeResult, auth: false });
+  }
+
+  signIn(body: SignInBody): Promise<MintKeyResult> {
+    return this.call('POST', '/auth/keys', { body, schema: MintKeyResult, auth: false });
+  }
+
+  // ---- account ----
+
+  me(): Promise<Static<typeof Me>> {
+    return this.call('GET', '/me', { schema: Me });
+  }
+
+  async listKeys(): Promise<ApiKeyMeta[]> {
+    return (await this.call('GET', '/me/keys', { schema: KeyList })).keys;
+  }
+
+  mintKey(label: string): Promise<MintKeyResult> {
+    return this.call('POST', '/me/keys', { body: { label }, schema: MintKeyResult });
+  }
+
+  async revokeKey(id: string): Promise<void> {
+    await this.call('DELETE', `/me/keys/${encodeURIComponent(id)}`, { schema: null });
+  }
+
+  async registerDevice(device: DeviceRegistration): Promise<void> {
+    await this.call('POST', '/devices', { body: device, schema: null });
+  }
+
+  async revokeDevice(publicKey: string): Promise<void> {
+    await this.call('DELETE', `/devices/${encodeURIComponent(publicKey)}`, { schema: null });
+  }
+
+  claimHandle(handle: string): Promise<HandleRecord> {
+    return this.call('PUT', '/me/handle', { body: { handle }, schema: HandleRecord });
+  }
+
+  getPolicy(): Promise<Policy> {
+    return this.call('GET', '/me/policy', { schema: Policy });
+  }
+
+  setPolicy(unknownSenders: UnknownSenders, stake?: string): Promise<Policy> {
+    return this.call('PUT', '/me/policy', { body: stake === undefined ? { unknownSenders } : { unknownSenders, stake }, schema: Policy });
+  }
+
+  contacts(): Promise<Static<typeof Contacts>> {
+    return this.call('GET', '/contacts', { schema: Contacts });
+  }
+
+  async allow(address: string): Promise<void> {
+    await this.call('PUT', `/contacts/${address}`, { schema: null });
+  }
+
+  async forget(address: string): Promise<void> {
+    await this.call('DELETE', `/contacts/${address}`, { schema: null });
+  }
+
+  async block(address: string): Promise<void> {
+    await this.call('PUT', `/blocks/${address}`, { schema: null });
+  }
+
+  async unblock(address: string): Promise<void> {
+    await this.call('DELETE', `/blocks/${address}`, { schema: null });
+  }
+
+  // ---- directory ----
+
+  /** null when the handle is not claimed */
+  resolveHandle(handle: string): Promise<HandleRecord | null> {
+    return this.call('GET', `/handles/${encodeURIComponent(handle)}`, { schema: HandleRecord, nullOn: [404] });
+  }
+
+  async directory(q: string, limit: number = LIMITS.directoryDefault): Promise<Static<typeof DirectoryResult>['results']> {
+    const query = q.trim() === '' ? { limit } : { q: q.trim(), limit };
+    return (await this.call('GET', '/directory', { query, schema: DirectoryResult })).results;
+  }
+
+  /** The address's certified devices; null when it has none (404). Always fresh: callers verify certificates. */
+  deviceKeys(address: string, priority: RequestPriority = 'user'): Promise<DeviceKeys | null> {
+    return this.call('GET', `/keys/${address}`, { schema: DeviceKeys, nullOn: [404], priority });
+  }
+
+  // ---- envelopes ----
+
+  async pull(limit: number = LIMITS.pullDefault, priority: RequestPriority = 'background'): Promise<Envelope[]> {
+    return (await this.call('GET', '/envelopes', { query: { limit }, schema: PullResult, priority })).envelopes;
+  }
+
+  /**
+   * Sends direct envelopes as batches of at most 100 (the relay's cap); results come back in
+   * input order. Each batch is all-or-nothing on the relay.
+   */
+  async send(envelopes: EnvelopeInput[]): Promise<SendResult[]> {
+    const out: SendResult[] = [];
+    for (const chunk of chunks(envelopes)) {
+      const res = await this.call('POST', '/envelopes', { body: { envelopes: chunk }, schema: BatchResults });
+      if (res.results.length !== chunk.length) throw new RelayError(502, 'relay answered a different number of send results');
+      out.push(...res.results);
+    }
+    return out;
+  }
+
+  async ack(ids: string[], priority: RequestPriority = 'user'): Promise<number> {
+    let acked = 0;
+    for (let i = 0; i < ids.length; i += LIMITS.pullMax) {
+      const res = await this.call('POST', '/envelopes/ack', { body: { ids: ids.slice(i, i + LIMITS.pullMax) }, schema: null, priority });
+      acked += typeof (res as { acked?: unknown })?.acked === 'number' ? (res as { acked: number }).acked : 0;
+    }
+    return acked;
+  }
+
+  // ---- groups ----
+
+  async listGroups(mine: boolean, limit: number = LIMITS.groupListMax, before?: string): Promise<GroupSummary[]> {
+    const query = { mine: mine ? '1' : undefined, limit, before };
+    return (await this.call('GET', '/groups', { query, schema: GroupList })).groups;
+  }
+
+  group(id: string, priority: RequestPriority = 'user'): Promise<GroupView> {
+    return this.call('GET', `/groups/${encodeURIComponent(id)}`, { schema: GroupView, priority });
+  }
+
+  createGroup(body: CreateGroupBody): Promise<GroupDetail> {
+    return this.call('POST', '/groups', { body, schema: GroupDetail });
+  }
+
+  patchGroup(id: string, body: PatchGroupBody): Promise<GroupDetail> {
+    return this.call('PATCH', `/groups/${encodeURIComponent(id)}`, { body, schema: GroupDetail });
+  }
+
+  addMember(id: string, address: string): Promise<GroupDetail> {
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/members`, { body: { address }, schema: GroupDetail });
+  }
+
+  async removeMember(id: string, address: string): Promise<void> {
+    await this.call('DELETE', `/groups/${encodeURIComponent(id)}/members/${address}`, { schema: null });
+  }
+
+  joinGroup(id: string, password?: string): Promise<GroupDetail> {
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/join`, { body: password === undefined ? {} : { password }, schema: GroupDetail });
+  }
+
+  mintBotToken(id: string, name: string): Promise<Static<typeof MintTokenResult>> {
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/tokens`, { body: { name }, schema: MintTokenResult });
+  }
+
+  async revokeBotToken(id: string, tokenId: string): Promise<void> {
+    await this.call('DELETE', `/groups/${encodeURIComponent(id)}/tokens/${encodeURIComponent(tokenId)}`, { schema: null });
+  }
+
+  /** Group envelopes, in batches of at most 100; `via` tells whether the relay saw a bot token. */
+  async groupSend(id: string, envelopes: GroupEnvelopeInput[]): Promise<{ results: SendResult[]; via: 'group-token' | 'api-key' }> {
+    const results: SendResult[] = [];
+    let via: 'group-token' | 'api-key' = 'api-key';
+    for (const chunk of chunks(envelopes)) {
+      const res = await this.call('POST', `/groups/${encodeURIComponent(id)}/envelopes`, { body: { envelopes: chunk }, schema: GroupSendResults });
+      if (res.results.length !== chunk.length) throw new RelayError(502, 'relay answered a different number of send results');
+      results.push(...res.results);
+      via = res.via;
+    }
+    return { results, via };
+  }
+
+  // ---- plumbing ----
+
+  private async call<S extends TSchema | null>(
+    method: string,
+    path: string,
+    opts: CallOptions<S>,
+  ): Promise<S extends TSchema ? Static<S> : unknown> {
+    const url = new URL(this.baseUrl.toString());
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/api/v1${path}`;
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {};
+    if (opts.auth !== false) {
+      if (!this.credential) throw new RelayError(401, 'not signed in to this relay', 'no-credential');
+      headers.authorization = `Bearer ${this.credential}`;
+    }
+    let body: Buffer | undefined;
+    if (opts.body !== undefined) {
+      body = Buffer.from(JSON.stringify(opts.body));
+      headers['content-type'] = 'application/json';
+    }
+    let res: HttpResponse;
+    for (let attempt = 0; ; attempt++) {
+      // the sign-in routes are budgeted per peer address, not per credential, but pacing them too costs nothing
+      await this.pacer.acquire(opts.priority ?? 'user');
+      res = await httpRequest(this.agent, { method, url, headers, body });
+      if (res.status !== 429) break;
+      const waitMs = retryAfterMs(res.headers['retry-after']);
+      if (attempt >= this.max429Retries || waitMs > this.maxRetryAfterMs) {
+        throw new RelayError(429, `relay rate limit: retry after ${Math.ceil(waitMs / 1000)} s`, 'rate-limited');
+      }
+      this.pacer.pauseFor(waitMs);
+    }
+    const json = parseJson(res.body);
+    if (opts.nullOn?.includes(res.status)) return null as never;
+    if (res.status < 200 || res.status >= 300) {
+      const err = json as { error?: unknown; code?: unknown } | null;
+      const message = typeof err?.error === 'string' ? err.error : `relay answered HTTP ${res.status}`;
+      throw new RelayError(res.status, message, typeof err?.code === 'string' ? err.code : null);
+    }
+    if (opts.schema !== null && !checker(opts.schema).check(json)) {
+      throw new RelayError(502, `relay answer to ${method} ${path} does not match the API contract`, 'bad-answer');
+    }
+    return json as never;
+  }
+}
+
+function chunks<T>(items: T[]): T[][] {
+  if (items.length === 0) return [];
+  const out: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  // stay well under the relay's 1 MiB body cap as well as its 100-envelope cap
+  const maxBytes = LIMITS.bodyMaxBytes - 64 * 1024;
+  for (const item of items) {
+    const size = JSON.stringify(item).length + 1;
+    if (current.length > 0 && (current.length >= LIMITS.batchMax || bytes + size > maxBytes)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += size;
+  }
+  out.push(current);
+  return out;
+}
+
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return null;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function retryAfterMs(h: string | string[] | undefined): number {
+  const v = Array.isArray(h) ? h[0] : h;
+  if (!v) return 1000;
+  const secs = Number(v);
+  if (Number.isFinite(secs) && secs >= 0) return Math.max(250, secs * 1000);
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(250, at - Date.now()) : 1000;
+}
+
+/** True for errors where trying again later may succeed (relay down, timeouts, 5xx, 429). */
+export function isTransient(e: unknown): boolean {
+  if (e instanceof NetworkError) return e.code !== 'pin-mismatch';
+  if (e instanceof RelayError) return e.status === 429 || e.status >= 500;
+  return false;
+}

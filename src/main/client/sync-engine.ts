@@ -1,0 +1,226 @@
+/**
+ * One sync pass: pull → open (vault) → check → commit → ack, repeated until the inbox is empty.
+ *
+ * The order is the whole point. Pulls are non-consuming, so an envelope stays on the relay
+ * until we ack it, and we ack only what is already committed locally (the commit also
+ * records the ids in `pending_acks`, so an ack that never reached the relay is sent again on
+ * the next pass). A crash before the commit loses nothing (the relay still has it); a crash
+ * after it shows nothing twice (the message id is the primary key, a redelivery is a no-op).
+ *
+ * Checks, beyond the vault's (AES-GCM, frame tag and group id, signature = m.from,
+ * m.from = envelope sender unless a bot post):
+ * - people's messages name their sending device (`m.device`), which must be one of the
+ *   author's certified devices (GET /keys, certificates verified);
+ * - a direct message from someone else must be addressed to us (`m.to`);
+ * - our own messages (from our other devices) must name the peer they went to.
+ * A message that fails is acked and dropped (reported through `onRejected`), never stored
+ * under the claimed sender. Only transient trouble (relay unreachable while checking a
+ * device) leaves an envelope un-acked for the next pass.
+ */
+import type { Envelope } from '../../shared/api/envelopes.js';
+import type { ConversationId } from '../../shared/domain.js';
+import type { OpenOutcome, OpenedMessage } from '../vault/vault-protocol.js';
+import type { VaultClient } from '../vault/vault-client.js';
+import type { CertifiedDevices } from './certified-devices.js';
+import type { AppliedIncoming, IncomingMessage, LocalStore } from './local-store.js';
+import { readBody } from './message-body.js';
+import { isTransient, type RelayApi } from './relay-api.js';
+
+export type CrashPoint = 'before-commit' | 'after-commit' | 'after-print' | 'after-ack';
+
+export interface Rejection {
+  envelopeId: string;
+  claimedSender: string;
+  reason: string;
+}
+
+export interface SyncPassResult {
+  pulled: number;
+  stored: number;
+  rejected: Rejection[];
+  /** envelopes left on the relay for a later pass (transient trouble) */
+  deferred: number;
+}
+
+export interface SyncEngineDeps {
+  api: () => RelayApi;
+  vault: Pick<VaultClient, 'openMany'>;
+  store: LocalStore;
+  devices: CertifiedDevices;
+  me: () => { address: string; deviceKey: string };
+  now?: () => number;
+  /** called after each commit, before its ack (the CLI prints here; the app emits events) */
+  onCommitted?: (applied: AppliedIncoming) => void | Promise<void>;
+  onRejected?: (r: Rejection) => void;
+  /** test seam: SIGKILL ourselves at this point of the first batch that stores something */
+  crashAt?: CrashPoint | null;
+  pullLimit?: number;
+}
+
+export class SyncEngine {
+  private running: Promise<SyncPassResult> | null = null;
+
+  constructor(private readonly d: SyncEngineDeps) {}
+
+  /** Runs a pass, or joins the one in progress. */
+  syncOnce(): Promise<SyncPassResult> {
+    if (!this.running) {
+      this.running = this.pass().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  private now(): number {
+    return (this.d.now ?? Date.now)();
+  }
+
+  private crash(point: CrashPoint, stored: number): void {
+    if (this.d.crashAt === point && stored > 0) process.kill(process.pid, 'SIGKILL');
+  }
+
+  private async pass(): Promise<SyncPassResult> {
+    const result: SyncPassResult = { pulled: 0, stored: 0, rejected: [], deferred: 0 };
+    this.d.devices.startPass();
+    await this.flushPendingAcks();
+    const limit = this.d.pullLimit ?? 100;
+    for (;;) {
+      const envelopes = await this.d.api().pull(limit);
+      result.pulled += envelopes.length;
+      if (envelopes.length === 0) break;
+      const batch = await this.processBatch(envelopes);
+      result.rejected.push(...batch.rejected);
+      result.deferred += batch.deferred;
+
+      this.crash('before-commit', batch.items.length);
+      const applied = this.d.store.applyIncoming(batch.items, batch.ackIds, this.now());
+      result.stored += applied.messages.length;
+      this.crash('after-commit', batch.items.length);
+
+      await this.d.onCommitted?.(applied);
+      this.crash('after-print', batch.items.length);
+
+      await this.ackCommitted(batch.ackIds);
+      this.crash('after-ack', batch.items.length);
+
+      // a short page means the inbox is drained; a page with nothing we could settle would repeat forever
+      if (envelopes.length < limit || batch.ackIds.length === 0) break;
+    }
+    return result;
+  }
+
+  /** Acks ids committed by an earlier pass whose ack did not reach the relay. */
+  private async flushPendingAcks(): Promise<void> {
+    for (;;) {
+      const ids = this.d.store.pendingAcks(500);
+      if (ids.length === 0) return;
+      await this.d.api().ack(ids, 'background');
+      this.d.store.clearPendingAcks(ids);
+      if (ids.length < 500) return;
+    }
+  }
+
+  private async ackCommitted(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    try {
+      await this.d.api().ack(ids, 'background');
+      this.d.store.clearPendingAcks(ids);
+    } catch (e) {
+      // committed already: the ids stay in pending_acks and go out on the next pass
+      if (!isTransient(e)) throw e;
+    }
+  }
+
+  private async processBatch(envelopes: Envelope[]): Promise<{ items: IncomingMessage[]; ackIds: string[]; rejected: Rejection[]; deferred: number }> {
+    const outcomes: OpenOutcome[] = await this.d.vault.openMany({ envelopes });
+    const items: IncomingMessage[] = [];
+    const ackIds: string[] = [];
+    const rejected: Rejection[] = [];
+    let deferred = 0;
+    const me = this.d.me();
+    const receivedAt = new Date(this.now()).toISOString();
+    for (let i = 0; i < envelopes.length; i++) {
+      const env = envelopes[i];
+      const outcome = outcomes[i];
+      const reject = (reason: string): void => {
+        const r = { envelopeId: env.id, claimedSender: env.senderAddress, reason };
+        rejected.push(r);
+        ackIds.push(env.id);
+        this.d.onRejected?.(r);
+      };
+      if (!outcome) {
+        deferred++;
+        continue;
+      }
+      if (!outcome.ok) {
+        // sealed for another of our devices: not ours to open or to ack (an unbound key sees them)
+        if (outcome.error.code === 'wrong-device') continue;
+        reject(`${outcome.error.code}: ${outcome.error.message}`);
+        continue;
+      }
+      try {
+        const verdict = await this.check(env, outcome.value, me, receivedAt);
+        if (typeof verdict === 'string') {
+          if (verdict === '') ackIds.push(env.id); // a kind we do not show: settle silently
+          else reject(verdict);
+        } else {
+          items.push(verdict);
+          ackIds.push(env.id);
+        }
+      } catch (e) {
+        if (!isTransient(e)) throw e;
+        deferred++;
+      }
+    }
+    return { items, ackIds, rejected, deferred };
+  }
+
+  /** The message to store, a rejection reason, or '' for a valid message of a kind we ignore. */
+  private async check(env: Envelope, opened: OpenedMessage, me: { address: string; deviceKey: string }, receivedAt: string): Promise<IncomingMessage | string> {
+    const body = readBody(opened.m as Record<string, unknown>);
+    if (body === null) return '';
+    const author = opened.author.toLowerCase();
+    const botPost = opened.kind === 'group' && env.via === 'group-token';
+    if (!botPost) {
+      if (body.device === null) return 'the message names no sending device';
+      if (!(await this.d.devices.isCertified(author, body.device))) return `device ${body.device.slice(0, 12)}… is not a certified device of ${author}`;
+    }
+    const sentAt = normaliseTime(opened.m.sentAt, receivedAt);
+    const base = { id: opened.m.id.toLowerCase(), envelopeId: env.id, author, kind: body.kind, text: body.text, sentAt, receivedAt, via: env.via };
+    if (opened.kind === 'group') {
+      const groupId = opened.groupId!;
+      return {
+        ...base,
+        conversationId: `group:${groupId}` as ConversationId,
+        conversationKind: 'group',
+        peer: groupId,
+        fromMe: author === me.address && !botPost,
+        routed: env.routed,
+        isRequest: false,
+      };
+    }
+    if (author === me.address) {
+      if (body.to === null) return 'a message from our own wallet that names no recipient';
+      return { ...base, conversationId: `direct:${body.to}`, conversationKind: 'direct', peer: body.to, fromMe: true, routed: 'inbox', isRequest: false };
+    }
+    if (body.to !== null && body.to !== me.address) return `the message was addressed to ${body.to}, not to us`;
+    return {
+      ...base,
+      conversationId: `direct:${author}`,
+      conversationKind: 'direct',
+      peer: author,
+      fromMe: false,
+      routed: env.routed,
+      isRequest: env.routed === 'request',
+    };
+  }
+}
+
+/** Sender clocks are not ours to trust for ordering beyond reason: keep it ISO and not in the future. */
+function normaliseTime(sentAt: string, receivedAt: string): string {
+  const t = Date.parse(sentAt);
+  if (!Number.isFinite(t)) return receivedAt;
+  const iso = new Date(t).toISOString();
+  return iso > receivedAt ? receivedAt : iso;
+}
