@@ -59,7 +59,7 @@ const recipientCache = new Map<string, KeyObject>();
 const RECIPIENT_CACHE_MAX = 1024;
 
 function recipientKeyObject(R: Uint8Array): KeyObject {
-  const id = Buffer.from(R).toString('hex');
+  const id = Buffer.from(R.buffer, R.byteOffset, R.length).toString('latin1');
   let key = recipientCache.get(id);
   if (!key) {
     key = publicKeyObject(R);
@@ -110,7 +110,8 @@ function encrypt(k: Buffer, n: Buffer, frame: Uint8Array): Buffer {
 }
 
 function fields(E: Uint8Array, n: Buffer, c: Buffer): SealedFields {
-  return { ephemeralPublicKey: Buffer.from(E).toString('hex'), nonce: n.toString('base64'), ciphertext: c.toString('base64') };
+  const e = Buffer.isBuffer(E) ? E : Buffer.from(E.buffer, E.byteOffset, E.length);
+  return { ephemeralPublicKey: e.toString('hex'), nonce: n.toString('base64'), ciphertext: c.toString('base64') };
 }
 
 export const nodeSealer: Sealer = {

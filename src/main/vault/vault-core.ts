@@ -5,7 +5,6 @@ import { buildPayload, composeMessage, parsePayload, verifyPayload, type Via } f
 import { passphraseCodec, type VaultCodec } from './secret-codec.js';
 import { deviceKeyBytes, type Sealer } from './sealer.js';
 import { nodeSealer } from './sealer-node.js';
-import { checkSiweMessage } from './siwe.js';
 import { VaultError } from './vault-error.js';
 import { readVaultHeader, readVaultSecrets, writeVault, type VaultHeader, type VaultSecrets } from './vault-file.js';
 import type {
@@ -190,10 +189,13 @@ export class VaultCore {
     return { address: k.address, publicKey: k.deviceKey, certificate: signDeviceCertificate(k.walletKey, k.deviceKey, k.address) };
   }
 
-  signSiwe(params: { message: string; expectedUri: string }): SiweSigned {
-    const k = this.keys();
+  async signSiwe(params: { message: string; expectedUri: string }): Promise<SiweSigned> {
     const message = requireString(params?.message, 'message');
-    checkSiweMessage(message, { address: k.address, expectedUri: requireString(params.expectedUri, 'expectedUri') });
+    const expectedUri = requireString(params.expectedUri, 'expectedUri');
+    // viem's SIWE module takes ~1 s to load; only sign-in needs it, so keep it off the worker's start
+    const { checkSiweMessage } = await import('./siwe.js');
+    const k = this.keys();
+    checkSiweMessage(message, { address: k.address, expectedUri });
     return { address: k.address, signature: signPersonalMessage(k.walletKey, message) };
   }
 

@@ -1,0 +1,392 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getAddress } from 'viem';
+import { createSiweMessage } from 'viem/siwe';
+import { afterAll, describe, expect, it } from 'vitest';
+import { verifyDeviceCertificate } from '../device-certificate.js';
+import { passphraseCodec, type VaultCodec } from '../secret-codec.js';
+import { VaultClient, type VaultClientOptions } from '../vault-client.js';
+import { isVaultError } from '../vault-error.js';
+import { readVaultSecrets, vaultPath } from '../vault-file.js';
+import type { EnvelopeToOpen, SealedForRecipient, VaultResponse } from '../vault-protocol.js';
+import { recoverPersonalSigner } from '../wallet.js';
+
+const HARDHAT_MNEMONIC = 'test test test test test test test test test test test junk';
+const HARDHAT_ADDRESS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+const HARDHAT_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const GROUP = '0f8fad5b-d9cb-469f-a165-70867728950e';
+
+const dirs: string[] = [];
+const clients: VaultClient[] = [];
+
+function profile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vault-test-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function client(options: VaultClientOptions): VaultClient {
+  const c = new VaultClient(options);
+  clients.push(c);
+  return c;
+}
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+  } catch (e) {
+    return isVaultError(e) ? e.code : `not a VaultError: ${String(e)}`;
+  }
+  return undefined;
+}
+
+function envelopeFrom(sealed: SealedForRecipient, senderAddress: string, extra: Partial<EnvelopeToOpen> = {}): EnvelopeToOpen {
+  return {
+    id: globalThis.crypto.randomUUID(),
+    senderAddress,
+    groupId: null,
+    via: null,
+    recipientDeviceKey: sealed.deviceKey,
+    ephemeralPublicKey: sealed.ephemeralPublicKey,
+    nonce: sealed.nonce,
+    ciphertext: sealed.ciphertext,
+    ...extra,
+  };
+}
+
+function fileHash(dir: string): string {
+  return createHash('sha256').update(readFileSync(vaultPath(dir))).digest('hex');
+}
+
+describe('vault worker with a passphrase', () => {
+  const dir = profile();
+  const responses: Array<{ seq: number; text: string }> = [];
+  const vault = client({ profileDir: dir, onResponse: (r: VaultResponse) => responses.push({ seq: r.seq, text: JSON.stringify(r) }) });
+  let address = '';
+  let deviceKey = '';
+  let mnemonic = '';
+
+  it('starts empty, creates a wallet, and reports it', async () => {
+    expect(await vault.status()).toEqual({ hasWallet: false, unlocked: false, address: null, deviceKey: null, protection: null });
+    expect(await codeOf(vault.createWallet({}))).toBe('no-passphrase');
+    expect(await codeOf(vault.unlock({ passphrase: 'x' }))).toBe('no-wallet');
+    const created = await vault.createWallet({ passphrase: 'correct horse' });
+    ({ address, deviceKey, mnemonic } = created);
+    expect(address).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(deviceKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(mnemonic.split(' ')).toHaveLength(12);
+    expect(await vault.status()).toEqual({ hasWallet: true, unlocked: true, address, deviceKey, protection: 'passphrase' });
+  });
+
+  it('writes vault.json with mode 0600, atomically, with no secret in clear', async () => {
+    const path = vaultPath(dir);
+    if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['vault.json']);
+    const text = readFileSync(path, 'utf8');
+    const body = JSON.parse(text);
+    expect(body).toMatchObject({ format: 'relay-vault', version: 1, protection: 'passphrase', address, deviceKey });
+    const wrapped = JSON.parse(Buffer.from(body.wrappedKey, 'base64').toString('utf8'));
+    expect(wrapped).toMatchObject({ v: 1, kdf: 'scrypt', N: 2 ** 17, r: 8, p: 1 });
+    const { secrets } = await readVaultSecrets(dir, passphraseCodec('correct horse'));
+    expect(secrets.mnemonic).toBe(mnemonic);
+    expect(text).not.toContain(secrets.walletPrivateKey);
+    expect(text).not.toContain(secrets.devicePrivateKey);
+    expect(text).not.toContain(mnemonic.split(' ')[0] + ' ');
+  });
+
+  it('issues a device certificate that verifies for the address', async () => {
+    const cert = await vault.deviceCertificate();
+    expect(cert.publicKey).toBe(deviceKey);
+    expect(cert.address).toBe(address);
+    expect(verifyDeviceCertificate(deviceKey, address, cert.certificate)).toBe(true);
+  });
+
+  it('seals a direct message to itself and opens it', async () => {
+    const cert = await vault.deviceCertificate();
+    const sealed = await vault.sealMessage({
+      frame: 'direct',
+      message: { kind: 'text', text: 'note to self' },
+      recipients: [{ deviceKey, address, certificate: cert.certificate }],
+    });
+    expect(sealed.sealed).toHaveLength(1);
+    expect(JSON.parse(sealed.m)).toMatchObject({ id: sealed.id, kind: 'text', from: address, text: 'note to self' });
+    expect(recoverPersonalSigner(sealed.m, sealed.sig)).toBe(address);
+    const opened = await vault.openEnvelope({ envelope: envelopeFrom(sealed.sealed[0], address) });
+    expect(opened).toMatchObject({ kind: 'direct', groupId: null, mRaw: sealed.m, sig: sealed.sig, signer: address, author: address });
+    expect(opened.m.text).toBe('note to self');
+  });
+
+  it('seals a group message and opens it only with the matching group id', async () => {
+    const sealed = await vault.sealMessage({ frame: 'group', groupId: GROUP, message: { kind: 'text', text: 'hi group' }, recipients: [{ deviceKey }] });
+    const env = envelopeFrom(sealed.sealed[0], address, { groupId: GROUP, via: 'api-key' });
+    const opened = await vault.openEnvelope({ envelope: env });
+    expect(opened).toMatchObject({ kind: 'group', groupId: GROUP, author: address });
+    expect(opened.m.groupId).toBe(GROUP);
+    expect(await codeOf(vault.openEnvelope({ envelope: { ...env, groupId: '7c9e6679-7425-40de-944b-e07fc1f90ae7' } }))).toBe('bad-frame');
+    expect(await codeOf(vault.openEnvelope({ envelope: { ...env, groupId: null } }))).toBe('bad-frame');
+  });
+
+  it('openMany answers each envelope on its own, in order', async () => {
+    const a = await vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'one' }, recipients: [{ deviceKey }] });
+    const b = await vault.sealMessage({ frame: 'direct', message: { kind: 'request', note: 'two' }, recipients: [{ deviceKey }] });
+    const good1 = envelopeFrom(a.sealed[0], address);
+    const good2 = envelopeFrom(b.sealed[0], address);
+    const tampered = { ...good1, id: 'tampered', ciphertext: good1.ciphertext.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) };
+    const lowOrder = { ...good1, id: 'low', ephemeralPublicKey: '00'.repeat(32) };
+    const otherDevice = { ...good1, id: 'other', recipientDeviceKey: 'ab'.repeat(32) };
+    const forwarded = { ...good2, id: 'fwd', senderAddress: HARDHAT_ADDRESS };
+    const groupMismatch = { ...good1, id: 'grp', groupId: GROUP };
+    const garbage = { ...good1, id: 'garbage', nonce: 'not base64!' };
+    const results = await vault.openMany({ envelopes: [good1, tampered, lowOrder, otherDevice, good2, forwarded, groupMismatch, garbage] });
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual([
+      'ok',
+      'auth-failed',
+      'low-order',
+      'wrong-device',
+      'ok',
+      'sender-mismatch',
+      'bad-frame',
+      'bad-envelope',
+    ]);
+    expect(results[4].ok && results[4].value.m.note).toBe('two');
+    expect(results.map((r) => (r.ok ? r.value.envelopeId : r.envelopeId))).toEqual([good1.id, 'tampered', 'low', 'other', good2.id, 'fwd', 'grp', 'garbage']);
+  });
+
+  it('refuses bad seal requests', async () => {
+    expect(await codeOf(vault.sealMessage({ frame: 'group', message: { kind: 'text', text: 'x' }, recipients: [{ deviceKey }] }))).toBe('bad-request');
+    expect(await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x' }, recipients: [] }))).toBe('bad-request');
+    expect(await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x' }, recipients: [{ deviceKey: 'zz' }] }))).toBe('bad-key');
+    expect(await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x' }, recipients: [{ deviceKey: '00'.repeat(32) }] }))).toBe('low-order');
+    expect(await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x', from: HARDHAT_ADDRESS }, recipients: [{ deviceKey }] }))).toBe('bad-request');
+    const cert = await vault.deviceCertificate();
+    expect(
+      await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x' }, recipients: [{ deviceKey, address: HARDHAT_ADDRESS, certificate: cert.certificate }] })),
+    ).toBe('bad-certificate');
+    expect(await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x' }, recipients: [{ deviceKey: 'cd'.repeat(32), address, certificate: cert.certificate }] }))).toBe(
+      'bad-certificate',
+    );
+  });
+
+  it('signs a SIWE message for our address and relay only', async () => {
+    const uri = 'http://127.0.0.1:4321';
+    const now = new Date();
+    const fields = {
+      address: getAddress(address),
+      chainId: 1,
+      domain: '127.0.0.1:4321',
+      nonce: 'n0nce1234567',
+      uri,
+      version: '1' as const,
+      issuedAt: now,
+      expirationTime: new Date(now.getTime() + 300_000),
+    };
+    const message = createSiweMessage(fields);
+    const signed = await vault.signSiwe({ message, expectedUri: uri });
+    expect(recoverPersonalSigner(message, signed.signature)).toBe(address);
+    expect(await codeOf(vault.signSiwe({ message, expectedUri: 'http://127.0.0.1:9999' }))).toBe('siwe-rejected');
+    expect(await codeOf(vault.signSiwe({ message: createSiweMessage({ ...fields, address: getAddress(HARDHAT_ADDRESS) }), expectedUri: uri }))).toBe('siwe-rejected');
+  });
+
+  it('a wrong passphrase is refused and changes nothing; the right one unlocks', async () => {
+    const before = fileHash(dir);
+    await vault.lock();
+    expect((await vault.status()).unlocked).toBe(false);
+    expect(await codeOf(vault.deviceCertificate())).toBe('locked');
+    expect(await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x' }, recipients: [{ deviceKey }] }))).toBe('locked');
+    expect(await codeOf(vault.unlock({ passphrase: 'wrong horse' }))).toBe('bad-passphrase');
+    expect(await codeOf(vault.unlock({}))).toBe('no-passphrase');
+    expect(fileHash(dir)).toBe(before);
+    expect(await vault.unlock({ passphrase: 'correct horse' })).toMatchObject({ unlocked: true, address, deviceKey });
+    expect(await codeOf(vault.createWallet({ passphrase: 'another' }))).toBe('wallet-exists');
+    expect(await codeOf(vault.importMnemonic({ mnemonic: HARDHAT_MNEMONIC, passphrase: 'another' }))).toBe('wallet-exists');
+    expect(fileHash(dir)).toBe(before);
+  });
+
+  it('no answer ever carried a private key or the seed, except createWallet\'s one mnemonic', async () => {
+    const { secrets } = await readVaultSecrets(dir, passphraseCodec('correct horse'));
+    const device = Buffer.from(secrets.devicePrivateKey, 'hex');
+    const wallet = Buffer.from(secrets.walletPrivateKey, 'hex');
+    const forbidden = [
+      secrets.walletPrivateKey,
+      secrets.devicePrivateKey,
+      wallet.toString('base64'),
+      device.toString('base64'),
+      device.toString('base64url'),
+      ...mnemonic.split(' ').map((_, i, words) => words.slice(i, i + 3).join(' ')).slice(0, 10),
+    ];
+    expect(responses.length).toBeGreaterThan(20);
+    let mnemonicAnswers = 0;
+    for (const r of responses) {
+      const lower = r.text.toLowerCase();
+      for (const secret of forbidden.slice(0, 5)) expect(lower.includes(secret.toLowerCase()), `response ${r.seq} leaks a key`).toBe(false);
+      if (r.text.includes(mnemonic)) mnemonicAnswers++;
+      else for (const words of forbidden.slice(5)) expect(r.text.includes(words), `response ${r.seq} leaks seed words`).toBe(false);
+    }
+    expect(mnemonicAnswers).toBe(1);
+  });
+});
+
+describe('two parties', () => {
+  const alice = client({ profileDir: profile() });
+  const bob = client({ profileDir: profile() });
+
+  it('imports known keys and exchanges a certified, sealed message', async () => {
+    const a = await alice.importMnemonic({ mnemonic: HARDHAT_MNEMONIC, passphrase: 'alice pw' });
+    expect(a.address).toBe(HARDHAT_ADDRESS);
+    expect('mnemonic' in a).toBe(false);
+    const b = await bob.createWallet({ passphrase: 'bob pw' });
+    const bobCert = await bob.deviceCertificate();
+    const sealed = await alice.sealMessage({
+      frame: 'direct',
+      message: { kind: 'request', note: 'Hi Bob, Alice here' },
+      recipients: [{ deviceKey: bobCert.publicKey, address: b.address, certificate: bobCert.certificate }],
+    });
+    const env = envelopeFrom(sealed.sealed[0], HARDHAT_ADDRESS);
+    const opened = await bob.openEnvelope({ envelope: env });
+    expect(opened).toMatchObject({ kind: 'direct', signer: HARDHAT_ADDRESS, author: HARDHAT_ADDRESS });
+    expect(opened.m).toMatchObject({ kind: 'request', note: 'Hi Bob, Alice here', from: HARDHAT_ADDRESS });
+    // Alice cannot open what was sealed for Bob
+    expect(await codeOf(alice.openEnvelope({ envelope: { ...env, recipientDeviceKey: null } }))).toBe('auth-failed');
+    // Bob refuses it when the relay names someone else as sender
+    expect(await codeOf(bob.openEnvelope({ envelope: { ...env, senderAddress: b.address } }))).toBe('sender-mismatch');
+  });
+
+  it('a bot post in a group shows the bot as author while the relay names the creator', async () => {
+    const bobStatus = await bob.status();
+    const sealed = await alice.sealMessage({ frame: 'group', groupId: GROUP, message: { kind: 'text', text: 'deploy done' }, recipients: [{ deviceKey: bobStatus.deviceKey as string }] });
+    const creator = '0x' + '11'.repeat(20);
+    const opened = await bob.openEnvelope({ envelope: envelopeFrom(sealed.sealed[0], creator, { groupId: GROUP, via: 'group-token' }) });
+    expect(opened).toMatchObject({ kind: 'group', groupId: GROUP, author: HARDHAT_ADDRESS, signer: HARDHAT_ADDRESS });
+    expect(await codeOf(bob.openEnvelope({ envelope: envelopeFrom(sealed.sealed[0], creator, { groupId: GROUP, via: 'api-key' }) }))).toBe('sender-mismatch');
+  });
+
+  it('importing the same key as a private key gives the same address, a new device key', async () => {
+    const c = client({ profileDir: profile() });
+    const imported = await c.importPrivateKey({ privateKey: HARDHAT_KEY, passphrase: 'pw' });
+    expect(imported.address).toBe(HARDHAT_ADDRESS);
+    expect(imported.deviceKey).not.toBe((await alice.status()).deviceKey);
+    expect(await codeOf(client({ profileDir: profile() }).importPrivateKey({ privateKey: '0x1234', passphrase: 'pw' }))).toBe('bad-private-key');
+    expect(await codeOf(client({ profileDir: profile() }).importMnemonic({ mnemonic: 'not a mnemonic', passphrase: 'pw' }))).toBe('bad-mnemonic');
+  });
+});
+
+describe('vault protected by an injected codec (safeStorage stand-in)', () => {
+  const seen: number[] = [];
+  // Toy codec: a real app passes Electron's safeStorage. It records what it is asked to protect.
+  const codec: VaultCodec = {
+    encrypt: (b) => {
+      seen.push(b.length);
+      return Buffer.concat([Buffer.from('TOY:'), Buffer.from(b).reverse()]);
+    },
+    decrypt: (b) => {
+      if (b.subarray(0, 4).toString() !== 'TOY:') throw new Error('not mine');
+      seen.push(b.length - 4);
+      return Buffer.from(b.subarray(4)).reverse();
+    },
+  };
+  const dir = profile();
+
+  it('creates and unlocks without a passphrase; the codec only ever sees a 32-byte key', async () => {
+    const v1 = client({ profileDir: dir, codec });
+    const created = await v1.createWallet({});
+    expect((await v1.status()).protection).toBe('codec');
+    await v1.close();
+    const v2 = client({ profileDir: dir, codec });
+    expect(await v2.status()).toMatchObject({ hasWallet: true, unlocked: false, address: created.address });
+    expect(await v2.unlock()).toMatchObject({ unlocked: true, address: created.address });
+    expect((await v2.deviceCertificate()).publicKey).toBe(created.deviceKey);
+    expect(seen).toEqual([32, 32]);
+  });
+
+  it('a process without the codec cannot unlock it', async () => {
+    const v3 = client({ profileDir: dir });
+    expect(await codeOf(v3.unlock({ passphrase: 'guess' }))).toBe('codec-failed');
+  });
+
+  it('a failing codec surfaces as codec-failed', async () => {
+    const broken = client({ profileDir: dir, codec: { encrypt: () => Buffer.alloc(0), decrypt: () => Promise.reject(new Error('keychain locked')) } });
+    expect(await codeOf(broken.unlock())).toBe('codec-failed');
+  });
+});
+
+describe('worker failures', () => {
+  it('a call that takes too long is rejected with timeout; a wedged worker is replaced (locked)', async () => {
+    const dir = profile();
+    const v = client({ profileDir: dir, testHooks: true, pingTimeoutMs: 300 });
+    await v.createWallet({ passphrase: 'pw' });
+    const hang = v.testHangWorker(30_000, { timeoutMs: 200 });
+    const queued = v.status();
+    const hangError = await hang.catch((e) => e);
+    expect(isVaultError(hangError, 'timeout')).toBe(true);
+    expect(hangError.message).toMatch(/__testHang within 200 ms/);
+    // the call queued behind the wedged thread fails once the worker is replaced...
+    expect(await codeOf(queued)).toBe('worker-crashed');
+    // ...and the next call gets a fresh worker: wallet still there, locked
+    expect(await v.status()).toMatchObject({ hasWallet: true, unlocked: false });
+    expect(await v.unlock({ passphrase: 'pw' })).toMatchObject({ unlocked: true });
+  });
+
+  it('a slow but live worker is kept after a timeout', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const slowCodec: VaultCodec = {
+      encrypt: (b) => Buffer.from(b),
+      decrypt: async (b) => {
+        await gate;
+        return Buffer.from(b);
+      },
+    };
+    const v = client({ profileDir: profile(), codec: slowCodec, testHooks: true });
+    await v.createWallet({});
+    await v.lock();
+    expect(await codeOf(v.unlock({}, { timeoutMs: 100 }))).toBe('timeout');
+    // the worker still answers, so it was not restarted; the unlock finishes in the background
+    expect(await v.ping()).toEqual({ pong: true });
+    release();
+    let status = await v.status();
+    for (let i = 0; i < 50 && !status.unlocked; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      status = await v.status();
+    }
+    expect(status.unlocked).toBe(true);
+  });
+
+  it('a worker that exits fails its pending calls and restarts on the next call', async () => {
+    const v = client({ profileDir: profile(), testHooks: true });
+    await v.createWallet({ passphrase: 'pw' });
+    expect(await codeOf(v.testCrashWorker('exit'))).toBe('worker-crashed');
+    expect(await v.status()).toMatchObject({ hasWallet: true, unlocked: false });
+    await v.unlock({ passphrase: 'pw' });
+    expect((await v.status()).unlocked).toBe(true);
+  });
+
+  it('an uncaught exception in the worker fails every pending call', async () => {
+    const never = new Promise<Buffer>(() => undefined);
+    const stuckCodec: VaultCodec = { encrypt: (b) => Buffer.from(b), decrypt: () => never };
+    const dir = profile();
+    const setup = client({ profileDir: dir, codec: stuckCodec });
+    await setup.createWallet({});
+    await setup.close();
+    const v = client({ profileDir: dir, codec: stuckCodec, testHooks: true });
+    const unlocking = v.unlock();
+    await v.ping();
+    const crash = v.testCrashWorker('throw');
+    expect(await codeOf(unlocking)).toBe('worker-crashed');
+    expect(await codeOf(crash)).toBe('worker-crashed');
+    expect(await v.status()).toMatchObject({ hasWallet: true, unlocked: false });
+  });
+
+  it('test hooks are off unless asked for; a closed client refuses calls', async () => {
+    const v = client({ profileDir: profile() });
+    expect(await codeOf(v.testHangWorker(10))).toBe('bad-request');
+    await v.close();
+    expect(await codeOf(v.status())).toBe('closed');
+  });
+});
