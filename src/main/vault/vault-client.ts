@@ -97,6 +97,14 @@ function execArgvWithoutTsx(): string[] {
 }
 
 /**
+ * Bundling: the worker is its own entry. From source the client starts `vault-worker.ts`
+ * (through tsx-worker-bootstrap.mjs); from a build it starts `vault-worker.js` beside the
+ * bundle that contains this file, so the main-process build needs a second input named
+ * `vault-worker` (rollupOptions.input) — or the glue passes `workerEntry`, e.g. from
+ * electron-vite's `import vaultWorker from './vault/vault-worker?modulePath'`.
+ */
+
+/**
  * The caller's handle on the vault worker. Every method is one round trip; errors are
  * VaultError with a stable `code`. The worker starts on first use and again after a crash
  * (a restarted vault is locked: secrets do not survive the thread).
