@@ -3,7 +3,7 @@ import { signDeviceCertificate, verifyDeviceCertificate } from './device-certifi
 import { buildDirectFrame, buildGroupFrame, checkFrameMatchesEnvelope, isUuid, parseFrame } from './frames.js';
 import { buildPayload, composeMessage, parsePayload, verifyPayload, type Via } from './payload.js';
 import { passphraseCodec, type VaultCodec } from './secret-codec.js';
-import { deviceKeyBytes, type Sealer } from './sealer.js';
+import { TAG_BYTES, deviceKeyBytes, type Sealer } from './sealer.js';
 import { nodeSealer } from './sealer-node.js';
 import { VaultError } from './vault-error.js';
 import { readVaultHeader, readVaultSecrets, writeVault, type VaultHeader, type VaultSecrets } from './vault-file.js';
@@ -52,6 +52,8 @@ interface Unlocked {
 
 const MAX_RECIPIENTS = 1000;
 const MAX_BATCH = 500;
+/** the relay's limit on decoded ciphertext per envelope (relay-contract.md §3) */
+const MAX_CIPHERTEXT_BYTES = 64 * 1024;
 
 function requireString(value: unknown, name: string): string {
   if (typeof value !== 'string') throw new VaultError('bad-request', `${name} must be a string`);
@@ -228,6 +230,9 @@ export class VaultCore {
     const sig = signPersonalMessage(k.walletKey, m);
     const payload = buildPayload(m, sig);
     const plain = groupId === null ? buildDirectFrame(payload) : buildGroupFrame(groupId, payload);
+    if (plain.length + TAG_BYTES > MAX_CIPHERTEXT_BYTES) {
+      throw new VaultError('bad-request', `the message is too large to send (${plain.length} bytes framed; the relay takes ${MAX_CIPHERTEXT_BYTES - TAG_BYTES})`);
+    }
     const sealed = targets.map((t) => ({ deviceKey: t.deviceKey, ...this.sealer.seal(t.bytes, plain) }));
     return { id: (JSON.parse(m) as { id: string }).id, m, sig, sealed };
   }

@@ -165,6 +165,7 @@ describe('vault worker with a passphrase', () => {
     expect(await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x' }, recipients: [{ deviceKey: 'zz' }] }))).toBe('bad-key');
     expect(await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x' }, recipients: [{ deviceKey: '00'.repeat(32) }] }))).toBe('low-order');
     expect(await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x', from: HARDHAT_ADDRESS }, recipients: [{ deviceKey }] }))).toBe('bad-request');
+    expect(await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x'.repeat(70_000) }, recipients: [{ deviceKey }] }))).toBe('bad-request');
     const cert = await vault.deviceCertificate();
     expect(
       await codeOf(vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'x' }, recipients: [{ deviceKey, address: HARDHAT_ADDRESS, certificate: cert.certificate }] })),
