@@ -388,6 +388,8 @@ export class Messenger {
     if (this.signingIn) return this.signingIn;
     this.signingIn = (async () => {
       const api = this.requireApi();
+      // the loop also retries a sign-in that fails because the relay is away
+      this.startLoop();
       const stored = this.store.getSetting(S.apiKey(api.origin));
       if (stored && this.codec) {
         api.setCredential(await openSecret(this.codec, stored));
@@ -396,7 +398,6 @@ export class Messenger {
       }
       await this.refreshMe();
       this.relay = { connected: true, lastError: null };
-      this.startLoop();
     })().finally(() => {
       this.signingIn = null;
     });
@@ -743,7 +744,9 @@ export class Messenger {
   async syncPass(): Promise<SyncPassResult> {
     this.ready();
     await this.outbox.flush(true);
-    return this.engine.syncOnce();
+    const res = await this.engine.syncOnce();
+    await this.learnGroups();
+    return res;
   }
 
   private async onCommitted(applied: AppliedIncoming): Promise<void> {
@@ -751,9 +754,21 @@ export class Messenger {
     for (const id of applied.conversations) this.emitConversation(id);
     for (const r of applied.requests) this.emit('request.new', r);
     await this.committedHook?.(applied);
-    // groups we were added to since the last look: learn their names in the background
     for (const id of applied.conversations) {
-      if (id.startsWith('group:') && !this.store.getGroup(id.slice(6))) void this.refreshGroup(id.slice(6)).catch(() => undefined);
+      if (id.startsWith('group:') && !this.store.getGroup(id.slice(6))) this.unknownGroups.add(id.slice(6));
+    }
+  }
+
+  /** Groups we were added to since the last look: learn their names once the pass is done. */
+  private readonly unknownGroups = new Set<string>();
+  private async learnGroups(): Promise<void> {
+    for (const id of [...this.unknownGroups]) {
+      this.unknownGroups.delete(id);
+      try {
+        await this.refreshGroup(id);
+      } catch {
+        // removed again since, or the relay is away: the conversation keeps a generic title
+      }
     }
   }
 
@@ -763,18 +778,19 @@ export class Messenger {
   private async runCycle(force: boolean): Promise<void> {
     this.setSync({ state: 'syncing' });
     try {
+      if (!this.requireApi().hasCredential()) await this.ensureSignedIn();
       await this.outbox.flush(force);
       await this.engine.syncOnce();
+      await this.learnGroups();
       this.offlineStreak = 0;
       this.relay = { connected: true, lastError: null };
       this.setSync({ state: 'idle', lastSyncAt: new Date(this.nowMs()).toISOString(), error: null });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      if (e instanceof RelayError && e.status === 401 && this.codec) {
-        // our key was revoked or the relay was reset: drop it and sign in again next time
+      if (e instanceof RelayError && e.status === 401 && e.code !== 'no-credential' && this.codec) {
+        // our key was revoked or the relay was reset: drop it; the next cycle signs in again
         this.store.setSetting(S.apiKey(this.requireApi().origin), null);
         this.requireApi().setCredential(null);
-        void this.ensureSignedIn().catch((err) => this.noteRelayError(err));
       }
       const offline = isTransient(e) && !(e instanceof RelayError && e.status !== 429 && e.status < 500);
       if (offline) this.offlineStreak++;
@@ -803,7 +819,7 @@ export class Messenger {
         let delay = this.offlineStreak > 0 ? Math.min(60_000, base * 2 ** this.offlineStreak) : base;
         const due = this.store.nextOutboxDue();
         if (due !== null) delay = Math.min(delay, Math.max(50, due - this.nowMs()));
-        if (this.api?.hasCredential()) this.scheduleLoop(delay);
+        if (this.unlocked && this.api) this.scheduleLoop(delay);
       });
     }, delayMs);
     this.loopTimer.unref?.();

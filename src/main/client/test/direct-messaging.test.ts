@@ -1,0 +1,144 @@
+/**
+ * Two profiles on one real relay: contact requests, allow, replies, block and stake-gate,
+ * through the Messenger facade (the same calls the UI makes).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage, ContactRequest } from '../../../shared/domain.js';
+import type { Messenger } from '../messenger.js';
+import { cleanup, newProfile, startRelay, type Relay } from './harness.js';
+
+let relay: Relay;
+let alice: Awaited<ReturnType<typeof newProfile>>;
+let bob: Awaited<ReturnType<typeof newProfile>>;
+
+beforeAll(async () => {
+  relay = await startRelay();
+  [alice, bob] = await Promise.all([newProfile(relay.url, { handle: 'alice' }), newProfile(relay.url, { handle: 'bob' })]);
+}, 60_000);
+afterAll(cleanup);
+
+function collect<T>(m: Messenger, event: 'message.new' | 'request.new'): T[] {
+  const out: T[] = [];
+  m.on(event, (p) => out.push(p as T));
+  return out;
+}
+
+describe('direct messages between two profiles', () => {
+  it('a first message from a stranger arrives as a contact request', async () => {
+    const requests = collect<ContactRequest>(bob.m, 'request.new');
+    const opened = await alice.m.openConversation({ to: '@bob' });
+    expect(opened.id).toBe(`direct:${bob.address}`);
+    expect(opened.title).toBe('@bob');
+
+    const { outcome } = await alice.m.sendAndWait(opened.id, 'hi bob, it is alice');
+    expect(outcome.state).toBe('sent');
+    expect(outcome.routed).toBe('request');
+    expect(outcome.deliveries).toEqual([{ address: bob.address, deviceKey: bob.deviceKey, own: false, routed: 'request' }]);
+    expect(alice.m.listMessages({ conversationId: opened.id })[0]).toMatchObject({ state: 'sent', routed: 'request', fromMe: true });
+
+    const pass = await bob.m.syncPass();
+    expect(pass.stored).toBe(1);
+    expect(pass.rejected).toEqual([]);
+    const list = bob.m.listRequests();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ address: alice.address, intro: 'hi bob, it is alice', messageCount: 1 });
+    expect(requests.map((r) => r.address)).toEqual([alice.address]);
+    // a pending request is not a conversation yet
+    expect(bob.m.listConversations().map((c) => c.id)).not.toContain(`direct:${alice.address}`);
+    const msgs = bob.m.listMessages({ conversationId: `direct:${alice.address}` });
+    expect(msgs.map((m) => [m.from, m.text, m.routed, m.fromMe])).toEqual([[alice.address, 'hi bob, it is alice', 'request', false]]);
+  });
+
+  it('after bob allows alice, her messages land in his inbox', async () => {
+    await bob.m.acceptRequest({ address: alice.address });
+    expect(bob.m.listRequests()).toEqual([]);
+    expect(bob.m.listConversations().map((c) => c.id)).toContain(`direct:${alice.address}`);
+
+    const { outcome } = await alice.m.sendAndWait(`direct:${bob.address}`, 'second message');
+    expect(outcome.routed).toBe('inbox');
+    const arrived = collect<ChatMessage>(bob.m, 'message.new');
+    await bob.m.syncPass();
+    expect(arrived.map((m) => [m.text, m.routed])).toEqual([['second message', 'inbox']]);
+    const conv = bob.m.listConversations().find((c) => c.id === `direct:${alice.address}`)!;
+    expect(conv.lastMessage).toMatchObject({ text: 'second message', fromMe: false });
+    expect(conv.unread).toBe(2);
+    bob.m.markRead({ conversationId: conv.id });
+    expect(bob.m.listConversations().find((c) => c.id === conv.id)!.unread).toBe(0);
+  });
+
+  it("bob's replies land in alice's inbox", async () => {
+    const reply = bob.m.sendMessage({ conversationId: `direct:${alice.address}`, text: 'hello alice' });
+    expect(reply.state).toBe('sending');
+    const [outcome] = (await bob.m.flushOutbox(true)).filter((o) => o.messageId === reply.id);
+    // the background kick may have sent it already; the stored state tells either way
+    const stored = bob.m.listMessages({ conversationId: `direct:${alice.address}` }).find((m) => m.id === reply.id)!;
+    expect(stored.state).toBe('sent');
+    expect(stored.routed).toBe('inbox');
+    if (outcome) expect(outcome.routed).toBe('inbox');
+
+    await alice.m.syncPass();
+    const msgs = alice.m.listMessages({ conversationId: `direct:${bob.address}` });
+    expect(msgs.map((m) => [m.fromMe, m.text])).toEqual([
+      [true, 'hi bob, it is alice'],
+      [true, 'second message'],
+      [false, 'hello alice'],
+    ]);
+    expect(msgs[2]).toMatchObject({ from: bob.address, fromHandle: 'bob', routed: 'inbox', state: 'sent' });
+    expect(alice.m.listRequests()).toEqual([]);
+  });
+
+  it('a redelivered envelope is shown once', async () => {
+    await alice.m.sendAndWait(`direct:${bob.address}`, 'only once');
+    const before = bob.m.listMessages({ conversationId: `direct:${alice.address}` }).length;
+    await bob.m.syncPass();
+    await bob.m.syncPass();
+    expect(bob.m.listMessages({ conversationId: `direct:${alice.address}` }).length).toBe(before + 1);
+  });
+
+  it("once bob blocks alice, her sends report blocked and nothing reaches him", async () => {
+    await bob.m.block({ address: alice.address });
+    const { outcome, message } = await alice.m.sendAndWait(`direct:${bob.address}`, 'are you there?');
+    expect(outcome.routed).toBe('blocked');
+    expect(message).toMatchObject({ state: 'sent', routed: 'blocked' });
+    const pass = await bob.m.syncPass();
+    expect(pass.pulled).toBe(0);
+    await bob.m.unblock({ address: alice.address });
+  });
+
+  it('a stake-gate policy reports its stake and currency to the sender', async () => {
+    const carol = await newProfile(relay.url, { handle: 'carol' });
+    const policy = await carol.m.setPolicy({ unknownSenders: 'stake-gate', stake: '0.05' });
+    expect(policy).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
+    expect(await carol.m.getPolicy()).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
+
+    const { outcome, message } = await alice.m.sendAndWait(`direct:${carol.address}`, 'hello stranger');
+    expect(outcome).toMatchObject({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
+    expect(message).toMatchObject({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
+    expect((await carol.m.syncPass()).pulled).toBe(0);
+  });
+
+  it('a contact-request intro (asRequest) reaches a request inbox with its note', async () => {
+    const dave = await newProfile(relay.url);
+    const { outcome } = await dave.m.sendAndWait(`direct:${alice.address}`, 'Dave here, we met at the meetup', true);
+    expect(outcome.routed).toBe('request');
+    await alice.m.syncPass();
+    expect(alice.m.listRequests().find((r) => r.address === dave.address)).toMatchObject({ intro: 'Dave here, we met at the meetup' });
+    // declining forgets him locally
+    await alice.m.declineRequest({ address: dave.address });
+    expect(alice.m.listRequests().find((r) => r.address === dave.address)).toBeUndefined();
+    expect(alice.m.listMessages({ conversationId: `direct:${dave.address}` })).toEqual([]);
+  });
+
+  it('directory search, devices and status answer in domain types', async () => {
+    const hits = await alice.m.searchDirectory({ q: 'bo' });
+    expect(hits).toContainEqual({ handle: 'bob', address: bob.address, verified: false });
+    const devices = await alice.m.listDevices();
+    expect(devices).toEqual([{ publicKey: alice.deviceKey, createdAt: expect.any(String), current: true }]);
+    const st = await alice.m.appStatus();
+    expect(st).toMatchObject({ hasWallet: true, unlocked: true, ready: true, address: alice.address, handle: 'alice', deviceKey: alice.deviceKey });
+    expect(st.relay).toMatchObject({ mode: 'url', url: relay.url, connected: true });
+    const keys = await alice.m.listApiKeys();
+    expect(keys).toHaveLength(1);
+    expect(keys[0].deviceKey).toBe(alice.deviceKey);
+  });
+});

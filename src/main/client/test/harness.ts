@@ -1,0 +1,146 @@
+/**
+ * Real relays and real profiles for the client tests: the relay is the lead's
+ * startRelayServer (createRelay + openSqliteStore, listening on 127.0.0.1), in a fresh temp
+ * folder; profiles are Messenger instances over fresh profile folders.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startRelayServer, type RunningRelay } from '../../relay/server.js';
+import { Messenger } from '../messenger.js';
+
+export const PASSPHRASE = 'correct horse battery staple';
+export const ROOT = resolve(import.meta.dirname, '../../../..');
+
+const cleanups: Array<() => Promise<void> | void> = [];
+
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `client-${prefix}-`));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Runs registered cleanups (last first); call from afterAll/afterEach. */
+export async function cleanup(): Promise<void> {
+  while (cleanups.length > 0) {
+    const fn = cleanups.pop()!;
+    try {
+      await fn();
+    } catch {
+      // a cleanup failure must not hide the test's own result
+    }
+  }
+}
+
+export interface Relay {
+  url: string;
+  port: number;
+  dataDir: string;
+  running: RunningRelay;
+  stop(): Promise<void>;
+}
+
+/** A relay on 127.0.0.1 (port 0 = any), rate limit off unless given; same dataDir+port = a restart. */
+export async function startRelay(opts: { dataDir?: string; port?: number; rateLimit?: number } = {}): Promise<Relay> {
+  const dataDir = opts.dataDir ?? tempDir('relay');
+  const running = await startRelayServer({
+    host: '127.0.0.1',
+    port: opts.port ?? 0,
+    dataDir,
+    lan: false,
+    rateLimit: opts.rateLimit ?? 0,
+    retentionDays: 30,
+    stakeCurrency: 'ETH',
+    chainId: 1,
+    baseUrl: null,
+    allowedHosts: [],
+    trustProxy: false,
+  });
+  let stopped = false;
+  const relay: Relay = {
+    url: running.url,
+    port: running.port,
+    dataDir,
+    running,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await running.close();
+    },
+  };
+  cleanups.push(() => relay.stop());
+  return relay;
+}
+
+export interface ProfileOptions {
+  handle?: string;
+  mnemonic?: string;
+  privateKey?: string;
+  dir?: string;
+}
+
+/** A fresh profile with a wallet (new or imported), signed in to the relay. */
+export async function newProfile(relayUrl: string, opts: ProfileOptions = {}): Promise<{ m: Messenger; address: string; deviceKey: string; mnemonic: string | null; dir: string }> {
+  const dir = opts.dir ?? tempDir('profile');
+  const m = await Messenger.open({ profileDir: dir, shell: 'web', autoSync: false });
+  cleanups.push(() => m.close());
+  let mnemonic: string | null = null;
+  if (opts.mnemonic) await m.importMnemonic({ mnemonic: opts.mnemonic, passphrase: PASSPHRASE });
+  else if (opts.privateKey) await m.importPrivateKey({ privateKey: opts.privateKey, passphrase: PASSPHRASE });
+  else mnemonic = (await m.createWallet({ passphrase: PASSPHRASE })).mnemonic;
+  const status = await m.connectRelay({ mode: 'url', url: relayUrl });
+  if (!status.ready) throw new Error(`profile not ready: ${status.relay.lastError}`);
+  if (opts.handle) await m.claimHandle({ handle: opts.handle });
+  const who = m.whoami()!;
+  return { m, address: who.address, deviceKey: who.deviceKey, mnemonic, dir };
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed line by line as JSON */
+  json: unknown[];
+}
+
+/** Runs a client entry (cli.ts or bot-cli.ts) as a child process with node + tsx. */
+export function runEntry(entry: 'cli' | 'bot-cli', args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  const file = join(ROOT, 'src/main/client', `${entry}.ts`);
+  const proc = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, RELAY_CLIENT_TEST_CRASH: undefined, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolvePromise, reject) => {
+    proc.once('error', reject);
+    proc.once('close', (code, signal) => {
+      const json: unknown[] = [];
+      for (const line of stdout.split('\n')) {
+        if (line.trim() === '') continue;
+        try {
+          json.push(JSON.parse(line));
+        } catch {
+          json.push(line);
+        }
+      }
+      resolvePromise({ code, signal, stdout, stderr, json });
+    });
+  });
+}
+
+export function cli(profile: string, args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return runEntry('cli', ['--profile', profile, ...args], env);
+}
+
+/** Asserts a zero exit and returns the first JSON line. */
+export async function cliOk<T = Record<string, unknown>>(profile: string, args: string[], env: Record<string, string | undefined> = {}): Promise<T> {
+  const r = await cli(profile, args, env);
+  if (r.code !== 0) throw new Error(`client ${args.join(' ')} exited ${r.code ?? r.signal}: ${r.stderr}`);
+  return r.json[0] as T;
+}
