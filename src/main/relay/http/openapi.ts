@@ -83,7 +83,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 
   await app.register(swaggerUi, {
     routePrefix: '/reference',
-    staticCSP: true,
+    // Everything from this origin; no upgrade-insecure-requests (plain-http loopback relays) and no
+    // validator.swagger.io (the page must work offline and call nobody).
+    staticCSP: "default-src 'self'; base-uri 'self'; img-src 'self' data:; font-src 'self' data:; object-src 'none'; script-src 'self'; style-src 'self'; frame-ancestors 'none'; form-action 'self'",
     uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
     theme: { title: 'Messaging Relay API reference' },
   });
