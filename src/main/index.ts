@@ -3,8 +3,7 @@
  * and speak to the window through one guarded doorway. Everything that can run without
  * Electron lives in src/main/services and is shared with web mode.
  */
-import { app, BrowserWindow, safeStorage, shell } from 'electron';
-import { join } from 'node:path';
+import { app, BrowserWindow, dialog, safeStorage, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { installDoorway, pushEvent } from './ipc/doorway.js';
 import { safeStorageCodec } from './safe-storage-codec.js';
@@ -34,21 +33,21 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     hardenSession();
     const sqliteEnv = configureSqliteBinding(process.resourcesPath, here);
-    services = new AppServices({
-      dataDir: process.env.RELAY_MESSENGER_PROFILE ?? app.getPath('userData'),
-      shell: 'electron',
-      relayLauncher: builtRelayLauncher(here, sqliteEnv),
-      vaultCodec: safeStorage.isEncryptionAvailable() ? safeStorageCodec(safeStorage) : undefined,
-      vaultWorkerEntry: join(here, 'vault-worker.js'),
-      openExternal: (url) => shell.openExternal(url),
-    });
+    try {
+      services = await AppServices.start({
+        dataDir: process.env.RELAY_MESSENGER_PROFILE ?? app.getPath('userData'),
+        shell: 'electron',
+        relayLauncher: builtRelayLauncher(here, sqliteEnv),
+        vaultCodec: safeStorage.isEncryptionAvailable() ? safeStorageCodec(safeStorage) : undefined,
+        openExternal: (url) => shell.openExternal(url),
+      });
+    } catch (e) {
+      dialog.showErrorBox('Relay Messenger could not start', e instanceof Error ? e.message : String(e));
+      app.exit(1);
+      return;
+    }
     services.onEvent((event, payload) => pushEvent(win, event, payload));
     installDoorway(() => win, services.handlers);
-    try {
-      await services.start();
-    } catch (e) {
-      console.error('could not start services', e);
-    }
     win = createMainWindow();
     win.on('closed', () => {
       win = null;

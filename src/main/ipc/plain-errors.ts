@@ -1,44 +1,10 @@
 /**
- * Turns any error from the services into `{ code, message }` for the renderer: known codes get
- * a sentence a person can act on, other messages pass as their first line, and anything
- * unexpected becomes a generic sentence while the detail goes to main's log only.
+ * Turns any error from the services into `{ code, message }` for the renderer: what the
+ * person asked for decides what a refusal means (a 409 on a handle claim is "taken"), known
+ * codes get a sentence a person can act on, the client's own messages pass as sentences,
+ * and anything unexpected becomes a generic sentence while the detail goes to main's log.
  */
 import type { IpcError } from '../../shared/ipc.js';
-
-const PLAIN: Record<string, string> = {
-  'bad-passphrase': 'That passphrase is not right.',
-  'no-wallet': 'There is no wallet on this computer yet.',
-  'wallet-exists': 'This computer already has a wallet.',
-  'bad-mnemonic': 'That recovery phrase is not valid. Check the words and their order.',
-  'invalid-mnemonic': 'That recovery phrase is not valid. Check the words and their order.',
-  'bad-private-key': 'That private key is not valid. It should be 64 hexadecimal characters, optionally starting with 0x.',
-  'invalid-private-key': 'That private key is not valid. It should be 64 hexadecimal characters, optionally starting with 0x.',
-  locked: 'Unlock the app first.',
-  'handle-taken': 'That handle is already taken. Try another.',
-  'pin-mismatch': "That relay's certificate does not match the fingerprint. Check the fingerprint with whoever shares the relay.",
-  ECONNREFUSED: "Can't reach the relay. Check the address, or whether it is running.",
-  'not-connected': 'Not connected to a relay yet.',
-  'rate-limited': 'Too many requests at once. Wait a moment and try again.',
-  'unknown-recipient': 'Nobody with that handle or address is on this relay.',
-  'wrong-password': 'That group password is not right.',
-  'not-found': 'That could not be found. It may have been removed.',
-  forbidden: "You're not allowed to do that.",
-  timeout: 'That took too long. Try again.',
-  'no-passphrase': 'Choose a passphrase: it protects your wallet on this computer.',
-  'codec-failed': "The system keychain could not open your wallet. Check that you're signed in to your desktop session.",
-  'network': "Can't reach the relay. Check the address, or whether it is running.",
-};
-
-/** What a refusal means depends on what was asked. */
-const BY_STATUS: Record<string, Record<number, [string, string]>> = {
-  'profile.claimHandle': { 409: ['handle-taken', 'That handle is already taken. Try another.'], 400: ['bad-handle', 'Handles are 3–32 letters, digits or underscores.'] },
-  'groups.join': { 403: ['wrong-password', 'That group password is not right.'], 404: ['not-found', 'That group no longer exists.'] },
-  'groups.addMember': { 403: ['forbidden', 'Only the group’s creator can add members.'], 404: ['unknown-recipient', 'Nobody with that handle or address is on this relay.'] },
-  'groups.removeMember': { 403: ['forbidden', 'Only the group’s creator can remove members.'] },
-  'groups.leave': { 409: ['creator-cannot-leave', 'As the creator you can leave only once everyone else has left.'] },
-  'apiKeys.mint': { 403: ['no-entitlement', 'This relay has not enabled developer API keys for your account. Ask its operator.'] },
-  'conversations.open': { 404: ['unknown-recipient', 'Nobody with that handle or address is on this relay.'] },
-};
 
 export class AppError extends Error {
   constructor(
@@ -50,33 +16,83 @@ export class AppError extends Error {
   }
 }
 
-function firstLine(text: string): string {
-  const line = text.split('\n')[0].trim();
-  return line.length > 300 ? `${line.slice(0, 297)}…` : line;
+const NETWORK = "Can't reach the relay. Check its address, or whether it is running.";
+
+/** By error code (the vault's, the Messenger's, the relay's named codes). */
+const PLAIN: Record<string, string> = {
+  'bad-passphrase': 'That passphrase is not right.',
+  'no-passphrase': 'Enter your passphrase.',
+  'no-wallet': 'There is no wallet on this computer yet.',
+  'wallet-exists': 'This computer already has a wallet.',
+  'bad-mnemonic': 'That recovery phrase is not valid. Check the words and their order.',
+  'bad-private-key': 'That private key is not valid. It is 64 hexadecimal characters, optionally starting with 0x.',
+  locked: 'Unlock the app first.',
+  'codec-failed': "The system keychain could not open your wallet. Check that you're signed in to your desktop session.",
+  'corrupt-vault': 'The wallet file on this computer is damaged. Restore it from your recovery phrase.',
+  'no-relay': 'Choose a relay first.',
+  'not-signed-in': 'Not signed in to the relay yet. Check your connection.',
+  timeout: 'That took too long. Try again.',
+  'worker-crashed': 'The key vault restarted. Unlock again and retry.',
+  'pin-mismatch': "That relay's certificate does not match the fingerprint. Check the fingerprint with whoever shares the relay.",
+  'profile-in-use': 'This profile is already open in another window of the app.',
+};
+
+/** What an HTTP refusal from the relay means, by command. */
+const BY_STATUS: Record<string, Record<number, [string, string]>> = {
+  'profile.claimHandle': { 409: ['handle-taken', 'That handle is already taken. Try another.'], 400: ['bad-handle', 'Handles are 3–32 letters, digits or underscores.'] },
+  'groups.join': { 403: ['wrong-password', 'That group password is not right.'], 404: ['not-found', 'That group no longer exists.'] },
+  'groups.addMember': { 403: ['forbidden', 'Only the group’s creator can add members.'], 404: ['unknown-recipient', 'Nobody with that handle or address is on this relay.'], 409: ['already-member', 'They are already a member.'] },
+  'groups.removeMember': { 403: ['forbidden', 'Only the group’s creator can remove members.'] },
+  'groups.leave': { 409: ['creator-cannot-leave', 'As the creator you can leave only once everyone else has left.'] },
+  'groups.mintToken': { 403: ['forbidden', 'Only the group’s creator can mint bot tokens.'] },
+  'apiKeys.mint': { 403: ['no-entitlement', 'This relay has not enabled developer API keys for your account. Ask its operator.'] },
+  'conversations.open': { 404: ['unknown-recipient', 'Nobody with that handle or address is on this relay.'] },
+  'relay.connect': { 404: ['not-a-relay', 'That address does not answer like a relay. Check it.'] },
+};
+
+const BY_STATUS_ANY: Record<number, [string, string]> = {
+  401: ['signed-out', 'The relay no longer accepts this device’s key. Reconnect to the relay in Settings.'],
+  403: ['forbidden', 'You’re not allowed to do that.'],
+  404: ['not-found', 'That could not be found. It may have been removed.'],
+  413: ['too-large', 'That is too large to send.'],
+  429: ['rate-limited', 'Too many requests at once. Wait a moment and try again.'],
+};
+
+function sentence(text: string): string {
+  let line = text.split('\n')[0].trim();
+  if (line.length > 300) line = `${line.slice(0, 297)}…`;
+  if (!line) return '';
+  line = line[0].toUpperCase() + line.slice(1);
+  return /[.!?…)]$/.test(line) ? line : `${line}.`;
 }
 
-/** Messages meant for people start with a capital letter and are sentences; internals do not. */
-function looksPlain(text: string): boolean {
-  return /^[A-Z“"']/.test(text) && !/\bat .+:\d+:\d+\)?$/.test(text) && !/^(TypeError|RangeError|ReferenceError|SyntaxError|Error):/.test(text);
+function looksInternal(text: string): boolean {
+  return /\bat .+:\d+:\d+\)?$|^(TypeError|RangeError|ReferenceError|SyntaxError|Error):|undefined|null is not|Cannot read prop/.test(text);
 }
 
 export function toIpcError(e: unknown, command?: string): IpcError {
-  const err = e as { code?: unknown; message?: unknown; status?: unknown; name?: unknown };
+  const err = e as { name?: unknown; code?: unknown; status?: unknown; message?: unknown } | null;
+  const name = typeof err?.name === 'string' ? err.name : '';
   const code = typeof err?.code === 'string' && /^[A-Za-z0-9_.-]{1,40}$/.test(err.code) ? err.code : null;
-  const message = typeof err?.message === 'string' ? firstLine(err.message) : '';
-  if (code && PLAIN[code]) return { code, message: PLAIN[code] };
-  if (err?.name === 'NetworkError') return { code: code ?? 'network', message: code === 'pin-mismatch' ? PLAIN['pin-mismatch'] : PLAIN.network };
-  if (typeof err?.status === 'number') {
-    const specific = command ? BY_STATUS[command]?.[err.status] : undefined;
+  const message = typeof err?.message === 'string' ? err.message : '';
+
+  if (e instanceof AppError) return { code: e.code, message: e.message };
+  if (name === 'ProfileInUseError') return { code: 'profile-in-use', message: PLAIN['profile-in-use'] };
+
+  if (name === 'RelayError' && typeof err?.status === 'number') {
+    const specific = (command && BY_STATUS[command]?.[err.status]) || (code && PLAIN[code] ? [code, PLAIN[code]] : null);
     if (specific) return { code: specific[0], message: specific[1] };
-    if (err.status === 429) return { code: 'rate-limited', message: PLAIN['rate-limited'] };
-    if (err.status === 409) return { code: code ?? 'conflict', message: message && looksPlain(message) ? message : 'That is already taken.' };
-    if (err.status === 403) return { code: code ?? 'forbidden', message: message && looksPlain(message) ? message : PLAIN.forbidden };
-    if (err.status === 404) return { code: code ?? 'not-found', message: message && looksPlain(message) ? message : PLAIN['not-found'] };
+    if (err.status === 400 || err.status === 409) return { code: `relay.${code ?? err.status}`, message: sentence(message) || 'The relay refused that.' };
+    const any = BY_STATUS_ANY[err.status];
+    if (any) return { code: any[0], message: any[1] };
+    return { code: `relay.${err.status}`, message: 'The relay had a problem. Try again in a moment.' };
   }
-  if (e instanceof AppError || (code && message && looksPlain(message))) return { code: code ?? 'error', message };
-  if (message && looksPlain(message)) return { code: code ?? 'error', message };
+  if (name === 'NetworkError') return code === 'pin-mismatch' ? { code, message: PLAIN[code] } : { code: 'network', message: NETWORK };
+  if (name === 'VaultError' || name === 'MessengerError') {
+    if (code && PLAIN[code]) return { code, message: PLAIN[code] };
+    if (message && !looksInternal(message)) return { code: code ?? 'error', message: sentence(message) };
+  }
   // Unexpected: keep the detail in main's log, give the person something to do.
   console.error(`[${command ?? 'command'}]`, e);
-  return { code: code ?? 'internal', message: 'Something went wrong. Try again; if it keeps happening, restart the app.' };
+  return { code: 'internal', message: 'Something went wrong. Try again; if it keeps happening, restart the app.' };
 }

@@ -1,67 +1,93 @@
 /**
  * Everything main owns, in plain Node (no electron import, so tests and web mode use it as
- * is): the embedded relay, the vault, and the messenger client. Electron's doorway and web
- * mode's socket both talk to it through `handlers` (one per command of the contract) and
- * listen to `onEvent`.
+ * is): the embedded relay (a child process) and the Messenger (which owns the vault worker
+ * and the local database). Electron's doorway and web mode's socket both talk to it through
+ * `handlers`, one per command of the contract, and listen to `onEvent`.
  */
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { AppStatus, RelayStatus } from '../../shared/domain.js';
-import type { EventName, Events } from '../../shared/ipc.js';
+import { eventNames, type CommandArgs, type EventName, type Events } from '../../shared/ipc.js';
+import { Messenger } from '../client/messenger.js';
 import type { Handlers } from '../ipc/handler-types.js';
 import { AppError } from '../ipc/plain-errors.js';
 import type { VaultCodec } from '../vault/secret-codec.js';
-import { VaultClient } from '../vault/vault-client.js';
 import { readSettings, writeSettings, type AppSettings } from './app-settings.js';
 import { EmbeddedRelay, type RelayLauncher } from './embedded-relay.js';
-import { clientHandlers, openClientSession, type ClientSession } from './client-session.js';
 import { lockProfile } from './profile-lock.js';
 
 export interface AppServicesOptions {
-  /** the profile: vault, client database, embedded relay data, settings */
+  /** the profile: Messenger's folder (vault, client.db), the embedded relay's, settings */
   dataDir: string;
   shell: 'electron' | 'web';
   relayLauncher: RelayLauncher;
-  /** Electron's safeStorage; without it the vault asks for a passphrase */
+  /** Electron's safeStorage; without it the vault is protected by the passphrase */
   vaultCodec?: VaultCodec;
-  vaultWorkerEntry?: string | URL;
   openExternal: (url: string) => Promise<void>;
+  /** Messenger's background sync period (tests shorten it) */
+  pollIntervalMs?: number;
 }
 
 type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
 
-const RESTART_BACKOFF_MS = [1000, 2000, 5000, 10_000, 30_000];
+const RESTART_BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 
 export class AppServices {
   readonly handlers: Handlers;
   private readonly emitter = new EventEmitter();
-  private readonly vault: VaultClient;
   private readonly relay: EmbeddedRelay;
   private settings: AppSettings;
-  private client: ClientSession | null = null;
-  private clientError: string | null = null;
-  private unlock: (() => void) | null = null;
+  private messenger!: Messenger;
+  private releaseLock: (() => void) | null = null;
   private restarts = 0;
   private closed = false;
   private localStarting: Promise<unknown> | null = null;
 
-  constructor(private readonly opts: AppServicesOptions) {
+  private constructor(private readonly opts: AppServicesOptions) {
     this.settings = readSettings(opts.dataDir);
-    this.vault = new VaultClient({ profileDir: join(opts.dataDir, 'vault'), codec: opts.vaultCodec, workerEntry: opts.vaultWorkerEntry });
     this.relay = new EmbeddedRelay({ launcher: opts.relayLauncher, dataDir: join(opts.dataDir, 'relay') });
     this.relay.on('status', () => this.emit('relay.status', this.relayStatus()));
     this.relay.on('exit', () => this.localRelayCrashed());
     this.handlers = this.createHandlers();
+    this.emitter.setMaxListeners(50);
   }
 
-  /** Takes the profile, starts the local relay when enabled, and reopens a known session. */
-  async start(): Promise<void> {
-    this.unlock = lockProfile(this.opts.dataDir);
-    if (this.settings.localRelay.enabled) this.startLocalRelay().catch(() => undefined);
-    const v = await this.vault.status();
-    // A keychain-protected vault opens without asking; a passphrase one waits for the user.
-    if (v.hasWallet && !v.unlocked && v.protection === 'codec') await this.vault.unlock({}).catch(() => undefined);
-    if ((await this.vault.status()).unlocked && this.settings.relay) await this.openClient().catch(() => undefined);
+  /** Takes the profile, starts the local relay when enabled, opens the Messenger and, when it can, the wallet. */
+  static async start(opts: AppServicesOptions): Promise<AppServices> {
+    const s = new AppServices(opts);
+    s.releaseLock = lockProfile(opts.dataDir);
+    try {
+      const relayUp = s.settings.localRelay.enabled ? s.startLocalRelay().catch(() => undefined) : Promise.resolve();
+      s.messenger = await Messenger.open({
+        profileDir: join(opts.dataDir, 'profile'),
+        shell: opts.shell,
+        codec: opts.vaultCodec,
+        localRelay: () => s.relay.status(),
+        ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
+      });
+      for (const name of eventNames) s.messenger.on(name, (payload) => s.emit(name, payload as never));
+      // The local relay may have moved to another port since last time: point the profile at it.
+      if (s.settings.relay?.mode === 'local') {
+        await relayUp;
+        const st = s.relay.status();
+        if (st.running && st.url !== s.messenger.relayStatus().url) await s.messenger.connectRelay({ mode: 'local', url: st.url!, ...(st.lan ? { fingerprint: st.lan.fingerprint } : {}) }).catch(() => undefined);
+      }
+      await s.tryOpenWallet();
+      return s;
+    } catch (e) {
+      await s.close();
+      throw e;
+    }
+  }
+
+  /**
+   * A keychain vault opens without asking, and so does one created without a passphrase
+   * (the Messenger's stand-in); a real passphrase waits for the unlock screen.
+   */
+  private async tryOpenWallet(): Promise<void> {
+    const st = await this.messenger.vault.status();
+    if (!st.hasWallet || st.unlocked) return;
+    await this.messenger.unlock({ passphrase: '' }).catch(() => undefined);
   }
 
   onEvent(fn: Listener): () => void {
@@ -73,18 +99,17 @@ export class AppServices {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.client?.close().catch(() => undefined);
-    this.client = null;
+    await this.messenger?.close().catch(() => undefined);
     await this.relay.stop().catch(() => undefined);
-    await this.vault.close().catch(() => undefined);
-    this.unlock?.();
+    this.releaseLock?.();
   }
 
   private emit<E extends EventName>(event: E, payload: Events[E]): void {
+    if (event === 'app.status') payload = { ...(payload as AppStatus), keychain: this.opts.vaultCodec !== undefined } as Events[E];
     this.emitter.emit('event', event, payload);
   }
 
-  // ---- relay ---------------------------------------------------------------------------
+  // ---- the embedded relay ---------------------------------------------------------------
 
   private startLocalRelay(): Promise<unknown> {
     if (this.localStarting) return this.localStarting;
@@ -101,89 +126,31 @@ export class AppServices {
     return this.localStarting;
   }
 
+  /** Like VS Code's utility processes: a crash becomes a restart, with backoff. */
   private localRelayCrashed(): void {
     if (this.closed || !this.settings.localRelay.enabled) return;
     const delay = RESTART_BACKOFF_MS[Math.min(this.restarts, RESTART_BACKOFF_MS.length - 1)];
     this.restarts++;
     setTimeout(() => {
-      if (!this.closed && this.settings.localRelay.enabled) this.startLocalRelay().catch(() => undefined);
+      if (!this.closed && this.settings.localRelay.enabled) this.startLocalRelay().catch(() => this.localRelayCrashed());
     }, delay).unref();
   }
 
-  /** The URL and pin the client should use for the chosen relay. */
-  private async relayTarget(): Promise<{ url: string; fingerprint: string | null }> {
-    const choice = this.settings.relay;
-    if (!choice) throw new AppError('no-relay', 'Choose a relay first.');
-    if (choice.mode !== 'local') return { url: choice.url!, fingerprint: choice.fingerprint };
-    if (!this.relay.status().running) {
-      if (!this.settings.localRelay.enabled) this.saveSettings({ localRelay: { ...this.settings.localRelay, enabled: true } });
-      await this.startLocalRelay();
-    }
+  private async ensureLocalRelay(): Promise<{ url: string; fingerprint: string | null }> {
+    if (!this.settings.localRelay.enabled) this.saveSettings({ localRelay: { ...this.settings.localRelay, enabled: true } });
+    if (!this.relay.status().running) await this.startLocalRelay();
     const s = this.relay.status();
+    if (!s.url) throw new AppError('relay-down', 'The relay on this computer is not running.');
     // With LAN sharing on, the local relay speaks HTTPS with its own certificate: pin it.
-    return { url: s.url!, fingerprint: s.lan?.fingerprint ?? null };
+    return { url: s.url, fingerprint: s.lan?.fingerprint ?? null };
   }
 
   relayStatus(): RelayStatus {
-    const local = this.relay.status();
-    const choice = this.settings.relay;
-    const conn = this.client?.connection() ?? { connected: false, lastError: this.clientError };
-    return {
-      mode: choice?.mode ?? null,
-      url: choice ? (choice.mode === 'local' ? local.url : choice.url) : null,
-      connected: conn.connected,
-      lastError: conn.lastError,
-      local: { running: local.running, url: local.url, lan: local.lan },
-    };
-  }
-
-  // ---- client --------------------------------------------------------------------------
-
-  private async openClient(): Promise<void> {
-    await this.client?.close().catch(() => undefined);
-    this.client = null;
-    const v = await this.vault.status();
-    if (!v.unlocked || !v.address || !v.deviceKey) throw new AppError('locked', 'Unlock the app first.');
-    const target = await this.relayTarget();
-    try {
-      this.client = await openClientSession({
-        dataDir: join(this.opts.dataDir, 'client'),
-        vault: this.vault,
-        relayUrl: target.url,
-        fingerprint: target.fingerprint,
-        address: v.address,
-        deviceKey: v.deviceKey,
-        emit: (event, payload) => {
-          this.emit(event, payload);
-          if (event === 'sync.status') this.emit('relay.status', this.relayStatus());
-        },
-      });
-      this.clientError = null;
-    } catch (e) {
-      this.clientError = (e as Error).message;
-      throw e;
-    }
-    this.emit('app.status', await this.status());
-  }
-
-  private requireClient(): ClientSession {
-    if (!this.client) throw new AppError('not-connected', 'Not connected to a relay yet.');
-    return this.client;
+    return this.messenger ? this.messenger.relayStatus() : { mode: null, url: null, connected: false, lastError: null, local: this.relay.status() };
   }
 
   async status(): Promise<AppStatus> {
-    const v = await this.vault.status();
-    return {
-      shell: this.opts.shell,
-      hasWallet: v.hasWallet,
-      unlocked: v.unlocked,
-      ready: v.unlocked && this.client !== null,
-      address: v.address,
-      handle: this.client?.handle() ?? null,
-      deviceKey: v.deviceKey,
-      relay: this.relayStatus(),
-      keychain: this.opts.vaultCodec !== undefined,
-    };
+    return { ...(await this.messenger.appStatus()), keychain: this.opts.vaultCodec !== undefined };
   }
 
   private saveSettings(patch: Partial<AppSettings>): void {
@@ -191,64 +158,57 @@ export class AppServices {
     writeSettings(this.opts.dataDir, this.settings);
   }
 
-  // ---- commands ------------------------------------------------------------------------
+  // ---- commands ---------------------------------------------------------------------------
 
   private createHandlers(): Handlers {
-    const client = () => this.requireClient();
-    const passphrase = (p: string) => (this.opts.vaultCodec ? {} : { passphrase: p });
+    // The Messenger is opened in start(); handlers are only reachable after it.
+    const m = () => this.messenger.handlers();
     return {
       'app.status': () => this.status(),
-
-      'wallet.create': async ({ passphrase: p }) => {
-        const w = await this.vault.createWallet(passphrase(p));
-        this.emit('app.status', await this.status());
-        return { address: w.address, mnemonic: w.mnemonic };
+      'wallet.create': (a) => m()['wallet.create'](a),
+      'wallet.importMnemonic': (a) => m()['wallet.importMnemonic']({ ...a, mnemonic: a.mnemonic.trim().toLowerCase().split(/\s+/).join(' ') }),
+      'wallet.importPrivateKey': (a) => m()['wallet.importPrivateKey']({ ...a, privateKey: a.privateKey.trim() }),
+      'wallet.unlock': async (a) => {
+        await m()['wallet.unlock'](a);
+        return this.status();
       },
-      'wallet.importMnemonic': async ({ mnemonic, passphrase: p }) => {
-        const w = await this.vault.importMnemonic({ mnemonic: mnemonic.trim().toLowerCase().split(/\s+/).join(' '), ...passphrase(p) });
-        this.emit('app.status', await this.status());
-        return { address: w.address };
-      },
-      'wallet.importPrivateKey': async ({ privateKey, passphrase: p }) => {
-        const w = await this.vault.importPrivateKey({ privateKey: privateKey.trim(), ...passphrase(p) });
-        this.emit('app.status', await this.status());
-        return { address: w.address };
-      },
-      'wallet.unlock': async ({ passphrase: p }) => {
-        await this.vault.unlock(passphrase(p));
-        if (this.settings.relay) await this.openClient().catch(() => undefined);
+      'relay.connect': (a) => this.connect(a),
+      'profile.claimHandle': async (a) => {
+        await m()['profile.claimHandle'](a);
         return this.status();
       },
 
-      'relay.connect': async ({ mode, url, fingerprint }) => {
-        const previous = this.settings.relay;
-        if (mode !== 'local') {
-          if (!url) throw new AppError('bad-arguments', 'Enter the relay’s address.');
-          let u: URL;
-          try {
-            u = new URL(url);
-          } catch {
-            throw new AppError('bad-arguments', 'That relay address is not a valid URL.');
-          }
-          if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new AppError('bad-arguments', 'A relay address starts with http:// or https://.');
-          if (mode === 'lan' && u.protocol !== 'https:') throw new AppError('bad-arguments', 'A shared network relay uses an https:// address.');
-          if (mode === 'lan' && !fingerprint) throw new AppError('bad-arguments', 'Enter the fingerprint shown by the computer that shares the relay.');
-        }
-        this.saveSettings({ relay: { mode, url: mode === 'local' ? null : url!.replace(/\/+$/, ''), fingerprint: mode === 'lan' ? fingerprint! : null } });
-        try {
-          await this.openClient();
-        } catch (e) {
-          this.saveSettings({ relay: previous });
-          throw e;
-        }
-        return this.status();
-      },
-      'profile.claimHandle': async ({ handle }) => {
-        await client().claimHandle(handle);
-        const s = await this.status();
-        this.emit('app.status', s);
-        return s;
-      },
+      'conversations.list': (a) => m()['conversations.list'](a),
+      'conversations.open': (a) => m()['conversations.open'](a),
+      'conversations.markRead': (a) => m()['conversations.markRead'](a),
+      'messages.list': (a) => m()['messages.list'](a),
+      'messages.send': (a) => m()['messages.send'](a),
+      'messages.retry': (a) => m()['messages.retry'](a),
+      'requests.list': (a) => m()['requests.list'](a),
+      'requests.accept': (a) => m()['requests.accept'](a),
+      'requests.decline': (a) => m()['requests.decline'](a),
+      'contacts.block': (a) => m()['contacts.block'](a),
+      'contacts.unblock': (a) => m()['contacts.unblock'](a),
+      'directory.search': (a) => m()['directory.search'](a),
+      'groups.listPublic': (a) => m()['groups.listPublic'](a),
+      'groups.listMine': (a) => m()['groups.listMine'](a),
+      'groups.get': (a) => m()['groups.get'](a),
+      'groups.create': (a) => m()['groups.create'](a),
+      'groups.join': (a) => m()['groups.join'](a),
+      'groups.leave': (a) => m()['groups.leave'](a),
+      'groups.addMember': (a) => m()['groups.addMember'](a),
+      'groups.removeMember': (a) => m()['groups.removeMember'](a),
+      'groups.listTokens': (a) => m()['groups.listTokens'](a),
+      'groups.mintToken': (a) => m()['groups.mintToken'](a),
+      'groups.revokeToken': (a) => m()['groups.revokeToken'](a),
+      'devices.list': (a) => m()['devices.list'](a),
+      'devices.revoke': (a) => m()['devices.revoke'](a),
+      'apiKeys.list': (a) => m()['apiKeys.list'](a),
+      'apiKeys.mint': (a) => m()['apiKeys.mint'](a),
+      'apiKeys.revoke': (a) => m()['apiKeys.revoke'](a),
+      'policy.get': (a) => m()['policy.get'](a),
+      'policy.set': (a) => m()['policy.set'](a),
+      'sync.now': (a) => m()['sync.now'](a),
 
       'relay.status': async () => this.relayStatus(),
       'relay.setLocal': async ({ enabled }) => {
@@ -258,25 +218,44 @@ export class AppServices {
         return this.relayStatus();
       },
       'relay.shareOnLan': async ({ enabled }) => {
-        if (!this.relay.status().running && !enabled) {
-          this.saveSettings({ localRelay: { ...this.settings.localRelay, lan: false } });
-          return this.relayStatus();
-        }
         this.saveSettings({ localRelay: { ...this.settings.localRelay, enabled: true, lan: enabled } });
         await this.relay.stop();
         await this.startLocalRelay();
-        // The scheme (and the certificate to pin) changed under the client: reconnect it.
-        if (this.settings.relay?.mode === 'local' && this.client) await this.openClient().catch(() => undefined);
+        // The scheme and the certificate to pin changed under the client: point it again.
+        if (this.messenger.relayStatus().mode === 'local') {
+          const t = this.relay.status();
+          await this.messenger.connectRelay({ mode: 'local', url: t.url!, ...(t.lan ? { fingerprint: t.lan.fingerprint } : {}) }).catch(() => undefined);
+        }
         return this.relayStatus();
       },
-
       'links.openExternal': async ({ url }) => {
         const u = new URL(url);
         if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new AppError('bad-arguments', 'Only web links can be opened.');
         await this.opts.openExternal(u.href);
       },
-
-      ...clientHandlers(client),
     };
+  }
+
+  /** "This computer" resolves to the embedded relay; the other modes pass their URL through. */
+  private async connect(a: CommandArgs<'relay.connect'>): Promise<AppStatus> {
+    if (a.mode === 'local') {
+      const t = await this.ensureLocalRelay();
+      this.saveSettings({ relay: { mode: 'local', url: null, fingerprint: null } });
+      await this.messenger.connectRelay({ mode: 'local', url: t.url, ...(t.fingerprint ? { fingerprint: t.fingerprint } : {}) });
+      return this.status();
+    }
+    const url = (a.url ?? '').trim().replace(/\/+$/, '');
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new AppError('bad-arguments', 'That relay address is not a valid URL.');
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new AppError('bad-arguments', 'A relay address starts with http:// or https://.');
+    if (a.mode === 'lan' && u.protocol !== 'https:') throw new AppError('bad-arguments', 'A relay shared on a network uses an https:// address.');
+    if (a.mode === 'lan' && !a.fingerprint?.trim()) throw new AppError('bad-arguments', 'Enter the fingerprint shown by the computer that shares the relay.');
+    await this.messenger.connectRelay({ mode: a.mode, url, ...(a.mode === 'lan' ? { fingerprint: a.fingerprint!.trim() } : {}) });
+    this.saveSettings({ relay: { mode: a.mode, url, fingerprint: a.mode === 'lan' ? a.fingerprint!.trim() : null } });
+    return this.status();
   }
 }

@@ -21,6 +21,7 @@ export interface WebModeOptions {
   open: boolean;
   /** fixed socket secret (tests); random otherwise */
   secret?: string;
+  pollIntervalMs?: number;
 }
 
 /** Where Electron keeps its profile, so both shells open the same one by default. */
@@ -47,13 +48,13 @@ export function openInBrowser(url: string): void {
 
 export async function runWebMode(opts: WebModeOptions, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<{ services: AppServices; server: RunningWebServer; close: () => Promise<void> }> {
   await ensureWebBuild(log);
-  const services = new AppServices({
+  const services = await AppServices.start({
     dataDir: opts.dataDir,
     shell: 'web',
     relayLauncher: sourceRelayLauncher(),
     openExternal: async (url) => openInBrowser(url),
+    ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
   });
-  await services.start();
   let server: RunningWebServer;
   try {
     server = await startWebServer({ staticDir: webBuildDir, handlers: services.handlers, subscribe: (fn) => services.onEvent(fn), port: opts.port, secret: opts.secret });

@@ -330,10 +330,10 @@ function CreateGroupDialog({ open, onClose }: { open: boolean; onClose: () => vo
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={80} autoFocus placeholder="Weekend hikers" />
         </label>
         <label className="check">
-          <input type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
+          <input type="checkbox" aria-label="Public" aria-describedby="public-hint" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
           <span>
             Public
-            <span className="field-hint block">Listed under Discover; anyone on the relay can join.</span>
+            <span className="field-hint block" id="public-hint">Listed under Discover; anyone on the relay can join.</span>
           </span>
         </label>
         <label className="field">

@@ -60,10 +60,7 @@ function Welcome() {
           void action.run(passphrase);
         }}
       >
-        <label className="field">
-          <span className="field-label">Passphrase for this device (optional)</span>
-          <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="new-password" placeholder="Leave empty to use the system keychain" />
-        </label>
+        <PassphraseField value={passphrase} onChange={setPassphrase} />
         {action.error && <p className="form-error" role="alert">{action.error}</p>}
         <div className="row">
           <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy}>
@@ -75,6 +72,24 @@ function Welcome() {
         </div>
       </form>
     </section>
+  );
+}
+
+/** The OS keychain protects the wallet in the desktop app; elsewhere a passphrase does. */
+function PassphraseField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  const keychain = useStore((s) => s.status?.keychain === true);
+  if (keychain)
+    return (
+      <p className="note">
+        <Icon name="shield" size={16} /> Your system keychain protects the wallet on this computer.
+      </p>
+    );
+  return (
+    <label className="field">
+      <span className="field-label">Passphrase for this computer (recommended)</span>
+      <input type="password" aria-label="Passphrase for this computer (recommended)" aria-describedby="passphrase-hint" value={value} onChange={(e) => onChange(e.target.value)} autoComplete="new-password" />
+      <span className="field-hint" id="passphrase-hint">Asked when the app starts. Without one, anyone who can read this computer’s files can open your wallet.</span>
+    </label>
   );
 }
 
@@ -195,10 +210,7 @@ function ImportWallet() {
             <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} spellCheck={false} autoComplete="off" placeholder="0x…" />
           </label>
         )}
-        <label className="field">
-          <span className="field-label">Passphrase for this device (optional)</span>
-          <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="new-password" />
-        </label>
+        <PassphraseField value={passphrase} onChange={setPassphrase} />
         {action.error && <p className="form-error" role="alert">{action.error}</p>}
         <div className="row">
           <button type="button" className="btn btn-ghost" onClick={() => choose('welcome')}>
@@ -249,9 +261,9 @@ function ClaimHandle() {
           <span className="field-label">Handle</span>
           <span className="input-prefix">
             <span aria-hidden="true">@</span>
-            <input value={handle.replace(/^@/, '')} onChange={(e) => setHandle(e.target.value)} autoFocus spellCheck={false} autoCapitalize="off" autoComplete="off" placeholder="alice" />
+            <input aria-label="Handle" aria-describedby="handle-hint" value={handle.replace(/^@/, '')} onChange={(e) => setHandle(e.target.value)} autoFocus spellCheck={false} autoCapitalize="off" autoComplete="off" placeholder="alice" />
           </span>
-          <span className="field-hint">3–32 letters, digits or underscores.</span>
+          <span className="field-hint" id="handle-hint">3–32 letters, digits or underscores.</span>
         </label>
         {action.error && <p className="form-error" role="alert">{action.error}</p>}
         <div className="row">

@@ -49,8 +49,8 @@ export function RelayChooser({ busy, error, submitLabel, onSubmit }: { busy: boo
       {mode === 'lan' && (
         <label className="field">
           <span className="field-label">Fingerprint</span>
-          <input value={fingerprint} onChange={(e) => setFingerprint(e.target.value)} placeholder="SHA-256 fingerprint shown by the sharing computer" spellCheck={false} autoCapitalize="off" />
-          <span className="field-hint">The app checks the relay's certificate against it, so nobody else on the network can pretend to be that relay.</span>
+          <input aria-label="Fingerprint" aria-describedby="fingerprint-hint" value={fingerprint} onChange={(e) => setFingerprint(e.target.value)} placeholder="SHA-256 fingerprint shown by the sharing computer" spellCheck={false} autoCapitalize="off" />
+          <span className="field-hint" id="fingerprint-hint">The app checks the relay's certificate against it, so nobody else on the network can pretend to be that relay.</span>
         </label>
       )}
       {error && <p className="form-error" role="alert">{error}</p>}

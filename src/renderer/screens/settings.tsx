@@ -64,7 +64,7 @@ function Profile() {
           <span className="field-label">Handle</span>
           <span className="input-prefix">
             <span aria-hidden="true">@</span>
-            <input value={handle.replace(/^@/, '')} onChange={(e) => setHandle(e.target.value)} spellCheck={false} autoCapitalize="off" placeholder="alice" />
+            <input aria-label="Handle" value={handle.replace(/^@/, '')} onChange={(e) => setHandle(e.target.value)} spellCheck={false} autoCapitalize="off" placeholder="alice" />
           </span>
         </label>
         <button type="submit" className="btn btn-secondary" disabled={!valid || action.busy}>
@@ -122,7 +122,7 @@ function Policy() {
           <label className="field narrow-field">
             <span className="field-label">Stake amount</span>
             <span className="input-suffix">
-              <input value={stake} onChange={(e) => setStake(e.target.value.trim())} inputMode="decimal" />
+              <input aria-label="Stake amount" value={stake} onChange={(e) => setStake(e.target.value.trim())} inputMode="decimal" />
               <span aria-hidden="true">ETH</span>
             </span>
             {!stakeOk && <span className="field-hint danger">Enter an amount like 0.01.</span>}

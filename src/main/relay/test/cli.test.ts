@@ -49,10 +49,11 @@ describe('relay CLI', () => {
 
       const doc = await fetch(`${base}/openapi.json`);
       expect(doc.status).toBe(200);
-      const spec = (await doc.json()) as { openapi: string; servers?: { url: string }[] };
+      const spec = (await doc.json()) as { openapi: string };
       expect(spec.openapi).toBe('3.1.0');
-      // the base URL was derived from the real port, not from the 0 asked for
-      expect(spec.servers?.[0]?.url).toBe(base);
+      // the base URL (the sign-in message's URI) names the real port, not the 0 asked for
+      const challenge = (await callJson('POST', `${base}/api/v1/auth/challenge`, null, { address: `0x${'ab'.repeat(20)}` })) as { message: string };
+      expect(challenge.message).toContain(`\nURI: ${base}\n`);
 
       const user = await signIn(base, 'cli test');
       const meBefore = (await callJson('GET', `${base}/api/v1/me`, user.apiKey)) as { entitlements: string[]; verified: boolean };
@@ -78,9 +79,15 @@ describe('relay CLI', () => {
       const meRevoked = (await callJson('GET', `${base}/api/v1/me`, user.apiKey)) as { entitlements: string[] };
       expect(meRevoked.entitlements).not.toContain('developer-api');
 
+      const { id: groupId } = (await callJson('POST', `${base}/api/v1/groups`, user.apiKey, { name: 'Operators', isPublic: true })) as { id: string };
+      const verifyGroup = await admin(data, 'verify-group', groupId);
+      expect(verifyGroup.code).toBe(0);
+      const view = (await callJson('GET', `${base}/api/v1/groups/${groupId}`, user.apiKey)) as { group: { verified: boolean } };
+      expect(view.group.verified).toBe(true);
+
       const stats = await admin(data, 'stats');
       expect(stats.code).toBe(0);
-      expect(JSON.parse(stats.stdout)).toMatchObject({ accounts: 1, devices: 1, apiKeys: 2, groups: 0, queuedEnvelopes: 0, oldestQueuedAt: null });
+      expect(JSON.parse(stats.stdout)).toMatchObject({ accounts: 1, devices: 1, apiKeys: 2, groups: 1, queuedEnvelopes: 0, oldestQueuedAt: null });
     } finally {
       exit = await relay.stop();
     }

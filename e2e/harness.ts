@@ -1,0 +1,134 @@
+/**
+ * The pieces every story needs: a fresh relay (the real CLI, port 0, its own data folder) that
+ * can be restarted on the same port, and app instances (the real `npm run web` entry, each
+ * with its own fresh profile) opened in their own browser context.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
+
+export function tempDir(label: string): string {
+  return mkdtempSync(join(tmpdir(), `rm-e2e-${label}-`));
+}
+
+/** Spawns a node entry under tsx and resolves with the first stdout line matching `ready`. */
+function spawnUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+  const child = spawn(process.execPath, [tsx, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${ready} from ${args.join(' ')}\n${out}\n${err}`)), 60_000);
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = out.match(ready);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, match: m, output: () => out + err });
+      }
+    });
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited with ${code}\n${out}\n${err}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess | null): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export class TestRelay {
+  url = '';
+  private child: ChildProcess | null = null;
+  private port = 0;
+  readonly dataDir = tempDir('relay');
+
+  async start(): Promise<void> {
+    const r = await spawnUntil(['src/main/relay/cli.ts', '--host', '127.0.0.1', '--port', String(this.port), '--data', this.dataDir], /relay listening on (\S+)/);
+    this.child = r.child;
+    this.url = r.match[1];
+    this.port = Number(new URL(this.url).port);
+  }
+
+  /** Graceful stop, as an operator's restart would do. */
+  stop(): Promise<void> {
+    const c = this.child;
+    this.child = null;
+    return stop(c);
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** An operator command against this relay's database (verify, grant, stats). */
+  async admin(...args: string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const c = spawn(process.execPath, [tsx, 'src/main/relay/cli.ts', 'admin', '--data', this.dataDir, ...args], { cwd: root });
+      let out = '';
+      let err = '';
+      c.stdout.on('data', (d) => (out += d));
+      c.stderr.on('data', (d) => (err += d));
+      c.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`admin ${args.join(' ')}: ${err}`))));
+    });
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+export class AppInstance {
+  page!: Page;
+  context!: BrowserContext;
+  openUrl = '';
+  private child: ChildProcess | null = null;
+  readonly dataDir: string;
+
+  constructor(
+    readonly name: string,
+    private readonly browser: Browser,
+    dataDir?: string,
+  ) {
+    this.dataDir = dataDir ?? tempDir(`app-${name}`);
+  }
+
+  /** Starts `npm run web -- --port 0 --data <dir> --no-open` and opens the printed link. */
+  async launch(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+    const r = await spawnUntil(['src/main/web/cli.ts', '--port', '0', '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#secret=\S+)$/m);
+    this.child = r.child;
+    this.openUrl = r.match[1];
+    this.context = await this.browser.newContext({ viewport: { width: 1180, height: 780 }, colorScheme });
+    this.page = await this.context.newPage();
+    await this.page.goto(this.openUrl);
+    return this.page;
+  }
+
+  async close(): Promise<void> {
+    await this.context?.close().catch(() => undefined);
+    await stop(this.child);
+    this.child = null;
+  }
+
+  async dispose(): Promise<void> {
+    await this.close();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * End-to-end tests: real relays, real app processes (web mode), a real browser.
+ * - "web": always; Chromium from $CHROMIUM_PATH, else `chromium` on PATH, else Playwright's own.
+ * - "electron": the desktop shell through _electron.launch; skipped (with the reason) where
+ *   no Electron binary is installed.
+ * - "screenshots": `npm run screenshots` only; every screen, light and dark, into .tmp/screenshots.
+ */
+import { defineConfig } from '@playwright/test';
+import { chromiumExecutable, CHROMIUM_ARGS } from './browser.js';
+
+const executablePath = chromiumExecutable();
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.e2e.ts',
+  outputDir: '../.tmp/e2e-results',
+  // Each test starts a relay and one or two app processes on two cores: one test at a time.
+  workers: 1,
+  fullyParallel: false,
+  timeout: 150_000,
+  expect: { timeout: 20_000 },
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: '../.tmp/e2e-report' }]] : 'list',
+  use: {
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1180, height: 780 },
+    launchOptions: { args: CHROMIUM_ARGS, ...(executablePath ? { executablePath } : {}) },
+  },
+  projects: [
+    { name: 'web', testIgnore: ['electron.e2e.ts', 'screenshots.e2e.ts'] },
+    { name: 'electron', testMatch: 'electron.e2e.ts' },
+    { name: 'screenshots', testMatch: 'screenshots.e2e.ts', timeout: 300_000 },
+  ],
+});
