@@ -98,11 +98,13 @@ async function serve(opts: ServeOptions): Promise<void> {
       'reach this relay at:',
       ...urls.map((u) => `  ${u}`),
       'clients must pin the fingerprint above; the certificate is self-signed',
+      // wallets refuse a sign-in message for a host other than the one they connected to
+      `sign-in messages name ${relay.config.baseUrl}: clients sign in through that URL (--base-url changes it)`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   if (process.send) {
-    process.send({ type: 'relay-started', url: relay.url, fingerprint256: relay.lan?.certificate.fingerprint256 ?? null });
+    process.send({ type: 'relay-started', url: relay.url, baseUrl: relay.config.baseUrl, fingerprint256: relay.lan?.certificate.fingerprint256 ?? null });
     // an embedded relay must not outlive the process that forked it
     process.on('disconnect', () => stop('parent process went away'));
   }

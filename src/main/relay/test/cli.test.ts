@@ -110,12 +110,13 @@ describe('relay CLI', () => {
     const data = tempDir();
     const child = fork(CLI, ['--port', '0', '--data', data], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    const message = await new Promise<{ type: string; url: string }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { type: string; url: string }));
+    const message = await new Promise<{ type: string; url: string; baseUrl: string; fingerprint256: string | null }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as { type: string; url: string; baseUrl: string; fingerprint256: string | null }));
       child.once('exit', (code) => reject(new Error(`the relay exited with ${code} before it was ready`)));
     });
     expect(message.type).toBe('relay-started');
     expect(message.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(message).toMatchObject({ baseUrl: message.url, fingerprint256: null });
     expect((await fetch(`${message.url}/openapi.json`)).status).toBe(200);
     child.disconnect();
     expect(await exited).toEqual({ code: 0, signal: null });
