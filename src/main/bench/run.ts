@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchRelay } from './relay-bench.js';
-import { figure, table, type Figure } from './report.js';
+import { figure, table, type Figure, type Target } from './report.js';
 
 export interface BenchContext {
   quick: boolean;
@@ -25,22 +25,50 @@ export interface BenchSection {
 
 export const SECTIONS: BenchSection[] = [
   { name: 'relay', load: async () => (ctx) => benchRelay({ quick: ctx.quick, log: ctx.log }) },
-  { name: 'crypto', load: () => optionalSection('crypto', './crypto-bench.ts', 'benchCrypto') },
+  {
+    name: 'crypto',
+    load: () =>
+      optionalSection('crypto', './crypto-bench.ts', 'benchCrypto', {
+        options: (ctx) => (ctx.quick ? { durationMs: 100, rounds: 1 } : {}),
+        targets: { seal_fast_vs_native: { op: '>=', value: 0.8 } },
+        // pass/fail is derived from the target above
+        drop: ['seal_fast_meets_target'],
+      }),
+  },
   // client and ui sections are added here as they are written
 ];
 
+interface Adapter {
+  /** the options object handed to the section's function */
+  options?: (ctx: BenchContext) => unknown;
+  targets?: Record<string, Target>;
+  drop?: string[];
+}
+
 /** Imports `exportName` from a sibling module if it exists; its result is adapted to figures. */
-async function optionalSection(name: string, file: string, exportName: string): Promise<((ctx: BenchContext) => Promise<Figure[]>) | null> {
+async function optionalSection(name: string, file: string, exportName: string, adapter: Adapter = {}): Promise<((ctx: BenchContext) => Promise<Figure[]>) | null> {
   const path = fileURLToPath(new URL(file, import.meta.url));
   if (!existsSync(path)) return null;
   const mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   const fn = mod[exportName];
   if (typeof fn !== 'function') throw new Error(`${file} does not export ${exportName}()`);
-  return async (ctx) => asFigures(name, await (fn as (o: unknown) => Promise<unknown>)({ quick: ctx.quick, log: ctx.log }));
+  return async (ctx) => {
+    const result = await (fn as (o: unknown) => Promise<unknown>)(adapter.options?.(ctx) ?? {});
+    return asFigures(name, result, adapter);
+  };
+}
+
+/** Units read from a flat key's suffix, as the sections name them (`seal_fast_ops_s`, `seal_fast_vs_native`). */
+function unitOf(key: string): string {
+  if (/_ops_s$/.test(key)) return 'ops/s';
+  if (/_vs_/.test(key)) return '×';
+  if (/_ms$/.test(key)) return 'ms';
+  if (/_bytes$/.test(key)) return 'B';
+  return '';
 }
 
 /** Accepts Figure[] as is, or any object of numbers (nested objects give dotted keys). */
-export function asFigures(section: string, result: unknown): Figure[] {
+export function asFigures(section: string, result: unknown, adapter: Adapter = {}): Figure[] {
   if (Array.isArray(result) && result.every((r) => r && typeof r === 'object' && 'value' in r)) {
     return result.map((r: Partial<Figure> & { value: number; name?: string }) => ({
       ...r,
@@ -53,7 +81,9 @@ export function asFigures(section: string, result: unknown): Figure[] {
   }
   const out: Figure[] = [];
   const walk = (v: unknown, path: string[]) => {
-    if (typeof v === 'number') out.push(figure(section, path.join('.'), path.join(' '), v, ''));
+    const key = path.join('.');
+    if (adapter.drop?.includes(key)) return;
+    if (typeof v === 'number') out.push(figure(section, key, path.join(' '), v, unitOf(key), { target: adapter.targets?.[key] }));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
   };
   walk(result, []);
