@@ -78,6 +78,7 @@ import { LocalStore, groupInfoOf, type GroupRecord } from './local-store.js';
 import { MessengerError } from './messenger-error.js';
 import { Outbox, type SendOutcome } from './outbox.js';
 import { RelayApi, RelayError, isTransient } from './relay-api.js';
+import { RequestPacer } from './request-pacer.js';
 import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from './profile-passphrase.js';
 import { openSecret, sealSecret } from './sealed-secret.js';
 import { SyncEngine, type CrashPoint, type Rejection, type SyncPassResult } from './sync-engine.js';
@@ -101,6 +102,11 @@ export interface MessengerOptions {
   /** what the shell knows of its embedded relay, merged into relay.status */
   localRelay?: () => RelayStatus['local'];
   vaultTimeoutMs?: number;
+  /**
+   * Client-side request budget per minute for the relay key (default 120, the relay's limit);
+   * 0 turns pacing off, for a relay whose operator turned its limit off.
+   */
+  requestsPerMinute?: number;
   /** test seam for crash-safety tests */
   crashAt?: CrashPoint | null;
   pullLimit?: number;
@@ -351,7 +357,7 @@ export class Messenger {
 
   private restoreRelay(): void {
     const url = this.store.getSetting(S.relayUrl);
-    if (url) this.api = new RelayApi({ baseUrl: url, fingerprint: this.store.getSetting(S.relayFingerprint) });
+    if (url) this.api = this.newApi(url, this.store.getSetting(S.relayFingerprint));
   }
 
   /**
@@ -361,7 +367,7 @@ export class Messenger {
    */
   async connectRelay(a: CommandArgs<'relay.connect'>): Promise<AppStatus> {
     if (!a.url) throw new MessengerError('bad-argument', 'relay.connect needs the relay URL (the shell resolves local and LAN modes)');
-    const next = new RelayApi({ baseUrl: a.url, fingerprint: a.fingerprint ?? null });
+    const next = this.newApi(a.url, a.fingerprint ?? null);
     this.stopLoop();
     this.api?.close();
     this.api = next;
@@ -381,6 +387,10 @@ export class Messenger {
     const status = await this.appStatus();
     this.emit('app.status', status);
     return status;
+  }
+
+  private newApi(url: string, fingerprint: string | null): RelayApi {
+    return new RelayApi({ baseUrl: url, fingerprint, pacer: new RequestPacer({ perMinute: this.opts.requestsPerMinute }) });
   }
 
   /** Uses the stored key for this relay, or signs in for a new one (device registered and bound). */

@@ -8,6 +8,7 @@ import { LIMITS } from '../../shared/api/common.js';
 export type RequestPriority = 'user' | 'background';
 
 export interface PacerOptions {
+  /** requests per rolling minute; 0 = no pacing (a relay run with its limit off); default 120 */
   perMinute?: number;
   /** requests of the window that background work may not use */
   reserve?: number;
@@ -29,7 +30,7 @@ export class RequestPacer {
 
   constructor(opts: PacerOptions = {}) {
     this.perMinute = opts.perMinute ?? LIMITS.ratePerMinute;
-    this.reserve = Math.min(opts.reserve ?? Math.floor(this.perMinute / 5), this.perMinute - 1);
+    this.reserve = Math.max(0, Math.min(opts.reserve ?? Math.floor(this.perMinute / 5), this.perMinute - 1));
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
@@ -48,6 +49,7 @@ export class RequestPacer {
 
   /** Requests still available in the current window for this priority. */
   available(priority: RequestPriority = 'user'): number {
+    if (this.perMinute === 0) return Number.POSITIVE_INFINITY;
     this.prune();
     const cap = priority === 'user' ? this.perMinute : this.perMinute - this.reserve;
     return Math.max(0, cap - this.stamps.length);
@@ -66,6 +68,7 @@ export class RequestPacer {
         await this.sleep(this.pausedUntil - now);
         continue;
       }
+      if (this.perMinute === 0) return;
       this.prune();
       if (this.stamps.length < cap) {
         this.stamps.push(now);
