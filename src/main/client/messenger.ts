@@ -50,7 +50,8 @@
  *   state `sending`);
  * - `message.updated`: a message changed state (sent with its routing, failed);
  * - `conversation.updated`: a conversation's summary changed (new message, read, accepted);
- * - `request.new`: a contact request arrived or grew (one per sender; see requests.list);
+ * - `request.new`: a contact request arrived, grew, or learned its sender's handle (one per
+ *   sender, keyed by address; see requests.list);
  * - `sync.status`, `relay.status`, `app.status`: when they change.
  *
  * ## Life cycle
@@ -467,6 +468,10 @@ export class Messenger {
     this.emitConversation(a.conversationId as ConversationId);
   }
 
+  /**
+   * A page of a conversation, oldest first: the `limit` (default 200) newest messages, or
+   * with `before` (a message id) the `limit` messages just older than that one.
+   */
   listMessages(a: CommandArgs<'messages.list'>): ChatMessage[] {
     return this.store.listMessages(a.conversationId as ConversationId, a.before ?? null, a.limit ?? 200);
   }
@@ -495,6 +500,8 @@ export class Messenger {
     if (conversationId.startsWith('direct:')) {
       const peer = conversationId.slice(7);
       if (!ADDRESS.test(peer)) throw new MessengerError('bad-argument', 'not a direct conversation id');
+      // replying to a pending request answers it: the relay counts the reply as "has written before"
+      if (this.store.getContact(peer.toLowerCase())?.state === 'requested') this.store.acceptRequest(peer.toLowerCase(), this.nowMs());
       m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest ? 'request' : 'text');
     } else if (conversationId.startsWith('group:')) {
       if (asRequest) throw new MessengerError('bad-argument', 'a group message cannot be a contact request');
@@ -756,6 +763,7 @@ export class Messenger {
     await this.outbox.flush(true);
     const res = await this.engine.syncOnce();
     await this.learnGroups();
+    await this.learnHandles();
     return res;
   }
 
@@ -766,6 +774,30 @@ export class Messenger {
     await this.committedHook?.(applied);
     for (const id of applied.conversations) {
       if (id.startsWith('group:') && !this.store.getGroup(id.slice(6))) this.unknownGroups.add(id.slice(6));
+    }
+    for (const m of applied.messages) {
+      if (!m.fromMe && m.fromHandle === null && m.via !== 'group-token') this.unknownHandles.add(m.from);
+    }
+  }
+
+  /** Senders whose handle we do not know yet: looked up (directory, by address) after the pass. */
+  private readonly unknownHandles = new Set<string>();
+  private async learnHandles(): Promise<void> {
+    const api = this.api;
+    if (!api?.hasCredential()) return;
+    // a few per pass: this is a nicety, not worth the request budget of a flood of strangers
+    for (const address of [...this.unknownHandles].slice(0, 10)) {
+      this.unknownHandles.delete(address);
+      try {
+        const hit = (await api.directory(address, 5)).find((h) => h.address.toLowerCase() === address);
+        if (!hit) continue;
+        this.store.setContactHandle(address, hit.handle, hit.verified, this.nowMs());
+        this.emitConversation(`direct:${address}`);
+        const request = this.store.getRequest(address);
+        if (request) this.emit('request.new', request);
+      } catch {
+        // the title stays the short address
+      }
     }
   }
 
@@ -792,6 +824,7 @@ export class Messenger {
       await this.outbox.flush(force);
       await this.engine.syncOnce();
       await this.learnGroups();
+      await this.learnHandles();
       this.offlineStreak = 0;
       this.relay = { connected: true, lastError: null };
       this.setSync({ state: 'idle', lastSyncAt: new Date(this.nowMs()).toISOString(), error: null });

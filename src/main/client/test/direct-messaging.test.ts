@@ -41,8 +41,9 @@ describe('direct messages between two profiles', () => {
     expect(pass.rejected).toEqual([]);
     const list = bob.m.listRequests();
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ address: alice.address, intro: 'hi bob, it is alice', messageCount: 1 });
-    expect(requests.map((r) => r.address)).toEqual([alice.address]);
+    // the sender's handle is looked up after the pass
+    expect(list[0]).toMatchObject({ address: alice.address, handle: 'alice', intro: 'hi bob, it is alice', messageCount: 1 });
+    expect(requests.map((r) => [r.address, r.handle])).toEqual([[alice.address, null], [alice.address, 'alice']]);
     // a pending request is not a conversation yet
     expect(bob.m.listConversations().map((c) => c.id)).not.toContain(`direct:${alice.address}`);
     const msgs = bob.m.listMessages({ conversationId: `direct:${alice.address}` });
