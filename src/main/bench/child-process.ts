@@ -13,7 +13,9 @@ export interface Child {
   /** all stdout lines so far */
   lines: string[];
   stderr(): string;
-  /** SIGTERM, then the exit code (null when killed by a signal) */
+  /** settles when the process exits */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM unless it already exited, then the exit code (null when killed by a signal) */
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -43,6 +45,7 @@ export function startTs(entry: string, args: string[], ready: RegExp, timeoutMs 
           ready: m[1] ?? line,
           lines,
           stderr: () => stderr,
+          exited,
           stop: () => {
             if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
             return exited;

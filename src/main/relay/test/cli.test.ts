@@ -12,6 +12,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runTs, startTs } from '../../bench/child-process.js';
+import { envelopeBodies } from '../../bench/sealed-like.js';
 import { callJson, signIn } from '../../bench/sign-in.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 
@@ -101,6 +102,48 @@ describe('relay CLI', () => {
     try {
       expect((await store.stats()).accounts).toBe(1);
       expect((await store.findHandle('cli_tester'))?.verified).toBe(true);
+    } finally {
+      await store.close();
+    }
+  }, SLOW);
+
+  it('on SIGTERM finishes a send already in flight before it closes', async () => {
+    const data = tempDir();
+    const relay = await startTs(CLI, ['--port', '0', '--data', data], READY);
+    const alice = await signIn(relay.ready, 'sender');
+    const bob = await signIn(relay.ready, 'recipient');
+    const body = Buffer.from(envelopeBodies([{ address: bob.address, deviceKey: bob.deviceKey }], 1, 100)[0]);
+
+    // `Expect: 100-continue` makes the relay say when it has taken the request on; only then
+    // is the signal sent, and the body follows once the relay has begun to shut down
+    const url = new URL(`${relay.ready}/api/v1/envelopes`);
+    const req = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.apiKey}`, 'content-type': 'application/json', 'content-length': body.length, expect: '100-continue' },
+    });
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      req.once('error', reject);
+      req.once('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+    });
+    await new Promise<void>((resolve) => req.once('continue', resolve));
+    relay.proc.kill('SIGTERM');
+    while (!relay.stderr().includes('finishing requests in flight')) await new Promise((r) => setTimeout(r, 20));
+    req.end(body);
+
+    const { status, body: text } = await answer;
+    expect(status).toBe(200);
+    expect((JSON.parse(text) as { results: { routed: string }[] }).results).toHaveLength(100);
+    expect(await relay.exited).toEqual({ code: 0, signal: null });
+    const store = openSqliteStore(join(data, 'relay.db'));
+    try {
+      expect((await store.stats()).queuedEnvelopes).toBe(100);
     } finally {
       await store.close();
     }
