@@ -2,6 +2,7 @@
  * Argument parsing for the headless relay (`npm run relay -- ...`). Pure: no I/O, so the
  * forms other tools rely on are checked in one place and fail before anything is opened.
  */
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { StakeCurrency } from '../../shared/api/common.js';
 import { DEFAULT_CONFIG } from './config.js';
@@ -237,6 +238,6 @@ function baseUrl(v: string): string {
 }
 
 function isHostName(h: string): boolean {
-  // IPv4/host names, or a bare IPv6 literal; no scheme, port or path
-  return /^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$/.test(h) || /^[0-9A-Fa-f:.]+$/.test(h);
+  // a host name, an IPv4 address or a bare IPv6 literal; no scheme, port or path
+  return /^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$/.test(h) || isIP(h) === 6;
 }
