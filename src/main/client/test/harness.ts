@@ -37,18 +37,20 @@ export interface Relay {
   url: string;
   port: number;
   dataDir: string;
+  /** the pinned certificate's SHA-256 fingerprint (lan relays) */
+  fingerprint: string | null;
   running: RunningRelay;
   stop(): Promise<void>;
 }
 
 /** A relay on 127.0.0.1 (port 0 = any), rate limit off unless given; same dataDir+port = a restart. */
-export async function startRelay(opts: { dataDir?: string; port?: number; rateLimit?: number } = {}): Promise<Relay> {
+export async function startRelay(opts: { dataDir?: string; port?: number; rateLimit?: number; lan?: boolean } = {}): Promise<Relay> {
   const dataDir = opts.dataDir ?? tempDir('relay');
   const running = await startRelayServer({
     host: '127.0.0.1',
     port: opts.port ?? 0,
     dataDir,
-    lan: false,
+    lan: opts.lan ?? false,
     rateLimit: opts.rateLimit ?? 0,
     retentionDays: 30,
     stakeCurrency: 'ETH',
@@ -62,6 +64,7 @@ export async function startRelay(opts: { dataDir?: string; port?: number; rateLi
     url: running.url,
     port: running.port,
     dataDir,
+    fingerprint: running.lan?.certificate.fingerprint256 ?? null,
     running,
     async stop() {
       if (stopped) return;
@@ -81,7 +84,7 @@ export interface ProfileOptions {
 }
 
 /** A fresh profile with a wallet (new or imported), signed in to the relay. */
-export async function newProfile(relayUrl: string, opts: ProfileOptions = {}): Promise<{ m: Messenger; address: string; deviceKey: string; mnemonic: string | null; dir: string }> {
+export async function newProfile(relayUrl: string, opts: ProfileOptions & { fingerprint?: string } = {}): Promise<{ m: Messenger; address: string; deviceKey: string; mnemonic: string | null; dir: string }> {
   const dir = opts.dir ?? tempDir('profile');
   const m = await Messenger.open({ profileDir: dir, shell: 'web', autoSync: false });
   cleanups.push(() => m.close());
@@ -89,7 +92,7 @@ export async function newProfile(relayUrl: string, opts: ProfileOptions = {}): P
   if (opts.mnemonic) await m.importMnemonic({ mnemonic: opts.mnemonic, passphrase: PASSPHRASE });
   else if (opts.privateKey) await m.importPrivateKey({ privateKey: opts.privateKey, passphrase: PASSPHRASE });
   else mnemonic = (await m.createWallet({ passphrase: PASSPHRASE })).mnemonic;
-  const status = await m.connectRelay({ mode: 'url', url: relayUrl });
+  const status = await m.connectRelay({ mode: opts.fingerprint ? 'lan' : 'url', url: relayUrl, ...(opts.fingerprint ? { fingerprint: opts.fingerprint } : {}) });
   if (!status.ready) throw new Error(`profile not ready: ${status.relay.lastError}`);
   if (opts.handle) await m.claimHandle({ handle: opts.handle });
   const who = m.whoami()!;
