@@ -119,6 +119,9 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
     const detail = `${pull.count} sequential pulls of 100 envelopes, ${queued.toLocaleString('en-US')} queued for other recipients`;
     add(SECTION, 'pull.p50', 'inbox pull p50', pull.p50, 'ms', { detail });
     add(SECTION, 'pull.p99', 'inbox pull p99', pull.p99, 'ms', { target: { op: '<=', value: 5 }, detail });
+    const sample = await callJson('GET', `${base}/api/v1/envelopes?limit=100`, carol.apiKey);
+    const floor = await echoLatencies(echo.ready, sample, plan.pulls, plan.pullSeconds);
+    add(SECTION, 'pull.floor.p99', 'echo p99, pull-sized body sent and returned', floor.p99, 'ms', { detail: `same client loop against the echo server, p50 ${floor.p50.toFixed(2)} ms` });
 
     // (e) acks: a recipient drains its queue 500 at a time
     log(`(e) acks: up to ${plan.acks} envelopes`);
@@ -148,23 +151,42 @@ async function queuedEnvelopes(dataDir: string): Promise<number> {
   return (JSON.parse(r.stdout) as { queuedEnvelopes: number }).queuedEnvelopes;
 }
 
-async function pullLatencies(base: string, reader: SignedIn, maxCount: number, maxSeconds: number): Promise<{ count: number; p50: number; p99: number }> {
+/** Sequential round trips of one keep-alive client: p50 and p99 after a short warm-up. */
+async function latencies(client: KeepAliveClient, once: (c: KeepAliveClient) => Promise<void>, maxCount: number, maxSeconds: number): Promise<{ count: number; p50: number; p99: number }> {
+  for (let i = 0; i < 50; i++) await once(client);
+  const times: number[] = [];
+  const deadline = performance.now() + maxSeconds * 1000;
+  while (times.length < maxCount && performance.now() < deadline) {
+    const t0 = performance.now();
+    await once(client);
+    times.push(performance.now() - t0);
+  }
+  times.sort((x, y) => x - y);
+  return { count: times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+}
+
+async function pullLatencies(base: string, reader: SignedIn, maxCount: number, maxSeconds: number) {
   const client = new KeepAliveClient(base, reader.apiKey);
   try {
-    const pull = async () => {
-      const r = await client.call<{ envelopes: unknown[] }>('GET', '/api/v1/envelopes?limit=100');
-      if (r.envelopes.length !== 100) throw new Error(`a pull returned ${r.envelopes.length} envelopes, expected 100`);
-    };
-    for (let i = 0; i < 50; i++) await pull();
-    const times: number[] = [];
-    const deadline = performance.now() + maxSeconds * 1000;
-    while (times.length < maxCount && performance.now() < deadline) {
-      const t0 = performance.now();
-      await pull();
-      times.push(performance.now() - t0);
-    }
-    times.sort((x, y) => x - y);
-    return { count: times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+    return await latencies(
+      client,
+      async (c) => {
+        const r = await c.call<{ envelopes: unknown[] }>('GET', '/api/v1/envelopes?limit=100');
+        if (r.envelopes.length !== 100) throw new Error(`a pull returned ${r.envelopes.length} envelopes, expected 100`);
+      },
+      maxCount,
+      maxSeconds,
+    );
+  } finally {
+    client.close();
+  }
+}
+
+/** The same loop against the echo server with a body of the pull's size: the floor this machine sets right now. */
+async function echoLatencies(echoUrl: string, payload: unknown, maxCount: number, maxSeconds: number) {
+  const client = new KeepAliveClient(echoUrl, 'none');
+  try {
+    return await latencies(client, (c) => c.call('POST', '/', payload).then(() => undefined), maxCount, maxSeconds);
   } finally {
     client.close();
   }
