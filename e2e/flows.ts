@@ -56,3 +56,10 @@ export async function openConversation(page: Page, title: string): Promise<void>
   await goTo(page, 'Chats');
   await page.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: new RegExp(title) }).click();
 }
+
+/** Accepts the pending request from @handle (Requests screen). */
+export async function acceptRequest(page: Page, handle: string): Promise<void> {
+  await goTo(page, 'Requests');
+  await page.getByRole('button', { name: `Accept @${handle}` }).click();
+  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
+}

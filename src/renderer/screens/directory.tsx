@@ -73,7 +73,7 @@ function DirectoryRow({ hit, self, onRequest }: { hit: DirectoryHit; self: boole
           <button type="button" className="btn btn-secondary btn-sm" onClick={onRequest} aria-label={`Send request to @${hit.handle}`}>
             Send request
           </button>
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => started(hit.address).catch((e: Error) => toast('error', e.message))} aria-label={`Message @${hit.handle}`}>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => started(`@${hit.handle}`).catch((e: Error) => toast('error', e.message))} aria-label={`Message @${hit.handle}`}>
             <Icon name="chat" size={15} /> Message
           </button>
         </div>

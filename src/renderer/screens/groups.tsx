@@ -6,6 +6,7 @@ import { Dialog } from '../components/dialog.js';
 import { EmptyState } from '../components/empty-state.js';
 import { Icon } from '../components/icon.js';
 import { SecretReveal } from '../components/secret-reveal.js';
+import { CopyButton } from '../components/copy-button.js';
 import { listTime, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
@@ -198,6 +199,13 @@ function BotTokens({ g }: { g: GroupInfo }) {
     <section className="section" aria-labelledby="tokens-title">
       <h3 id="tokens-title">Bot tokens</h3>
       <p className="subtle small">A bot token lets a script post into this group. Its posts are marked as a bot's.</p>
+      <div className="row tight">
+        <span className="small subtle">Group ID</span>
+        <code className="inline-code" aria-label="Group ID" data-copy-source={g.id}>
+          {g.id}
+        </code>
+        <CopyButton text={g.id} label="Copy group ID" />
+      </div>
       {secret && <SecretReveal secret={secret} what="bot token" />}
       <ul className="plain-list" aria-label="Bot tokens">
         {tokens.length === 0 && <li className="subtle small">No bot tokens yet.</li>}

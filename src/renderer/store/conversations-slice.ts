@@ -5,6 +5,9 @@ import type { Store } from './store.js';
 
 export interface ConversationsSlice {
   conversations: ConversationSummary[];
+  /** handles the directory told us for addresses the client knows only by address */
+  resolvedHandles: Record<string, { handle: string; verified: boolean }>;
+  handlesResolved: (found: Record<string, { handle: string; verified: boolean }>) => void;
   conversationsLoaded: boolean;
   activeConversationId: ConversationId | null;
   conversationListed: (list: ConversationSummary[]) => void;
@@ -21,16 +24,60 @@ function byRecent(a: ConversationSummary, b: ConversationSummary): number {
   return bt.localeCompare(at);
 }
 
+/** A direct conversation known only by address gets the handle the directory has for it. */
+function named(c: ConversationSummary, known: ConversationsSlice['resolvedHandles']): ConversationSummary {
+  if (c.kind !== 'direct' || !c.title.startsWith('0x')) return c;
+  const k = known[c.peer.toLowerCase()];
+  return k ? { ...c, title: `@${k.handle}`, verified: c.verified || k.verified } : c;
+}
+
+const pending = new Set<string>();
+
+/** Asks the directory (by full address) for handles of addresses shown without one. */
+export async function resolveHandles(addresses: string[], get: () => Store): Promise<void> {
+  const wanted = [...new Set(addresses.map((a) => a.toLowerCase()))].filter((a) => !get().resolvedHandles[a] && !pending.has(a));
+  if (!wanted.length) return;
+  wanted.forEach((a) => pending.add(a));
+  const found: ConversationsSlice['resolvedHandles'] = {};
+  await Promise.all(
+    wanted.map(async (a) => {
+      try {
+        const hit = (await call('directory.search', { q: a })).find((h) => h.address.toLowerCase() === a);
+        if (hit) found[a] = { handle: hit.handle, verified: hit.verified };
+      } catch {
+        // offline: try again next time the list changes
+        pending.delete(a);
+      }
+    }),
+  );
+  if (Object.keys(found).length) get().handlesResolved(found);
+}
+
 export const createConversationsSlice: StateCreator<Store, [], [], ConversationsSlice> = (set, get) => ({
   conversations: [],
+  resolvedHandles: {},
+  handlesResolved: (found) =>
+    set((s) => {
+      const resolvedHandles = { ...s.resolvedHandles, ...found };
+      return {
+        resolvedHandles,
+        conversations: s.conversations.map((c) => named(c, resolvedHandles)),
+        requests: s.requests.map((r) => (r.handle ? r : resolvedHandles[r.address.toLowerCase()] ? { ...r, handle: resolvedHandles[r.address.toLowerCase()].handle, verified: r.verified || resolvedHandles[r.address.toLowerCase()].verified } : r)),
+      };
+    }),
   conversationsLoaded: false,
   activeConversationId: null,
-  conversationListed: (list) => set({ conversations: [...list].sort(byRecent), conversationsLoaded: true }),
+  conversationListed: (list) => {
+    set((s) => ({ conversations: list.map((c) => named(c, s.resolvedHandles)).sort(byRecent), conversationsLoaded: true }));
+    void resolveHandles(list.filter((c) => c.kind === 'direct' && c.title.startsWith('0x')).map((c) => c.peer), get);
+  },
   conversationUpdated: (c) =>
     set((s) => {
       // The open conversation is being read: keep its badge at zero while it is on screen.
       const shown = s.activeConversationId === c.id && s.view === 'chats' && document.hasFocus();
-      const next = shown && c.unread > 0 ? { ...c, unread: 0 } : c;
+      const base = named(c, s.resolvedHandles);
+      if (base === c && c.kind === 'direct' && c.title.startsWith('0x')) void resolveHandles([c.peer], get);
+      const next = shown && base.unread > 0 ? { ...base, unread: 0 } : base;
       if (shown && c.unread > 0) void call('conversations.markRead', { conversationId: c.id }).catch(() => undefined);
       return { conversations: [next, ...s.conversations.filter((x) => x.id !== c.id)].sort(byRecent) };
     }),
@@ -46,7 +93,7 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
   },
   conversationStarted: async (to) => {
     const c = await call('conversations.open', { to });
-    set((s) => ({ conversations: [c, ...s.conversations.filter((x) => x.id !== c.id)].sort(byRecent) }));
+    set((s) => ({ conversations: [named(c, s.resolvedHandles), ...s.conversations.filter((x) => x.id !== c.id)].sort(byRecent) }));
     await get().conversationSelected(c.id);
     return c;
   },

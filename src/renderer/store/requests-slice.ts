@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { ContactRequest } from '../../shared/domain.js';
 import { call } from '../bridge.js';
+import { resolveHandles } from './conversations-slice.js';
 import type { Store } from './store.js';
 
 export interface RequestsSlice {
@@ -17,8 +18,14 @@ export const createRequestsSlice: StateCreator<Store, [], [], RequestsSlice> = (
   const drop = (address: string) => set((s) => ({ requests: s.requests.filter((r) => r.address !== address) }));
   return {
     requests: [],
-    requestsListed: (requests) => set({ requests }),
-    requestReceived: (r) => set((s) => ({ requests: [r, ...s.requests.filter((x) => x.address !== r.address)] })),
+    requestsListed: (requests) => {
+      set({ requests });
+      void resolveHandles(requests.filter((r) => !r.handle).map((r) => r.address), get).then(() => get().handlesResolved({}));
+    },
+    requestReceived: (r) => {
+      set((s) => ({ requests: [r, ...s.requests.filter((x) => x.address !== r.address)] }));
+      if (!r.handle) void resolveHandles([r.address], get).then(() => get().handlesResolved({}));
+    },
     requestAccepted: async (address) => {
       await call('requests.accept', { address });
       drop(address);

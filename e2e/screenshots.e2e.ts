@@ -1,0 +1,141 @@
+/**
+ * `npm run screenshots`: every screen of the app, light and dark, into .tmp/screenshots/.
+ * The content is made the way a person would make it (real relay, real app processes).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { acceptRequest, chooseRelay, claimHandle, createAccount, goTo, messageFromDirectory, messages, send } from './flows.js';
+import { expect, test } from './fixtures.js';
+import { root } from './harness.js';
+
+const OUT = join(root, '.tmp/screenshots');
+
+async function snap(page: Page, name: string): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: join(OUT, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('screenshots of every screen', async ({ relay, app }) => {
+  const alice = await app('alice');
+  const p = alice.page;
+
+  // Onboarding, step by step.
+  await expect(p.getByRole('button', { name: 'Create a new wallet' })).toBeVisible();
+  await snap(p, '01-onboarding-welcome');
+  await p.getByRole('button', { name: 'I already have a wallet' }).click();
+  await snap(p, '02-onboarding-import');
+  await p.getByRole('button', { name: 'Back' }).click();
+  await p.getByRole('button', { name: 'Create a new wallet' }).click();
+  await expect(p.getByRole('list', { name: 'Recovery phrase' }).getByRole('listitem')).toHaveCount(12);
+  const words = (await p.getByRole('list', { name: 'Recovery phrase' }).locator('.phrase-word').allTextContents()).map((w) => w.trim());
+  await p.getByLabel('I have written these words down somewhere safe').check();
+  await snap(p, '03-onboarding-phrase');
+  await p.getByRole('button', { name: 'Continue' }).click();
+  for (const n of [3, 7, 11]) await p.getByLabel(`Word ${n}`, { exact: true }).fill(words[n - 1]);
+  await snap(p, '04-onboarding-confirm');
+  await p.getByRole('button', { name: 'Confirm' }).click();
+  await expect(p.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
+  await snap(p, '05-onboarding-relay');
+  await p.getByRole('radio', { name: 'A relay on my network' }).check();
+  await snap(p, '06-onboarding-relay-lan');
+  await chooseRelay(p, relay.url);
+  await expect(p.getByRole('heading', { name: 'Pick a handle' })).toBeVisible();
+  await p.getByLabel('Handle', { exact: true }).fill('alice');
+  await snap(p, '07-onboarding-handle');
+  await claimHandle(p, 'alice');
+  await snap(p, '08-chats-empty');
+
+  // Friends.
+  const bob = await app('bob');
+  await createAccount(bob.page, { relayUrl: relay.url, handle: 'bob' });
+  const carol = await app('carol');
+  await createAccount(carol.page, { relayUrl: relay.url, handle: 'carol_k' });
+  await relay.admin('verify', 'carol_k');
+  await relay.admin('grant', 'alice', 'developer-api');
+
+  await messageFromDirectory(bob.page, 'alice');
+  await send(bob.page, 'Hey Alice! Bob here, we met at the ETH meetup last week.');
+  await acceptRequest(p, 'bob');
+  await send(p, 'Hi Bob! Of course, good to hear from you.');
+  await expect(messages(bob.page).getByText('good to hear from you')).toBeVisible();
+  await send(bob.page, 'Are you coming to the workshop on Thursday?\nI can save you a seat.');
+  await expect(messages(p).getByText('I can save you a seat.')).toBeVisible();
+  await send(p, 'Yes please! 🙌');
+
+  // A pending request from a verified person.
+  await goTo(carol.page, 'Directory');
+  await carol.page.getByLabel('Search the directory').fill('alice');
+  await carol.page.getByRole('button', { name: 'Send request to @alice' }).click();
+  await carol.page.getByRole('dialog').getByLabel('Intro').fill('Hi Alice, Carol from Northwind Labs. Could we chat about the relay integration for our wallet?');
+  await carol.page.getByRole('dialog').getByRole('button', { name: 'Send request' }).click();
+
+  // A stake-gated contact.
+  await goTo(carol.page, 'Settings');
+  await carol.page.getByRole('radio', { name: 'Ask for a stake' }).check();
+  await carol.page.getByRole('button', { name: 'Save policy' }).click();
+  await expect(carol.page.getByText('Inbox policy saved.')).toBeVisible();
+
+  // A group with a bot.
+  await goTo(p, 'Groups');
+  await p.getByRole('button', { name: 'New group' }).click();
+  await p.getByRole('dialog', { name: 'New group' }).getByLabel('Group name').fill('Weekend hikers');
+  await snap(p, '09-groups-create');
+  await p.getByRole('dialog', { name: 'New group' }).getByRole('button', { name: 'Create group' }).click();
+  await expect(p.getByRole('heading', { name: 'Weekend hikers' })).toBeVisible();
+  await goTo(bob.page, 'Groups');
+  await bob.page.getByRole('tab', { name: 'Discover' }).click();
+  await bob.page.getByRole('button', { name: 'Weekend hikers' }).click();
+  await bob.page.getByRole('button', { name: 'Join group' }).click();
+  await expect(bob.page.getByRole('button', { name: 'Open chat' })).toBeVisible();
+  await goTo(p, 'Chats');
+  await goTo(p, 'Groups');
+  await p.getByRole('button', { name: 'Weekend hikers' }).click();
+  await p.getByLabel('Bot name').fill('trail-weather');
+  await p.getByRole('button', { name: 'Mint token' }).click();
+  await expect(p.getByRole('group', { name: 'New bot token' })).toBeVisible();
+  await snap(p, '10-groups-detail');
+  await p.getByRole('button', { name: 'Open chat' }).click();
+  await send(p, 'Saturday: Blue Ridge loop, 14 km. Who is in?');
+  await bob.page.getByRole('button', { name: 'Open chat' }).click();
+  await send(bob.page, 'Count me in!');
+  await expect(messages(p).getByText('Count me in!')).toBeVisible();
+  await snap(p, '11-group-chat');
+
+  // A message that could not be delivered, with its notice.
+  await messageFromDirectory(p, 'carol_k');
+  await send(p, 'Hi Carol, got your note!');
+  await expect(messages(p).getByText(/asks for a refundable/)).toBeVisible();
+  await snap(p, '12-chat-stake-gate');
+
+  await goTo(p, 'Chats');
+  await p.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: /@bob/ }).click();
+  await expect(messages(p).getByText('Yes please!')).toBeVisible();
+  await snap(p, '13-chats-conversation');
+
+  await goTo(p, 'Requests');
+  await expect(p.getByRole('article', { name: /Request from/ })).toBeVisible();
+  await snap(p, '14-requests');
+
+  await goTo(p, 'Directory');
+  await p.getByLabel('Search the directory').fill('');
+  await expect(p.getByRole('article', { name: '@bob' })).toBeVisible();
+  await snap(p, '15-directory');
+
+  await goTo(p, 'Settings');
+  await p.getByLabel('Key label').fill('CI notifier');
+  await p.getByRole('button', { name: 'Create key' }).click();
+  await expect(p.getByRole('group', { name: 'New API key' })).toBeVisible();
+  await snap(p, '16-settings');
+  await p.getByRole('main').evaluate((el) => el.querySelector('.page')?.scrollTo(0, 10_000));
+  await snap(p, '17-settings-bottom');
+
+  await goTo(p, 'Chats');
+  await p.getByRole('button', { name: 'New chat' }).click();
+  await snap(p, '18-new-chat-dialog');
+});
