@@ -333,15 +333,25 @@ export class Messenger {
 
   async unlock(a: CommandArgs<'wallet.unlock'>): Promise<AppStatus> {
     const passphrase = effectivePassphrase(a.passphrase);
+    const codec = this.opts.codec ?? passphraseCodec(passphrase);
+    // both unwraps cost a scrypt: run the API key's beside the vault's (its failure is ignored
+    // here; a wrong passphrase is reported by the vault)
+    const origin = this.api?.origin;
+    const stored = origin ? this.store.getSetting(S.apiKey(origin)) : null;
+    const apiKey = stored ? openSecret(codec, stored).then((k) => ({ origin: origin!, key: k }), () => null) : Promise.resolve(null);
     const st = await this.vault.unlock(this.opts.codec ? {} : { passphrase });
-    await this.walletOpened(st.address!, st.deviceKey!, passphrase);
+    this.openedApiKey = await apiKey;
+    await this.walletOpened(st.address!, st.deviceKey!, passphrase, codec);
     return this.appStatus();
   }
 
-  private async walletOpened(address: string, deviceKey: string, passphrase: string): Promise<void> {
+  /** the API key unwrapped during unlock, used once by ensureSignedIn */
+  private openedApiKey: { origin: string; key: string } | null = null;
+
+  private async walletOpened(address: string, deviceKey: string, passphrase: string, codec?: VaultCodec): Promise<void> {
     this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
     this.unlocked = true;
-    this.codec = this.opts.codec ?? passphraseCodec(passphrase);
+    this.codec = codec ?? this.opts.codec ?? passphraseCodec(passphrase);
     if (this.api) {
       try {
         await this.ensureSignedIn();
@@ -402,7 +412,11 @@ export class Messenger {
       // the loop also retries a sign-in that fails because the relay is away
       this.startLoop();
       const stored = this.store.getSetting(S.apiKey(api.origin));
-      if (stored && this.codec) {
+      const opened = this.openedApiKey;
+      this.openedApiKey = null;
+      if (stored && opened && opened.origin === api.origin) {
+        api.setCredential(opened.key);
+      } else if (stored && this.codec) {
         api.setCredential(await openSecret(this.codec, stored));
       } else {
         await this.signIn();

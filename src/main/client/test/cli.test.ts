@@ -104,5 +104,5 @@ describe('headless client CLI', () => {
     expect(flushed.json).toEqual([expect.objectContaining({ messageId: queued.messageId, state: 'sent', routed: 'inbox' })]);
     sync = await cli(a, ['sync', '--json']);
     expect((sync.json as Line[]).map((l) => [l.id, l.text])).toEqual([[queued.messageId, 'sent while the relay was down']]);
-  }, 300_000);
+  }, 400_000);
 });

@@ -62,7 +62,7 @@ describe('crash safety of the sync loop', () => {
     } finally {
       await reopened.close();
     }
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('outbox while the relay is down', () => {
