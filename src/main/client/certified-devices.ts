@@ -21,6 +21,8 @@ export interface VerifiedDevice {
 }
 
 const verified = new Map<string, boolean>();
+/** how long a fetched device list is believed without asking the relay again */
+const CACHE_TTL_MS = 10 * 60 * 1000;
 const MEMO_MAX = 50_000;
 
 /** Memoised certificate check (true = signed by `address` for `publicKey`). */
@@ -78,14 +80,18 @@ export class CertifiedDevices {
 
   /**
    * Is `publicKey` a certified device of `address`? Answers from the cache when it knows the
-   * key; otherwise asks the relay once per pass (a new device, or one we never saw).
+   * key and the list is younger than 10 minutes; otherwise asks the relay, at most once per
+   * address per pass (a new device, one we never saw, or a list that may be stale).
    * Network trouble propagates (the caller retries later rather than rejecting).
    */
   async isCertified(address: string, publicKey: string): Promise<boolean> {
     const a = address.toLowerCase();
     const k = publicKey.toLowerCase();
-    if (this.store.certifiedDevices(a).some((d) => d.publicKey === k && certificateVerifies(a, d.publicKey, d.certificate))) return true;
-    if (this.refreshedThisPass.has(a)) return false;
+    const cached = this.store.certifiedDevices(a);
+    // a revoked device leaves GET /keys at once; a bounded cache age bounds how long we still believe it
+    const young = cached.length > 0 && cached.every((d) => this.now() - d.fetchedMs < CACHE_TTL_MS);
+    if (young && cached.some((d) => d.publicKey === k && certificateVerifies(a, d.publicKey, d.certificate))) return true;
+    if (this.refreshedThisPass.has(a)) return cached.some((d) => d.publicKey === k && certificateVerifies(a, d.publicKey, d.certificate));
     const fresh = await this.fetch(a, 'background');
     return fresh.some((d) => d.publicKey === k);
   }

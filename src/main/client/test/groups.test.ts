@@ -108,6 +108,15 @@ describe('groups', () => {
     await expect(ben.m.getGroup({ groupId })).resolves.toMatchObject({ isMember: false });
   });
 
+  it('a revoked device is no longer sealed to, and its key stops working', async () => {
+    await cat1.m.revokeDevice({ publicKey: cat2.deviceKey });
+    expect((await cat1.m.listDevices()).map((d) => d.publicKey)).toEqual([cat1.deviceKey]);
+    const { outcome } = await ann.m.sendAndWait(conv, 'who is still here?');
+    expect(outcome.deliveries.map((d) => d.deviceKey)).not.toContain(cat2.deviceKey);
+    expect(outcome.deliveries.map((d) => d.deviceKey)).toContain(cat1.deviceKey);
+    await expect(cat2.m.syncPass()).rejects.toMatchObject({ status: 401 });
+  });
+
   it('a public group is joined with its password', async () => {
     const g = await ann.m.createGroup({ name: 'Open club', isPublic: true, password: 's3cret' });
     expect(g.hasPassword).toBe(true);
