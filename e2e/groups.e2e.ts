@@ -65,7 +65,7 @@ test('groups: create with a password, join with it, chat, and a bot posts', asyn
   await expect(secret.getByRole('button', { name: 'Copy bot token' })).toBeVisible();
   const token = (await secret.locator('code').textContent())!.trim();
   expect(token).toMatch(/^gtk_live_/);
-  const id = (await ivy.page.getByLabel('Group ID').textContent())!.trim();
+  const id = (await ivy.page.getByLabel('Group ID', { exact: true }).textContent())!.trim();
   expect(id).toMatch(/^[0-9a-f-]{36}$/);
   await postAsBot(relay.url, token, id, 'Sunny, 21°C at the crag');
   await expect(messages(jack.page).getByText('Sunny, 21°C at the crag')).toBeVisible({ timeout: 30_000 });
