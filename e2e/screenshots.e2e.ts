@@ -69,11 +69,15 @@ test('screenshots of every screen', async ({ relay, app }) => {
   await send(p, 'Yes please! 🙌');
 
   // A pending request from a verified person.
-  await goTo(carol.page, 'Directory');
-  await carol.page.getByLabel('Search the directory').fill('alice');
-  await carol.page.getByRole('button', { name: 'Send request to @alice' }).click();
-  await carol.page.getByRole('dialog').getByLabel('Intro').fill('Hi Alice, Carol from Northwind Labs. Could we chat about the relay integration for our wallet?');
-  await carol.page.getByRole('dialog').getByRole('button', { name: 'Send request' }).click();
+  const dan = await app('dan');
+  await createAccount(dan.page, { relayUrl: relay.url, handle: 'dan_northwind' });
+  await relay.admin('verify', 'dan_northwind');
+  await goTo(dan.page, 'Directory');
+  await dan.page.getByLabel('Search the directory').fill('alice');
+  await dan.page.getByRole('button', { name: 'Send request to @alice' }).click();
+  await dan.page.getByRole('dialog').getByLabel('Intro').fill('Hi Alice, Dan from Northwind Labs. Could we chat about the relay integration for our wallet?');
+  await dan.page.getByRole('dialog').getByRole('button', { name: 'Send request' }).click();
+  await expect(dan.page.getByRole('dialog')).toBeHidden();
 
   // A stake-gated contact.
   await goTo(carol.page, 'Settings');

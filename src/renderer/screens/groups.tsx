@@ -8,6 +8,7 @@ import { Icon } from '../components/icon.js';
 import { SecretReveal } from '../components/secret-reveal.js';
 import { CopyButton } from '../components/copy-button.js';
 import { listTime, shortAddress } from '../format.js';
+import { resolveHandles } from '../store/conversations-slice.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { readAvatar } from './avatar-file.js';
@@ -141,6 +142,10 @@ function GroupDetail({ g }: { g: GroupInfo }) {
 }
 
 function Members({ g, me }: { g: GroupInfo; me: string }) {
+  const known = useStore((s) => s.resolvedHandles);
+  useEffect(() => {
+    void resolveHandles(g.members ?? [], useStore.getState);
+  }, [g.members]);
   const added = useStore((s) => s.memberAdded);
   const removed = useStore((s) => s.memberRemoved);
   const [member, setMember] = useState('');
@@ -152,8 +157,14 @@ function Members({ g, me }: { g: GroupInfo; me: string }) {
       <ul className="plain-list" aria-label="Members">
         {g.members!.map((a) => (
           <li key={a} className="member-row">
-            <Avatar name={a} seed={a} size={28} />
-            <span className="mono">{shortAddress(a)}</span>
+            <Avatar name={known[a.toLowerCase()]?.handle ?? a} seed={a} size={28} />
+            {known[a.toLowerCase()] ? (
+              <span className="member-name">
+                @{known[a.toLowerCase()].handle} {known[a.toLowerCase()].verified && <VerifiedBadge />} <span className="subtle mono small">{shortAddress(a)}</span>
+              </span>
+            ) : (
+              <span className="mono">{shortAddress(a)}</span>
+            )}
             {a.toLowerCase() === g.creatorAddress?.toLowerCase() && <span className="pill">Creator</span>}
             {a.toLowerCase() === me && <span className="pill">You</span>}
             {g.isCreator && a.toLowerCase() !== me && (
