@@ -35,7 +35,15 @@ export const SECTIONS: BenchSection[] = [
         drop: ['seal_fast_meets_target'],
       }),
   },
-  // client and ui sections are added here as they are written
+  {
+    name: 'client',
+    load: () =>
+      optionalSection('client', './client-bench.ts', 'benchClient', {
+        options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
+        targets: { group_send_200_copies_ms: { op: '<=', value: 150 } },
+      }),
+  },
+  { name: 'ui', load: () => optionalSection('ui', './ui-bench.ts', 'benchUi') },
 ];
 
 interface Adapter {
@@ -64,6 +72,7 @@ function unitOf(key: string): string {
   if (/_vs_/.test(key)) return '×';
   if (/_ms$/.test(key)) return 'ms';
   if (/_bytes$/.test(key)) return 'B';
+  if (/_mb$/.test(key)) return 'MiB';
   return '';
 }
 
