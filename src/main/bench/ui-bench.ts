@@ -138,10 +138,8 @@ export async function benchUi(): Promise<Record<string, number>> {
     const scrollMs = performance.now() - tScroll;
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
-    const { metrics } = await cdp.send('Performance.getMetrics').catch(async () => {
-      await cdp.send('Performance.enable');
-      return cdp.send('Performance.getMetrics');
-    });
+    await cdp.send('Performance.enable');
+    const { metrics } = await cdp.send('Performance.getMetrics');
     const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
     const domNodes = await page.evaluate('document.getElementsByTagName("*").length');
     return {
