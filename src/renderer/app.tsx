@@ -115,7 +115,7 @@ function Shell() {
 function Sidebar() {
   const view = useStore((s) => s.view);
   const chosen = useStore((s) => s.viewChosen);
-  const unread = useStore((s) => s.conversations.reduce((n, c) => n + c.unread, 0));
+  const unread = useStore((s) => s.conversations.reduce((n, c) => (s.requests.some((r) => `direct:${r.address.toLowerCase()}` === c.id) ? n : n + c.unread), 0));
   const requests = useStore((s) => s.requests.length);
   const status = useStore((s) => s.status);
   const sync = useStore((s) => s.sync);

@@ -50,7 +50,13 @@ function NoConversation({ hasAny }: { hasAny: boolean }) {
 }
 
 function ConversationList() {
-  const conversations = useStore((s) => s.conversations);
+  const all = useStore((s) => s.conversations);
+  const requests = useStore((s) => s.requests);
+  // Someone whose request is still pending lives in Requests until accepted.
+  const conversations = useMemo(() => {
+    const pending = new Set(requests.map((r) => `direct:${r.address.toLowerCase()}`));
+    return pending.size ? all.filter((c) => !pending.has(c.id)) : all;
+  }, [all, requests]);
   const loaded = useStore((s) => s.conversationsLoaded);
   const activeId = useStore((s) => s.activeConversationId);
   const selected = useStore((s) => s.conversationSelected);

@@ -249,6 +249,7 @@ function Devices() {
 
 function ApiKeys() {
   const keys = useStore((s) => s.settings.apiKeys);
+  const myDevice = useStore((s) => s.status?.deviceKey?.toLowerCase() ?? null);
   const minted = useStore((s) => s.apiKeyMinted);
   const revoked = useStore((s) => s.apiKeyRevoked);
   const mint = useAction(minted);
@@ -266,13 +267,14 @@ function ApiKeys() {
             <Icon name="key" size={18} />
             <div className="grow">
               <div>
-                {k.label ?? <span className="subtle">Unnamed</span>} <code className="inline-code">{k.prefix}…</code> {k.deviceKey && <span className="pill">Device</span>}
+                {k.label ?? <span className="subtle">Unnamed</span>} <code className="inline-code">{k.prefix}…</code> {k.deviceKey && <span className="pill">{k.deviceKey.toLowerCase() === myDevice ? 'This device' : 'Device'}</span>}
               </div>
               <div className="subtle small">
                 {k.revokedAt ? `Revoked ${listTime(k.revokedAt)}` : `Created ${listTime(k.createdAt)}${k.lastUsedAt ? ` · last used ${listTime(k.lastUsedAt)}` : ''}`}
               </div>
             </div>
-            {!k.revokedAt && (
+            {/* This device's own key is how the app talks to the relay: revoke the device instead. */}
+            {!k.revokedAt && k.deviceKey?.toLowerCase() !== myDevice && (
               <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void revoke.run(k.id)} aria-label={`Revoke key ${k.label ?? k.prefix}`}>
                 Revoke
               </button>

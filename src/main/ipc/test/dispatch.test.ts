@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { commands } from '../../../shared/ipc.js';
+import { RelayError } from '../../client/relay-api.js';
+import { VaultError } from '../../vault/vault-error.js';
+import { dispatch } from '../dispatch.js';
+import type { Handlers } from '../handler-types.js';
+import { AppError, toIpcError } from '../plain-errors.js';
+
+/** Every command answers with its own name, so a test can see which handler ran. */
+function echoHandlers(): Handlers {
+  return Object.fromEntries(Object.keys(commands).map((k) => [k, async (a: unknown) => ({ ran: k, args: a })])) as unknown as Handlers;
+}
+
+describe('dispatch', () => {
+  it('runs the named handler with arguments that pass the contract', async () => {
+    const r = await dispatch(echoHandlers(), 'messages.send', { conversationId: `direct:0x${'a'.repeat(40)}`, text: 'hi' });
+    expect(r).toEqual({ ok: true, value: { ran: 'messages.send', args: { conversationId: `direct:0x${'a'.repeat(40)}`, text: 'hi' } } });
+  });
+
+  it('refuses unknown commands, including prototype names', async () => {
+    for (const name of ['fs.readFile', 'constructor', '__proto__', 'toString', 42, null]) {
+      const r = await dispatch(echoHandlers(), name, {});
+      expect(r).toMatchObject({ ok: false, error: { code: 'unknown-command' } });
+    }
+  });
+
+  it('refuses arguments outside the schema before any handler runs', async () => {
+    let ran = false;
+    const handlers = { ...echoHandlers(), 'messages.send': async () => ((ran = true), null) } as unknown as Handlers;
+    const bad = [
+      undefined,
+      {},
+      { conversationId: 'direct:nope', text: 'x' },
+      { conversationId: `direct:0x${'a'.repeat(40)}`, text: '' },
+      { conversationId: `direct:0x${'a'.repeat(40)}`, text: 'x', extra: true },
+      { conversationId: `direct:0x${'a'.repeat(40)}`, text: 'x'.repeat(20001) },
+    ];
+    for (const args of bad) {
+      const r = await dispatch(handlers, 'messages.send', args);
+      expect(r).toMatchObject({ ok: false, error: { code: 'bad-arguments' } });
+    }
+    expect(ran).toBe(false);
+    const link = await dispatch(echoHandlers(), 'links.openExternal', { url: 'file:///etc/passwd' });
+    expect(link.ok).toBe(false);
+  });
+
+  it('turns thrown errors into plain messages without stack traces', async () => {
+    const boom = { ...echoHandlers(), 'app.status': async () => { throw new TypeError("Cannot read properties of undefined (reading 'x')"); } } as unknown as Handlers;
+    const r = await dispatch(boom, 'app.status', {});
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('internal');
+      expect(r.error.message).not.toMatch(/undefined|at .*:\d+/);
+    }
+  });
+});
+
+describe('toIpcError', () => {
+  it('reads a refusal in the light of the command', () => {
+    expect(toIpcError(new RelayError(409, 'handle taken'), 'profile.claimHandle')).toEqual({ code: 'handle-taken', message: 'That handle is already taken. Try another.' });
+    expect(toIpcError(new RelayError(403, 'wrong password'), 'groups.join').code).toBe('wrong-password');
+    expect(toIpcError(new RelayError(429, 'slow down'), 'messages.send').code).toBe('rate-limited');
+  });
+
+  it('gives the vault’s codes a sentence a person can act on', () => {
+    expect(toIpcError(new VaultError('bad-passphrase', 'gcm auth failed')).message).toBe('That passphrase is not right.');
+    expect(toIpcError(new AppError('bad-arguments', 'Enter the relay’s address.'))).toEqual({ code: 'bad-arguments', message: 'Enter the relay’s address.' });
+  });
+});
