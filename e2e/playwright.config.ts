@@ -13,6 +13,7 @@ const executablePath = chromiumExecutable();
 export default defineConfig({
   testDir: '.',
   testMatch: '*.e2e.ts',
+  globalSetup: './global-setup.ts',
   outputDir: '../.tmp/e2e-results',
   // Each test starts a relay and one or two app processes on two cores: one test at a time.
   workers: 1,
