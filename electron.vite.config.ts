@@ -14,7 +14,8 @@ export default defineConfig({
           'vault-worker': resolve('src/main/vault/vault-worker.ts'),
           'relay-cli': resolve('src/main/relay/cli.ts'),
         },
-        output: { format: 'es', entryFileNames: '[name].js' },
+        // Chunks beside the entries: the vault client finds its worker relative to its own file.
+        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },
     },
   },
