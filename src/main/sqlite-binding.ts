@@ -2,8 +2,8 @@
  * better-sqlite3 is a native module: the build in node_modules matches Node's ABI (what tests
  * and web mode use), while Electron needs one built for Electron's ABI. Such a binding is
  * found at $RELAY_SQLITE_BINDING or in resources/ (packaged: process.resourcesPath), and its
- * path is handed to the store modules through the same variable, which they pass to
- * better-sqlite3's `nativeBinding` option. Without one, better-sqlite3 loads its default.
+ * path is handed to the store modules (relay/store/sqlite-store.ts, client/local-store.ts)
+ * through the same variable, which they pass to better-sqlite3's `nativeBinding` option. Without one, better-sqlite3 loads its default.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,10 +23,4 @@ export function configureSqliteBinding(resourcesPath: string | undefined, builtD
   if (!found) return {};
   process.env[SQLITE_BINDING_ENV] = found;
   return { [SQLITE_BINDING_ENV]: found };
-}
-
-/** Options for `new Database(file, sqliteOptions())`: the Electron binding when one was configured. */
-export function sqliteOptions(): { nativeBinding?: string } {
-  const p = process.env[SQLITE_BINDING_ENV];
-  return p && existsSync(p) ? { nativeBinding: p } : {};
 }

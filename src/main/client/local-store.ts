@@ -178,7 +178,8 @@ export class LocalStore {
 
   /** Opens (creating if needed) and migrates the database file. */
   static open(file: string): LocalStore {
-    const db = new Database(file);
+    // Under Electron the shell points RELAY_SQLITE_BINDING at a binding built for Electron's ABI.
+    const db = new Database(file, { nativeBinding: process.env.RELAY_SQLITE_BINDING || undefined });
     try {
       db.pragma('journal_mode = WAL');
       // this build defaults WAL to NORMAL; an acked envelope must never be lost to a power cut

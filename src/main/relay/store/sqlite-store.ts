@@ -66,7 +66,9 @@ function configure(db: Database.Database): void {
  * writes are seen at once.
  */
 export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): SqliteRelayStore {
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  // Under Electron the shell points RELAY_SQLITE_BINDING at a binding built for Electron's ABI.
+  const nativeBinding = process.env.RELAY_SQLITE_BINDING || undefined;
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
   try {
     assertNotTooNew(db);
     configure(db);
