@@ -95,6 +95,14 @@ describe('architecture', () => {
     ).toEqual([]);
   });
 
+  it('the main-side services, web mode and the bench run under plain Node: no electron', () => {
+    expect(
+      violations((f) => ['src/main/services', 'src/main/web', 'src/main/bench'].includes(zone(f)), (spec) =>
+        spec === 'electron' || spec.startsWith('electron/') ? 'these run without Electron (web mode, tests, bench)' : null,
+      ),
+    ).toEqual([]);
+  });
+
   it('the renderer does no crypto, touches no Node or main-side code, and only bridge.ts touches the bridge', () => {
     expect(
       violations((f) => rel(f).startsWith('src/renderer/'), (spec, target) => {
