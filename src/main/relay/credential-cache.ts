@@ -1,0 +1,64 @@
+import type { ApiKeyRow, BotTokenRow, RelayStore } from './store/store.js';
+
+const TTL_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+
+type Cached<T> = { row: T; until: number };
+
+/**
+ * Every authenticated request looks its credential up by hash; that lookup was the largest
+ * single cost of a send. This wraps the store so known credentials are answered from memory,
+ * and every revocation through this relay (keys, devices, bot tokens) empties the cache before
+ * it returns, so a revoked credential still answers 401 at once. Unknown hashes are never
+ * cached, so a new key works immediately. The TTL bounds staleness should another process
+ * ever revoke credentials in the same database.
+ */
+export function withCredentialCache(store: RelayStore, now: () => number = Date.now): RelayStore {
+  const keys = new Map<string, Cached<ApiKeyRow & { hash: Buffer }>>();
+  const tokens = new Map<string, Cached<BotTokenRow & { hash: Buffer }>>();
+
+  function cached<T>(map: Map<string, Cached<T>>, load: (hash: Buffer) => Promise<T | null>) {
+    return async (hash: Buffer): Promise<T | null> => {
+      const id = hash.toString('base64');
+      const hit = map.get(id);
+      const t = now();
+      if (hit && hit.until > t) return hit.row;
+      const row = await load(hash);
+      if (row) {
+        if (map.size >= MAX_ENTRIES) map.clear();
+        map.set(id, { row, until: t + TTL_MS });
+      } else map.delete(id);
+      return row;
+    };
+  }
+  const forgetAll = () => {
+    keys.clear();
+    tokens.clear();
+  };
+
+  return Object.assign(Object.create(store) as RelayStore, {
+    findApiKeyByHash: cached(keys, (h) => store.findApiKeyByHash(h)),
+    findBotTokenByHash: cached(tokens, (h) => store.findBotTokenByHash(h)),
+    async revokeApiKey(address: string, id: string, at: number) {
+      try {
+        return await store.revokeApiKey(address, id, at);
+      } finally {
+        forgetAll();
+      }
+    },
+    async revokeDevice(address: string, publicKey: string, at: number) {
+      try {
+        return await store.revokeDevice(address, publicKey, at);
+      } finally {
+        forgetAll();
+      }
+    },
+    async revokeBotToken(groupId: string, id: string, at: number) {
+      try {
+        return await store.revokeBotToken(groupId, id, at);
+      } finally {
+        forgetAll();
+      }
+    },
+  });
+}
