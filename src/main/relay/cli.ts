@@ -98,8 +98,7 @@ async function serve(opts: ServeOptions): Promise<void> {
       'reach this relay at:',
       ...urls.map((u) => `  ${u}`),
       'clients must pin the fingerprint above; the certificate is self-signed',
-      // wallets refuse a sign-in message for a host other than the one they connected to
-      `sign-in messages name ${relay.config.baseUrl}: clients sign in through that URL (--base-url changes it)`,
+      'sign-in messages name the URL each client reached the relay at',
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   }

@@ -48,7 +48,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     },
   }, async (req) => {
     const address = req.body.address.toLowerCase();
-    const c = buildChallenge({ address, baseUrl: opts.baseUrl, chainId: opts.chainId, now: opts.now() });
+    const c = buildChallenge({ address, baseUrl: signInOrigin(req.protocol, req.host, opts.baseUrl), chainId: opts.chainId, now: opts.now() });
     await store.createChallenge({ nonce: c.nonce, address, message: c.message, expiresAt: c.expiresAt });
     return { message: c.message, expiresAt: iso(c.expiresAt) };
   });
@@ -198,6 +198,17 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     });
   }
 
+}
+
+/**
+ * The URI a sign-in message names: the address the client reached this relay at, since a wallet
+ * refuses to sign for any other host. One LAN relay is reached over loopback and over each of its
+ * addresses; the Host guard has already vetted the name. The operator's base URL is kept when
+ * the request came to its host (behind a TLS proxy its scheme is the public one, not ours).
+ */
+export function signInOrigin(protocol: string, host: string, baseUrl: string): string {
+  const base = new URL(baseUrl);
+  return host.toLowerCase() === base.host.toLowerCase() ? base.origin : `${protocol}://${host}`;
 }
 
 /** A device signing in again keeps its registration; someone else's or a revoked key is 409. */

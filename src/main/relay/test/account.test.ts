@@ -22,6 +22,26 @@ describe('sign-in (EIP-4361)', () => {
     expect((await api(undefined, 'POST', '/api/v1/auth/challenge', { address: '0x12' })).status).toBe(400);
   });
 
+  it('names the address the client reached the relay at (loopback name, LAN address)', async () => {
+    const { request } = await import('node:http');
+    const { port } = new URL(relay.url);
+    const body = JSON.stringify({ address: '0x' + '11'.repeat(20) });
+    const viaLocalhost = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/api/v1/auth/challenge', method: 'POST', headers: { host: `localhost:${port}`, 'content-type': 'application/json' } }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(JSON.parse(text).message));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(viaLocalhost).toMatch(new RegExp(`^localhost:${port} wants you to sign in`));
+    expect(viaLocalhost).toContain(`URI: http://localhost:${port}\n`);
+    const { signInOrigin } = await import('../routes/account.js');
+    expect(signInOrigin('http', '192.168.1.20:8787', 'https://relay.example.org')).toBe('http://192.168.1.20:8787');
+    expect(signInOrigin('http', 'relay.example.org', 'https://relay.example.org')).toBe('https://relay.example.org');
+  });
+
   it('a signed challenge gives a device-bound sk_live_ key, shown once', async () => {
     const u = await signIn(relay.url);
     expect(u.apiKey).toMatch(/^sk_live_[A-Za-z0-9_-]{49}$/);
