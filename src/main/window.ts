@@ -71,6 +71,8 @@ export function createMainWindow(): BrowserWindow {
     title: 'Relay Messenger',
     backgroundColor: '#0e1015',
     autoHideMenuBar: true,
+    // out/main → the project's resources/ folder (packaged builds ship it beside the app).
+    icon: join(here, '../../resources/icon.png'),
     webPreferences: {
       preload: join(here, '../preload/index.cjs'),
       contextIsolation: true,
