@@ -8,14 +8,24 @@ import { StoreError, type Delivery, type DeliveryOutcome, type EnvelopeRow, type
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'ack' | 'sweep'>;
 
 /**
- * A UUIDv7 (RFC 9562): 48 bits of milliseconds, then random bits. The random part comes from
- * randomUUID, which draws from a buffered pool; asking the CSPRNG for 16 bytes per id was a
- * visible share of a send's CPU. Order within a millisecond comes from `seq`, not the id.
+ * A UUIDv7 (RFC 9562): 48 bits of milliseconds, a 12-bit counter that keeps ids of the same
+ * millisecond in order (RFC 9562 method 1; on overflow the clock part moves on), then random
+ * bits. The random part comes from randomUUID's buffered pool: asking the CSPRNG for 16 bytes
+ * per id was a visible share of a send's CPU.
  */
-function uuidv7(ms: number): string {
-  const ts = ms.toString(16).padStart(12, '0');
+let lastMs = 0;
+let counter = 0;
+function uuidv7(now: number): string {
+  if (now > lastMs) {
+    lastMs = now;
+    counter = 0;
+  } else if (++counter > 0xfff) {
+    lastMs++;
+    counter = 0;
+  }
+  const ts = lastMs.toString(16).padStart(12, '0');
   const r = randomUUID();
-  return `${ts.slice(0, 8)}-${ts.slice(8, 12)}-7${r.slice(15, 18)}-${r.slice(19)}`;
+  return `${ts.slice(0, 8)}-${ts.slice(8, 12)}-7${counter.toString(16).padStart(3, '0')}-${r.slice(19)}`;
 }
 
 /** Rows a sweep deletes per transaction, so that a large backlog does not hold the write lock for long. */

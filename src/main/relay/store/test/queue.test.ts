@@ -200,3 +200,15 @@ describe('stats', () => {
     expect(await t.store.stats()).toEqual({ accounts: 1, devices: 1, apiKeys: 1, groups: 1, queuedEnvelopes: 2, oldestQueuedAt: 500 });
   });
 });
+
+describe('envelope ids', () => {
+  it('are UUIDv7, strictly increasing within one millisecond and across them', async () => {
+    const items = Array.from({ length: 300 }, (_, i) => item(B, { nonce: String(i) }));
+    const first = await t.store.deliver({ ...direct(A, items), now: 5_000 });
+    const second = await t.store.deliver({ ...direct(A, [item(B)]), now: 4_000 }); // the clock went back
+    const ids = [...first, ...second].map((o) => o.envelope!.id);
+    for (const id of ids) expect(id).toMatch(UUID_V7);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
