@@ -155,25 +155,17 @@ export class Messenger {
     this.events.setMaxListeners(100);
     const now = opts.now ?? Date.now;
     this.devices = new CertifiedDevices(() => this.requireApi(), store, now);
+    // What the outbox and the sync engine both need: the relay, the vault, the local store, who we are.
+    const shared = { api: () => this.requireApi(), vault, store, devices: this.devices, me: () => this.me(), now };
     this.outbox = new Outbox({
-      api: () => this.requireApi(),
-      vault,
-      store,
-      devices: this.devices,
-      me: () => this.me(),
-      now,
+      ...shared,
       onUpdated: (m) => {
         this.emit('message.updated', m);
         this.emitConversation(m.conversationId);
       },
     });
     this.engine = new SyncEngine({
-      api: () => this.requireApi(),
-      vault,
-      store,
-      devices: this.devices,
-      me: () => this.me(),
-      now,
+      ...shared,
       crashAt: opts.crashAt ?? null,
       pullLimit: opts.pullLimit,
       onCommitted: (applied) => this.onCommitted(applied),
