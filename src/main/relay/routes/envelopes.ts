@@ -55,10 +55,11 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
       querystring: PullQuery,
       response: { 200: PullResult, ...errorResponses(400, 401, 429) },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
     const caller = apiKeyCaller(req);
-    const rows = await store.pull(caller.address, caller.deviceKey, req.query.limit ?? 100);
-    return { envelopes: rows.map(presentEnvelope) };
+    const envelopes = await store.pullWire(caller.address, caller.deviceKey, req.query.limit ?? 100);
+    // Already the wire JSON (PullResult), so Fastify sends the text as it is.
+    return reply.type('application/json; charset=utf-8').send(`{"envelopes":${envelopes}}` as unknown as PullResult);
   });
 
   app.post<{ Body: { ids: string[] } }>('/api/v1/envelopes/ack', {

@@ -5,7 +5,7 @@ import { routeDirect } from '../routing.js';
 import type { GroupCommit } from './group-commit.js';
 import { StoreError, type Delivery, type DeliveryOutcome, type EnvelopeRow, type RelayStore, type RoutingFacts } from './store.js';
 
-type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'ack' | 'sweep'>;
+type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
 
 /**
  * A UUIDv7 (RFC 9562): 48 bits of milliseconds, a 12-bit counter that keeps ids of the same
@@ -42,6 +42,16 @@ interface FactsRecord {
   stake: string | null;
 }
 
+/**
+ * One row of the pull as the wire Envelope (src/shared/api/envelopes.ts), field for field in
+ * presentEnvelope's order; created_at (epoch ms) becomes the same ISO-8601 text as
+ * Date#toISOString, since SQLite keeps date-times as integer milliseconds.
+ */
+const ENVELOPE_JSON = `json_object('id', id, 'senderAddress', sender, 'recipientAddress', recipient,
+  'recipientDeviceKey', device_key, 'ciphertext', ciphertext, 'ephemeralPublicKey', ephemeral_public_key, 'nonce', nonce,
+  'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', created_at / 1000.0, 'unixepoch'), 'delivered', json('false'),
+  'routed', routed, 'groupId', group_id, 'via', via)`;
+
 /** The statements behind the routing and the queue; exported so that tests can EXPLAIN them. */
 export const ENVELOPE_SQL = {
   facts: `SELECT
@@ -59,6 +69,11 @@ export const ENVELOPE_SQL = {
   pullAll: `SELECT ${ENVELOPE_COLUMNS} FROM envelopes WHERE recipient = ? ORDER BY seq LIMIT ?`,
   pullDevice: `SELECT ${ENVELOPE_COLUMNS} FROM envelopes
     WHERE recipient = ? AND (device_key = ? OR device_key IS NULL) ORDER BY seq LIMIT ?`,
+  // One JSON text per row, joined in JS: an aggregate over the page would need its own sort
+  // (group_concat keeps no order of its input without one), which cost half again as much.
+  pullAllJson: `SELECT ${ENVELOPE_JSON} FROM envelopes WHERE recipient = ? ORDER BY seq LIMIT ?`,
+  pullDeviceJson: `SELECT ${ENVELOPE_JSON} FROM envelopes
+    WHERE recipient = ? AND (device_key = ? OR device_key IS NULL) ORDER BY seq LIMIT ?`,
   ackAll: `DELETE FROM envelopes WHERE id = ? AND recipient = ?`,
   ackDevice: `DELETE FROM envelopes WHERE id = ? AND recipient = ? AND (device_key = ? OR device_key IS NULL)`,
   sweep: `DELETE FROM envelopes WHERE seq IN (SELECT seq FROM envelopes WHERE created_at < ? LIMIT ?)`,
@@ -75,6 +90,8 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     markSent: db.prepare<[string, string]>(ENVELOPE_SQL.markSent),
     pullAll: db.prepare<[string, number], EnvelopeRow>(ENVELOPE_SQL.pullAll),
     pullDevice: db.prepare<[string, string, number], EnvelopeRow>(ENVELOPE_SQL.pullDevice),
+    pullAllJson: db.prepare<[string, number], string>(ENVELOPE_SQL.pullAllJson).pluck(),
+    pullDeviceJson: db.prepare<[string, string, number], string>(ENVELOPE_SQL.pullDeviceJson).pluck(),
     ackAll: db.prepare<[string, string]>(ENVELOPE_SQL.ackAll),
     ackDevice: db.prepare<[string, string, string]>(ENVELOPE_SQL.ackDevice),
     sweep: db.prepare<[number, number]>(ENVELOPE_SQL.sweep),
@@ -138,6 +155,11 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     async pull(address, deviceKey, limit) {
       const a = address.toLowerCase();
       return deviceKey === null ? s.pullAll.all(a, limit) : s.pullDevice.all(a, deviceKey.toLowerCase(), limit);
+    },
+    async pullWire(address, deviceKey, limit) {
+      const a = address.toLowerCase();
+      const rows = deviceKey === null ? s.pullAllJson.all(a, limit) : s.pullDeviceJson.all(a, deviceKey.toLowerCase(), limit);
+      return `[${rows.join(',')}]`;
     },
     ack(address, deviceKey, ids) {
       const a = address.toLowerCase();

@@ -186,6 +186,13 @@ export interface RelayStore {
   deliver(d: Delivery): Promise<DeliveryOutcome[]>;
   /** Undelivered envelopes oldest first; a device-bound caller sees its device's and unbound ones. */
   pull(address: string, deviceKey: string | null, limit: number): Promise<EnvelopeRow[]>;
+  /**
+   * The same page as `pull`, already the JSON text of the wire `Envelope[]` (src/shared/api),
+   * built by the database: the inbox pull is the relay's hottest read, and one string from
+   * SQLite costs a third of a hundred row objects presented and stringified, with far less
+   * garbage (measured in the bench's pull latency). A test holds it equal to `pull` presented.
+   */
+  pullWire(address: string, deviceKey: string | null, limit: number): Promise<string>;
   /** Removes the caller's own envelopes among ids and returns how many. */
   ack(address: string, deviceKey: string | null, ids: string[]): Promise<number>;
   /** Removes unacked envelopes created before cutoff; returns how many. */

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Value } from 'typebox/value';
+import { PullResult } from '../../../shared/api/envelopes.js';
 import { call, envelopeTo, newDeviceKey, sealedLooking, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
 
 let relay: TestRelay;
@@ -165,6 +167,17 @@ describe('pull and ack', () => {
     expect(r.body).toEqual({ ok: true, acked: 2 });
     expect((await ack(b, [ids[0]])).body.acked).toBe(0);
     expect((await pull(b)).body.envelopes.map((e: any) => e.id)).toEqual(ids.slice(2));
+  });
+
+  it('a pulled envelope is the one the send answered with, and the page is a valid PullResult', async () => {
+    const a = await signIn(relay.url);
+    const b = await signIn(relay.url);
+    const sent = await send(a, [envelopeTo(b), envelopeTo(b, { recipientDeviceKey: null })]);
+    const page = await pull(b);
+    expect(page.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Value.Errors(PullResult, page.body)).toEqual([]);
+    expect(page.body.envelopes).toEqual(sent.body.results.map((r: any) => r.envelope));
+    expect((await pull(a)).body).toEqual({ envelopes: [] });
   });
 
   it('pull limit outside 1-500 or not an integer is 400; ack without ids is 400', async () => {

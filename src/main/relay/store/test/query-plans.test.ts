@@ -33,6 +33,8 @@ describe('hot queries use an index', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['pull with an unbound key', ENVELOPE_SQL.pullAll, /SEARCH envelopes USING (COVERING )?INDEX envelopes_inbox \(recipient=\?\)/],
     ['pull with a device-bound key', ENVELOPE_SQL.pullDevice, /SEARCH envelopes USING (COVERING )?INDEX envelopes_inbox \(recipient=\?\)/],
+    ['wire pull with an unbound key', ENVELOPE_SQL.pullAllJson, /SEARCH envelopes USING (COVERING )?INDEX envelopes_inbox \(recipient=\?\)/],
+    ['wire pull with a device-bound key', ENVELOPE_SQL.pullDeviceJson, /SEARCH envelopes USING (COVERING )?INDEX envelopes_inbox \(recipient=\?\)/],
     ['ack with an unbound key', ENVELOPE_SQL.ackAll, /SEARCH envelopes USING INDEX sqlite_autoindex_envelopes_1 \(id=\?\)/],
     ['ack with a device-bound key', ENVELOPE_SQL.ackDevice, /SEARCH envelopes USING INDEX sqlite_autoindex_envelopes_1 \(id=\?\)/],
     ['sweep', ENVELOPE_SQL.sweep, /SEARCH envelopes USING COVERING INDEX envelopes_age \(created_at<\?\)/],

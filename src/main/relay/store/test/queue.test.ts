@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError, type Delivery } from '../store.js';
 import { addr, devKey, openTempStore, type TempStore } from './temp-store.js';
 import { direct, item, sendOne } from './deliveries.js';
+import { presentEnvelope } from '../../http/present.js';
 
 let t: TempStore;
 beforeEach(() => {
@@ -112,6 +113,27 @@ describe('group deliveries', () => {
 });
 
 describe('pull and ack', () => {
+  it('gives the wire page as the presented rows of pull, byte for byte, in queue order and within the limit', async () => {
+    await devices(B, 1, 2);
+    await t.store.createGroup({ id: G, name: 'g', isPublic: true, passwordHash: null, avatar: null, creatorAddress: A, now: 1 });
+    await t.store.addMember(G, B, 1);
+    // Edge instants: the epoch, a millisecond before a second, a leap day, and now.
+    const instants = [0, 999, 1_582_934_400_001, 951_782_399_999, Date.now()];
+    for (const [i, now] of instants.entries()) {
+      await t.store.deliver(direct(A, [item(B, { recipientDeviceKey: i % 2 ? devKey(1) : null, nonce: `n${i}`, ciphertext: `c"\\${i}` })], now));
+    }
+    await t.store.deliver(groupSend(A, [item(B, { recipientDeviceKey: devKey(2) })], 'api-key'));
+    await t.store.deliver(groupSend(A, [item(B)]));
+    for (const [key, limit] of [[null, 100], [devKey(1), 100], [devKey(2).toUpperCase(), 100], [null, 3], [devKey(1), 1]] as const) {
+      const rows = await t.store.pull(B, key, limit);
+      const wire = await t.store.pullWire(B, key, limit);
+      expect(wire).toBe(JSON.stringify(rows.map(presentEnvelope)));
+    }
+    expect(JSON.parse(await t.store.pullWire(B, null, 100))).toHaveLength(instants.length + 2);
+    expect(await t.store.pullWire(C, null, 100)).toBe('[]');
+    expect(await t.store.pullWire(C, devKey(1), 100)).toBe('[]');
+  });
+
   it('gives a device-bound key its device’s envelopes and unbound ones; an unbound key sees all', async () => {
     await devices(B, 1, 2);
     const d1 = (await sendOne(t.store, A, B, { recipientDeviceKey: devKey(1) })).envelope!;
