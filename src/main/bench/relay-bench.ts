@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryMiB, runTs, startTs, type Child } from './child-process.js';
 import { KeepAliveClient } from './keep-alive-client.js';
+import { LeanHttpClient } from './lean-http-client.js';
 import { assertClean, postLoad } from './load.js';
 import { figure, type Figure } from './report.js';
 import { envelopeBodies } from './sealed-like.js';
@@ -116,7 +117,7 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
 
     log(`(d) inbox pulls: ${plan.pulls} sequential, ${queued} envelopes queued for others`);
     const pull = await pullLatencies(base, carol, plan.pulls, plan.pullSeconds);
-    const detail = `${pull.count} sequential pulls of 100 envelopes, ${queued.toLocaleString('en-US')} queued for other recipients`;
+    const detail = `${pull.count} sequential pulls of 100 envelopes, ${queued.toLocaleString('en-US')} queued for other recipients; write to last byte`;
     add(SECTION, 'pull.p50', 'inbox pull p50', pull.p50, 'ms', { detail });
     add(SECTION, 'pull.p99', 'inbox pull p99', pull.p99, 'ms', { target: { op: '<=', value: 5 }, detail });
     const sample = await callJson('GET', `${base}/api/v1/envelopes?limit=100`, carol.apiKey);
@@ -151,45 +152,70 @@ async function queuedEnvelopes(dataDir: string): Promise<number> {
   return (JSON.parse(r.stdout) as { queuedEnvelopes: number }).queuedEnvelopes;
 }
 
-/** Sequential round trips of one keep-alive client: p50 and p99 after a short warm-up. */
-async function latencies(client: KeepAliveClient, once: (c: KeepAliveClient) => Promise<void>, maxCount: number, maxSeconds: number): Promise<{ count: number; p50: number; p99: number }> {
-  for (let i = 0; i < 50; i++) await once(client);
-  const times: number[] = [];
-  const deadline = performance.now() + maxSeconds * 1000;
-  while (times.length < maxCount && performance.now() < deadline) {
-    const t0 = performance.now();
-    await once(client);
-    times.push(performance.now() - t0);
-  }
-  times.sort((x, y) => x - y);
-  return { count: times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
-}
-
-async function pullLatencies(base: string, reader: SignedIn, maxCount: number, maxSeconds: number) {
-  const client = new KeepAliveClient(base, reader.apiKey);
+/**
+ * Sequential round trips of one lean keep-alive connection: p50 and p99 after a short warm-up,
+ * each timed from the write to the last byte of the answer. The first answer is checked by
+ * `check`; every timed one must be 200 and byte for byte the same as it (a pull does not
+ * consume, and the echo returns what it was sent), so no answer goes unchecked and the loop
+ * itself allocates nothing.
+ */
+async function latencies(baseUrl: string, request: (c: LeanHttpClient) => Buffer, check: (body: Buffer) => void, maxCount: number, maxSeconds: number): Promise<{ count: number; p50: number; p99: number }> {
+  const client = new LeanHttpClient(new URL(baseUrl));
+  await client.open();
   try {
-    return await latencies(
-      client,
-      async (c) => {
-        const r = await c.call<{ envelopes: unknown[] }>('GET', '/api/v1/envelopes?limit=100');
-        if (r.envelopes.length !== 100) throw new Error(`a pull returned ${r.envelopes.length} envelopes, expected 100`);
-      },
-      maxCount,
-      maxSeconds,
-    );
+    const bytes = request(client);
+    await client.send(bytes);
+    if (client.status() !== 200) throw new Error(`the first answer was ${client.status()}: ${client.body().toString('utf8', 0, 300)}`);
+    const first = Buffer.from(client.body());
+    check(first);
+    const same = (i: number) => {
+      if (client.status() !== 200 || !client.body().equals(first)) throw new Error(`answer ${i} differs from the first (status ${client.status()}, ${client.body().length} bytes)`);
+    };
+    for (let i = 0; i < 50; i++) {
+      await client.send(bytes);
+      same(i);
+    }
+    const times = new Float64Array(maxCount);
+    let count = 0;
+    const deadline = performance.now() + maxSeconds * 1000;
+    while (count < maxCount && performance.now() < deadline) {
+      const t0 = performance.now();
+      await client.send(bytes);
+      times[count] = performance.now() - t0;
+      same(count++);
+    }
+    const sorted = Array.from(times.subarray(0, count)).sort((x, y) => x - y);
+    return { count, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
   } finally {
     client.close();
   }
+}
+
+function pullLatencies(base: string, reader: SignedIn, maxCount: number, maxSeconds: number) {
+  return latencies(
+    base,
+    (c) => c.request('GET', '/api/v1/envelopes?limit=100', { authorization: `Bearer ${reader.apiKey}` }),
+    (body) => {
+      const n = (JSON.parse(body.toString('utf8')) as { envelopes: unknown[] }).envelopes.length;
+      if (n !== 100) throw new Error(`a pull returned ${n} envelopes, expected 100`);
+    },
+    maxCount,
+    maxSeconds,
+  );
 }
 
 /** The same loop against the echo server with a body of the pull's size: the floor this machine sets right now. */
-async function echoLatencies(echoUrl: string, payload: unknown, maxCount: number, maxSeconds: number) {
-  const client = new KeepAliveClient(echoUrl, 'none');
-  try {
-    return await latencies(client, (c) => c.call('POST', '/', payload).then(() => undefined), maxCount, maxSeconds);
-  } finally {
-    client.close();
-  }
+function echoLatencies(echoUrl: string, payload: unknown, maxCount: number, maxSeconds: number) {
+  const body = JSON.stringify(payload);
+  return latencies(
+    echoUrl,
+    (c) => c.request('POST', '/', {}, body),
+    (answer) => {
+      if (answer.toString('utf8') !== body) throw new Error('the echo server did not return the body it was sent');
+    },
+    maxCount,
+    maxSeconds,
+  );
 }
 
 async function ackThroughput(base: string, who: SignedIn, maxAcks: number, maxSeconds: number): Promise<{ acked: number; ackRate: number; drainRate: number }> {
