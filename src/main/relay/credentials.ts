@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Credential secrets: `<prefix><43 base64url chars of 32 random bytes><6 base64url chars of checksum>`.
@@ -13,7 +13,7 @@ const SUM_CHARS = 6; // 4 bytes, base64url without padding, truncated
 const SHAPE = /^(sk_live_|gtk_live_)([A-Za-z0-9_-]{43})([A-Za-z0-9_-]{6})$/;
 
 function checksum(prefixAndBody: string): string {
-  return createHash('sha256').update(prefixAndBody).digest().subarray(0, 4).toString('base64url').slice(0, SUM_CHARS);
+  return hash('sha256', prefixAndBody, 'buffer').subarray(0, 4).toString('base64url').slice(0, SUM_CHARS);
 }
 
 export function mintSecret(kind: CredentialKind): { secret: string; hash: Buffer; prefix: string } {
@@ -22,8 +22,9 @@ export function mintSecret(kind: CredentialKind): { secret: string; hash: Buffer
   return { secret, hash: hashSecret(secret), prefix: publicPrefix(secret) };
 }
 
+/** One-shot hashing: every authenticated request hashes its secret twice, and a Hash object per call showed in profiles. */
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 /** The short public part kept in metadata, e.g. `sk_live_Ab3d`. */

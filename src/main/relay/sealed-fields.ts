@@ -5,38 +5,44 @@
 
 export type FieldProblem = { status: 400 | 413; error: string };
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Decodes standard base64 with optional padding; null when it is not base64. */
+/**
+ * Decodes standard base64 with optional padding; null when it is not canonical base64.
+ * Buffer's decoder is lenient (it skips foreign characters, takes the URL-safe alphabet and
+ * ignores trailing bits), so the input is held against the re-encoding of what it decoded to:
+ * only canonical input survives that, and it costs no regular expression (this runs for every
+ * envelope of every send).
+ */
 export function decodeBase64(text: string): Buffer | null {
-  if (!BASE64.test(text)) return null;
-  const unpadded = text.replace(/=+$/, '');
-  if (unpadded.length % 4 === 1) return null;
-  const buf = Buffer.from(unpadded, 'base64');
-  // Buffer ignores trailing bits; re-encode to refuse non-canonical input.
-  if (buf.toString('base64').replace(/=+$/, '') !== unpadded) return null;
-  return buf;
+  return canonicalBase64(text)?.bytes ?? null;
+}
+
+function canonicalBase64(text: string): { bytes: Buffer; canonical: string } | null {
+  const bytes = Buffer.from(text, 'base64');
+  const canonical = bytes.toString('base64');
+  if (canonical === text) return { bytes, canonical };
+  // Or the canonical form without its padding?
+  const pad = canonical.endsWith('==') ? 2 : canonical.endsWith('=') ? 1 : 0;
+  if (pad > 0 && text.length === canonical.length - pad && canonical.startsWith(text)) return { bytes, canonical };
+  return null;
 }
 
 const P = 2n ** 255n - 19n;
+const hexLE = (u: bigint) => Buffer.from(u.toString(16).padStart(64, '0'), 'hex').reverse().toString('hex');
 /**
- * u-coordinates (mod p) of the X25519 points of small order: a shared secret with any of them
- * is all-zero, so an envelope claiming one was not sealed to anybody. Encodings are 255-bit
- * little-endian with the top bit ignored and may be non-canonical (u ≥ p), hence the reduction.
+ * Encodings (little-endian hex, top bit clear) of the X25519 points of small order: a shared
+ * secret with any of them is all-zero, so an envelope claiming one was not sealed to anybody.
+ * The u-coordinates are 0, 1, p-1 and two others; an encoding may also be non-canonical
+ * (u + p still below 2^255), which only 0 and 1 have room for.
  */
-const LOW_ORDER_U = new Set([
-  0n,
-  1n,
-  P - 1n,
-  0xb8495f16056286fdb1329ceb8d09da6ac49ff1fae35616aeb8413b7c7aebe0n,
-  0x57119fd0dd4e22d8868e1c58c45c44045bef839c55b1d0b1248c50a3bc959c5fn,
-]);
+const LOW_ORDER_HEX = new Set(
+  [0n, 1n, P - 1n, 0xb8495f16056286fdb1329ceb8d09da6ac49ff1fae35616aeb8413b7c7aebe0n, 0x57119fd0dd4e22d8868e1c58c45c44045bef839c55b1d0b1248c50a3bc959c5fn, P, P + 1n].map(hexLE),
+);
 
+/** `hexKey`: 64 hex digits (the schema has checked them); the top bit is ignored, as X25519 does. */
 export function isLowOrderPoint(hexKey: string): boolean {
-  const le = Buffer.from(hexKey, 'hex');
-  le[31] &= 0x7f;
-  const u = BigInt('0x' + Buffer.from(le).reverse().toString('hex'));
-  return LOW_ORDER_U.has(u % P);
+  const key = hexKey.toLowerCase();
+  const top = parseInt(key[62], 16);
+  return LOW_ORDER_HEX.has(top >= 8 ? key.slice(0, 62) + (top - 8).toString(16) + key[63] : key);
 }
 
 const MIN_CIPHERTEXT = 17; // 16-byte GCM tag + at least one byte
@@ -103,14 +109,15 @@ export interface SealedFields {
 
 /** Validates and normalises one envelope's content fields; returns a problem for the caller to answer. */
 export function checkSealedFields(input: { ciphertext: string; nonce: string; ephemeralPublicKey: string }, maxBytes: number): SealedFields | FieldProblem {
-  const ct = decodeBase64(input.ciphertext);
+  const ct = canonicalBase64(input.ciphertext);
   if (!ct) return { status: 400, error: 'ciphertext must be standard base64' };
-  if (ct.length > maxBytes) return { status: 413, error: `ciphertext is over ${maxBytes} bytes` };
-  if (ct.length < MIN_CIPHERTEXT) return { status: 400, error: `ciphertext must decode to at least ${MIN_CIPHERTEXT} bytes (GCM tag + data)` };
-  if (looksLikePlaintext(ct) || decodesAsTextPayload(ct)) return { status: 400, error: 'ciphertext looks like plaintext; seal content on the client first' };
-  const nonce = decodeBase64(input.nonce);
-  if (!nonce || nonce.length !== 12) return { status: 400, error: 'nonce must be base64 of exactly 12 bytes' };
+  if (ct.bytes.length > maxBytes) return { status: 413, error: `ciphertext is over ${maxBytes} bytes` };
+  if (ct.bytes.length < MIN_CIPHERTEXT) return { status: 400, error: `ciphertext must decode to at least ${MIN_CIPHERTEXT} bytes (GCM tag + data)` };
+  // Text of TEXT_MIN_LENGTH bytes or more is all caught by looksLikePlaintext.
+  if (looksLikePlaintext(ct.bytes) || (ct.bytes.length < TEXT_MIN_LENGTH && decodesAsTextPayload(ct.bytes))) return { status: 400, error: 'ciphertext looks like plaintext; seal content on the client first' };
+  const nonce = canonicalBase64(input.nonce);
+  if (!nonce || nonce.bytes.length !== 12) return { status: 400, error: 'nonce must be base64 of exactly 12 bytes' };
   const eph = input.ephemeralPublicKey.toLowerCase();
   if (isLowOrderPoint(eph)) return { status: 400, error: 'ephemeralPublicKey is a low-order X25519 point' };
-  return { ciphertext: ct.toString('base64'), nonce: nonce.toString('base64'), ephemeralPublicKey: eph, bytes: ct.length };
+  return { ciphertext: ct.canonical, nonce: nonce.canonical, ephemeralPublicKey: eph, bytes: ct.bytes.length };
 }

@@ -63,8 +63,9 @@ export const ENVELOPE_SQL = {
   blocked: `SELECT 1 FROM contacts WHERE owner = :recipient AND kind = 'block' AND other = :sender`,
   currentDevice: `SELECT 1 FROM devices WHERE public_key = ? AND address = ? AND revoked_at IS NULL`,
   isMember: `SELECT 1 FROM group_members WHERE group_id = ? AND address = ?`,
+  // Positional: binding eleven named values from an object cost as much as the insert itself.
   insert: `INSERT INTO envelopes (id, sender, recipient, device_key, ciphertext, ephemeral_public_key, nonce, created_at, routed, group_id, via)
-    VALUES (:id, :senderAddress, :recipientAddress, :recipientDeviceKey, :ciphertext, :ephemeralPublicKey, :nonce, :createdAt, :routed, :groupId, :via)`,
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   markSent: `INSERT INTO sent_before (sender, recipient) VALUES (?, ?) ON CONFLICT DO NOTHING`,
   pullAll: `SELECT ${ENVELOPE_COLUMNS} FROM envelopes WHERE recipient = ? ORDER BY seq LIMIT ?`,
   pullDevice: `SELECT ${ENVELOPE_COLUMNS} FROM envelopes
@@ -86,7 +87,7 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     blocked: db.prepare<[{ recipient: string; sender: string }], number>(ENVELOPE_SQL.blocked).pluck(),
     currentDevice: db.prepare<[string, string], number>(ENVELOPE_SQL.currentDevice).pluck(),
     isMember: db.prepare<[string, string], number>(ENVELOPE_SQL.isMember).pluck(),
-    insert: db.prepare<[EnvelopeRow]>(ENVELOPE_SQL.insert),
+    insert: db.prepare<[string, string, string, string | null, string, string, string, number, 'inbox' | 'request', string | null, EnvelopeRow['via']]>(ENVELOPE_SQL.insert),
     markSent: db.prepare<[string, string]>(ENVELOPE_SQL.markSent),
     pullAll: db.prepare<[string, number], EnvelopeRow>(ENVELOPE_SQL.pullAll),
     pullDevice: db.prepare<[string, string, number], EnvelopeRow>(ENVELOPE_SQL.pullDevice),
@@ -141,7 +142,8 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
         groupId,
         via: d.via,
       };
-      s.insert.run(envelope);
+      const e = envelope;
+      s.insert.run(e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.createdAt, e.routed, e.groupId, e.via);
       // Only direct sends that were queued make the sender known to the recipient.
       if (groupId === null) s.markSent.run(sender, to);
       return { routed: route.routed, envelope };

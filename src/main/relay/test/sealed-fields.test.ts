@@ -46,6 +46,34 @@ describe('the plaintext check', () => {
     expect(decodeBase64('aGl=')).toBeNull(); // non-zero trailing bits
     expect(decodeBase64('aG-k')).toBeNull(); // base64url alphabet
     expect(decodeBase64('a')).toBeNull();
+    expect(decodeBase64('')?.length).toBe(0);
+    for (const bad of ['aGk==', 'aG k=', 'aGk=\n', ' aGk=', 'aG=k', 'aGk=aGk=', 'aGk_', '====', 'aGk=='.repeat(2)]) expect(decodeBase64(bad), bad).toBeNull();
+  });
+
+  it('agrees with a strict reference decoder on random and mutated input', () => {
+    const strict = (text: string): string | null => {
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
+      const unpadded = text.replace(/=+$/, '');
+      if (unpadded.length % 4 === 1) return null;
+      // padding is optional, but when given it is exactly what completes the last quantum
+      if (unpadded !== text && text.length % 4 !== 0) return null;
+      const hex = Buffer.from(unpadded, 'base64');
+      return hex.toString('base64').replace(/=+$/, '') === unpadded ? hex.toString('hex') : null;
+    };
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \n.';
+    let accepted = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = randomBytes(randomInt(0, 40)).toString('base64');
+      if (i % 3 === 0) text = text.replace(/=+$/, '');
+      for (let m = randomInt(0, 3); m > 0; m--) {
+        const at = randomInt(0, text.length + 1);
+        text = text.slice(0, at) + alphabet[randomInt(alphabet.length)] + text.slice(at + (i % 2));
+      }
+      const want = strict(text);
+      expect(decodeBase64(text)?.toString('hex') ?? null, JSON.stringify(text)).toBe(want);
+      if (want !== null) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(1000);
   });
 
   it('knows every small-order X25519 point, canonical or not', () => {
@@ -55,6 +83,12 @@ describe('the plaintext check', () => {
     expect(isLowOrderPoint('e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800')).toBe(true);
     expect(isLowOrderPoint('e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b880')).toBe(true);
     expect(isLowOrderPoint('5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157')).toBe(true);
+    expect(isLowOrderPoint(le(p - 1n).toUpperCase())).toBe(true);
+    expect(isLowOrderPoint(le(p + 2n))).toBe(false);
+    expect(isLowOrderPoint(le(2n))).toBe(false);
+    // the top bit is ignored, as X25519 ignores it
+    for (const u of [0n, 1n, p - 1n]) expect(isLowOrderPoint(le(u | (1n << 255n)))).toBe(true);
+    expect(isLowOrderPoint(le(2n | (1n << 255n)))).toBe(false);
     expect(isLowOrderPoint(generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex'))).toBe(false);
   });
 });
