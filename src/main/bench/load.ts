@@ -60,3 +60,22 @@ export function assertClean(what: string, r: LoadResult): void {
     throw new Error(`${what}: ${r.non2xx} non-2xx answers (${JSON.stringify(r.statusCodes)}) and ${r.errors} connection errors out of ${r.ok + r.non2xx}`);
   }
 }
+
+/** Several runs as one: summed answers over summed time; latency percentiles of the worst run. */
+export function combine(runs: LoadResult[]): LoadResult {
+  const sum = (f: (r: LoadResult) => number) => runs.reduce((t, r) => t + f(r), 0);
+  const statusCodes: Record<string, number> = {};
+  for (const r of runs) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const seconds = sum((r) => r.seconds);
+  const ok = sum((r) => r.ok);
+  return {
+    ok,
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    seconds,
+    rate: ok / seconds,
+    latencyP50: Math.max(...runs.map((r) => r.latencyP50)),
+    latencyP99: Math.max(...runs.map((r) => r.latencyP99)),
+    statusCodes,
+  };
+}
