@@ -40,25 +40,31 @@ function hostnameOf(hostHeader: string): string {
 export function registerHostGuard(app: FastifyInstance, baseUrl: string, extraHosts: string[]): void {
   const allowed = new Set([new URL(baseUrl).hostname.toLowerCase(), ...extraHosts.map((h) => h.toLowerCase())]);
   const ok = (hostname: string) => loopbackHost(hostname) || allowed.has(hostname);
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook: it never waits, and every request passes through it.
+  app.addHook('onRequest', (req, reply, done) => {
     const host = req.headers.host;
     if (!host || !ok(hostnameOf(host))) {
-      return reply.code(421).send({ error: 'this relay does not answer for that host name', code: 'host-not-allowed' });
+      reply.code(421).send({ error: 'this relay does not answer for that host name', code: 'host-not-allowed' });
+      return;
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && origin !== 'null') {
-      let originHost: string | null = null;
+    if (origin === undefined) {
+      done();
+      return;
+    }
+    let originHost: string | null = null;
+    if (origin !== 'null') {
       try {
         originHost = new URL(origin).hostname.toLowerCase();
       } catch {
         originHost = null;
       }
-      if (!originHost || !ok(originHost.includes(':') ? `[${originHost}]` : originHost)) {
-        return reply.code(403).send({ error: 'cross-origin requests are not allowed', code: 'origin-not-allowed' });
-      }
-    } else if (origin === 'null') {
-      return reply.code(403).send({ error: 'cross-origin requests are not allowed', code: 'origin-not-allowed' });
     }
+    if (!originHost || !ok(originHost.includes(':') ? `[${originHost}]` : originHost)) {
+      reply.code(403).send({ error: 'cross-origin requests are not allowed', code: 'origin-not-allowed' });
+      return;
+    }
+    done();
   });
 }
 

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { HttpError } from './errors.js';
 import { SlidingWindowStore } from './sliding-window-store.js';
 
@@ -13,7 +13,7 @@ const WINDOW_MS = 60_000;
  */
 export function rateLimitKey(req: FastifyRequest): string {
   const auth = req.headers.authorization;
-  if (typeof auth === 'string' && auth.length > 0) return 'cred:' + createHash('sha256').update(auth).digest('base64url').slice(0, 22);
+  if (typeof auth === 'string' && auth.length > 0) return 'cred:' + hash('sha256', auth, 'base64url').slice(0, 22);
   return 'ip:' + req.ip;
 }
 

@@ -10,11 +10,14 @@ import { fromStore } from '../http/store-errors.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
 
 export function presentOutcome(o: DeliveryOutcome, currency: StakeCurrency) {
-  return {
-    routed: o.routed,
-    ...(o.stakeRequired !== undefined ? { stakeRequired: o.stakeRequired, stakeCurrency: currency } : {}),
-    ...(o.envelope ? { envelope: presentEnvelope(o.envelope) } : {}),
-  };
+  // Built directly (no spreads): one answer per envelope sent, on the hottest route.
+  const out: { routed: DeliveryOutcome['routed']; stakeRequired?: string; stakeCurrency?: StakeCurrency; envelope?: ReturnType<typeof presentEnvelope> } = { routed: o.routed };
+  if (o.stakeRequired !== undefined) {
+    out.stakeRequired = o.stakeRequired;
+    out.stakeCurrency = currency;
+  }
+  if (o.envelope) out.envelope = presentEnvelope(o.envelope);
+  return out;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
