@@ -4,9 +4,9 @@ import { Address, DateTime, DeviceKey, Routed, StakeCurrency, Uuid, Via } from '
 const EnvelopeFields = {
   toAddress: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: '0x-prefixed recipient address' }),
   recipientDeviceKey: Type.Optional(Type.Union([DeviceKey, Type.Null()], { description: 'device public key the ciphertext was sealed for, from GET /api/v1/keys/{address}' })),
-  ciphertext: Type.String({ minLength: 1, description: 'base64 of AES-256-GCM output (ciphertext and 16-byte tag), at most 64 KiB decoded' }),
+  ciphertext: Type.String({ minLength: 1, description: 'standard base64 (padding optional, answered padded) of AES-256-GCM output (ciphertext and 16-byte tag), at most 64 KiB decoded' }),
   ephemeralPublicKey: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: '32-byte X25519 public key, 64 hex characters' }),
-  nonce: Type.String({ description: 'base64 of a 12-byte GCM IV' }),
+  nonce: Type.String({ description: 'standard base64 (padding optional, answered padded) of a 12-byte GCM IV' }),
 };
 
 export const EnvelopeInput = Type.Object(
