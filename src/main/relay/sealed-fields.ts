@@ -57,8 +57,12 @@ const TEXT_SHARE = 0.9;
  */
 export function looksLikePlaintext(bytes: Buffer): boolean {
   if (bytes.length < TEXT_MIN_LENGTH) return false;
+  // Bytes that are not text, beyond which the share cannot be reached any more: random bytes
+  // cross it within the first few dozen, so real ciphertext is not read to its end.
+  const allowedOther = bytes.length - TEXT_SHARE * bytes.length;
   let texty = 0;
   for (let i = 0; i < bytes.length; ) {
+    if (i - texty > allowedOther) return false;
     const b = bytes[i];
     if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d) {
       texty++;

@@ -21,6 +21,19 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
+/**
+ * False when the text has at most `depth` opening brackets at all (found with indexOf, which
+ * is native and ~10× faster than the character loop of jsonDepth): then it cannot nest deeper.
+ * Brackets inside strings count too, so true only means "count properly".
+ */
+export function mayNestDeeperThan(text: string, depth: number): boolean {
+  let seen = 0;
+  for (const open of ['{', '[']) {
+    for (let at = text.indexOf(open); at !== -1; at = text.indexOf(open, at + 1)) if (++seen > depth) return true;
+  }
+  return false;
+}
+
 function loopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
@@ -75,7 +88,7 @@ export function registerJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body as string;
-    if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    if (mayNestDeeperThan(text, MAX_JSON_DEPTH) && jsonDepth(text) > MAX_JSON_DEPTH) {
       done(new HttpError(400, `JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, 'too-deep'), undefined);
       return;
     }

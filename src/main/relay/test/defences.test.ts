@@ -42,6 +42,14 @@ describe('defences', () => {
     const deep = await call(relay.url, 'POST', '/api/v1/envelopes', { auth: u.apiKey, raw: '['.repeat(5000) + ']'.repeat(5000) });
     expect(deep.status).toBe(400);
     expect(deep.body.error).toMatch(/deeper/);
+    // 16 levels are allowed, 17 are not; brackets inside strings do not nest
+    const nested = (levels: number) => '{"ids":' + '['.repeat(levels - 1) + ']'.repeat(levels - 1) + '}';
+    const at16 = await call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, raw: nested(16) });
+    expect(at16.body.code).not.toBe('too-deep');
+    expect((await call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, raw: nested(17) })).body.code).toBe('too-deep');
+    const bracketsInStrings = await call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, raw: JSON.stringify({ ids: ['[{'.repeat(40), '\\"[['] }) });
+    expect(bracketsInStrings.status).toBe(200);
+    expect(bracketsInStrings.body.acked).toBe(0);
     const proto = await call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, raw: '{"ids":["x"],"__proto__":{"polluted":1}}' });
     expect(proto.status).toBe(400);
     const text = await call(relay.url, 'POST', '/api/v1/envelopes', { auth: u.apiKey, raw: 'hello', headers: { 'content-type': 'text/plain' } });

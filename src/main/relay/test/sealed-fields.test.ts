@@ -40,6 +40,35 @@ describe('the plaintext check', () => {
     }
   });
 
+  it('decides exactly as a full count does, also near the 90 % line', () => {
+    const reference = (bytes: Buffer): boolean => {
+      if (bytes.length < 24) return false;
+      let texty = 0;
+      for (let i = 0; i < bytes.length; ) {
+        const b = bytes[i];
+        if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d) { texty++; i++; continue; }
+        const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+        let ok = len > 0 && i + len <= bytes.length;
+        for (let j = i + 1; ok && j < i + len; j++) ok = (bytes[j] & 0xc0) === 0x80;
+        if (ok) { texty += len; i += len; } else i++;
+      }
+      return texty >= 0.9 * bytes.length;
+    };
+    let yes = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const text = Buffer.from('Ünïcödé text, mostly ASCII. '.repeat(20)).subarray(0, randomInt(20, 400));
+      const bytes = Buffer.from(text);
+      // replace a share of bytes around the 10 % line with random ones, at random places
+      const share = randomInt(0, 200) / 1000;
+      for (let k = 0; k < bytes.length * share; k++) bytes[randomInt(bytes.length)] = randomInt(256);
+      const want = reference(bytes);
+      expect(looksLikePlaintext(bytes), bytes.toString('hex')).toBe(want);
+      if (want) yes++;
+    }
+    expect(yes).toBeGreaterThan(2000);
+    expect(yes).toBeLessThan(18000);
+  });
+
   it('decodes only canonical standard base64, padding optional', () => {
     expect(decodeBase64('aGk=')?.toString()).toBe('hi');
     expect(decodeBase64('aGk')?.toString()).toBe('hi');
