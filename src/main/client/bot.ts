@@ -8,12 +8,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GroupEnvelopeInput } from '../../shared/api/envelopes.js';
 import { VaultClient } from '../vault/vault-client.js';
-import { keepCertified } from './certified-devices.js';
 import { composeFields } from './message-body.js';
 import { effectivePassphrase } from './profile-passphrase.js';
 import { RelayApi } from './relay-api.js';
+import { certifiedMemberDevices, envelopesFor } from './sealed-envelopes.js';
 
 export interface BotPostOptions {
   relayUrl: string;
@@ -48,10 +47,7 @@ export async function postAsBot(o: BotPostOptions): Promise<BotPostResult> {
     const address = st.hasWallet ? (await vault.unlock({ passphrase })).address! : (await vault.createWallet({ passphrase })).address;
     const groupId = o.groupId.toLowerCase();
     const view = await api.group(groupId);
-    const targets: Array<{ address: string; deviceKey: string }> = [];
-    for (const [member, list] of Object.entries(view.memberDevices)) {
-      for (const d of keepCertified(member, list)) targets.push({ address: d.address, deviceKey: d.publicKey });
-    }
+    const targets = certifiedMemberDevices(view.memberDevices);
     const id = globalThis.crypto.randomUUID();
     if (targets.length === 0) return { messageId: id, from: address, groupId, via: view.auth.via, relaySender: view.auth.senderAddress, devices: [] };
     const sealed = await vault.sealMessage({
@@ -61,14 +57,7 @@ export async function postAsBot(o: BotPostOptions): Promise<BotPostResult> {
       message: composeFields({ id, sentAt: new Date().toISOString(), kind: 'text', text: o.text }),
       recipients: targets.map((t) => ({ deviceKey: t.deviceKey })),
     });
-    const envs: GroupEnvelopeInput[] = sealed.sealed.map((s, i) => ({
-      toAddress: targets[i].address,
-      recipientDeviceKey: s.deviceKey,
-      ciphertext: s.ciphertext,
-      ephemeralPublicKey: s.ephemeralPublicKey,
-      nonce: s.nonce,
-    }));
-    const res = await api.groupSend(groupId, envs);
+    const res = await api.groupSend(groupId, envelopesFor(sealed.sealed, targets));
     return {
       messageId: sealed.id,
       from: address,

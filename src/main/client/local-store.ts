@@ -8,6 +8,7 @@
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { Routed, StakeCurrency } from '../../shared/api/common.js';
+import type { GroupSummary } from '../../shared/api/groups.js';
 import type {
   ChatMessage, ContactRequest, ConversationId, ConversationSummary, GroupInfo, MessageState,
 } from '../../shared/domain.js';
@@ -22,15 +23,8 @@ export interface ContactRow {
   state: ContactState;
 }
 
-export interface GroupRecord {
-  id: string;
-  name: string;
-  isPublic: boolean;
-  verified: boolean;
-  hasPassword: boolean;
-  avatar: string | null;
-  memberCount: number;
-  createdAt: string;
+/** A group as the relay summarises it, plus what this client knows as a member. */
+export interface GroupRecord extends GroupSummary {
   creator: string | null;
   members: string[] | null;
   isMember: boolean;

@@ -15,14 +15,15 @@
  * post whose answer was lost is harmless to repeat.
  */
 import type { StakeCurrency, Routed } from '../../shared/api/common.js';
-import type { EnvelopeInput, GroupEnvelopeInput, SendResult } from '../../shared/api/envelopes.js';
+import type { EnvelopeInput, SendResult } from '../../shared/api/envelopes.js';
 import type { ChatMessage } from '../../shared/domain.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import { VaultError } from '../vault/vault-error.js';
-import { keepCertified, type CertifiedDevices, type VerifiedDevice } from './certified-devices.js';
+import type { CertifiedDevices, VerifiedDevice } from './certified-devices.js';
 import type { LocalStore, OutboxRow } from './local-store.js';
 import { composeFields, type ComposeInput } from './message-body.js';
 import { RelayError, isTransient, type RelayApi } from './relay-api.js';
+import { certifiedMemberDevices, envelopesFor } from './sealed-envelopes.js';
 
 export interface DeviceDelivery {
   address: string;
@@ -207,14 +208,7 @@ export class Outbox {
           continue;
         }
         const sealed = await this.d.vault.sealMessage({ frame: 'direct', message: composeFields(p.fields), recipients: targets.map((t) => ({ deviceKey: t.publicKey })) });
-        const envs: EnvelopeInput[] = sealed.sealed.map((s, i) => ({
-          toAddress: targets[i].address,
-          recipientDeviceKey: s.deviceKey,
-          ciphertext: s.ciphertext,
-          ephemeralPublicKey: s.ephemeralPublicKey,
-          nonce: s.nonce,
-          ...(row.asRequest && !targets[i].own ? { asRequest: true } : {}),
-        }));
+        const envs: EnvelopeInput[] = envelopesFor(sealed.sealed, targets).map((env, i) => (row.asRequest && !targets[i].own ? { ...env, asRequest: true } : env));
         prepared.push({ row, envs, targets: targets.map((t) => ({ address: t.address, deviceKey: t.publicKey, own: t.own })) });
       } catch (e) {
         outcomes.push(this.handleError(row, e));
@@ -250,22 +244,10 @@ export class Outbox {
     try {
       const view = await this.d.api().group(groupId);
       const me = this.d.me();
-      const targets: Array<{ address: string; deviceKey: string; own: boolean }> = [];
-      for (const [address, list] of Object.entries(view.memberDevices)) {
-        for (const d of keepCertified(address, list)) {
-          if (d.publicKey !== me.deviceKey) targets.push({ address: d.address, deviceKey: d.publicKey, own: d.address === me.address });
-        }
-      }
+      const targets = certifiedMemberDevices(view.memberDevices, me.deviceKey).map((t) => ({ ...t, own: t.address === me.address }));
       if (targets.length === 0) return this.record(row.messageId, [], [], 'api-key');
       const sealed = await this.d.vault.sealMessage({ frame: 'group', groupId, message: composeFields(p.fields), recipients: targets.map((t) => ({ deviceKey: t.deviceKey })) });
-      const envs: GroupEnvelopeInput[] = sealed.sealed.map((s, i) => ({
-        toAddress: targets[i].address,
-        recipientDeviceKey: s.deviceKey,
-        ciphertext: s.ciphertext,
-        ephemeralPublicKey: s.ephemeralPublicKey,
-        nonce: s.nonce,
-      }));
-      const res = await this.d.api().groupSend(groupId, envs);
+      const res = await this.d.api().groupSend(groupId, envelopesFor(sealed.sealed, targets));
       return this.record(row.messageId, targets, res.results, res.via);
     } catch (e) {
       return this.handleError(row, e);

@@ -52,6 +52,10 @@ const ENVELOPE_JSON = `json_object('id', id, 'senderAddress', sender, 'recipient
   'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', created_at / 1000.0, 'unixepoch'), 'delivered', json('false'),
   'routed', routed, 'groupId', group_id, 'via', via)`;
 
+/** One page of an inbox, oldest first; a device-bound caller sees its device's and unbound envelopes. */
+const INBOX_PAGE = 'FROM envelopes WHERE recipient = ? ORDER BY seq LIMIT ?';
+const DEVICE_INBOX_PAGE = 'FROM envelopes WHERE recipient = ? AND (device_key = ? OR device_key IS NULL) ORDER BY seq LIMIT ?';
+
 /** The statements behind the routing and the queue; exported so that tests can EXPLAIN them. */
 export const ENVELOPE_SQL = {
   facts: `SELECT
@@ -67,14 +71,12 @@ export const ENVELOPE_SQL = {
   insert: `INSERT INTO envelopes (id, sender, recipient, device_key, ciphertext, ephemeral_public_key, nonce, created_at, routed, group_id, via)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   markSent: `INSERT INTO sent_before (sender, recipient) VALUES (?, ?) ON CONFLICT DO NOTHING`,
-  pullAll: `SELECT ${ENVELOPE_COLUMNS} FROM envelopes WHERE recipient = ? ORDER BY seq LIMIT ?`,
-  pullDevice: `SELECT ${ENVELOPE_COLUMNS} FROM envelopes
-    WHERE recipient = ? AND (device_key = ? OR device_key IS NULL) ORDER BY seq LIMIT ?`,
+  pullAll: `SELECT ${ENVELOPE_COLUMNS} ${INBOX_PAGE}`,
+  pullDevice: `SELECT ${ENVELOPE_COLUMNS} ${DEVICE_INBOX_PAGE}`,
   // One JSON text per row, joined in JS: an aggregate over the page would need its own sort
   // (group_concat keeps no order of its input without one), which cost half again as much.
-  pullAllJson: `SELECT ${ENVELOPE_JSON} FROM envelopes WHERE recipient = ? ORDER BY seq LIMIT ?`,
-  pullDeviceJson: `SELECT ${ENVELOPE_JSON} FROM envelopes
-    WHERE recipient = ? AND (device_key = ? OR device_key IS NULL) ORDER BY seq LIMIT ?`,
+  pullAllJson: `SELECT ${ENVELOPE_JSON} ${INBOX_PAGE}`,
+  pullDeviceJson: `SELECT ${ENVELOPE_JSON} ${DEVICE_INBOX_PAGE}`,
   ackAll: `DELETE FROM envelopes WHERE id = ? AND recipient = ?`,
   ackDevice: `DELETE FROM envelopes WHERE id = ? AND recipient = ? AND (device_key = ? OR device_key IS NULL)`,
   sweep: `DELETE FROM envelopes WHERE seq IN (SELECT seq FROM envelopes WHERE created_at < ? LIMIT ?)`,
