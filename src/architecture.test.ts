@@ -85,8 +85,8 @@ describe('architecture', () => {
         if (target) {
           const z = zone(f);
           if (!allowed[z].some((ok) => rel(target).startsWith(ok + '/'))) {
-            // tests may start a real relay to talk to, with the bench's process tooling
-            if (rel(f).includes('/test/') && /^src\/main\/(relay|bench)\//.test(rel(target))) return null;
+            // tests may start a real relay to talk to, with the shared test tooling
+            if (rel(f).includes('/test/') && /^src\/main\/(relay|test-support)\//.test(rel(target))) return null;
             return `${z} may import only ${allowed[z].join(', ')}`;
           }
         }
@@ -95,9 +95,32 @@ describe('architecture', () => {
     ).toEqual([]);
   });
 
+  it('the command layer is shared by the Electron doorway and web mode: it imports only shared code', () => {
+    expect(
+      violations((f) => zone(f) === 'src/main/commands' && !rel(f).includes('/test/'), (spec, target) => {
+        if (spec === 'electron' || spec.startsWith('electron/')) return 'web mode and the CLI use it without Electron';
+        if (target && !/^src\/(main\/commands|shared)\//.test(rel(target))) return 'commands may import only commands and shared';
+        return null;
+      }),
+    ).toEqual([]);
+  });
+
+  it('ipc/ holds only the Electron doorway', () => {
+    expect(files.filter((f) => zone(f) === 'src/main/ipc').map(rel)).toEqual(['src/main/ipc/doorway.ts']);
+  });
+
+  it('test tooling lives in test-support, which only tests and the bench import', () => {
+    const importers = violations(
+      (f) => !rel(f).includes('/test/') && !f.endsWith('.test.ts') && !['src/main/bench', 'src/main/test-support'].includes(zone(f)),
+      (_spec, target) => (target && rel(target).startsWith('src/main/test-support/') ? 'test tooling is not product code' : null),
+    );
+    expect(importers).toEqual([]);
+    expect(violations((f) => zone(f) === 'src/main/test-support', (spec) => (spec === 'electron' ? 'runs under plain Node' : null))).toEqual([]);
+  });
+
   it('the main-side services, web mode and the bench run under plain Node: no electron', () => {
     expect(
-      violations((f) => ['src/main/services', 'src/main/web', 'src/main/bench'].includes(zone(f)), (spec) =>
+      violations((f) => ['src/main/services', 'src/main/web', 'src/main/bench', 'src/main/commands'].includes(zone(f)), (spec) =>
         spec === 'electron' || spec.startsWith('electron/') ? 'these run without Electron (web mode, tests, bench)' : null,
       ),
     ).toEqual([]);

@@ -14,8 +14,8 @@ import { join, resolve } from 'node:path';
 import { x25519 } from '@noble/curves/ed25519.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { Messenger } from '../client/messenger.js';
-import { startTs } from './child-process.js';
-import { callJson, signIn } from './sign-in.js';
+import { startTs } from '../test-support/child-process.js';
+import { callJson, signIn } from '../test-support/sign-in.js';
 
 export interface ClientBenchOptions {
   quick?: boolean;

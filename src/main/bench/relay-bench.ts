@@ -7,13 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { memoryMiB, runTs, startTs, type Child } from './child-process.js';
+import { memoryMiB, runTs, startTs, type Child } from '../test-support/child-process.js';
 import { KeepAliveClient } from './keep-alive-client.js';
 import { LeanHttpClient } from './lean-http-client.js';
 import { assertClean, combine, postLoad, type LoadResult } from './load.js';
 import { figure, type Figure } from './report.js';
-import { envelopeBodies } from './sealed-like.js';
-import { callJson, signIn, type SignedIn } from './sign-in.js';
+import { envelopeBodies } from '../test-support/sealed-like.js';
+import { callJson, signIn, type SignedIn } from '../test-support/sign-in.js';
 
 const RELAY_CLI = fileURLToPath(new URL('../relay/cli.ts', import.meta.url));
 const ECHO_SERVER = fileURLToPath(new URL('./echo-server.ts', import.meta.url));

@@ -6,8 +6,8 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import type { EventName, Events, IpcResult } from '../../shared/ipc.js';
 import { isOurPage } from '../window.js';
-import { dispatch } from './dispatch.js';
-import type { Handlers } from './handler-types.js';
+import { dispatch } from '../commands/dispatch.js';
+import type { Handlers } from '../commands/handler-types.js';
 
 function refuse(message: string): IpcResult<never> {
   return { ok: false, error: { code: 'forbidden-sender', message } };

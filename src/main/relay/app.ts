@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LIMITS } from '../../shared/api/common.js';
 import type { RelayDeps } from './config.js';
-import { withCredentialCache } from './credential-cache.js';
+import { withCredentialCache } from './store/credential-cache.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling, registerHostGuard, registerJsonParser } from './http/defences.js';
 import { registerOpenApi } from './http/openapi.js';

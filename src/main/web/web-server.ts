@@ -10,8 +10,8 @@ import http from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, Events } from '../../shared/ipc.js';
-import { dispatch } from '../ipc/dispatch.js';
-import type { Handlers } from '../ipc/handler-types.js';
+import { dispatch } from '../commands/dispatch.js';
+import type { Handlers } from '../commands/handler-types.js';
 
 export interface WebServerOptions {
   staticDir: string;

@@ -4,6 +4,7 @@ import { Avatar } from '../components/avatar.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Icon } from '../components/icon.js';
 import { SecretReveal } from '../components/secret-reveal.js';
+import { Switch } from '../components/switch.js';
 import { listTime, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
 import type { ThemeChoice } from '../store/ui-slice.js';
@@ -205,14 +206,6 @@ function Relay() {
         </div>
       )}
     </section>
-  );
-}
-
-function Switch({ label, checked, busy, disabled, onChange }: { label: string; checked: boolean; busy?: boolean; disabled?: boolean; onChange: (v: boolean) => void }) {
-  return (
-    <button type="button" role="switch" aria-checked={checked} aria-label={label} className={checked ? 'switch on' : 'switch'} disabled={busy || disabled} onClick={() => onChange(!checked)}>
-      <span className="switch-knob" />
-    </button>
   );
 }
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTs, type Child } from '../../bench/child-process.js';
+import { startTs, type Child } from '../../test-support/child-process.js';
 import { ROOT, cleanup, cli, cliOk, runEntry, tempDir } from './harness.js';
 
 const RELAY_ENTRY = join(ROOT, 'src/main/relay/cli.ts');

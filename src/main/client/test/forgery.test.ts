@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { signIn, type SignedIn } from '../../bench/sign-in.js';
+import { signIn, type SignedIn } from '../../test-support/sign-in.js';
 import { buildDirectFrame, buildGroupFrame } from '../../vault/frames.js';
 import { buildPayload } from '../../vault/payload.js';
 import { nodeSealer } from '../../vault/sealer-node.js';

@@ -1,7 +1,8 @@
+import type { StakeCurrency } from '../../../shared/api/common.js';
 import type { Envelope } from '../../../shared/api/envelopes.js';
 import type { ApiKeyMeta } from '../../../shared/api/account.js';
 import type { BotTokenMeta, GroupSummary } from '../../../shared/api/groups.js';
-import type { ApiKeyRow, BotTokenRow, EnvelopeRow, GroupRow } from '../store/store.js';
+import type { ApiKeyRow, BotTokenRow, DeliveryOutcome, EnvelopeRow, GroupRow } from '../store/store.js';
 
 /** Rows (epoch ms, lower-case) into the wire shapes of src/shared/api. */
 export const iso = (ms: number) => new Date(ms).toISOString();
@@ -51,4 +52,15 @@ export function presentGroup(g: GroupRow): GroupSummary {
     memberCount: g.memberCount,
     createdAt: iso(g.createdAt),
   };
+}
+
+export function presentOutcome(o: DeliveryOutcome, currency: StakeCurrency) {
+  // Built directly (no spreads): one answer per envelope sent, on the hottest route.
+  const out: { routed: DeliveryOutcome['routed']; stakeRequired?: string; stakeCurrency?: StakeCurrency; envelope?: ReturnType<typeof presentEnvelope> } = { routed: o.routed };
+  if (o.stakeRequired !== undefined) {
+    out.stakeRequired = o.stakeRequired;
+    out.stakeCurrency = currency;
+  }
+  if (o.envelope) out.envelope = presentEnvelope(o.envelope);
+  return out;
 }

@@ -2,23 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { StakeCurrency } from '../../../shared/api/common.js';
 import { AckBody, AckResult, BatchResults, PullQuery, PullResult, SendBody, SendResult } from '../../../shared/api/envelopes.js';
-import type { DeliveryOutcome, RelayStore } from '../store/store.js';
+import type { RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';
-import { presentEnvelope } from '../http/present.js';
+import { presentOutcome } from '../http/present.js';
 import { fromStore } from '../http/store-errors.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
-
-export function presentOutcome(o: DeliveryOutcome, currency: StakeCurrency) {
-  // Built directly (no spreads): one answer per envelope sent, on the hottest route.
-  const out: { routed: DeliveryOutcome['routed']; stakeRequired?: string; stakeCurrency?: StakeCurrency; envelope?: ReturnType<typeof presentEnvelope> } = { routed: o.routed };
-  if (o.stakeRequired !== undefined) {
-    out.stakeRequired = o.stakeRequired;
-    out.stakeCurrency = currency;
-  }
-  if (o.envelope) out.envelope = presentEnvelope(o.envelope);
-  return out;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -15,7 +15,7 @@ import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import { presentBotToken, presentGroup } from '../http/present.js';
 import { fromStore } from '../http/store-errors.js';
-import { presentOutcome } from './envelopes.js';
+import { presentOutcome } from '../http/present.js';
 import { apiKeyAuth, apiKeyOrTokenAuth, errorResponses } from './route-docs.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTs, startTs } from '../../bench/child-process.js';
-import { envelopeBodies } from '../../bench/sealed-like.js';
-import { callJson, signIn } from '../../bench/sign-in.js';
+import { runTs, startTs } from '../../test-support/child-process.js';
+import { envelopeBodies } from '../../test-support/sealed-like.js';
+import { callJson, signIn } from '../../test-support/sign-in.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));

@@ -1,4 +1,4 @@
-import type { ApiKeyRow, BotTokenRow, RelayStore } from './store/store.js';
+import type { ApiKeyRow, BotTokenRow, RelayStore } from './store.js';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
