@@ -13,10 +13,22 @@ import { accountRoutes } from './routes/account.js';
 import { envelopeRoutes } from './routes/envelopes.js';
 import { groupRoutes } from './routes/groups.js';
 import { identityRoutes } from './routes/identity.js';
+import { LocalDoorbell } from './live/doorbell.js';
+import { withDoorbell } from './live/ringing-store.js';
+import { WaiterRegistry } from './live/waiters.js';
 
 registerAjvFormats();
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** pulls held open right now */
+    readonly heldPulls: number;
+  }
+}
+
 const HOUR = 60 * 60 * 1000;
+/** What a pull turned away at the node's cap of held pulls is told to wait. */
+const HELD_PULL_RETRY_AFTER_S = 5;
 
 /**
  * The relay as a Fastify app that never listens: the CLI and the desktop app call `listen`,
@@ -26,7 +38,10 @@ const HOUR = 60 * 60 * 1000;
 export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const now = deps.now ?? Date.now;
-  const store = withCredentialCache(deps.store, now);
+  const doorbell = deps.doorbell ?? new LocalDoorbell();
+  const store = withDoorbell(withCredentialCache(deps.store, now), doorbell);
+  const waiters = new WaiterRegistry(config.maxHeldPulls);
+  const stopListening = doorbell.listen((recipients) => waiters.ring(recipients));
   const app = Fastify({
     logger: deps.logger ?? false,
     https: deps.https ?? null,
@@ -40,6 +55,8 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Read by tests and the bench: how many pulls are held right now.
+  app.decorate('heldPulls', { getter: () => waiters.size });
   app.server.headersTimeout = 10_000;
   app.setValidatorCompiler(validatorCompiler);
   // Answers are built field by field by the presenters in http/present.ts, so plain
@@ -63,7 +80,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   registerAuth(app, store, now);
 
   identityRoutes(app, store);
-  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency });
+  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S } });
   groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID });
   accountRoutes(app, store, { now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID });
 
@@ -74,6 +91,12 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     await sweep();
     timer = setInterval(sweep, HOUR);
     timer.unref();
+  });
+  // Held pulls would keep close() waiting for their whole wait ('idle' only drops idle
+  // sockets): answer them, empty, before the server stops.
+  app.addHook('preClose', async () => {
+    stopListening();
+    waiters.close();
   });
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);

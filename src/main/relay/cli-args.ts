@@ -30,6 +30,7 @@ Serve options:
   --base-url <url>           public URL clients use (default: derived from host and port)
   --allow-host <name>        extra Host header value to accept; repeatable
   --trust-proxy              trust X-Forwarded-For (only behind your own reverse proxy)
+  --max-held-pulls <n>       long-poll pulls held open at once; past it 503 + Retry-After (default ${DEFAULT_CONFIG.maxHeldPulls})
   -h, --help                 show this help
 
 Admin commands (act on <data>/relay.db directly; safe beside a running relay):
@@ -64,6 +65,8 @@ export interface ServeOptions {
   baseUrl: string | null;
   allowedHosts: string[];
   trustProxy: boolean;
+  /** default DEFAULT_CONFIG.maxHeldPulls */
+  maxHeldPulls?: number;
 }
 
 export type AdminCommand =
@@ -116,6 +119,7 @@ function parseServe(argv: readonly string[]): Invocation {
         'base-url': { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
         'trust-proxy': { type: 'boolean' },
+        'max-held-pulls': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -141,6 +145,7 @@ function parseServe(argv: readonly string[]): Invocation {
         return h.toLowerCase();
       }),
       trustProxy: values['trust-proxy'] ?? false,
+      maxHeldPulls: values['max-held-pulls'] === undefined ? DEFAULT_CONFIG.maxHeldPulls : integer('--max-held-pulls', values['max-held-pulls'], 1, 1_000_000),
     },
   };
 }

@@ -13,6 +13,8 @@ export interface RelayConfig {
   allowedHosts: string[];
   /** Trust X-Forwarded-For for the sign-in rate-limit key (only behind a reverse proxy the operator runs). */
   trustProxy: boolean;
+  /** Held long-poll pulls this node keeps open at once; past it a pull answers 503 with Retry-After. */
+  maxHeldPulls: number;
 }
 
 export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
@@ -22,6 +24,7 @@ export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
   chainId: 1,
   allowedHosts: [],
   trustProxy: false,
+  maxHeldPulls: 10_000,
 };
 
 export interface RelayDeps {
@@ -33,4 +36,6 @@ export interface RelayDeps {
   logger?: boolean;
   /** TLS material for `--lan`; the app then serves HTTPS. */
   https?: { key: string; cert: string };
+  /** Wakes held pulls; a clustered store brings one that rings across nodes. Default: in-process. */
+  doorbell?: import('./live/doorbell.js').Doorbell;
 }

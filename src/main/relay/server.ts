@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createRelay } from './app.js';
 import type { ServeOptions } from './cli-args.js';
-import type { RelayConfig } from './config.js';
+import { DEFAULT_CONFIG, type RelayConfig } from './config.js';
 import { DB_FILE } from './admin.js';
 import { lanIPv4Addresses, loadOrCreateLanCertificate, type LanCertificate } from './lan-certificate.js';
 import { openSqliteStore } from './store/sqlite-store.js';
@@ -53,6 +53,7 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
         chainId: opts.chainId,
         allowedHosts: [...new Set([...opts.allowedHosts, ...lanIps])],
         trustProxy: opts.trustProxy,
+        maxHeldPulls: opts.maxHeldPulls ?? DEFAULT_CONFIG.maxHeldPulls,
       };
       const app: FastifyInstance = await createRelay({ store, config, https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined });
       try {

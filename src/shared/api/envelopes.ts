@@ -65,7 +65,13 @@ export type GroupSendBody = Static<typeof GroupSendBody>;
 export const BatchResults = Type.Object({ results: Type.Array(SendResult) });
 export const GroupSendResults = Type.Object({ results: Type.Array(SendResult), via: Via });
 
-export const PullQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })) });
+/** Longest a pull may be held: under common proxy timeouts (nginx's 60 s) with room to spare. */
+export const MAX_PULL_WAIT_SECONDS = 25;
+
+export const PullQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PULL_WAIT_SECONDS, description: 'seconds to hold the request while nothing is queued (0 = answer at once)' })),
+});
 export const PullResult = Type.Object({ envelopes: Type.Array(Envelope) });
 export type PullResult = Static<typeof PullResult>;
 

@@ -8,11 +8,19 @@ import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';
 import { presentOutcome } from '../http/present.js';
 import { fromStore } from '../http/store-errors.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
+import { TooManyWaiters, type WaiterRegistry } from '../live/waiters.js';
+
+/** What held pulls need: the registry and what to tell a client turned away at the cap. */
+export interface LivePulls {
+  waiters: WaiterRegistry;
+  retryAfterSeconds: number;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Direct sends, inbox pull and ack. */
-export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { now: () => number; stakeCurrency: StakeCurrency }): void {
+export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { now: () => number; stakeCurrency: StakeCurrency; live?: LivePulls }): void {
+  const live = opts.live;
   const auth = { auth: 'api-key' as const };
 
   app.post('/api/v1/envelopes', {
@@ -39,19 +47,52 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
     return batch ? { results } : results[0];
   });
 
-  app.get<{ Querystring: { limit?: number } }>('/api/v1/envelopes', {
+  app.get<{ Querystring: { limit?: number; wait?: number } }>('/api/v1/envelopes', {
     config: auth,
     schema: {
-      tags: ['envelopes'], summary: 'Pull the inbox (non-consuming; oldest first)', security: apiKeyAuth,
-      description: 'Envelopes stay queued until acked. A device-bound key sees its own device\'s envelopes and those sealed to no device.',
+      tags: ['envelopes'], summary: 'Pull the inbox (non-consuming; oldest first), optionally waiting for envelopes', security: apiKeyAuth,
+      description:
+        'Envelopes stay queued until acked. A device-bound key sees its own device\'s envelopes and those sealed to no device. ' +
+        'With `wait=S` (1–25) and nothing queued, the request is held until an envelope for the caller is committed, then answers at once; ' +
+        'after S seconds it answers with no envelopes. Answers to a request with `wait` carry `Relay-Wait: <S>`. One held pull per credential: ' +
+        'a second one answers the first with no envelopes, and so does the relay shutting down. A held pull counts once against the rate limit. ' +
+        'When the relay already holds its maximum of pulls it answers 503 `too-many-waiters` with `Retry-After`.',
       querystring: PullQuery,
-      response: { 200: PullResult, ...errorResponses(400, 401, 429) },
+      response: { 200: PullResult, ...errorResponses(400, 401, 429, 503) },
     },
   }, async (req, reply) => {
     const caller = apiKeyCaller(req);
-    const envelopes = await store.pullWire(caller.address, caller.deviceKey, req.query.limit ?? 100);
+    const limit = req.query.limit ?? 100;
+    const wait = req.query.wait;
+    reply.header('Cache-Control', 'no-store');
+    if (wait !== undefined) reply.header('Relay-Wait', String(wait));
+    let page = await store.pullWire(caller.address, caller.deviceKey, limit);
+    if (page === '[]' && wait !== undefined && wait > 0 && live) {
+      const deadline = performance.now() + wait * 1000;
+      for (;;) {
+        let waiter;
+        try {
+          waiter = live.waiters.register(caller.keyId, caller.address, caller.deviceKey, Math.max(0, deadline - performance.now()));
+        } catch (err) {
+          if (!(err instanceof TooManyWaiters)) throw err;
+          return reply.code(503).header('Retry-After', String(live.retryAfterSeconds)).send({ error: err.message, code: 'too-many-waiters' } as never);
+        }
+        // An aborted request leaves the registry at once, not when its wait runs out.
+        const onClose = () => waiter.wake('aborted');
+        reply.raw.once('close', onClose);
+        // Registered before this last look: a send committed in between rings this waiter.
+        page = await store.pullWire(caller.address, caller.deviceKey, limit);
+        if (page !== '[]') waiter.wake('rung');
+        const reason = await waiter.woken;
+        reply.raw.off('close', onClose);
+        if (page !== '[]' || reason !== 'rung') break;
+        page = await store.pullWire(caller.address, caller.deviceKey, limit);
+        // Woken but nothing to show (another device acked it first): wait out the rest.
+        if (page !== '[]' || performance.now() >= deadline) break;
+      }
+    }
     // Already the wire JSON (PullResult), so Fastify sends the text as it is.
-    return reply.type('application/json; charset=utf-8').send(`{"envelopes":${envelopes}}` as unknown as PullResult);
+    return reply.type('application/json; charset=utf-8').send(`{"envelopes":${page}}` as unknown as PullResult);
   });
 
   app.post<{ Body: { ids: string[] } }>('/api/v1/envelopes/ack', {

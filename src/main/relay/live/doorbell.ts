@@ -1,0 +1,34 @@
+/**
+ * The wake-up behind long-poll pulls. A store rings it for the recipients of envelopes it has
+ * COMMITTED (never before: a woken pull must find what woke it); held pulls listen. In one
+ * process the ring goes straight to the listeners; a clustered store can implement the same
+ * interface over its database's notifications and ring listeners on every node.
+ */
+export interface Recipient {
+  /** lower-case wallet address */
+  address: string;
+  /** lower-case device key the envelope is sealed for; null for an unbound envelope */
+  deviceKey: string | null;
+}
+
+export interface Doorbell {
+  /** Tells every listener (on every node, for a clustered doorbell) that these recipients have new envelopes. */
+  ring(recipients: readonly Recipient[]): void;
+  /** Adds a listener; the returned function removes it. */
+  listen(listener: (recipients: readonly Recipient[]) => void): () => void;
+}
+
+/** The doorbell of a relay that runs as one process. */
+export class LocalDoorbell implements Doorbell {
+  readonly #listeners = new Set<(recipients: readonly Recipient[]) => void>();
+
+  ring(recipients: readonly Recipient[]): void {
+    if (recipients.length === 0) return;
+    for (const l of this.#listeners) l(recipients);
+  }
+
+  listen(listener: (recipients: readonly Recipient[]) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, envelopeTo, newDeviceKey, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
+
+let relay: TestRelay;
+beforeAll(async () => { relay = await startRelay(); });
+afterAll(async () => relay.close());
+
+const send = (r: TestRelay, from: TestUser, body: unknown) => call(r.url, 'POST', '/api/v1/envelopes', { auth: from.apiKey, body });
+const pull = (r: TestRelay, u: TestUser, q = '', signal?: AbortSignal) =>
+  signal
+    ? fetch(`${r.url}/api/v1/envelopes${q}`, { headers: { authorization: `Bearer ${u.apiKey}` }, signal })
+    : call(r.url, 'GET', '/api/v1/envelopes' + q, { auth: u.apiKey });
+/** Resolves once the relay holds `n` pulls. */
+const held = (r: TestRelay, n: number) => expect.poll(() => r.app.heldPulls, { timeout: 3000, interval: 5 }).toBe(n);
+
+/** Two wallets that are each other's contacts, so sends land in the inbox. */
+async function pair(r: TestRelay): Promise<[TestUser, TestUser]> {
+  const a = await signIn(r.url);
+  const b = await signIn(r.url);
+  await call(r.url, 'PUT', `/api/v1/contacts/${a.address}`, { auth: b.apiKey });
+  return [a, b];
+}
+
+describe('long-poll pull', () => {
+  it('a held pull is answered by a send made after it, with the envelope, Relay-Wait and no-store', async () => {
+    const [a, b] = await pair(relay);
+    const before = relay.app.heldPulls;
+    const pending = pull(relay, b, '?wait=10') as ReturnType<typeof call>;
+    await held(relay, before + 1);
+    const sent = await send(relay, a, envelopeTo(b));
+    expect(sent.status).toBe(200);
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(res.body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent.body.envelope.id]);
+    expect(res.headers.get('relay-wait')).toBe('10');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(relay.app.heldPulls).toBe(before);
+  });
+
+  it('answers at once when envelopes are queued; a pull without wait has no Relay-Wait header', async () => {
+    const [a, b] = await pair(relay);
+    await send(relay, a, envelopeTo(b));
+    const t0 = performance.now();
+    const res = await pull(relay, b, '?wait=25') as Awaited<ReturnType<typeof call>>;
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(res.body.envelopes).toHaveLength(1);
+    const plain = await pull(relay, b) as Awaited<ReturnType<typeof call>>;
+    expect(plain.headers.get('relay-wait')).toBeNull();
+    expect(plain.headers.get('cache-control')).toBe('no-store');
+    const zero = await pull(relay, b, '?wait=0') as Awaited<ReturnType<typeof call>>;
+    expect(zero.headers.get('relay-wait')).toBe('0');
+  });
+
+  it('wait=1 on an empty inbox answers empty after about a second', async () => {
+    const b = await signIn(relay.url);
+    const t0 = performance.now();
+    const res = await pull(relay, b, '?wait=1') as Awaited<ReturnType<typeof call>>;
+    const elapsed = performance.now() - t0;
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ envelopes: [] });
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(elapsed).toBeLessThan(4000);
+  });
+
+  it("another device's envelope does not wake a device's waiter; an unbound one does", async () => {
+    const [a, b] = await pair(relay);
+    const otherDevice = await signIn(relay.url, b.account, newDeviceKey());
+    const before = relay.app.heldPulls;
+    let answered = false;
+    const pending = (pull(relay, b, '?wait=10') as ReturnType<typeof call>).then((r) => ((answered = true), r));
+    await held(relay, before + 1);
+    expect((await send(relay, a, envelopeTo(otherDevice))).status).toBe(200);
+    // the other device's pull would be answered now; this one must still be held
+    expect((await pull(relay, otherDevice) as Awaited<ReturnType<typeof call>>).body.envelopes).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(answered).toBe(false);
+    expect(relay.app.heldPulls).toBe(before + 1);
+    const unbound = await send(relay, a, envelopeTo({ address: b.address }));
+    const res = await pending;
+    expect(res.body.envelopes.map((e: { id: string }) => e.id)).toEqual([unbound.body.envelope.id]);
+  });
+
+  it('a key bound to no device is woken by any device of its wallet', async () => {
+    const [a, b] = await pair(relay);
+    // an unbound key: a sign-in without a device
+    const ch = await call(relay.url, 'POST', '/api/v1/auth/challenge', { body: { address: b.address } });
+    const keyRes = await call(relay.url, 'POST', '/api/v1/auth/keys', { body: { message: ch.body.message, signature: await b.account.signMessage({ message: ch.body.message }) } });
+    expect(keyRes.status).toBe(200);
+    const unboundKey: TestUser = { ...b, apiKey: keyRes.body.apiKey, keyId: keyRes.body.key.id };
+    const before = relay.app.heldPulls;
+    const pending = pull(relay, unboundKey, '?wait=10') as ReturnType<typeof call>;
+    await held(relay, before + 1);
+    const sent = await send(relay, a, envelopeTo(b));
+    expect((await pending).body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent.body.envelope.id]);
+  });
+
+  it('an aborted request leaves no waiter', async () => {
+    const b = await signIn(relay.url);
+    const before = relay.app.heldPulls;
+    const controller = new AbortController();
+    const pending = (pull(relay, b, '?wait=20', controller.signal) as Promise<Response>).catch((e: Error) => e);
+    await held(relay, before + 1);
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await held(relay, before);
+  });
+
+  it('a second held pull of the same credential answers the first with no envelopes', async () => {
+    const [a, b] = await pair(relay);
+    const before = relay.app.heldPulls;
+    const first = pull(relay, b, '?wait=20') as ReturnType<typeof call>;
+    await held(relay, before + 1);
+    const t0 = performance.now();
+    const second = pull(relay, b, '?wait=20') as ReturnType<typeof call>;
+    const firstRes = await first;
+    expect(performance.now() - t0).toBeLessThan(3000);
+    expect(firstRes.status).toBe(200);
+    expect(firstRes.body).toEqual({ envelopes: [] });
+    await held(relay, before + 1);
+    const sent = await send(relay, a, envelopeTo(b));
+    expect((await second).body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent.body.envelope.id]);
+  });
+
+  it.each(['26', '-1', '2.5', 'soon', ''])('wait=%s is 400', async (w) => {
+    const b = await signIn(relay.url);
+    const res = await pull(relay, b, `?wait=${w}`) as Awaited<ReturnType<typeof call>>;
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid-request');
+  });
+
+  it('a held pull needs a credential like any pull', async () => {
+    const res = await call(relay.url, 'GET', '/api/v1/envelopes?wait=5');
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('long-poll limits', () => {
+  it('shutdown answers held pulls at once, empty', async () => {
+    const r = await startRelay();
+    const b = await signIn(r.url);
+    const pending = pull(r, b, '?wait=25') as ReturnType<typeof call>;
+    await held(r, 1);
+    const t0 = performance.now();
+    await r.close();
+    const res = await pending;
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ envelopes: [] });
+  });
+
+  it('past the per-node cap a held pull answers 503 with Retry-After; a freed slot is usable again', async () => {
+    const r = await startRelay({ maxHeldPulls: 1 });
+    try {
+      const [a, b] = await pair(r);
+      const c = await signIn(r.url);
+      const first = pull(r, b, '?wait=20') as ReturnType<typeof call>;
+      await held(r, 1);
+      const refused = await pull(r, c, '?wait=5') as Awaited<ReturnType<typeof call>>;
+      expect(refused.status).toBe(503);
+      expect(refused.body.code).toBe('too-many-waiters');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // without wait nothing is held, so the cap does not apply
+      expect((await pull(r, c) as Awaited<ReturnType<typeof call>>).status).toBe(200);
+      await send(r, a, envelopeTo(b));
+      expect((await first).body.envelopes).toHaveLength(1);
+      await held(r, 0);
+      const again = pull(r, c, '?wait=1') as ReturnType<typeof call>;
+      expect((await again).status).toBe(200);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('a held pull costs one request of the rate-limit budget, however long it waits and however often it is woken', async () => {
+    const r = await startRelay({ rateLimit: 120 });
+    try {
+      const [a, b] = await pair(r);
+      const remaining = async () => Number((await pull(r, b) as Awaited<ReturnType<typeof call>>).headers.get('ratelimit-remaining'));
+      const start = await remaining();
+      // a wake that finds nothing (the other device acked first) sends it back to waiting
+      const otherDevice = await signIn(r.url, b.account, newDeviceKey());
+      const pending = pull(r, b, '?wait=2') as ReturnType<typeof call>;
+      await held(r, 1);
+      const unbound = await send(r, a, envelopeTo({ address: b.address }));
+      await call(r.url, 'POST', '/api/v1/envelopes/ack', { auth: otherDevice.apiKey, body: { ids: [unbound.body.envelope.id] } });
+      const res = await pending;
+      expect(res.status).toBe(200);
+      expect(Number(res.headers.get('ratelimit-remaining'))).toBe(start - 1);
+      expect(await remaining()).toBe(start - 2);
+    } finally {
+      await r.close();
+    }
+  });
+});
