@@ -1,8 +1,11 @@
 /** What a person does in the app, written once and reused by the stories. Selects by role and label. */
 import { expect, type Page } from '@playwright/test';
 
-/** Creates a wallet, confirms words 3, 7 and 11 of the phrase, connects to `relayUrl`, claims `handle`. */
-export async function createAccount(page: Page, opts: { relayUrl: string; handle: string; passphrase?: string }): Promise<string[]> {
+/**
+ * Creates a wallet, types back the words the app asks for, connects to `relayUrl` (or the
+ * relay built into the app, with 'this computer'), claims `handle`.
+ */
+export async function createAccount(page: Page, opts: { relayUrl: string | 'this computer'; handle: string; passphrase?: string }): Promise<string[]> {
   if (opts.passphrase) await page.getByLabel('Passphrase for this computer (recommended)').fill(opts.passphrase);
   await page.getByRole('button', { name: 'Create a new wallet' }).click();
   const phrase = page.getByRole('list', { name: 'Recovery phrase' });
@@ -10,14 +13,28 @@ export async function createAccount(page: Page, opts: { relayUrl: string; handle
   const words = (await phrase.locator('.phrase-word').allTextContents()).map((w) => w.trim());
   await page.getByLabel('I have written these words down somewhere safe').check();
   await page.getByRole('button', { name: 'Continue' }).click();
-  for (const n of [3, 7, 11]) await page.getByLabel(`Word ${n}`, { exact: true }).fill(words[n - 1]);
-  await page.getByRole('button', { name: 'Confirm' }).click();
+  await confirmWords(page, words);
   await chooseRelay(page, opts.relayUrl);
   await claimHandle(page, opts.handle);
   return words;
 }
 
-export async function chooseRelay(page: Page, relayUrl: string): Promise<void> {
+/** Fills in whichever words of the phrase the confirmation step asks for, and confirms. */
+export async function confirmWords(page: Page, words: string[]): Promise<number[]> {
+  await expect(page.getByRole('heading', { name: 'Confirm your recovery phrase' })).toBeVisible();
+  const labels = await page.locator('form .field-label').allTextContents();
+  const positions = labels.map((l) => Number(l.replace('Word ', '')));
+  for (const n of positions) await page.getByLabel(`Word ${n}`, { exact: true }).fill(words[n - 1]);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  return positions;
+}
+
+export async function chooseRelay(page: Page, relayUrl: string | 'this computer'): Promise<void> {
+  if (relayUrl === 'this computer') {
+    await page.getByRole('radio', { name: 'This computer' }).check();
+    await page.getByRole('button', { name: 'Connect' }).click();
+    return;
+  }
   await page.getByRole('radio', { name: 'A relay address' }).check();
   await page.getByLabel('Relay URL').fill(relayUrl);
   await page.getByRole('button', { name: 'Connect' }).click();

@@ -95,11 +95,34 @@ export class TestRelay {
   }
 }
 
+/** The headless client CLI on its own profile, as a second person (or QA) drives it; JSON lines out. */
+export async function clientCli(profile: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; json: unknown[]; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, [tsx, 'src/main/client/cli.ts', '--profile', profile, ...args], { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: 'e2e', ...env } });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (err += d));
+    c.on('error', reject);
+    c.on('exit', (code) =>
+      resolve({
+        code,
+        json: out
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as unknown),
+        stderr: err,
+      }),
+    );
+  });
+}
+
 export class AppInstance {
   page!: Page;
   context!: BrowserContext;
   openUrl = '';
   private child: ChildProcess | null = null;
+  private output: () => string = () => '';
   readonly dataDir: string;
 
   constructor(
@@ -114,11 +137,22 @@ export class AppInstance {
   async launch(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
     const r = await spawnUntil(['src/main/web/cli.ts', '--port', '0', '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#secret=\S+)$/m);
     this.child = r.child;
+    this.output = r.output;
     this.openUrl = r.match[1];
     this.context = await this.browser.newContext({ viewport: { width: 1180, height: 780 }, colorScheme });
     this.page = await this.context.newPage();
     await this.page.goto(this.openUrl);
     return this.page;
+  }
+
+  /** Sends `signal` to the app process, as Ctrl-C or a service manager would, and reports how it ended. */
+  async quit(signal: NodeJS.Signals): Promise<{ code: number | null; output: string }> {
+    const c = this.child!;
+    const exited = new Promise<number | null>((resolve) => c.once('exit', (code) => resolve(code)));
+    c.kill(signal);
+    const code = await exited;
+    this.child = null;
+    return { code, output: this.output() };
   }
 
   async close(): Promise<void> {

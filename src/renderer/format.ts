@@ -69,6 +69,28 @@ export function deliveryNote(m: ChatMessage, peerName: string): { tone: 'muted' 
   }
 }
 
+/**
+ * What the sender of a contact request is told once the relay answered: success only when
+ * something was queued for the recipient.
+ */
+export function requestOutcome(m: ChatMessage, peerName: string): { tone: 'success' | 'info' | 'error'; text: string } {
+  if (m.state === 'failed') return { tone: 'error', text: m.error ? `Request not sent: ${m.error}` : 'Request not sent.' };
+  if (m.state === 'sending') return { tone: 'info', text: `Request to ${peerName} is waiting to be sent; it goes out as soon as the relay can be reached.` };
+  switch (m.routed) {
+    case 'stake-gate':
+      return {
+        tone: 'error',
+        text: `Not delivered: ${peerName} only accepts people they know or who pay a stake (${m.stakeRequired ?? '0.01'} ${m.stakeCurrency ?? 'ETH'}). Paying a stake is not available in this app yet.`,
+      };
+    case 'blocked':
+      return { tone: 'error', text: `Not delivered: ${peerName} is not accepting messages from you.` };
+    case 'inbox':
+      return { tone: 'success', text: `${peerName} already knows you: your message went straight to their inbox.` };
+    default:
+      return { tone: 'success', text: `Request sent to ${peerName}.` };
+  }
+}
+
 export function lastMessagePreview(c: ConversationSummary): string {
   if (!c.lastMessage) return c.kind === 'group' ? 'No messages yet' : 'Say hello';
   return (c.lastMessage.fromMe ? 'You: ' : '') + c.lastMessage.text.replace(/\s+/g, ' ');

@@ -23,6 +23,12 @@ export interface ConversationSummary {
 }
 
 /**
+ * The longest message the app sends, in characters (UTF-16 code units, as a text field counts
+ * them). Longer text is refused with a clear message, or split, never cut.
+ */
+export const MESSAGE_MAX_CHARS = 20_000;
+
+/**
  * Per-message state as the sender sees it: queued in the outbox (`sending`), accepted by the
  * relay (`sent`, with how it was routed), or `failed` (retry possible).
  */

@@ -8,6 +8,7 @@ import type {
   ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationSummary,
   DeviceInfo, DirectoryHit, GroupInfo, InboxPolicy, RelayStatus, SyncStatus,
 } from './domain.js';
+import { MESSAGE_MAX_CHARS } from './domain.js';
 
 const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
 const Recipient = Type.String({ minLength: 2, maxLength: 64, description: '0x address or @handle' });
@@ -45,7 +46,7 @@ export const commands = {
     Type.Object({ conversationId: ConvId, before: Type.Optional(Type.String({ maxLength: 64 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20000 })) }, { additionalProperties: false }),
   ),
   'messages.send': cmd<ChatMessage>()(
-    Type.Object({ conversationId: ConvId, text: Type.String({ minLength: 1, maxLength: 20000 }), asRequest: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    Type.Object({ conversationId: ConvId, text: Type.String({ minLength: 1, maxLength: MESSAGE_MAX_CHARS }), asRequest: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   ),
   'messages.retry': cmd<ChatMessage>()(Type.Object({ messageId: Uuid }, { additionalProperties: false })),
 

@@ -46,7 +46,11 @@ export class AppServices {
   private constructor(private readonly opts: AppServicesOptions) {
     this.settings = readSettings(opts.dataDir);
     this.relay = new EmbeddedRelay({ launcher: opts.relayLauncher, dataDir: join(opts.dataDir, 'relay') });
-    this.relay.on('status', () => this.emit('relay.status', this.relayStatus()));
+    // After close() the Messenger's database is shut: a relay exiting then (Ctrl-C reaches the
+    // whole process group) must not ask it for anything.
+    this.relay.on('status', () => {
+      if (!this.closed) this.emit('relay.status', this.relayStatus());
+    });
     this.relay.on('exit', () => this.localRelayCrashed());
     this.handlers = this.createHandlers();
     this.emitter.setMaxListeners(50);
@@ -96,11 +100,14 @@ export class AppServices {
     return () => this.emitter.off('event', f);
   }
 
+  /** In order: no more events out, the sync loop and the database, then the relay, then the profile lock. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.emitter.removeAllListeners();
     await this.messenger?.close().catch(() => undefined);
     await this.relay.stop().catch(() => undefined);
+    this.relay.removeAllListeners();
     this.releaseLock?.();
   }
 

@@ -20,7 +20,8 @@ export interface WalletKey {
 }
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
+/** with or without the 0x prefix: keys exported from common wallets have none */
+const PRIVATE_KEY = /^(0[xX])?[0-9a-fA-F]{64}$/;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
 export function isAddress(value: unknown): value is string {
@@ -82,9 +83,9 @@ export function walletFromMnemonic(mnemonic: string): WalletKey {
 
 export function walletFromPrivateKey(hex: string): WalletKey {
   if (typeof hex !== 'string' || !PRIVATE_KEY.test(hex.trim())) {
-    throw new VaultError('bad-private-key', 'a private key is 0x + 64 hex characters');
+    throw new VaultError('bad-private-key', 'a private key is 64 hex characters, optionally starting with 0x');
   }
-  const privateKey = hexToBytes(hex.trim().slice(2).toLowerCase());
+  const privateKey = hexToBytes(hex.trim().replace(/^0[xX]/, '').toLowerCase());
   if (!secp256k1.utils.isValidSecretKey(privateKey)) throw new VaultError('bad-private-key', 'not a valid secp256k1 private key');
   return { privateKey, address: addressFromPrivateKey(privateKey) };
 }

@@ -51,8 +51,14 @@ export async function main(argv: string[]): Promise<void> {
     if (stopping) process.exit(1);
     stopping = true;
     running.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => {
+        process.stdout.write('web: stopped\n');
+        process.exit(0);
+      },
+      (e: Error) => {
+        process.stderr.write(`web: could not stop cleanly: ${e.message}\n`);
+        process.exit(1);
+      },
     );
   };
   process.on('SIGINT', stop);

@@ -1,9 +1,13 @@
-import { useLayoutEffect, useRef, useState } from 'react';
-import type { ConversationId } from '../../shared/domain.js';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { MESSAGE_MAX_CHARS, type ConversationId } from '../../shared/domain.js';
 import { Icon } from '../components/icon.js';
+import { splitMessage } from '../message-split.js';
 import { useStore } from '../store/store.js';
 
 const MAX_ROWS_PX = 180;
+/** the count appears from here on, so the limit never comes as a surprise */
+const SHOW_COUNT_FROM = Math.floor(MESSAGE_MAX_CHARS * 0.9);
+const count = new Intl.NumberFormat();
 
 export function Composer({ conversationId, placeholder }: { conversationId: ConversationId; placeholder: string }) {
   const submitted = useStore((s) => s.composerSubmitted);
@@ -22,15 +26,35 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
     ref.current?.focus();
   }, [conversationId]);
 
+  const body = text.trim();
+  const tooLong = body.length > MESSAGE_MAX_CHARS;
+  const parts = useMemo(() => (tooLong ? splitMessage(body, MESSAGE_MAX_CHARS).length : 0), [tooLong, body]);
+
   const send = () => {
-    const body = text.trim();
-    if (!body) return;
+    if (!body || tooLong) return;
     setText('');
     // The message shows at once as "sending"; a failure becomes a Retry on the message itself.
     submitted(conversationId, body).catch((e: Error) => {
       setText((t) => (t ? t : body));
       toast('error', e.message);
     });
+  };
+
+  /** Sends the parts one after another, in order; what could not be sent goes back into the box. */
+  const sendInParts = async () => {
+    const parts = splitMessage(body, MESSAGE_MAX_CHARS)
+      .map((p) => p.trim())
+      .filter(Boolean);
+    setText('');
+    for (let i = 0; i < parts.length; i++) {
+      try {
+        await submitted(conversationId, parts[i]);
+      } catch (e) {
+        setText(parts.slice(i).join('\n'));
+        toast('error', (e as Error).message);
+        return;
+      }
+    }
   };
 
   return (
@@ -41,13 +65,24 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
         send();
       }}
     >
+      {tooLong && (
+        <div className="composer-limit" role="alert">
+          <span>
+            This message is {count.format(body.length)} characters; one message can hold up to {count.format(MESSAGE_MAX_CHARS)}. Shorten it, or send it in parts.
+          </span>
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void sendInParts()}>
+            Send as {parts} messages
+          </button>
+        </div>
+      )}
       <textarea
         ref={ref}
         rows={1}
         aria-label="Message"
+        aria-describedby={body.length >= SHOW_COUNT_FROM ? 'composer-count' : undefined}
+        aria-invalid={tooLong || undefined}
         placeholder={placeholder}
         value={text}
-        maxLength={20000}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -56,7 +91,12 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
           }
         }}
       />
-      <button type="submit" className="send-btn" aria-label="Send" title="Send (Enter)" disabled={!text.trim()}>
+      {body.length >= SHOW_COUNT_FROM && (
+        <span id="composer-count" className={tooLong ? 'composer-count over' : 'composer-count'} aria-live="polite">
+          {count.format(body.length)} / {count.format(MESSAGE_MAX_CHARS)}
+        </span>
+      )}
+      <button type="submit" className="send-btn" aria-label="Send" title={tooLong ? 'Too long to send as one message' : 'Send (Enter)'} disabled={!body || tooLong}>
         <Icon name="send" size={18} />
       </button>
     </form>

@@ -5,7 +5,7 @@ import { VerifiedBadge } from '../components/badges.js';
 import { Dialog } from '../components/dialog.js';
 import { EmptyState } from '../components/empty-state.js';
 import { Icon } from '../components/icon.js';
-import { deliveryNote, shortAddress } from '../format.js';
+import { requestOutcome, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 
@@ -95,13 +95,16 @@ function RequestDialog({ hit, onClose }: { hit: DirectoryHit | null; onClose: ()
           onSubmit={async (e) => {
             e.preventDefault();
             const r = await action.run(hit.address, intro.trim());
-            if (r.ok) {
-              const note = deliveryNote(r.value, `@${hit.handle}`);
-              if (note && note.tone !== 'muted') toast('error', note.text);
-              else toast('success', `Request sent to @${hit.handle}.`);
-              setIntro('');
-              onClose();
+            if (!r.ok) return;
+            const outcome = requestOutcome(r.value, `@${hit.handle}`);
+            // A refusal stays in the dialog, where the user is looking; the intro is kept.
+            if (outcome.tone === 'error') {
+              action.setError(outcome.text);
+              return;
             }
+            toast(outcome.tone, outcome.text);
+            setIntro('');
+            onClose();
           }}
         >
           <p className="subtle">Say who you are. @{hit.handle} sees this intro and decides whether to accept.</p>

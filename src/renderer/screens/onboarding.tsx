@@ -207,7 +207,7 @@ function ImportWallet() {
         ) : (
           <label className="field">
             <span className="field-label">Private key</span>
-            <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} spellCheck={false} autoComplete="off" placeholder="0x…" />
+            <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} spellCheck={false} autoComplete="off" placeholder="64 hex characters, with or without 0x" />
           </label>
         )}
         <PassphraseField value={passphrase} onChange={setPassphrase} />

@@ -1,10 +1,12 @@
 import type { StateCreator } from 'zustand';
 import type { ChatMessage, ConversationId } from '../../shared/domain.js';
-import { call } from '../bridge.js';
+import { call, on } from '../bridge.js';
 import type { Store } from './store.js';
 
 /** Enough for any conversation the bench or a person makes; the list is virtualised. */
 const PAGE = 20000;
+/** how long a request dialog waits for the relay's answer before saying the request is queued */
+const REQUEST_SETTLE_MS = 10_000;
 
 export interface MessagesSlice {
   messagesByConversation: Partial<Record<ConversationId, ChatMessage[]>>;
@@ -14,7 +16,7 @@ export interface MessagesSlice {
   messagesRequested: (id: ConversationId) => Promise<void>;
   composerSubmitted: (id: ConversationId, text: string, asRequest?: boolean) => Promise<void>;
   retryClicked: (messageId: string) => Promise<void>;
-  /** a contact request with an intro, from the directory */
+  /** a contact request with an intro, from the directory; resolves with the relay's answer (or still `sending` when offline) */
   requestSent: (to: string, intro: string) => Promise<ChatMessage>;
 }
 
@@ -53,9 +55,29 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
   requestSent: async (to, intro) => {
     const c = await call('conversations.open', { to });
     get().conversationUpdated(c);
-    const m = await call('messages.send', { conversationId: c.id, text: intro, asRequest: true });
-    get().messageReceived(m);
-    return m;
+    // The send returns while the message is still in the outbox; the relay's answer (queued,
+    // stake-gated, blocked) arrives as an update. Listen before sending so none is missed.
+    const settledBy = new Map<string, ChatMessage>();
+    let wake = () => {};
+    const off = on('message.updated', (u) => {
+      if (u.state === 'sending') return;
+      settledBy.set(u.id, u);
+      wake();
+    });
+    try {
+      const m = await call('messages.send', { conversationId: c.id, text: intro, asRequest: true });
+      get().messageReceived(m);
+      const deadline = Date.now() + REQUEST_SETTLE_MS;
+      while (m.state === 'sending' && !settledBy.has(m.id) && Date.now() < deadline) {
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 250);
+        });
+      }
+      return settledBy.get(m.id) ?? m;
+    } finally {
+      off();
+    }
   },
   retryClicked: async (messageId) => {
     const m = await call('messages.retry', { messageId });

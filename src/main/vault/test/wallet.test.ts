@@ -45,15 +45,19 @@ describe('wallet', () => {
     expect(walletFromMnemonic(`  Test test\ttest test test test test test test test test   JUNK \n`).address).toBe(HARDHAT_ADDRESS);
   });
 
-  it('imports a 0x private key', () => {
+  it('imports a private key with or without 0x', () => {
     expect(walletFromPrivateKey(HARDHAT_KEY).address).toBe(HARDHAT_ADDRESS);
     expect(walletFromPrivateKey(HARDHAT_KEY.toUpperCase().replace('0X', '0x')).address).toBe(HARDHAT_ADDRESS);
+    // keys exported from common wallets come without the prefix
+    expect(walletFromPrivateKey(HARDHAT_KEY.slice(2)).address).toBe(HARDHAT_ADDRESS);
+    expect(walletFromPrivateKey(HARDHAT_KEY.toUpperCase()).address).toBe(HARDHAT_ADDRESS);
   });
 
   it('refuses bad mnemonics and keys', () => {
     expect(codeOf(() => walletFromMnemonic('test test test test test test test test test test test test'))).toBe('bad-mnemonic'); // bad checksum
     expect(codeOf(() => walletFromMnemonic('hello world'))).toBe('bad-mnemonic');
-    expect(codeOf(() => walletFromPrivateKey(HARDHAT_KEY.slice(2)))).toBe('bad-private-key');
+    expect(codeOf(() => walletFromPrivateKey(HARDHAT_KEY.slice(3)))).toBe('bad-private-key');
+    expect(codeOf(() => walletFromPrivateKey('0x0x' + HARDHAT_KEY.slice(4)))).toBe('bad-private-key');
     expect(codeOf(() => walletFromPrivateKey('0x' + '00'.repeat(32)))).toBe('bad-private-key');
     expect(codeOf(() => walletFromPrivateKey('0x' + N.toString(16)))).toBe('bad-private-key');
   });

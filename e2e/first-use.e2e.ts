@@ -1,0 +1,104 @@
+/**
+ * Issue 15, "first use without stumbling": each numbered finding a new user hit, driven the
+ * way they hit it (web mode, a real relay, a real browser).
+ */
+import type { Page } from '@playwright/test';
+import { createAccount, goTo, messages } from './flows.js';
+import { expect, test } from './fixtures.js';
+import { clientCli, tempDir } from './harness.js';
+
+test('6. quitting web mode (Ctrl-C or SIGTERM) shuts down in order and exits 0 with one line', async ({ app }) => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const a = await app(`quit-${signal}`);
+    await createAccount(a.page, { relayUrl: 'this computer', handle: `quitter_${signal.toLowerCase()}` });
+    await goTo(a.page, 'Chats');
+    const { code, output } = await a.quit(signal);
+    expect(output).not.toMatch(/TypeError|database connection is not open|Error:/);
+    expect(code).toBe(0);
+    const afterLink = output.slice(output.indexOf(a.openUrl) + a.openUrl.length).trim().split('\n');
+    expect(afterLink).toEqual(['web: stopped']);
+  }
+});
+
+async function cliOk(profile: string, args: string[]): Promise<unknown[]> {
+  const r = await clientCli(profile, args);
+  expect(r.code, `client ${args.join(' ')}: ${r.stderr}`).toBe(0);
+  return r.json;
+}
+
+async function startChat(page: Page, to: string): Promise<void> {
+  await goTo(page, 'Chats');
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await page.getByRole('dialog', { name: 'New chat' }).getByLabel('Address or handle').fill(to);
+  await page.getByRole('dialog', { name: 'New chat' }).getByRole('button', { name: 'Start chat' }).click();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+}
+
+test('2. a long paste is never cut: the count shows near the limit, too long is refused or split', async ({ relay, app }) => {
+  const nora = tempDir('cli-nora');
+  await cliOk(nora, ['init', '--relay', relay.url, '--handle', 'nora_reads']);
+  const a = await app('longpaste');
+  await createAccount(a.page, { relayUrl: relay.url, handle: 'longpaste' });
+  await startChat(a.page, '@nora_reads');
+  const box = a.page.getByRole('textbox', { name: 'Message' });
+
+  await box.fill('x'.repeat(19_000));
+  await expect(a.page.getByText('19,000 / 20,000')).toBeVisible();
+
+  const paste = Array.from({ length: 25_000 }, (_, i) => `w${i % 10}`).join(' ');
+  await box.fill(paste);
+  expect(await box.inputValue()).toHaveLength(paste.length);
+  await expect(a.page.getByRole('alert')).toContainText('This message is 99,999 characters; one message can hold up to 20,000');
+  await expect(a.page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+  await box.press('Enter');
+  expect(await box.inputValue()).toHaveLength(paste.length);
+
+  const split = a.page.getByRole('button', { name: /^Send as \d+ messages$/ });
+  const parts = Number((await split.textContent())!.match(/\d+/)![0]);
+  expect(parts).toBeGreaterThanOrEqual(5);
+  await split.click();
+  await expect(box).toHaveValue('');
+  // Nora receives every part, in order, and together they are the whole paste.
+  const texts: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        const r = await clientCli(nora, ['sync', '--json']);
+        texts.push(...(r.json as { text: string }[]).map((l) => l.text));
+        return texts.length;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(parts);
+  expect(texts.every((t) => t.length <= 20_000)).toBe(true);
+  expect(texts.join(' ') === paste).toBe(true);
+});
+
+test('3. a request to a stake-gated person says what happened, never "Request sent"', async ({ relay, app }) => {
+  const kate = tempDir('cli-kate');
+  await cliOk(kate, ['init', '--relay', relay.url, '--handle', 'kate_gated']);
+  await cliOk(kate, ['policy', 'stake-gate', '--stake', '0.05']);
+
+  const leo = await app('leo');
+  await createAccount(leo.page, { relayUrl: relay.url, handle: 'leo' });
+  await goTo(leo.page, 'Directory');
+  await leo.page.getByLabel('Search the directory').fill('kate_gated');
+  await leo.page.getByRole('button', { name: 'Send request to @kate_gated' }).click();
+  const dialog = leo.page.getByRole('dialog');
+  await dialog.getByLabel('Intro').fill('Hi Kate, Leo from the meetup');
+  await dialog.getByRole('button', { name: 'Send request' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Not delivered: @kate_gated only accepts people they know or who pay a stake (0.05 ETH)');
+  await expect(leo.page.getByText(/Request sent/)).toHaveCount(0);
+  const synced = await clientCli(kate, ['sync', '--json']);
+  expect(synced.json).toEqual([]);
+});
+
+test('1. a private key without 0x, as wallets export it, is imported', async ({ app }) => {
+  const a = await app('bykey-noprefix');
+  await a.page.getByRole('button', { name: 'I already have a wallet' }).click();
+  await a.page.getByRole('radio', { name: 'Private key' }).check();
+  await a.page.getByRole('textbox', { name: 'Private key' }).fill('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+  await a.page.getByRole('button', { name: 'Import wallet' }).click();
+  await expect(a.page.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
+  await expect(a.page.getByText('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')).toBeVisible();
+});
