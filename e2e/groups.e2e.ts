@@ -26,7 +26,9 @@ test('groups: create with a password, join with it, chat, and a bot posts', asyn
   await ivy.page.getByRole('button', { name: 'New group' }).click();
   const create = ivy.page.getByRole('dialog', { name: 'New group' });
   await create.getByLabel('Group name').fill('Climbing crew');
-  await expect(create.getByRole('checkbox', { name: 'Public' })).toBeChecked();
+  // Private is the default: listing a group publicly is a choice.
+  await expect(create.getByRole('checkbox', { name: 'Public' })).not.toBeChecked();
+  await create.getByRole('checkbox', { name: 'Public' }).check();
   await create.getByLabel('Join password (optional)').fill('granite');
   await create.getByRole('button', { name: 'Create group' }).click();
   await expect(ivy.page.getByRole('heading', { name: 'Climbing crew' })).toBeVisible();

@@ -37,7 +37,9 @@ test('screenshots of every screen', async ({ relay, app }) => {
   await p.getByLabel('I have written these words down somewhere safe').check();
   await snap(p, '03-onboarding-phrase');
   await p.getByRole('button', { name: 'Continue' }).click();
-  for (const n of [3, 7, 11]) await p.getByLabel(`Word ${n}`, { exact: true }).fill(words[n - 1]);
+  await expect(p.getByRole('heading', { name: 'Confirm your recovery phrase' })).toBeVisible();
+  const asked = (await p.locator('form .field-label').allTextContents()).map((l) => Number(l.replace('Word ', '')));
+  for (const n of asked) await p.getByLabel(`Word ${n}`, { exact: true }).fill(words[n - 1]);
   await snap(p, '04-onboarding-confirm');
   await p.getByRole('button', { name: 'Confirm' }).click();
   await expect(p.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
@@ -89,6 +91,7 @@ test('screenshots of every screen', async ({ relay, app }) => {
   await goTo(p, 'Groups');
   await p.getByRole('button', { name: 'New group' }).click();
   await p.getByRole('dialog', { name: 'New group' }).getByLabel('Group name').fill('Weekend hikers');
+  await p.getByRole('dialog', { name: 'New group' }).getByRole('checkbox', { name: 'Public' }).check();
   await snap(p, '09-groups-create');
   await p.getByRole('dialog', { name: 'New group' }).getByRole('button', { name: 'Create group' }).click();
   await expect(p.getByRole('heading', { name: 'Weekend hikers' })).toBeVisible();

@@ -103,12 +103,30 @@ function Shell() {
     <div className="shell">
       <Sidebar />
       <main className="content" aria-label={NAV.find((n) => n.view === view)?.label}>
+        <OfflineBanner />
         {view === 'chats' && <Chats />}
         {view === 'requests' && <Requests />}
         {view === 'directory' && <Directory />}
         {view === 'groups' && <Groups />}
         {view === 'settings' && <Settings />}
       </main>
+    </div>
+  );
+}
+
+/** Offline is said where the eye is, with what it means for what one writes. */
+function OfflineBanner() {
+  const online = useStore((s) => s.status?.relay.connected ?? true);
+  const waiting = useStore((s) => s.sync?.pendingOutbox ?? 0);
+  const lastError = useStore((s) => s.status?.relay.lastError ?? null);
+  if (online) return null;
+  return (
+    <div className="offline-banner" role="status">
+      <Icon name="wifi" size={16} />
+      <span>
+        <strong>Offline</strong> — can't reach the relay{lastError ? ` (${lastError})` : ''}. Messages you write wait on this computer and go out when it is back
+        {waiting > 0 ? `: ${waiting} waiting.` : '.'}
+      </span>
     </div>
   );
 }

@@ -9,6 +9,8 @@ import { Messenger } from './messenger.js';
 import { MessengerError } from './messenger-error.js';
 import type { AppliedIncoming } from './local-store.js';
 import type { CrashPoint } from './sync-engine.js';
+import type { SendOutcome } from './outbox.js';
+import { isTransient } from './relay-api.js';
 import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
 
 const PROG = 'client';
@@ -21,13 +23,15 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   handle <name>                      claim or change the handle
   send <0xADDRESS|@handle> <text> [--request]
                                      → {messageId, to, state, routed, stakeRequired, stakeCurrency, devices:[…]}
+                                     state: sent | queued (offline; \`outbox\` sends it) | failed | blocked | stake-required;
+                                     exit 1 when nothing was delivered (failed, blocked, stake-required)
   sync [--json]                      pull until empty; one line per new message
                                      {id, from, groupId, routed, kind, text, sentAt, via}
   outbox                             send what is queued → one line per message
-  requests                           pending contact requests
+  requests                           pending contact requests (syncs first; offline, says so and shows the last synced)
   allow <address> | block <address> | unblock <address> | decline <address>
   policy <request|stake-gate|block> [--stake X]
-  conversations | messages <conversationId> [--limit N]
+  conversations | messages <conversationId> [--limit N]    (conversations syncs first, like requests)
   directory <query>
   devices | revoke-device <publicKey>
   keys | mint-key <label> | revoke-key <id>
@@ -172,13 +176,14 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       printJson({
         messageId: outcome.messageId,
         to,
-        state: outcome.state,
+        state: sendState(outcome),
         routed: outcome.routed,
         stakeRequired: outcome.stakeRequired,
         stakeCurrency: outcome.stakeCurrency,
         error: outcome.error,
         devices: outcome.deliveries,
       });
+      exitUnlessDelivered(outcome);
       return;
     }
     case 'sync':
@@ -189,6 +194,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       return;
     }
     case 'requests':
+      await syncFirst(m);
       printJson(m.listRequests());
       return;
     case 'allow':
@@ -206,11 +212,15 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       await m.unblock({ address: address(args[0]) });
       printJson({ ok: true, unblocked: address(args[0]) });
       return;
-    case 'decline':
+    case 'decline': {
       need(args, 1, '<address>');
-      await m.declineRequest({ address: address(args[0]) });
-      printJson({ ok: true, declined: address(args[0]) });
+      await syncFirst(m);
+      const who = address(args[0]);
+      if (!m.listRequests().some((r) => r.address === who)) throw new MessengerError('not-found', `there is no contact request from ${who}`);
+      await m.declineRequest({ address: who });
+      printJson({ ok: true, declined: who });
       return;
+    }
     case 'policy': {
       need(args, 1, '<request|stake-gate|block>');
       const p = args[0];
@@ -220,6 +230,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       return;
     }
     case 'conversations':
+      await syncFirst(m);
       printJson(m.listConversations());
       return;
     case 'messages':
@@ -254,6 +265,34 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       return;
     default:
       throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+/** What the relay did with the message, in one word: `blocked` and `stake-required` are not deliveries. */
+function sendState(o: SendOutcome): string {
+  if (o.state !== 'sent') return o.state;
+  if (o.routed === 'blocked') return 'blocked';
+  if (o.routed === 'stake-gate') return 'stake-required';
+  return 'sent';
+}
+
+/** A send that reached nobody exits 1 (the JSON line above says why); one still queued exits 0. */
+function exitUnlessDelivered(o: SendOutcome): void {
+  const state = sendState(o);
+  if (state === 'failed' || state === 'blocked' || state === 'stake-required') process.exitCode = 1;
+}
+
+/**
+ * Lists answer from what is on this computer: pull first so they are current. Offline, say
+ * so on stderr and answer from what was synced before.
+ */
+async function syncFirst(m: Messenger): Promise<void> {
+  try {
+    const res = await m.syncPass();
+    if (res.deferred > 0) process.stderr.write(`${JSON.stringify({ deferred: res.deferred, note: 'more is waiting on the relay; run sync' })}\n`);
+  } catch (e) {
+    if (!isTransient(e)) throw e;
+    process.stderr.write(`${JSON.stringify({ note: `offline: showing what was synced before (${(e as Error).message})` })}\n`);
   }
 }
 
@@ -300,7 +339,8 @@ async function group(m: Messenger, args: string[], values: Values): Promise<void
       need(rest, 2, '<id> <text>');
       const id = groupId(rest[0]);
       const { outcome } = await m.sendAndWait(`group:${id}` as ConversationId, rest.slice(1).join(' '));
-      printJson({ messageId: outcome.messageId, groupId: id, state: outcome.state, routed: outcome.routed, error: outcome.error, devices: outcome.deliveries });
+      printJson({ messageId: outcome.messageId, groupId: id, state: sendState(outcome), routed: outcome.routed, error: outcome.error, devices: outcome.deliveries });
+      exitUnlessDelivered(outcome);
       return;
     }
     case 'token':

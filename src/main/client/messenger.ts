@@ -79,6 +79,7 @@ import { LocalStore, groupInfoOf, type GroupRecord } from './local-store.js';
 import { MessengerError } from './messenger-error.js';
 import { Outbox, type SendOutcome } from './outbox.js';
 import { RelayApi, RelayError, isTransient } from './relay-api.js';
+import { parseRecipient } from '../../shared/recipient.js';
 import { RequestPacer } from './request-pacer.js';
 import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from './profile-passphrase.js';
 import { openSecret, sealSecret } from './sealed-secret.js';
@@ -123,7 +124,6 @@ const S = {
   apiKey: (origin: string) => `apiKey:${origin}`,
 } as const;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const HANDLE = /^@?[A-Za-z0-9_]{3,32}$/;
 
 export class Messenger {
   readonly profileDir: string;
@@ -599,11 +599,11 @@ export class Messenger {
 
   /** `0x…` as is; `@name` (or `name`) through the relay's handle lookup. */
   async resolveRecipient(to: string): Promise<string> {
-    const t = to.trim();
-    if (ADDRESS.test(t)) return t.toLowerCase();
-    if (!HANDLE.test(t)) throw new MessengerError('bad-argument', `"${to}" is neither an address (0x + 40 hex) nor a handle`);
-    const rec = await this.ready().resolveHandle(t.replace(/^@/, ''));
-    if (!rec) throw new MessengerError('not-found', `no one has claimed the handle ${t.startsWith('@') ? t : '@' + t}`);
+    const r = parseRecipient(to);
+    if ('problem' in r) throw new MessengerError('bad-argument', r.problem);
+    if (r.kind === 'address') return r.address;
+    const rec = await this.ready().resolveHandle(r.handle);
+    if (!rec) throw new MessengerError('not-found', `no one has claimed the handle @${r.handle}`);
     const address = rec.address.toLowerCase();
     this.store.setContactHandle(address, rec.handle, rec.verified, this.nowMs());
     return address;

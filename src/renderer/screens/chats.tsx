@@ -6,6 +6,7 @@ import { CopyButton } from '../components/copy-button.js';
 import { Dialog } from '../components/dialog.js';
 import { EmptyState } from '../components/empty-state.js';
 import { Icon } from '../components/icon.js';
+import { parseRecipient } from '../../shared/recipient.js';
 import { lastMessagePreview, listTime, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
@@ -27,7 +28,23 @@ export function Chats() {
 
 function NoConversation({ hasAny }: { hasAny: boolean }) {
   const count = useStore((s) => s.conversations.length);
+  const waiting = useStore((s) => s.requests.length);
   const chosen = useStore((s) => s.viewChosen);
+  // A waiting request is the one thing to do here: say so, rather than "pick a conversation".
+  if (waiting > 0)
+    return (
+      <EmptyState
+        icon="inbox"
+        title={waiting === 1 ? 'A contact request is waiting' : `${waiting} contact requests are waiting`}
+        action={
+          <button type="button" className="btn btn-primary" onClick={() => chosen('requests')}>
+            <Icon name="inbox" /> Open requests
+          </button>
+        }
+      >
+        Someone new wrote to you. Accept to chat, or decline.
+      </EmptyState>
+    );
   if (count === 0 && !hasAny)
     return (
       <EmptyState
@@ -129,15 +146,15 @@ function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }
   const started = useStore((s) => s.conversationStarted);
   const action = useAction(started);
   const [to, setTo] = useState('');
-  const valid = /^0x[0-9a-fA-F]{40}$/.test(to.trim()) || /^@?[A-Za-z0-9_]{3,32}$/.test(to.trim());
   return (
     <Dialog title="New chat" open={open} onClose={onClose}>
       <form
         className="stack"
         onSubmit={async (e) => {
           e.preventDefault();
-          const t = to.trim();
-          if ((await action.run(t.startsWith('0x') ? t : `@${t.replace(/^@/, '')}`)).ok) {
+          const r = parseRecipient(to);
+          if ('problem' in r) return action.setError(r.problem);
+          if ((await action.run(r.kind === 'address' ? r.address : `@${r.handle}`)).ok) {
             setTo('');
             onClose();
           }
@@ -145,14 +162,26 @@ function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }
       >
         <label className="field">
           <span className="field-label">Address or handle</span>
-          <input value={to} onChange={(e) => setTo(e.target.value)} placeholder="@alice or 0x…" autoFocus spellCheck={false} autoCapitalize="off" />
+          <input
+            value={to}
+            onChange={(e) => {
+              setTo(e.target.value);
+              // an answer about what was typed before must not stay under what is typed now
+              action.setError(null);
+            }}
+            placeholder="@alice or 0x…"
+            autoFocus
+            spellCheck={false}
+            autoCapitalize="off"
+            aria-invalid={action.error ? true : undefined}
+          />
         </label>
         {action.error && <p className="form-error" role="alert">{action.error}</p>}
         <div className="row end">
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-primary" disabled={!valid || action.busy}>
+          <button type="submit" className="btn btn-primary" disabled={!to.trim() || action.busy}>
             Start chat
           </button>
         </div>

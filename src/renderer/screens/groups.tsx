@@ -9,9 +9,12 @@ import { SecretReveal } from '../components/secret-reveal.js';
 import { CopyButton } from '../components/copy-button.js';
 import { listTime, shortAddress } from '../format.js';
 import { resolveHandles } from '../store/conversations-slice.js';
+import { parseRecipient } from '../../shared/recipient.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { readAvatar } from './avatar-file.js';
+
+const GROUPS_REFRESH_MS = 30_000;
 
 export function Groups() {
   const groups = useStore((s) => s.groups);
@@ -25,6 +28,17 @@ export function Groups() {
     requested().catch((e: Error) => toast('error', e.message));
   }, [requested, toast]);
 
+  // Groups others create appear without leaving the screen: on every tab switch, and every
+  // half minute while it is open (quietly: a failed refresh keeps the list shown).
+  useEffect(() => {
+    const t = setInterval(() => void requested().catch(() => undefined), GROUPS_REFRESH_MS);
+    return () => clearInterval(t);
+  }, [requested]);
+  const chooseTab = (next: 'mine' | 'discover') => {
+    setTab(next);
+    requested().catch((e: Error) => toast('error', e.message));
+  };
+
   const list = tab === 'mine' ? groups.mine : groups.discover;
   return (
     <div className="split">
@@ -36,10 +50,10 @@ export function Groups() {
           </button>
         </header>
         <div className="tabs" role="tablist" aria-label="Groups">
-          <button type="button" role="tab" aria-selected={tab === 'mine'} className={tab === 'mine' ? 'tab active' : 'tab'} onClick={() => setTab('mine')}>
+          <button type="button" role="tab" aria-selected={tab === 'mine'} className={tab === 'mine' ? 'tab active' : 'tab'} onClick={() => chooseTab('mine')}>
             My groups
           </button>
-          <button type="button" role="tab" aria-selected={tab === 'discover'} className={tab === 'discover' ? 'tab active' : 'tab'} onClick={() => setTab('discover')}>
+          <button type="button" role="tab" aria-selected={tab === 'discover'} className={tab === 'discover' ? 'tab active' : 'tab'} onClick={() => chooseTab('discover')}>
             Discover
           </button>
         </div>
@@ -181,12 +195,24 @@ function Members({ g, me }: { g: GroupInfo; me: string }) {
           className="inline-form"
           onSubmit={async (e) => {
             e.preventDefault();
-            if ((await add.run(g.id, member.trim())).ok) setMember('');
+            const r = parseRecipient(member);
+            if ('problem' in r) return add.setError(r.problem);
+            if ((await add.run(g.id, r.kind === 'address' ? r.address : `@${r.handle}`)).ok) setMember('');
           }}
         >
           <label className="field grow">
             <span className="field-label">Add a member</span>
-            <input value={member} onChange={(e) => setMember(e.target.value)} placeholder="@handle or 0x address" spellCheck={false} autoCapitalize="off" />
+            <input
+              value={member}
+              onChange={(e) => {
+                setMember(e.target.value);
+                add.setError(null);
+              }}
+              placeholder="@handle or 0x address"
+              spellCheck={false}
+              autoCapitalize="off"
+              aria-invalid={add.error ? true : undefined}
+            />
           </label>
           <button type="submit" className="btn btn-secondary" disabled={!member.trim() || add.busy}>
             Add
@@ -298,7 +324,8 @@ function CreateGroupDialog({ open, onClose }: { open: boolean; onClose: () => vo
   const created = useStore((s) => s.groupCreated);
   const action = useAction(created);
   const [name, setName] = useState('');
-  const [isPublic, setPublic] = useState(true);
+  // Private unless the creator chooses to list it: listing a group is the step to think about.
+  const [isPublic, setPublic] = useState(false);
   const [password, setPassword] = useState('');
   const [avatar, setAvatar] = useState<string | null>(null);
   const [avatarError, setAvatarError] = useState<string | null>(null);

@@ -106,7 +106,8 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
 const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }: { m: ChatMessage; first: boolean; group: boolean; peerName: string }) {
   const retry = useStore((s) => s.retryClicked);
   const toast = useStore((s) => s.toastShown);
-  const note = deliveryNote(m, peerName);
+  const offline = useStore((s) => !(s.status?.relay.connected ?? true));
+  const note = deliveryNote(m, peerName) ?? (m.fromMe && m.state === 'sending' && offline ? { tone: 'muted' as const, text: 'Waiting to send: it goes out when the relay can be reached.' } : null);
   const bot = m.via === 'group-token';
   return (
     <div className={`msg ${m.fromMe ? 'mine' : 'theirs'} ${first ? 'first' : ''} state-${m.state} ${note ? `note-${note.tone}` : ''}`}>

@@ -4,8 +4,19 @@ import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { RelayChooser } from './relay-chooser.js';
 
-/** Words the user must type back; 1-based positions in the 12-word phrase. */
-const CONFIRM_POSITIONS = [3, 7, 11];
+/**
+ * Three positions (1-based, ascending) the user must type back, chosen at random each time so
+ * that the check cannot be passed by remembering which words it asks for.
+ */
+function confirmPositions(count: number): number[] {
+  const picked = new Set<number>();
+  const r = new Uint32Array(1);
+  while (picked.size < Math.min(3, count)) {
+    crypto.getRandomValues(r);
+    picked.add((r[0] % count) + 1);
+  }
+  return [...picked].sort((a, b) => a - b);
+}
 
 export function Onboarding() {
   const step = useStore((s) => s.onboarding?.step ?? 'welcome');
@@ -64,7 +75,7 @@ function Welcome() {
         {action.error && <p className="form-error" role="alert">{action.error}</p>}
         <div className="row">
           <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy}>
-            <Icon name="sparkle" /> {action.busy ? 'Creating…' : 'Create a new wallet'}
+            <Icon name="plus" /> {action.busy ? 'Creating…' : 'Create a new wallet'}
           </button>
           <button type="button" className="btn btn-secondary btn-lg" onClick={() => choose('import')}>
             I already have a wallet
@@ -128,11 +139,12 @@ function ConfirmPhrase() {
   const choose = useStore((s) => s.onboardingStepChosen);
   const confirmed = useStore((s) => s.phraseConfirmed);
   const words = useMemo(() => mnemonic.split(' '), [mnemonic]);
+  const [positions] = useState(() => confirmPositions(words.length));
   const [answers, setAnswers] = useState<Record<number, string>>({});
   const [error, setError] = useState<string | null>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const wrong = CONFIRM_POSITIONS.filter((p) => (answers[p] ?? '').trim().toLowerCase() !== words[p - 1]);
+    const wrong = positions.filter((p) => (answers[p] ?? '').trim().toLowerCase() !== words[p - 1]);
     if (wrong.length) setError(`Word ${wrong.join(' and ')} ${wrong.length > 1 ? "don't" : "doesn't"} match. Check what you wrote down.`);
     else confirmed();
   };
@@ -142,7 +154,7 @@ function ConfirmPhrase() {
       <p className="lead">Type the words at these positions, to be sure you have them.</p>
       <form className="stack" onSubmit={submit}>
         <div className="confirm-grid">
-          {CONFIRM_POSITIONS.map((p, i) => (
+          {positions.map((p, i) => (
             <label key={p} className="field">
               <span className="field-label">Word {p}</span>
               <input

@@ -84,7 +84,9 @@ describe('headless client CLI', () => {
 
     // block, policy, usage
     await cliOk(b, ['block', alice.address]);
-    expect(await cliOk(a, ['send', bob.address, 'blocked?'])).toMatchObject({ routed: 'blocked' });
+    const blocked = await cli(a, ['send', bob.address, 'blocked?']);
+    expect(blocked.code).toBe(1);
+    expect(blocked.json[0]).toMatchObject({ state: 'blocked', routed: 'blocked' });
     expect(await cliOk(a, ['policy', 'stake-gate', '--stake', '0.2'])).toEqual({ unknownSenders: 'stake-gate', stake: '0.2' });
     expect(await cliOk(a, ['whoami'])).toEqual({ address: alice.address, deviceKey: alice.deviceKey, handle: 'alice_cli', relay: url });
     const usage = await cli(a, ['frobnicate']);
