@@ -3,7 +3,7 @@
  * way they hit it (web mode, a real relay, a real browser).
  */
 import type { Page } from '@playwright/test';
-import { createAccount, goTo, messages } from './flows.js';
+import { createAccount, goTo } from './flows.js';
 import { expect, test } from './fixtures.js';
 import { clientCli, tempDir } from './harness.js';
 

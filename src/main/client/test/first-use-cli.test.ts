@@ -3,7 +3,7 @@
  * through the real CLI as a child process against a real relay.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, startRelay, tempDir } from './harness.js';
+import { cleanup, cli, cliOk, startRelay, tempDir } from './harness.js';
 
 afterAll(cleanup);
 
@@ -17,5 +17,54 @@ describe('first use of the CLI', () => {
     const r = await cli(profile, ['init', '--relay', relay.url, '--private-key-env', 'WALLET_KEY'], { WALLET_KEY: `${HARDHAT_KEY}\n` });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json[0]).toMatchObject({ address: HARDHAT_ADDRESS });
-  });
+  }, 120_000);
+
+  it('9. a malformed address is called one, not an unclaimed handle', async () => {
+    const relay = await startRelay();
+    const profile = tempDir('malformed');
+    await cliOk(profile, ['init', '--relay', relay.url]);
+    for (const [to, says] of [
+      ['0x123', 'it has 3 hex digits after 0x, and an address has 40'],
+      ['0x' + 'g'.repeat(40), 'after 0x an address has only the digits 0-9 and letters a-f'],
+    ]) {
+      const r = await cli(profile, ['send', to, 'hi']);
+      expect(r.code).toBe(1);
+      const err = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; code: string };
+      expect(err.error).toContain(`“${to}” is not a valid address`);
+      expect(err.error).toContain(says);
+      expect(err.error).not.toMatch(/handle/);
+    }
+  }, 120_000);
+
+  it('10. a send that reached nobody exits 1 and says why; decline needs a request; lists sync first', async () => {
+    const relay = await startRelay();
+    const [a, b] = [tempDir('ten-a'), tempDir('ten-b')];
+    const alice = await cliOk<{ address: string }>(a, ['init', '--relay', relay.url, '--handle', 'ten_alice']);
+    const bob = await cliOk<{ address: string }>(b, ['init', '--relay', relay.url, '--handle', 'ten_bob']);
+
+    // failed: nobody has devices at that address
+    const failed = await cli(a, ['send', '0x000000000000000000000000000000000000dead', 'anyone?']);
+    expect(failed.code).toBe(1);
+    expect(failed.json[0]).toMatchObject({ state: 'failed', error: expect.stringContaining('no certified devices') });
+
+    // requests sync first: bob sees alice's request without running sync
+    await cliOk(a, ['send', '@ten_bob', 'hello bob']);
+    expect(await cliOk<unknown[]>(b, ['requests'])).toEqual([expect.objectContaining({ address: alice.address, intro: 'hello bob' })]);
+
+    // decline of someone who never asked is not "ok"
+    const none = await cli(b, ['decline', '0x000000000000000000000000000000000000beef']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('there is no contact request from 0x000000000000000000000000000000000000beef');
+
+    // conversations sync first too: alice's newest message is there without a sync
+    await cliOk(b, ['allow', alice.address]);
+    await cliOk(a, ['send', bob.address, 'now in your inbox']);
+    expect(await cliOk<unknown[]>(b, ['conversations'])).toEqual([expect.objectContaining({ id: `direct:${alice.address}`, lastMessage: expect.objectContaining({ text: 'now in your inbox' }) })]);
+
+    // blocked: not "sent"
+    await cliOk(b, ['block', alice.address]);
+    const blocked = await cli(a, ['send', bob.address, 'still there?']);
+    expect(blocked.code).toBe(1);
+    expect(blocked.json[0]).toMatchObject({ state: 'blocked', routed: 'blocked' });
+  }, 300_000);
 });
