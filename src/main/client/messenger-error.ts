@@ -4,6 +4,7 @@
  * the doorway never has to guess and never forwards a stack trace.
  */
 import type { IpcError } from '../../shared/ipc.js';
+import { SELF_SIGNED_CODES, SELF_SIGNED_MESSAGE } from '../../shared/relay-address.js';
 import { VaultError } from '../vault/vault-error.js';
 import { NetworkError, RelayError } from './relay-api.js';
 
@@ -35,6 +36,7 @@ export function toIpcError(e: unknown): IpcError {
   if (e instanceof MessengerError) return { code: e.code, message: e.message };
   if (e instanceof VaultError) return { code: `vault.${e.code}`, message: e.message };
   if (e instanceof RelayError) return { code: `relay.${e.code ?? e.status}`, message: e.message };
+  if (e instanceof NetworkError && SELF_SIGNED_CODES.includes(e.code)) return { code: 'network.self-signed', message: SELF_SIGNED_MESSAGE };
   if (e instanceof NetworkError) return { code: `network.${e.code}`, message: `the relay could not be reached: ${e.message}` };
   return { code: 'internal', message: 'something went wrong in the messenger' };
 }

@@ -80,6 +80,7 @@ import { MessengerError } from './messenger-error.js';
 import { Outbox, type SendOutcome } from './outbox.js';
 import { RelayApi, RelayError, isTransient } from './relay-api.js';
 import { parseRecipient } from '../../shared/recipient.js';
+import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
 import { RequestPacer } from './request-pacer.js';
 import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from './profile-passphrase.js';
 import { openSecret, sealSecret } from './sealed-secret.js';
@@ -370,7 +371,11 @@ export class Messenger {
    */
   async connectRelay(a: CommandArgs<'relay.connect'>): Promise<AppStatus> {
     if (!a.url) throw new MessengerError('bad-argument', 'relay.connect needs the relay URL (the shell resolves local and LAN modes)');
-    const next = this.newApi(a.url, a.fingerprint ?? null);
+    const parsed = parseRelayUrl(a.url);
+    if ('problem' in parsed) throw new MessengerError('bad-argument', parsed.problem);
+    const fpProblem = a.fingerprint === undefined ? null : fingerprintProblem(a.fingerprint);
+    if (fpProblem) throw new MessengerError('bad-argument', fpProblem);
+    const next = this.newApi(parsed.url, a.fingerprint ?? null);
     this.stopLoop();
     this.api?.close();
     this.api = next;

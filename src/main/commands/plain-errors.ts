@@ -5,6 +5,7 @@
  * and anything unexpected becomes a generic sentence while the detail goes to main's log.
  */
 import type { IpcError } from '../../shared/ipc.js';
+import { SELF_SIGNED_CODES, SELF_SIGNED_MESSAGE } from '../../shared/relay-address.js';
 
 export class AppError extends Error {
   constructor(
@@ -87,6 +88,7 @@ export function toIpcError(e: unknown, command?: string): IpcError {
     if (any) return { code: any[0], message: any[1] };
     return { code: `relay.${err.status}`, message: 'The relay had a problem. Try again in a moment.' };
   }
+  if (name === 'NetworkError' && code && SELF_SIGNED_CODES.includes(code)) return { code: 'self-signed', message: SELF_SIGNED_MESSAGE };
   if (name === 'NetworkError') return code === 'pin-mismatch' ? { code, message: PLAIN[code] } : { code: 'network', message: NETWORK };
   if (name === 'VaultError' || name === 'MessengerError') {
     if (code && PLAIN[code]) return { code, message: PLAIN[code] };

@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { AppStatus, RelayStatus } from '../../shared/domain.js';
 import { eventNames, type CommandArgs, type EventName, type Events } from '../../shared/ipc.js';
+import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
 import { Messenger } from '../client/messenger.js';
 import type { Handlers } from '../commands/handler-types.js';
 import { AppError } from '../commands/plain-errors.js';
@@ -251,16 +252,12 @@ export class AppServices {
       await this.messenger.connectRelay({ mode: 'local', url: t.url, ...(t.fingerprint ? { fingerprint: t.fingerprint } : {}) });
       return this.status();
     }
-    const url = (a.url ?? '').trim().replace(/\/+$/, '');
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      throw new AppError('bad-arguments', 'That relay address is not a valid URL.');
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new AppError('bad-arguments', 'A relay address starts with http:// or https://.');
-    if (a.mode === 'lan' && u.protocol !== 'https:') throw new AppError('bad-arguments', 'A relay shared on a network uses an https:// address.');
-    if (a.mode === 'lan' && !a.fingerprint?.trim()) throw new AppError('bad-arguments', 'Enter the fingerprint shown by the computer that shares the relay.');
+    const parsed = parseRelayUrl(a.url ?? '');
+    if ('problem' in parsed) throw new AppError('bad-arguments', parsed.problem);
+    const url = parsed.url;
+    if (a.mode === 'lan' && !url.startsWith('https://')) throw new AppError('bad-arguments', 'A relay shared on a network uses an https:// address.');
+    const fpProblem = a.mode === 'lan' ? fingerprintProblem(a.fingerprint ?? '') : null;
+    if (fpProblem) throw new AppError('bad-arguments', fpProblem);
     await this.messenger.connectRelay({ mode: a.mode, url, ...(a.mode === 'lan' ? { fingerprint: a.fingerprint!.trim() } : {}) });
     this.saveSettings({ relay: { mode: a.mode, url, fingerprint: a.mode === 'lan' ? a.fingerprint!.trim() : null } });
     return this.status();

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
 import { Icon, type IconName } from '../components/icon.js';
 
 type Mode = 'local' | 'lan' | 'url';
@@ -14,7 +15,11 @@ export function RelayChooser({ busy, error, submitLabel, onSubmit }: { busy: boo
   const [url, setUrl] = useState('');
   const [fingerprint, setFingerprint] = useState('');
   const needsUrl = mode !== 'local';
-  const urlOk = /^https?:\/\/\S+$/.test(url.trim());
+  const parsed = parseRelayUrl(url);
+  const urlProblem = 'problem' in parsed ? parsed.problem : null;
+  const fpProblem = mode === 'lan' ? fingerprintProblem(fingerprint) : null;
+  // Said under the field once something is typed; an empty field just keeps Connect off.
+  const [touched, setTouched] = useState({ url: false, fingerprint: false });
   return (
     <form
       className="stack"
@@ -43,19 +48,49 @@ export function RelayChooser({ busy, error, submitLabel, onSubmit }: { busy: boo
       {needsUrl && (
         <label className="field">
           <span className="field-label">Relay URL</span>
-          <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder={mode === 'lan' ? 'https://192.168.1.20:7443' : 'https://relay.example.org'} spellCheck={false} autoCapitalize="off" autoFocus />
+          <input
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            onBlur={() => setTouched((t) => ({ ...t, url: true }))}
+            placeholder={mode === 'lan' ? 'https://192.168.1.20:7443' : 'https://relay.example.org'}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoFocus
+            aria-invalid={touched.url && url.trim() && urlProblem ? true : undefined}
+            aria-describedby={touched.url && url.trim() && urlProblem ? 'relay-url-problem' : undefined}
+          />
+          {touched.url && url.trim() && urlProblem && (
+            <span className="field-problem" id="relay-url-problem">
+              {urlProblem}
+            </span>
+          )}
         </label>
       )}
       {mode === 'lan' && (
         <label className="field">
           <span className="field-label">Fingerprint</span>
-          <input aria-label="Fingerprint" aria-describedby="fingerprint-hint" value={fingerprint} onChange={(e) => setFingerprint(e.target.value)} placeholder="SHA-256 fingerprint shown by the sharing computer" spellCheck={false} autoCapitalize="off" />
+          <input
+            aria-label="Fingerprint"
+            aria-describedby={touched.fingerprint && fingerprint.trim() && fpProblem ? 'fingerprint-problem fingerprint-hint' : 'fingerprint-hint'}
+            aria-invalid={touched.fingerprint && fingerprint.trim() && fpProblem ? true : undefined}
+            value={fingerprint}
+            onChange={(e) => setFingerprint(e.target.value)}
+            onBlur={() => setTouched((t) => ({ ...t, fingerprint: true }))}
+            placeholder="SHA-256 fingerprint shown by the sharing computer"
+            spellCheck={false}
+            autoCapitalize="off"
+          />
+          {touched.fingerprint && fingerprint.trim() && fpProblem && (
+            <span className="field-problem" id="fingerprint-problem">
+              {fpProblem}
+            </span>
+          )}
           <span className="field-hint" id="fingerprint-hint">The app checks the relay's certificate against it, so nobody else on the network can pretend to be that relay.</span>
         </label>
       )}
       {error && <p className="form-error" role="alert">{error}</p>}
       <div className="row">
-        <button type="submit" className="btn btn-primary btn-lg" disabled={busy || (needsUrl && !urlOk) || (mode === 'lan' && fingerprint.trim().length < 8)}>
+        <button type="submit" className="btn btn-primary btn-lg" disabled={busy || (needsUrl && urlProblem !== null) || fpProblem !== null}>
           {busy ? 'Connecting…' : submitLabel}
         </button>
       </div>

@@ -36,6 +36,29 @@ describe('first use of the CLI', () => {
     }
   }, 120_000);
 
+  it('9. a mistyped relay address or fingerprint is said to be one; a self-signed relay asks for its fingerprint', async () => {
+    const lan = await startRelay({ lan: true });
+    const profile = tempDir('relay-typos');
+    const lastError = (r: { stderr: string }) => JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; code: string };
+
+    const scheme = await cli(profile, ['init', '--relay', 'htp://127.0.0.1:7300']);
+    expect(scheme.code).toBe(1);
+    expect(lastError(scheme)).toEqual({ code: 'bad-argument', error: 'A relay address starts with http:// or https://, not htp://.' });
+
+    const fp = await cli(profile, ['init', '--relay', lan.url, '--fingerprint', 'AB:CD:zz']);
+    expect(lastError(fp)).toEqual({ code: 'bad-argument', error: 'A fingerprint has only hex digits (0-9, A-F), optionally separated by colons.' });
+    const short = await cli(profile, ['init', '--relay', lan.url, '--fingerprint', 'AB:CD:EF']);
+    expect(lastError(short).error).toContain('A fingerprint is 64 hex digits (a SHA-256 hash); this one has 6.');
+
+    const unpinned = await cli(profile, ['init', '--relay', lan.url]);
+    expect(unpinned.code).toBe(1);
+    expect(lastError(unpinned).code).toBe('network.self-signed');
+    expect(lastError(unpinned).error).toContain('self-signed certificate');
+
+    const pinned = await cli(profile, ['init', '--relay', lan.url, '--fingerprint', lan.fingerprint!]);
+    expect(pinned.code, pinned.stderr).toBe(0);
+  }, 240_000);
+
   it('10. a send that reached nobody exits 1 and says why; decline needs a request; lists sync first', async () => {
     const relay = await startRelay();
     const [a, b] = [tempDir('ten-a'), tempDir('ten-b')];
