@@ -102,3 +102,16 @@ test('1. a private key without 0x, as wallets export it, is imported', async ({ 
   await expect(a.page.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
   await expect(a.page.getByText('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')).toBeVisible();
 });
+
+test('7. a tab from before a restart says so, and recovers when the new link is pasted into it', async ({ app }) => {
+  const a = await app('restarted');
+  await expect(a.page.getByRole('button', { name: 'Create a new wallet' })).toBeVisible();
+  const fresh = await a.restartProcess();
+  // The old tab, reloaded: its secret is from the earlier start.
+  await a.page.reload();
+  await expect(a.page.getByRole('heading', { name: 'This tab is from an earlier start of the app' })).toBeVisible();
+  await expect(a.page.getByRole('alert')).toContainText('Open the new link the app printed');
+  // Pasting the new link changes only the fragment; the tab picks it up.
+  await a.page.goto(fresh);
+  await expect(a.page.getByRole('button', { name: 'Create a new wallet' })).toBeVisible();
+});

@@ -155,6 +155,17 @@ export class AppInstance {
     return { code, output: this.output() };
   }
 
+  /** Stops the app process and starts it again on the same port and profile; the open tab is left as it was. Returns the new link. */
+  async restartProcess(): Promise<string> {
+    const port = new URL(this.openUrl).port;
+    await this.quit('SIGTERM');
+    const r = await spawnUntil(['src/main/web/cli.ts', '--port', port, '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#\S+)$/m);
+    this.child = r.child;
+    this.output = r.output;
+    this.openUrl = r.match[1];
+    return this.openUrl;
+  }
+
   async close(): Promise<void> {
     await this.context?.close().catch(() => undefined);
     await stop(this.child);

@@ -20,14 +20,14 @@ export function App() {
   const status = useStore((s) => s.status);
   const onboarding = useStore((s) => s.onboarding);
   const theme = useStore((s) => s.theme);
-  const [fatal, setFatal] = useState<string | null>(null);
+  const [fatal, setFatal] = useState<{ code: string; message: string } | null>(null);
 
   useEffect(() => {
     const off = subscribeToMain();
     useStore
       .getState()
       .appStarted()
-      .catch((e: Error) => setFatal(e.message));
+      .catch((e: Error) => setFatal({ code: (e as { code?: string }).code ?? 'error', message: e.message }));
     return off;
   }, []);
 
@@ -36,7 +36,8 @@ export function App() {
     else document.documentElement.dataset.theme = theme;
   }, [theme]);
 
-  if (fatal || bridgeKind === null) return <Fatal text={fatal ?? 'This page must be opened from the link the app printed when it started.'} />;
+  if (fatal || bridgeKind === null)
+    return <Fatal title={fatal?.code === 'stale-tab' ? 'This tab is from an earlier start of the app' : "Can't reach the app"} text={fatal?.message ?? 'This page must be opened from the link the app printed when it started.'} />;
   if (!status) return <Splash />;
   let screen;
   if (status.hasWallet && !status.unlocked) screen = <Unlock />;
@@ -61,13 +62,13 @@ function Splash() {
   );
 }
 
-function Fatal({ text }: { text: string }) {
+function Fatal({ title, text }: { title: string; text: string }) {
   return (
     <main className="splash">
       <span className="brand-mark danger" aria-hidden="true">
         <Icon name="alert" size={22} />
       </span>
-      <h1>Can't reach the app</h1>
+      <h1>{title}</h1>
       <p role="alert">{text}</p>
     </main>
   );

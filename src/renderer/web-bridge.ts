@@ -18,6 +18,24 @@ export function takeSecret(): string | null {
   return sessionStorage.getItem(SECRET_KEY);
 }
 
+/**
+ * The socket cannot say why it was refused. If the page's own server still answers, the app
+ * is running and this tab's secret is from an earlier start (a restart makes a new one).
+ */
+async function whyRefused(): Promise<{ code: string; message: string }> {
+  try {
+    const res = await fetch('/', { method: 'HEAD', cache: 'no-store' });
+    if (res.ok)
+      return {
+        code: 'stale-tab',
+        message: 'The app was restarted since this tab was opened, so the link this tab used no longer works. Open the new link the app printed when it started (pasting it into this tab works).',
+      };
+  } catch {
+    // the server is gone too
+  }
+  return { code: 'disconnected', message: 'Could not reach the app. Is it still running?' };
+}
+
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 type ServerFrame =
   | { type: 'result'; id: number; result: IpcResult<unknown> }
@@ -59,7 +77,7 @@ export function createWebBridge(secret: string): MessengerBridge {
         opened = null;
         for (const p of pending.values()) p.reject(new Error(encodeBridgeError({ code: 'disconnected', message: 'Lost the connection to the app. Reconnecting…' })));
         pending.clear();
-        if (!wasOpen) reject(new Error(encodeBridgeError({ code: 'disconnected', message: 'Could not reach the app. Is it still running?' })));
+        if (!wasOpen) void whyRefused().then((why) => reject(new Error(encodeBridgeError(why))));
         // Events only flow on an open socket; reconnect so a restarted tab or a hiccup heals.
         if (listeners.size > 0) {
           setTimeout(() => void connect().catch(() => undefined), retryMs);
