@@ -607,7 +607,16 @@ export class Messenger {
     const r = parseRecipient(to);
     if ('problem' in r) throw new MessengerError('bad-argument', r.problem);
     if (r.kind === 'address') return r.address;
-    const rec = await this.ready().resolveHandle(r.handle);
+    let rec;
+    try {
+      rec = await this.ready().resolveHandle(r.handle);
+    } catch (e) {
+      // Offline, a contact we already know by this handle is still who it names: the message
+      // can wait in the outbox like any other. (Online, the relay's answer wins: handles move.)
+      const known = isTransient(e) ? this.store.findContactByHandle(r.handle) : null;
+      if (known) return known.address;
+      throw e;
+    }
     if (!rec) throw new MessengerError('not-found', `no one has claimed the handle @${r.handle}`);
     const address = rec.address.toLowerCase();
     this.store.setContactHandle(address, rec.handle, rec.verified, this.nowMs());

@@ -90,4 +90,24 @@ describe('first use of the CLI', () => {
     expect(blocked.code).toBe(1);
     expect(blocked.json[0]).toMatchObject({ state: 'blocked', routed: 'blocked' });
   }, 300_000);
+
+  it('4. offline, a send to a known @handle is queued, and goes out when the relay is back', async () => {
+    let relay = await startRelay();
+    const [a, b] = [tempDir('four-a'), tempDir('four-b')];
+    await cliOk(a, ['init', '--relay', relay.url, '--handle', 'four_alice']);
+    await cliOk(b, ['init', '--relay', relay.url, '--handle', 'four_bob']);
+    expect(await cliOk(a, ['send', '@four_bob', 'hello'])).toMatchObject({ state: 'sent' });
+
+    await relay.stop();
+    const offline = await cli(a, ['send', '@four_bob', 'written offline']);
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.json[0]).toMatchObject({ state: 'queued' });
+    // a handle never seen before cannot be resolved offline: that is an error, not a guess
+    expect((await cli(a, ['send', '@someone_new', 'hi'])).code).toBe(1);
+
+    relay = await startRelay({ dataDir: relay.dataDir, port: relay.port });
+    expect(await cliOk(a, ['outbox'])).toMatchObject({ state: 'sent' });
+    const synced = await cli(b, ['sync', '--json']);
+    expect((synced.json as Array<{ text: string }>).map((l) => l.text)).toEqual(['hello', 'written offline']);
+  }, 300_000);
 });
