@@ -741,7 +741,13 @@ export class Messenger {
   }
 
   async revokeDevice(a: CommandArgs<'devices.revoke'>): Promise<void> {
-    await this.ready().revokeDevice(a.publicKey.toLowerCase());
+    const key = a.publicKey.toLowerCase();
+    // Revoking the device in use would leave this profile signed out with no way back in from
+    // here: refused, so that it is done from another device (or by a fresh sign-in elsewhere).
+    if (key === this.whoami()?.deviceKey.toLowerCase()) {
+      throw new MessengerError('bad-argument', 'that is the device you are using; revoke it from another device (this one would be signed out and could not sign in again)');
+    }
+    await this.ready().revokeDevice(key);
   }
 
   async listApiKeys(): Promise<ApiKeyInfo[]> {

@@ -213,6 +213,7 @@ function Devices() {
   const devices = useStore((s) => s.settings.devices);
   const revoked = useStore((s) => s.deviceRevoked);
   const action = useAction(revoked);
+  const [confirming, setConfirming] = useState<string | null>(null);
   return (
     <section className="card section" aria-labelledby="devices-title">
       <h2 id="devices-title">Devices</h2>
@@ -227,10 +228,29 @@ function Devices() {
               </div>
               <div className="subtle small">Added {listTime(d.createdAt)}</div>
             </div>
-            {!d.current && (
-              <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void action.run(d.publicKey)} aria-label={`Revoke device ${d.publicKey.slice(0, 8)}`}>
+            {!d.current && confirming !== d.publicKey && (
+              <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => setConfirming(d.publicKey)} aria-label={`Revoke device ${d.publicKey.slice(0, 8)}`}>
                 Revoke
               </button>
+            )}
+            {!d.current && confirming === d.publicKey && (
+              // Revoking cannot be undone: the device is signed out and stops receiving at once.
+              <div className="row" role="group" aria-label={`Confirm revoking device ${d.publicKey.slice(0, 8)}`}>
+                <span className="small">Sign it out for good?</span>
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(null)}>
+                  Cancel
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-danger btn-sm"
+                  disabled={action.busy}
+                  onClick={async () => {
+                    if ((await action.run(d.publicKey)).ok) setConfirming(null);
+                  }}
+                >
+                  Revoke device
+                </button>
+              </div>
             )}
           </li>
         ))}

@@ -110,4 +110,15 @@ describe('first use of the CLI', () => {
     const synced = await cli(b, ['sync', '--json']);
     expect((synced.json as Array<{ text: string }>).map((l) => l.text)).toEqual(['hello', 'written offline']);
   }, 300_000);
+
+  it('5. the device in use cannot be revoked from itself; the profile keeps working', async () => {
+    const relay = await startRelay();
+    const profile = tempDir('five');
+    const me = await cliOk<{ deviceKey: string }>(profile, ['init', '--relay', relay.url, '--handle', 'five_me']);
+    const r = await cli(profile, ['revoke-device', me.deviceKey]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('that is the device you are using');
+    expect(await cliOk(profile, ['whoami'])).toMatchObject({ deviceKey: me.deviceKey, handle: 'five_me' });
+    expect(await cliOk<Array<{ publicKey: string }>>(profile, ['devices'])).toEqual([expect.objectContaining({ publicKey: me.deviceKey })]);
+  }, 240_000);
 });
