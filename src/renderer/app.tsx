@@ -26,7 +26,7 @@ export function App() {
     const off = subscribeToMain();
     useStore
       .getState()
-      .appStarted()
+      .startApp()
       .catch((e: Error) => setFatal({ code: (e as { code?: string }).code ?? 'error', message: e.message }));
     return off;
   }, []);
@@ -84,7 +84,7 @@ const NAV: { view: View; label: string; icon: IconName; key: string }[] = [
 
 function Shell() {
   const view = useStore((s) => s.view);
-  const chosen = useStore((s) => s.viewChosen);
+  const showView = useStore((s) => s.showView);
 
   useEffect(() => {
     // Ctrl/Cmd+1…5 switch sections, as in most desktop chat apps.
@@ -93,12 +93,12 @@ function Shell() {
       const item = NAV.find((n) => n.key === e.key);
       if (item) {
         e.preventDefault();
-        chosen(item.view);
+        showView(item.view);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [chosen]);
+  }, [showView]);
 
   return (
     <div className="shell">
@@ -134,7 +134,7 @@ function OfflineBanner() {
 
 function Sidebar() {
   const view = useStore((s) => s.view);
-  const chosen = useStore((s) => s.viewChosen);
+  const showView = useStore((s) => s.showView);
   const unread = useStore((s) => s.conversations.reduce((n, c) => (s.requests.some((r) => `direct:${r.address.toLowerCase()}` === c.id) ? n : n + c.unread), 0));
   const requests = useStore((s) => s.requests.length);
   const status = useStore((s) => s.status);
@@ -153,7 +153,7 @@ function Sidebar() {
         <ul>
           {NAV.map((n) => (
             <li key={n.view}>
-              <button type="button" className={view === n.view ? 'nav-item active' : 'nav-item'} aria-current={view === n.view ? 'page' : undefined} onClick={() => chosen(n.view)} title={`${n.label} (Ctrl+${n.key})`}>
+              <button type="button" className={view === n.view ? 'nav-item active' : 'nav-item'} aria-current={view === n.view ? 'page' : undefined} onClick={() => showView(n.view)} title={`${n.label} (Ctrl+${n.key})`}>
                 <Icon name={n.icon} size={19} />
                 <span className="nav-label">{n.label}</span>
                 {n.view === 'chats' && <CountBadge count={unread} label="unread" />}
@@ -164,7 +164,7 @@ function Sidebar() {
         </ul>
       </nav>
       {status?.address && (
-        <button type="button" className="me" onClick={() => chosen('settings')} aria-label={`Your profile, ${displayName(status.handle, status.address)}`}>
+        <button type="button" className="me" onClick={() => showView('settings')} aria-label={`Your profile, ${displayName(status.handle, status.address)}`}>
           <Avatar name={status.handle ?? status.address} seed={status.address} size={32} />
           <span className="me-text">
             <span className="me-name">{displayName(status.handle, status.address)}</span>

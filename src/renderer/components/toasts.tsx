@@ -3,14 +3,14 @@ import { Icon } from './icon.js';
 
 export function Toasts() {
   const toasts = useStore((s) => s.toasts);
-  const dismiss = useStore((s) => s.toastDismissed);
+  const dismissToast = useStore((s) => s.dismissToast);
   return (
     <div className="toasts" role="status" aria-live="polite">
       {toasts.map((t) => (
         <div key={t.id} className={`toast toast-${t.tone}`}>
           <Icon name={t.tone === 'error' ? 'alert' : 'check'} size={16} />
           <span>{t.text}</span>
-          <button type="button" className="icon-btn icon-btn-sm" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
+          <button type="button" className="icon-btn icon-btn-sm" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
             <Icon name="x" size={14} />
           </button>
         </div>

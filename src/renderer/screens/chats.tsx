@@ -4,7 +4,9 @@ import { Avatar } from '../components/avatar.js';
 import { CountBadge, VerifiedBadge } from '../components/badges.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Dialog } from '../components/dialog.js';
+import { DialogFooter } from '../components/dialog-footer.js';
 import { EmptyState } from '../components/empty-state.js';
+import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
 import { parseRecipient } from '../../shared/recipient.js';
 import { lastMessagePreview, listTime, shortAddress } from '../format.js';
@@ -29,7 +31,7 @@ export function Chats() {
 function NoConversation({ hasAny }: { hasAny: boolean }) {
   const count = useStore((s) => s.conversations.length);
   const waiting = useStore((s) => s.requests.length);
-  const chosen = useStore((s) => s.viewChosen);
+  const showView = useStore((s) => s.showView);
   // A waiting request is the one thing to do here: say so, rather than "pick a conversation".
   if (waiting > 0)
     return (
@@ -37,7 +39,7 @@ function NoConversation({ hasAny }: { hasAny: boolean }) {
         icon="inbox"
         title={waiting === 1 ? 'A contact request is waiting' : `${waiting} contact requests are waiting`}
         action={
-          <button type="button" className="btn btn-primary" onClick={() => chosen('requests')}>
+          <button type="button" className="btn btn-primary" onClick={() => showView('requests')}>
             <Icon name="inbox" /> Open requests
           </button>
         }
@@ -51,7 +53,7 @@ function NoConversation({ hasAny }: { hasAny: boolean }) {
         icon="chat"
         title="No conversations yet"
         action={
-          <button type="button" className="btn btn-primary" onClick={() => chosen('directory')}>
+          <button type="button" className="btn btn-primary" onClick={() => showView('directory')}>
             <Icon name="search" /> Find people
           </button>
         }
@@ -76,7 +78,7 @@ function ConversationList() {
   }, [all, requests]);
   const loaded = useStore((s) => s.conversationsLoaded);
   const activeId = useStore((s) => s.activeConversationId);
-  const selected = useStore((s) => s.conversationSelected);
+  const selectConversation = useStore((s) => s.selectConversation);
   const [filter, setFilter] = useState('');
   const [newOpen, setNewOpen] = useState(false);
   const listRef = useRef<HTMLUListElement>(null);
@@ -111,7 +113,7 @@ function ConversationList() {
       <ul className="conv-list" ref={listRef} onKeyDown={onKeyDown} aria-label="Conversation list">
         {shown.map((c) => (
           <li key={c.id}>
-            <ConversationItem c={c} active={c.id === activeId} onSelect={() => void selected(c.id)} />
+            <ConversationItem c={c} active={c.id === activeId} onSelect={() => void selectConversation(c.id)} />
           </li>
         ))}
       </ul>
@@ -143,8 +145,8 @@ function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; act
 }
 
 function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const started = useStore((s) => s.conversationStarted);
-  const action = useAction(started);
+  const startConversation = useStore((s) => s.startConversation);
+  const action = useAction(startConversation);
   const [to, setTo] = useState('');
   return (
     <Dialog title="New chat" open={open} onClose={onClose}>
@@ -176,15 +178,8 @@ function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }
             aria-invalid={action.error ? true : undefined}
           />
         </label>
-        {action.error && <p className="form-error" role="alert">{action.error}</p>}
-        <div className="row end">
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!to.trim() || action.busy}>
-            Start chat
-          </button>
-        </div>
+        <FormError error={action.error} />
+        <DialogFooter onCancel={onClose} submitLabel="Start chat" disabled={!to.trim() || action.busy} />
       </form>
     </Dialog>
   );
@@ -193,8 +188,8 @@ function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }
 function Conversation({ c }: { c: ConversationSummary }) {
   const messages = useStore((s) => s.messagesByConversation[c.id]);
   const group = c.kind === 'group';
-  const openGroup = useStore((s) => s.groupSelected);
-  const chosen = useStore((s) => s.viewChosen);
+  const selectGroup = useStore((s) => s.selectGroup);
+  const showView = useStore((s) => s.showView);
   return (
     <>
       <header className="conv-header">
@@ -216,8 +211,8 @@ function Conversation({ c }: { c: ConversationSummary }) {
               type="button"
               className="btn btn-secondary btn-sm"
               onClick={() => {
-                chosen('groups');
-                void openGroup(c.peer);
+                showView('groups');
+                void selectGroup(c.peer);
               }}
             >
               <Icon name="users" size={15} /> Group info

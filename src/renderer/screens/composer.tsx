@@ -10,8 +10,8 @@ const SHOW_COUNT_FROM = Math.floor(MESSAGE_MAX_CHARS * 0.9);
 const count = new Intl.NumberFormat();
 
 export function Composer({ conversationId, placeholder }: { conversationId: ConversationId; placeholder: string }) {
-  const submitted = useStore((s) => s.composerSubmitted);
-  const toast = useStore((s) => s.toastShown);
+  const sendMessage = useStore((s) => s.sendMessage);
+  const showToast = useStore((s) => s.showToast);
   const [text, setText] = useState('');
   const ref = useRef<HTMLTextAreaElement>(null);
 
@@ -34,9 +34,9 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
     if (!body || tooLong) return;
     setText('');
     // The message shows at once as "sending"; a failure becomes a Retry on the message itself.
-    submitted(conversationId, body).catch((e: Error) => {
+    sendMessage(conversationId, body).catch((e: Error) => {
       setText((t) => (t ? t : body));
-      toast('error', e.message);
+      showToast('error', e.message);
     });
   };
 
@@ -48,10 +48,10 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
     setText('');
     for (let i = 0; i < parts.length; i++) {
       try {
-        await submitted(conversationId, parts[i]);
+        await sendMessage(conversationId, parts[i]);
       } catch (e) {
         setText(parts.slice(i).join('\n'));
-        toast('error', (e as Error).message);
+        showToast('error', (e as Error).message);
         return;
       }
     }

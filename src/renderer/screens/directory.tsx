@@ -3,7 +3,9 @@ import type { DirectoryHit } from '../../shared/domain.js';
 import { Avatar } from '../components/avatar.js';
 import { VerifiedBadge } from '../components/badges.js';
 import { Dialog } from '../components/dialog.js';
+import { DialogFooter } from '../components/dialog-footer.js';
 import { EmptyState } from '../components/empty-state.js';
+import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
 import { requestOutcome, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
@@ -11,7 +13,7 @@ import { useAction } from '../use-action.js';
 
 export function Directory() {
   const directory = useStore((s) => s.directory);
-  const queried = useStore((s) => s.directoryQueried);
+  const searchDirectory = useStore((s) => s.searchDirectory);
   const me = useStore((s) => s.status?.address?.toLowerCase());
   const [q, setQ] = useState(directory.query);
   const [requestTo, setRequestTo] = useState<DirectoryHit | null>(null);
@@ -19,10 +21,10 @@ export function Directory() {
 
   useEffect(() => {
     // Search as the user types, a beat after the last key.
-    const t = setTimeout(() => void queried(q), first.current ? 0 : 180);
+    const t = setTimeout(() => void searchDirectory(q), first.current ? 0 : 180);
     first.current = false;
     return () => clearTimeout(t);
-  }, [q, queried]);
+  }, [q, searchDirectory]);
 
   return (
     <div className="page">
@@ -37,7 +39,7 @@ export function Directory() {
         <input type="search" aria-label="Search the directory" placeholder="Search by handle or address" value={q} onChange={(e) => setQ(e.target.value)} autoFocus spellCheck={false} autoCapitalize="off" />
         {directory.loading && <span className="spinner" aria-label="Searching" />}
       </div>
-      {directory.error && <p className="form-error" role="alert">{directory.error}</p>}
+      <FormError error={directory.error} />
       {!directory.loading && directory.hits.length === 0 && !directory.error ? (
         <EmptyState icon="search" title={q.trim() ? `Nobody matches “${q.trim()}”` : 'Nobody here yet'}>
           {q.trim() ? 'Check the spelling, or paste their full wallet address.' : 'People appear here once they claim a handle on this relay.'}
@@ -57,8 +59,8 @@ export function Directory() {
 }
 
 function DirectoryRow({ hit, self, onRequest }: { hit: DirectoryHit; self: boolean; onRequest: () => void }) {
-  const started = useStore((s) => s.conversationStarted);
-  const toast = useStore((s) => s.toastShown);
+  const startConversation = useStore((s) => s.startConversation);
+  const showToast = useStore((s) => s.showToast);
   return (
     <article className="card person-row" aria-label={`@${hit.handle}`}>
       <Avatar name={hit.handle} seed={hit.address} size={40} />
@@ -73,7 +75,7 @@ function DirectoryRow({ hit, self, onRequest }: { hit: DirectoryHit; self: boole
           <button type="button" className="btn btn-secondary btn-sm" onClick={onRequest} aria-label={`Send request to @${hit.handle}`}>
             Send request
           </button>
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => started(`@${hit.handle}`).catch((e: Error) => toast('error', e.message))} aria-label={`Message @${hit.handle}`}>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => startConversation(`@${hit.handle}`).catch((e: Error) => showToast('error', e.message))} aria-label={`Message @${hit.handle}`}>
             <Icon name="chat" size={15} /> Message
           </button>
         </div>
@@ -83,10 +85,10 @@ function DirectoryRow({ hit, self, onRequest }: { hit: DirectoryHit; self: boole
 }
 
 function RequestDialog({ hit, onClose }: { hit: DirectoryHit | null; onClose: () => void }) {
-  const sent = useStore((s) => s.requestSent);
-  const toast = useStore((s) => s.toastShown);
+  const sendContactRequest = useStore((s) => s.sendContactRequest);
+  const showToast = useStore((s) => s.showToast);
   const [intro, setIntro] = useState('');
-  const action = useAction(sent);
+  const action = useAction(sendContactRequest);
   return (
     <Dialog title={hit ? `Send a request to @${hit.handle}` : 'Send a request'} open={hit !== null} onClose={onClose}>
       {hit && (
@@ -102,7 +104,7 @@ function RequestDialog({ hit, onClose }: { hit: DirectoryHit | null; onClose: ()
               action.setError(outcome.text);
               return;
             }
-            toast(outcome.tone, outcome.text);
+            showToast(outcome.tone, outcome.text);
             setIntro('');
             onClose();
           }}
@@ -112,15 +114,8 @@ function RequestDialog({ hit, onClose }: { hit: DirectoryHit | null; onClose: ()
             <span className="field-label">Intro</span>
             <textarea rows={4} value={intro} onChange={(e) => setIntro(e.target.value)} autoFocus maxLength={2000} placeholder="Hi! We met at…" />
           </label>
-          {action.error && <p className="form-error" role="alert">{action.error}</p>}
-          <div className="row end">
-            <button type="button" className="btn btn-ghost" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn-primary" disabled={!intro.trim() || action.busy}>
-              Send request
-            </button>
-          </div>
+          <FormError error={action.error} />
+          <DialogFooter onCancel={onClose} submitLabel="Send request" disabled={!intro.trim() || action.busy} />
         </form>
       )}
     </Dialog>

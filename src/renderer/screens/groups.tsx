@@ -5,7 +5,9 @@ import { VerifiedBadge } from '../components/badges.js';
 import { Dialog } from '../components/dialog.js';
 import { EmptyState } from '../components/empty-state.js';
 import { Icon } from '../components/icon.js';
-import { SecretReveal } from '../components/secret-reveal.js';
+import { FormError } from '../components/form-error.js';
+import { DialogFooter } from '../components/dialog-footer.js';
+import { SecretKeyList } from '../components/secret-key-list.js';
 import { CopyButton } from '../components/copy-button.js';
 import { listTime, shortAddress } from '../format.js';
 import { resolveHandles } from '../store/conversations-slice.js';
@@ -18,25 +20,25 @@ const GROUPS_REFRESH_MS = 30_000;
 
 export function Groups() {
   const groups = useStore((s) => s.groups);
-  const requested = useStore((s) => s.groupsRequested);
-  const selected = useStore((s) => s.groupSelected);
-  const toast = useStore((s) => s.toastShown);
+  const loadGroups = useStore((s) => s.loadGroups);
+  const selectGroup = useStore((s) => s.selectGroup);
+  const showToast = useStore((s) => s.showToast);
   const [tab, setTab] = useState<'mine' | 'discover'>('mine');
   const [createOpen, setCreateOpen] = useState(false);
 
   useEffect(() => {
-    requested().catch((e: Error) => toast('error', e.message));
-  }, [requested, toast]);
+    loadGroups().catch((e: Error) => showToast('error', e.message));
+  }, [loadGroups, showToast]);
 
   // Groups others create appear without leaving the screen: on every tab switch, and every
   // half minute while it is open (quietly: a failed refresh keeps the list shown).
   useEffect(() => {
-    const t = setInterval(() => void requested().catch(() => undefined), GROUPS_REFRESH_MS);
+    const t = setInterval(() => void loadGroups().catch(() => undefined), GROUPS_REFRESH_MS);
     return () => clearInterval(t);
-  }, [requested]);
+  }, [loadGroups]);
   const chooseTab = (next: 'mine' | 'discover') => {
     setTab(next);
-    requested().catch((e: Error) => toast('error', e.message));
+    loadGroups().catch((e: Error) => showToast('error', e.message));
   };
 
   const list = tab === 'mine' ? groups.mine : groups.discover;
@@ -61,7 +63,7 @@ export function Groups() {
           {groups.loaded && list.length === 0 && <li className="list-note">{tab === 'mine' ? "You're not in any group yet. Create one, or join a public group under Discover." : 'No public groups on this relay yet.'}</li>}
           {list.map((g) => (
             <li key={g.id}>
-              <button type="button" className={groups.selectedId === g.id ? 'conv active' : 'conv'} aria-current={groups.selectedId === g.id ? 'true' : undefined} onClick={() => void selected(g.id)} aria-label={g.name}>
+              <button type="button" className={groups.selectedId === g.id ? 'conv active' : 'conv'} aria-current={groups.selectedId === g.id ? 'true' : undefined} onClick={() => void selectGroup(g.id)} aria-label={g.name}>
                 <Avatar name={g.name} seed={g.id} image={g.avatar} size={40} square />
                 <span className="conv-body">
                   <span className="conv-top">
@@ -105,15 +107,15 @@ export function Groups() {
 }
 
 function GroupDetail({ g }: { g: GroupInfo }) {
-  const chatOpened = useStore((s) => s.groupChatOpened);
-  const left = useStore((s) => s.groupLeft);
-  const joined = useStore((s) => s.groupJoined);
+  const openGroupChat = useStore((s) => s.openGroupChat);
+  const leaveGroup = useStore((s) => s.leaveGroup);
+  const joinGroup = useStore((s) => s.joinGroup);
   const me = useStore((s) => s.status?.address?.toLowerCase());
   const [joinOpen, setJoinOpen] = useState(false);
   const act = useAction(async (what: 'open' | 'leave' | 'join') => {
-    if (what === 'open') await chatOpened(g.id);
-    else if (what === 'leave') await left(g.id);
-    else await joined(g.id);
+    if (what === 'open') await openGroupChat(g.id);
+    else if (what === 'leave') await leaveGroup(g.id);
+    else await joinGroup(g.id);
   });
   return (
     <div className="detail">
@@ -129,7 +131,7 @@ function GroupDetail({ g }: { g: GroupInfo }) {
           </p>
         </div>
       </header>
-      {act.error && <p className="form-error" role="alert">{act.error}</p>}
+      <FormError error={act.error} />
       <div className="row">
         {g.isMember ? (
           <>
@@ -160,11 +162,11 @@ function Members({ g, me }: { g: GroupInfo; me: string }) {
   useEffect(() => {
     void resolveHandles(g.members ?? [], useStore.getState);
   }, [g.members]);
-  const added = useStore((s) => s.memberAdded);
-  const removed = useStore((s) => s.memberRemoved);
+  const addMember = useStore((s) => s.addMember);
+  const removeMember = useStore((s) => s.removeMember);
   const [member, setMember] = useState('');
-  const add = useAction(added);
-  const remove = useAction(removed);
+  const add = useAction(addMember);
+  const remove = useAction(removeMember);
   return (
     <section className="section" aria-labelledby="members-title">
       <h3 id="members-title">Members</h3>
@@ -189,7 +191,7 @@ function Members({ g, me }: { g: GroupInfo; me: string }) {
           </li>
         ))}
       </ul>
-      {remove.error && <p className="form-error" role="alert">{remove.error}</p>}
+      <FormError error={remove.error} />
       {g.isCreator && (
         <form
           className="inline-form"
@@ -219,19 +221,15 @@ function Members({ g, me }: { g: GroupInfo; me: string }) {
           </button>
         </form>
       )}
-      {add.error && <p className="form-error" role="alert">{add.error}</p>}
+      <FormError error={add.error} />
     </section>
   );
 }
 
 function BotTokens({ g }: { g: GroupInfo }) {
   const tokens = useStore((s) => s.groups.tokens);
-  const minted = useStore((s) => s.botTokenMinted);
-  const revoked = useStore((s) => s.botTokenRevoked);
-  const [name, setName] = useState('');
-  const [secret, setSecret] = useState<string | null>(null);
-  const mint = useAction(minted);
-  const revoke = useAction(revoked);
+  const mintBotToken = useStore((s) => s.mintBotToken);
+  const revokeBotToken = useStore((s) => s.revokeBotToken);
   return (
     <section className="section" aria-labelledby="tokens-title">
       <h3 id="tokens-title">Bot tokens</h3>
@@ -243,51 +241,28 @@ function BotTokens({ g }: { g: GroupInfo }) {
         </code>
         <CopyButton text={g.id} label="Copy group ID" />
       </div>
-      {secret && <SecretReveal secret={secret} what="bot token" />}
-      <ul className="plain-list" aria-label="Bot tokens">
-        {tokens.length === 0 && <li className="subtle small">No bot tokens yet.</li>}
-        {tokens.map((t) => (
-          <li key={t.id} className="token-row">
-            <Icon name="bot" size={16} />
-            <span className="token-name">{t.name}</span>
-            <code className="inline-code">{t.prefix}…</code>
-            <span className="subtle small">{t.revokedAt ? `Revoked ${listTime(t.revokedAt)}` : `Created ${listTime(t.createdAt)}`}</span>
-            {!t.revokedAt && (
-              <button type="button" className="btn btn-link btn-sm push danger" onClick={() => void revoke.run(g.id, t.id)} aria-label={`Revoke ${t.name}`}>
-                Revoke
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
-      {revoke.error && <p className="form-error" role="alert">{revoke.error}</p>}
-      <form
-        className="inline-form"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const r = await mint.run(g.id, name.trim());
-          if (r.ok) {
-            setSecret(r.value);
-            setName('');
-          }
-        }}
-      >
-        <label className="field grow">
-          <span className="field-label">Bot name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="deploy-notifier" maxLength={64} />
-        </label>
-        <button type="submit" className="btn btn-secondary" disabled={!name.trim() || mint.busy}>
-          <Icon name="key" size={15} /> Mint token
-        </button>
-      </form>
-      {mint.error && <p className="form-error" role="alert">{mint.error}</p>}
+      <SecretKeyList
+        key={g.id}
+        what="bot token"
+        listLabel="Bot tokens"
+        icon="bot"
+        items={tokens.map((t) => ({ ...t, revocable: true }))}
+        nameLabel="Bot name"
+        placeholder="deploy-notifier"
+        nameRequired
+        mintLabel="Mint token"
+        mintIcon="key"
+        emptyText="No bot tokens yet."
+        onMint={(name) => mintBotToken(g.id, name)}
+        onRevoke={(id) => revokeBotToken(g.id, id)}
+      />
     </section>
   );
 }
 
 function JoinDialog({ g, open, onClose }: { g: GroupInfo; open: boolean; onClose: () => void }) {
-  const joined = useStore((s) => s.groupJoined);
-  const action = useAction(joined);
+  const joinGroup = useStore((s) => s.joinGroup);
+  const action = useAction(joinGroup);
   const [password, setPassword] = useState('');
   return (
     <Dialog title={`Join ${g.name}`} open={open} onClose={onClose}>
@@ -306,23 +281,16 @@ function JoinDialog({ g, open, onClose }: { g: GroupInfo; open: boolean; onClose
           <span className="field-label">Group password</span>
           <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
         </label>
-        {action.error && <p className="form-error" role="alert">{action.error}</p>}
-        <div className="row end">
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!password || action.busy}>
-            Join
-          </button>
-        </div>
+        <FormError error={action.error} />
+        <DialogFooter onCancel={onClose} submitLabel="Join" disabled={!password || action.busy} />
       </form>
     </Dialog>
   );
 }
 
 function CreateGroupDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const created = useStore((s) => s.groupCreated);
-  const action = useAction(created);
+  const createGroup = useStore((s) => s.createGroup);
+  const action = useAction(createGroup);
   const [name, setName] = useState('');
   // Private unless the creator chooses to list it: listing a group is the step to think about.
   const [isPublic, setPublic] = useState(false);
@@ -370,7 +338,7 @@ function CreateGroupDialog({ open, onClose }: { open: boolean; onClose: () => vo
             </button>
           )}
         </div>
-        {avatarError && <p className="form-error" role="alert">{avatarError}</p>}
+        <FormError error={avatarError} />
         <label className="field">
           <span className="field-label">Group name</span>
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={80} autoFocus placeholder="Weekend hikers" />
@@ -386,15 +354,8 @@ function CreateGroupDialog({ open, onClose }: { open: boolean; onClose: () => vo
           <span className="field-label">Join password (optional)</span>
           <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" maxLength={128} />
         </label>
-        {action.error && <p className="form-error" role="alert">{action.error}</p>}
-        <div className="row end">
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!name.trim() || action.busy}>
-            Create group
-          </button>
-        </div>
+        <FormError error={action.error} />
+        <DialogFooter onCancel={onClose} submitLabel="Create group" disabled={!name.trim() || action.busy} />
       </form>
     </Dialog>
   );

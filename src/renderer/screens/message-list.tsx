@@ -104,8 +104,8 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
 }
 
 const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }: { m: ChatMessage; first: boolean; group: boolean; peerName: string }) {
-  const retry = useStore((s) => s.retryClicked);
-  const toast = useStore((s) => s.toastShown);
+  const retryMessage = useStore((s) => s.retryMessage);
+  const showToast = useStore((s) => s.showToast);
   const offline = useStore((s) => !(s.status?.relay.connected ?? true));
   const note = deliveryNote(m, peerName) ?? (m.fromMe && m.state === 'sending' && offline ? { tone: 'muted' as const, text: 'Waiting to send: it goes out when the relay can be reached.' } : null);
   const bot = m.via === 'group-token';
@@ -135,7 +135,7 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
           <Icon name={note.tone === 'muted' ? 'inbox' : 'alert'} size={14} />
           <span>{note.text}</span>
           {m.state === 'failed' && (
-            <button type="button" className="btn btn-link btn-sm" onClick={() => retry(m.id).catch((e: Error) => toast('error', e.message))}>
+            <button type="button" className="btn btn-link btn-sm" onClick={() => retryMessage(m.id).catch((e: Error) => showToast('error', e.message))}>
               <Icon name="refresh" size={14} /> Retry
             </button>
           )}

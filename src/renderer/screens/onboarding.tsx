@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Icon } from '../components/icon.js';
+import { FormError } from '../components/form-error.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { RelayChooser } from './relay-chooser.js';
@@ -56,10 +57,10 @@ function Steps({ step }: { step: string }) {
 }
 
 function Welcome() {
-  const choose = useStore((s) => s.onboardingStepChosen);
-  const create = useStore((s) => s.walletCreated);
+  const goToOnboardingStep = useStore((s) => s.goToOnboardingStep);
+  const createWallet = useStore((s) => s.createWallet);
   const [passphrase, setPassphrase] = useState('');
-  const action = useAction(create);
+  const action = useAction(createWallet);
   return (
     <section aria-labelledby="welcome-title">
       <h1 id="welcome-title">Private messages, owned by your wallet</h1>
@@ -72,12 +73,12 @@ function Welcome() {
         }}
       >
         <PassphraseField value={passphrase} onChange={setPassphrase} />
-        {action.error && <p className="form-error" role="alert">{action.error}</p>}
+        <FormError error={action.error} />
         <div className="row">
           <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy}>
             <Icon name="plus" /> {action.busy ? 'Creating…' : 'Create a new wallet'}
           </button>
-          <button type="button" className="btn btn-secondary btn-lg" onClick={() => choose('import')}>
+          <button type="button" className="btn btn-secondary btn-lg" onClick={() => goToOnboardingStep('import')}>
             I already have a wallet
           </button>
         </div>
@@ -106,7 +107,7 @@ function PassphraseField({ value, onChange }: { value: string; onChange: (v: str
 
 function ShowPhrase() {
   const mnemonic = useStore((s) => s.onboarding?.mnemonic ?? '');
-  const choose = useStore((s) => s.onboardingStepChosen);
+  const goToOnboardingStep = useStore((s) => s.goToOnboardingStep);
   const [saved, setSaved] = useState(false);
   const words = mnemonic.split(' ');
   return (
@@ -126,7 +127,7 @@ function ShowPhrase() {
         <span>I have written these words down somewhere safe</span>
       </label>
       <div className="row">
-        <button type="button" className="btn btn-primary btn-lg" disabled={!saved} onClick={() => choose('create-confirm')}>
+        <button type="button" className="btn btn-primary btn-lg" disabled={!saved} onClick={() => goToOnboardingStep('create-confirm')}>
           Continue
         </button>
       </div>
@@ -136,8 +137,8 @@ function ShowPhrase() {
 
 function ConfirmPhrase() {
   const mnemonic = useStore((s) => s.onboarding?.mnemonic ?? '');
-  const choose = useStore((s) => s.onboardingStepChosen);
-  const confirmed = useStore((s) => s.phraseConfirmed);
+  const goToOnboardingStep = useStore((s) => s.goToOnboardingStep);
+  const confirmPhrase = useStore((s) => s.confirmPhrase);
   const words = useMemo(() => mnemonic.split(' '), [mnemonic]);
   const [positions] = useState(() => confirmPositions(words.length));
   const [answers, setAnswers] = useState<Record<number, string>>({});
@@ -146,7 +147,7 @@ function ConfirmPhrase() {
     e.preventDefault();
     const wrong = positions.filter((p) => (answers[p] ?? '').trim().toLowerCase() !== words[p - 1]);
     if (wrong.length) setError(`Word ${wrong.join(' and ')} ${wrong.length > 1 ? "don't" : "doesn't"} match. Check what you wrote down.`);
-    else confirmed();
+    else confirmPhrase();
   };
   return (
     <section aria-labelledby="confirm-title">
@@ -168,9 +169,9 @@ function ConfirmPhrase() {
             </label>
           ))}
         </div>
-        {error && <p className="form-error" role="alert">{error}</p>}
+        <FormError error={error} />
         <div className="row">
-          <button type="button" className="btn btn-ghost" onClick={() => choose('create-phrase')}>
+          <button type="button" className="btn btn-ghost" onClick={() => goToOnboardingStep('create-phrase')}>
             <Icon name="arrowLeft" /> Show the phrase again
           </button>
           <button type="submit" className="btn btn-primary btn-lg">
@@ -183,9 +184,9 @@ function ConfirmPhrase() {
 }
 
 function ImportWallet() {
-  const choose = useStore((s) => s.onboardingStepChosen);
-  const imported = useStore((s) => s.walletImported);
-  const action = useAction(imported);
+  const goToOnboardingStep = useStore((s) => s.goToOnboardingStep);
+  const importWallet = useStore((s) => s.importWallet);
+  const action = useAction(importWallet);
   const [kind, setKind] = useState<'phrase' | 'key'>('phrase');
   const [secret, setSecret] = useState('');
   const [passphrase, setPassphrase] = useState('');
@@ -223,9 +224,9 @@ function ImportWallet() {
           </label>
         )}
         <PassphraseField value={passphrase} onChange={setPassphrase} />
-        {action.error && <p className="form-error" role="alert">{action.error}</p>}
+        <FormError error={action.error} />
         <div className="row">
-          <button type="button" className="btn btn-ghost" onClick={() => choose('welcome')}>
+          <button type="button" className="btn btn-ghost" onClick={() => goToOnboardingStep('welcome')}>
             <Icon name="arrowLeft" /> Back
           </button>
           <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy || !secret.trim()}>
@@ -238,9 +239,9 @@ function ImportWallet() {
 }
 
 function ChooseRelay() {
-  const chosen = useStore((s) => s.relayChosen);
+  const connectRelay = useStore((s) => s.connectRelay);
   const address = useStore((s) => s.status?.address);
-  const action = useAction(chosen);
+  const action = useAction(connectRelay);
   return (
     <section aria-labelledby="relay-title">
       <h1 id="relay-title">Choose your relay</h1>
@@ -253,9 +254,9 @@ function ChooseRelay() {
 }
 
 function ClaimHandle() {
-  const claimed = useStore((s) => s.handleClaimed);
-  const finished = useStore((s) => s.onboardingFinished);
-  const action = useAction(claimed);
+  const claimHandle = useStore((s) => s.claimHandle);
+  const finishOnboarding = useStore((s) => s.finishOnboarding);
+  const action = useAction(claimHandle);
   const [handle, setHandle] = useState('');
   const valid = /^@?[A-Za-z0-9_]{3,32}$/.test(handle);
   return (
@@ -266,7 +267,7 @@ function ClaimHandle() {
         className="stack"
         onSubmit={async (e) => {
           e.preventDefault();
-          if ((await action.run(handle)).ok) finished();
+          if ((await action.run(handle)).ok) finishOnboarding();
         }}
       >
         <label className="field">
@@ -277,9 +278,9 @@ function ClaimHandle() {
           </span>
           <span className="field-hint" id="handle-hint">3–32 letters, digits or underscores.</span>
         </label>
-        {action.error && <p className="form-error" role="alert">{action.error}</p>}
+        <FormError error={action.error} />
         <div className="row">
-          <button type="button" className="btn btn-ghost" onClick={finished}>
+          <button type="button" className="btn btn-ghost" onClick={finishOnboarding}>
             Skip for now
           </button>
           <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy || !valid}>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormError } from '../components/form-error.js';
 import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
 import { Icon, type IconName } from '../components/icon.js';
 
@@ -88,7 +89,7 @@ export function RelayChooser({ busy, error, submitLabel, onSubmit }: { busy: boo
           <span className="field-hint" id="fingerprint-hint">The app checks the relay's certificate against it, so nobody else on the network can pretend to be that relay.</span>
         </label>
       )}
-      {error && <p className="form-error" role="alert">{error}</p>}
+      <FormError error={error} />
       <div className="row">
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy || (needsUrl && urlProblem !== null) || fpProblem !== null}>
           {busy ? 'Connecting…' : submitLabel}

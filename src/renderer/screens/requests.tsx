@@ -2,6 +2,7 @@ import type { ContactRequest } from '../../shared/domain.js';
 import { Avatar } from '../components/avatar.js';
 import { VerifiedBadge } from '../components/badges.js';
 import { EmptyState } from '../components/empty-state.js';
+import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
 import { displayName, listTime, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
@@ -35,16 +36,16 @@ export function Requests() {
 }
 
 function RequestCard({ r }: { r: ContactRequest }) {
-  const accepted = useStore((s) => s.requestAccepted);
-  const declined = useStore((s) => s.requestDeclined);
-  const blocked = useStore((s) => s.senderBlocked);
-  const selected = useStore((s) => s.conversationSelected);
+  const acceptRequest = useStore((s) => s.acceptRequest);
+  const declineRequest = useStore((s) => s.declineRequest);
+  const blockSender = useStore((s) => s.blockSender);
+  const selectConversation = useStore((s) => s.selectConversation);
   const act = useAction(async (what: 'accept' | 'decline' | 'block') => {
     if (what === 'accept') {
-      await accepted(r.address);
-      await selected(`direct:${r.address.toLowerCase()}`);
-    } else if (what === 'decline') await declined(r.address);
-    else await blocked(r.address);
+      await acceptRequest(r.address);
+      await selectConversation(`direct:${r.address.toLowerCase()}`);
+    } else if (what === 'decline') await declineRequest(r.address);
+    else await blockSender(r.address);
   });
   const name = displayName(r.handle, r.address);
   return (
@@ -63,7 +64,7 @@ function RequestCard({ r }: { r: ContactRequest }) {
       </div>
       <blockquote className="intro">{r.intro || <span className="subtle">No intro message.</span>}</blockquote>
       {r.messageCount > 1 && <p className="subtle small">+{r.messageCount - 1} more message{r.messageCount > 2 ? 's' : ''}</p>}
-      {act.error && <p className="form-error" role="alert">{act.error}</p>}
+      <FormError error={act.error} />
       <div className="row">
         <button type="button" className="btn btn-primary" disabled={act.busy} onClick={() => void act.run('accept')} aria-label={`Accept ${name}`}>
           <Icon name="check" size={16} /> Accept

@@ -3,7 +3,8 @@ import type { InboxPolicy } from '../../shared/domain.js';
 import { Avatar } from '../components/avatar.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Icon } from '../components/icon.js';
-import { SecretReveal } from '../components/secret-reveal.js';
+import { FormError } from '../components/form-error.js';
+import { SecretKeyList } from '../components/secret-key-list.js';
 import { Switch } from '../components/switch.js';
 import { listTime, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
@@ -11,11 +12,11 @@ import type { ThemeChoice } from '../store/ui-slice.js';
 import { useAction } from '../use-action.js';
 
 export function Settings() {
-  const requested = useStore((s) => s.settingsRequested);
-  const toast = useStore((s) => s.toastShown);
+  const loadSettings = useStore((s) => s.loadSettings);
+  const showToast = useStore((s) => s.showToast);
   useEffect(() => {
-    requested().catch((e: Error) => toast('error', e.message));
-  }, [requested, toast]);
+    loadSettings().catch((e: Error) => showToast('error', e.message));
+  }, [loadSettings, showToast]);
   return (
     <div className="page settings">
       <header className="page-header">
@@ -33,9 +34,9 @@ export function Settings() {
 
 function Profile() {
   const status = useStore((s) => s.status);
-  const claimed = useStore((s) => s.handleClaimed);
-  const toast = useStore((s) => s.toastShown);
-  const action = useAction(claimed);
+  const claimHandle = useStore((s) => s.claimHandle);
+  const showToast = useStore((s) => s.showToast);
+  const action = useAction(claimHandle);
   const [handle, setHandle] = useState(status?.handle ?? '');
   if (!status?.address) return null;
   const valid = /^@?[A-Za-z0-9_]{3,32}$/.test(handle) && handle.replace(/^@/, '').toLowerCase() !== (status.handle ?? '').toLowerCase();
@@ -58,7 +59,7 @@ function Profile() {
         className="inline-form"
         onSubmit={async (e) => {
           e.preventDefault();
-          if ((await action.run(handle)).ok) toast('success', 'Handle saved.');
+          if ((await action.run(handle)).ok) showToast('success', 'Handle saved.');
         }}
       >
         <label className="field grow">
@@ -72,7 +73,7 @@ function Profile() {
           {status.handle ? 'Change handle' : 'Claim handle'}
         </button>
       </form>
-      {action.error && <p className="form-error" role="alert">{action.error}</p>}
+      <FormError error={action.error} />
     </section>
   );
 }
@@ -85,9 +86,9 @@ const POLICIES: { value: InboxPolicy['unknownSenders']; title: string; text: str
 
 function Policy() {
   const policy = useStore((s) => s.settings.policy);
-  const changed = useStore((s) => s.policyChanged);
-  const toast = useStore((s) => s.toastShown);
-  const action = useAction(changed);
+  const setPolicy = useStore((s) => s.setPolicy);
+  const showToast = useStore((s) => s.showToast);
+  const action = useAction(setPolicy);
   const [choice, setChoice] = useState<InboxPolicy['unknownSenders']>('request');
   const [stake, setStake] = useState('0.01');
   useEffect(() => {
@@ -105,7 +106,7 @@ function Policy() {
         className="stack"
         onSubmit={async (e) => {
           e.preventDefault();
-          if ((await action.run({ unknownSenders: choice, ...(choice === 'stake-gate' ? { stake } : {}) })).ok) toast('success', 'Inbox policy saved.');
+          if ((await action.run({ unknownSenders: choice, ...(choice === 'stake-gate' ? { stake } : {}) })).ok) showToast('success', 'Inbox policy saved.');
         }}
       >
         <div className="choice-list compact" role="radiogroup" aria-label="Messages from new people">
@@ -129,7 +130,7 @@ function Policy() {
             {!stakeOk && <span className="field-hint danger">Enter an amount like 0.01.</span>}
           </label>
         )}
-        {action.error && <p className="form-error" role="alert">{action.error}</p>}
+        <FormError error={action.error} />
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={!dirty || action.busy || (choice === 'stake-gate' && !stakeOk)}>
             Save policy
@@ -142,10 +143,10 @@ function Policy() {
 
 function Relay() {
   const relay = useStore((s) => s.status?.relay);
-  const localToggled = useStore((s) => s.localRelayToggled);
-  const lanToggled = useStore((s) => s.lanSharingToggled);
-  const local = useAction(localToggled);
-  const lan = useAction(lanToggled);
+  const setLocalRelay = useStore((s) => s.setLocalRelay);
+  const setLanSharing = useStore((s) => s.setLanSharing);
+  const local = useAction(setLocalRelay);
+  const lan = useAction(setLanSharing);
   if (!relay) return null;
   const modeText = relay.mode === 'local' ? 'This computer' : relay.mode === 'lan' ? 'A relay on your network' : relay.mode === 'url' ? 'A relay address' : 'Not chosen';
   return (
@@ -176,7 +177,7 @@ function Relay() {
         </div>
         <Switch label="Run a relay on this computer" checked={relay.local.running} busy={local.busy} onChange={(v) => void local.run(v)} />
       </div>
-      {local.error && <p className="form-error" role="alert">{local.error}</p>}
+      <FormError error={local.error} />
       <div className="toggle-row">
         <div>
           <div className="toggle-title">Share on my network</div>
@@ -184,7 +185,7 @@ function Relay() {
         </div>
         <Switch label="Share on my network" checked={relay.local.lan !== null} busy={lan.busy} disabled={!relay.local.running} onChange={(v) => void lan.run(v)} />
       </div>
-      {lan.error && <p className="form-error" role="alert">{lan.error}</p>}
+      <FormError error={lan.error} />
       {relay.local.lan && (
         <div className="lan-box" aria-label="Network sharing details">
           <p className="small">Give these to people who want to connect. They choose “A relay on my network” and enter both.</p>
@@ -211,8 +212,8 @@ function Relay() {
 
 function Devices() {
   const devices = useStore((s) => s.settings.devices);
-  const revoked = useStore((s) => s.deviceRevoked);
-  const action = useAction(revoked);
+  const revokeDevice = useStore((s) => s.revokeDevice);
+  const action = useAction(revokeDevice);
   const [confirming, setConfirming] = useState<string | null>(null);
   return (
     <section className="card section" aria-labelledby="devices-title">
@@ -255,7 +256,7 @@ function Devices() {
           </li>
         ))}
       </ul>
-      {action.error && <p className="form-error" role="alert">{action.error}</p>}
+      <FormError error={action.error} />
     </section>
   );
 }
@@ -263,66 +264,37 @@ function Devices() {
 function ApiKeys() {
   const keys = useStore((s) => s.settings.apiKeys);
   const myDevice = useStore((s) => s.status?.deviceKey?.toLowerCase() ?? null);
-  const minted = useStore((s) => s.apiKeyMinted);
-  const revoked = useStore((s) => s.apiKeyRevoked);
-  const mint = useAction(minted);
-  const revoke = useAction(revoked);
-  const [label, setLabel] = useState('');
-  const [secret, setSecret] = useState<string | null>(null);
+  const mintApiKey = useStore((s) => s.mintApiKey);
+  const revokeApiKey = useStore((s) => s.revokeApiKey);
   return (
     <section className="card section" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
       <p className="subtle small">For scripts and integrations that act as you on the relay. Treat a key like a password.</p>
-      {secret && <SecretReveal secret={secret} what="API key" />}
-      <ul className="plain-list" aria-label="API keys">
-        {keys.map((k) => (
-          <li key={k.id} className="device-row">
-            <Icon name="key" size={18} />
-            <div className="grow">
-              <div>
-                {k.label ?? <span className="subtle">Unnamed</span>} <code className="inline-code">{k.prefix}…</code> {k.deviceKey && <span className="pill">{k.deviceKey.toLowerCase() === myDevice ? 'This device' : 'Device'}</span>}
-              </div>
-              <div className="subtle small">
-                {k.revokedAt ? `Revoked ${listTime(k.revokedAt)}` : `Created ${listTime(k.createdAt)}${k.lastUsedAt ? ` · last used ${listTime(k.lastUsedAt)}` : ''}`}
-              </div>
-            </div>
-            {/* This device's own key is how the app talks to the relay: revoke the device instead. */}
-            {!k.revokedAt && k.deviceKey?.toLowerCase() !== myDevice && (
-              <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void revoke.run(k.id)} aria-label={`Revoke key ${k.label ?? k.prefix}`}>
-                Revoke
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
-      {revoke.error && <p className="form-error" role="alert">{revoke.error}</p>}
-      <form
-        className="inline-form"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const r = await mint.run(label.trim());
-          if (r.ok) {
-            setSecret(r.value);
-            setLabel('');
-          }
-        }}
-      >
-        <label className="field grow">
-          <span className="field-label">Key label</span>
-          <input value={label} onChange={(e) => setLabel(e.target.value)} maxLength={64} placeholder="CI notifier" />
-        </label>
-        <button type="submit" className="btn btn-secondary" disabled={mint.busy}>
-          <Icon name="plus" size={15} /> Create key
-        </button>
-      </form>
-      {mint.error && <p className="form-error" role="alert">{mint.error}</p>}
+      <SecretKeyList
+        what="API key"
+        listLabel="API keys"
+        icon="key"
+        items={keys.map((k) => {
+          const mine = k.deviceKey?.toLowerCase() === myDevice;
+          // This device's own key is how the app talks to the relay: revoke the device instead.
+          return { ...k, name: k.label, tag: k.deviceKey ? (mine ? 'This device' : 'Device') : undefined, revocable: !mine };
+        })}
+        nameLabel="Key label"
+        placeholder="CI notifier"
+        nameRequired={false}
+        mintLabel="Create key"
+        mintIcon="plus"
+        emptyText="No API keys yet."
+        onMint={mintApiKey}
+        onRevoke={revokeApiKey}
+      />
     </section>
   );
 }
 
 function Appearance() {
   const theme = useStore((s) => s.theme);
-  const chosen = useStore((s) => s.themeChosen);
+  const chooseTheme = useStore((s) => s.chooseTheme);
   const options: { value: ThemeChoice; label: string }[] = [
     { value: 'system', label: 'Match system' },
     { value: 'light', label: 'Light' },
@@ -334,7 +306,7 @@ function Appearance() {
       <div className="segmented" role="radiogroup" aria-label="Theme">
         {options.map((o) => (
           <label key={o.value} className={theme === o.value ? 'active' : ''}>
-            <input type="radio" name="theme" checked={theme === o.value} onChange={() => chosen(o.value)} />
+            <input type="radio" name="theme" checked={theme === o.value} onChange={() => chooseTheme(o.value)} />
             {o.label}
           </label>
         ))}

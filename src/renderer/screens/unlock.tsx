@@ -1,13 +1,14 @@
 import { useState } from 'react';
+import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 
 /** The returning user's one screen: the passphrase, before anything else shows. */
 export function Unlock() {
-  const unlocked = useStore((s) => s.walletUnlocked);
+  const unlockWallet = useStore((s) => s.unlockWallet);
   const address = useStore((s) => s.status?.address);
-  const action = useAction(unlocked);
+  const action = useAction(unlockWallet);
   const [passphrase, setPassphrase] = useState('');
   return (
     <main className="onboarding">
@@ -31,7 +32,7 @@ export function Unlock() {
             <span className="field-label">Passphrase</span>
             <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoFocus autoComplete="current-password" />
           </label>
-          {action.error && <p className="form-error" role="alert">{action.error}</p>}
+          <FormError error={action.error} />
           <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy}>
             {action.busy ? 'Unlocking…' : 'Unlock'}
           </button>

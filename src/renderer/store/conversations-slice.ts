@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { ConversationId, ConversationSummary } from '../../shared/domain.js';
+import type { ContactRequest, ConversationId, ConversationSummary } from '../../shared/domain.js';
 import { call } from '../bridge.js';
 import type { Store } from './store.js';
 
@@ -10,12 +10,12 @@ export interface ConversationsSlice {
   handlesResolved: (found: Record<string, { handle: string; verified: boolean }>) => void;
   conversationsLoaded: boolean;
   activeConversationId: ConversationId | null;
-  conversationListed: (list: ConversationSummary[]) => void;
+  conversationsListed: (list: ConversationSummary[]) => void;
   conversationUpdated: (c: ConversationSummary) => void;
-  conversationSelected: (id: ConversationId | null) => Promise<void>;
+  selectConversation: (id: ConversationId | null) => Promise<void>;
   /** open (or start) a direct conversation with an address or @handle and show it */
-  conversationStarted: (to: string) => Promise<ConversationSummary>;
-  sessionOpened: () => Promise<void>;
+  startConversation: (to: string) => Promise<ConversationSummary>;
+  loadSession: () => Promise<void>;
 }
 
 function byRecent(a: ConversationSummary, b: ConversationSummary): number {
@@ -24,11 +24,22 @@ function byRecent(a: ConversationSummary, b: ConversationSummary): number {
   return bt.localeCompare(at);
 }
 
+/** A direct conversation main knows only by address: its title is the address. */
+function unnamed(c: ConversationSummary): boolean {
+  return c.kind === 'direct' && c.title.startsWith('0x');
+}
+
 /** A direct conversation known only by address gets the handle the directory has for it. */
 function named(c: ConversationSummary, known: ConversationsSlice['resolvedHandles']): ConversationSummary {
-  if (c.kind !== 'direct' || !c.title.startsWith('0x')) return c;
+  if (!unnamed(c)) return c;
   const k = known[c.peer.toLowerCase()];
   return k ? { ...c, title: `@${k.handle}`, verified: c.verified || k.verified } : c;
+}
+
+/** A request from someone main knows only by address gets the handle the directory has for them. */
+export function namedRequest(r: ContactRequest, known: ConversationsSlice['resolvedHandles']): ContactRequest {
+  const k = r.handle ? undefined : known[r.address.toLowerCase()];
+  return k ? { ...r, handle: k.handle, verified: r.verified || k.verified } : r;
 }
 
 const pending = new Set<string>();
@@ -62,44 +73,44 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
       return {
         resolvedHandles,
         conversations: s.conversations.map((c) => named(c, resolvedHandles)),
-        requests: s.requests.map((r) => (r.handle ? r : resolvedHandles[r.address.toLowerCase()] ? { ...r, handle: resolvedHandles[r.address.toLowerCase()].handle, verified: r.verified || resolvedHandles[r.address.toLowerCase()].verified } : r)),
+        requests: s.requests.map((r) => namedRequest(r, resolvedHandles)),
       };
     }),
   conversationsLoaded: false,
   activeConversationId: null,
-  conversationListed: (list) => {
+  conversationsListed: (list) => {
     set((s) => ({ conversations: list.map((c) => named(c, s.resolvedHandles)).sort(byRecent), conversationsLoaded: true }));
-    void resolveHandles(list.filter((c) => c.kind === 'direct' && c.title.startsWith('0x')).map((c) => c.peer), get);
+    void resolveHandles(list.filter(unnamed).map((c) => c.peer), get);
   },
-  conversationUpdated: (c) =>
-    set((s) => {
-      // The open conversation is being read: keep its badge at zero while it is on screen.
-      const shown = s.activeConversationId === c.id && s.view === 'chats' && document.hasFocus();
-      const base = named(c, s.resolvedHandles);
-      if (base === c && c.kind === 'direct' && c.title.startsWith('0x')) void resolveHandles([c.peer], get);
-      const next = shown && base.unread > 0 ? { ...base, unread: 0 } : base;
-      if (shown && c.unread > 0) void call('conversations.markRead', { conversationId: c.id }).catch(() => undefined);
-      return { conversations: [next, ...s.conversations.filter((x) => x.id !== c.id)].sort(byRecent) };
-    }),
-  conversationSelected: async (id) => {
+  conversationUpdated: (c) => {
+    const s = get();
+    // The open conversation is being read: keep its badge at zero while it is on screen.
+    const shown = s.activeConversationId === c.id && s.view === 'chats' && document.hasFocus();
+    const base = named(c, s.resolvedHandles);
+    const next = shown && base.unread > 0 ? { ...base, unread: 0 } : base;
+    set((st) => ({ conversations: [next, ...st.conversations.filter((x) => x.id !== c.id)].sort(byRecent) }));
+    if (shown && c.unread > 0) void call('conversations.markRead', { conversationId: c.id }).catch(() => undefined);
+    if (base === c && unnamed(c)) void resolveHandles([c.peer], get);
+  },
+  selectConversation: async (id) => {
     set({ activeConversationId: id, view: 'chats' });
     if (!id) return;
-    await get().messagesRequested(id);
+    await get().loadMessages(id);
     const c = get().conversations.find((x) => x.id === id);
     if (c && c.unread > 0) {
       set((s) => ({ conversations: s.conversations.map((x) => (x.id === id ? { ...x, unread: 0 } : x)) }));
       await call('conversations.markRead', { conversationId: id });
     }
   },
-  conversationStarted: async (to) => {
+  startConversation: async (to) => {
     const c = await call('conversations.open', { to });
     set((s) => ({ conversations: [named(c, s.resolvedHandles), ...s.conversations.filter((x) => x.id !== c.id)].sort(byRecent) }));
-    await get().conversationSelected(c.id);
+    await get().selectConversation(c.id);
     return c;
   },
-  sessionOpened: async () => {
+  loadSession: async () => {
     const [list, requests] = await Promise.all([call('conversations.list', {}), call('requests.list', {})]);
-    get().conversationListed(list);
+    get().conversationsListed(list);
     get().requestsListed(requests);
     void call('sync.now', {}).then((s) => get().syncStatusChanged(s)).catch(() => undefined);
   },

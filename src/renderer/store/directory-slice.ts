@@ -5,14 +5,14 @@ import type { Store } from './store.js';
 
 export interface DirectorySlice {
   directory: { query: string; hits: DirectoryHit[]; loading: boolean; error: string | null };
-  directoryQueried: (q: string) => Promise<void>;
+  searchDirectory: (q: string) => Promise<void>;
 }
 
 let latest = 0;
 
 export const createDirectorySlice: StateCreator<Store, [], [], DirectorySlice> = (set) => ({
   directory: { query: '', hits: [], loading: false, error: null },
-  directoryQueried: async (query) => {
+  searchDirectory: async (query) => {
     const ticket = ++latest;
     set((s) => ({ directory: { ...s.directory, query, loading: true, error: null } }));
     try {

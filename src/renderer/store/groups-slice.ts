@@ -12,16 +12,16 @@ export interface GroupsSlice {
     detail: GroupInfo | null;
     tokens: BotToken[];
   };
-  groupsRequested: () => Promise<void>;
-  groupSelected: (id: string | null) => Promise<void>;
-  groupCreated: (input: { name: string; isPublic: boolean; password?: string; avatar?: string }) => Promise<GroupInfo>;
-  groupJoined: (groupId: string, password?: string) => Promise<GroupInfo>;
-  groupLeft: (groupId: string) => Promise<void>;
-  memberAdded: (groupId: string, member: string) => Promise<void>;
-  memberRemoved: (groupId: string, address: string) => Promise<void>;
-  botTokenMinted: (groupId: string, name: string) => Promise<string>;
-  botTokenRevoked: (groupId: string, tokenId: string) => Promise<void>;
-  groupChatOpened: (groupId: string) => Promise<void>;
+  loadGroups: () => Promise<void>;
+  selectGroup: (id: string | null) => Promise<void>;
+  createGroup: (input: { name: string; isPublic: boolean; password?: string; avatar?: string }) => Promise<GroupInfo>;
+  joinGroup: (groupId: string, password?: string) => Promise<GroupInfo>;
+  leaveGroup: (groupId: string) => Promise<void>;
+  addMember: (groupId: string, member: string) => Promise<void>;
+  removeMember: (groupId: string, address: string) => Promise<void>;
+  mintBotToken: (groupId: string, name: string) => Promise<string>;
+  revokeBotToken: (groupId: string, tokenId: string) => Promise<void>;
+  openGroupChat: (groupId: string) => Promise<void>;
 }
 
 export const createGroupsSlice: StateCreator<Store, [], [], GroupsSlice> = (set, get) => {
@@ -34,53 +34,53 @@ export const createGroupsSlice: StateCreator<Store, [], [], GroupsSlice> = (set,
   };
   return {
     groups: { mine: [], discover: [], loaded: false, selectedId: null, detail: null, tokens: [] },
-    groupsRequested: async () => {
+    loadGroups: async () => {
       const [mine, discover] = await Promise.all([call('groups.listMine', {}), call('groups.listPublic', {})]);
       patch({ mine, discover, loaded: true });
     },
-    groupSelected: async (id) => {
+    selectGroup: async (id) => {
       patch({ selectedId: id, detail: id ? (get().groups.mine.find((g) => g.id === id) ?? get().groups.discover.find((g) => g.id === id) ?? null) : null, tokens: [] });
       if (id) await refreshDetail(id);
     },
-    groupCreated: async (input) => {
+    createGroup: async (input) => {
       const g = await call('groups.create', input);
-      await get().groupsRequested();
+      await get().loadGroups();
       patch({ selectedId: g.id });
       await refreshDetail(g.id, g);
       return g;
     },
-    groupJoined: async (groupId, password) => {
+    joinGroup: async (groupId, password) => {
       const g = await call('groups.join', { groupId, ...(password ? { password } : {}) });
-      await get().groupsRequested();
+      await get().loadGroups();
       await refreshDetail(groupId, g);
-      get().conversationListed(await call('conversations.list', {}));
+      get().conversationsListed(await call('conversations.list', {}));
       return g;
     },
-    groupLeft: async (groupId) => {
+    leaveGroup: async (groupId) => {
       await call('groups.leave', { groupId });
-      await get().groupsRequested();
+      await get().loadGroups();
       await refreshDetail(groupId).catch(() => patch({ selectedId: null, detail: null }));
-      get().conversationListed(await call('conversations.list', {}));
+      get().conversationsListed(await call('conversations.list', {}));
     },
-    memberAdded: async (groupId, member) => {
+    addMember: async (groupId, member) => {
       await refreshDetail(groupId, await call('groups.addMember', { groupId, member }));
     },
-    memberRemoved: async (groupId, address) => {
+    removeMember: async (groupId, address) => {
       await refreshDetail(groupId, await call('groups.removeMember', { groupId, address }));
     },
-    botTokenMinted: async (groupId, name) => {
+    mintBotToken: async (groupId, name) => {
       const { token } = await call('groups.mintToken', { groupId, name });
       await refreshDetail(groupId);
       return token;
     },
-    botTokenRevoked: async (groupId, tokenId) => {
+    revokeBotToken: async (groupId, tokenId) => {
       await call('groups.revokeToken', { groupId, tokenId });
       await refreshDetail(groupId);
     },
-    groupChatOpened: async (groupId) => {
+    openGroupChat: async (groupId) => {
       const id = `group:${groupId}` as const;
-      if (!get().conversations.some((c) => c.id === id)) get().conversationListed(await call('conversations.list', {}));
-      await get().conversationSelected(id);
+      if (!get().conversations.some((c) => c.id === id)) get().conversationsListed(await call('conversations.list', {}));
+      await get().selectConversation(id);
     },
   };
 };

@@ -13,11 +13,11 @@ export interface MessagesSlice {
   messagesListed: (id: ConversationId, list: ChatMessage[]) => void;
   messageReceived: (m: ChatMessage) => void;
   messageUpdated: (m: ChatMessage) => void;
-  messagesRequested: (id: ConversationId) => Promise<void>;
-  composerSubmitted: (id: ConversationId, text: string, asRequest?: boolean) => Promise<void>;
-  retryClicked: (messageId: string) => Promise<void>;
+  loadMessages: (id: ConversationId) => Promise<void>;
+  sendMessage: (id: ConversationId, text: string, asRequest?: boolean) => Promise<void>;
+  retryMessage: (messageId: string) => Promise<void>;
   /** a contact request with an intro, from the directory; resolves with the relay's answer (or still `sending` when offline) */
-  requestSent: (to: string, intro: string) => Promise<ChatMessage>;
+  sendContactRequest: (to: string, intro: string) => Promise<ChatMessage>;
 }
 
 function upsert(list: ChatMessage[], m: ChatMessage): ChatMessage[] {
@@ -44,15 +44,15 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
       return { messagesByConversation: { ...s.messagesByConversation, [m.conversationId]: upsert(list, m) } };
     }),
   messageUpdated: (m) => get().messageReceived(m),
-  messagesRequested: async (id) => {
+  loadMessages: async (id) => {
     const list = await call('messages.list', { conversationId: id, limit: PAGE });
     get().messagesListed(id, list);
   },
-  composerSubmitted: async (id, text, asRequest) => {
+  sendMessage: async (id, text, asRequest) => {
     const m = await call('messages.send', { conversationId: id, text, ...(asRequest ? { asRequest } : {}) });
     get().messageReceived(m);
   },
-  requestSent: async (to, intro) => {
+  sendContactRequest: async (to, intro) => {
     const c = await call('conversations.open', { to });
     get().conversationUpdated(c);
     // The send returns while the message is still in the outbox; the relay's answer (queued,
@@ -79,7 +79,7 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
       off();
     }
   },
-  retryClicked: async (messageId) => {
+  retryMessage: async (messageId) => {
     const m = await call('messages.retry', { messageId });
     get().messageReceived(m);
   },

@@ -1,17 +1,17 @@
 import type { StateCreator } from 'zustand';
 import type { ContactRequest } from '../../shared/domain.js';
 import { call } from '../bridge.js';
-import { resolveHandles } from './conversations-slice.js';
+import { namedRequest, resolveHandles } from './conversations-slice.js';
 import type { Store } from './store.js';
 
 export interface RequestsSlice {
   requests: ContactRequest[];
   requestsListed: (list: ContactRequest[]) => void;
   requestReceived: (r: ContactRequest) => void;
-  requestAccepted: (address: string) => Promise<void>;
-  requestDeclined: (address: string) => Promise<void>;
-  senderBlocked: (address: string) => Promise<void>;
-  senderUnblocked: (address: string) => Promise<void>;
+  acceptRequest: (address: string) => Promise<void>;
+  declineRequest: (address: string) => Promise<void>;
+  blockSender: (address: string) => Promise<void>;
+  unblockSender: (address: string) => Promise<void>;
 }
 
 export const createRequestsSlice: StateCreator<Store, [], [], RequestsSlice> = (set, get) => {
@@ -19,27 +19,27 @@ export const createRequestsSlice: StateCreator<Store, [], [], RequestsSlice> = (
   return {
     requests: [],
     requestsListed: (requests) => {
-      set({ requests });
-      void resolveHandles(requests.filter((r) => !r.handle).map((r) => r.address), get).then(() => get().handlesResolved({}));
+      set((s) => ({ requests: requests.map((r) => namedRequest(r, s.resolvedHandles)) }));
+      void resolveHandles(requests.filter((r) => !r.handle).map((r) => r.address), get);
     },
     requestReceived: (r) => {
-      set((s) => ({ requests: [r, ...s.requests.filter((x) => x.address !== r.address)] }));
-      if (!r.handle) void resolveHandles([r.address], get).then(() => get().handlesResolved({}));
+      set((s) => ({ requests: [namedRequest(r, s.resolvedHandles), ...s.requests.filter((x) => x.address !== r.address)] }));
+      if (!r.handle) void resolveHandles([r.address], get);
     },
-    requestAccepted: async (address) => {
+    acceptRequest: async (address) => {
       await call('requests.accept', { address });
       drop(address);
-      get().conversationListed(await call('conversations.list', {}));
+      get().conversationsListed(await call('conversations.list', {}));
     },
-    requestDeclined: async (address) => {
+    declineRequest: async (address) => {
       await call('requests.decline', { address });
       drop(address);
     },
-    senderBlocked: async (address) => {
+    blockSender: async (address) => {
       await call('contacts.block', { address });
       drop(address);
     },
-    senderUnblocked: async (address) => {
+    unblockSender: async (address) => {
       await call('contacts.unblock', { address });
     },
   };

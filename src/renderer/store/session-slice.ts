@@ -13,16 +13,16 @@ export interface SessionSlice {
   statusChanged: (s: AppStatus) => void;
   relayStatusChanged: (r: RelayStatus) => void;
   syncStatusChanged: (s: SyncStatus) => void;
-  appStarted: () => Promise<void>;
-  onboardingStepChosen: (step: OnboardingStep) => void;
-  walletCreated: (passphrase: string) => Promise<void>;
-  phraseConfirmed: () => void;
-  walletImported: (input: { mnemonic?: string; privateKey?: string; passphrase: string }) => Promise<void>;
-  walletUnlocked: (passphrase: string) => Promise<void>;
-  relayChosen: (mode: 'local' | 'lan' | 'url', url?: string, fingerprint?: string) => Promise<void>;
-  handleClaimed: (handle: string) => Promise<void>;
-  onboardingFinished: () => void;
-  syncRequested: () => Promise<void>;
+  startApp: () => Promise<void>;
+  goToOnboardingStep: (step: OnboardingStep) => void;
+  createWallet: (passphrase: string) => Promise<void>;
+  confirmPhrase: () => void;
+  importWallet: (input: { mnemonic?: string; privateKey?: string; passphrase: string }) => Promise<void>;
+  unlockWallet: (passphrase: string) => Promise<void>;
+  connectRelay: (mode: 'local' | 'lan' | 'url', url?: string, fingerprint?: string) => Promise<void>;
+  claimHandle: (handle: string) => Promise<void>;
+  finishOnboarding: () => void;
+  syncNow: () => Promise<void>;
 }
 
 export const createSessionSlice: StateCreator<Store, [], [], SessionSlice> = (set, get) => ({
@@ -32,40 +32,40 @@ export const createSessionSlice: StateCreator<Store, [], [], SessionSlice> = (se
   statusChanged: (status) => set({ status }),
   relayStatusChanged: (relay) => set((s) => (s.status ? { status: { ...s.status, relay } } : {})),
   syncStatusChanged: (sync) => set({ sync }),
-  appStarted: async () => {
+  startApp: async () => {
     const status = await call('app.status', {});
     set({ status, onboarding: status.ready ? null : { step: status.hasWallet && status.unlocked ? 'relay' : 'welcome', mnemonic: null } });
-    if (status.ready) await get().sessionOpened();
+    if (status.ready) await get().loadSession();
   },
-  onboardingStepChosen: (step) => set((s) => ({ onboarding: { step, mnemonic: s.onboarding?.mnemonic ?? null } })),
-  walletCreated: async (passphrase) => {
+  goToOnboardingStep: (step) => set((s) => ({ onboarding: { step, mnemonic: s.onboarding?.mnemonic ?? null } })),
+  createWallet: async (passphrase) => {
     const { mnemonic } = await call('wallet.create', { passphrase });
     set({ onboarding: { step: 'create-phrase', mnemonic } });
     set({ status: await call('app.status', {}) });
   },
-  phraseConfirmed: () => set({ onboarding: { step: 'relay', mnemonic: null } }),
-  walletImported: async ({ mnemonic, privateKey, passphrase }) => {
+  confirmPhrase: () => set({ onboarding: { step: 'relay', mnemonic: null } }),
+  importWallet: async ({ mnemonic, privateKey, passphrase }) => {
     if (privateKey) await call('wallet.importPrivateKey', { privateKey, passphrase });
     else await call('wallet.importMnemonic', { mnemonic: mnemonic ?? '', passphrase });
     set({ onboarding: { step: 'relay', mnemonic: null }, status: await call('app.status', {}) });
   },
-  walletUnlocked: async (passphrase) => {
+  unlockWallet: async (passphrase) => {
     const status = await call('wallet.unlock', { passphrase });
     set({ status, onboarding: status.ready ? null : { step: 'relay', mnemonic: null } });
-    if (status.ready) await get().sessionOpened();
+    if (status.ready) await get().loadSession();
   },
-  relayChosen: async (mode, url, fingerprint) => {
+  connectRelay: async (mode, url, fingerprint) => {
     const status = await call('relay.connect', { mode, ...(url ? { url } : {}), ...(fingerprint ? { fingerprint } : {}) });
     set({ status, onboarding: { step: status.handle ? 'done' : 'handle', mnemonic: null } });
-    if (status.handle) get().onboardingFinished();
-    await get().sessionOpened();
+    if (status.handle) get().finishOnboarding();
+    await get().loadSession();
   },
-  handleClaimed: async (handle) => {
+  claimHandle: async (handle) => {
     const status = await call('profile.claimHandle', { handle: handle.replace(/^@/, '') });
     set({ status });
   },
-  onboardingFinished: () => set({ onboarding: null }),
-  syncRequested: async () => {
+  finishOnboarding: () => set({ onboarding: null }),
+  syncNow: async () => {
     set({ sync: await call('sync.now', {}) });
   },
 });

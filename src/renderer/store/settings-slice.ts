@@ -5,20 +5,20 @@ import type { Store } from './store.js';
 
 export interface SettingsSlice {
   settings: { devices: DeviceInfo[]; apiKeys: ApiKeyInfo[]; policy: InboxPolicy | null; loaded: boolean };
-  settingsRequested: () => Promise<void>;
-  deviceRevoked: (publicKey: string) => Promise<void>;
-  apiKeyMinted: (label: string) => Promise<string>;
-  apiKeyRevoked: (id: string) => Promise<void>;
-  policyChanged: (p: { unknownSenders: InboxPolicy['unknownSenders']; stake?: string }) => Promise<void>;
-  localRelayToggled: (enabled: boolean) => Promise<void>;
-  lanSharingToggled: (enabled: boolean) => Promise<void>;
+  loadSettings: () => Promise<void>;
+  revokeDevice: (publicKey: string) => Promise<void>;
+  mintApiKey: (label: string) => Promise<string>;
+  revokeApiKey: (id: string) => Promise<void>;
+  setPolicy: (p: { unknownSenders: InboxPolicy['unknownSenders']; stake?: string }) => Promise<void>;
+  setLocalRelay: (enabled: boolean) => Promise<void>;
+  setLanSharing: (enabled: boolean) => Promise<void>;
 }
 
 export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (set, get) => {
   const patch = (p: Partial<SettingsSlice['settings']>) => set((s) => ({ settings: { ...s.settings, ...p } }));
   return {
     settings: { devices: [], apiKeys: [], policy: null, loaded: false },
-    settingsRequested: async () => {
+    loadSettings: async () => {
       const [devices, apiKeys, policy, relay] = await Promise.all([
         call('devices.list', {}),
         call('apiKeys.list', {}),
@@ -28,26 +28,26 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
       patch({ devices, apiKeys, policy, loaded: true });
       get().relayStatusChanged(relay);
     },
-    deviceRevoked: async (publicKey) => {
+    revokeDevice: async (publicKey) => {
       await call('devices.revoke', { publicKey });
       patch({ devices: await call('devices.list', {}) });
     },
-    apiKeyMinted: async (label) => {
+    mintApiKey: async (label) => {
       const { apiKey } = await call('apiKeys.mint', { label });
       patch({ apiKeys: await call('apiKeys.list', {}) });
       return apiKey;
     },
-    apiKeyRevoked: async (id) => {
+    revokeApiKey: async (id) => {
       await call('apiKeys.revoke', { id });
       patch({ apiKeys: await call('apiKeys.list', {}) });
     },
-    policyChanged: async (p) => {
+    setPolicy: async (p) => {
       patch({ policy: await call('policy.set', p) });
     },
-    localRelayToggled: async (enabled) => {
+    setLocalRelay: async (enabled) => {
       get().relayStatusChanged(await call('relay.setLocal', { enabled }));
     },
-    lanSharingToggled: async (enabled) => {
+    setLanSharing: async (enabled) => {
       get().relayStatusChanged(await call('relay.shareOnLan', { enabled }));
     },
   };

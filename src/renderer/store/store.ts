@@ -1,7 +1,10 @@
 /**
- * One store from one slice per domain. Actions are named as events: what happened in main
- * (`messageReceived`) or what the user did (`composerSubmitted`). Main's database is the
- * truth; this is a view of it and persists nothing of the domain.
+ * One store from one slice per domain. Actions are named for who starts them: what happened in
+ * main or came back from it is an event in the past tense (`messageReceived`,
+ * `conversationsListed`); what the user asks for is a request in the imperative (`createGroup`,
+ * `sendMessage`). `set` updaters only compute the next state: calls to main, timers and other
+ * side effects run in the action around them. Main's database is the truth; this is a view of
+ * it and persists nothing of the domain.
  */
 import { create } from 'zustand';
 import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.js';

@@ -14,10 +14,10 @@ export interface UiSlice {
   view: View;
   theme: ThemeChoice;
   toasts: Toast[];
-  viewChosen: (v: View) => void;
-  themeChosen: (t: ThemeChoice) => void;
-  toastShown: (tone: Toast['tone'], text: string) => void;
-  toastDismissed: (id: number) => void;
+  showView: (v: View) => void;
+  chooseTheme: (t: ThemeChoice) => void;
+  showToast: (tone: Toast['tone'], text: string) => void;
+  dismissToast: (id: number) => void;
 }
 
 let toastSeq = 0;
@@ -32,16 +32,16 @@ export const createUiSlice: StateCreator<Store, [], [], UiSlice> = (set, get) =>
   view: 'chats',
   theme: initialTheme(),
   toasts: [],
-  viewChosen: (view) => set({ view }),
-  themeChosen: (theme) => {
+  showView: (view) => set({ view }),
+  chooseTheme: (theme) => {
     // A display preference, not domain data: it may live in the page's own storage.
     localStorage.setItem(THEME_KEY, theme);
     set({ theme });
   },
-  toastShown: (tone, text) => {
+  showToast: (tone, text) => {
     const id = ++toastSeq;
     set((s) => ({ toasts: [...s.toasts.slice(-3), { id, tone, text }] }));
-    setTimeout(() => get().toastDismissed(id), tone === 'error' ? 7000 : 4000);
+    setTimeout(() => get().dismissToast(id), tone === 'error' ? 7000 : 4000);
   },
-  toastDismissed: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
 });

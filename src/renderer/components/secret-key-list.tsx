@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { listTime } from '../format.js';
+import { useAction } from '../use-action.js';
+import { FormError } from './form-error.js';
+import { Icon, type IconName } from './icon.js';
+import { SecretReveal } from './secret-reveal.js';
+
+/** One key or token as the list shows it; the secret itself is never here, only its prefix. */
+export interface SecretKeyItem {
+  id: string;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt?: string | null;
+  /** a short tag after the name, e.g. "This device" */
+  tag?: string;
+  /** false for a key that must not be revoked from here (the app's own) */
+  revocable: boolean;
+}
+
+/**
+ * Secrets that act for someone on the relay (API keys, a group's bot tokens): the list with
+ * Revoke, a form to mint a new one, and the new secret shown once with Copy.
+ */
+export function SecretKeyList({
+  what,
+  listLabel,
+  icon,
+  items,
+  nameLabel,
+  placeholder,
+  nameRequired,
+  mintLabel,
+  mintIcon,
+  emptyText,
+  onMint,
+  onRevoke,
+}: {
+  /** what one secret is called in sentences: "API key", "bot token" */
+  what: string;
+  listLabel: string;
+  icon: IconName;
+  items: SecretKeyItem[];
+  nameLabel: string;
+  placeholder: string;
+  nameRequired: boolean;
+  mintLabel: string;
+  mintIcon: IconName;
+  emptyText: string;
+  onMint: (name: string) => Promise<string>;
+  onRevoke: (id: string) => Promise<void>;
+}) {
+  const mint = useAction(onMint);
+  const revoke = useAction(onRevoke);
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState<string | null>(null);
+  return (
+    <>
+      {secret && <SecretReveal secret={secret} what={what} />}
+      <ul className="plain-list" aria-label={listLabel}>
+        {items.length === 0 && <li className="subtle small">{emptyText}</li>}
+        {items.map((k) => (
+          <li key={k.id} className="device-row">
+            <Icon name={icon} size={18} />
+            <div className="grow">
+              <div>
+                {k.name ?? <span className="subtle">Unnamed</span>} <code className="inline-code">{k.prefix}…</code> {k.tag && <span className="pill">{k.tag}</span>}
+              </div>
+              <div className="subtle small">{k.revokedAt ? `Revoked ${listTime(k.revokedAt)}` : `Created ${listTime(k.createdAt)}${k.lastUsedAt ? ` · last used ${listTime(k.lastUsedAt)}` : ''}`}</div>
+            </div>
+            {!k.revokedAt && k.revocable && (
+              <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void revoke.run(k.id)} disabled={revoke.busy} aria-label={`Revoke ${k.name ?? k.prefix}`}>
+                Revoke
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <FormError error={revoke.error} />
+      <form
+        className="inline-form"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const r = await mint.run(name.trim());
+          if (r.ok) {
+            setSecret(r.value);
+            setName('');
+          }
+        }}
+      >
+        <label className="field grow">
+          <span className="field-label">{nameLabel}</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder={placeholder} maxLength={64} />
+        </label>
+        <button type="submit" className="btn btn-secondary" disabled={(nameRequired && !name.trim()) || mint.busy}>
+          <Icon name={mintIcon} size={15} /> {mintLabel}
+        </button>
+      </form>
+      <FormError error={mint.error} />
+    </>
+  );
+}
