@@ -7,7 +7,6 @@ import { X509Certificate, createHash, createPrivateKey } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 
 export const KEY_FILE = 'tls-key.pem';
 export const CERT_FILE = 'tls-cert.pem';
@@ -55,6 +54,8 @@ export async function loadOrCreateLanCertificate(dataDir: string, now = Date.now
     }
     replacedBecause = problem;
   }
+  // loaded only when a certificate is made: it is a sixth of the relay's code and ~15 MiB resident
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: `relay ${hostname()}`.slice(0, 64) }], {
     keyType: 'ec',
     curve: 'P-256',

@@ -8,6 +8,15 @@ export function sourceRelayLauncher(): RelayLauncher {
   return { modulePath, execArgv: ['--import', import.meta.resolve('tsx')] };
 }
 
+/**
+ * The relay that matches the running code: the TypeScript source under tsx when this module is
+ * source, else relay-cli.js of the same build (out/node/<build>, see .config/build-node.mjs).
+ */
+export function relayLauncherBesideThisCode(): RelayLauncher {
+  if (import.meta.url.endsWith('.ts')) return sourceRelayLauncher();
+  return builtRelayLauncher(fileURLToPath(new URL('.', import.meta.url)));
+}
+
 /** `builtDir` holds relay-cli.js (electron-vite's out/main). */
 export function builtRelayLauncher(builtDir: string, env?: NodeJS.ProcessEnv): RelayLauncher {
   const modulePath = `${builtDir}/relay-cli.js`;

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { main as webMain } from './cli.js';
+import { main as webMain } from './web-command.js';
 import { projectRoot } from './web-mode.js';
 
 function electronBinary(): string | null {

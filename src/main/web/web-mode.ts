@@ -6,13 +6,21 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppServices } from '../services/app-services.js';
-import { sourceRelayLauncher } from '../services/relay-launcher.js';
+import { relayLauncherBesideThisCode } from '../services/relay-launcher.js';
 import { startWebServer, type RunningWebServer } from './web-server.js';
 
-export const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+/** The folder with package.json above this code: src/main/web from source, out/node/<build> when built. */
+export const projectRoot = findProjectRoot(fileURLToPath(new URL('.', import.meta.url)));
+
+function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
 export const webBuildDir = join(projectRoot, 'out/web');
 
 export interface WebModeOptions {
@@ -51,7 +59,7 @@ export async function runWebMode(opts: WebModeOptions, log: (line: string) => vo
   const services = await AppServices.start({
     dataDir: opts.dataDir,
     shell: 'web',
-    relayLauncher: sourceRelayLauncher(),
+    relayLauncher: relayLauncherBesideThisCode(),
     openExternal: async (url) => openInBrowser(url),
     ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
   });

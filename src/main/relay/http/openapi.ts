@@ -1,6 +1,5 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 const DESCRIPTION = `A relay for an end-to-end encrypted messenger whose identities are wallet addresses.
 It resolves handles, searches a public directory, serves device public keys, and routes
@@ -81,14 +80,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
   });
 
-  await app.register(swaggerUi, {
-    routePrefix: '/reference',
-    // Everything from this origin; no upgrade-insecure-requests (plain-http loopback relays) and no
-    // validator.swagger.io (the page must work offline and call nobody).
-    staticCSP: "default-src 'self'; base-uri 'self'; img-src 'self' data:; font-src 'self' data:; object-src 'none'; script-src 'self'; style-src 'self'; frame-ancestors 'none'; form-action 'self'",
-    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
-    theme: { title: 'Messaging Relay API reference' },
-  });
+  registerReference(app);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -105,4 +97,50 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     return reply.type('text/html; charset=utf-8').send(page.html);
   });
   app.get('/json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+const REFERENCE_UI = {
+  routePrefix: '/reference',
+  // Everything from this origin; no upgrade-insecure-requests (plain-http loopback relays) and no
+  // validator.swagger.io (the page must work offline and call nobody).
+  staticCSP: "default-src 'self'; base-uri 'self'; img-src 'self' data:; font-src 'self' data:; object-src 'none'; script-src 'self'; style-src 'self'; frame-ancestors 'none'; form-action 'self'",
+  uiConfig: { docExpansion: 'list' as const, deepLinking: true, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
+  theme: { title: 'Messaging Relay API reference' },
+};
+
+/** Answer headers that belong to the inner request, not to the one being answered. */
+const INNER_ONLY = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+/**
+ * Swagger UI at /reference, loaded on the first request for it: the page and its static-file
+ * server are a tenth of an idle relay's memory (~7 MiB), and most relays never show the page.
+ * It runs in a small Fastify instance of its own, over a static copy of this relay's document,
+ * and answers through `inject`; what it does not have is this relay's 404.
+ */
+function registerReference(app: FastifyInstance): void {
+  let ui: Promise<FastifyInstance> | null = null;
+  const load = (): Promise<FastifyInstance> =>
+    (ui ??= (async () => {
+      const { default: swaggerUi } = await import('@fastify/swagger-ui');
+      const inner = Fastify();
+      await inner.register(swagger, { mode: 'static', specification: { document: app.swagger() as never } });
+      await inner.register(swaggerUi, REFERENCE_UI);
+      await inner.ready();
+      return inner;
+    })().catch((err: unknown) => {
+      ui = null;
+      throw err;
+    }));
+  const forward = async (req: FastifyRequest, reply: FastifyReply) => {
+    // always GET: for HEAD, Fastify drops the body of this answer and keeps its length
+    const res = await (await load()).inject({ method: 'GET', url: req.url, headers: req.headers });
+    if (res.statusCode === 404) return reply.callNotFound();
+    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !INNER_ONLY.has(name)) reply.header(name, value);
+    return reply.code(res.statusCode).send(res.rawPayload);
+  };
+  app.get('/reference', { schema: { hide: true } }, forward);
+  app.get('/reference/*', { schema: { hide: true } }, forward);
+  app.addHook('onClose', async () => {
+    if (ui) await (await ui.catch(() => null))?.close();
+  });
 }

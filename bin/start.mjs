@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// Runs the built start (rebuilt first if a source changed); see .config/build-node.mjs.
+import { runEntry } from '../.config/build-node.mjs';
+
+await runEntry('start');

@@ -1,0 +1,66 @@
+/**
+ * `npm run web -- [--port N] [--data DIR] [--no-open]`: the app in a browser tab. Prints one
+ * line, `open http://127.0.0.1:<port>/#secret=…`, which carries the per-launch secret.
+ * Entries (cli.ts, start.ts) call main(); this module never runs on import, because in a bundle
+ * every module shares its entry's `import.meta.url`.
+ */
+import { parseArgs } from 'node:util';
+import { defaultDataDir, openInBrowser, runWebMode } from './web-mode.js';
+
+const USAGE = `Usage: npm run web -- [--port <n>] [--data <dir>] [--no-open]
+  --port <n>    port on 127.0.0.1 (default 5199; 0 picks a free one)
+  --data <dir>  profile folder (default: the desktop app's, ${defaultDataDir()})
+  --no-open     do not launch a browser; just print the link
+`;
+
+export async function main(argv: string[]): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { port: { type: 'string' }, data: { type: 'string' }, 'no-open': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (e) {
+    process.stderr.write(`web: ${(e as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const port = values.port === undefined ? 5199 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`web: --port must be 0-65535\n\n${USAGE}`);
+    process.exit(2);
+  }
+  let running;
+  try {
+    running = await runWebMode({ port, dataDir: values.data ?? defaultDataDir(), open: !values['no-open'] });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === 'EADDRINUSE' ? `port ${port} is in use (try --port 0)` : err.message;
+    process.stderr.write(`web: could not start: ${why}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`open ${running.server.openUrl}\n`);
+  if (!values['no-open']) openInBrowser(running.server.openUrl);
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    running.close().then(
+      () => {
+        process.stdout.write('web: stopped\n');
+        process.exit(0);
+      },
+      (e: Error) => {
+        process.stderr.write(`web: could not stop cleanly: ${e.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
