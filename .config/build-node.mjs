@@ -11,7 +11,7 @@
 // (current.json) is replaced atomically, so two starts racing to build never see half a build,
 // and a process still running an older build keeps its files (pruned after a day).
 //
-// `node .config/build-node.mjs` builds now (and prints where).
+// `node .config/build-node.mjs` builds if anything changed (`--force`: builds anyway).
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -126,5 +126,7 @@ export async function runEntry(name) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await buildNode();
+  const dir = process.argv.includes('--force') ? null : currentBuild();
+  if (dir) process.stderr.write(`up to date: ${dir}\n`);
+  else await buildNode();
 }

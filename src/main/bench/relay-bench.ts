@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { memoryMiB, runTs, startTs, type Child } from '../test-support/child-process.js';
+import { memoryMiB, runTs, startBuilt, startTs, type Child } from '../test-support/child-process.js';
 import { KeepAliveClient } from './keep-alive-client.js';
 import { LeanHttpClient } from './lean-http-client.js';
 import { assertClean, combine, postLoad, type LoadResult } from './load.js';
@@ -56,7 +56,8 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
   try {
     const echo = await startTs(ECHO_SERVER, [], /^echo listening on (\S+)/);
     children.push(echo);
-    const relay = await startTs(RELAY_CLI, ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0'], /^relay listening on (\S+)/);
+    // the built relay, as `npm run relay` runs it (run.ts builds first)
+    const relay = await startBuilt('relay', ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0'], /^relay listening on (\S+)/);
     children.push(relay);
     const base = relay.ready;
     const pid = relay.proc.pid!;
@@ -64,7 +65,13 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
 
     await sleep(1000);
     const idle = memoryMiB(pid);
-    add(SECTION, 'rss.idle', 'relay RSS, idle after start', idle.rss, 'MiB');
+    add(SECTION, 'rss.idle', 'relay RSS, idle after start (built)', idle.rss, 'MiB', { target: { op: '<=', value: 80 } });
+    // the baseline: the same relay run from source under tsx, as before the build existed
+    const sourceData = join(dataDir, 'from-source');
+    const fromSource = await startTs(RELAY_CLI, ['--host', '127.0.0.1', '--port', '0', '--data', sourceData, '--rate-limit', '0'], /^relay listening on (\S+)/);
+    await sleep(1000);
+    add(SECTION, 'rss.idle_tsx', 'relay RSS, idle after start (from source under tsx, baseline)', memoryMiB(fromSource.proc.pid!).rss, 'MiB');
+    await fromSource.stop();
 
     // one sender, four recipients that accept it, and the caller whose inbox is pulled
     const alice = await signIn(base, 'bench sender');

@@ -4,6 +4,7 @@
  * pass/fail. A section is a name and a function returning figures; sections written by
  * others are loaded only when their module exists, so the harness runs at every stage.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
@@ -43,7 +44,21 @@ export const SECTIONS: BenchSection[] = [
         targets: { group_send_200_copies_ms: { op: '<=', value: 150 } },
       }),
   },
-  { name: 'ui', load: () => optionalSection('ui', './ui-bench.ts', 'benchUi') },
+  {
+    name: 'ui',
+    load: () =>
+      optionalSection('ui', './ui-bench.ts', 'benchUi', {
+        targets: { ui_cold_start_ms: { op: '<=', value: 1500 }, ui_open_10k_ms: { op: '<=', value: 200 } },
+      }),
+  },
+  {
+    name: 'cli',
+    load: () =>
+      optionalSection('cli', './cli-bench.ts', 'benchCli', {
+        options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
+        targets: { cli_whoami_ms: { op: '<=', value: 800 }, cli_send_ms: { op: '<=', value: 800 } },
+      }),
+  },
 ];
 
 interface Adapter {
@@ -124,6 +139,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const ctx: BenchContext = { quick: values.quick ?? false, log: (l) => process.stderr.write(`  ${l}\n`) };
+  // the built code the sections run (`npm run relay`, `web`, `client`), rebuilt first if stale, so no figure includes a build
+  const build = spawnSync(process.execPath, [fileURLToPath(new URL('../../../.config/build-node.mjs', import.meta.url))], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('bench: the build failed');
   const figures: Figure[] = [];
   const skipped: string[] = [];
   const failed: { section: string; error: string }[] = [];

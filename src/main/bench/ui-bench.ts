@@ -18,6 +18,7 @@ import { LocalStore } from '../client/local-store.js';
 import type { IncomingMessage } from '../client/local-store.js';
 import { AppServices } from '../services/app-services.js';
 import { sourceRelayLauncher } from '../services/relay-launcher.js';
+import { binPath } from '../test-support/child-process.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
@@ -33,8 +34,9 @@ function chromiumPath(): string | undefined {
   }
 }
 
+/** `node <args>`: `[tsx, 'src/….ts', …]` from source, `[binPath(…), …]` built. */
 function spawnUntil(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, [tsx, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -42,7 +44,7 @@ function spawnUntil(args: string[], ready: RegExp): Promise<{ child: ChildProces
       const m = out.match(ready);
       if (m) resolve({ child, match: m });
     });
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
 }
 
@@ -98,21 +100,26 @@ async function prepareProfile(dataDir: string, relayUrl: string): Promise<void> 
 
 export async function benchUi(): Promise<Record<string, number>> {
   const work = mkdtempSync(join(tmpdir(), 'ui-bench-'));
-  const relay = await spawnUntil(['src/main/relay/cli.ts', '--host', '127.0.0.1', '--port', '0', '--data', join(work, 'relay'), '--rate-limit', '0'], /relay listening on (\S+)/);
+  const relay = await spawnUntil([binPath('relay'), '--host', '127.0.0.1', '--port', '0', '--data', join(work, 'relay'), '--rate-limit', '0'], /relay listening on (\S+)/);
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info'] });
   let app: ChildProcess | null = null;
-  try {
-    const dataDir = join(work, 'app');
-    await prepareProfile(dataDir, relay.match[1]);
-
+  /** From spawning the app to its conversation list on screen, in a new tab. */
+  const coldStartToInbox = async (args: string[]) => {
     const t0 = performance.now();
-    const web = await spawnUntil(['src/main/web/cli.ts', '--port', '0', '--data', dataDir, '--no-open'], /^open (\S+)$/m);
-    app = web.child;
+    const web = await spawnUntil(args, /^open (\S+)$/m);
     const page = await browser.newPage({ viewport: { width: 1180, height: 780 } });
     await page.goto(web.match[1]);
     const row = page.getByRole('list', { name: 'Conversation list' }).getByRole('button').first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
-    const coldStart = performance.now() - t0;
+    return { page, row, ms: performance.now() - t0, child: web.child };
+  };
+  try {
+    const dataDir = join(work, 'app');
+    await prepareProfile(dataDir, relay.match[1]);
+
+    // `npm run web` as built (run.ts built it first); the baseline, from source under tsx, after the rest
+    const { page, row, ms: coldStart, child } = await coldStartToInbox([binPath('web'), '--port', '0', '--data', dataDir, '--no-open']);
+    app = child;
 
     const t1 = performance.now();
     await row.click();
@@ -142,8 +149,13 @@ export async function benchUi(): Promise<Record<string, number>> {
     const { metrics } = await cdp.send('Performance.getMetrics');
     const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
     const domNodes = await page.evaluate('document.getElementsByTagName("*").length');
+    await page.close();
+    await stop(app);
+    const fromSource = await coldStartToInbox([tsx, 'src/main/web/cli.ts', '--port', '0', '--data', dataDir, '--no-open']);
+    app = fromSource.child;
     return {
       ui_cold_start_ms: Math.round(coldStart),
+      ui_cold_start_from_source_ms: Math.round(fromSource.ms),
       ui_open_10k_ms: Math.round(open10k),
       ui_scroll_10k_end_to_end_ms: Math.round(scrollMs),
       ui_heap_after_scroll_mb: Math.round((heap / 1024 / 1024) * 10) / 10,

@@ -14,12 +14,17 @@ import { isTransient } from './relay-api.js';
 import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
 
 const PROG = 'client';
+const DEFAULT_UNLOCK_TTL_S = 300;
+/** a working session at most */
+const MAX_UNLOCK_TTL_S = 24 * 60 * 60;
 
-export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env VAR] <command> [args]
+export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env VAR] [--unlock-ttl SECONDS] <command> [args]
+       (or without npm: node bin/client.mjs --profile DIR ...)
 
   init --relay URL [--handle NAME] [--fingerprint FP] [--mnemonic-env VAR | --private-key-env VAR] [--show-mnemonic]
                                      create (or import) the wallet, sign in → {address, deviceKey, handle}
   whoami                             → {address, deviceKey, handle, relay}
+  lock                               forget the remembered unlock now → {locked: true}
   handle <name>                      claim or change the handle
   send <0xADDRESS|@handle> <text> [--request]
                                      → {messageId, to, state, routed, stakeRequired, stakeCurrency, devices:[…]}
@@ -44,7 +49,10 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
 
 The passphrase comes from the environment variable named by --passphrase-env
 (default ${DEFAULT_PASSPHRASE_ENV}); unset means an empty passphrase (still encrypted).
+An unlock is remembered for --unlock-ttl seconds (default ${DEFAULT_UNLOCK_TTL_S}; 0 = never, and forget it)
+after the last command, so that commands in a row skip the passphrase's key derivation.
 `;
+
 
 const CRASH_POINTS: readonly CrashPoint[] = ['before-commit', 'after-commit', 'after-print', 'after-ack'];
 
@@ -58,6 +66,7 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...args] = positionals;
   if (!command) throw new UsageError('a command is required');
 
+  const unlockTtlS = values['unlock-ttl'] === undefined ? DEFAULT_UNLOCK_TTL_S : nonNegativeInt(values['unlock-ttl'], '--unlock-ttl', MAX_UNLOCK_TTL_S);
   const crash = process.env.RELAY_CLIENT_TEST_CRASH as CrashPoint | undefined;
   const pullLimit = values.limit !== undefined && command === 'sync' ? positiveInt(values.limit, '--limit') : undefined;
   const messenger = await Messenger.open({
@@ -73,7 +82,13 @@ async function main(argv: string[]): Promise<void> {
       await init(messenger, passphrase, values, args);
       return;
     }
-    await openProfile(messenger, passphrase);
+    if (command === 'lock') {
+      if (args.length > 0) throw new UsageError('lock takes no arguments');
+      await messenger.lock();
+      printJson({ locked: true });
+      return;
+    }
+    await openProfile(messenger, passphrase, unlockTtlS * 1000);
     await run(messenger, command, args, values);
   } finally {
     await messenger.close();
@@ -91,6 +106,7 @@ function parseCli(argv: string[]) {
       options: {
         profile: { type: 'string' },
         'passphrase-env': { type: 'string' },
+        'unlock-ttl': { type: 'string' },
         relay: { type: 'string' },
         handle: { type: 'string' },
         fingerprint: { type: 'string' },
@@ -139,15 +155,21 @@ async function init(m: Messenger, passphrase: string, values: Values, args: stri
   printJson({ address: who.address, deviceKey: who.deviceKey, handle: who.handle, ...(values['show-mnemonic'] && mnemonic ? { mnemonic } : {}) });
 }
 
-async function openProfile(m: Messenger, passphrase: string): Promise<void> {
+async function openProfile(m: Messenger, passphrase: string, rememberMs: number): Promise<void> {
   const st = await m.vault.status();
   if (!st.hasWallet) throw new MessengerError('no-wallet', 'this profile has no wallet; run init first');
-  const status = await m.unlock({ passphrase });
+  const status = await m.unlock({ passphrase }, { rememberMs });
   if (!status.ready) throw new MessengerError('not-signed-in', `not signed in to the relay${status.relay.lastError ? `: ${status.relay.lastError}` : ''}`);
 }
 
 function need(args: string[], n: number, what: string): void {
   if (args.length < n) throw new UsageError(`missing argument: ${what}`);
+}
+
+function nonNegativeInt(v: string, name: string, max: number): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > max) throw new UsageError(`${name} must be a whole number from 0 to ${max}`);
+  return n;
 }
 
 function positiveInt(v: string, name: string): number {

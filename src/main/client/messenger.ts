@@ -84,6 +84,7 @@ import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js
 import { RequestPacer } from './request-pacer.js';
 import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from './profile-passphrase.js';
 import { openSecret, sealSecret } from './sealed-secret.js';
+import { forgetTicket, ticketingCodec, ticketPath } from '../vault/unlock-ticket.js';
 import { SyncEngine, type CrashPoint, type Rejection, type SyncPassResult } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
 
@@ -324,18 +325,33 @@ export class Messenger {
     return { address: w.address };
   }
 
-  async unlock(a: CommandArgs<'wallet.unlock'>): Promise<AppStatus> {
+  /**
+   * `rememberMs` (the command-line client): keep this unlock for so long in unlock tickets, so
+   * the next command skips both scrypts (vault/unlock-ticket.ts); 0 forgets them.
+   */
+  async unlock(a: CommandArgs<'wallet.unlock'>, opts: { rememberMs?: number } = {}): Promise<AppStatus> {
     const passphrase = effectivePassphrase(a.passphrase);
-    const codec = this.opts.codec ?? passphraseCodec(passphrase);
+    const remember = this.opts.codec ? undefined : opts.rememberMs;
+    const apiKeyTicket = ticketPath(this.opts.profileDir, 'api-key');
+    if (remember === 0) forgetTicket(apiKeyTicket);
+    const plain = this.opts.codec ?? passphraseCodec(passphrase);
+    const codec = remember ? ticketingCodec(plain, { passphrase, path: apiKeyTicket, ttlMs: remember }) : plain;
     // both unwraps cost a scrypt: run the API key's beside the vault's (its failure is ignored
     // here; a wrong passphrase is reported by the vault)
     const origin = this.api?.origin;
     const stored = origin ? this.store.getSetting(S.apiKey(origin)) : null;
     const apiKey = stored ? openSecret(codec, stored).then((k) => ({ origin: origin!, key: k }), () => null) : Promise.resolve(null);
-    const st = await this.vault.unlock(this.opts.codec ? {} : { passphrase });
+    const st = await this.vault.unlock(this.opts.codec ? {} : { passphrase, ...(remember === undefined ? {} : { rememberMs: remember }) });
     this.openedApiKey = await apiKey;
     await this.walletOpened(st.address!, st.deviceKey!, passphrase, codec);
     return this.appStatus();
+  }
+
+  /** Locks the vault and forgets any remembered unlock (the CLI's `lock`). */
+  async lock(): Promise<void> {
+    forgetTicket(ticketPath(this.opts.profileDir, 'api-key'));
+    await this.vault.lock();
+    this.unlocked = false;
   }
 
   /** the API key unwrapped during unlock, used once by ensureSignedIn */

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 export interface Child {
   proc: ChildProcess;
@@ -21,7 +22,23 @@ export interface Child {
 
 /** Runs a TypeScript entry with node + the tsx loader (one process, so pid and signals are its own). */
 export function startTs(entry: string, args: string[], ready: RegExp, timeoutMs = 60_000): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return startNode(['--import', 'tsx', entry, ...args], entry, ready, timeoutMs);
+}
+
+/**
+ * Runs built code as users run it, `node bin/<name>.mjs` (what `npm run relay` etc. run; see
+ * .config/build-node.mjs), in one process.
+ */
+export function startBuilt(name: 'relay' | 'web' | 'client', args: string[], ready: RegExp, timeoutMs = 60_000): Promise<Child> {
+  return startNode([binPath(name), ...args], `bin/${name}.mjs`, ready, timeoutMs);
+}
+
+export function binPath(name: 'relay' | 'web' | 'client'): string {
+  return fileURLToPath(new URL(`../../../bin/${name}.mjs`, import.meta.url));
+}
+
+function startNode(nodeArgs: string[], entry: string, ready: RegExp, timeoutMs: number): Promise<Child> {
+  const proc = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let stderr = '';
   proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));

@@ -3,6 +3,7 @@ import { signDeviceCertificate, verifyDeviceCertificate } from './device-certifi
 import { buildDirectFrame, buildGroupFrame, checkFrameMatchesEnvelope, isUuid, parseFrame } from './frames.js';
 import { buildPayload, composeMessage, parsePayload, verifyPayload, type Via } from './payload.js';
 import { passphraseCodec, type VaultCodec } from './secret-codec.js';
+import { forgetTicket, ticketingCodec, ticketPath } from './unlock-ticket.js';
 import { TAG_BYTES, deviceKeyBytes, type Sealer } from './sealer.js';
 import { nodeSealer } from './sealer-node.js';
 import { VaultError } from './vault-error.js';
@@ -60,6 +61,9 @@ function requireString(value: unknown, name: string): string {
   return value;
 }
 
+/** a day: a remembered unlock is for a working session, not for good */
+const MAX_REMEMBER_MS = 24 * 60 * 60 * 1000;
+
 export class VaultCore {
   private readonly profileDir: string;
   private readonly externalCodec?: VaultCodec;
@@ -96,7 +100,23 @@ export class VaultCore {
     if (typeof params?.passphrase !== 'string' || params.passphrase.length === 0) {
       throw new VaultError('no-passphrase', 'a passphrase is required to protect the wallet');
     }
-    return { codec: passphraseCodec(params.passphrase), protection: 'passphrase' };
+    return { codec: this.passphraseCodec(params.passphrase, params), protection: 'passphrase' };
+  }
+
+  /** The passphrase codec, behind an unlock ticket when the caller asks to be remembered. */
+  private passphraseCodec(passphrase: string, params: PassphraseParams): VaultCodec {
+    const codec = passphraseCodec(passphrase);
+    const rememberMs = params?.rememberMs;
+    if (rememberMs === undefined) return codec;
+    if (typeof rememberMs !== 'number' || !Number.isInteger(rememberMs) || rememberMs < 0 || rememberMs > MAX_REMEMBER_MS) {
+      throw new VaultError('bad-request', `rememberMs must be an integer from 0 to ${MAX_REMEMBER_MS}`);
+    }
+    const path = ticketPath(this.profileDir, 'vault');
+    if (rememberMs === 0) {
+      forgetTicket(path);
+      return codec;
+    }
+    return ticketingCodec(codec, { passphrase, path, ttlMs: rememberMs });
   }
 
   private codecForExisting(header: VaultHeader, params: PassphraseParams): VaultCodec {
@@ -107,7 +127,7 @@ export class VaultCore {
     if (typeof params?.passphrase !== 'string' || params.passphrase.length === 0) {
       throw new VaultError('no-passphrase', 'the passphrase is required to unlock');
     }
-    return passphraseCodec(params.passphrase);
+    return this.passphraseCodec(params.passphrase, params);
   }
 
   private async store(wallet: WalletKey, mnemonic: string | null, params: PassphraseParams): Promise<WalletImported> {
@@ -166,8 +186,10 @@ export class VaultCore {
     });
   }
 
+  /** Also ends a remembered unlock (the command-line client's ticket). */
   lock(): Promise<VaultStatus> {
     return this.exclusive(async () => {
+      forgetTicket(ticketPath(this.profileDir, 'vault'));
       this.replaceUnlocked(null);
       return this.status();
     });

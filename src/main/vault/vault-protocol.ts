@@ -36,6 +36,12 @@ export interface WalletImported {
 export interface PassphraseParams {
   /** required unless the vault was started with a codec (OS keychain) */
   passphrase?: string;
+  /**
+   * Remember this unlock for so long (ms) in an unlock ticket (unlock-ticket.ts), so that the
+   * next process unlocking with the same passphrase skips scrypt; 0 forgets any ticket. Only the
+   * command-line client asks for it; passphrase-protected vaults only.
+   */
+  rememberMs?: number;
 }
 
 export interface DeviceCertificate {
