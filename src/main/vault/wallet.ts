@@ -4,11 +4,12 @@ import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { HDKey } from '@scure/bip32';
 import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { recoverPublicKey } from './public-key-recovery.js';
 import { VaultError } from './vault-error.js';
 
 /**
  * The wallet half of an identity: a secp256k1 key, an Ethereum address, EIP-191 signatures.
- * Pure (no node:), so the relay can import the verifying half.
+ * Pure but for recovery, which uses libsecp256k1 where it loads (public-key-recovery.ts).
  */
 
 export const DERIVATION_PATH = "m/44'/60'/0'/0/0";
@@ -123,8 +124,8 @@ export function recoverPersonalSigner(message: string | Uint8Array, signature: s
   try {
     const sig = secp256k1.Signature.fromBytes(bytes.subarray(0, 64), 'compact');
     if (sig.hasHighS()) return null;
-    const point = sig.addRecoveryBit(v).recoverPublicKey(hashPersonalMessage(message));
-    return addressFromPublicKey(point.toBytes(false));
+    const publicKey = recoverPublicKey(hashPersonalMessage(message), bytes.subarray(0, 64), v);
+    return publicKey === null ? null : addressFromPublicKey(publicKey);
   } catch {
     return null;
   }
