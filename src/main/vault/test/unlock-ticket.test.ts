@@ -113,5 +113,6 @@ describe('unlock tickets', () => {
     } finally {
       if (env !== undefined) process.env.XDG_RUNTIME_DIR = env;
     }
-  });
+    // six scrypt derivations at N=2^17
+  }, 180_000);
 });
