@@ -36,15 +36,22 @@ export async function main(argv: string[]): Promise<void> {
   }
   let running;
   try {
-    running = await runWebMode({ port, dataDir: values.data ?? defaultDataDir(), open: !values['no-open'] });
+    running = await runWebMode({
+      port,
+      dataDir: values.data ?? defaultDataDir(),
+      open: !values['no-open'],
+      // the link as soon as the page can load; the services finish starting meanwhile
+      onListening: (server) => {
+        process.stdout.write(`open ${server.openUrl}\n`);
+        if (!values['no-open']) openInBrowser(server.openUrl);
+      },
+    });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const why = err.code === 'EADDRINUSE' ? `port ${port} is in use (try --port 0)` : err.message;
     process.stderr.write(`web: could not start: ${why}\n`);
     process.exit(1);
   }
-  process.stdout.write(`open ${running.server.openUrl}\n`);
-  if (!values['no-open']) openInBrowser(running.server.openUrl);
 
   let stopping = false;
   const stop = () => {

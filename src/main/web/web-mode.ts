@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppServices } from '../services/app-services.js';
 import { relayLauncherBesideThisCode } from '../services/relay-launcher.js';
+import type { Handlers } from '../commands/handler-types.js';
 import { startWebServer, type RunningWebServer } from './web-server.js';
 
 /** The folder with package.json above this code: src/main/web from source, out/node/<build> when built. */
@@ -54,20 +55,49 @@ export function openInBrowser(url: string): void {
   child.unref();
 }
 
-export async function runWebMode(opts: WebModeOptions, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<{ services: AppServices; server: RunningWebServer; close: () => Promise<void> }> {
+/**
+ * The web server listens while the services start (the relay child, the vault worker, the
+ * local database and an unlock's key derivation), so the browser loads the page meanwhile:
+ * `onListening` gets the link at once, and calls that arrive early wait for the services.
+ */
+export async function runWebMode(
+  opts: WebModeOptions & { onListening?: (server: RunningWebServer) => void },
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): Promise<{ services: AppServices; server: RunningWebServer; close: () => Promise<void> }> {
   await ensureWebBuild(log);
-  const services = await AppServices.start({
+  const starting = AppServices.start({
     dataDir: opts.dataDir,
     shell: 'web',
     relayLauncher: relayLauncherBesideThisCode(),
     openExternal: async (url) => openInBrowser(url),
     ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
   });
+  // dispatch() checks the name against the contract before it asks for a handler
+  const handlers = new Proxy({} as Handlers, {
+    get: (_target, name: string) => async (args: unknown) => ((await starting).handlers as unknown as Record<string, (a: unknown) => Promise<unknown>>)[name](args),
+  });
+  const subscribe = (fn: Parameters<AppServices['onEvent']>[0]) => {
+    let off: (() => void) | null = null;
+    let gone = false;
+    starting.then((s) => (gone ? undefined : (off = s.onEvent(fn))), () => undefined);
+    return () => {
+      gone = true;
+      off?.();
+    };
+  };
   let server: RunningWebServer;
   try {
-    server = await startWebServer({ staticDir: webBuildDir, handlers: services.handlers, subscribe: (fn) => services.onEvent(fn), port: opts.port, secret: opts.secret });
+    server = await startWebServer({ staticDir: webBuildDir, handlers, subscribe, port: opts.port, secret: opts.secret });
   } catch (e) {
-    await services.close();
+    await starting.then((s) => s.close(), () => undefined);
+    throw e;
+  }
+  opts.onListening?.(server);
+  let services: AppServices;
+  try {
+    services = await starting;
+  } catch (e) {
+    await server.close();
     throw e;
   }
   return {
