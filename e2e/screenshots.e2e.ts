@@ -145,4 +145,29 @@ test('screenshots of every screen', async ({ relay, app }) => {
   await goTo(p, 'Chats');
   await p.getByRole('button', { name: 'New chat' }).click();
   await snap(p, '18-new-chat-dialog');
+
+  // An error state: a mistyped address, said to be one.
+  await p.getByRole('dialog', { name: 'New chat' }).getByLabel('Address or handle').fill('0x123');
+  await p.getByRole('dialog', { name: 'New chat' }).getByRole('button', { name: 'Start chat' }).click();
+  await expect(p.getByRole('dialog', { name: 'New chat' }).getByRole('alert')).toContainText('is not a valid address');
+  await snap(p, '19-error-malformed-address');
+  await p.getByRole('dialog', { name: 'New chat' }).getByRole('button', { name: 'Cancel' }).click();
+
+  // Offline, and a message waiting in the outbox.
+  await p.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: /@bob/ }).click();
+  await relay.stop();
+  await send(p, 'Leaving now, see you at the trailhead!');
+  await expect(p.getByText(/Offline/).first()).toBeVisible({ timeout: 60_000 });
+  await expect(messages(p).getByText('Waiting to send')).toBeVisible({ timeout: 60_000 });
+  await snap(p, '20-offline-queued');
+  await relay.start();
+
+  // The unlock screen: a profile with a passphrase, after the app restarts.
+  const erin = await app('erin');
+  await createAccount(erin.page, { relayUrl: relay.url, handle: 'erin', passphrase: 'a long and private passphrase' });
+  const fresh = await erin.restartProcess();
+  await erin.page.goto(fresh);
+  await erin.page.reload();
+  await expect(erin.page.getByRole('button', { name: /Unlock/ })).toBeVisible();
+  await snap(erin.page, '21-unlock');
 });
