@@ -7,7 +7,11 @@ export type ChallengeResult = Static<typeof ChallengeResult>;
 
 export const DeviceRegistration = Type.Object(
   { publicKey: DeviceKey, certificate: Signature },
-  { additionalProperties: false, description: 'certificate: personal_sign over "Relay device key <publicKey> for <address>"' },
+  {
+    additionalProperties: false,
+    description:
+      'Optional in sign-in; binds the new key to this device. certificate: the wallet\'s EIP-191 personal_sign over the exact text "Relay device key <publicKey> for <address>", both lower-case (the address too, not its EIP-55 spelling).',
+  },
 );
 export type DeviceRegistration = Static<typeof DeviceRegistration>;
 
