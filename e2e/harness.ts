@@ -121,8 +121,9 @@ export class AppInstance {
   page!: Page;
   context!: BrowserContext;
   openUrl = '';
+  /** everything the app process printed so far (stdout, then stderr) */
+  output: () => string = () => '';
   private child: ChildProcess | null = null;
-  private output: () => string = () => '';
   readonly dataDir: string;
 
   constructor(
@@ -135,7 +136,7 @@ export class AppInstance {
 
   /** Starts `npm run web -- --port 0 --data <dir> --no-open` and opens the printed link. */
   async launch(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-    const r = await spawnUntil(['src/main/web/cli.ts', '--port', '0', '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#secret=\S+)$/m);
+    const r = await spawnUntil(['src/main/web/cli.ts', '--port', '0', '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#code=\S+)$/m);
     this.child = r.child;
     this.output = r.output;
     this.openUrl = r.match[1];
@@ -164,6 +165,11 @@ export class AppInstance {
     this.output = r.output;
     this.openUrl = r.match[1];
     return this.openUrl;
+  }
+
+  /** the app process has not exited */
+  running(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,9 @@
 /**
- * Web mode: the same contract over a local WebSocket to the Node side. The per-launch secret
- * arrives once in the URL fragment, moves to sessionStorage and leaves the address bar, so it
- * is neither in history nor in a Referer. The socket offers it as a subprotocol.
+ * Web mode: the same contract over a local WebSocket to the Node side. The launch link's
+ * fragment carries a one-time code: it leaves the address bar at once (so it is neither in
+ * history nor in a Referer) and is exchanged (`POST /session`) for the session secret, which
+ * is kept in sessionStorage so that a reload of this tab stays signed in. The socket offers
+ * the secret as a subprotocol.
  */
 import { bridgeMethods } from '../shared/bridge-methods.js';
 import type { EventName, Events, IpcResult, MessengerBridge } from '../shared/ipc.js';
@@ -9,13 +11,34 @@ import { encodeBridgeError } from '../shared/bridge-methods.js';
 
 const SECRET_KEY = 'messenger.secret';
 
-export function takeSecret(): string | null {
-  const m = /(?:^#|&)secret=([A-Za-z0-9_-]{16,128})/.exec(location.hash);
+/**
+ * The session secret to offer, once known: from the launch code in the fragment (exchanged
+ * here, once), else from an earlier load of this tab; null when the page was opened without
+ * the link.
+ */
+export function takeSecret(): Promise<string> | null {
+  const m = /(?:^#|&)code=([A-Za-z0-9_-]{16,128})/.exec(location.hash);
   if (m) {
-    sessionStorage.setItem(SECRET_KEY, m[1]);
     history.replaceState(null, '', location.pathname + location.search);
+    return exchangeLaunchCode(m[1]);
   }
-  return sessionStorage.getItem(SECRET_KEY);
+  const kept = sessionStorage.getItem(SECRET_KEY);
+  return kept ? Promise.resolve(kept) : null;
+}
+
+async function exchangeLaunchCode(code: string): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch('/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }), cache: 'no-store', credentials: 'omit' });
+  } catch {
+    throw new Error(encodeBridgeError({ code: 'disconnected', message: 'Could not reach the app. Is it still running?' }));
+  }
+  const body = (await res.json().catch(() => null)) as { secret?: string; error?: string; code?: string } | null;
+  if (!res.ok || typeof body?.secret !== 'string') {
+    throw new Error(encodeBridgeError({ code: body?.code ?? 'launch-refused', message: body?.error ?? 'The app refused this link.' }));
+  }
+  sessionStorage.setItem(SECRET_KEY, body.secret);
+  return body.secret;
 }
 
 /**
@@ -41,7 +64,7 @@ type ServerFrame =
   | { type: 'result'; id: number; result: IpcResult<unknown> }
   | { type: 'event'; event: EventName; payload: unknown };
 
-export function createWebBridge(secret: string): MessengerBridge {
+export function createWebBridge(secret: Promise<string>): MessengerBridge {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc`;
   const pending = new Map<number, Pending>();
   const listeners = new Map<EventName, Set<(p: unknown) => void>>();
@@ -52,8 +75,18 @@ export function createWebBridge(secret: string): MessengerBridge {
 
   function connect(): Promise<WebSocket> {
     if (opened) return opened;
-    opened = new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(url, ['messenger.v1', `secret.${secret}`]);
+    const attempt = secret.then(open);
+    opened = attempt;
+    // A refused launch code or socket fails this attempt with its reason; a later call tries again.
+    attempt.catch(() => {
+      if (opened === attempt) opened = null;
+    });
+    return attempt;
+  }
+
+  function open(sessionSecret: string): Promise<WebSocket> {
+    return new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(url, ['messenger.v1', `secret.${sessionSecret}`]);
       ws.onopen = () => {
         socket = ws;
         retryMs = 250;
@@ -85,7 +118,6 @@ export function createWebBridge(secret: string): MessengerBridge {
         }
       };
     });
-    return opened;
   }
 
   async function invoke(name: string, args: unknown): Promise<unknown> {

@@ -1,6 +1,7 @@
 /**
  * `npm run web -- [--port N] [--data DIR] [--no-open]`: the app in a browser tab. Prints one
- * line, `open http://127.0.0.1:<port>/#secret=…`, which carries the per-launch secret.
+ * line, `open http://127.0.0.1:<port>/#code=…`, whose one-time code the first page load
+ * exchanges for the session's secret (see web-server.ts).
  * Entries (cli.ts, start.ts) call main(); this module never runs on import, because in a bundle
  * every module shares its entry's `import.meta.url`.
  */

@@ -28,8 +28,6 @@ export interface WebModeOptions {
   port: number;
   dataDir: string;
   open: boolean;
-  /** fixed socket secret (tests); random otherwise */
-  secret?: string;
   pollIntervalMs?: number;
 }
 
@@ -87,7 +85,7 @@ export async function runWebMode(
   };
   let server: RunningWebServer;
   try {
-    server = await startWebServer({ staticDir: webBuildDir, handlers, subscribe, port: opts.port, secret: opts.secret });
+    server = await startWebServer({ staticDir: webBuildDir, handlers, subscribe, port: opts.port, onLaunchCodeUsed: () => log('the launch link was used to open the app; it will not work again') });
   } catch (e) {
     await starting.then((s) => s.close(), () => undefined);
     throw e;

@@ -1,8 +1,13 @@
 /**
  * Web mode's doorway: serves the built renderer on 127.0.0.1 and carries the same IPC
- * contract over one WebSocket. A per-launch secret guards the socket (offered as a
- * subprotocol, compared in constant time), the Origin must be this server's own, and the
- * Host header must name loopback so a DNS-rebinding page cannot talk to it.
+ * contract over one WebSocket. The Origin must be this server's own, and the Host header must
+ * name loopback so a DNS-rebinding page cannot talk to it.
+ *
+ * The launch link carries a one-time code, not the secret itself: the link is handed to
+ * `xdg-open`/`open`, whose arguments any local user can read in /proc. The first page load
+ * exchanges the code (`POST /session`) for the session secret, and the code is dead from then
+ * on. The socket takes only the session secret (offered as a subprotocol, compared in
+ * constant time), which never appears in any process's arguments or in a printed line.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -19,13 +24,13 @@ export interface WebServerOptions {
   /** subscribe to main's events; returns an unsubscribe */
   subscribe: (fn: <E extends EventName>(event: E, payload: Events[E]) => void) => () => void;
   port?: number;
-  /** fixed secret (tests); random per launch otherwise */
-  secret?: string;
+  /** told when the launch code is exchanged, so a link used by someone else is noticed */
+  onLaunchCodeUsed?: () => void;
 }
 
 export interface RunningWebServer {
   url: string;
-  /** the one line to open: url with the secret in the fragment */
+  /** the one line to open: url with the one-time launch code in the fragment */
   openUrl: string;
   port: number;
   close(): Promise<void>;
@@ -43,10 +48,20 @@ const TYPES: Record<string, string> = {
 };
 
 const MAX_FRAME = 1024 * 1024;
+/** a launch-code exchange body is `{"code":"<43 chars>"}`; anything much larger is not one */
+const MAX_SESSION_BODY = 1024;
+
+/** Equal-length constant-time comparison of two strings (false for different lengths). */
+function sameSecret(given: string, expected: Buffer): boolean {
+  const buf = Buffer.from(given);
+  return buf.length === expected.length && timingSafeEqual(buf, expected);
+}
 
 export async function startWebServer(opts: WebServerOptions): Promise<RunningWebServer> {
-  const secret = opts.secret ?? randomBytes(32).toString('base64url');
-  const secretBuf = Buffer.from(secret);
+  const launchCode = randomBytes(32).toString('base64url');
+  const launchCodeBuf = Buffer.from(launchCode);
+  let launchCodeUsed = false;
+  const secretBuf = Buffer.from(randomBytes(32).toString('base64url'));
   let port = 0;
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
@@ -70,11 +85,16 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       res.writeHead(421, { 'content-type': 'text/plain' }).end('Misdirected request');
       return;
     }
+    const path = requestPath(req);
+    if (path === null) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request: malformed URL');
+      return;
+    }
+    if (path === '/session') return exchangeLaunchCode(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const file = resolveStatic(opts.staticDir, path);
     if (!file) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
@@ -93,8 +113,46 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       ...(isHtml ? { 'content-security-policy': csp(), 'x-frame-options': 'DENY' } : {}),
     });
     if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    else createReadStream(file).on('error', () => res.destroy()).pipe(res);
   });
+
+  const answerJson = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(JSON.stringify(body));
+  };
+
+  /** `POST /session {code}` from our own page: the launch code, once, for the session secret. */
+  function exchangeLaunchCode(req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    if (!allowedOrigins().has(String(req.headers.origin ?? ''))) return answerJson(res, 403, { error: 'Only the app’s own page may start a session.', code: 'forbidden-origin' });
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return answerJson(res, 415, { error: 'Send the launch code as JSON.', code: 'unsupported-media-type' });
+    let body = '';
+    let tooLarge = false;
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+      if (body.length > MAX_SESSION_BODY) {
+        tooLarge = true;
+        req.destroy();
+      }
+    });
+    req.on('end', () => {
+      if (tooLarge) return;
+      let code: unknown;
+      try {
+        code = (JSON.parse(body) as { code?: unknown })?.code;
+      } catch {
+        return answerJson(res, 400, { error: 'The body is not JSON.', code: 'bad-request' });
+      }
+      if (typeof code !== 'string' || !sameSecret(code, launchCodeBuf)) return answerJson(res, 401, { error: 'This is not the link the app printed. Open the app from the link it printed when it started.', code: 'bad-launch-code' });
+      if (launchCodeUsed) return answerJson(res, 410, { error: 'This link was already used, and works only once. Restart the app (or open the tab that used it) to get in again.', code: 'launch-code-used' });
+      launchCodeUsed = true;
+      opts.onLaunchCodeUsed?.();
+      answerJson(res, 200, { secret: secretBuf.toString() });
+    });
+  }
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -106,16 +164,15 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     const refuse = (status: number, text: string) => {
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path !== '/ipc') return refuse(404, 'Not Found');
+    if (requestPath(req) !== '/ipc') return refuse(404, 'Not Found');
     if (!allowedHosts().has(req.headers.host ?? '')) return refuse(421, 'Misdirected Request');
     if (!allowedOrigins().has(String(req.headers.origin ?? ''))) return refuse(403, 'Forbidden');
     const offered = String(req.headers['sec-websocket-protocol'] ?? '')
       .split(',')
       .map((p) => p.trim());
     const given = offered.find((p) => p.startsWith('secret.'))?.slice('secret.'.length) ?? '';
-    const givenBuf = Buffer.from(given);
-    if (givenBuf.length !== secretBuf.length || !timingSafeEqual(givenBuf, secretBuf)) return refuse(401, 'Unauthorized');
+    // Until the launch code is exchanged there is no session, whatever is offered.
+    if (!launchCodeUsed || !sameSecret(given, secretBuf)) return refuse(401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
@@ -153,7 +210,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
   const url = `http://127.0.0.1:${port}/`;
   return {
     url,
-    openUrl: `${url}#secret=${secret}`,
+    openUrl: `${url}#code=${launchCode}`,
     port,
     close: async () => {
       unsubscribe();
@@ -163,6 +220,19 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/**
+ * The request's path, percent-decoded; null when the target is not a URL or holds a malformed
+ * escape (`/%`, `/%E0%A4%A`). That is the client's mistake, answered 400: never a throw, which
+ * would take the whole process (and every open tab) down.
+ */
+function requestPath(req: http.IncomingMessage): string | null {
+  try {
+    return decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  } catch {
+    return null;
+  }
 }
 
 function resolveStatic(root: string, urlPath: string): string | null {
