@@ -74,6 +74,30 @@ test('navigation away and new windows are refused', async () => {
   }
 });
 
+test('file:, javascript: and data: URLs are refused like foreign origins', async () => {
+  const app = await launch();
+  try {
+    const page = await app.firstWindow();
+    await expect(page.getByRole('button', { name: 'Create a new wallet' })).toBeVisible();
+    const before = page.url();
+    for (const target of ['file:///etc/passwd', 'data:text/html,<h1>phish</h1>', 'https://example.com/']) {
+      await page.evaluate(`location.href = ${JSON.stringify(target)}`).catch(() => undefined);
+      await page.waitForTimeout(300);
+      expect(page.url(), target).toBe(before);
+    }
+    // a javascript: URL given to window.open or a link neither runs nor opens anything
+    await page.evaluate("window.open('javascript:document.title=\"owned\"')");
+    await page.evaluate("window.open('file:///etc/passwd')");
+    await page.waitForTimeout(300);
+    expect(app.windows()).toHaveLength(1);
+    expect(await page.title()).not.toBe('owned');
+    // the doorway still answers our page
+    expect(await page.evaluate('window.messenger["app.status"]({}).then((s) => s.shell)')).toBe('electron');
+  } finally {
+    await app.close();
+  }
+});
+
 test('onboarding in the desktop app', async ({ relay }) => {
   const app = await launch();
   try {

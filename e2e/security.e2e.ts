@@ -17,7 +17,7 @@ function tryConnect(url: string, protocols: string[], origin: string): Promise<s
 
 /** The session secret the page got for its launch code (kept in this tab's sessionStorage). */
 function sessionSecret(page: Page): Promise<string> {
-  return page.evaluate(() => sessionStorage.getItem('messenger.secret') ?? '');
+  return page.evaluate("sessionStorage.getItem('messenger.secret') ?? ''") as Promise<string>;
 }
 
 test('web mode: no Node in the page, the code leaves the address bar, the socket refuses strangers', async ({ app }) => {

@@ -10,6 +10,7 @@ import { safeStorageCodec } from './safe-storage-codec.js';
 import { AppServices } from './services/app-services.js';
 import { builtRelayLauncher } from './services/relay-launcher.js';
 import { configureSqliteBinding } from './sqlite-binding.js';
+import { keychainRefusal } from './shell-guards.js';
 import { createMainWindow, hardenSession } from './window.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -38,7 +39,7 @@ if (!app.requestSingleInstanceLock()) {
         dataDir: process.env.RELAY_MESSENGER_PROFILE ?? app.getPath('userData'),
         shell: 'electron',
         relayLauncher: builtRelayLauncher(here, sqliteEnv),
-        vaultCodec: safeStorage.isEncryptionAvailable() ? safeStorageCodec(safeStorage) : undefined,
+        keychain: { codec: safeStorageCodec(safeStorage), refusal: keychainRefusal(safeStorage, process.platform) },
         openExternal: (url) => shell.openExternal(url),
       });
     } catch (e) {

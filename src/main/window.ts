@@ -2,39 +2,22 @@
  * The main window and everything that keeps its page in its box: sandbox, context isolation,
  * no Node, a strict CSP (in index.html, and as a header for anything served), no navigation,
  * no new windows (http(s) links go to the system browser), and every permission refused.
+ * The decisions themselves are pure functions in shell-guards.ts, tested without Electron.
  */
-import { BrowserWindow, session, shell, type Session, type WebContents } from 'electron';
+import { app, BrowserWindow, session, shell, type Session, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as guards from './shell-guards.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-/** The page's own origin: the dev server in development, the built file otherwise. */
+/** The page's own URL: the dev server only in an unpackaged app, the built file otherwise. */
 export function rendererUrl(): string {
-  const dev = process.env.ELECTRON_RENDERER_URL;
-  if (dev && !process.env.NODE_ENV?.startsWith('prod')) return dev;
-  return new URL(`file://${join(here, '../renderer/index.html')}`).href;
+  return guards.rendererUrl({ packaged: app.isPackaged, devServerUrl: process.env.ELECTRON_RENDERER_URL, builtIndexPath: join(here, '../renderer/index.html') });
 }
 
 export function isOurPage(url: string): boolean {
-  const ours = new URL(rendererUrl());
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return false;
-  }
-  if (ours.protocol === 'file:') return u.protocol === 'file:' && u.pathname === ours.pathname;
-  return u.origin === ours.origin;
-}
-
-export function isExternalLink(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
-  }
+  return guards.isOurPage(url, rendererUrl());
 }
 
 export function hardenSession(s: Session = session.defaultSession): void {
@@ -47,18 +30,24 @@ export function hardenSession(s: Session = session.defaultSession): void {
 }
 
 function hardenContents(wc: WebContents): void {
+  const ours = rendererUrl();
   wc.setWindowOpenHandler(({ url }) => {
-    if (isExternalLink(url)) void shell.openExternal(url);
+    const external = guards.externalLinkToOpen(url);
+    if (external) void shell.openExternal(external);
     return { action: 'deny' };
   });
   wc.on('will-navigate', (e, url) => {
-    if (!isOurPage(url) || url !== wc.getURL()) e.preventDefault();
+    if (!guards.mayNavigate(url, wc.getURL(), ours)) e.preventDefault();
   });
-  wc.on('will-redirect', (e) => e.preventDefault());
+  wc.on('will-redirect', (e) => {
+    if (!guards.mayRedirect()) e.preventDefault();
+  });
   wc.on('will-attach-webview', (e) => e.preventDefault());
   wc.on('will-frame-navigate', (e) => {
-    if (!e.isMainFrame) e.preventDefault();
+    if (!guards.mayFrameNavigate(e.isMainFrame) || !guards.mayNavigate(e.url, wc.getURL(), ours)) e.preventDefault();
   });
+  // DevTools stay shut in a built app even if a shortcut or a debugger port asks for them.
+  if (!guards.devToolsAllowed(app.isPackaged)) wc.on('devtools-opened', () => wc.closeDevTools());
 }
 
 export function createMainWindow(): BrowserWindow {
@@ -85,7 +74,7 @@ export function createMainWindow(): BrowserWindow {
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: true,
-      devTools: !process.env.NODE_ENV?.startsWith('prod'),
+      devTools: guards.devToolsAllowed(app.isPackaged),
     },
   });
   hardenContents(win.webContents);

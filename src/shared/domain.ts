@@ -129,6 +129,14 @@ export interface RelayStatus {
   local: { running: boolean; url: string | null; lan: { urls: string[]; fingerprint: string } | null };
 }
 
+/** An envelope that failed a check (forged, tampered, misaddressed…): acked and dropped, never shown. */
+export interface RejectedMessage {
+  envelopeId: string;
+  /** the sender the envelope claims; not to be trusted, which is the point */
+  claimedSender: string;
+  reason: string;
+}
+
 export interface SyncStatus {
   state: 'idle' | 'syncing' | 'offline' | 'error';
   lastSyncAt: string | null;
@@ -149,4 +157,10 @@ export interface AppStatus {
   relay: RelayStatus;
   /** the OS keychain protects the wallet, so no passphrase is asked for */
   keychain?: boolean;
+  /**
+   * Why the desktop app does not trust the OS keychain here: `basic_text` (Linux without a
+   * secret service: Chromium's fallback is a fixed password) or `unavailable`; null when it does.
+   * With `keychain` also true, the wallet predates the check and is protected only that weakly.
+   */
+  keychainRefused?: 'basic_text' | 'unavailable' | null;
 }

@@ -6,7 +6,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type {
   ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationSummary,
-  DeviceInfo, DirectoryHit, GroupInfo, InboxPolicy, RelayStatus, SyncStatus,
+  DeviceInfo, DirectoryHit, GroupInfo, InboxPolicy, RejectedMessage, RelayStatus, SyncStatus,
 } from './domain.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 
@@ -107,6 +107,8 @@ export type CommandResult<K extends CommandName> = Commands[K]['result'];
 export interface Events {
   'message.new': ChatMessage;
   'message.updated': ChatMessage;
+  /** a received envelope failed a check and was dropped (one event each; nothing is kept) */
+  'message.rejected': RejectedMessage;
   'conversation.updated': ConversationSummary;
   'request.new': ContactRequest;
   'sync.status': SyncStatus;
@@ -114,7 +116,7 @@ export interface Events {
   'app.status': AppStatus;
 }
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'conversation.updated', 'request.new', 'sync.status', 'relay.status', 'app.status'];
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.rejected', 'conversation.updated', 'request.new', 'sync.status', 'relay.status', 'app.status'];
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {

@@ -402,8 +402,8 @@ async function sync(m: Messenger, json: boolean): Promise<void> {
   // lines a previous run committed but did not get to print
   print();
   m.committedHook = (_applied: AppliedIncoming) => print();
-  const res = await m.syncPass();
-  for (const r of res.rejected) process.stderr.write(`${JSON.stringify({ rejected: r.envelopeId, claimedSender: r.claimedSender, reason: r.reason })}\n`);
+  const off = m.on('message.rejected', (r) => process.stderr.write(`${JSON.stringify({ rejected: r.envelopeId, claimedSender: r.claimedSender, reason: r.reason })}\n`));
+  const res = await m.syncPass().finally(off);
   if (res.deferred > 0) process.stderr.write(`${JSON.stringify({ deferred: res.deferred, note: 'left on the relay for the next sync' })}\n`);
 }
 

@@ -50,6 +50,8 @@
  *   state `sending`);
  * - `message.updated`: a message changed state (sent with its routing, failed);
  * - `conversation.updated`: a conversation's summary changed (new message, read, accepted);
+ * - `message.rejected`: a received envelope failed a check (forged, tampered, misaddressed,
+ *   uncertified device) and was dropped; one event each, nothing is kept;
  * - `request.new`: a contact request arrived, grew, or learned its sender's handle (one per
  *   sender, keyed by address; see requests.list);
  * - `sync.status`, `relay.status`, `app.status`: when they change.
@@ -85,7 +87,7 @@ import { RequestPacer } from './request-pacer.js';
 import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from './profile-passphrase.js';
 import { openSecret, sealSecret } from './sealed-secret.js';
 import { forgetTicket, ticketingCodec, ticketPath } from '../vault/unlock-ticket.js';
-import { SyncEngine, type CrashPoint, type Rejection, type SyncPassResult } from './sync-engine.js';
+import { SyncEngine, type CrashPoint, type SyncPassResult } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
 
 /** The commands the Messenger serves (the shell owns the rest). */
@@ -171,12 +173,9 @@ export class Messenger {
       crashAt: opts.crashAt ?? null,
       pullLimit: opts.pullLimit,
       onCommitted: (applied) => this.onCommitted(applied),
-      onRejected: (r) => this.rejections.push(r),
+      onRejected: (r) => this.emit('message.rejected', r),
     });
   }
-
-  /** What the last passes refused (tampered, forged, uncertified device...), newest last. */
-  readonly rejections: Rejection[] = [];
 
   /** Opens (creating) the profile folder, its database and its vault worker. */
   static async open(opts: MessengerOptions): Promise<Messenger> {

@@ -11,14 +11,16 @@
  * m.from = envelope sender unless a bot post):
  * - people's messages name their sending device (`m.device`), which must be one of the
  *   author's certified devices (GET /keys, certificates verified);
- * - a direct message from someone else must be addressed to us (`m.to`);
+ * - a direct message from someone else must be addressed to us (`m.to`): one that names no
+ *   recipient is dropped like one addressed to someone else, or a message signed for another
+ *   reader could be forwarded to us and shown as written to us;
  * - our own messages (from our other devices) must name the peer they went to.
- * A message that fails is acked and dropped (reported through `onRejected`), never stored
- * under the claimed sender. Only transient trouble (relay unreachable while checking a
+ * A message that fails is acked and dropped (reported through `onRejected`, one call each;
+ * nothing keeps a list), never stored under the claimed sender. Only transient trouble (relay unreachable while checking a
  * device) leaves an envelope un-acked for the next pass.
  */
 import type { Envelope } from '../../shared/api/envelopes.js';
-import type { ConversationId } from '../../shared/domain.js';
+import type { ConversationId, RejectedMessage } from '../../shared/domain.js';
 import type { OpenOutcome, OpenedMessage } from '../vault/vault-protocol.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import type { CertifiedDevices } from './certified-devices.js';
@@ -28,16 +30,13 @@ import { isTransient, type RelayApi } from './relay-api.js';
 
 export type CrashPoint = 'before-commit' | 'after-commit' | 'after-print' | 'after-ack';
 
-export interface Rejection {
-  envelopeId: string;
-  claimedSender: string;
-  reason: string;
-}
+export type Rejection = RejectedMessage;
 
 export interface SyncPassResult {
   pulled: number;
   stored: number;
-  rejected: Rejection[];
+  /** how many envelopes failed a check (each was reported through onRejected) */
+  rejected: number;
   /** envelopes left on the relay for a later pass (transient trouble) */
   deferred: number;
 }
@@ -81,7 +80,7 @@ export class SyncEngine {
   }
 
   private async pass(): Promise<SyncPassResult> {
-    const result: SyncPassResult = { pulled: 0, stored: 0, rejected: [], deferred: 0 };
+    const result: SyncPassResult = { pulled: 0, stored: 0, rejected: 0, deferred: 0 };
     this.d.devices.startPass();
     await this.flushPendingAcks();
     const limit = this.d.pullLimit ?? 100;
@@ -90,7 +89,7 @@ export class SyncEngine {
       result.pulled += envelopes.length;
       if (envelopes.length === 0) break;
       const batch = await this.processBatch(envelopes);
-      result.rejected.push(...batch.rejected);
+      result.rejected += batch.rejected;
       result.deferred += batch.deferred;
 
       this.crash('before-commit', batch.items.length);
@@ -132,11 +131,11 @@ export class SyncEngine {
     }
   }
 
-  private async processBatch(envelopes: Envelope[]): Promise<{ items: IncomingMessage[]; ackIds: string[]; rejected: Rejection[]; deferred: number }> {
+  private async processBatch(envelopes: Envelope[]): Promise<{ items: IncomingMessage[]; ackIds: string[]; rejected: number; deferred: number }> {
     const outcomes: OpenOutcome[] = await this.d.vault.openMany({ envelopes });
     const items: IncomingMessage[] = [];
     const ackIds: string[] = [];
-    const rejected: Rejection[] = [];
+    let rejected = 0;
     let deferred = 0;
     const me = this.d.me();
     const receivedAt = new Date(this.now()).toISOString();
@@ -144,10 +143,9 @@ export class SyncEngine {
       const env = envelopes[i];
       const outcome = outcomes[i];
       const reject = (reason: string): void => {
-        const r = { envelopeId: env.id, claimedSender: env.senderAddress, reason };
-        rejected.push(r);
+        rejected++;
         ackIds.push(env.id);
-        this.d.onRejected?.(r);
+        this.d.onRejected?.({ envelopeId: env.id, claimedSender: env.senderAddress, reason });
       };
       if (!outcome) {
         deferred++;
@@ -204,7 +202,8 @@ export class SyncEngine {
       if (body.to === null) return 'a message from our own wallet that names no recipient';
       return { ...base, conversationId: `direct:${body.to}`, conversationKind: 'direct', peer: body.to, fromMe: true, routed: 'inbox', isRequest: false };
     }
-    if (body.to !== null && body.to !== me.address) return `the message was addressed to ${body.to}, not to us`;
+    if (body.to === null) return 'the direct message names no recipient (to), so it may have been meant for someone else';
+    if (body.to !== me.address) return `the message was addressed to ${body.to}, not to us`;
     return {
       ...base,
       conversationId: `direct:${author}`,

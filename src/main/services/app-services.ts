@@ -12,7 +12,9 @@ import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js
 import { Messenger } from '../client/messenger.js';
 import type { Handlers } from '../commands/handler-types.js';
 import { AppError } from '../commands/plain-errors.js';
+import { useKeychainCodec, type KeychainRefusal } from '../shell-guards.js';
 import type { VaultCodec } from '../vault/secret-codec.js';
+import { readVaultHeader } from '../vault/vault-file.js';
 import { readSettings, writeSettings, type AppSettings } from './app-settings.js';
 import { EmbeddedRelay, type RelayLauncher } from './embedded-relay.js';
 import { lockProfile } from './profile-lock.js';
@@ -22,8 +24,11 @@ export interface AppServicesOptions {
   dataDir: string;
   shell: 'electron' | 'web';
   relayLauncher: RelayLauncher;
-  /** Electron's safeStorage; without it the vault is protected by the passphrase */
-  vaultCodec?: VaultCodec;
+  /**
+   * Electron's safeStorage as a vault codec, and why it must not protect new vaults (Linux's
+   * `basic_text` fallback, or no keychain at all); without it the passphrase protects the vault.
+   */
+  keychain?: { codec: VaultCodec; refusal: KeychainRefusal };
   openExternal: (url: string) => Promise<void>;
   /** Messenger's background sync period (tests shorten it) */
   pollIntervalMs?: number;
@@ -42,6 +47,8 @@ export class AppServices {
   private releaseLock: (() => void) | null = null;
   private restarts = 0;
   private closed = false;
+  /** the keychain codec this launch gave the vault, if any */
+  private vaultCodec: VaultCodec | undefined;
   private localStarting: Promise<unknown> | null = null;
 
   private constructor(private readonly opts: AppServicesOptions) {
@@ -62,11 +69,12 @@ export class AppServices {
     const s = new AppServices(opts);
     s.releaseLock = lockProfile(opts.dataDir);
     try {
+      s.vaultCodec = await s.chooseVaultCodec();
       const relayUp = s.settings.localRelay.enabled ? s.startLocalRelay().catch(() => undefined) : Promise.resolve();
       s.messenger = await Messenger.open({
-        profileDir: join(opts.dataDir, 'profile'),
+        profileDir: s.profileDir(),
         shell: opts.shell,
-        codec: opts.vaultCodec,
+        codec: s.vaultCodec,
         localRelay: () => s.relay.status(),
         ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
       });
@@ -83,6 +91,27 @@ export class AppServices {
       await s.close();
       throw e;
     }
+  }
+
+  private profileDir(): string {
+    return join(this.opts.dataDir, 'profile');
+  }
+
+  /**
+   * The keychain protects new vaults only when it is a real one (see shell-guards.ts); a vault
+   * it already protects can only be opened with it, so that one keeps it (and Settings says
+   * how weak that is).
+   */
+  private async chooseVaultCodec(): Promise<VaultCodec | undefined> {
+    const k = this.opts.keychain;
+    if (!k) return undefined;
+    const existing = k.refusal === null ? null : ((await readVaultHeader(this.profileDir()).catch(() => null))?.protection ?? null);
+    return useKeychainCodec(k.refusal, existing) ? k.codec : undefined;
+  }
+
+  /** What the status says about the keychain. */
+  private keychainStatus(): Pick<AppStatus, 'keychain' | 'keychainRefused'> {
+    return { keychain: this.vaultCodec !== undefined, keychainRefused: this.opts.keychain?.refusal ?? null };
   }
 
   /**
@@ -113,7 +142,7 @@ export class AppServices {
   }
 
   private emit<E extends EventName>(event: E, payload: Events[E]): void {
-    if (event === 'app.status') payload = { ...(payload as AppStatus), keychain: this.opts.vaultCodec !== undefined } as Events[E];
+    if (event === 'app.status') payload = { ...(payload as AppStatus), ...this.keychainStatus() } as Events[E];
     this.emitter.emit('event', event, payload);
   }
 
@@ -158,7 +187,7 @@ export class AppServices {
   }
 
   async status(): Promise<AppStatus> {
-    return { ...(await this.messenger.appStatus()), keychain: this.opts.vaultCodec !== undefined };
+    return { ...(await this.messenger.appStatus()), ...this.keychainStatus() };
   }
 
   private saveSettings(patch: Partial<AppSettings>): void {

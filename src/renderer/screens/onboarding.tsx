@@ -90,6 +90,7 @@ function Welcome() {
 /** The OS keychain protects the wallet in the desktop app; elsewhere a passphrase does. */
 function PassphraseField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   const keychain = useStore((s) => s.status?.keychain === true);
+  const noSecretStore = useStore((s) => s.status?.keychainRefused === 'basic_text');
   if (keychain)
     return (
       <p className="note">
@@ -97,11 +98,18 @@ function PassphraseField({ value, onChange }: { value: string; onChange: (v: str
       </p>
     );
   return (
-    <label className="field">
+    <>
+      {noSecretStore && (
+        <p className="note" role="note">
+          <Icon name="shield" size={16} /> This computer has no secret store (such as GNOME Keyring or KWallet), so the system keychain would protect your wallet only with a password built into the app. Choose a passphrase instead.
+        </p>
+      )}
+      <label className="field">
       <span className="field-label">Passphrase for this computer (recommended)</span>
       <input type="password" aria-label="Passphrase for this computer (recommended)" aria-describedby="passphrase-hint" value={value} onChange={(e) => onChange(e.target.value)} autoComplete="new-password" />
       <span className="field-hint" id="passphrase-hint">Asked when the app starts. Without one, anyone who can read this computer’s files can open your wallet.</span>
-    </label>
+      </label>
+    </>
   );
 }
 

@@ -218,7 +218,14 @@ function Devices() {
   return (
     <section className="card section" aria-labelledby="devices-title">
       <h2 id="devices-title">Devices</h2>
-      <p className="subtle small">Each device has its own encryption key, certified by your wallet. Revoke a device you no longer use; it stops receiving messages at once.</p>
+      <p className="subtle small">Each device has its own encryption key, certified by your wallet. Revoke a device you no longer use: it is signed out of the relay, its waiting messages are deleted and it receives nothing new.</p>
+      <p className="note warn-note small" id="revoke-limits">
+        <Icon name="alert" size={16} />
+        <span>
+          Revoking does not take your wallet away from that device. Every installation holds your wallet key, so a revoked one can sign in again as you. If a device was lost or stolen, move to a new wallet and tell your contacts your new address.
+        </span>
+      </p>
+      <KeychainNote />
       <ul className="plain-list" aria-label="Devices">
         {devices.map((d) => (
           <li key={d.publicKey} className="device-row">
@@ -258,6 +265,27 @@ function Devices() {
       </ul>
       <FormError error={action.error} />
     </section>
+  );
+}
+
+/** Why the desktop app asks for a passphrase on this computer, or how weak its keychain protection is. */
+function KeychainNote() {
+  const status = useStore((s) => s.status);
+  if (status?.keychainRefused !== 'basic_text') return null;
+  if (status.keychain)
+    return (
+      <p className="note warn-note small" role="note">
+        <Icon name="alert" size={16} />
+        <span>
+          This computer has no secret store (such as GNOME Keyring or KWallet), so the key that locks your wallet here is protected only by a password built into the app. Anyone who can read your files can open it. Install a secret store, or move to a new wallet protected by a passphrase.
+        </span>
+      </p>
+    );
+  return (
+    <p className="note small" role="note">
+      <Icon name="shield" size={16} />
+      <span>Your passphrase protects the wallet on this computer: it has no secret store (such as GNOME Keyring or KWallet), and the fallback would be a password built into the app.</span>
+    </p>
   );
 }
 

@@ -67,7 +67,7 @@ describe('headless client CLI', () => {
     expect(await cliOk(b, ['group', 'add', group.id, alice.address])).toMatchObject({ members: expect.arrayContaining([alice.address, bob.address]) });
     const { token } = await cliOk<{ token: string }>(b, ['group', 'token', group.id, 'helper']);
     expect(token).toMatch(/^gtk_live_/);
-    const bot = await runEntry('bot-cli', ['--relay', url, '--token', token, '--group', group.id, 'build', 'passed']);
+    const bot = await runEntry('bot-cli', ['--relay', url, '--token-env', 'BOT_TOKEN', '--group', group.id, 'build', 'passed'], { BOT_TOKEN: token });
     expect(bot.code, bot.stderr).toBe(0);
     const post = bot.json[0] as { from: string; via: string; relaySender: string; devices: unknown[] };
     expect(post).toMatchObject({ via: 'group-token', relaySender: bob.address });

@@ -11,6 +11,7 @@ import { signIn, type SignedIn } from '../../test-support/sign-in.js';
 import { buildDirectFrame, buildGroupFrame } from '../../vault/frames.js';
 import { buildPayload } from '../../vault/payload.js';
 import { nodeSealer } from '../../vault/sealer-node.js';
+import type { RejectedMessage } from '../../../shared/domain.js';
 import { RelayApi } from '../relay-api.js';
 import { cleanup, newProfile, startRelay, type Relay } from './harness.js';
 
@@ -50,6 +51,19 @@ async function post(frame: Uint8Array, tamper = false): Promise<void> {
 
 const sign = (text: string) => mallory.account.signMessage({ message: text });
 
+/** One sync pass of bob's, with the rejections it reported as events. */
+async function bobSyncs(): Promise<{ pulled: number; stored: number; rejected: number; reasons: string[] }> {
+  const seen: RejectedMessage[] = [];
+  const off = bob.m.on('message.rejected', (r) => seen.push(r));
+  try {
+    const pass = await bob.m.syncPass();
+    expect(seen.every((r) => r.claimedSender === mallory.address)).toBe(true);
+    return { ...pass, reasons: seen.map((r) => r.reason) };
+  } finally {
+    off();
+  }
+}
+
 describe('forged and tampered envelopes', () => {
   it('are not shown as from the claimed sender', async () => {
     // 1. m claims alice, signed by mallory
@@ -79,11 +93,12 @@ describe('forged and tampered envelopes', () => {
     const honest = m({ from: mallory.address, text: 'hello, honestly', device: mallory.deviceKey });
     await post(buildDirectFrame(buildPayload(honest, await sign(honest))));
 
-    const pass = await bob.m.syncPass();
+    const pass = await bobSyncs();
     expect(pass.pulled).toBe(7);
     expect(pass.stored).toBe(1);
-    expect(pass.rejected).toHaveLength(6);
-    const reasons = pass.rejected.map((r) => r.reason).join('\n');
+    expect(pass.rejected).toBe(6);
+    expect(pass.reasons).toHaveLength(6);
+    const reasons = pass.reasons.join('\n');
     expect(reasons).toMatch(/bad-signature/);
     expect(reasons).toMatch(/sender-mismatch/);
     expect(reasons).toMatch(/auth-failed/);
@@ -103,8 +118,21 @@ describe('forged and tampered envelopes', () => {
   it('a message addressed to someone else is refused even with a valid signature', async () => {
     const other = m({ from: mallory.address, text: 'meant for alice', device: mallory.deviceKey, to: alice.address });
     await post(buildDirectFrame(buildPayload(other, await sign(other))));
-    const pass = await bob.m.syncPass();
+    const pass = await bobSyncs();
     expect(pass.stored).toBe(0);
-    expect(pass.rejected.map((r) => r.reason)).toEqual([expect.stringMatching(/addressed to/)]);
+    expect(pass.reasons).toEqual([expect.stringMatching(/addressed to/)]);
+  });
+
+  it('a direct message that names no recipient is dropped like one addressed to someone else', async () => {
+    // Signed by mallory for nobody in particular: without `to`, bob cannot tell it was meant for him.
+    const unaddressed = m({ from: mallory.address, text: 'to whom it may concern', device: mallory.deviceKey, to: undefined });
+    expect(JSON.parse(unaddressed)).not.toHaveProperty('to');
+    await post(buildDirectFrame(buildPayload(unaddressed, await sign(unaddressed))));
+    const pass = await bobSyncs();
+    expect(pass.stored).toBe(0);
+    expect(pass.reasons).toEqual([expect.stringMatching(/names no recipient/)]);
+    expect(bob.m.listMessages({ conversationId: `direct:${mallory.address}` }).map((x) => x.text)).not.toContain('to whom it may concern');
+    // acked: it does not come back
+    expect((await bob.m.syncPass()).pulled).toBe(0);
   });
 });
