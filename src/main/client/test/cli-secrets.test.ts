@@ -5,7 +5,7 @@
  * stderr, and never prints it as a message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from '../../bench/sign-in.js';
+import { signIn } from '../../test-support/sign-in.js';
 import { buildDirectFrame } from '../../vault/frames.js';
 import { buildPayload } from '../../vault/payload.js';
 import { nodeSealer } from '../../vault/sealer-node.js';

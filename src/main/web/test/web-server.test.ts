@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { Handlers } from '../../ipc/handler-types.js';
+import type { Handlers } from '../../commands/handler-types.js';
 import { startWebServer, type RunningWebServer } from '../web-server.js';
 
 const running: RunningWebServer[] = [];
