@@ -85,8 +85,8 @@ describe('architecture', () => {
         if (target) {
           const z = zone(f);
           if (!allowed[z].some((ok) => rel(target).startsWith(ok + '/'))) {
-            // tests may start a real relay to talk to, with the shared test tooling
-            if (rel(f).includes('/test/') && /^src\/main\/(relay|test-support)\//.test(rel(target))) return null;
+            // tests may start a real relay (and a local chain) to talk to, with the shared test tooling
+            if (rel(f).includes('/test/') && /^src\/main\/(relay|test-support|devchain)\//.test(rel(target))) return null;
             return `${z} may import only ${allowed[z].join(', ')}`;
           }
         }
