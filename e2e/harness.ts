@@ -58,8 +58,11 @@ export class TestRelay {
   private port = 0;
   readonly dataDir = tempDir('relay');
 
+  /** `extraArgs`: more serve flags, e.g. the --stake-* flags of a relay that takes stakes. */
+  constructor(private readonly extraArgs: string[] = []) {}
+
   async start(): Promise<void> {
-    const r = await spawnUntil(['src/main/relay/cli.ts', '--host', '127.0.0.1', '--port', String(this.port), '--data', this.dataDir], /relay listening on (\S+)/);
+    const r = await spawnUntil(['src/main/relay/cli.ts', '--host', '127.0.0.1', '--port', String(this.port), '--data', this.dataDir, ...this.extraArgs], /relay listening on (\S+)/);
     this.child = r.child;
     this.url = r.match[1];
     this.port = Number(new URL(this.url).port);

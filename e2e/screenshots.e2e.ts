@@ -21,7 +21,7 @@ async function snap(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-test('screenshots of every screen', async ({ relay, app }) => {
+test('screenshots of every screen', async ({ stakeRelay: relay, app }) => {
   const alice = await app('alice');
   const p = alice.page;
 

@@ -1,7 +1,7 @@
 import { createAccount, goTo, messageFromDirectory, messages, send } from './flows.js';
 import { expect, test } from './fixtures.js';
 
-test('stake-gate: the sender is told, in plain words, what the recipient asks', async ({ relay, app }) => {
+test('stake-gate: the sender is told, in plain words, what the recipient asks', async ({ stakeRelay: relay, app }) => {
   const kate = await app('kate');
   const leo = await app('leo');
   await createAccount(kate.page, { relayUrl: relay.url, handle: 'kate' });

@@ -21,6 +21,7 @@ export class AdminError extends Error {
 
 /** Runs one command and returns what to print on stdout. */
 export async function runAdmin(opts: AdminOptions): Promise<string> {
+  if (opts.command.kind === 'deploy-escrow') return deployEscrowCommand(opts.command.rpcUrl, opts.command.privateKeyEnv);
   const file = join(opts.dataDir, DB_FILE);
   // opening would create an empty database; a typo in --data must not look like success
   if (!existsSync(file)) throw new AdminError(`no relay database at ${file} (start the relay with --data ${opts.dataDir} first)`);
@@ -31,13 +32,32 @@ export async function runAdmin(opts: AdminOptions): Promise<string> {
     throw new AdminError(`cannot open ${file}: ${(err as Error).message}`);
   }
   try {
-    return await execute(store, opts.command);
+    return await execute(store, opts.command as Exclude<AdminCommand, { kind: 'deploy-escrow' }>);
   } finally {
     await store.close();
   }
 }
 
-async function execute(store: RelayStore, cmd: AdminCommand): Promise<string> {
+/** Needs no database: it deploys the committed escrow bytecode and prints the flags to use it. */
+async function deployEscrowCommand(rpcUrl: string, privateKeyEnv: string): Promise<string> {
+  const key = process.env[privateKeyEnv]?.trim();
+  if (!key) throw new AdminError(`environment variable ${privateKeyEnv} is empty or not set`);
+  const hex = key.startsWith('0x') ? key : `0x${key}`;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(hex)) throw new AdminError(`${privateKeyEnv} does not hold a private key (32 bytes of hex)`);
+  const { deployEscrow } = await import('./chain/deploy-escrow.js');
+  let d;
+  try {
+    d = await deployEscrow(rpcUrl, hex as `0x${string}`);
+  } catch (err) {
+    throw new AdminError(`deploy-escrow failed: ${(err as Error).message.split('\n')[0]}`);
+  }
+  return [
+    `escrow deployed at ${d.address} on chain ${d.chainId} (transaction ${d.txHash}, ${d.gasUsed} gas)`,
+    `serve with: --stake-rpc ${rpcUrl} --stake-chain-id ${d.chainId} --stake-escrow ${d.address}`,
+  ].join('\n');
+}
+
+async function execute(store: RelayStore, cmd: Exclude<AdminCommand, { kind: 'deploy-escrow' }>): Promise<string> {
   switch (cmd.kind) {
     case 'verify':
     case 'unverify': {

@@ -16,6 +16,9 @@ import { identityRoutes } from './routes/identity.js';
 import { LocalDoorbell } from './live/doorbell.js';
 import { withDoorbell } from './live/ringing-store.js';
 import { WaiterRegistry } from './live/waiters.js';
+import { stakeRoutes } from './routes/stakes.js';
+import { createStakeChain } from './chain/stake-chain.js';
+import { createStakeService } from './stake-service.js';
 
 registerAjvFormats();
 
@@ -38,10 +41,14 @@ const HELD_PULL_RETRY_AFTER_S = 5;
 export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const now = deps.now ?? Date.now;
+  // A relay that names a chain refuses to start unless the escrow there is exactly ours.
+  const stakeChain = deps.stakeChain ?? (config.stake ? createStakeChain(config.stake) : null);
+  if (stakeChain) await stakeChain.verify();
   const doorbell = deps.doorbell ?? new LocalDoorbell();
   const store = withDoorbell(withCredentialCache(deps.store, now), doorbell);
   const waiters = new WaiterRegistry(config.maxHeldPulls);
   const stopListening = doorbell.listen((recipients) => waiters.ring(recipients));
+  const stakes = createStakeService(store, stakeChain, config.stakeCurrency, config.stake?.publicRpcUrls ?? []);
   const app = Fastify({
     logger: deps.logger ?? false,
     https: deps.https ?? null,
@@ -80,9 +87,10 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   registerAuth(app, store, now);
 
   identityRoutes(app, store);
-  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S } });
+  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S } });
   groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID });
-  accountRoutes(app, store, { now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID });
+  accountRoutes(app, store, { now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled });
+  stakeRoutes(app, store, stakes);
 
   // Retention: unacked envelopes older than the operator's period go, at start-up and hourly.
   const sweep = () => store.sweep(now() - config.retentionDays * 24 * HOUR).catch((err) => app.log.error({ err }, 'retention sweep failed'));

@@ -5,12 +5,14 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { StakeCurrency } from '../../shared/api/common.js';
+import type { StakeChainConfig } from './chain/stake-chain.js';
 import { DEFAULT_CONFIG } from './config.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const LAN_HOST = '0.0.0.0';
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_DATA_DIR = './relay-data';
+export const DEFAULT_STAKE_CONFIRMATIONS = 2;
 
 export const USAGE = `Usage:
   npm run relay -- [--host <addr>] [--port <n>] [--data <dir>] [options]
@@ -26,6 +28,13 @@ Serve options:
   --rate-limit <n>           requests per minute per credential, 0 turns it off (default ${DEFAULT_CONFIG.rateLimit})
   --retention-days <n>       unacked envelopes are dropped after n days (default ${DEFAULT_CONFIG.retentionDays})
   --stake-currency <ETH|CRO> currency of anti-spam stakes (default ${DEFAULT_CONFIG.stakeCurrency})
+  --stake-rpc <url>          JSON-RPC endpoint of the stake chain; repeatable, tried in order.
+                             With --stake-chain-id and --stake-escrow this turns stakes on
+  --stake-chain-id <n>       chain id the escrow lives on (the relay checks the RPC agrees)
+  --stake-escrow <0x...>     the RelayStakeEscrow address (its code is checked at start-up)
+  --stake-confirmations <n>  blocks deep a deposit must be (default ${DEFAULT_STAKE_CONFIRMATIONS})
+  --stake-public-rpc <url>   RPC URL offered to clients in /api/v1/stake-config; repeatable
+                             (default: the --stake-rpc URLs that are on loopback)
   --chain-id <n>             Chain ID in sign-in challenges (default ${DEFAULT_CONFIG.chainId})
   --base-url <url>           public URL clients use (default: derived from host and port)
   --allow-host <name>        extra Host header value to accept; repeatable
@@ -41,6 +50,9 @@ Admin commands (act on <data>/relay.db directly; safe beside a running relay):
   grant <address|handle> <entitlement>            e.g. grant 0xabc... developer-api
   revoke-entitlement <address|handle> <entitlement>
   stats                                           counts as JSON
+  deploy-escrow --rpc <url> --private-key-env <VAR>
+                                                  deploy the stake escrow with the key in
+                                                  environment variable VAR; prints its address
 
 Exit codes: 0 success; 1 runtime or admin failure; 2 bad serve arguments.
 `;
@@ -60,6 +72,8 @@ export interface ServeOptions {
   rateLimit: number;
   retentionDays: number;
   stakeCurrency: StakeCurrency;
+  /** null or absent: no stakes */
+  stake?: (StakeChainConfig & { publicRpcUrls: string[] }) | null;
   chainId: number;
   /** null: derive from the address the relay listens on */
   baseUrl: string | null;
@@ -73,7 +87,8 @@ export type AdminCommand =
   | { kind: 'verify' | 'unverify'; who: string }
   | { kind: 'verify-group' | 'unverify-group'; groupId: string }
   | { kind: 'grant' | 'revoke-entitlement'; who: string; entitlement: string }
-  | { kind: 'stats' };
+  | { kind: 'stats' }
+  | { kind: 'deploy-escrow'; rpcUrl: string; privateKeyEnv: string };
 
 export interface AdminOptions {
   dataDir: string;
@@ -115,6 +130,11 @@ function parseServe(argv: readonly string[]): Invocation {
         'rate-limit': { type: 'string' },
         'retention-days': { type: 'string' },
         'stake-currency': { type: 'string' },
+        'stake-rpc': { type: 'string', multiple: true },
+        'stake-chain-id': { type: 'string' },
+        'stake-escrow': { type: 'string' },
+        'stake-confirmations': { type: 'string' },
+        'stake-public-rpc': { type: 'string', multiple: true },
         'chain-id': { type: 'string' },
         'base-url': { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
@@ -138,6 +158,7 @@ function parseServe(argv: readonly string[]): Invocation {
       rateLimit: values['rate-limit'] === undefined ? DEFAULT_CONFIG.rateLimit : integer('--rate-limit', values['rate-limit'], 0, 1_000_000),
       retentionDays: values['retention-days'] === undefined ? DEFAULT_CONFIG.retentionDays : integer('--retention-days', values['retention-days'], 1, 36_500),
       stakeCurrency: values['stake-currency'] === undefined ? DEFAULT_CONFIG.stakeCurrency : stakeCurrency(values['stake-currency']),
+      stake: stakeChain(values),
       chainId: values['chain-id'] === undefined ? DEFAULT_CONFIG.chainId : integer('--chain-id', values['chain-id'], 1, Number.MAX_SAFE_INTEGER),
       baseUrl: values['base-url'] === undefined ? null : baseUrl(values['base-url']),
       allowedHosts: (values['allow-host'] ?? []).map((h) => {
@@ -161,10 +182,13 @@ function parseAdmin(argv: readonly string[]): Invocation {
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { data: { type: 'string' }, rpc: { type: 'string' }, 'private-key-env': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }),
   );
   if (values.help) return { mode: 'help', topic: 'admin' };
+  if (positionals[0] !== 'deploy-escrow' && (values.rpc !== undefined || values['private-key-env'] !== undefined)) {
+    throw new UsageError('--rpc and --private-key-env belong to deploy-escrow');
+  }
   const [name, ...rest] = positionals;
   const arity = (n: number, form: string) => {
     if (rest.length !== n) throw new UsageError(`usage: admin ${form}`);
@@ -191,6 +215,12 @@ function parseAdmin(argv: readonly string[]): Invocation {
     case 'stats':
       arity(0, 'stats');
       command = { kind: 'stats' };
+      break;
+    case 'deploy-escrow':
+      arity(0, 'deploy-escrow --rpc <url> --private-key-env <VAR>');
+      if (values.rpc === undefined || values['private-key-env'] === undefined) throw new UsageError('usage: admin deploy-escrow --rpc <url> --private-key-env <VAR>');
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values['private-key-env'])) throw new UsageError(`--private-key-env: the NAME of an environment variable, got ${JSON.stringify(values['private-key-env'])}`);
+      command = { kind: 'deploy-escrow', rpcUrl: rpcUrl('--rpc', values.rpc), privateKeyEnv: values['private-key-env'] };
       break;
     case undefined:
       throw new UsageError('admin: a command is required');
@@ -222,6 +252,39 @@ function integer(flag: string, v: string, min: number, max: number): number {
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag}: must be between ${min} and ${max}, got ${v}`);
   return n;
+}
+
+function stakeChain(v: { 'stake-rpc'?: string[]; 'stake-chain-id'?: string; 'stake-escrow'?: string; 'stake-confirmations'?: string; 'stake-public-rpc'?: string[] }): ServeOptions['stake'] {
+  const rpcUrls = v['stake-rpc'] ?? [];
+  const given = rpcUrls.length > 0 || v['stake-chain-id'] !== undefined || v['stake-escrow'] !== undefined;
+  if (!given) {
+    if (v['stake-confirmations'] !== undefined || v['stake-public-rpc'] !== undefined) throw new UsageError('--stake-confirmations and --stake-public-rpc need --stake-rpc, --stake-chain-id and --stake-escrow');
+    return null;
+  }
+  if (rpcUrls.length === 0 || v['stake-chain-id'] === undefined || v['stake-escrow'] === undefined) {
+    throw new UsageError('stakes need all three of --stake-rpc, --stake-chain-id and --stake-escrow');
+  }
+  if (!ADDRESS.test(v['stake-escrow'])) throw new UsageError(`--stake-escrow: not an address (0x + 40 hex): ${JSON.stringify(v['stake-escrow'])}`);
+  const urls = rpcUrls.map((u) => rpcUrl('--stake-rpc', u));
+  const publicRpcUrls = v['stake-public-rpc']?.map((u) => rpcUrl('--stake-public-rpc', u)) ?? urls.filter((u) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(u).hostname));
+  return {
+    rpcUrls: urls,
+    chainId: integer('--stake-chain-id', v['stake-chain-id'], 1, Number.MAX_SAFE_INTEGER),
+    escrow: v['stake-escrow'].toLowerCase() as `0x${string}`,
+    confirmations: v['stake-confirmations'] === undefined ? DEFAULT_STAKE_CONFIRMATIONS : integer('--stake-confirmations', v['stake-confirmations'], 1, 1000),
+    publicRpcUrls,
+  };
+}
+
+function rpcUrl(flag: string, v: string): string {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new UsageError(`${flag}: not a URL: ${JSON.stringify(v)}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${flag}: must be http:// or https://, got ${JSON.stringify(v)}`);
+  return v;
 }
 
 function stakeCurrency(v: string): StakeCurrency {

@@ -1,4 +1,5 @@
 import type { StakeCurrency } from '../../shared/api/common.js';
+import type { StakeChain, StakeChainConfig } from './chain/stake-chain.js';
 
 /** Everything an operator can set; the CLI and the desktop app fill it in. */
 export interface RelayConfig {
@@ -8,6 +9,8 @@ export interface RelayConfig {
   rateLimit: number;
   retentionDays: number;
   stakeCurrency: StakeCurrency;
+  /** The chain and escrow stakes are paid on (relay-contract-2 §4); null: no stakes (a LAN relay). */
+  stake?: (StakeChainConfig & { publicRpcUrls: string[] }) | null;
   chainId: number;
   /** Extra Host header values accepted besides loopback names and the baseUrl host (e.g. a LAN IP). */
   allowedHosts: string[];
@@ -34,6 +37,8 @@ export interface RelayDeps {
   now?: () => number;
   /** Fastify logger option; off by default. */
   logger?: boolean;
+  /** The stake chain reader; by default built from config.stake (and checked before the relay starts). */
+  stakeChain?: StakeChain;
   /** TLS material for `--lan`; the app then serves HTTPS. */
   https?: { key: string; cert: string };
   /** Wakes held pulls; a clustered store brings one that rings across nodes. Default: in-process. */

@@ -50,6 +50,7 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
         rateLimit: opts.rateLimit,
         retentionDays: opts.retentionDays,
         stakeCurrency: opts.stakeCurrency,
+        stake: opts.stake ?? null,
         chainId: opts.chainId,
         allowedHosts: [...new Set([...opts.allowedHosts, ...lanIps])],
         trustProxy: opts.trustProxy,

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Address, DateTime, DeviceKey, Routed, StakeCurrency, Uuid, Via } from './common.js';
+import { EnvelopeStake, StakeQuote, StakeRef, StakeRefusal } from './stakes.js';
 
 const EnvelopeFields = {
   toAddress: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: '0x-prefixed recipient address' }),
@@ -10,7 +11,11 @@ const EnvelopeFields = {
 };
 
 export const EnvelopeInput = Type.Object(
-  { ...EnvelopeFields, asRequest: Type.Optional(Type.Boolean({ description: 'deliver as a contact-request intro' })) },
+  {
+    ...EnvelopeFields,
+    asRequest: Type.Optional(Type.Boolean({ description: 'deliver as a contact-request intro' })),
+    stakeRef: Type.Optional(StakeRef),
+  },
   { title: 'EnvelopeInput', additionalProperties: false },
 );
 export type EnvelopeInput = Static<typeof EnvelopeInput>;
@@ -32,6 +37,7 @@ export const Envelope = Type.Object(
     routed: Type.Union([Type.Literal('inbox'), Type.Literal('request')]),
     groupId: Type.Union([Uuid, Type.Null()]),
     via: Type.Union([Via, Type.Null()]),
+    stake: Type.Optional(EnvelopeStake),
   },
   { title: 'Envelope' },
 );
@@ -42,6 +48,8 @@ export const SendResult = Type.Object(
     routed: Routed,
     stakeRequired: Type.Optional(Type.String({ description: 'refundable anti-spam stake the recipient asks for, decimal' })),
     stakeCurrency: Type.Optional(StakeCurrency),
+    stakeQuote: Type.Optional(StakeQuote),
+    stakeStatus: Type.Optional(StakeRefusal),
     envelope: Type.Optional(Envelope),
   },
   { title: 'SendResult' },

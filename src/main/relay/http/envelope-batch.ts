@@ -39,7 +39,7 @@ export function parseEnvelopeBatch(body: unknown, group: boolean): { items: Deli
       const path = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : '';
       throw new HttpError(400, `${where}${path ? '.' + path : ''}: ${first?.message ?? 'is malformed'}`, 'invalid-envelope');
     }
-    const input = raw as { toAddress: string; recipientDeviceKey?: string | null; ciphertext: string; ephemeralPublicKey: string; nonce: string; asRequest?: boolean };
+    const input = raw as { toAddress: string; recipientDeviceKey?: string | null; ciphertext: string; ephemeralPublicKey: string; nonce: string; asRequest?: boolean; stakeRef?: string };
     const fields = checkSealedFields(input, LIMITS.ciphertextMaxBytes);
     if ('error' in fields) throw new HttpError(fields.status, `${where}: ${fields.error}`, fields.status === 413 ? 'ciphertext-too-large' : 'not-sealed');
     out.push({
@@ -49,6 +49,7 @@ export function parseEnvelopeBatch(body: unknown, group: boolean): { items: Deli
       ephemeralPublicKey: fields.ephemeralPublicKey,
       nonce: fields.nonce,
       asRequest: input.asRequest === true,
+      stakeRef: input.stakeRef?.toLowerCase(),
     });
   });
   return { items: out, batch };

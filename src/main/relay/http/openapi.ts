@@ -49,6 +49,10 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /api/v1/contacts/:address': 'forgetSender',
   'PUT /api/v1/blocks/:address': 'blockSender',
   'DELETE /api/v1/blocks/:address': 'unblockSender',
+  'GET /api/v1/stake-config': 'getStakeConfig',
+  'GET /api/v1/stakes': 'listStakes',
+  'GET /api/v1/stakes/:id': 'getStake',
+  'POST /api/v1/stakes/:id/release': 'releaseStake',
 };
 
 /** The OpenAPI 3.1.0 document at /openapi.json and the human-readable reference at `/`, both offline. */
@@ -64,6 +68,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'envelopes', description: 'Sending, pulling and acknowledging sealed envelopes' },
         { name: 'groups', description: 'Groups, their members, group sends and bot tokens' },
         { name: 'account', description: 'Sign-in, API keys, devices, handle, inbox policy, contacts' },
+        { name: 'stakes', description: 'Refundable anti-spam stakes paid into an escrow contract on one EVM chain' },
       ],
       components: {
         securitySchemes: {

@@ -1,5 +1,6 @@
 import type { StakeCurrency } from '../../../shared/api/common.js';
-import type { Envelope } from '../../../shared/api/envelopes.js';
+import type { Envelope, SendResult } from '../../../shared/api/envelopes.js';
+import type { EnvelopeStake, StakeQuote } from '../../../shared/api/stakes.js';
 import type { ApiKeyMeta } from '../../../shared/api/account.js';
 import type { BotTokenMeta, GroupSummary } from '../../../shared/api/groups.js';
 import type { ApiKeyRow, BotTokenRow, DeliveryOutcome, EnvelopeRow, GroupRow } from '../store/store.js';
@@ -9,7 +10,7 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export function presentEnvelope(e: EnvelopeRow): Envelope {
-  return {
+  const out: Envelope = {
     id: e.id,
     senderAddress: e.senderAddress,
     recipientAddress: e.recipientAddress,
@@ -23,6 +24,8 @@ export function presentEnvelope(e: EnvelopeRow): Envelope {
     groupId: e.groupId,
     via: e.via,
   };
+  if (e.stake) out.stake = JSON.parse(e.stake) as EnvelopeStake;
+  return out;
 }
 
 export function presentApiKey(k: ApiKeyRow): ApiKeyMeta {
@@ -54,13 +57,15 @@ export function presentGroup(g: GroupRow): GroupSummary {
   };
 }
 
-export function presentOutcome(o: DeliveryOutcome, currency: StakeCurrency) {
+export function presentOutcome(o: DeliveryOutcome, currency: StakeCurrency, quote?: StakeQuote): SendResult {
   // Built directly (no spreads): one answer per envelope sent, on the hottest route.
-  const out: { routed: DeliveryOutcome['routed']; stakeRequired?: string; stakeCurrency?: StakeCurrency; envelope?: ReturnType<typeof presentEnvelope> } = { routed: o.routed };
+  const out: SendResult = { routed: o.routed };
   if (o.stakeRequired !== undefined) {
     out.stakeRequired = o.stakeRequired;
     out.stakeCurrency = currency;
   }
+  if (quote) out.stakeQuote = quote;
+  if (o.stakeStatus !== undefined) out.stakeStatus = o.stakeStatus;
   if (o.envelope) out.envelope = presentEnvelope(o.envelope);
   return out;
 }

@@ -8,6 +8,7 @@ import {
 import { DeviceRecord, HandleRecord } from '../../../shared/api/directory.js';
 import { mintSecret } from '../credentials.js';
 import { DEFAULT_STAKE } from '../routing.js';
+import { stakeUnavailable, weiOf } from '../stake-service.js';
 import { buildChallenge, challengeNonce, deviceCertificateValid, recoverSigner } from '../sign-in.js';
 import type { DeviceRow, RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
@@ -26,6 +27,8 @@ export interface AccountOptions {
   chainId: number;
   rateLimit: number;
   randomUUID: () => string;
+  /** false on a relay without a stake chain: stake-gate cannot be set (409 stake-unavailable) */
+  stakesEnabled: boolean;
 }
 
 /** Sign-in (EIP-4361), API keys, devices, handle, inbox policy, contacts and blocks. */
@@ -161,13 +164,16 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     config: keyOnly,
     schema: {
       tags: ['account'], summary: 'Set what happens to unknown senders: request (default), stake-gate (with stake), or block', security: apiKeyAuth,
-      body: Policy, response: { 200: Policy, ...errorResponses(400, 401, 429) },
+      description: '409 `stake-unavailable` for stake-gate on a relay without a chain (GET /api/v1/stake-config says `enabled: false`).',
+      body: Policy, response: { 200: Policy, ...errorResponses(400, 401, 409, 429) },
     },
   }, async (req) => {
     const caller = apiKeyCaller(req);
     const { unknownSenders, stake } = req.body;
     if (stake !== undefined && unknownSenders !== 'stake-gate') throw badRequest('stake applies only to the stake-gate policy', 'invalid-policy');
     if (stake !== undefined && !/[1-9]/.test(stake)) throw badRequest('stake must be more than zero', 'invalid-policy');
+    if (unknownSenders === 'stake-gate' && !opts.stakesEnabled) throw stakeUnavailable();
+    if (stake !== undefined && weiOf(stake) === null) throw badRequest('stake is more than the escrow can hold (2^96 − 1 wei)', 'invalid-policy');
     const normalised = stake === undefined ? null : stake.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
     await store.setPolicy(caller.address, unknownSenders, unknownSenders === 'stake-gate' ? normalised ?? DEFAULT_STAKE : null);
     return policyOf(unknownSenders, normalised);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { StakeCurrency } from '../../../shared/api/common.js';
 import { AckBody, AckResult, BatchResults, PullQuery, PullResult, SendBody, SendResult } from '../../../shared/api/envelopes.js';
+import type { StakeService } from '../stake-service.js';
 import type { RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';
@@ -19,7 +20,7 @@ export interface LivePulls {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Direct sends, inbox pull and ack. */
-export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { now: () => number; stakeCurrency: StakeCurrency; live?: LivePulls }): void {
+export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { now: () => number; stakeCurrency: StakeCurrency; stakes: StakeService; live?: LivePulls }): void {
   const live = opts.live;
   const auth = { auth: 'api-key' as const };
 
@@ -30,20 +31,25 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
       tags: ['envelopes'], summary: 'Send sealed envelopes (one, an array, or { envelopes })', security: apiKeyAuth,
       description:
         'Routes each envelope by the anti-spam rules: `blocked` when the recipient blocks you, `request` for an intro or an unknown sender, ' +
-        '`inbox` for contacts, `stake-gate` when the recipient asks unknown senders for a refundable stake (`stakeRequired`, `stakeCurrency`). ' +
+        '`inbox` for contacts, `stake-gate` when the recipient asks unknown senders for a refundable stake (`stakeRequired`, `stakeCurrency`, and on a relay with a chain ' +
+        'a `stakeQuote`: deposit it, then send again with `stakeRef` on each envelope; the envelopes arrive `request` carrying `stake`, or are refused with `stakeStatus`). ' +
+        '503 `stake-unverifiable` when the chain cannot be read: nothing is delivered. ' +
         'A batch is all or nothing: one bad envelope refuses the whole request and queues nothing. At most 100 envelopes and 64 KiB of ciphertext each. ' +
         'Ciphertext that looks like plaintext (printable text, base64 of base64, JSON) is refused.',
       body: SendBody,
-      response: { 200: Type.Union([SendResult, BatchResults]), ...errorResponses(400, 401, 413, 429) },
+      response: { 200: Type.Union([SendResult, BatchResults]), ...errorResponses(400, 401, 413, 429, 503) },
     },
   }, async (req) => {
     const caller = apiKeyCaller(req);
     const { items, batch } = parseEnvelopeBatch(req.body, false);
+    const now = opts.now();
+    await opts.stakes.checkStakedItems(caller.address, items, now);
     const outcomes = await fromStore(
-      store.deliver({ senderAddress: caller.address, groupId: null, via: null, items, now: opts.now() }),
+      store.deliver({ senderAddress: caller.address, groupId: null, via: null, items, now, stakesEnabled: opts.stakes.enabled }),
       (i) => (batch ? `envelopes[${i}]` : 'envelope'),
     );
-    const results = outcomes.map((o) => presentOutcome(o, opts.stakeCurrency));
+    const quotes = await opts.stakes.addQuotes(caller.address, items, outcomes, now);
+    const results = outcomes.map((o, i) => presentOutcome(o, opts.stakeCurrency, quotes[i]));
     return batch ? { results } : results[0];
   });
 

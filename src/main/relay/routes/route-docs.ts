@@ -8,7 +8,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'Conflict with the current state',
   413: 'Too large: over 1 MiB of body, 100 envelopes or 64 KiB of ciphertext',
   429: 'Rate limit exceeded (120 requests a rolling minute per credential); see Retry-After',
-  503: 'The relay is busy or shutting down; see Retry-After',
+  503: 'The relay is busy or shutting down (see Retry-After), or the stake chain cannot be read (code stake-unverifiable): nothing was done, try again later',
 };
 
 /** Error responses for the OpenAPI document, each `{ error }`. */

@@ -2,8 +2,10 @@ import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeDirect } from '../routing.js';
+import type { EnvelopeStake } from '../../../shared/api/stakes.js';
 import type { GroupCommit } from './group-commit.js';
-import { StoreError, type Delivery, type DeliveryOutcome, type EnvelopeRow, type RelayStore, type RoutingFacts } from './store.js';
+import { STAKE_SQL } from './sqlite-stakes.js';
+import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore, type RoutingFacts, type StakeRow } from './store.js';
 
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
 
@@ -32,7 +34,7 @@ function uuidv7(now: number): string {
 const SWEEP_CHUNK = 5000;
 
 const ENVELOPE_COLUMNS = `id, sender AS senderAddress, recipient AS recipientAddress, device_key AS recipientDeviceKey,
-  ciphertext, ephemeral_public_key AS ephemeralPublicKey, nonce, created_at AS createdAt, routed, group_id AS groupId, via`;
+  ciphertext, ephemeral_public_key AS ephemeralPublicKey, nonce, created_at AS createdAt, routed, group_id AS groupId, via, stake`;
 
 interface FactsRecord {
   blocked: number;
@@ -47,10 +49,12 @@ interface FactsRecord {
  * presentEnvelope's order; created_at (epoch ms) becomes the same ISO-8601 text as
  * Date#toISOString, since SQLite keeps date-times as integer milliseconds.
  */
-const ENVELOPE_JSON = `json_object('id', id, 'senderAddress', sender, 'recipientAddress', recipient,
+const ENVELOPE_JSON_BASE = `json_object('id', id, 'senderAddress', sender, 'recipientAddress', recipient,
   'recipientDeviceKey', device_key, 'ciphertext', ciphertext, 'ephemeralPublicKey', ephemeral_public_key, 'nonce', nonce,
   'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', created_at / 1000.0, 'unixepoch'), 'delivered', json('false'),
   'routed', routed, 'groupId', group_id, 'via', via)`;
+/** A staked request carries `stake`; every other envelope has no such field at all. */
+const ENVELOPE_JSON = `CASE WHEN stake IS NULL THEN ${ENVELOPE_JSON_BASE} ELSE json_insert(${ENVELOPE_JSON_BASE}, '$.stake', json(stake)) END`;
 
 /** One page of an inbox, oldest first; a device-bound caller sees its device's and unbound envelopes. */
 const INBOX_PAGE = 'FROM envelopes WHERE recipient = ? ORDER BY seq LIMIT ?';
@@ -68,8 +72,8 @@ export const ENVELOPE_SQL = {
   currentDevice: `SELECT 1 FROM devices WHERE public_key = ? AND address = ? AND revoked_at IS NULL`,
   isMember: `SELECT 1 FROM group_members WHERE group_id = ? AND address = ?`,
   // Positional: binding eleven named values from an object cost as much as the insert itself.
-  insert: `INSERT INTO envelopes (id, sender, recipient, device_key, ciphertext, ephemeral_public_key, nonce, created_at, routed, group_id, via)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  insert: `INSERT INTO envelopes (id, sender, recipient, device_key, ciphertext, ephemeral_public_key, nonce, created_at, routed, group_id, via, stake)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   markSent: `INSERT INTO sent_before (sender, recipient) VALUES (?, ?) ON CONFLICT DO NOTHING`,
   pullAll: `SELECT ${ENVELOPE_COLUMNS} ${INBOX_PAGE}`,
   pullDevice: `SELECT ${ENVELOPE_COLUMNS} ${DEVICE_INBOX_PAGE}`,
@@ -89,7 +93,8 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     blocked: db.prepare<[{ recipient: string; sender: string }], number>(ENVELOPE_SQL.blocked).pluck(),
     currentDevice: db.prepare<[string, string], number>(ENVELOPE_SQL.currentDevice).pluck(),
     isMember: db.prepare<[string, string], number>(ENVELOPE_SQL.isMember).pluck(),
-    insert: db.prepare<[string, string, string, string | null, string, string, string, number, 'inbox' | 'request', string | null, EnvelopeRow['via']]>(ENVELOPE_SQL.insert),
+    insert: db.prepare<[string, string, string, string | null, string, string, string, number, 'inbox' | 'request', string | null, EnvelopeRow['via'], string | null]>(ENVELOPE_SQL.insert),
+    insertStake: db.prepare<[StakeRow]>(STAKE_SQL.insertStake),
     markSent: db.prepare<[string, string]>(ENVELOPE_SQL.markSent),
     pullAll: db.prepare<[string, number], EnvelopeRow>(ENVELOPE_SQL.pullAll),
     pullDevice: db.prepare<[string, string, number], EnvelopeRow>(ENVELOPE_SQL.pullDevice),
@@ -113,10 +118,34 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     };
   };
 
+  /**
+   * A stake-gated envelope with a verified stake becomes a request that carries it. The first
+   * envelope of a delivery records the stake (its ref is unique: a replay inserts nothing and
+   * is `used`); further envelopes of the same delivery may carry it to the recipient's other
+   * devices, one each.
+   */
+  const stakedRoute = (item: DeliveryItem, d: Delivery, opened: Map<string, Set<string>>): { routed: 'request'; stake: string } | DeliveryOutcome => {
+    const check = item.stake!;
+    if ('refused' in check) return { routed: 'stake-gate', stakeStatus: check.refused };
+    const st = check.ok;
+    const devices = opened.get(st.ref);
+    const device = item.recipientDeviceKey ?? '';
+    if (devices) {
+      if (devices.has(device)) return { routed: 'stake-gate', stakeStatus: 'used' };
+      devices.add(device);
+    } else {
+      if (s.insertStake.run({ ...st, createdAt: d.now }).changes === 0) return { routed: 'stake-gate', stakeStatus: 'used' };
+      opened.set(st.ref, new Set([device]));
+    }
+    const wire: EnvelopeStake = { chainId: st.chainId, escrow: st.escrow, id: st.id, amountWei: st.amountWei, deadline: st.deadline, status: st.status };
+    return { routed: 'request', stake: JSON.stringify(wire) };
+  };
+
   /** Runs inside the group-commit transaction, in its own savepoint: a throw undoes the whole delivery. */
   const deliverNow = (d: Delivery): DeliveryOutcome[] => {
     const sender = d.senderAddress.toLowerCase();
     const groupId = d.groupId === null ? null : d.groupId.toLowerCase();
+    const opened = new Map<string, Set<string>>();
     return d.items.map((item, index): DeliveryOutcome => {
       const to = item.toAddress.toLowerCase();
       const deviceKey = item.recipientDeviceKey === null ? null : item.recipientDeviceKey.toLowerCase();
@@ -126,10 +155,15 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
       if (deviceKey !== null && s.currentDevice.get(deviceKey, to) === undefined) {
         throw new StoreError('device-key-mismatch', `recipientDeviceKey is not a current device key of ${to}`, index);
       }
-      const route =
+      let route: DeliveryOutcome & { stake?: string } =
         groupId === null
           ? routeDirect(readFacts(sender, to, item.asRequest))
           : { routed: s.blocked.get({ recipient: to, sender }) === undefined ? ('inbox' as const) : ('blocked' as const) };
+      if (route.routed === 'stake-gate') {
+        // relay-contract-2 §4: without a chain nobody can pay, so the gate lets requests through
+        if (d.stakesEnabled === false) route = { routed: 'request' };
+        else if (item.stake) route = stakedRoute(item, d, opened);
+      }
       if (route.routed !== 'inbox' && route.routed !== 'request') return route;
       const envelope: EnvelopeRow = {
         id: uuidv7(d.now),
@@ -144,8 +178,9 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
         groupId,
         via: d.via,
       };
+      if (route.stake) envelope.stake = route.stake;
       const e = envelope;
-      s.insert.run(e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.createdAt, e.routed, e.groupId, e.via);
+      s.insert.run(e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.createdAt, e.routed, e.groupId, e.via, e.stake ?? null);
       // Only direct sends that were queued make the sender known to the recipient.
       if (groupId === null) s.markSent.run(sender, to);
       return { routed: route.routed, envelope };
@@ -158,7 +193,10 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     },
     async pull(address, deviceKey, limit) {
       const a = address.toLowerCase();
-      return deviceKey === null ? s.pullAll.all(a, limit) : s.pullDevice.all(a, deviceKey.toLowerCase(), limit);
+      const rows = deviceKey === null ? s.pullAll.all(a, limit) : s.pullDevice.all(a, deviceKey.toLowerCase(), limit);
+      // `stake` only on staked requests, as on the wire
+      for (const r of rows) if (r.stake === null) delete r.stake;
+      return rows;
     },
     async pullWire(address, deviceKey, limit) {
       const a = address.toLowerCase();

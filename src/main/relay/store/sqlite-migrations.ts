@@ -136,6 +136,46 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX envelopes_age ON envelopes (created_at);
     `,
   },
+  {
+    version: 2,
+    name: 'payable stakes',
+    sql: `
+      -- A quote the relay issued for a stake-gated send (relay-contract-2 §4): the ref is
+      -- bound to the sender, the recipient and the amount, and dropped once it expired.
+      CREATE TABLE stake_quotes (
+        ref TEXT PRIMARY KEY,
+        sender TEXT NOT NULL,
+        recipient TEXT NOT NULL,
+        amount_wei TEXT NOT NULL,
+        min_deadline INTEGER NOT NULL,
+        max_deadline INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX stake_quotes_expiry ON stake_quotes (expires_at);
+
+      -- A stake that opened a request. ref UNIQUE is what makes a stake single-use: the
+      -- delivery inserts it in its own transaction, and a second insert is a replay.
+      CREATE TABLE stakes (
+        id TEXT PRIMARY KEY,
+        ref TEXT NOT NULL UNIQUE,
+        chain_id INTEGER NOT NULL,
+        escrow TEXT NOT NULL,
+        sender TEXT NOT NULL,
+        recipient TEXT NOT NULL,
+        amount_wei TEXT NOT NULL,
+        deadline INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'released', 'forfeited', 'refunded')),
+        release_signature TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX stakes_sender ON stakes (sender, created_at);
+      CREATE INDEX stakes_recipient ON stakes (recipient, created_at);
+
+      -- The stake of a staked request, as the wire's EnvelopeStake JSON; NULL for the rest.
+      ALTER TABLE envelopes ADD COLUMN stake TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -4,6 +4,7 @@ import { accountsPart } from './sqlite-accounts.js';
 import { credentialsPart } from './sqlite-credentials.js';
 import { envelopesPart } from './sqlite-envelopes.js';
 import { groupsPart } from './sqlite-groups.js';
+import { stakesPart } from './sqlite-stakes.js';
 import { assertNotTooNew, migrate } from './sqlite-migrations.js';
 import type { RelayStats, RelayStore } from './store.js';
 
@@ -125,6 +126,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     ...credentialsPart(db, commit),
     ...groupsPart(db),
     ...envelopesPart(db, commit),
+    ...stakesPart(db),
     get groupCommits() {
       return commit.commits;
     },

@@ -8,6 +8,7 @@
  */
 import type { Routed, StakeCurrency, Via } from '../../../shared/api/common.js';
 import type { UnknownSenders } from '../../../shared/api/account.js';
+import type { StakeRefusal, StakeStatus } from '../../../shared/stake/stake-types.js';
 
 export type StoreErrorCode =
   | 'device-key-mismatch' // recipientDeviceKey is not a current key of toAddress (400)
@@ -91,7 +92,43 @@ export interface EnvelopeRow {
   routed: 'inbox' | 'request';
   groupId: string | null;
   via: Via | null;
+  /** the wire EnvelopeStake as JSON text, on a staked request only */
+  stake?: string | null;
 }
+
+/** A quote the relay issued for a stake-gated send; times in epoch ms, deadlines in epoch seconds. */
+export interface StakeQuoteRow {
+  ref: string;
+  sender: string;
+  recipient: string;
+  amountWei: string;
+  minDeadline: number;
+  maxDeadline: number;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** A stake that opened a request, as last read from the chain. */
+export interface StakeRow {
+  id: string;
+  ref: string;
+  chainId: number;
+  escrow: string;
+  sender: string;
+  recipient: string;
+  amountWei: string;
+  /** epoch seconds */
+  deadline: number;
+  status: StakeStatus;
+  releaseSignature: string | null;
+  createdAt: number;
+}
+
+/**
+ * What the HTTP layer found for an envelope's `stakeRef` before the delivery: a stake read
+ * from the chain that fits its quote, or why not.
+ */
+export type StakeCheck = { ok: StakeRow } | { refused: StakeRefusal };
 
 /** One envelope to deliver, already validated and normalised by the HTTP layer. */
 export interface DeliveryItem {
@@ -101,6 +138,10 @@ export interface DeliveryItem {
   ephemeralPublicKey: string;
   nonce: string;
   asRequest: boolean;
+  /** the quote ref the sender deposited with (relay-contract-2 §4), lower-case */
+  stakeRef?: string;
+  /** present when the envelope carried a stakeRef */
+  stake?: StakeCheck;
 }
 
 /** A whole send request: all of it is delivered or none of it (StoreError names the item). */
@@ -112,12 +153,16 @@ export interface Delivery {
   items: DeliveryItem[];
   /** time stamped on every envelope of the delivery */
   now: number;
+  /** false on a relay without a stake chain: stake-gated recipients get plain requests (default: gated) */
+  stakesEnabled?: boolean;
 }
 
 export interface DeliveryOutcome {
   routed: Routed;
   stakeRequired?: string;
   stakeCurrency?: StakeCurrency;
+  /** why a staked send was refused */
+  stakeStatus?: StakeRefusal;
   envelope?: EnvelopeRow;
 }
 
@@ -215,6 +260,15 @@ export interface RelayStore {
   findBotTokenByHash(hash: Buffer): Promise<(BotTokenRow & { hash: Buffer }) | null>;
   listBotTokens(groupId: string): Promise<BotTokenRow[]>;
   revokeBotToken(groupId: string, id: string, now: number): Promise<boolean>;
+
+  // stakes (relay-contract-2 §4)
+  createStakeQuote(q: StakeQuoteRow): Promise<void>;
+  getStakeQuote(ref: string): Promise<StakeQuoteRow | null>;
+  getStake(id: string): Promise<StakeRow | null>;
+  /** The address's stakes, newest first: those it sent, received, or both. */
+  listStakes(address: string, role: 'sent' | 'received' | null, limit: number): Promise<StakeRow[]>;
+  setStakeStatus(id: string, status: StakeStatus): Promise<void>;
+  setReleaseSignature(id: string, signature: string): Promise<void>;
 
   // operator
   setVerified(address: string, verified: boolean): Promise<boolean>;

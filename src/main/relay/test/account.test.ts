@@ -1,9 +1,10 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, certify, newDeviceKey, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
+import { call, certify, newDeviceKey, signIn, startRelay, UNREAD_STAKE_CHAIN, type TestRelay, type TestUser } from './harness.js';
 
 let relay: TestRelay;
-beforeAll(async () => { relay = await startRelay(); });
+// a relay that takes stakes, so that stake-gate can be set (the chain itself: stakes.test.ts)
+beforeAll(async () => { relay = await startRelay({}, { stakeChain: UNREAD_STAKE_CHAIN }); });
 afterAll(async () => relay.close());
 
 const api = (u: TestUser | string | undefined, method: string, path: string, body?: unknown) =>

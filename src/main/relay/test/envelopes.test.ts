@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { PullResult } from '../../../shared/api/envelopes.js';
-import { call, envelopeTo, newDeviceKey, sealedLooking, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
+import { call, envelopeTo, newDeviceKey, sealedLooking, signIn, startRelay, UNREAD_STAKE_CHAIN, type TestRelay, type TestUser } from './harness.js';
 
 let relay: TestRelay;
-beforeAll(async () => { relay = await startRelay(); });
+// a relay that takes stakes, so that stake-gate can be set (the chain itself: stakes.test.ts)
+beforeAll(async () => { relay = await startRelay({}, { stakeChain: UNREAD_STAKE_CHAIN }); });
 afterAll(async () => relay.close());
 
 const send = (from: TestUser, body: unknown) => call(relay.url, 'POST', '/api/v1/envelopes', { auth: from.apiKey, body });
@@ -55,7 +56,10 @@ describe('routing of direct sends', () => {
     const b = await signIn(relay.url);
     const set = await call(relay.url, 'PUT', '/api/v1/me/policy', { auth: b.apiKey, body: { unknownSenders: 'stake-gate', stake: '0.05' } });
     expect(set.body).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
-    expect((await send(a, envelopeTo(b))).body).toEqual({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
+    expect((await send(a, envelopeTo(b))).body).toEqual({
+      routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH',
+      stakeQuote: expect.objectContaining({ amountWei: '50000000000000000', recipient: b.address, chainId: 31337 }),
+    });
     expect((await send(a, envelopeTo(b, { asRequest: true }))).body.routed).toBe('stake-gate');
     expect((await pull(b)).body.envelopes).toHaveLength(0);
     // a gated send does not count as "has sent before"

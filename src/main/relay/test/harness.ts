@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createRelay } from '../app.js';
+import type { StakeChain } from '../chain/stake-chain.js';
 import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
 import { deviceCertificateText } from '../sign-in.js';
 import { openSqliteStore, type SqliteRelayStore } from '../store/sqlite-store.js';
@@ -19,13 +20,25 @@ export interface TestRelay {
   close(): Promise<void>;
 }
 
-export async function startRelay(overrides: Partial<RelayConfig> = {}): Promise<TestRelay> {
+/**
+ * A stake chain for tests of routing and policy that never read it: a relay with it takes
+ * stake-gate policies and issues quotes; any read fails the test loudly.
+ */
+export const UNREAD_STAKE_CHAIN: StakeChain = {
+  config: { rpcUrls: ['http://127.0.0.1:9'], chainId: 31337, escrow: '0x00000000000000000000000000000000000e5c40', confirmations: 1 },
+  verify: async () => undefined,
+  readStake: () => Promise.reject(new Error('this test does not read the chain')),
+  readLatest: () => Promise.reject(new Error('this test does not read the chain')),
+  isReleaseSignature: () => Promise.reject(new Error('this test does not read the chain')),
+};
+
+export async function startRelay(overrides: Partial<RelayConfig> = {}, deps: { stakeChain?: StakeChain } = {}): Promise<TestRelay> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
   const store = openSqliteStore(join(dir, 'relay.db'), { checkpointIntervalMs: 0 });
   const clock: { now: number | null } = { now: null };
   // The base URL is fixed before the port is known; the Host guard accepts any loopback port.
   const config: RelayConfig = { ...DEFAULT_CONFIG, rateLimit: 0, baseUrl: 'http://127.0.0.1', ...overrides };
-  const app = await createRelay({ store, config, now: () => clock.now ?? Date.now() });
+  const app = await createRelay({ store, config, now: () => clock.now ?? Date.now(), stakeChain: deps.stakeChain });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,
