@@ -87,7 +87,11 @@ describe('headless client CLI', () => {
     const blocked = await cli(a, ['send', bob.address, 'blocked?']);
     expect(blocked.code).toBe(1);
     expect(blocked.json[0]).toMatchObject({ state: 'blocked', routed: 'blocked' });
-    expect(await cliOk(a, ['policy', 'stake-gate', '--stake', '0.2'])).toEqual({ unknownSenders: 'stake-gate', stake: '0.2' });
+    // this relay names no chain: nobody could pay a stake, so the policy is refused
+    const gate = await cli(a, ['policy', 'stake-gate', '--stake', '0.2']);
+    expect(gate.code).not.toBe(0);
+    expect(gate.stderr).toContain('takes no stakes');
+    expect(await cliOk(a, ['policy', 'block'])).toEqual({ unknownSenders: 'block' });
     expect(await cliOk(a, ['whoami'])).toEqual({ address: alice.address, deviceKey: alice.deviceKey, handle: 'alice_cli', relay: url });
     const usage = await cli(a, ['frobnicate']);
     expect(usage.code).toBe(2);

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, ContactRequest } from '../../../shared/domain.js';
 import type { Messenger } from '../messenger.js';
+import { ANVIL_MISSING } from '../../devchain/anvil.js';
+import { startLocalChain } from '../../devchain/local-chain.js';
 import { cleanup, newProfile, startRelay, type Relay } from './harness.js';
 
 let relay: Relay;
@@ -106,16 +108,30 @@ describe('direct messages between two profiles', () => {
     await bob.m.unblock({ address: alice.address });
   });
 
-  it('a stake-gate policy reports its stake and currency to the sender', async () => {
-    const carol = await newProfile(relay.url, { handle: 'carol' });
-    const policy = await carol.m.setPolicy({ unknownSenders: 'stake-gate', stake: '0.05' });
-    expect(policy).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
-    expect(await carol.m.getPolicy()).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
+  it('a relay without a chain refuses the stake-gate policy', async () => {
+    const erin = await newProfile(relay.url);
+    await expect(erin.m.setPolicy({ unknownSenders: 'stake-gate', stake: '0.05' })).rejects.toThrow(/takes no stakes/);
+    expect(await erin.m.getPolicy()).toEqual({ unknownSenders: 'request' });
+  });
 
-    const { outcome, message } = await alice.m.sendAndWait(`direct:${carol.address}`, 'hello stranger');
-    expect(outcome).toMatchObject({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
-    expect(message).toMatchObject({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
-    expect((await carol.m.syncPass()).pulled).toBe(0);
+  it.skipIf(ANVIL_MISSING !== null)(`a stake-gate policy reports its stake and currency to the sender (relay with a chain)${ANVIL_MISSING ? ` (skipped: ${ANVIL_MISSING})` : ''}`, async () => {
+    const chain = await startLocalChain();
+    try {
+      const gated = await startRelay({ stake: { rpcUrls: [chain.anvil.rpcUrl], chainId: chain.anvil.chainId, escrow: chain.escrow, confirmations: 1, publicRpcUrls: [] } });
+      const carol = await newProfile(gated.url, { handle: 'carol' });
+      const dan = await newProfile(gated.url);
+      const policy = await carol.m.setPolicy({ unknownSenders: 'stake-gate', stake: '0.05' });
+      expect(policy).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
+      expect(await carol.m.getPolicy()).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
+
+      const { outcome, message } = await dan.m.sendAndWait(`direct:${carol.address}`, 'hello stranger');
+      expect(outcome).toMatchObject({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
+      expect(message).toMatchObject({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
+      expect((await carol.m.syncPass()).pulled).toBe(0);
+      await gated.stop();
+    } finally {
+      await chain.stop();
+    }
   });
 
   it('a contact-request intro (asRequest) reaches a request inbox with its note', async () => {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startRelayServer, type RunningRelay } from '../../relay/server.js';
+import type { ServeOptions } from '../../relay/cli-args.js';
 import { Messenger } from '../messenger.js';
 
 export const PASSPHRASE = 'correct horse battery staple';
@@ -44,7 +45,7 @@ export interface Relay {
 }
 
 /** A relay on 127.0.0.1 (port 0 = any), rate limit off unless given; same dataDir+port = a restart. */
-export async function startRelay(opts: { dataDir?: string; port?: number; rateLimit?: number; lan?: boolean } = {}): Promise<Relay> {
+export async function startRelay(opts: { dataDir?: string; port?: number; rateLimit?: number; lan?: boolean; stake?: ServeOptions['stake'] } = {}): Promise<Relay> {
   const dataDir = opts.dataDir ?? tempDir('relay');
   const running = await startRelayServer({
     host: '127.0.0.1',
@@ -58,6 +59,7 @@ export async function startRelay(opts: { dataDir?: string; port?: number; rateLi
     baseUrl: null,
     allowedHosts: [],
     trustProxy: false,
+    stake: opts.stake ?? null,
   });
   let stopped = false;
   const relay: Relay = {
