@@ -4,7 +4,8 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import { LIMITS } from '../../shared/api/common.js';
 import type { RelayDeps } from './config.js';
 import { withCredentialCache } from './store/credential-cache.js';
-import { registerAuth } from './http/auth.js';
+import { credentialResolver, registerAuth } from './http/auth.js';
+import { diskGuard } from './http/disk-guard.js';
 import { registerErrorHandling, registerHostGuard, registerJsonParser } from './http/defences.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -32,6 +33,7 @@ declare module 'fastify' {
 const HOUR = 60 * 60 * 1000;
 /** What a pull turned away at the node's cap of held pulls is told to wait. */
 const HELD_PULL_RETRY_AFTER_S = 5;
+const MIB = 1024 * 1024;
 
 /**
  * The relay as a Fastify app that never listens: the CLI and the desktop app call `listen`,
@@ -83,12 +85,17 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   registerJsonParser(app);
   registerErrorHandling(app, () => routes);
   await registerOpenApi(app);
-  if (config.rateLimit > 0) await registerRateLimit(app, config.rateLimit);
-  registerAuth(app, store, now);
+  const resolveCredential = credentialResolver(store);
+  if (config.rateLimit > 0) await registerRateLimit(app, config.rateLimit, resolveCredential);
+  registerAuth(app, store, resolveCredential, now);
 
+  const sends = {
+    limits: { maxQueued: config.maxQueued, maxQueuedBytes: config.maxQueuedMib * MIB, maxRequestsPerPair: config.maxRequestsPerPair },
+    checkDisk: diskGuard(deps.dataDir, config.minFreeDiskMib * MIB, now),
+  };
   identityRoutes(app, store);
-  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S } });
-  groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID });
+  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S }, ...sends });
+  groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, ...sends });
   accountRoutes(app, store, { now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled });
   stakeRoutes(app, store, stakes);
 

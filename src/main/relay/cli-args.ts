@@ -40,6 +40,14 @@ Serve options:
   --allow-host <name>        extra Host header value to accept; repeatable
   --trust-proxy              trust X-Forwarded-For (only behind your own reverse proxy)
   --max-held-pulls <n>       long-poll pulls held open at once; past it 503 + Retry-After (default ${DEFAULT_CONFIG.maxHeldPulls})
+  --max-queued <n>           undelivered envelopes per recipient device, per wallet when sealed
+                             to no device; sends past it are 429 recipient-full (default ${DEFAULT_CONFIG.maxQueued})
+  --max-queued-mib <n>       MiB of undelivered ciphertext, same scope (default ${DEFAULT_CONFIG.maxQueuedMib})
+  --max-requests-per-pair <n>
+                             undelivered contact-request envelopes from one sender to one wallet;
+                             past it 429 too-many-requests-pending (default ${DEFAULT_CONFIG.maxRequestsPerPair})
+  --min-free-disk-mib <n>    sends answer 507 storage-full while the data folder's disk has less
+                             free; 0 turns the guard off (default ${DEFAULT_CONFIG.minFreeDiskMib})
   -h, --help                 show this help
 
 Admin commands (act on <data>/relay.db directly; safe beside a running relay):
@@ -81,6 +89,11 @@ export interface ServeOptions {
   trustProxy: boolean;
   /** default DEFAULT_CONFIG.maxHeldPulls */
   maxHeldPulls?: number;
+  /** relay-contract-2 §2 quotas; each defaults to DEFAULT_CONFIG's */
+  maxQueued?: number;
+  maxQueuedMib?: number;
+  maxRequestsPerPair?: number;
+  minFreeDiskMib?: number;
 }
 
 export type AdminCommand =
@@ -140,6 +153,10 @@ function parseServe(argv: readonly string[]): Invocation {
         'allow-host': { type: 'string', multiple: true },
         'trust-proxy': { type: 'boolean' },
         'max-held-pulls': { type: 'string' },
+        'max-queued': { type: 'string' },
+        'max-queued-mib': { type: 'string' },
+        'max-requests-per-pair': { type: 'string' },
+        'min-free-disk-mib': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -167,6 +184,11 @@ function parseServe(argv: readonly string[]): Invocation {
       }),
       trustProxy: values['trust-proxy'] ?? false,
       maxHeldPulls: values['max-held-pulls'] === undefined ? DEFAULT_CONFIG.maxHeldPulls : integer('--max-held-pulls', values['max-held-pulls'], 1, 1_000_000),
+      maxQueued: values['max-queued'] === undefined ? DEFAULT_CONFIG.maxQueued : integer('--max-queued', values['max-queued'], 1, 100_000_000),
+      maxQueuedMib: values['max-queued-mib'] === undefined ? DEFAULT_CONFIG.maxQueuedMib : integer('--max-queued-mib', values['max-queued-mib'], 1, 1_048_576),
+      maxRequestsPerPair:
+        values['max-requests-per-pair'] === undefined ? DEFAULT_CONFIG.maxRequestsPerPair : integer('--max-requests-per-pair', values['max-requests-per-pair'], 1, 1_000_000),
+      minFreeDiskMib: values['min-free-disk-mib'] === undefined ? DEFAULT_CONFIG.minFreeDiskMib : integer('--min-free-disk-mib', values['min-free-disk-mib'], 0, 1_073_741_824),
     },
   };
 }

@@ -18,6 +18,14 @@ export interface RelayConfig {
   trustProxy: boolean;
   /** Held long-poll pulls this node keeps open at once; past it a pull answers 503 with Retry-After. */
   maxHeldPulls: number;
+  /** Undelivered envelopes per recipient device (per wallet when sealed to no device); 429 recipient-full past it. */
+  maxQueued: number;
+  /** MiB of undelivered ciphertext, same scope. */
+  maxQueuedMib: number;
+  /** Undelivered request-routed envelopes from one sender to one wallet; 429 too-many-requests-pending past it. */
+  maxRequestsPerPair: number;
+  /** Sends answer 507 storage-full while the data folder has less free space than this (needs `RelayDeps.dataDir`). */
+  minFreeDiskMib: number;
 }
 
 export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
@@ -28,6 +36,10 @@ export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
   allowedHosts: [],
   trustProxy: false,
   maxHeldPulls: 10_000,
+  maxQueued: 10_000,
+  maxQueuedMib: 64,
+  maxRequestsPerPair: 20,
+  minFreeDiskMib: 512,
 };
 
 export interface RelayDeps {
@@ -39,6 +51,8 @@ export interface RelayDeps {
   logger?: boolean;
   /** The stake chain reader; by default built from config.stake (and checked before the relay starts). */
   stakeChain?: StakeChain;
+  /** The data folder, whose file system the disk guard watches; no guard without it. */
+  dataDir?: string;
   /** TLS material for `--lan`; the app then serves HTTPS. */
   https?: { key: string; cert: string };
   /** Wakes held pulls; a clustered store brings one that rings across nodes. Default: in-process. */

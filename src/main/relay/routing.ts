@@ -1,4 +1,5 @@
 import type { Routed } from '../../shared/api/common.js';
+import type { UnknownSenders } from '../../shared/api/account.js';
 import type { RoutingFacts } from './store/store.js';
 
 export const DEFAULT_STAKE = '0.01';
@@ -24,4 +25,23 @@ export function routeDirect(f: RoutingFacts): { routed: Routed; stakeRequired?: 
     default:
       return { routed: 'request' };
   }
+}
+
+/** What the added wallet's lists and policy say about being put into a group (relay-contract-2 §3). */
+export interface GroupAddFacts {
+  /** the wallet blocks the group's creator or the one adding it */
+  blocksCreatorOrAdder: boolean;
+  /** the wallet allows the one adding it, or has written to them before */
+  knowsAdder: boolean;
+  policy: UnknownSenders;
+}
+
+/**
+ * Group adds follow the same consent as a direct send: someone you know puts you in at once,
+ * a block (or a `block` policy) refuses, and anyone else only invites you.
+ */
+export function routeGroupAdd(f: GroupAddFacts): 'member' | 'invited' | 'blocked' {
+  if (f.blocksCreatorOrAdder) return 'blocked';
+  if (f.knowsAdder) return 'member';
+  return f.policy === 'block' ? 'blocked' : 'invited';
 }

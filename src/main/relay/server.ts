@@ -55,8 +55,12 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
         allowedHosts: [...new Set([...opts.allowedHosts, ...lanIps])],
         trustProxy: opts.trustProxy,
         maxHeldPulls: opts.maxHeldPulls ?? DEFAULT_CONFIG.maxHeldPulls,
+        maxQueued: opts.maxQueued ?? DEFAULT_CONFIG.maxQueued,
+        maxQueuedMib: opts.maxQueuedMib ?? DEFAULT_CONFIG.maxQueuedMib,
+        maxRequestsPerPair: opts.maxRequestsPerPair ?? DEFAULT_CONFIG.maxRequestsPerPair,
+        minFreeDiskMib: opts.minFreeDiskMib ?? DEFAULT_CONFIG.minFreeDiskMib,
       };
-      const app: FastifyInstance = await createRelay({ store, config, https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined });
+      const app: FastifyInstance = await createRelay({ store, config, dataDir: opts.dataDir, https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined });
       try {
         await app.listen({ host: opts.host, port: wantedPort });
       } catch (err) {

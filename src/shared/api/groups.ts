@@ -30,6 +30,8 @@ export const GroupDetail = Type.Object(
     createdAt: DateTime,
     creatorAddress: Address,
     members: Type.Array(Address),
+    admins: Type.Array(Address, { description: 'members the creator made admins: they may add and remove members (not the creator nor other admins), edit the group and manage bot tokens' }),
+    invited: Type.Optional(Type.Array(Address, { description: 'wallets invited but not yet members; shown to the creator and admins' })),
   },
   { title: 'GroupDetail' },
 );
@@ -79,6 +81,30 @@ export const PatchGroupBody = Type.Object(
 export type PatchGroupBody = Static<typeof PatchGroupBody>;
 
 export const AddMemberBody = Type.Object({ address: Address }, { additionalProperties: false });
+
+export const AddStatus = Type.Union([Type.Literal('member'), Type.Literal('invited')], {
+  description: '`member`: added at once (the wallet allows you or has written to you); `invited`: it must accept first',
+});
+export type AddStatus = Static<typeof AddStatus>;
+export const AddMemberResult = Type.Intersect([GroupDetail, Type.Object({ status: AddStatus })], { title: 'AddMemberResult' });
+export type AddMemberResult = Static<typeof AddMemberResult>;
+
+export const Invitation = Type.Object(
+  { groupId: Uuid, name: Type.String(), creatorAddress: Address, invitedBy: Address, invitedAt: DateTime },
+  { title: 'Invitation' },
+);
+export type Invitation = Static<typeof Invitation>;
+export const InvitationList = Type.Object({ invitations: Type.Array(Invitation) });
+export type InvitationList = Static<typeof InvitationList>;
+export const InvitationAnswerBody = Type.Object({ accept: Type.Boolean() }, { additionalProperties: false });
+export const InvitationAnswer = Type.Object(
+  {
+    status: Type.Union([Type.Literal('member'), Type.Literal('declined')]),
+    group: Type.Optional(GroupDetail),
+  },
+  { title: 'InvitationAnswer' },
+);
+export type InvitationAnswer = Static<typeof InvitationAnswer>;
 export const JoinBody = Type.Object({ password: Type.Optional(Type.String({ maxLength: 128 })) }, { additionalProperties: false });
 export const MintTokenBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 export const MintTokenResult = Type.Object({ token: Type.String({ description: 'gtk_live_ secret, shown once' }), botToken: BotTokenMeta });

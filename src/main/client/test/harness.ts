@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DEFAULT_CONFIG } from '../../relay/config.js';
 import { startRelayServer, type RunningRelay } from '../../relay/server.js';
 import type { ServeOptions } from '../../relay/cli-args.js';
 import { Messenger } from '../messenger.js';
@@ -60,6 +61,11 @@ export async function startRelay(opts: { dataDir?: string; port?: number; rateLi
     allowedHosts: [],
     trustProxy: false,
     stake: opts.stake ?? null,
+    maxQueued: DEFAULT_CONFIG.maxQueued,
+    maxQueuedMib: DEFAULT_CONFIG.maxQueuedMib,
+    maxRequestsPerPair: DEFAULT_CONFIG.maxRequestsPerPair,
+    // The disk guard has its own test; a nearly full CI disk must not fail every other one.
+    minFreeDiskMib: 0,
   });
   let stopped = false;
   const relay: Relay = {

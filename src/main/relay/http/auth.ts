@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashSecret, hashesEqual, parseSecret } from '../credentials.js';
-import type { RelayStore } from '../store/store.js';
+import type { ApiKeyRow, BotTokenRow, RelayStore } from '../store/store.js';
 import { unauthorized } from './errors.js';
 
 export type Caller =
@@ -9,6 +9,9 @@ export type Caller =
 
 /** What a route accepts: an API key, an API key or a group token, or nothing (public). */
 export type AuthMode = 'api-key' | 'api-key-or-group-token' | 'none';
+
+/** A presented credential that exists and is not revoked. */
+export type Credential = { kind: 'api-key'; row: ApiKeyRow } | { kind: 'group-token'; row: BotTokenRow };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,11 +25,36 @@ declare module 'fastify' {
 const TOUCH_EVERY_MS = 60_000;
 
 /**
- * Resolves the bearer credential before anything else looks at the request, so that a missing
- * or bad credential is 401 ahead of 400/404. Malformed secrets fail their checksum and never
- * reach the database.
+ * Resolves a request's bearer credential once, however many hooks ask (the rate limiter keys
+ * on it, auth turns it into the caller). Malformed secrets fail their checksum and never reach
+ * the database; `Bearer`, `bearer` and extra whitespace all resolve to the same row.
  */
-export function registerAuth(app: FastifyInstance, store: RelayStore, now: () => number): void {
+export function credentialResolver(store: RelayStore): (req: FastifyRequest) => Promise<Credential | null> {
+  const resolved = new WeakMap<FastifyRequest, Promise<Credential | null>>();
+  const lookup = async (req: FastifyRequest): Promise<Credential | null> => {
+    const secret = bearer(req);
+    const kind = secret ? parseSecret(secret) : null;
+    if (!secret || !kind) return null;
+    const hash = hashSecret(secret);
+    if (kind === 'api-key') {
+      const key = await store.findApiKeyByHash(hash);
+      return key && key.revokedAt === null && hashesEqual(key.hash, hash) ? { kind, row: key } : null;
+    }
+    const token = await store.findBotTokenByHash(hash);
+    return token && token.revokedAt === null && hashesEqual(token.hash, hash) ? { kind, row: token } : null;
+  };
+  return (req) => {
+    let p = resolved.get(req);
+    if (!p) resolved.set(req, (p = lookup(req)));
+    return p;
+  };
+}
+
+/**
+ * Turns the credential into the caller before anything else looks at the request, so that a
+ * missing or bad credential is 401 ahead of 400/404.
+ */
+export function registerAuth(app: FastifyInstance, store: RelayStore, resolve: (req: FastifyRequest) => Promise<Credential | null>, now: () => number): void {
   const lastTouched = new Map<string, number>();
   app.decorateRequest('caller', null);
 
@@ -35,13 +63,10 @@ export function registerAuth(app: FastifyInstance, store: RelayStore, now: () =>
   app.addHook('preParsing', async (req) => {
     const mode = req.routeOptions.config?.auth ?? 'none';
     if (mode === 'none') return;
-    const secret = bearer(req);
-    const kind = secret ? parseSecret(secret) : null;
-    if (!secret || !kind) throw unauthorized();
-    const hash = hashSecret(secret);
-    if (kind === 'api-key') {
-      const key = await store.findApiKeyByHash(hash);
-      if (!key || key.revokedAt !== null || !hashesEqual(key.hash, hash)) throw unauthorized();
+    const credential = await resolve(req);
+    if (!credential) throw unauthorized();
+    if (credential.kind === 'api-key') {
+      const key = credential.row;
       req.caller = { kind: 'api-key', keyId: key.id, address: key.address, deviceKey: key.deviceKey };
       const t = now();
       if ((lastTouched.get(key.id) ?? 0) + TOUCH_EVERY_MS <= t) {
@@ -52,9 +77,7 @@ export function registerAuth(app: FastifyInstance, store: RelayStore, now: () =>
       return;
     }
     if (mode !== 'api-key-or-group-token') throw unauthorized('this route takes an sk_live_ API key', 'api-key-required');
-    const token = await store.findBotTokenByHash(hash);
-    if (!token || token.revokedAt !== null || !hashesEqual(token.hash, hash)) throw unauthorized();
-    req.caller = { kind: 'group-token', tokenId: token.id, groupId: token.groupId };
+    req.caller = { kind: 'group-token', tokenId: credential.row.id, groupId: credential.row.groupId };
   });
 }
 

@@ -11,8 +11,12 @@ message with your wallet (EIP-191 personal_sign), and POST it to /api/v1/auth/ke
 device key and its certificate). The answer holds an \`sk_live_\` API key, shown once. Send it
 as \`Authorization: Bearer sk_live_...\`. Group bot tokens (\`gtk_live_...\`) work on group routes.
 
-**Limits.** 120 requests a rolling minute per credential (429 with Retry-After and RateLimit
-headers); at most 100 envelopes per request, 64 KiB of ciphertext per envelope, 1 MiB per body.
+**Limits.** 120 requests a rolling minute per credential, and per peer address for requests
+without a valid one (429 with Retry-After and RateLimit headers); at most 100 envelopes per
+request, 64 KiB of ciphertext per envelope, 1 MiB per body. Queue quotas per recipient device
+(429 \`recipient-full\`), undelivered contact requests per sender and recipient (429
+\`too-many-requests-pending\`), a disk guard on sends (507 \`storage-full\`) and 16 devices
+per wallet (409 \`too-many-devices\`).
 Errors are \`{ "error": string, "code"?: string }\`.`;
 
 /** Stable names for client generators, one per operation. */
@@ -34,6 +38,10 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /api/v1/groups/:id/join': 'joinGroup',
   'POST /api/v1/groups/:id/tokens': 'mintBotToken',
   'DELETE /api/v1/groups/:id/tokens/:tokenId': 'revokeBotToken',
+  'PUT /api/v1/groups/:id/admins/:address': 'addGroupAdmin',
+  'DELETE /api/v1/groups/:id/admins/:address': 'removeGroupAdmin',
+  'GET /api/v1/me/invitations': 'listGroupInvitations',
+  'POST /api/v1/groups/:id/invitation': 'answerGroupInvitation',
   'POST /api/v1/auth/challenge': 'getSignInChallenge',
   'POST /api/v1/auth/keys': 'signIn',
   'GET /api/v1/me/keys': 'listApiKeys',

@@ -1,36 +1,48 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hash } from 'node:crypto';
+import type { Credential } from './auth.js';
 import { HttpError } from './errors.js';
 import { SlidingWindowStore } from './sliding-window-store.js';
 
 const WINDOW_MS = 60_000;
 
 /**
- * The key a request counts against: its credential when it presents one (401s included, so a
- * guessing client is slowed too), else the peer address. The secret is hashed so the limiter
- * never holds credentials in memory.
+ * The key a request counts against (relay-contract-2 §2): the credential as the relay resolves
+ * it, by its id, so header-case and whitespace variants of one key share one budget; requests
+ * whose credential is missing or invalid share one budget per peer address, so guessing is
+ * slowed (401 until it is spent, 429 after).
  */
-export function rateLimitKey(req: FastifyRequest): string {
-  const auth = req.headers.authorization;
-  if (typeof auth === 'string' && auth.length > 0) return 'cred:' + hash('sha256', auth, 'base64url').slice(0, 22);
-  return 'ip:' + req.ip;
+export function rateLimitKey(resolve: (req: FastifyRequest) => Promise<Credential | null>) {
+  return async (req: FastifyRequest): Promise<string> => {
+    const credential = await resolve(req);
+    if (!credential) return 'peer:' + req.ip;
+    return (credential.kind === 'api-key' ? 'key:' : 'token:') + credential.row.id;
+  };
+}
+
+/**
+ * Whether a request is free of the limit, decided by the route the router matched (its
+ * pattern, after percent-decoding), never by the raw URL: `/%61pi/v1/me` is `/api/v1/me`.
+ */
+export function freeOfLimit(req: FastifyRequest): boolean {
+  const route = req.routeOptions.url;
+  return route === undefined || !route.startsWith('/api/');
 }
 
 /** Both sign-in routes share one budget per TCP peer (relay-contract §4). */
 export const signInRateLimit = (max: number) => ({ max, timeWindow: WINDOW_MS, keyGenerator: (req: FastifyRequest) => 'signin:' + req.ip });
 
-export async function registerRateLimit(app: FastifyInstance, max: number): Promise<void> {
+export async function registerRateLimit(app: FastifyInstance, max: number, resolve: (req: FastifyRequest) => Promise<Credential | null>): Promise<void> {
   await app.register(rateLimit, {
     global: true,
     max,
     timeWindow: WINDOW_MS,
     hook: 'onRequest',
     store: SlidingWindowStore,
-    keyGenerator: rateLimitKey,
+    keyGenerator: rateLimitKey(resolve),
     enableDraftSpec: true,
     // `/`, its assets and the OpenAPI document are free (relay-contract §4).
-    allowList: (req) => !req.url.startsWith('/api/'),
+    allowList: freeOfLimit,
     errorResponseBuilder: (_req, ctx) => new HttpError(429, `rate limit exceeded: ${ctx.max} requests a minute; retry in ${ctx.after}`, 'rate-limited'),
   });
   // The IETF draft's combined fields, beside the plugin's RateLimit-Limit/-Remaining/-Reset.

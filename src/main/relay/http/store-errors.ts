@@ -9,6 +9,9 @@ const STATUS: Record<StoreErrorCode, number> = {
   'not-found': 404,
   'creator-cannot-leave': 409,
   'nonce-invalid': 401,
+  'recipient-full': 429,
+  'too-many-requests-pending': 429,
+  'too-many-devices': 409,
 };
 
 /** Runs a store call and turns its refusals into HTTP answers. */

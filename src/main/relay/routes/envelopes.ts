@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { StakeCurrency } from '../../../shared/api/common.js';
 import { AckBody, AckResult, BatchResults, PullQuery, PullResult, SendBody, SendResult } from '../../../shared/api/envelopes.js';
 import type { StakeService } from '../stake-service.js';
-import type { RelayStore } from '../store/store.js';
+import type { QueueLimits, RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';
 import { presentOutcome } from '../http/present.js';
@@ -19,8 +19,15 @@ export interface LivePulls {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** What every send is checked against besides routing: queue quotas and the disk guard. */
+export interface SendLimits {
+  limits: QueueLimits;
+  /** throws 507 storage-full while the disk is low */
+  checkDisk: () => Promise<void>;
+}
+
 /** Direct sends, inbox pull and ack. */
-export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { now: () => number; stakeCurrency: StakeCurrency; stakes: StakeService; live?: LivePulls }): void {
+export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { now: () => number; stakeCurrency: StakeCurrency; stakes: StakeService; live?: LivePulls } & SendLimits): void {
   const live = opts.live;
   const auth = { auth: 'api-key' as const };
 
@@ -35,17 +42,20 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
         'a `stakeQuote`: deposit it, then send again with `stakeRef` on each envelope; the envelopes arrive `request` carrying `stake`, or are refused with `stakeStatus`). ' +
         '503 `stake-unverifiable` when the chain cannot be read: nothing is delivered. ' +
         'A batch is all or nothing: one bad envelope refuses the whole request and queues nothing. At most 100 envelopes and 64 KiB of ciphertext each. ' +
-        'Ciphertext that looks like plaintext (printable text, base64 of base64, JSON) is refused.',
+        'Ciphertext that looks like plaintext (printable text, base64 of base64, JSON) is refused. ' +
+        'Quotas (operator flags): a recipient device with too much undelivered mail refuses the whole request with 429 `recipient-full`; ' +
+        'too many undelivered contact requests from you to one wallet is 429 `too-many-requests-pending`; a relay low on disk answers 507 `storage-full`.',
       body: SendBody,
-      response: { 200: Type.Union([SendResult, BatchResults]), ...errorResponses(400, 401, 413, 429, 503) },
+      response: { 200: Type.Union([SendResult, BatchResults]), ...errorResponses(400, 401, 413, 429, 503, 507) },
     },
   }, async (req) => {
     const caller = apiKeyCaller(req);
     const { items, batch } = parseEnvelopeBatch(req.body, false);
     const now = opts.now();
     await opts.stakes.checkStakedItems(caller.address, items, now);
+    await opts.checkDisk();
     const outcomes = await fromStore(
-      store.deliver({ senderAddress: caller.address, groupId: null, via: null, items, now, stakesEnabled: opts.stakes.enabled }),
+      store.deliver({ senderAddress: caller.address, groupId: null, via: null, items, now, stakesEnabled: opts.stakes.enabled, limits: opts.limits }),
       (i) => (batch ? `envelopes[${i}]` : 'envelope'),
     );
     const quotes = await opts.stakes.addQuotes(caller.address, items, outcomes, now);

@@ -3,50 +3,65 @@ import { Type } from 'typebox';
 import { Address, OkBody, type StakeCurrency } from '../../../shared/api/common.js';
 import { GroupSendBody, GroupSendResults } from '../../../shared/api/envelopes.js';
 import {
-  AddMemberBody, CreateGroupBody, GroupDetail, GroupList, GroupListQuery, GroupView, JoinBody, MintTokenBody, MintTokenResult, PatchGroupBody,
+  AddMemberBody, AddMemberResult, CreateGroupBody, InvitationAnswer, InvitationAnswerBody, InvitationList, GroupDetail, GroupList, GroupListQuery, GroupView, JoinBody, MintTokenBody, MintTokenResult, PatchGroupBody,
   type CreateGroupBody as CreateGroupBodyT, type PatchGroupBody as PatchGroupBodyT,
 } from '../../../shared/api/groups.js';
 import { mintSecret } from '../credentials.js';
 import { groupPasswordMatches, hashGroupPassword } from '../group-password.js';
-import type { GroupPatch, GroupRow, RelayStore } from '../store/store.js';
+import type { GroupPatch, GroupRole, GroupRow, RelayStore } from '../store/store.js';
 import { apiKeyCaller, type Caller } from '../http/auth.js';
 import { checkAvatar } from '../http/avatar.js';
 import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';
-import { forbidden, notFound, unauthorized } from '../http/errors.js';
-import { presentBotToken, presentGroup } from '../http/present.js';
+import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.js';
+import { iso, presentBotToken, presentGroup, presentOutcome } from '../http/present.js';
 import { fromStore } from '../http/store-errors.js';
-import { presentOutcome } from '../http/present.js';
+import type { SendLimits } from './envelopes.js';
 import { apiKeyAuth, apiKeyOrTokenAuth, errorResponses } from './route-docs.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IdParams = Type.Object({ id: Type.String({ description: 'group id (uuid)' }) });
 type IdReq = FastifyRequest<{ Params: { id: string } }>;
 
-export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now: () => number; stakeCurrency: StakeCurrency; randomUUID: () => string }): void {
+export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now: () => number; stakeCurrency: StakeCurrency; randomUUID: () => string } & SendLimits): void {
   const keyOnly = { auth: 'api-key' as const };
   const keyOrToken = { auth: 'api-key-or-group-token' as const };
 
-  /** The group, if this caller may see it: a token scoped to it, or a member's key. Otherwise 401/404. */
-  async function visibleGroup(req: IdReq): Promise<{ group: GroupRow; caller: Caller }> {
+  /**
+   * The group, if this caller may see it: a token scoped to it, or a member's key. A key of a
+   * wallet that is not a current member is not accepted for the group (401, relay-contract §4);
+   * an unknown group is 404 for everyone.
+   */
+  async function visibleGroup(req: IdReq): Promise<{ group: GroupRow; caller: Caller; role: GroupRole | null }> {
     const caller = req.caller;
     if (!caller) throw unauthorized();
     const id = req.params.id.toLowerCase();
     if (caller.kind === 'group-token' && caller.groupId !== id) throw unauthorized('this group token is for another group', 'token-scope');
     const group = UUID.test(id) ? await store.getGroup(id) : null;
     if (!group) throw notFound('no such group', 'group-not-found');
-    if (caller.kind === 'api-key' && !(await store.isMember(id, caller.address))) throw notFound('no such group', 'group-not-found');
-    return { group, caller };
+    if (caller.kind === 'group-token') return { group, caller, role: null };
+    const role = await store.role(id, caller.address);
+    if (role === null) throw unauthorized('this API key\'s wallet is not a member of that group', 'not-a-member');
+    return { group, caller, role };
   }
 
-  /** The group for a creator-only change: members who are not the creator get 403, strangers 404. */
+  /** The group for a change its creator or admins may make: other members get 403. */
+  async function managedGroup(req: IdReq): Promise<{ group: GroupRow; caller: Extract<Caller, { kind: 'api-key' }>; role: 'creator' | 'admin' }> {
+    const { group, caller, role } = await visibleGroup(req);
+    if (caller.kind !== 'api-key' || (role !== 'creator' && role !== 'admin')) throw forbidden('only the group creator or an admin can do this', 'not-admin');
+    return { group, caller, role };
+  }
+
+  /** The group for a creator-only change: members who are not the creator get 403. */
   async function creatorsGroup(req: IdReq): Promise<GroupRow> {
-    const { group, caller } = await visibleGroup(req);
-    if (caller.kind !== 'api-key' || caller.address !== group.creatorAddress) throw forbidden('only the group creator can do this', 'not-creator');
+    const { group, role } = await visibleGroup(req);
+    if (role !== 'creator') throw forbidden('only the group creator can do this', 'not-creator');
     return group;
   }
 
-  async function detail(group: GroupRow) {
-    return { ...presentGroup(group), creatorAddress: group.creatorAddress, members: await store.listMembers(group.id) };
+  /** The group's detail; the creator and admins (and the group's bot) also see who is invited. */
+  async function detail(group: GroupRow, managing = false) {
+    const [members, admins] = await Promise.all([store.listMembers(group.id), store.listAdmins(group.id)]);
+    return { ...presentGroup(group), creatorAddress: group.creatorAddress, members, admins, ...(managing ? { invited: await store.listInvited(group.id) } : {}) };
   }
 
   app.get<{ Querystring: { mine?: '1'; limit?: number; before?: string } }>('/api/v1/groups', {
@@ -73,18 +88,20 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
     const passwordHash = req.body.password ? await hashGroupPassword(req.body.password) : null;
     const group = await store.createGroup({ id: opts.randomUUID(), name: req.body.name.trim(), isPublic: req.body.isPublic, passwordHash, avatar, creatorAddress: caller.address, now: opts.now() });
     reply.code(201);
-    return detail(group);
+    return detail(group, true);
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/groups/:id', {
     config: keyOrToken,
     schema: {
       tags: ['groups'], summary: 'Get a group with every member device key (seal one copy per key)', security: apiKeyOrTokenAuth,
-      description: 'With a group token scoped to this group, or a member\'s API key. `botTokens` appears for a group token or the creator\'s key.',
+      description:
+        'With a group token scoped to this group, or a member\'s API key (a key of anyone else, invited wallets included, is 401). ' +
+        '`botTokens` and `group.invited` appear for a group token, the creator\'s key and admins\' keys.',
       params: IdParams, response: { 200: GroupView, ...errorResponses(401, 404, 429) },
     },
   }, async (req) => {
-    const { group, caller } = await visibleGroup(req);
+    const { group, caller, role } = await visibleGroup(req);
     const devices = await store.memberDevices(group.id);
     const memberDeviceKeys: Record<string, string[]> = {};
     const memberDevices: Record<string, { publicKey: string; certificate: string }[]> = {};
@@ -92,13 +109,14 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
       memberDeviceKeys[address] = list.map((d) => d.publicKey);
       memberDevices[address] = list.map((d) => ({ publicKey: d.publicKey, certificate: d.certificate }));
     }
-    const byCreator = caller.kind === 'group-token' || caller.address === group.creatorAddress;
+    // Admins manage bot tokens too (relay-contract-2 §3), so they see the list the creator sees.
+    const managing = caller.kind === 'group-token' || role === 'creator' || role === 'admin';
     return {
-      group: await detail(group),
+      group: await detail(group, managing),
       memberDeviceKeys,
       memberDevices,
       auth: caller.kind === 'group-token' ? { via: 'group-token' as const, senderAddress: group.creatorAddress } : { via: 'api-key' as const, senderAddress: caller.address },
-      ...(byCreator ? { botTokens: (await store.listBotTokens(group.id)).map(presentBotToken) } : {}),
+      ...(managing ? { botTokens: (await store.listBotTokens(group.id)).map(presentBotToken) } : {}),
     };
   });
 
@@ -107,16 +125,19 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
     validatorCompiler: acceptAnyBody,
     schema: {
       tags: ['groups'], summary: 'Send sealed envelopes into a group, one per member device', security: apiKeyOrTokenAuth,
-      description: 'Each toAddress must be a current member. With a group token the relay names the creator as sender (`via: group-token`). All or nothing.',
-      params: IdParams, body: GroupSendBody, response: { 200: GroupSendResults, ...errorResponses(400, 401, 404, 413, 429) },
+      description:
+        'Each toAddress must be a current member (an invited wallet is not: 400 `not-a-member`). With a group token the relay names the creator as sender ' +
+        '(`via: group-token`). All or nothing, queue quotas included (429 `recipient-full`); 507 `storage-full` when the relay is low on disk.',
+      params: IdParams, body: GroupSendBody, response: { 200: GroupSendResults, ...errorResponses(400, 401, 404, 413, 429, 507) },
     },
   }, async (req) => {
     const { group, caller } = await visibleGroup(req);
     const { items, batch } = parseEnvelopeBatch(req.body, true);
+    await opts.checkDisk();
     const via = caller.kind === 'group-token' ? ('group-token' as const) : ('api-key' as const);
     const sender = caller.kind === 'group-token' ? group.creatorAddress : caller.address;
     const outcomes = await fromStore(
-      store.deliver({ senderAddress: sender, groupId: group.id, via, items, now: opts.now() }),
+      store.deliver({ senderAddress: sender, groupId: group.id, via, items, now: opts.now(), limits: opts.limits }),
       (i) => (batch ? `envelopes[${i}]` : 'envelope'),
     );
     return { results: outcomes.map((o) => presentOutcome(o, opts.stakeCurrency)), via };
@@ -125,46 +146,106 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
   app.patch<{ Params: { id: string }; Body: PatchGroupBodyT }>('/api/v1/groups/:id', {
     config: keyOnly,
     schema: {
-      tags: ['groups'], summary: 'Edit name, visibility, password (null removes it) or avatar (creator only)', security: apiKeyAuth,
+      tags: ['groups'], summary: 'Edit name, visibility, password (null removes it) or avatar (creator or admin)', security: apiKeyAuth,
       params: IdParams, body: PatchGroupBody, response: { 200: GroupDetail, ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (req) => {
-    const group = await creatorsGroup(req);
+    const { group } = await managedGroup(req);
     const patch: GroupPatch = {};
     if (req.body.name !== undefined) patch.name = req.body.name.trim();
     if (req.body.isPublic !== undefined) patch.isPublic = req.body.isPublic;
     if (req.body.password !== undefined) patch.passwordHash = req.body.password === null ? null : await hashGroupPassword(req.body.password);
     if (req.body.avatar !== undefined) patch.avatar = checkAvatar(req.body.avatar) ?? null;
-    return detail(await store.patchGroup(group.id, patch));
+    return detail(await store.patchGroup(group.id, patch), true);
   });
 
   app.post<{ Params: { id: string }; Body: { address: string } }>('/api/v1/groups/:id/members', {
     config: keyOnly,
     schema: {
-      tags: ['groups'], summary: 'Add a member (creator only)', security: apiKeyAuth,
-      params: IdParams, body: AddMemberBody, response: { 200: GroupDetail, ...errorResponses(400, 401, 403, 404, 429) },
+      tags: ['groups'], summary: 'Add a member, or invite them (creator or admin)', security: apiKeyAuth,
+      description:
+        'The added wallet\'s own rules decide (relay-contract-2 §3): if it allows you or has written to you it is a member at once (`status: member`); ' +
+        'if it blocks you or the creator, or blocks all strangers, 403 `blocked`; otherwise it is invited (`status: invited`) and joins only if it accepts ' +
+        '(`POST /api/v1/groups/{id}/invitation`). An invited wallet gets nothing of the group.',
+      params: IdParams, body: AddMemberBody, response: { 200: AddMemberResult, ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (req) => {
-    const group = await creatorsGroup(req);
-    await store.addMember(group.id, req.body.address.toLowerCase(), opts.now());
-    return detail((await store.getGroup(group.id)) as GroupRow);
+    const { group, caller } = await managedGroup(req);
+    const status = await fromStore(store.addOrInvite(group.id, req.body.address.toLowerCase(), caller.address, opts.now()));
+    if (status === 'blocked') throw forbidden('that wallet does not accept group invitations from you', 'blocked');
+    return { ...(await detail((await store.getGroup(group.id)) as GroupRow, true)), status };
   });
 
   app.delete<{ Params: { id: string; address: string } }>('/api/v1/groups/:id/members/:address', {
     config: keyOnly,
     schema: {
-      tags: ['groups'], summary: 'Remove a member (creator), or leave (a member removing themselves)', security: apiKeyAuth,
-      description: 'The creator cannot leave while other members remain (409).',
+      tags: ['groups'], summary: 'Remove a member or withdraw an invitation (creator or admin), or leave (a member removing themselves)', security: apiKeyAuth,
+      description: 'Admins cannot remove the creator or other admins (403). The creator cannot leave while other members remain (409).',
       params: Type.Object({ id: Type.String(), address: Address }), response: { 200: OkBody, ...errorResponses(400, 401, 403, 404, 409, 429) },
     },
   }, async (req) => {
-    const { group, caller } = await visibleGroup(req);
+    const { group, caller, role } = await visibleGroup(req);
     const target = req.params.address.toLowerCase();
     const me = (caller as Extract<Caller, { kind: 'api-key' }>).address;
-    if (target !== me && me !== group.creatorAddress) throw forbidden('only the group creator can remove other members', 'not-creator');
+    if (target !== me) {
+      if (role !== 'creator' && role !== 'admin') throw forbidden('only the group creator or an admin can remove other members', 'not-admin');
+      const targetRole = await store.role(group.id, target);
+      if (role === 'admin' && (targetRole === 'creator' || targetRole === 'admin')) throw forbidden('admins cannot remove the creator or other admins', 'not-creator');
+      if (targetRole === null) {
+        if (await store.answerInvitation(group.id, target, false, opts.now())) return { ok: true as const };
+        throw notFound('that address is neither a member nor invited', 'not-a-member');
+      }
+    }
     const removed = await fromStore(store.removeMember(group.id, target));
     if (!removed) throw notFound('that address is not a member', 'not-a-member');
     return { ok: true as const };
+  });
+
+  for (const [verb, admin] of [['put', true], ['delete', false]] as const) {
+    app[verb]<{ Params: { id: string; address: string } }>('/api/v1/groups/:id/admins/:address', {
+      config: keyOnly,
+      schema: {
+        tags: ['groups'],
+        summary: admin ? 'Make a member an admin (creator only)' : 'Take admin rights back (creator only)',
+        description: 'Admins may add and remove members (not the creator nor other admins), edit the group and mint or revoke bot tokens. Bot posts still name the creator.',
+        security: apiKeyAuth,
+        params: Type.Object({ id: Type.String(), address: Address }),
+        response: { 200: admin ? GroupDetail : OkBody, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    }, async (req) => {
+      const group = await creatorsGroup(req);
+      const target = req.params.address.toLowerCase();
+      if (target === group.creatorAddress) throw badRequest('the creator already has every right in the group', 'is-creator');
+      if (!(await store.setAdmin(group.id, target, admin))) throw notFound('that address is not a member', 'not-a-member');
+      return admin ? detail(group, true) : { ok: true as const };
+    });
+  }
+
+  app.get('/api/v1/me/invitations', {
+    config: keyOnly,
+    schema: {
+      tags: ['groups'], summary: 'Group invitations waiting for your answer (newest first)', security: apiKeyAuth,
+      response: { 200: InvitationList, ...errorResponses(401, 429) },
+    },
+  }, async (req) => {
+    const rows = await store.listInvitations(apiKeyCaller(req).address);
+    return { invitations: rows.map((r) => ({ groupId: r.groupId, name: r.name, creatorAddress: r.creatorAddress, invitedBy: r.invitedBy, invitedAt: iso(r.invitedAt) })) };
+  });
+
+  app.post<{ Params: { id: string }; Body: { accept: boolean } }>('/api/v1/groups/:id/invitation', {
+    config: keyOnly,
+    schema: {
+      tags: ['groups'], summary: 'Accept (join, no password needed) or decline a group invitation', security: apiKeyAuth,
+      description: '404 `no-invitation` when you have no invitation to that group. To refuse further invitations from the inviter, block them.',
+      params: IdParams, body: InvitationAnswerBody, response: { 200: InvitationAnswer, ...errorResponses(400, 401, 404, 429) },
+    },
+  }, async (req) => {
+    const caller = apiKeyCaller(req);
+    const id = req.params.id.toLowerCase();
+    const group = UUID.test(id) ? await store.getGroup(id) : null;
+    if (!group || !(await store.answerInvitation(id, caller.address, req.body.accept, opts.now()))) throw notFound('you have no invitation to that group', 'no-invitation');
+    if (!req.body.accept) return { status: 'declined' as const };
+    return { status: 'member' as const, group: await detail((await store.getGroup(id)) as GroupRow) };
   });
 
   app.post<{ Params: { id: string }; Body: { password?: string } }>('/api/v1/groups/:id/join', {
@@ -192,11 +273,11 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
   app.post<{ Params: { id: string }; Body: { name: string } }>('/api/v1/groups/:id/tokens', {
     config: keyOnly,
     schema: {
-      tags: ['groups'], summary: 'Mint a bot token for this group (creator only; the secret is shown once)', security: apiKeyAuth,
+      tags: ['groups'], summary: 'Mint a bot token for this group (creator or admin; the secret is shown once)', security: apiKeyAuth,
       params: IdParams, body: MintTokenBody, response: { 201: MintTokenResult, ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (req, reply) => {
-    const group = await creatorsGroup(req);
+    const { group } = await managedGroup(req);
     const { secret, hash, prefix } = mintSecret('group-token');
     const row = { id: opts.randomUUID(), groupId: group.id, name: req.body.name.trim(), prefix, createdAt: opts.now(), revokedAt: null };
     await store.insertBotToken({ ...row, hash });
@@ -207,11 +288,11 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
   app.delete<{ Params: { id: string; tokenId: string } }>('/api/v1/groups/:id/tokens/:tokenId', {
     config: keyOnly,
     schema: {
-      tags: ['groups'], summary: 'Revoke a bot token (creator only); it answers 401 at once', security: apiKeyAuth,
+      tags: ['groups'], summary: 'Revoke a bot token (creator or admin); it answers 401 at once', security: apiKeyAuth,
       params: Type.Object({ id: Type.String(), tokenId: Type.String() }), response: { 200: OkBody, ...errorResponses(401, 403, 404, 429) },
     },
   }, async (req) => {
-    const group = await creatorsGroup(req);
+    const { group } = await managedGroup(req);
     const tokenId = req.params.tokenId.toLowerCase();
     if (!UUID.test(tokenId) || !(await store.revokeBotToken(group.id, tokenId, opts.now()))) throw notFound('no such bot token', 'token-not-found');
     return { ok: true as const };

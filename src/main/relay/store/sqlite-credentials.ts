@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ensureAccountStatement, isUniqueViolation } from './sqlite-accounts.js';
 import type { GroupCommit } from './group-commit.js';
-import { StoreError, type ApiKeyRow, type DeviceRow, type RelayStore } from './store.js';
+import { MAX_DEVICES, StoreError, type ApiKeyRow, type DeviceRow, type RelayStore } from './store.js';
 
 type CredentialsPart = Pick<
   RelayStore,
@@ -24,6 +24,7 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
     insertDevice: db.prepare<[string, string, string, number]>(
       `INSERT INTO devices (public_key, address, certificate, created_at) VALUES (?, ?, ?, ?)`,
     ),
+    deviceCount: db.prepare<[string], number>(`SELECT count(*) FROM devices WHERE address = ? AND revoked_at IS NULL`).pluck(),
     devices: db.prepare<[string], DeviceRow>(
       `SELECT ${DEVICE_COLUMNS} FROM devices WHERE address = ? AND revoked_at IS NULL ORDER BY created_at, rowid`,
     ),
@@ -47,6 +48,9 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
 
   const addDevice = db.transaction((d: { publicKey: string; address: string; certificate: string; now: number }): DeviceRow => {
     s.ensureAccount.run(d.address);
+    if (s.deviceCount.get(d.address)! >= MAX_DEVICES) {
+      throw new StoreError('too-many-devices', `a wallet can have at most ${MAX_DEVICES} current devices; revoke one first`);
+    }
     try {
       s.insertDevice.run(d.publicKey, d.address, d.certificate, d.now);
     } catch (e) {

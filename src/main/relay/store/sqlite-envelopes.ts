@@ -84,7 +84,12 @@ export const ENVELOPE_SQL = {
   ackAll: `DELETE FROM envelopes WHERE id = ? AND recipient = ?`,
   ackDevice: `DELETE FROM envelopes WHERE id = ? AND recipient = ? AND (device_key = ? OR device_key IS NULL)`,
   sweep: `DELETE FROM envelopes WHERE seq IN (SELECT seq FROM envelopes WHERE created_at < ? LIMIT ?)`,
+  usage: `SELECT envelopes, bytes FROM queue_usage WHERE recipient = ? AND device_key = ?`,
+  pendingRequests: `SELECT envelopes FROM pending_requests WHERE sender = ? AND recipient = ?`,
 } as const;
+
+/** Decoded bytes of a padded base64 ciphertext, as the queue_usage trigger counts them. */
+const decodedSize = (base64: string) => (base64.length / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
 
 /** Routing, queueing, pulling and acknowledging envelopes. */
 export function envelopesPart(db: Database.Database, commit: GroupCommit): EnvelopesPart {
@@ -103,6 +108,8 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     ackAll: db.prepare<[string, string]>(ENVELOPE_SQL.ackAll),
     ackDevice: db.prepare<[string, string, string]>(ENVELOPE_SQL.ackDevice),
     sweep: db.prepare<[number, number]>(ENVELOPE_SQL.sweep),
+    usage: db.prepare<[string, string], { envelopes: number; bytes: number }>(ENVELOPE_SQL.usage),
+    pendingRequests: db.prepare<[string, string], number>(ENVELOPE_SQL.pendingRequests).pluck(),
   };
 
   const readFacts = (sender: string, recipient: string, asRequest: boolean): RoutingFacts => {
@@ -165,6 +172,17 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
         else if (item.stake) route = stakedRoute(item, d, opened);
       }
       if (route.routed !== 'inbox' && route.routed !== 'request') return route;
+      // Read after the delivery's earlier inserts (the triggers count them), so one request
+      // cannot pass a quota by splitting itself into many envelopes.
+      if (d.limits) {
+        const used = s.usage.get(to, deviceKey ?? '');
+        if ((used?.envelopes ?? 0) + 1 > d.limits.maxQueued || (used?.bytes ?? 0) + decodedSize(item.ciphertext) > d.limits.maxQueuedBytes) {
+          throw new StoreError('recipient-full', `${to} has too much undelivered mail queued on this relay; nothing was sent, try again after they have caught up`, index);
+        }
+        if (route.routed === 'request' && (s.pendingRequests.get(sender, to) ?? 0) + 1 > d.limits.maxRequestsPerPair) {
+          throw new StoreError('too-many-requests-pending', `${to} has not yet picked up ${d.limits.maxRequestsPerPair} of your contact-request envelopes; nothing was sent`, index);
+        }
+      }
       const envelope: EnvelopeRow = {
         id: uuidv7(d.now),
         senderAddress: sender,

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { StoreError, type BotTokenRow, type DeviceRow, type GroupRow, type RelayStore } from './store.js';
+import type { UnknownSenders } from '../../../shared/api/account.js';
+import { routeGroupAdd } from '../routing.js';
+import { StoreError, type AddOutcome, type BotTokenRow, type DeviceRow, type GroupRole, type GroupRow, type InvitationRow, type RelayStore } from './store.js';
 
 type GroupsPart = Pick<
   RelayStore,
@@ -10,6 +12,13 @@ type GroupsPart = Pick<
   | 'listMembers'
   | 'isMember'
   | 'addMember'
+  | 'addOrInvite'
+  | 'listInvitations'
+  | 'listInvited'
+  | 'answerInvitation'
+  | 'role'
+  | 'listAdmins'
+  | 'setAdmin'
   | 'removeMember'
   | 'memberDevices'
   | 'insertBotToken'
@@ -83,6 +92,29 @@ export function groupsPart(db: Database.Database): GroupsPart {
       `INSERT INTO group_members (group_id, address, joined_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     removeMember: db.prepare<[string, string]>(`DELETE FROM group_members WHERE group_id = ? AND address = ?`),
+    addFacts: db.prepare<[{ wallet: string; creator: string; adder: string }], { blocks: number; knows: number; policy: UnknownSenders | null }>(
+      `SELECT
+         EXISTS (SELECT 1 FROM contacts WHERE owner = :wallet AND kind = 'block' AND other IN (:creator, :adder)) AS blocks,
+         (EXISTS (SELECT 1 FROM contacts WHERE owner = :wallet AND kind = 'allow' AND other = :adder)
+           OR EXISTS (SELECT 1 FROM sent_before WHERE sender = :wallet AND recipient = :adder)) AS knows,
+         (SELECT unknown_senders FROM accounts WHERE address = :wallet) AS policy`,
+    ),
+    invite: db.prepare<[string, string, string, number]>(
+      `INSERT INTO group_invitations (group_id, address, invited_by, invited_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ),
+    dropInvitation: db.prepare<[string, string]>(`DELETE FROM group_invitations WHERE group_id = ? AND address = ?`),
+    invitations: db.prepare<[string], InvitationRow>(
+      `SELECT i.group_id AS groupId, g.name, g.creator_address AS creatorAddress, i.invited_by AS invitedBy, i.invited_at AS invitedAt
+       FROM group_invitations i JOIN chat_groups g ON g.id = i.group_id
+       WHERE i.address = ? ORDER BY i.invited_at DESC, i.group_id`,
+    ),
+    invited: db.prepare<[string], string>(`SELECT address FROM group_invitations WHERE group_id = ? ORDER BY invited_at, address`).pluck(),
+    role: db.prepare<[string, string], { creator: number; admin: number }>(
+      `SELECT g.creator_address = m.address AS creator, m.is_admin AS admin
+       FROM group_members m JOIN chat_groups g ON g.id = m.group_id WHERE m.group_id = ? AND m.address = ?`,
+    ),
+    admins: db.prepare<[string], string>(`SELECT address FROM group_members WHERE group_id = ? AND is_admin = 1 ORDER BY joined_at, address`).pluck(),
+    setAdmin: db.prepare<[number, string, string]>(`UPDATE group_members SET is_admin = ? WHERE group_id = ? AND address = ?`),
     creatorAndCount: db.prepare<[string], { creatorAddress: string; memberCount: number }>(
       `SELECT creator_address AS creatorAddress, (SELECT count(*) FROM group_members WHERE group_id = g.id) AS memberCount
        FROM chat_groups g WHERE id = ?`,
@@ -123,6 +155,28 @@ export function groupsPart(db: Database.Database): GroupsPart {
       throw new StoreError('creator-cannot-leave', 'the creator cannot leave a group that still has other members');
     }
     return s.removeMember.run(groupId, address).changes > 0;
+  });
+
+  const join = db.transaction((groupId: string, address: string, now: number) => {
+    s.addMember.run(groupId, address, now);
+    s.dropInvitation.run(groupId, address);
+  });
+
+  const addOrInvite = db.transaction((groupId: string, address: string, by: string, now: number): AddOutcome => {
+    const g = s.creatorAndCount.get(groupId);
+    if (!g) throw new StoreError('not-found', 'no such group');
+    if (s.isMember.get(groupId, address)) return 'member';
+    const f = s.addFacts.get({ wallet: address, creator: g.creatorAddress, adder: by })!;
+    const outcome = routeGroupAdd({ blocksCreatorOrAdder: f.blocks === 1, knowsAdder: f.knows === 1, policy: f.policy ?? 'request' });
+    if (outcome === 'member') join(groupId, address, now);
+    else if (outcome === 'invited') s.invite.run(groupId, address, by, now);
+    return outcome;
+  });
+
+  const answerInvitation = db.transaction((groupId: string, address: string, accept: boolean, now: number): boolean => {
+    if (s.dropInvitation.run(groupId, address).changes === 0) return false;
+    if (accept) s.addMember.run(groupId, address, now);
+    return true;
   });
 
   const id = (groupId: string) => groupId.toLowerCase();
@@ -167,7 +221,30 @@ export function groupsPart(db: Database.Database): GroupsPart {
     },
     async addMember(groupId, address, now) {
       if (!s.cursor.get(id(groupId))) throw new StoreError('not-found', 'no such group');
-      s.addMember.run(id(groupId), address.toLowerCase(), now);
+      join.immediate(id(groupId), address.toLowerCase(), now);
+    },
+    async addOrInvite(groupId, address, by, now) {
+      return addOrInvite.immediate(id(groupId), address.toLowerCase(), by.toLowerCase(), now);
+    },
+    async listInvitations(address) {
+      return s.invitations.all(address.toLowerCase());
+    },
+    async listInvited(groupId) {
+      return s.invited.all(id(groupId));
+    },
+    async answerInvitation(groupId, address, accept, now) {
+      return answerInvitation.immediate(id(groupId), address.toLowerCase(), accept, now);
+    },
+    async role(groupId, address): Promise<GroupRole | null> {
+      const r = s.role.get(id(groupId), address.toLowerCase());
+      if (!r) return null;
+      return r.creator === 1 ? 'creator' : r.admin === 1 ? 'admin' : 'member';
+    },
+    async listAdmins(groupId) {
+      return s.admins.all(id(groupId));
+    },
+    async setAdmin(groupId, address, admin) {
+      return s.setAdmin.run(admin ? 1 : 0, id(groupId), address.toLowerCase()).changes > 0;
     },
     async removeMember(groupId, address) {
       return removeMember.immediate(id(groupId), address.toLowerCase());

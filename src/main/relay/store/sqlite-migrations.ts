@@ -176,6 +176,64 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE envelopes ADD COLUMN stake TEXT;
     `,
   },
+  {
+    version: 3,
+    name: 'group consent and admins, queue quotas',
+    sql: `
+      ALTER TABLE group_members ADD COLUMN is_admin INTEGER NOT NULL DEFAULT 0;
+
+      -- An invited wallet is not a member until it accepts (relay-contract-2 §3).
+      CREATE TABLE group_invitations (
+        group_id TEXT NOT NULL REFERENCES chat_groups (id),
+        address TEXT NOT NULL,
+        invited_by TEXT NOT NULL,
+        invited_at INTEGER NOT NULL,
+        PRIMARY KEY (group_id, address)
+      ) WITHOUT ROWID;
+      CREATE INDEX group_invitations_address ON group_invitations (address, invited_at);
+
+      -- Undelivered envelopes and decoded ciphertext bytes (from the padded base64's length) per
+      -- recipient device ('' for envelopes sealed to no device), kept by triggers so that a
+      -- send checks its quota with one point read whatever the queue's length.
+      CREATE TABLE queue_usage (
+        recipient TEXT NOT NULL,
+        device_key TEXT NOT NULL,
+        envelopes INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        PRIMARY KEY (recipient, device_key)
+      ) WITHOUT ROWID;
+      INSERT INTO queue_usage (recipient, device_key, envelopes, bytes)
+        SELECT recipient, coalesce(device_key, ''), count(*), sum(length(ciphertext) / 4 * 3 - (substr(ciphertext, -1) = '=') - (substr(ciphertext, -2) = '==')) FROM envelopes GROUP BY 1, 2;
+      CREATE TRIGGER envelopes_usage_insert AFTER INSERT ON envelopes BEGIN
+        INSERT INTO queue_usage (recipient, device_key, envelopes, bytes)
+          VALUES (NEW.recipient, coalesce(NEW.device_key, ''), 1, length(NEW.ciphertext) / 4 * 3 - (substr(NEW.ciphertext, -1) = '=') - (substr(NEW.ciphertext, -2) = '=='))
+          ON CONFLICT DO UPDATE SET envelopes = envelopes + 1, bytes = bytes + excluded.bytes;
+      END;
+      CREATE TRIGGER envelopes_usage_delete AFTER DELETE ON envelopes BEGIN
+        UPDATE queue_usage SET envelopes = envelopes - 1, bytes = bytes - (length(OLD.ciphertext) / 4 * 3 - (substr(OLD.ciphertext, -1) = '=') - (substr(OLD.ciphertext, -2) = '=='))
+          WHERE recipient = OLD.recipient AND device_key = coalesce(OLD.device_key, '');
+        DELETE FROM queue_usage WHERE recipient = OLD.recipient AND device_key = coalesce(OLD.device_key, '') AND envelopes <= 0;
+      END;
+
+      -- Undelivered request-routed envelopes per sender and recipient wallet.
+      CREATE TABLE pending_requests (
+        sender TEXT NOT NULL,
+        recipient TEXT NOT NULL,
+        envelopes INTEGER NOT NULL,
+        PRIMARY KEY (sender, recipient)
+      ) WITHOUT ROWID;
+      INSERT INTO pending_requests (sender, recipient, envelopes)
+        SELECT sender, recipient, count(*) FROM envelopes WHERE routed = 'request' GROUP BY 1, 2;
+      CREATE TRIGGER envelopes_requests_insert AFTER INSERT ON envelopes WHEN NEW.routed = 'request' BEGIN
+        INSERT INTO pending_requests (sender, recipient, envelopes) VALUES (NEW.sender, NEW.recipient, 1)
+          ON CONFLICT DO UPDATE SET envelopes = envelopes + 1;
+      END;
+      CREATE TRIGGER envelopes_requests_delete AFTER DELETE ON envelopes WHEN OLD.routed = 'request' BEGIN
+        UPDATE pending_requests SET envelopes = envelopes - 1 WHERE sender = OLD.sender AND recipient = OLD.recipient;
+        DELETE FROM pending_requests WHERE sender = OLD.sender AND recipient = OLD.recipient AND envelopes <= 0;
+      END;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -17,7 +17,25 @@ export type StoreErrorCode =
   | 'device-exists' // 409
   | 'not-found' // 404
   | 'creator-cannot-leave' // 409
-  | 'nonce-invalid'; // unknown, expired, used, or bound to another address (401)
+  | 'nonce-invalid' // unknown, expired, used, or bound to another address (401)
+  | 'recipient-full' // the send would pass a recipient device's queue quota (429)
+  | 'too-many-requests-pending' // too many undelivered requests from this sender to this wallet (429)
+  | 'too-many-devices'; // the wallet already has MAX_DEVICES current devices (409)
+
+/** Current devices a wallet may have at once (relay-contract-2 §2). */
+export const MAX_DEVICES = 16;
+
+/** Per-recipient queue limits a send is checked against (relay-contract-2 §2); operator flags. */
+export interface QueueLimits {
+  /** undelivered envelopes per recipient device (per wallet for envelopes sealed to no device) */
+  maxQueued: number;
+  /** decoded ciphertext bytes, same scope */
+  maxQueuedBytes: number;
+  /** undelivered request-routed envelopes from one sender to one recipient wallet */
+  maxRequestsPerPair: number;
+}
+
+export const NO_QUEUE_LIMITS: QueueLimits = { maxQueued: Infinity, maxQueuedBytes: Infinity, maxRequestsPerPair: Infinity };
 
 export class StoreError extends Error {
   constructor(
@@ -155,6 +173,8 @@ export interface Delivery {
   now: number;
   /** false on a relay without a stake chain: stake-gated recipients get plain requests (default: gated) */
   stakesEnabled?: boolean;
+  /** none when omitted (operator tools, tests of other rules) */
+  limits?: QueueLimits;
 }
 
 export interface DeliveryOutcome {
@@ -174,6 +194,20 @@ export interface RoutingFacts {
   recipientSentBefore: boolean;
   recipientPolicy: UnknownSenders;
   recipientStake: string | null;
+}
+
+/** What adding a wallet to a group did (relay-contract-2 §3). */
+export type AddOutcome = 'member' | 'invited' | 'blocked';
+
+/** A caller's standing in a group. */
+export type GroupRole = 'creator' | 'admin' | 'member';
+
+export interface InvitationRow {
+  groupId: string;
+  name: string;
+  creatorAddress: string;
+  invitedBy: string;
+  invitedAt: number;
 }
 
 export interface GroupPatch {
@@ -209,7 +243,7 @@ export interface RelayStore {
   getEntitlements(address: string): Promise<string[]>;
 
   // devices
-  /** Registers a device for an address (creating the account row if needed); throws device-exists. */
+  /** Registers a device for an address (creating the account row if needed); throws device-exists or too-many-devices. */
   addDevice(d: { publicKey: string; address: string; certificate: string; now: number }): Promise<DeviceRow>;
   listDevices(address: string): Promise<DeviceRow[]>; // non-revoked only, oldest first
   /** Revokes a device, the API keys bound to it, and drops its undelivered envelopes; false if not the caller's. */
@@ -251,7 +285,23 @@ export interface RelayStore {
   listGroups(opts: { mine: string | null; limit: number; before: string | null }): Promise<GroupRow[]>;
   listMembers(groupId: string): Promise<string[]>;
   isMember(groupId: string, address: string): Promise<boolean>;
+  /** Adds at once (joining, accepting); clears any invitation of that address. */
   addMember(groupId: string, address: string, now: number): Promise<void>;
+  /**
+   * Adds a wallet on someone's behalf by the wallet's own routing: a member at once when it
+   * allows `by` (or has written to `by`), refused when it blocks the creator or `by` or blocks
+   * strangers, otherwise invited. An existing member stays one.
+   */
+  addOrInvite(groupId: string, address: string, by: string, now: number): Promise<AddOutcome>;
+  listInvitations(address: string): Promise<InvitationRow[]>;
+  listInvited(groupId: string): Promise<string[]>;
+  /** Accepts (joins) or declines; false when there is no such invitation. Withdrawing one is a decline by the inviter. */
+  answerInvitation(groupId: string, address: string, accept: boolean, now: number): Promise<boolean>;
+  /** creator, admin, member, or null for anyone else (invited wallets included) */
+  role(groupId: string, address: string): Promise<GroupRole | null>;
+  listAdmins(groupId: string): Promise<string[]>;
+  /** false when the address is not a member */
+  setAdmin(groupId: string, address: string, admin: boolean): Promise<boolean>;
   /** throws creator-cannot-leave when the creator would leave a group that still has others */
   removeMember(groupId: string, address: string): Promise<boolean>;
   /** Devices (non-revoked) of each member, for the group view. */

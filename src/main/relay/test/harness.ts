@@ -37,8 +37,9 @@ export async function startRelay(overrides: Partial<RelayConfig> = {}, deps: { s
   const store = openSqliteStore(join(dir, 'relay.db'), { checkpointIntervalMs: 0 });
   const clock: { now: number | null } = { now: null };
   // The base URL is fixed before the port is known; the Host guard accepts any loopback port.
-  const config: RelayConfig = { ...DEFAULT_CONFIG, rateLimit: 0, baseUrl: 'http://127.0.0.1', ...overrides };
-  const app = await createRelay({ store, config, now: () => clock.now ?? Date.now(), stakeChain: deps.stakeChain });
+  // The disk guard is off unless a test asks for it: a nearly full CI disk must not fail the rest.
+  const config: RelayConfig = { ...DEFAULT_CONFIG, rateLimit: 0, minFreeDiskMib: 0, baseUrl: 'http://127.0.0.1', ...overrides };
+  const app = await createRelay({ store, config, dataDir: dir, now: () => clock.now ?? Date.now(), stakeChain: deps.stakeChain });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,
