@@ -84,8 +84,26 @@ export interface GroupInfo {
   /** present when the caller is a member */
   creatorAddress?: string;
   members?: string[];
+  /** present when fetched from the relay by a member: who the creator made admins */
+  admins?: string[];
+  /** present for the creator and admins: wallets invited but not yet members */
+  invited?: string[];
   isMember: boolean;
   isCreator: boolean;
+  /** the caller may manage the group: its creator, or an admin (known once fetched as a member) */
+  canManage?: boolean;
+}
+
+/** What adding someone to a group did: added at once, or invited (they must accept). */
+export type GroupAddResult = GroupInfo & { added: 'member' | 'invited' };
+
+/** A group someone invited me to; nothing of it reaches me until I accept. */
+export interface GroupInvitation {
+  groupId: string;
+  name: string;
+  creatorAddress: string;
+  invitedBy: string;
+  invitedAt: string;
 }
 
 export interface BotToken {

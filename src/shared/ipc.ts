@@ -6,7 +6,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type {
   ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationSummary,
-  DeviceInfo, DirectoryHit, GroupInfo, InboxPolicy, RejectedMessage, RelayStatus, SyncStatus,
+  DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RejectedMessage, RelayStatus, SyncStatus,
 } from './domain.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 
@@ -72,11 +72,21 @@ export const commands = {
   ),
   'groups.join': cmd<GroupInfo>()(Type.Object({ groupId: Uuid, password: Type.Optional(Type.String({ maxLength: 128 })) }, { additionalProperties: false })),
   'groups.leave': cmd<void>()(Type.Object({ groupId: Uuid }, { additionalProperties: false })),
-  'groups.addMember': cmd<GroupInfo>()(Type.Object({ groupId: Uuid, member: Recipient }, { additionalProperties: false })),
+  // `added: 'invited'` when the other wallet must accept first (relay-contract-2 §3)
+  'groups.addMember': cmd<GroupAddResult>()(Type.Object({ groupId: Uuid, member: Recipient }, { additionalProperties: false })),
   'groups.removeMember': cmd<GroupInfo>()(Type.Object({ groupId: Uuid, address: Address }, { additionalProperties: false })),
   'groups.listTokens': cmd<BotToken[]>()(Type.Object({ groupId: Uuid }, { additionalProperties: false })),
   'groups.mintToken': cmd<{ token: string; botToken: BotToken }>()(Type.Object({ groupId: Uuid, name: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false })),
   'groups.revokeToken': cmd<void>()(Type.Object({ groupId: Uuid, tokenId: Uuid }, { additionalProperties: false })),
+  // creator only: admins may add and remove members (not the creator nor other admins), edit the group, manage bot tokens
+  'groups.addAdmin': cmd<GroupInfo>()(Type.Object({ groupId: Uuid, address: Address }, { additionalProperties: false })),
+  'groups.removeAdmin': cmd<GroupInfo>()(Type.Object({ groupId: Uuid, address: Address }, { additionalProperties: false })),
+
+  // group invitations: nothing of the group reaches me until I accept
+  'invitations.list': cmd<GroupInvitation[]>()(NoArgs),
+  'invitations.accept': cmd<GroupInfo>()(Type.Object({ groupId: Uuid }, { additionalProperties: false })),
+  // blockInviter: decline and block whoever invited me, so they cannot invite me again
+  'invitations.decline': cmd<void>()(Type.Object({ groupId: Uuid, blockInviter: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
 
   // settings
   'devices.list': cmd<DeviceInfo[]>()(NoArgs),

@@ -55,12 +55,14 @@ export async function benchClient(opts: ClientBenchOptions = {}): Promise<Record
       const second = bytesToHex(x25519.getPublicKey(x25519.utils.randomSecretKey()));
       const certificate = await s.account.signMessage({ message: `Relay device key ${second} for ${s.address}` });
       await callJson('POST', `${url}/api/v1/devices`, s.apiKey, { publicKey: second, certificate });
-      return { address: s.address, deviceKeys: [s.deviceKey, second] };
+      return { address: s.address, apiKey: s.apiKey, deviceKeys: [s.deviceKey, second] };
     });
 
     // the sender is a real profile: vault worker, local database, outbox; no client-side pacing against a relay with its limit off
     messenger = await Messenger.open({ profileDir: join(dir, 'sender'), autoSync: false, requestsPerMinute: 0 });
-    await messenger.createWallet({ passphrase: 'bench passphrase' });
+    const sender = await messenger.createWallet({ passphrase: 'bench passphrase' });
+    // members who allow the sender are added at once rather than invited (relay-contract-2 §3)
+    await inBatches(members.length, 10, (i) => callJson('PUT', `${url}/api/v1/contacts/${sender.address}`, members[i].apiKey));
     await messenger.connectRelay({ mode: 'url', url });
     const group = await messenger.createGroup({ name: 'bench group', isPublic: false });
     for (const { address } of members) await messenger.addMember({ groupId: group.id, member: address });

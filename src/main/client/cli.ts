@@ -41,7 +41,12 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   devices | revoke-device <publicKey>
   keys | mint-key <label> | revoke-key <id>
   group create <name> [--public] [--password P]      → {id, …}
-  group add <id> <address|@handle> | group remove <id> <address>
+  group add <id> <address|@handle>                   → {…, added: member|invited}; invited until they accept
+  group remove <id> <address>                        remove a member or withdraw an invitation
+  invitations                                        group invitations waiting for my answer
+  group accept <id> | group decline <id> [--block]   answer one (--block also blocks the inviter)
+  group admin <id> <address> | group unadmin <id> <address>
+                                                     creator only: admins add/remove members, edit, mint bot tokens
   group join <id> [--password P] | group leave <id> | group info <id> | group list [--public]
   group send <id> <text>
   group token <id> <name>                            → {token, botToken}
@@ -116,6 +121,7 @@ function parseCli(argv: string[]) {
         request: { type: 'boolean' },
         json: { type: 'boolean' },
         public: { type: 'boolean' },
+        block: { type: 'boolean' },
         password: { type: 'string' },
         stake: { type: 'string' },
         limit: { type: 'string' },
@@ -285,6 +291,9 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'group':
       await group(m, args, values);
       return;
+    case 'invitations':
+      printJson(await m.listInvitations());
+      return;
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -343,6 +352,18 @@ async function group(m: Messenger, args: string[], values: Values): Promise<void
     case 'remove':
       need(rest, 2, '<id> <address>');
       printJson(await m.removeMember({ groupId: groupId(rest[0]), address: address(rest[1]) }));
+      return;
+    case 'accept':
+      printJson(await m.acceptInvitation({ groupId: groupId(rest[0]) }));
+      return;
+    case 'decline':
+      await m.declineInvitation({ groupId: groupId(rest[0]), blockInviter: values.block === true });
+      printJson({ ok: true, declined: groupId(rest[0]), blocked: values.block === true });
+      return;
+    case 'admin':
+    case 'unadmin':
+      need(rest, 2, '<id> <address>');
+      printJson(await m.setAdmin({ groupId: groupId(rest[0]), address: address(rest[1]) }, sub === 'admin'));
       return;
     case 'join':
       printJson(await m.joinGroup({ groupId: groupId(rest[0]), ...(values.password !== undefined ? { password: values.password } : {}) }));

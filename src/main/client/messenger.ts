@@ -31,7 +31,8 @@
  * | requests.list/accept/decline | listRequests() / acceptRequest() / declineRequest() |
  * | contacts.block/unblock    | block() / unblock()    |
  * | directory.search          | searchDirectory()      |
- * | groups.*                  | listPublicGroups() listMyGroups() getGroup() createGroup() joinGroup() leaveGroup() addMember() removeMember() listBotTokens() mintBotToken() revokeBotToken() |
+ * | groups.*                  | listPublicGroups() listMyGroups() getGroup() createGroup() joinGroup() leaveGroup() addMember() removeMember() setAdmin() listBotTokens() mintBotToken() revokeBotToken() |
+ * | invitations.*             | listInvitations() acceptInvitation() declineInvitation() |
  * | devices.list/revoke       | listDevices() / revokeDevice() |
  * | apiKeys.list/mint/revoke  | listApiKeys() / mintApiKey() / revokeApiKey() |
  * | policy.get/set            | getPolicy() / setPolicy() |
@@ -70,7 +71,7 @@ import type { ApiKeyMeta } from '../../shared/api/account.js';
 import type { GroupDetail, GroupSummary } from '../../shared/api/groups.js';
 import type {
   ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeviceInfo,
-  DirectoryHit, GroupInfo, InboxPolicy, RelayMode, RelayStatus, SyncStatus,
+  DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RelayMode, RelayStatus, SyncStatus,
 } from '../../shared/domain.js';
 import type { CommandArgs, CommandName, CommandResult, EventName, Events } from '../../shared/ipc.js';
 import { passphraseCodec, type VaultCodec } from '../vault/secret-codec.js';
@@ -80,7 +81,7 @@ import { CertifiedDevices } from './certified-devices.js';
 import { LocalStore, groupInfoOf, type GroupRecord } from './local-store.js';
 import { MessengerError } from './messenger-error.js';
 import { Outbox, type SendOutcome } from './outbox.js';
-import { RelayApi, RelayError, isTransient } from './relay-api.js';
+import { RelayApi, RelayError, credentialRefused, isTransient } from './relay-api.js';
 import { parseRecipient } from '../../shared/recipient.js';
 import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
 import { RequestPacer } from './request-pacer.js';
@@ -253,6 +254,11 @@ export class Messenger {
       'groups.listTokens': (a) => this.listBotTokens(a),
       'groups.mintToken': (a) => this.mintBotToken(a),
       'groups.revokeToken': (a) => this.revokeBotToken(a),
+      'groups.addAdmin': (a) => this.setAdmin(a, true),
+      'groups.removeAdmin': (a) => this.setAdmin(a, false),
+      'invitations.list': () => this.listInvitations(),
+      'invitations.accept': (a) => this.acceptInvitation(a),
+      'invitations.decline': (a) => this.declineInvitation(a),
       'devices.list': () => this.listDevices(),
       'devices.revoke': (a) => this.revokeDevice(a),
       'apiKeys.list': () => this.listApiKeys(),
@@ -661,7 +667,8 @@ export class Messenger {
     try {
       return await this.refreshGroup(id);
     } catch (e) {
-      if (!(e instanceof RelayError && e.status === 404)) throw e;
+      // 404: no such group; 401 not-a-member: it exists but we are not (or no longer) in it
+      if (!(e instanceof RelayError && (e.status === 404 || e.code === 'not-a-member'))) throw e;
       const local = this.store.getGroup(id);
       if (local) {
         this.store.setGroupMembership(id, false);
@@ -688,9 +695,34 @@ export class Messenger {
     this.emitConversation(`group:${id}`);
   }
 
-  async addMember(a: CommandArgs<'groups.addMember'>): Promise<GroupInfo> {
+  /** Adds at once when they allow us, otherwise invites them (`added: 'invited'`); a wallet that refuses is 403. */
+  async addMember(a: CommandArgs<'groups.addMember'>): Promise<GroupAddResult> {
     const address = await this.resolveRecipient(a.member);
-    return this.storeGroupDetail(await this.ready().addMember(a.groupId.toLowerCase(), address));
+    const res = await this.ready().addMember(a.groupId.toLowerCase(), address);
+    return { ...this.storeGroupDetail(res), added: res.status };
+  }
+
+  async setAdmin(a: CommandArgs<'groups.addAdmin'>, admin: boolean): Promise<GroupInfo> {
+    const id = a.groupId.toLowerCase();
+    await this.ready().setAdmin(id, a.address.toLowerCase(), admin);
+    return this.refreshGroup(id);
+  }
+
+  async listInvitations(): Promise<GroupInvitation[]> {
+    return (await this.ready().invitations()).map((i) => ({ ...i, groupId: i.groupId.toLowerCase() }));
+  }
+
+  async acceptInvitation(a: CommandArgs<'invitations.accept'>): Promise<GroupInfo> {
+    const res = await this.ready().answerInvitation(a.groupId.toLowerCase(), true);
+    if (!res.group) throw new MessengerError('not-found', 'the relay did not return the group');
+    return this.storeGroupDetail(res.group);
+  }
+
+  async declineInvitation(a: CommandArgs<'invitations.decline'>): Promise<void> {
+    const id = a.groupId.toLowerCase();
+    const inviter = a.blockInviter ? (await this.ready().invitations()).find((i) => i.groupId.toLowerCase() === id)?.invitedBy : undefined;
+    await this.ready().answerInvitation(id, false);
+    if (inviter) await this.block({ address: inviter });
   }
 
   async removeMember(a: CommandArgs<'groups.removeMember'>): Promise<GroupInfo> {
@@ -725,7 +757,15 @@ export class Messenger {
     this.store.upsertGroup(rec, this.nowMs());
     if (rec.isMember) this.store.ensureConversation(`group:${g.id}`, 'group', g.id, g.createdAt);
     this.emitConversation(`group:${g.id}`);
-    return groupInfoOf(rec, me);
+    // Admins and invitations are the relay's to know: shown as fetched, not kept locally.
+    const admins = (g.admins ?? []).map((x) => x.toLowerCase());
+    const info = groupInfoOf(rec, me);
+    return {
+      ...info,
+      admins,
+      ...(g.invited ? { invited: g.invited.map((x) => x.toLowerCase()) } : {}),
+      canManage: info.isCreator || admins.includes(me),
+    };
   }
 
   private recordFromSummary(g: GroupSummary): Omit<GroupRecord, 'creator' | 'members' | 'isMember'> {
@@ -871,7 +911,7 @@ export class Messenger {
       this.setSync({ state: 'idle', lastSyncAt: new Date(this.nowMs()).toISOString(), error: null });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      if (e instanceof RelayError && e.status === 401 && e.code !== 'no-credential' && this.codec) {
+      if (credentialRefused(e) && (e as RelayError).code !== 'no-credential' && this.codec) {
         // our key was revoked or the relay was reset: drop it; the next cycle signs in again
         this.store.setSetting(S.apiKey(this.requireApi().origin), null);
         this.requireApi().setCredential(null);

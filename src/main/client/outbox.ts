@@ -22,7 +22,7 @@ import { VaultError } from '../vault/vault-error.js';
 import type { CertifiedDevices, VerifiedDevice } from './certified-devices.js';
 import type { LocalStore, OutboxRow } from './local-store.js';
 import { composeFields, type ComposeInput } from './message-body.js';
-import { RelayError, isTransient, type RelayApi } from './relay-api.js';
+import { RelayError, credentialRefused, isTransient, type RelayApi } from './relay-api.js';
 import { certifiedMemberDevices, envelopesFor } from './sealed-envelopes.js';
 
 export interface DeviceDelivery {
@@ -68,7 +68,7 @@ const OWN_DEVICES_TTL_MS = 30_000;
 
 /** Worth trying again later: relay down or busy, our key refused (until we sign in again), vault locked or restarting. */
 function retryable(e: unknown): boolean {
-  if (isTransient(e) || (e instanceof RelayError && e.status === 401)) return true;
+  if (isTransient(e) || credentialRefused(e)) return true;
   return e instanceof VaultError && ['locked', 'timeout', 'worker-crashed', 'closed'].includes(e.code);
 }
 

@@ -20,13 +20,25 @@ import {
   type EnvelopeInput, type GroupEnvelopeInput, type Envelope, type SendResult,
 } from '../../shared/api/envelopes.js';
 import {
-  GroupDetail, GroupList, GroupView, MintTokenResult,
+  AddMemberResult, GroupDetail, GroupList, GroupView, InvitationAnswer, InvitationList, MintTokenResult,
+  type Invitation,
   type GroupSummary,
   type CreateGroupBody, type PatchGroupBody,
 } from '../../shared/api/groups.js';
 import { NetworkError, createAgent, httpRequest, type HttpResponse } from './http-transport.js';
 import { RequestPacer, type RequestPriority } from './request-pacer.js';
 import type http from 'node:http';
+
+const QUOTA_CODES = new Set(['recipient-full', 'too-many-requests-pending']);
+
+/**
+ * Whether the relay refused our credential itself (revoked key, relay reset), as opposed to a
+ * 401 about one group: a key whose wallet is not a member of that group is 401 `not-a-member`
+ * there (relay-contract §4) and must not make us drop the key.
+ */
+export function credentialRefused(e: unknown): boolean {
+  return e instanceof RelayError && e.status === 401 && e.code !== 'not-a-member' && e.code !== 'token-scope';
+}
 
 /** The relay answered with an error status (or with a body that breaks the contract). */
 export class RelayError extends Error {
@@ -254,8 +266,21 @@ export class RelayApi {
     return this.call('PATCH', `/groups/${encodeURIComponent(id)}`, { body, schema: GroupDetail });
   }
 
-  addMember(id: string, address: string): Promise<GroupDetail> {
-    return this.call('POST', `/groups/${encodeURIComponent(id)}/members`, { body: { address }, schema: GroupDetail });
+  /** `status: invited` when the wallet must accept first (relay-contract-2 §3); 403 `blocked` when it refuses. */
+  addMember(id: string, address: string): Promise<AddMemberResult> {
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/members`, { body: { address }, schema: AddMemberResult });
+  }
+
+  async invitations(): Promise<Invitation[]> {
+    return (await this.call('GET', '/me/invitations', { schema: InvitationList })).invitations;
+  }
+
+  answerInvitation(id: string, accept: boolean): Promise<InvitationAnswer> {
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/invitation`, { body: { accept }, schema: InvitationAnswer });
+  }
+
+  async setAdmin(id: string, address: string, admin: boolean): Promise<void> {
+    await this.call(admin ? 'PUT' : 'DELETE', `/groups/${encodeURIComponent(id)}/admins/${address}`, { schema: null });
   }
 
   async removeMember(id: string, address: string): Promise<void> {
@@ -312,7 +337,8 @@ export class RelayApi {
       // the sign-in routes are budgeted per peer address, not per credential, but pacing them too costs nothing
       await this.pacer.acquire(opts.priority ?? 'user');
       res = await httpRequest(this.agent, { method, url, headers, body });
-      if (res.status !== 429) break;
+      // a quota 429 (the recipient's queue is full) will not clear by waiting a moment: report it
+      if (res.status !== 429 || QUOTA_CODES.has((parseJson(res.body) as { code?: unknown } | null)?.code as string)) break;
       const waitMs = retryAfterMs(res.headers['retry-after']);
       if (attempt >= this.max429Retries || waitMs > this.maxRetryAfterMs) {
         throw new RelayError(429, `relay rate limit: retry after ${Math.ceil(waitMs / 1000)} s`, 'rate-limited');

@@ -6,7 +6,7 @@ import type { RelayDeps } from './config.js';
 import { withCredentialCache } from './store/credential-cache.js';
 import { credentialResolver, registerAuth } from './http/auth.js';
 import { diskGuard } from './http/disk-guard.js';
-import { registerErrorHandling, registerHostGuard, registerJsonParser } from './http/defences.js';
+import { clientErrorHandler, registerErrorHandling, registerHostGuard, registerJsonParser } from './http/defences.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validator.js';
@@ -63,6 +63,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Read by tests and the bench: how many pulls are held right now.
   app.decorate('heldPulls', { getter: () => waiters.size });

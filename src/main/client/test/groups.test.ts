@@ -44,8 +44,15 @@ describe('groups', () => {
     groupId = g.id;
     conv = `group:${groupId}`;
     expect(g).toMatchObject({ name: 'Hikers', isMember: true, isCreator: true, creatorAddress: ann.address, memberCount: 1 });
-    await ann.m.addMember({ groupId, member: ben.address });
+    // ben has never heard of ann: he is only invited, and joins when he accepts
+    const invited = await ann.m.addMember({ groupId, member: ben.address });
+    expect(invited).toMatchObject({ added: 'invited', members: [ann.address], invited: [ben.address], canManage: true });
+    expect(await ben.m.listInvitations()).toEqual([{ groupId, name: 'Hikers', creatorAddress: ann.address, invitedBy: ann.address, invitedAt: expect.any(String) }]);
+    expect(await ben.m.acceptInvitation({ groupId })).toMatchObject({ id: groupId, isMember: true, members: [ann.address, ben.address] });
+    // cat allows ann: she is in at once
+    await cat1.m.allow(ann.address);
     const after = await ann.m.addMember({ groupId, member: '@cat' });
+    expect(after.added).toBe('member');
     expect(after.members!.sort()).toEqual([ann.address, ben.address, cat1.address].sort());
     expect((await ann.m.listMyGroups()).map((x) => x.id)).toContain(groupId);
   });

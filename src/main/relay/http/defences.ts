@@ -143,3 +143,23 @@ function matches(pattern: string, path: string): boolean {
   if (a.length !== b.length) return pattern.endsWith('*') && path.startsWith(pattern.slice(0, -1));
   return a.every((seg, i) => seg.startsWith(':') ? b[i].length > 0 : seg === b[i]);
 }
+
+/**
+ * Requests Node's parser refuses before Fastify sees them (a target without a leading `/`,
+ * broken headers, oversized headers) are answered in the same `{ error, code }` shape as
+ * everything else, then the connection is closed.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'headers-too-large', 'the request headers are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'timeout', 'the request took too long to arrive']
+        : [400, 'Bad Request', 'bad-request', 'the request is not valid HTTP'];
+  const body = JSON.stringify({ error: message, code });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
