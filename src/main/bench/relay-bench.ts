@@ -56,8 +56,14 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
   try {
     const echo = await startTs(ECHO_SERVER, [], /^echo listening on (\S+)/);
     children.push(echo);
-    // the built relay, as `npm run relay` runs it (run.ts builds first)
-    const relay = await startBuilt('relay', ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0'], /^relay listening on (\S+)/);
+    // the built relay, as `npm run relay` runs it (run.ts builds first). Quotas lifted: four
+    // recipients hold hundreds of thousands of envelopes here, far past the per-device defaults
+    // (the quota check itself still runs on every send).
+    const relay = await startBuilt(
+      'relay',
+      ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0', '--max-queued', '100000000', '--max-queued-mib', '1048576'],
+      /^relay listening on (\S+)/,
+    );
     children.push(relay);
     const base = relay.ready;
     const pid = relay.proc.pid!;

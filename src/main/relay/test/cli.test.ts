@@ -112,6 +112,8 @@ describe('relay CLI', () => {
     const relay = await startTs(CLI, ['--port', '0', '--data', data], READY);
     const alice = await signIn(relay.ready, 'sender');
     const bob = await signIn(relay.ready, 'recipient');
+    // bob knows alice: 100 envelopes are inbox mail, not 100 pending contact requests (capped at 20)
+    await callJson('PUT', `${relay.ready}/api/v1/contacts/${alice.address}`, bob.apiKey);
     const body = Buffer.from(envelopeBodies([{ address: bob.address, deviceKey: bob.deviceKey }], 1, 100)[0]);
 
     // `Expect: 100-continue` makes the relay say when it has taken the request on; only then
