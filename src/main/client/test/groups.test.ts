@@ -20,7 +20,10 @@ let conv: ConversationId;
 
 beforeAll(async () => {
   relay = await startRelay();
-  [ann, ben, cat1] = await Promise.all([newProfile(relay.url, { handle: 'ann' }), newProfile(relay.url, { handle: 'ben' }), newProfile(relay.url, { handle: 'cat' })]);
+  // one at a time: three wallets derived at once can starve each vault past its answer timeout on a loaded machine
+  ann = await newProfile(relay.url, { handle: 'ann' });
+  ben = await newProfile(relay.url, { handle: 'ben' });
+  cat1 = await newProfile(relay.url, { handle: 'cat' });
   cat2 = await newProfile(relay.url, { mnemonic: cat1.mnemonic! });
 }, 90_000);
 afterAll(cleanup);
