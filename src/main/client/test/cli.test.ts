@@ -91,7 +91,7 @@ describe('headless client CLI', () => {
     const gate = await cli(a, ['policy', 'stake-gate', '--stake', '0.2']);
     expect(gate.code).not.toBe(0);
     expect(gate.stderr).toContain('takes no stakes');
-    expect(await cliOk(a, ['policy', 'block'])).toEqual({ unknownSenders: 'block' });
+    expect(await cliOk(a, ['policy', 'block'])).toEqual({ unknownSenders: 'block', stake: null });
     expect(await cliOk(a, ['whoami'])).toEqual({ address: alice.address, deviceKey: alice.deviceKey, handle: 'alice_cli', relay: url });
     const usage = await cli(a, ['frobnicate']);
     expect(usage.code).toBe(2);
