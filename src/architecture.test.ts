@@ -75,9 +75,11 @@ describe('architecture', () => {
 
   it('relay, vault and client never import electron, and keep to their own layers', () => {
     const allowed: Record<string, string[]> = {
-      'src/main/relay': ['src/main/relay', 'src/shared'],
+      'src/main/relay': ['src/main/relay', 'src/main/sqlite', 'src/shared'],
       'src/main/vault': ['src/main/vault', 'src/shared'],
-      'src/main/client': ['src/main/client', 'src/main/vault', 'src/shared'],
+      'src/main/client': ['src/main/client', 'src/main/vault', 'src/main/sqlite', 'src/shared'],
+      // one way to open and migrate a SQLite file, for relay and client alike
+      'src/main/sqlite': ['src/main/sqlite'],
     };
     expect(
       violations((f) => Object.keys(allowed).includes(zone(f)), (spec, target, f) => {
@@ -145,8 +147,16 @@ describe('architecture', () => {
       .filter((f) => !rel(f).includes('/test/') && !f.endsWith('.test.ts'))
       .filter((f) => sqlish.test(readFileSync(f, 'utf8')))
       .map(rel)
-      .filter((f) => !/(^|\/)store\/|store[^/]*\.ts$|-store\.ts$|migrations[^/]*\.ts$/.test(f));
+      .filter((f) => !/(^|\/)store\/|store[^/]*\.ts$|-store\.ts$|migrations[^/]*\.ts$|^src\/main\/sqlite\//.test(f));
     expect(offenders).toEqual([]);
+  });
+
+  it('SQLite files are opened in one place: src/main/sqlite (pragmas, binding, migrations)', () => {
+    const opening = files
+      .filter((f) => !rel(f).includes('/test/') && !f.endsWith('.test.ts'))
+      .filter((f) => /new Database\(|\.transaction\([^)]*\)\.immediate\(|user_version\s*=/.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(opening).toEqual(['src/main/sqlite/migrations.ts', 'src/main/sqlite/open-database.ts']);
   });
 
   it('nothing that a test imports reaches electron', () => {

@@ -3,11 +3,7 @@
  * edit a shipped entry: append a new one. Addresses are lower-case; `*_ms` columns are epoch
  * milliseconds; `sent_at`/`received_at` are ISO 8601 strings as the domain types carry them.
  */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { Migration } from '../sqlite/migrations.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   {

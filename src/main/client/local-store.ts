@@ -5,8 +5,9 @@
  * prepared once when the store opens. Multi-row changes are single transactions, which is
  * what lets the sync loop promise "commit, then ack": a crash leaves either nothing or all.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
+import { openDatabase } from '../sqlite/open-database.js';
 import type { Routed, StakeCurrency } from '../../shared/api/common.js';
 import type { GroupSummary } from '../../shared/api/groups.js';
 import type {
@@ -135,14 +136,6 @@ interface GroupRowDb {
   is_member: number;
 }
 
-/** Refused to open: the file was written by a newer version of the app. */
-export class StoreVersionError extends Error {
-  constructor(found: number, known: number) {
-    super(`the local database has schema version ${found}, newer than this app understands (${known}); update the app`);
-    this.name = 'StoreVersionError';
-  }
-}
-
 export function shortAddress(address: string): string {
   return `${address.slice(0, 6)}…${address.slice(-4)}`;
 }
@@ -172,20 +165,7 @@ export class LocalStore {
 
   /** Opens (creating if needed) and migrates the database file. */
   static open(file: string): LocalStore {
-    // Under Electron the shell points RELAY_SQLITE_BINDING at a binding built for Electron's ABI.
-    const db = new Database(file, { nativeBinding: process.env.RELAY_SQLITE_BINDING || undefined });
-    try {
-      db.pragma('journal_mode = WAL');
-      // this build defaults WAL to NORMAL; an acked envelope must never be lost to a power cut
-      db.pragma('synchronous = FULL');
-      db.pragma('foreign_keys = ON');
-      db.pragma('busy_timeout = 5000');
-      migrate(db);
-      return new LocalStore(db);
-    } catch (e) {
-      db.close();
-      throw e;
-    }
+    return new LocalStore(openDatabase(file, { migrations: MIGRATIONS, owner: 'client' }));
   }
 
   close(): void {
@@ -611,23 +591,6 @@ function outboxFromRow(r: Record<string, unknown>): OutboxRow {
     nextAttemptMs: r.next_attempt_ms as number,
     lastError: (r.last_error as string | null) ?? null,
   };
-}
-
-function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
-  if (current > latest) throw new StoreVersionError(current, latest);
-  const pending = MIGRATIONS.filter((m) => m.version > current);
-  if (pending.length === 0) return;
-  db.transaction(() => {
-    let last = current;
-    for (const m of pending) {
-      if (m.version <= last) throw new Error(`migration versions must increase (${m.name})`);
-      db.exec(m.sql);
-      last = m.version;
-    }
-    db.pragma(`user_version = ${last}`);
-  })();
 }
 
 function prepareAll(db: Database.Database) {

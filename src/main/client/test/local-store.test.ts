@@ -6,7 +6,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LocalStore, StoreVersionError, type IncomingMessage } from '../local-store.js';
+import { SchemaTooNewError } from '../../sqlite/migrations.js';
+import { LocalStore, type IncomingMessage } from '../local-store.js';
 import { MIGRATIONS } from '../local-store-migrations.js';
 import { cleanup, tempDir } from './harness.js';
 
@@ -57,7 +58,7 @@ describe('local store', () => {
     const db = new Database(file);
     db.pragma(`user_version = ${MIGRATIONS.at(-1)!.version + 1}`);
     db.close();
-    expect(() => LocalStore.open(file)).toThrow(StoreVersionError);
+    expect(() => LocalStore.open(file)).toThrow(SchemaTooNewError);
   });
 
   it('stores a redelivered message once and records acks in the same commit', () => {

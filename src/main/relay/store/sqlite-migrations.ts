@@ -1,11 +1,4 @@
-import type Database from 'better-sqlite3';
-
-export interface Migration {
-  /** The PRAGMA user_version the database has once this migration has run. */
-  version: number;
-  name: string;
-  sql: string;
-}
+import { latestVersion, type Migration } from '../../sqlite/migrations.js';
 
 /**
  * The relay's schema history, oldest first. Never edit a shipped entry: append a new one.
@@ -236,46 +229,4 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;
-
-/** Thrown when the database was written by a newer relay; opening it could corrupt it. */
-export class SchemaTooNewError extends Error {
-  constructor(readonly found: number, readonly supported: number) {
-    super(`database schema version ${found} is newer than this relay supports (${supported}); run a newer relay or restore a backup`);
-    this.name = 'SchemaTooNewError';
-  }
-}
-
-/** Checked before anything else touches the file (even switching it to WAL). */
-export function assertNotTooNew(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): void {
-  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > latest) throw new SchemaTooNewError(current, latest);
-}
-
-function checkOrder(migrations: readonly Migration[]): void {
-  migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`migration "${m.name}" has version ${m.version}, expected ${i + 1}`);
-  });
-}
-
-/**
- * Brings the database up to the newest schema: every pending migration runs in one
- * transaction, so a failure leaves the database as it was. Returns the version reached.
- */
-export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
-  checkOrder(migrations);
-  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
-  const run = db.transaction(() => {
-    // Read inside the write lock: another process may have migrated while we waited.
-    const current = db.pragma('user_version', { simple: true }) as number;
-    if (current > latest) throw new SchemaTooNewError(current, latest);
-    for (const m of migrations) {
-      if (m.version <= current) continue;
-      db.exec(m.sql);
-    }
-    if (current !== latest) db.pragma(`user_version = ${latest}`);
-    return latest;
-  });
-  return run.immediate();
-}
+export const LATEST_VERSION = latestVersion(MIGRATIONS);

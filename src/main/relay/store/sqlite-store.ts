@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
+import { BUSY_TIMEOUT_MS, openDatabase } from '../../sqlite/open-database.js';
 import { GroupCommit } from './group-commit.js';
 import { accountsPart } from './sqlite-accounts.js';
 import { credentialsPart } from './sqlite-credentials.js';
 import { envelopesPart } from './sqlite-envelopes.js';
 import { groupsPart } from './sqlite-groups.js';
 import { stakesPart } from './sqlite-stakes.js';
-import { assertNotTooNew, migrate } from './sqlite-migrations.js';
+import { MIGRATIONS } from './sqlite-migrations.js';
 import type { RelayStats, RelayStore } from './store.js';
 
 export type CheckpointMode = 'PASSIVE' | 'TRUNCATE';
@@ -43,23 +43,7 @@ export interface SqliteStoreOptions {
   checkpointIntervalMs?: number;
 }
 
-const BUSY_TIMEOUT_MS = 5000;
-/** Pages (4 KiB) after which a commit checkpoints by itself: about 4 MiB of WAL. */
-const WAL_AUTOCHECKPOINT_PAGES = 1000;
-/** What a reset WAL file is truncated back to, so one burst does not keep a huge file. */
-const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 const CHECKPOINT_INTERVAL_MS = 30_000;
-
-function configure(db: Database.Database): void {
-  const mode = db.pragma('journal_mode = WAL', { simple: true });
-  if (mode !== 'wal') throw new Error(`could not switch ${db.name} to WAL (journal_mode is ${String(mode)})`);
-  // This build defaults WAL to NORMAL, which may lose the last commits on power loss.
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-  db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
-}
 
 /**
  * Opens (creating and migrating if needed) the relay database in `file`. Nothing the
@@ -67,17 +51,7 @@ function configure(db: Database.Database): void {
  * writes are seen at once.
  */
 export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): SqliteRelayStore {
-  // Under Electron the shell points RELAY_SQLITE_BINDING at a binding built for Electron's ABI.
-  const nativeBinding = process.env.RELAY_SQLITE_BINDING || undefined;
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
-  try {
-    assertNotTooNew(db);
-    configure(db);
-    migrate(db);
-  } catch (e) {
-    db.close();
-    throw e;
-  }
+  const db = openDatabase(file, { migrations: MIGRATIONS, owner: 'relay' });
 
   const commit = new GroupCommit(db);
   const statsStatement = db.prepare<[], RelayStats>(

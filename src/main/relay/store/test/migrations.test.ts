@@ -2,7 +2,10 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../sqlite-store.js';
-import { LATEST_VERSION, MIGRATIONS, SchemaTooNewError, migrate } from '../sqlite-migrations.js';
+import { SchemaTooNewError, migrate as migrateWith, type Migration } from '../../../sqlite/migrations.js';
+import { LATEST_VERSION, MIGRATIONS } from '../sqlite-migrations.js';
+
+const migrate = (db: Parameters<typeof migrateWith>[0], migrations: readonly Migration[] = MIGRATIONS) => migrateWith(db, migrations, 'relay');
 import { tempDir } from './temp-store.js';
 
 const dirs: Array<() => void> = [];
