@@ -72,12 +72,11 @@ describe('direct messages between two profiles', () => {
   it("bob's replies land in alice's inbox", async () => {
     const reply = bob.m.sendMessage({ conversationId: `direct:${alice.address}`, text: 'hello alice' });
     expect(reply.state).toBe('sending');
-    const [outcome] = (await bob.m.flushOutbox(true)).filter((o) => o.messageId === reply.id);
-    // the background kick may have sent it already; the stored state tells either way
+    await bob.m.flushOutbox(true);
+    // the background kick may have sent it before this flush; the stored state tells either way
     const stored = bob.m.listMessages({ conversationId: `direct:${alice.address}` }).find((m) => m.id === reply.id)!;
     expect(stored.state).toBe('sent');
     expect(stored.routed).toBe('inbox');
-    if (outcome) expect(outcome.routed).toBe('inbox');
 
     await alice.m.syncPass();
     const msgs = alice.m.listMessages({ conversationId: `direct:${bob.address}` });
