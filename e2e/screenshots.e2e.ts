@@ -80,6 +80,15 @@ test('screenshots of every screen', async ({ stakeRelay: relay, app }) => {
   await dan.page.getByRole('dialog').getByLabel('Intro').fill('Hi Alice, Dan from Northwind Labs. Could we chat about the relay integration for our wallet?');
   await dan.page.getByRole('dialog').getByRole('button', { name: 'Send request' }).click();
   await expect(dan.page.getByRole('dialog')).toBeHidden();
+  // Dan is still a stranger to Alice: adding her to his group invites her.
+  await goTo(dan.page, 'Groups');
+  await dan.page.getByRole('button', { name: 'New group' }).click();
+  await dan.page.getByRole('dialog', { name: 'New group' }).getByLabel('Group name').fill('Northwind partners');
+  await dan.page.getByRole('dialog', { name: 'New group' }).getByRole('button', { name: 'Create group' }).click();
+  await dan.page.getByLabel('Add a member').fill('@alice');
+  await dan.page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(dan.page.getByRole('status').filter({ hasText: 'Invited @alice' })).toBeVisible();
+  await snap(dan.page, '10b-groups-invited');
 
   // A stake-gated contact.
   await goTo(carol.page, 'Settings');
@@ -106,6 +115,8 @@ test('screenshots of every screen', async ({ stakeRelay: relay, app }) => {
   await p.getByLabel('Bot name').fill('trail-weather');
   await p.getByRole('button', { name: 'Mint token' }).click();
   await expect(p.getByRole('group', { name: 'New bot token' })).toBeVisible();
+  await p.getByRole('button', { name: 'Make @bob an admin' }).click();
+  await expect(p.getByRole('list', { name: 'Members' }).getByText('Admin', { exact: true })).toBeVisible();
   await snap(p, '10-groups-detail');
   await p.getByRole('button', { name: 'Open chat' }).click();
   await send(p, 'Saturday: Blue Ridge loop, 14 km. Who is in?');
@@ -127,6 +138,7 @@ test('screenshots of every screen', async ({ stakeRelay: relay, app }) => {
 
   await goTo(p, 'Requests');
   await expect(p.getByRole('article', { name: /Request from/ })).toBeVisible();
+  await expect(p.getByRole('article', { name: 'Invitation to Northwind partners' })).toBeVisible();
   await snap(p, '14-requests');
 
   await goTo(p, 'Directory');

@@ -136,7 +136,7 @@ function Sidebar() {
   const view = useStore((s) => s.view);
   const showView = useStore((s) => s.showView);
   const unread = useStore((s) => s.conversations.reduce((n, c) => (s.requests.some((r) => `direct:${r.address.toLowerCase()}` === c.id) ? n : n + c.unread), 0));
-  const requests = useStore((s) => s.requests.length);
+  const requests = useStore((s) => s.requests.length + s.invitations.length);
   const status = useStore((s) => s.status);
   const sync = useStore((s) => s.sync);
   const online = status?.relay.connected ?? false;

@@ -49,10 +49,34 @@ export function dayKey(iso: string): string {
   return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
 }
 
+/**
+ * A send the relay refused for one of its quotas, in words about this conversation; null for
+ * any other failure. Each says that nothing went out and what waiting would change.
+ */
+export function quotaRefusal(m: ChatMessage, peerName: string): string | null {
+  const group = m.conversationId.startsWith('group:');
+  switch (m.errorCode) {
+    case 'recipient-full':
+      return group
+        ? "Not delivered: a member's inbox on the relay is full, so nobody in the group got it. Try again later."
+        : `Not delivered: ${possessive(peerName)} inbox is full. Try again later.`;
+    case 'too-many-requests-pending':
+      return `Not delivered: ${peerName} has not yet picked up your earlier requests. Wait until they answer.`;
+    case 'storage-full':
+      return 'Not delivered: the relay is running out of disk space. Try again later, or tell whoever runs it.';
+    default:
+      return null;
+  }
+}
+
+function possessive(name: string): string {
+  return name.endsWith('s') ? `${name}'` : `${name}'s`;
+}
+
 /** What a sender should read about a message that was not simply delivered. */
 export function deliveryNote(m: ChatMessage, peerName: string): { tone: 'muted' | 'warn' | 'error'; text: string } | null {
   if (!m.fromMe) return null;
-  if (m.state === 'failed') return { tone: 'error', text: m.error ? `Not sent: ${m.error}` : 'Not sent.' };
+  if (m.state === 'failed') return { tone: 'error', text: quotaRefusal(m, peerName) ?? (m.error ? `Not sent: ${m.error}` : 'Not sent.') };
   if (m.state === 'sending') return null;
   switch (m.routed) {
     case 'request':
@@ -74,7 +98,7 @@ export function deliveryNote(m: ChatMessage, peerName: string): { tone: 'muted' 
  * something was queued for the recipient.
  */
 export function requestOutcome(m: ChatMessage, peerName: string): { tone: 'success' | 'info' | 'error'; text: string } {
-  if (m.state === 'failed') return { tone: 'error', text: m.error ? `Request not sent: ${m.error}` : 'Request not sent.' };
+  if (m.state === 'failed') return { tone: 'error', text: quotaRefusal(m, peerName) ?? (m.error ? `Request not sent: ${m.error}` : 'Request not sent.') };
   if (m.state === 'sending') return { tone: 'info', text: `Request to ${peerName} is waiting to be sent; it goes out as soon as the relay can be reached.` };
   switch (m.routed) {
     case 'stake-gate':

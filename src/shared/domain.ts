@@ -54,6 +54,11 @@ export interface ChatMessage {
   /** 'group-token' marks a bot post */
   via: 'group-token' | 'api-key' | null;
   error: string | null;
+  /**
+   * for a failed send, the relay's code when it named one: `recipient-full` (their inbox on the
+   * relay is full), `too-many-requests-pending`, `storage-full` (the relay is low on disk)
+   */
+  errorCode: string | null;
 }
 
 export interface ContactRequest {

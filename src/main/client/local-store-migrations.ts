@@ -115,4 +115,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'why a send was refused',
+    sql: `
+      -- The relay's code for a refused send (recipient-full, storage-full, …), so that the app
+      -- can say what it means for this conversation; error keeps the relay's own sentence.
+      ALTER TABLE messages ADD COLUMN error_code TEXT;
+    `,
+  },
 ];

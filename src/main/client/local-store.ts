@@ -104,6 +104,7 @@ interface MessageRowDb {
   stake_currency: StakeCurrency | null;
   via: 'group-token' | 'api-key' | null;
   error: string | null;
+  error_code: string | null;
   author_handle: string | null;
 }
 
@@ -141,7 +142,7 @@ export function shortAddress(address: string): string {
 }
 
 const MESSAGE_COLUMNS = `m.seq, m.id, m.conversation_id, m.author, m.from_me, m.kind, m.text, m.sent_at, m.received_at, m.state,
-  m.routed, m.stake_required, m.stake_currency, m.via, m.error, c.handle AS author_handle`;
+  m.routed, m.stake_required, m.stake_currency, m.via, m.error, m.error_code, c.handle AS author_handle`;
 
 const CONVERSATION_SELECT = `
   SELECT v.id, v.kind, v.peer, v.unread, v.updated_at,
@@ -321,9 +322,9 @@ export class LocalStore {
     })();
   }
 
-  markFailed(id: string, error: string): void {
+  markFailed(id: string, error: string, code: string | null = null): void {
     this.db.transaction(() => {
-      this.s.markFailed.run(error, id);
+      this.s.markFailed.run(error, code, id);
       this.s.deleteOutbox.run(id);
     })();
   }
@@ -530,6 +531,7 @@ function messageFromRow(r: MessageRowDb): ChatMessage {
     stakeCurrency: r.stake_currency,
     via: r.via,
     error: r.error,
+    errorCode: r.error_code,
   };
 }
 
@@ -645,9 +647,9 @@ function prepareAll(db: Database.Database) {
     unshown: p(`SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.shown = 0 ORDER BY m.seq`),
     markShown: p('UPDATE messages SET shown = 1 WHERE seq = ?'),
     markSent: p(`UPDATE messages SET state = 'sent', routed = @routed, stake_required = @stake_required, stake_currency = @stake_currency,
-      via = @via, deliveries = @deliveries, error = NULL WHERE id = @id`),
-    markFailed: p(`UPDATE messages SET state = 'failed', error = ? WHERE id = ?`),
-    markSending: p(`UPDATE messages SET state = 'sending', error = NULL WHERE id = ?`),
+      via = @via, deliveries = @deliveries, error = NULL, error_code = NULL WHERE id = @id`),
+    markFailed: p(`UPDATE messages SET state = 'failed', error = ?, error_code = ? WHERE id = ?`),
+    markSending: p(`UPDATE messages SET state = 'sending', error = NULL, error_code = NULL WHERE id = ?`),
     getDeliveries: p('SELECT deliveries FROM messages WHERE id = ?'),
 
     insertOutbox: p(`INSERT INTO outbox (message_id, conversation_id, payload, as_request, attempts, next_attempt_ms, queued_ms)

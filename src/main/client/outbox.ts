@@ -66,8 +66,20 @@ const BACKOFF_MAX_MS = 5 * 60 * 1000;
 /** how long our own device list is reused between sends */
 const OWN_DEVICES_TTL_MS = 30_000;
 
+/**
+ * Quota refusals (relay-contract-2 §2) answer 429 or 507 like a busy relay, but they last until
+ * the recipient catches up or the operator frees disk: retrying quietly would leave the message
+ * showing "sending" with no word of why, so they fail at once and the person retries.
+ */
+const QUOTA_REFUSALS = new Set(['recipient-full', 'too-many-requests-pending', 'storage-full']);
+
+function quotaRefusal(e: unknown): string | null {
+  return e instanceof RelayError && e.code !== null && QUOTA_REFUSALS.has(e.code) ? e.code : null;
+}
+
 /** Worth trying again later: relay down or busy, our key refused (until we sign in again), vault locked or restarting. */
 function retryable(e: unknown): boolean {
+  if (quotaRefusal(e)) return false;
   if (isTransient(e) || credentialRefused(e)) return true;
   return e instanceof VaultError && ['locked', 'timeout', 'worker-crashed', 'closed'].includes(e.code);
 }
@@ -223,8 +235,9 @@ export class Outbox {
         at += x.envs.length;
       }
     } catch (e) {
-      if (prepared.length > 1 && e instanceof RelayError && e.status >= 400 && e.status < 500 && e.status !== 429 && e.status !== 401) {
-        // one bad message rejects the whole batch on the relay: find it by sending them one by one
+      const refusal = e instanceof RelayError && ((e.status >= 400 && e.status < 500 && e.status !== 429 && e.status !== 401) || quotaRefusal(e) !== null);
+      if (prepared.length > 1 && refusal) {
+        // one bad message (or one full inbox) rejects the whole batch on the relay: find it by sending them one by one
         for (const x of prepared) {
           try {
             outcomes.push(this.record(x.row.messageId, x.targets, await this.d.api().send(x.envs), null));
@@ -280,11 +293,11 @@ export class Outbox {
       this.d.store.deferOutbox(row.messageId, attempts, this.now() + backoffMs(attempts), message);
       return { messageId: row.messageId, state: 'queued', routed: null, stakeRequired: null, stakeCurrency: null, deliveries: [], error: message };
     }
-    return this.fail(row.messageId, message);
+    return this.fail(row.messageId, message, quotaRefusal(e));
   }
 
-  private fail(messageId: string, error: string): SendOutcome {
-    this.d.store.markFailed(messageId, error);
+  private fail(messageId: string, error: string, code: string | null = null): SendOutcome {
+    this.d.store.markFailed(messageId, error, code);
     this.emit(messageId);
     return { messageId, state: 'failed', routed: null, stakeRequired: null, stakeCurrency: null, deliveries: [], error };
   }

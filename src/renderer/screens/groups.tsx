@@ -9,12 +9,11 @@ import { FormError } from '../components/form-error.js';
 import { DialogFooter } from '../components/dialog-footer.js';
 import { SecretKeyList } from '../components/secret-key-list.js';
 import { CopyButton } from '../components/copy-button.js';
-import { listTime, shortAddress } from '../format.js';
-import { resolveHandles } from '../store/conversations-slice.js';
-import { parseRecipient } from '../../shared/recipient.js';
+import { listTime } from '../format.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { readAvatar } from './avatar-file.js';
+import { GroupMembers } from './group-members.js';
 
 const GROUPS_REFRESH_MS = 30_000;
 
@@ -150,79 +149,10 @@ function GroupDetail({ g }: { g: GroupInfo }) {
           </button>
         )}
       </div>
-      {g.isMember && g.members && <Members g={g} me={me ?? ''} />}
-      {g.isCreator && <BotTokens g={g} />}
+      {g.isMember && g.members && <GroupMembers g={g} me={me ?? ''} />}
+      {(g.canManage ?? g.isCreator) && <BotTokens g={g} />}
       <JoinDialog g={g} open={joinOpen} onClose={() => setJoinOpen(false)} />
     </div>
-  );
-}
-
-function Members({ g, me }: { g: GroupInfo; me: string }) {
-  const known = useStore((s) => s.resolvedHandles);
-  useEffect(() => {
-    void resolveHandles(g.members ?? [], useStore.getState);
-  }, [g.members]);
-  const addMember = useStore((s) => s.addMember);
-  const removeMember = useStore((s) => s.removeMember);
-  const [member, setMember] = useState('');
-  const add = useAction(addMember);
-  const remove = useAction(removeMember);
-  return (
-    <section className="section" aria-labelledby="members-title">
-      <h3 id="members-title">Members</h3>
-      <ul className="plain-list" aria-label="Members">
-        {g.members!.map((a) => (
-          <li key={a} className="member-row">
-            <Avatar name={known[a.toLowerCase()]?.handle ?? a} seed={a} size={28} />
-            {known[a.toLowerCase()] ? (
-              <span className="member-name">
-                @{known[a.toLowerCase()].handle} {known[a.toLowerCase()].verified && <VerifiedBadge />} <span className="subtle mono small">{shortAddress(a)}</span>
-              </span>
-            ) : (
-              <span className="mono">{shortAddress(a)}</span>
-            )}
-            {a.toLowerCase() === g.creatorAddress?.toLowerCase() && <span className="pill">Creator</span>}
-            {a.toLowerCase() === me && <span className="pill">You</span>}
-            {g.isCreator && a.toLowerCase() !== me && (
-              <button type="button" className="btn btn-link btn-sm push" onClick={() => void remove.run(g.id, a)} aria-label={`Remove ${a}`}>
-                Remove
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
-      <FormError error={remove.error} />
-      {g.isCreator && (
-        <form
-          className="inline-form"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            const r = parseRecipient(member);
-            if ('problem' in r) return add.setError(r.problem);
-            if ((await add.run(g.id, r.kind === 'address' ? r.address : `@${r.handle}`)).ok) setMember('');
-          }}
-        >
-          <label className="field grow">
-            <span className="field-label">Add a member</span>
-            <input
-              value={member}
-              onChange={(e) => {
-                setMember(e.target.value);
-                add.setError(null);
-              }}
-              placeholder="@handle or 0x address"
-              spellCheck={false}
-              autoCapitalize="off"
-              aria-invalid={add.error ? true : undefined}
-            />
-          </label>
-          <button type="submit" className="btn btn-secondary" disabled={!member.trim() || add.busy}>
-            Add
-          </button>
-        </form>
-      )}
-      <FormError error={add.error} />
-    </section>
   );
 }
 

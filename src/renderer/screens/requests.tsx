@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { ContactRequest } from '../../shared/domain.js';
 import { Avatar } from '../components/avatar.js';
 import { VerifiedBadge } from '../components/badges.js';
@@ -7,29 +8,62 @@ import { Icon } from '../components/icon.js';
 import { displayName, listTime, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
+import { InvitationCard } from './invitation-card.js';
 
 export function Requests() {
   const requests = useStore((s) => s.requests);
+  const invitations = useStore((s) => s.invitations);
+  const loadInvitations = useStore((s) => s.loadInvitations);
+  const showToast = useStore((s) => s.showToast);
+
+  // Opening the screen is when someone looks for a new invitation: ask now, not at the next sync.
+  useEffect(() => {
+    loadInvitations().catch((e: Error) => showToast('error', e.message));
+  }, [loadInvitations, showToast]);
+
   return (
     <div className="page">
       <header className="page-header">
         <div>
           <h1>Requests</h1>
-          <p className="subtle">People you haven't talked to yet. Nothing they send reaches your chats until you accept.</p>
+          <p className="subtle">People you haven't talked to yet, and groups you were invited to. Nothing they send reaches your chats until you accept.</p>
         </div>
       </header>
-      {requests.length === 0 ? (
+      {requests.length === 0 && invitations.length === 0 ? (
         <EmptyState icon="inbox" title="No requests">
-          When someone new writes to you, their first message waits here for you to accept, decline or block.
+          When someone new writes to you or invites you to a group, it waits here for you to accept, decline or block.
         </EmptyState>
       ) : (
-        <ul className="card-list" aria-label="Contact requests">
-          {requests.map((r) => (
-            <li key={r.address}>
-              <RequestCard r={r} />
-            </li>
-          ))}
-        </ul>
+        <>
+          {invitations.length > 0 && (
+            <section className="request-section" aria-labelledby="invitations-title">
+              <h2 id="invitations-title" className="section-label">
+                Group invitations
+              </h2>
+              <ul className="card-list" aria-label="Group invitations">
+                {invitations.map((i) => (
+                  <li key={i.groupId}>
+                    <InvitationCard i={i} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {requests.length > 0 && (
+            <section className="request-section" aria-labelledby="contact-requests-title">
+              <h2 id="contact-requests-title" className="section-label">
+                Contact requests
+              </h2>
+              <ul className="card-list" aria-label="Contact requests">
+                {requests.map((r) => (
+                  <li key={r.address}>
+                    <RequestCard r={r} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </>
       )}
     </div>
   );

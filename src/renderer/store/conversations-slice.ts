@@ -109,9 +109,11 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
     return c;
   },
   loadSession: async () => {
-    const [list, requests] = await Promise.all([call('conversations.list', {}), call('requests.list', {})]);
+    const [list, requests, invitations] = await Promise.all([call('conversations.list', {}), call('requests.list', {}), call('invitations.list', {}).catch(() => null)]);
     get().conversationsListed(list);
     get().requestsListed(requests);
+    // the relay may be unreachable at start; the next sync pass fetches them
+    if (invitations) get().invitationsListed(invitations);
     void call('sync.now', {}).then((s) => get().syncStatusChanged(s)).catch(() => undefined);
   },
 });

@@ -17,8 +17,12 @@ export interface GroupsSlice {
   createGroup: (input: { name: string; isPublic: boolean; password?: string; avatar?: string }) => Promise<GroupInfo>;
   joinGroup: (groupId: string, password?: string) => Promise<GroupInfo>;
   leaveGroup: (groupId: string) => Promise<void>;
-  addMember: (groupId: string, member: string) => Promise<void>;
+  /** `invited` when they must accept first: a stranger to me, per their own inbox rules */
+  addMember: (groupId: string, member: string) => Promise<'member' | 'invited'>;
+  /** takes a member out, or withdraws an invitation */
   removeMember: (groupId: string, address: string) => Promise<void>;
+  makeAdmin: (groupId: string, address: string) => Promise<void>;
+  revokeAdmin: (groupId: string, address: string) => Promise<void>;
   mintBotToken: (groupId: string, name: string) => Promise<string>;
   revokeBotToken: (groupId: string, tokenId: string) => Promise<void>;
   openGroupChat: (groupId: string) => Promise<void>;
@@ -28,7 +32,7 @@ export const createGroupsSlice: StateCreator<Store, [], [], GroupsSlice> = (set,
   const patch = (p: Partial<GroupsSlice['groups']>) => set((s) => ({ groups: { ...s.groups, ...p } }));
   const refreshDetail = async (groupId: string, g?: GroupInfo) => {
     const detail = g ?? (await call('groups.get', { groupId }));
-    const tokens = detail.isCreator ? await call('groups.listTokens', { groupId }) : [];
+    const tokens = (detail.canManage ?? detail.isCreator) ? await call('groups.listTokens', { groupId }) : [];
     if (get().groups.selectedId === groupId) patch({ detail, tokens });
     return detail;
   };
@@ -63,10 +67,18 @@ export const createGroupsSlice: StateCreator<Store, [], [], GroupsSlice> = (set,
       get().conversationsListed(await call('conversations.list', {}));
     },
     addMember: async (groupId, member) => {
-      await refreshDetail(groupId, await call('groups.addMember', { groupId, member }));
+      const { added, ...g } = await call('groups.addMember', { groupId, member });
+      await refreshDetail(groupId, g);
+      return added;
     },
     removeMember: async (groupId, address) => {
       await refreshDetail(groupId, await call('groups.removeMember', { groupId, address }));
+    },
+    makeAdmin: async (groupId, address) => {
+      await refreshDetail(groupId, await call('groups.addAdmin', { groupId, address }));
+    },
+    revokeAdmin: async (groupId, address) => {
+      await refreshDetail(groupId, await call('groups.removeAdmin', { groupId, address }));
     },
     mintBotToken: async (groupId, name) => {
       const { token } = await call('groups.mintToken', { groupId, name });

@@ -31,7 +31,11 @@ export const createSessionSlice: StateCreator<Store, [], [], SessionSlice> = (se
   onboarding: null,
   statusChanged: (status) => set({ status }),
   relayStatusChanged: (relay) => set((s) => (s.status ? { status: { ...s.status, relay } } : {})),
-  syncStatusChanged: (sync) => set({ sync }),
+  syncStatusChanged: (sync) => {
+    const finished = get().sync?.state === 'syncing' && sync.state === 'idle';
+    set({ sync });
+    if (finished) void get().refreshInvitations().catch(() => undefined);
+  },
   startApp: async () => {
     const status = await call('app.status', {});
     set({ status, onboarding: status.ready ? null : { step: status.hasWallet && status.unlocked ? 'relay' : 'welcome', mnemonic: null } });

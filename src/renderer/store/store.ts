@@ -10,19 +10,21 @@ import { create } from 'zustand';
 import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.js';
 import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
 import { createGroupsSlice, type GroupsSlice } from './groups-slice.js';
+import { createInvitationsSlice, type InvitationsSlice } from './invitations-slice.js';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.js';
 import { createRequestsSlice, type RequestsSlice } from './requests-slice.js';
 import { createSessionSlice, type SessionSlice } from './session-slice.js';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & DirectorySlice & GroupsSlice & SettingsSlice & UiSlice;
+export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & UiSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
   ...createConversationsSlice(...a),
   ...createMessagesSlice(...a),
   ...createRequestsSlice(...a),
+  ...createInvitationsSlice(...a),
   ...createDirectorySlice(...a),
   ...createGroupsSlice(...a),
   ...createSettingsSlice(...a),

@@ -46,7 +46,7 @@ export interface Relay {
 }
 
 /** A relay on 127.0.0.1 (port 0 = any), rate limit off unless given; same dataDir+port = a restart. */
-export async function startRelay(opts: { dataDir?: string; port?: number; rateLimit?: number; lan?: boolean; stake?: ServeOptions['stake'] } = {}): Promise<Relay> {
+export async function startRelay(opts: { dataDir?: string; port?: number; rateLimit?: number; lan?: boolean; stake?: ServeOptions['stake']; maxQueued?: number } = {}): Promise<Relay> {
   const dataDir = opts.dataDir ?? tempDir('relay');
   const running = await startRelayServer({
     host: '127.0.0.1',
@@ -61,7 +61,7 @@ export async function startRelay(opts: { dataDir?: string; port?: number; rateLi
     allowedHosts: [],
     trustProxy: false,
     stake: opts.stake ?? null,
-    maxQueued: DEFAULT_CONFIG.maxQueued,
+    maxQueued: opts.maxQueued ?? DEFAULT_CONFIG.maxQueued,
     maxQueuedMib: DEFAULT_CONFIG.maxQueuedMib,
     maxRequestsPerPair: DEFAULT_CONFIG.maxRequestsPerPair,
     // The disk guard has its own test; a nearly full CI disk must not fail every other one.
