@@ -124,4 +124,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN error_code TEXT;
     `,
   },
+  {
+    version: 3,
+    name: 'contacts by handle',
+    sql: `
+      -- A send to @handle is resolved from the contacts first (offline too): one lookup, not a scan.
+      CREATE INDEX contacts_handle ON contacts (handle) WHERE handle IS NOT NULL;
+    `,
+  },
 ];

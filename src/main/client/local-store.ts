@@ -595,87 +595,89 @@ function outboxFromRow(r: Record<string, unknown>): OutboxRow {
   };
 }
 
-function prepareAll(db: Database.Database) {
-  const p = (sql: string): Statement => db.prepare(sql);
-  return {
-    getSetting: p('SELECT value FROM profile WHERE key = ?'),
-    setSetting: p('INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-    deleteSetting: p('DELETE FROM profile WHERE key = ?'),
+/** Every statement of the local store, prepared once per connection (exported for the query-plan test). */
+export const LOCAL_STORE_SQL = {
+  getSetting: 'SELECT value FROM profile WHERE key = ?',
+  setSetting: 'INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  deleteSetting: 'DELETE FROM profile WHERE key = ?',
 
-    getContact: p('SELECT address, handle, verified, state FROM contacts WHERE address = ?'),
-    contactByHandle: p('SELECT address, handle, verified, state FROM contacts WHERE handle = ?'),
-    upsertContactState: p(`INSERT INTO contacts (address, state, updated_ms) VALUES (@address, @state, @now)
-      ON CONFLICT (address) DO UPDATE SET state = excluded.state, updated_ms = excluded.updated_ms`),
-    // 'known' never overrides a decision (allowed, requested or blocked)
-    contactKnown: p(`INSERT INTO contacts (address, state, updated_ms) VALUES (@address, 'known', @now) ON CONFLICT (address) DO NOTHING`),
-    upsertContactHandle: p(`INSERT INTO contacts (address, handle, verified, state, updated_ms) VALUES (@address, @handle, @verified, 'known', @now)
-      ON CONFLICT (address) DO UPDATE SET handle = excluded.handle, verified = excluded.verified`),
-    deleteContact: p('DELETE FROM contacts WHERE address = ?'),
+  getContact: 'SELECT address, handle, verified, state FROM contacts WHERE address = ?',
+  contactByHandle: 'SELECT address, handle, verified, state FROM contacts WHERE handle = ?',
+  upsertContactState: `INSERT INTO contacts (address, state, updated_ms) VALUES (@address, @state, @now)
+    ON CONFLICT (address) DO UPDATE SET state = excluded.state, updated_ms = excluded.updated_ms`,
+  // 'known' never overrides a decision (allowed, requested or blocked)
+  contactKnown: `INSERT INTO contacts (address, state, updated_ms) VALUES (@address, 'known', @now) ON CONFLICT (address) DO NOTHING`,
+  upsertContactHandle: `INSERT INTO contacts (address, handle, verified, state, updated_ms) VALUES (@address, @handle, @verified, 'known', @now)
+    ON CONFLICT (address) DO UPDATE SET handle = excluded.handle, verified = excluded.verified`,
+  deleteContact: 'DELETE FROM contacts WHERE address = ?',
 
-    upsertGroup: p(`INSERT INTO groups (id, name, is_public, verified, has_password, avatar, member_count, created_at, creator, members, is_member, fetched_ms)
-      VALUES (@id, @name, @is_public, @verified, @has_password, @avatar, @member_count, @created_at, @creator, @members, @is_member, @fetched_ms)
-      ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_public = excluded.is_public, verified = excluded.verified,
-        has_password = excluded.has_password, avatar = excluded.avatar, member_count = excluded.member_count,
-        created_at = excluded.created_at, creator = COALESCE(excluded.creator, groups.creator),
-        members = COALESCE(excluded.members, groups.members), is_member = excluded.is_member, fetched_ms = excluded.fetched_ms`),
-    getGroup: p('SELECT * FROM groups WHERE id = ?'),
-    setGroupMembership: p('UPDATE groups SET is_member = ? WHERE id = ?'),
-    memberGroups: p('SELECT * FROM groups WHERE is_member = 1 ORDER BY created_at DESC'),
+  upsertGroup: `INSERT INTO groups (id, name, is_public, verified, has_password, avatar, member_count, created_at, creator, members, is_member, fetched_ms)
+    VALUES (@id, @name, @is_public, @verified, @has_password, @avatar, @member_count, @created_at, @creator, @members, @is_member, @fetched_ms)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_public = excluded.is_public, verified = excluded.verified,
+      has_password = excluded.has_password, avatar = excluded.avatar, member_count = excluded.member_count,
+      created_at = excluded.created_at, creator = COALESCE(excluded.creator, groups.creator),
+      members = COALESCE(excluded.members, groups.members), is_member = excluded.is_member, fetched_ms = excluded.fetched_ms`,
+  getGroup: 'SELECT * FROM groups WHERE id = ?',
+  setGroupMembership: 'UPDATE groups SET is_member = ? WHERE id = ?',
+  memberGroups: 'SELECT * FROM groups WHERE is_member = 1 ORDER BY created_at DESC',
 
-    ensureConversation: p(`INSERT INTO conversations (id, kind, peer, updated_at) VALUES (@id, @kind, @peer, @at) ON CONFLICT (id) DO NOTHING`),
-    touchConversation: p(`UPDATE conversations SET
-        last_message_seq = CASE WHEN last_message_seq IS NULL OR @at >= (SELECT sent_at FROM messages WHERE seq = last_message_seq) THEN @seq ELSE last_message_seq END,
-        updated_at = MAX(updated_at, @at), unread = unread + @unread
-      WHERE id = @id`),
-    listConversations: p(`${CONVERSATION_SELECT}
-      WHERE v.kind = 'group' OR c.state IS NULL OR c.state IN ('known', 'allowed')
-      ORDER BY v.updated_at DESC, v.id`),
-    getConversation: p(`${CONVERSATION_SELECT} WHERE v.id = ?`),
-    markRead: p('UPDATE conversations SET unread = 0 WHERE id = ?'),
-    deleteConversation: p('DELETE FROM conversations WHERE id = ?'),
+  ensureConversation: `INSERT INTO conversations (id, kind, peer, updated_at) VALUES (@id, @kind, @peer, @at) ON CONFLICT (id) DO NOTHING`,
+  touchConversation: `UPDATE conversations SET
+      last_message_seq = CASE WHEN last_message_seq IS NULL OR @at >= (SELECT sent_at FROM messages WHERE seq = last_message_seq) THEN @seq ELSE last_message_seq END,
+      updated_at = MAX(updated_at, @at), unread = unread + @unread
+    WHERE id = @id`,
+  listConversations: `${CONVERSATION_SELECT}
+    WHERE v.kind = 'group' OR c.state IS NULL OR c.state IN ('known', 'allowed')
+    ORDER BY v.updated_at DESC, v.id`,
+  getConversation: `${CONVERSATION_SELECT} WHERE v.id = ?`,
+  markRead: 'UPDATE conversations SET unread = 0 WHERE id = ?',
+  deleteConversation: 'DELETE FROM conversations WHERE id = ?',
 
-    insertMessage: p(`INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, received_at, state, routed, via, envelope_id, shown)
-      VALUES (@id, @conv, @author, @from_me, @kind, @text, @sent_at, @received_at, @state, @routed, @via, @envelope_id, @shown)
-      ON CONFLICT (id) DO NOTHING`),
-    getMessage: p(`SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.id = ?`),
-    messageOrder: p('SELECT sent_at, seq FROM messages WHERE id = ?'),
-    listMessages: p(`SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
-      WHERE m.conversation_id = @conv ORDER BY m.sent_at DESC, m.seq DESC LIMIT @limit`),
-    listMessagesBefore: p(`SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
-      WHERE m.conversation_id = @conv AND (m.sent_at < @sent_at OR (m.sent_at = @sent_at AND m.seq < @seq))
-      ORDER BY m.sent_at DESC, m.seq DESC LIMIT @limit`),
-    unshown: p(`SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.shown = 0 ORDER BY m.seq`),
-    markShown: p('UPDATE messages SET shown = 1 WHERE seq = ?'),
-    markSent: p(`UPDATE messages SET state = 'sent', routed = @routed, stake_required = @stake_required, stake_currency = @stake_currency,
-      via = @via, deliveries = @deliveries, error = NULL, error_code = NULL WHERE id = @id`),
-    markFailed: p(`UPDATE messages SET state = 'failed', error = ?, error_code = ? WHERE id = ?`),
-    markSending: p(`UPDATE messages SET state = 'sending', error = NULL, error_code = NULL WHERE id = ?`),
-    getDeliveries: p('SELECT deliveries FROM messages WHERE id = ?'),
+  insertMessage: `INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, received_at, state, routed, via, envelope_id, shown)
+    VALUES (@id, @conv, @author, @from_me, @kind, @text, @sent_at, @received_at, @state, @routed, @via, @envelope_id, @shown)
+    ON CONFLICT (id) DO NOTHING`,
+  getMessage: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.id = ?`,
+  messageOrder: 'SELECT sent_at, seq FROM messages WHERE id = ?',
+  listMessages: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
+    WHERE m.conversation_id = @conv ORDER BY m.sent_at DESC, m.seq DESC LIMIT @limit`,
+  listMessagesBefore: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
+    WHERE m.conversation_id = @conv AND (m.sent_at < @sent_at OR (m.sent_at = @sent_at AND m.seq < @seq))
+    ORDER BY m.sent_at DESC, m.seq DESC LIMIT @limit`,
+  unshown: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.shown = 0 ORDER BY m.seq`,
+  markShown: 'UPDATE messages SET shown = 1 WHERE seq = ?',
+  markSent: `UPDATE messages SET state = 'sent', routed = @routed, stake_required = @stake_required, stake_currency = @stake_currency,
+    via = @via, deliveries = @deliveries, error = NULL, error_code = NULL WHERE id = @id`,
+  markFailed: `UPDATE messages SET state = 'failed', error = ?, error_code = ? WHERE id = ?`,
+  markSending: `UPDATE messages SET state = 'sending', error = NULL, error_code = NULL WHERE id = ?`,
+  getDeliveries: 'SELECT deliveries FROM messages WHERE id = ?',
 
-    insertOutbox: p(`INSERT INTO outbox (message_id, conversation_id, payload, as_request, attempts, next_attempt_ms, queued_ms)
-      VALUES (@message_id, @conv, @payload, @as_request, 0, @next, @queued)
-      ON CONFLICT (message_id) DO UPDATE SET attempts = 0, next_attempt_ms = excluded.next_attempt_ms, last_error = NULL`),
-    getOutbox: p('SELECT * FROM outbox WHERE message_id = ?'),
-    dueOutbox: p('SELECT * FROM outbox WHERE next_attempt_ms <= ? ORDER BY queued_ms, message_id LIMIT ?'),
-    deferOutbox: p('UPDATE outbox SET attempts = @attempts, next_attempt_ms = @next, last_error = @error WHERE message_id = @id'),
-    deleteOutbox: p('DELETE FROM outbox WHERE message_id = ?'),
-    outboxCount: p('SELECT COUNT(*) AS n FROM outbox'),
-    nextOutboxDue: p('SELECT MIN(next_attempt_ms) AS next FROM outbox'),
+  insertOutbox: `INSERT INTO outbox (message_id, conversation_id, payload, as_request, attempts, next_attempt_ms, queued_ms)
+    VALUES (@message_id, @conv, @payload, @as_request, 0, @next, @queued)
+    ON CONFLICT (message_id) DO UPDATE SET attempts = 0, next_attempt_ms = excluded.next_attempt_ms, last_error = NULL`,
+  getOutbox: 'SELECT * FROM outbox WHERE message_id = ?',
+  dueOutbox: 'SELECT * FROM outbox WHERE next_attempt_ms <= ? ORDER BY queued_ms, message_id LIMIT ?',
+  deferOutbox: 'UPDATE outbox SET attempts = @attempts, next_attempt_ms = @next, last_error = @error WHERE message_id = @id',
+  deleteOutbox: 'DELETE FROM outbox WHERE message_id = ?',
+  outboxCount: 'SELECT COUNT(*) AS n FROM outbox',
+  nextOutboxDue: 'SELECT MIN(next_attempt_ms) AS next FROM outbox',
 
-    insertPendingAck: p('INSERT INTO pending_acks (envelope_id, added_ms) VALUES (?, ?) ON CONFLICT (envelope_id) DO NOTHING'),
-    pendingAcks: p('SELECT envelope_id FROM pending_acks ORDER BY added_ms LIMIT ?'),
-    deletePendingAck: p('DELETE FROM pending_acks WHERE envelope_id = ?'),
+  insertPendingAck: 'INSERT INTO pending_acks (envelope_id, added_ms) VALUES (?, ?) ON CONFLICT (envelope_id) DO NOTHING',
+  pendingAcks: 'SELECT envelope_id FROM pending_acks ORDER BY added_ms LIMIT ?',
+  deletePendingAck: 'DELETE FROM pending_acks WHERE envelope_id = ?',
 
-    upsertRequest: p(`INSERT INTO requests (address, intro, received_at, message_count) VALUES (@address, @intro, @received_at, 1)
-      ON CONFLICT (address) DO UPDATE SET message_count = requests.message_count + 1`),
-    listRequests: p(`SELECT r.address, r.intro, r.received_at, r.message_count, c.handle, c.verified
-      FROM requests r LEFT JOIN contacts c ON c.address = r.address ORDER BY r.received_at DESC`),
-    getRequest: p(`SELECT r.address, r.intro, r.received_at, r.message_count, c.handle, c.verified
-      FROM requests r LEFT JOIN contacts c ON c.address = r.address WHERE r.address = ?`),
-    deleteRequest: p('DELETE FROM requests WHERE address = ?'),
+  upsertRequest: `INSERT INTO requests (address, intro, received_at, message_count) VALUES (@address, @intro, @received_at, 1)
+    ON CONFLICT (address) DO UPDATE SET message_count = requests.message_count + 1`,
+  listRequests: `SELECT r.address, r.intro, r.received_at, r.message_count, c.handle, c.verified
+    FROM requests r LEFT JOIN contacts c ON c.address = r.address ORDER BY r.received_at DESC`,
+  getRequest: `SELECT r.address, r.intro, r.received_at, r.message_count, c.handle, c.verified
+    FROM requests r LEFT JOIN contacts c ON c.address = r.address WHERE r.address = ?`,
+  deleteRequest: 'DELETE FROM requests WHERE address = ?',
 
-    certifiedDevices: p('SELECT public_key, certificate, created_at, fetched_ms FROM certified_devices WHERE address = ? ORDER BY created_at'),
-    deleteCertifiedDevices: p('DELETE FROM certified_devices WHERE address = ?'),
-    insertCertifiedDevice: p('INSERT INTO certified_devices (address, public_key, certificate, created_at, fetched_ms) VALUES (?, ?, ?, ?, ?)'),
-  };
+  certifiedDevices: 'SELECT public_key, certificate, created_at, fetched_ms FROM certified_devices WHERE address = ? ORDER BY created_at',
+  deleteCertifiedDevices: 'DELETE FROM certified_devices WHERE address = ?',
+  insertCertifiedDevice: 'INSERT INTO certified_devices (address, public_key, certificate, created_at, fetched_ms) VALUES (?, ?, ?, ?, ?)',
+};
+
+function prepareAll(db: Database.Database): Record<keyof typeof LOCAL_STORE_SQL, Statement> {
+  return Object.fromEntries(Object.entries(LOCAL_STORE_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof LOCAL_STORE_SQL, Statement>;
 }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENVELOPE_SQL } from '../sqlite-envelopes.js';
 import { CREDENTIAL_SQL } from '../sqlite-credentials.js';
 import { BOT_TOKEN_BY_HASH_SQL } from '../sqlite-groups.js';
-import { addr, devKey, explain, openTempStore, type TempStore } from './temp-store.js';
+import { explain, fullScans } from '../../../sqlite/test/query-plan.js';
+import { addr, devKey, openTempStore, type TempStore } from './temp-store.js';
 
 const OTHER_ROWS = 120_000;
 
@@ -26,8 +27,6 @@ afterAll(async () => {
   await t.cleanup();
 });
 
-/** Plan lines that touch a table without an index: `SCAN envelopes` (not `SCAN CONSTANT ROW`). */
-const fullScans = (plan: string[]) => plan.filter((line) => /^SCAN (?!CONSTANT)/.test(line));
 
 describe('hot queries use an index', () => {
   const cases: Array<[string, string, RegExp]> = [

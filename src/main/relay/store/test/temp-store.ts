@@ -39,16 +39,6 @@ export function openTempStore(): TempStore {
   };
 }
 
-/** EXPLAIN QUERY PLAN details of one statement; every parameter is bound to a dummy value. */
-export function explain(db: Database.Database, sql: string): string[] {
-  const stmt = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
-  const names = [...new Set([...sql.matchAll(/[:@$]([A-Za-z_]+)/g)].map((m) => m[1]))];
-  const positional = (sql.match(/\?/g) ?? []).length;
-  const rows = (names.length > 0
-    ? stmt.all(Object.fromEntries(names.map((n) => [n, 'x'])))
-    : stmt.all(...Array.from({ length: positional }, () => 'x'))) as Array<{ detail: string }>;
-  return rows.map((r) => r.detail);
-}
 
 export const addr = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
 export const devKey = (n: number): string => n.toString(16).padStart(64, 'a');
