@@ -9,6 +9,7 @@
  * - `device` (people, not bots): the sender's device key, which must be one of the sender's
  *   certified devices.
  */
+import { LOWER_ADDRESS } from '../../shared/identity-patterns.js';
 export type MessageKind = 'text' | 'request';
 
 export interface ComposeInput {
@@ -39,7 +40,6 @@ export interface ReadBody {
   device: string | null;
 }
 
-const ADDRESS = /^0x[0-9a-f]{40}$/;
 const DEVICE = /^[0-9a-f]{64}$/;
 
 /** null when the kind is not one this client shows (it is acked and dropped). */
@@ -50,7 +50,7 @@ export function readBody(m: Record<string, unknown>): ReadBody | null {
   else if (kind === 'request') text = typeof m.note === 'string' ? m.note : m.text;
   else return null;
   if (typeof text !== 'string') return null;
-  const to = typeof m.to === 'string' && ADDRESS.test(m.to.toLowerCase()) ? m.to.toLowerCase() : null;
+  const to = typeof m.to === 'string' && LOWER_ADDRESS.test(m.to.toLowerCase()) ? m.to.toLowerCase() : null;
   const device = typeof m.device === 'string' && DEVICE.test(m.device.toLowerCase()) ? m.device.toLowerCase() : null;
   return { kind, text, to, device };
 }

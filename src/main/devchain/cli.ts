@@ -7,6 +7,7 @@ import { parseEther, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_KEYS } from './anvil.js';
 import { startLocalChain } from './local-chain.js';
+import { ADDRESS } from '../../shared/identity-patterns.js';
 
 const USAGE = `Usage: npm run devchain -- [--port <n>] [--chain-id <n>] [--block-time <s>] [--fund <0xaddress>]...
 
@@ -16,7 +17,6 @@ const USAGE = `Usage: npm run devchain -- [--port <n>] [--chain-id <n>] [--block
   --fund <address>  give this wallet 100 ETH; repeatable (e.g. the address your app shows in Settings)
 `;
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const FUNDING = parseEther('100');
 
 function fail(message: string): never {

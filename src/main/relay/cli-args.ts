@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { StakeCurrency } from '../../shared/api/common.js';
 import type { StakeChainConfig } from './chain/stake-chain.js';
 import { DEFAULT_CONFIG } from './config.js';
+import { ADDRESS, TYPED_HANDLE as HANDLE } from '../../shared/identity-patterns.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const LAN_HOST = '0.0.0.0';
@@ -193,8 +194,6 @@ function parseServe(argv: readonly string[]): Invocation {
   };
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const HANDLE = /^@?[A-Za-z0-9_]{3,32}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENTITLEMENT = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 

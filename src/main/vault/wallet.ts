@@ -6,6 +6,7 @@ import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/b
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { recoverPublicKey } from './public-key-recovery.js';
 import { VaultError } from './vault-error.js';
+import { ADDRESS } from '../../shared/identity-patterns.js';
 
 /**
  * The wallet half of an identity: a secp256k1 key, an Ethereum address, EIP-191 signatures.
@@ -20,7 +21,6 @@ export interface WalletKey {
   address: string;
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** with or without the 0x prefix: keys exported from common wallets have none */
 const PRIVATE_KEY = /^(0[xX])?[0-9a-fA-F]{64}$/;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
+import { ADDRESS_PATTERN, HANDLE_PATTERN } from '../identity-patterns.js';
 
 /** 0x-prefixed wallet address, either case on input; the relay stores and returns lower case. */
-export const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'wallet address (0x + 40 hex)', examples: ['0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed'] });
+export const Address = Type.String({ pattern: ADDRESS_PATTERN, description: 'wallet address (0x + 40 hex)', examples: ['0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed'] });
 export type Address = Static<typeof Address>;
 
 /** X25519 public key as 64 hex characters. */
@@ -25,7 +26,7 @@ export const Signature = Type.String({ pattern: '^0x[0-9a-fA-F]{130}$', descript
 /** Plain decimal amount with at most 18 fractional digits. */
 export const DecimalAmount = Type.String({ pattern: '^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,18})?$', description: 'decimal amount, at most 18 fractional digits', examples: ['0.01'] });
 
-export const Handle = Type.String({ pattern: '^[A-Za-z0-9_]{3,32}$', description: '3-32 of a-z, 0-9 and _, case-insensitive' });
+export const Handle = Type.String({ pattern: HANDLE_PATTERN, description: '3-32 of a-z, 0-9 and _, case-insensitive' });
 
 export const Routed = Type.Union([Type.Literal('inbox'), Type.Literal('request'), Type.Literal('blocked'), Type.Literal('stake-gate')]);
 export type Routed = Static<typeof Routed>;

@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { Address, DateTime, DeviceKey, Routed, StakeCurrency, Uuid, Via } from './common.js';
 import { EnvelopeStake, StakeQuote, StakeRef, StakeRefusal } from './stakes.js';
+import { ADDRESS_PATTERN } from '../identity-patterns.js';
 
 const EnvelopeFields = {
-  toAddress: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: '0x-prefixed recipient address' }),
+  toAddress: Type.String({ pattern: ADDRESS_PATTERN, description: '0x-prefixed recipient address' }),
   recipientDeviceKey: Type.Optional(Type.Union([DeviceKey, Type.Null()], { description: 'device public key the ciphertext was sealed for, from GET /api/v1/keys/{address}' })),
   ciphertext: Type.String({ minLength: 1, description: 'standard base64 (padding optional, answered padded) of AES-256-GCM output (ciphertext and 16-byte tag), at most 64 KiB decoded' }),
   ephemeralPublicKey: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: '32-byte X25519 public key, 64 hex characters' }),

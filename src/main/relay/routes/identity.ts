@@ -7,6 +7,7 @@ import { apiKeyCaller } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { iso } from '../http/present.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
+import { HANDLE } from '../../../shared/identity-patterns.js';
 
 /** GET /me, /handles/{handle}, /directory, /keys/{address}. */
 export function identityRoutes(app: FastifyInstance, store: RelayStore): void {
@@ -30,7 +31,7 @@ export function identityRoutes(app: FastifyInstance, store: RelayStore): void {
     },
   }, async (req) => {
     const handle = req.params.handle.replace(/^@/, '').toLowerCase();
-    const account = /^[a-z0-9_]{3,32}$/.test(handle) ? await store.findHandle(handle) : null;
+    const account = HANDLE.test(handle) ? await store.findHandle(handle) : null;
     if (!account || account.handle === null || account.handleClaimedAt === null) throw notFound(`no one has claimed @${handle}`, 'handle-not-found');
     return { handle: account.handle, address: account.address, verified: account.verified, claimedAt: iso(account.handleClaimedAt) };
   });
