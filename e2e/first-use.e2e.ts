@@ -22,8 +22,8 @@ test('6. quitting web mode (Ctrl-C or SIGTERM) shuts down in order and exits 0 w
   }
 });
 
-async function cliOk(profile: string, args: string[]): Promise<unknown[]> {
-  const r = await clientCli(profile, args);
+async function cliOk(profile: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<unknown[]> {
+  const r = await clientCli(profile, args, env);
   expect(r.code, `client ${args.join(' ')}: ${r.stderr}`).toBe(0);
   return r.json;
 }
@@ -118,4 +118,34 @@ test('7. a tab from before a restart says so, and recovers when the new link is 
   // Pasting the new link changes only the fragment; the tab picks it up.
   await a.page.goto(fresh);
   await expect(a.page.getByRole('button', { name: 'Create a new wallet' })).toBeVisible();
+});
+
+test('5. a device is revoked only after confirming, never the one in use; a revoked device is told so at once', async ({ relay, app }) => {
+  const ann = await app('ann');
+  const words = await createAccount(ann.page, { relayUrl: relay.url, handle: 'ann_devices' });
+  const [phone, tablet] = [tempDir('cli-ann-phone'), tempDir('cli-ann-tablet')];
+  await cliOk(phone, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], { WORDS: words.join(' ') });
+  const tabletKey = ((await cliOk(tablet, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], { WORDS: words.join(' ') }))[0] as { deviceKey: string }).deviceKey;
+
+  await goTo(ann.page, 'Settings');
+  const devices = ann.page.getByRole('list', { name: 'Devices' });
+  await expect(devices.getByRole('listitem')).toHaveCount(3);
+  // the device in use offers no Revoke at all
+  await expect(devices.getByRole('listitem').filter({ hasText: 'This device' }).getByRole('button')).toHaveCount(0);
+  await ann.page.getByRole('button', { name: `Revoke device ${tabletKey.slice(0, 8)}` }).click();
+  const confirm = ann.page.getByRole('group', { name: `Confirm revoking device ${tabletKey.slice(0, 8)}` });
+  await expect(confirm).toContainText('Sign it out for good?');
+  await expect(devices.getByRole('listitem')).toHaveCount(3);
+  await confirm.getByRole('button', { name: 'Revoke device' }).click();
+  await expect(devices.getByRole('listitem')).toHaveCount(2);
+  // its API key went with it, and the list says so without a reload
+  await expect(ann.page.getByRole('list', { name: 'API keys' }).getByRole('listitem').filter({ hasText: 'Revoked' })).toHaveCount(1);
+
+  // The phone revokes the app's device: the app says so, and keeps its conversations on screen.
+  const listed = (await cliOk(phone, ['devices']))[0] as Array<{ publicKey: string; current: boolean }>;
+  const appKey = listed.find((d) => !d.current)!.publicKey;
+  await cliOk(phone, ['revoke-device', appKey]);
+  await expect(ann.page.getByRole('alert').filter({ hasText: 'This device was revoked' })).toBeVisible({ timeout: 30_000 });
+  await expect(ann.page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(ann.page.getByText(/Offline/)).toHaveCount(0);
 });

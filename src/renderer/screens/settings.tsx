@@ -165,7 +165,7 @@ function Relay() {
           <dd>
             <span className={relay.connected ? 'conn online' : 'conn offline'}>
               <span className="dot" aria-hidden="true" />
-              {relay.connected ? 'Connected' : relay.lastError ? `Offline: ${relay.lastError}` : 'Offline'}
+              {relay.revoked ? 'This device was revoked' : relay.connected ? 'Connected' : relay.lastError ? `Offline: ${relay.lastError}` : 'Offline'}
             </span>
           </dd>
         </div>

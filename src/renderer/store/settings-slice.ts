@@ -30,7 +30,9 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
     },
     revokeDevice: async (publicKey) => {
       await call('devices.revoke', { publicKey });
-      patch({ devices: await call('devices.list', {}) });
+      // the relay revoked the device's API keys with it: both lists change at once
+      const [devices, apiKeys] = await Promise.all([call('devices.list', {}), call('apiKeys.list', {})]);
+      patch({ devices, apiKeys });
     },
     mintApiKey: async (label) => {
       const { apiKey } = await call('apiKeys.mint', { label });
