@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test';
 import { createAccount, goTo } from './flows.js';
 import { expect, test } from './fixtures.js';
-import { clientCli, tempDir } from './harness.js';
+import { clientCli, tempDir, TestRelay } from './harness.js';
 
 test('6. quitting web mode (Ctrl-C or SIGTERM) shuts down in order and exits 0 with one line', async ({ app }) => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -148,4 +148,66 @@ test('5. a device is revoked only after confirming, never the one in use; a revo
   await expect(ann.page.getByRole('alert').filter({ hasText: 'This device was revoked' })).toBeVisible({ timeout: 30_000 });
   await expect(ann.page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await expect(ann.page.getByText(/Offline/)).toHaveCount(0);
+});
+
+test('8. Settings switches relay (signed in again, the outbox kept); the built-in relay stops once nobody uses it', async ({ relay, app }) => {
+  const other = new TestRelay();
+  await other.start();
+  try {
+    const nora = tempDir('cli-nora-b');
+    const noraAddress = ((await cliOk(nora, ['init', '--relay', other.url, '--handle', 'nora_elsewhere']))[0] as { address: string }).address;
+    const sam = await app('sam');
+    await createAccount(sam.page, { relayUrl: 'this computer', handle: 'sam_switches' });
+    await goTo(sam.page, 'Settings');
+    const relaySection = sam.page.getByRole('region', { name: 'Relay' });
+    const running = relaySection.getByText(/^Running at http:\/\/127\.0\.0\.1:\d+$/);
+    await expect(running).toBeVisible();
+    const localUrl = (await running.textContent())!.replace('Running at ', '');
+
+    // From the built-in relay to a relay address: signed in there, the built-in one stopped.
+    await relaySection.getByRole('button', { name: 'Change relay' }).click();
+    await relaySection.getByRole('radio', { name: 'A relay address' }).check();
+    await relaySection.getByLabel('Relay URL').fill(relay.url);
+    await relaySection.getByRole('button', { name: 'Switch relay' }).click();
+    await expect(relaySection.getByText(relay.url)).toBeVisible();
+    await expect(relaySection.getByText('Connected', { exact: true })).toBeVisible();
+    await expect(relaySection.getByText('Stopped', { exact: true })).toBeVisible();
+    await expect(fetch(localUrl)).rejects.toThrow();
+
+    // Written while that relay is away, the message waits; switched to another relay, it goes out there.
+    await relay.stop();
+    await startChat(sam.page, noraAddress);
+    const box = sam.page.getByRole('textbox', { name: 'Message' });
+    await box.fill('written before the switch');
+    await box.press('Enter');
+    await expect(sam.page.getByRole('log', { name: 'Messages' }).getByText('Waiting to send')).toBeVisible({ timeout: 60_000 });
+    await goTo(sam.page, 'Settings');
+    await relaySection.getByRole('button', { name: 'Change relay' }).click();
+    await relaySection.getByRole('radio', { name: 'A relay address' }).check();
+    await relaySection.getByLabel('Relay URL').fill(other.url);
+    await relaySection.getByRole('button', { name: 'Switch relay' }).click();
+    await expect(relaySection.getByText(other.url)).toBeVisible();
+    const texts: string[] = [];
+    await expect
+      .poll(
+        async () => {
+          const r = await clientCli(nora, ['sync', '--json']);
+          texts.push(...(r.json as { text: string }[]).map((l) => l.text));
+          return texts;
+        },
+        { timeout: 60_000 },
+      )
+      .toEqual(['written before the switch']);
+
+    // and it stays stopped when the app starts again
+    const fresh = await sam.restartProcess();
+    // the tab picks the new link up itself (item 7)
+    await sam.page.goto(fresh);
+    await goTo(sam.page, 'Settings');
+    await expect(relaySection.getByText(other.url)).toBeVisible();
+    await expect(relaySection.getByText('Stopped', { exact: true })).toBeVisible();
+    await expect(fetch(localUrl)).rejects.toThrow();
+  } finally {
+    await other.dispose();
+  }
 });
