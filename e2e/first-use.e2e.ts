@@ -3,7 +3,7 @@
  * way they hit it (web mode, a real relay, a real browser).
  */
 import type { Page } from '@playwright/test';
-import { createAccount, goTo } from './flows.js';
+import { claimHandle, confirmWords, createAccount, goTo, send } from './flows.js';
 import { expect, test } from './fixtures.js';
 import { clientCli, tempDir, TestRelay } from './harness.js';
 
@@ -210,4 +210,79 @@ test('8. Settings switches relay (signed in again, the outbox kept); the built-i
   } finally {
     await other.dispose();
   }
+});
+
+// FIXME(issue 15/4): seen once (19:13, loaded machine): "Waiting to send" showed, then after the relay
+// restarted on its port the message was gone from the conversation and never reached Nora, and the
+// app still said ECONNREFUSED 90 s later. The CLI half (first-use-cli.test.ts › 4.) passes. Needs a
+// look at the app's reconnect backoff and at what replaced the conversation's messages.
+test.fixme('4. offline, a message to a contact known by @handle waits in the outbox and goes out when the relay is back', async ({ relay, app }) => {
+  const nora = tempDir('cli-nora-offline');
+  await cliOk(nora, ['init', '--relay', relay.url, '--handle', 'nora_offline']);
+  const tom = await app('tom');
+  await createAccount(tom.page, { relayUrl: relay.url, handle: 'tom_offline' });
+  await startChat(tom.page, '@nora_offline');
+  await send(tom.page, 'hello while online');
+
+  await relay.stop();
+  // by @handle again, as a person would type it: the handle is known on this computer
+  await startChat(tom.page, '@nora_offline');
+  await send(tom.page, 'written offline');
+  await expect(tom.page.getByRole('log', { name: 'Messages' }).getByText('Waiting to send')).toBeVisible({ timeout: 60_000 });
+  await expect(tom.page.getByRole('status').filter({ hasText: /^Offline/ }).first()).toBeVisible();
+
+  await relay.start();
+  const texts: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        const r = await clientCli(nora, ['sync', '--json']);
+        texts.push(...(r.json as { text: string }[]).map((l) => l.text));
+        return texts;
+      },
+      { timeout: 90_000 },
+    )
+    .toEqual(['hello while online', 'written offline']);
+});
+
+test('9. a mistyped relay or address is called one, under the field, and the error goes once the input changes', async ({ relay, app }) => {
+  const uma = await app('uma');
+  const p = uma.page;
+  await p.getByRole('button', { name: 'Create a new wallet' }).click();
+  await expect(p.getByRole('list', { name: 'Recovery phrase' }).getByRole('listitem')).toHaveCount(12);
+  const words = (await p.getByRole('list', { name: 'Recovery phrase' }).locator('.phrase-word').allTextContents()).map((w) => w.trim());
+  await p.getByLabel('I have written these words down somewhere safe').check();
+  await p.getByRole('button', { name: 'Continue' }).click();
+  await confirmWords(p, words);
+  await p.getByRole('radio', { name: 'A relay address' }).check();
+  await p.getByLabel('Relay URL').fill('htp://127.0.0.1:7300');
+  await p.getByLabel('Relay URL').blur();
+  await expect(p.getByText('A relay address starts with http:// or https://, not htp://.')).toBeVisible();
+  await expect(p.getByRole('button', { name: 'Connect' })).toBeDisabled();
+  await p.getByLabel('Relay URL').fill(relay.url);
+  await expect(p.getByText(/not htp:\/\//)).toHaveCount(0);
+  await p.getByRole('button', { name: 'Connect' }).click();
+  await claimHandle(p, 'uma_typos');
+
+  await goTo(p, 'Chats');
+  await p.getByRole('button', { name: 'New chat' }).click();
+  const dialog = p.getByRole('dialog', { name: 'New chat' });
+  await dialog.getByLabel('Address or handle').fill('0x123');
+  await dialog.getByRole('button', { name: 'Start chat' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('“0x123” is not a valid address');
+  await expect(dialog.getByRole('alert')).not.toContainText('handle');
+  await dialog.getByLabel('Address or handle').press('4');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await goTo(p, 'Groups');
+  await p.getByRole('button', { name: 'New group' }).click();
+  await p.getByRole('dialog', { name: 'New group' }).getByLabel('Group name').fill('Typos');
+  await p.getByRole('dialog', { name: 'New group' }).getByRole('button', { name: 'Create group' }).click();
+  await expect(p.getByRole('heading', { name: 'Typos' })).toBeVisible();
+  await p.getByLabel('Add a member').fill('0x' + 'g'.repeat(40));
+  await p.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(p.getByRole('alert').filter({ hasText: 'is not a valid address' })).toContainText('after 0x an address has only the digits 0-9 and letters a-f');
+  await p.getByLabel('Add a member').fill('@uma');
+  await expect(p.getByRole('alert').filter({ hasText: 'is not a valid address' })).toHaveCount(0);
 });
