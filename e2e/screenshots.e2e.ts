@@ -178,8 +178,9 @@ test('screenshots of every screen', async ({ stakeRelay: relay, app }) => {
   const erin = await app('erin');
   await createAccount(erin.page, { relayUrl: relay.url, handle: 'erin', passphrase: 'a long and private passphrase' });
   const fresh = await erin.restartProcess();
+  // Only the fragment changes: the tab takes the new link up itself (a reload at once would
+  // cut its one-time code exchange short and leave the stale-tab notice).
   await erin.page.goto(fresh);
-  await erin.page.reload();
   await expect(erin.page.getByRole('button', { name: /Unlock/ })).toBeVisible();
   await snap(erin.page, '21-unlock');
 });

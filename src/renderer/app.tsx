@@ -41,7 +41,8 @@ export function App() {
   if (!status) return <Splash />;
   let screen;
   if (status.hasWallet && !status.unlocked) screen = <Unlock />;
-  else if (onboarding || !status.ready) screen = <Onboarding />;
+  // A revoked device is not signed in, yet has its conversations to read: the shell, with the reason.
+  else if (onboarding || (!status.ready && !status.relay.revoked)) screen = <Onboarding />;
   else screen = <Shell />;
   return (
     <>
@@ -118,8 +119,20 @@ function Shell() {
 /** Offline is said where the eye is, with what it means for what one writes. */
 function OfflineBanner() {
   const online = useStore((s) => s.status?.relay.connected ?? true);
+  const revoked = useStore((s) => s.status?.relay.revoked ?? false);
   const waiting = useStore((s) => s.sync?.pendingOutbox ?? 0);
   const lastError = useStore((s) => s.status?.relay.lastError ?? null);
+  // Revoked is not offline: nothing written here would ever go out, so don't promise it.
+  if (revoked)
+    return (
+      <div className="offline-banner revoked-banner" role="alert">
+        <Icon name="alert" size={16} />
+        <span>
+          <strong>This device was revoked</strong> from another device of your wallet. The messages already here stay readable, but this device can no longer send or receive
+          through this relay. To use your wallet here again, import it into a new profile; it gets a new device key.
+        </span>
+      </div>
+    );
   if (online) return null;
   return (
     <div className="offline-banner" role="status">
@@ -140,7 +153,7 @@ function Sidebar() {
   const status = useStore((s) => s.status);
   const sync = useStore((s) => s.sync);
   const online = status?.relay.connected ?? false;
-  const syncText = !online ? 'Offline' : sync?.state === 'syncing' ? 'Syncing…' : sync?.pendingOutbox ? `${sync.pendingOutbox} waiting to send` : 'Connected';
+  const syncText = status?.relay.revoked ? 'Device revoked' : !online ? 'Offline' : sync?.state === 'syncing' ? 'Syncing…' : sync?.pendingOutbox ? `${sync.pendingOutbox} waiting to send` : 'Connected';
   return (
     <aside className="sidebar">
       <div className="brand sidebar-brand">

@@ -148,6 +148,11 @@ export interface RelayStatus {
   /** reachable at the last sync attempt */
   connected: boolean;
   lastError: string | null;
+  /**
+   * this device's key was revoked on this relay (from another device of the wallet): it keeps
+   * what is on its disk but can no longer sign in there with this key
+   */
+  revoked?: boolean;
   /** the embedded relay, when this app runs one */
   local: { running: boolean; url: string | null; lan: { urls: string[]; fingerprint: string } | null };
 }

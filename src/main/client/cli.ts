@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { ConversationId } from '../../shared/domain.js';
-import { Messenger } from './messenger.js';
+import { DEVICE_REVOKED_MESSAGE, Messenger } from './messenger.js';
 import { MessengerError } from './messenger-error.js';
 import type { AppliedIncoming } from './local-store.js';
 import type { CrashPoint } from './sync-engine.js';
@@ -165,6 +165,7 @@ async function openProfile(m: Messenger, passphrase: string, rememberMs: number)
   const st = await m.vault.status();
   if (!st.hasWallet) throw new MessengerError('no-wallet', 'this profile has no wallet; run init first');
   const status = await m.unlock({ passphrase }, { rememberMs });
+  if (status.relay.revoked) throw new MessengerError('device-revoked', DEVICE_REVOKED_MESSAGE);
   if (!status.ready) throw new MessengerError('not-signed-in', `not signed in to the relay${status.relay.lastError ? `: ${status.relay.lastError}` : ''}`);
 }
 

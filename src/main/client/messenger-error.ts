@@ -13,6 +13,7 @@ export type MessengerErrorCode =
   | 'locked'
   | 'no-relay'
   | 'not-signed-in'
+  | 'device-revoked'
   | 'bad-argument'
   | 'not-found'
   | 'closed';

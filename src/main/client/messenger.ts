@@ -127,7 +127,13 @@ const S = {
   relayFingerprint: 'relay.fingerprint',
   handle: 'handle',
   apiKey: (origin: string) => `apiKey:${origin}`,
+  deviceRevoked: (origin: string) => `deviceRevoked:${origin}`,
 } as const;
+
+/** What a revoked device is told, whichever command found out. */
+export const DEVICE_REVOKED_MESSAGE =
+  'This device was revoked (from another device of this wallet): it keeps the messages already on it, but can no longer send or receive through this relay. ' +
+  'To use this wallet here again, import it into a new profile, which gets a new device key.';
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export class Messenger {
@@ -293,6 +299,7 @@ export class Messenger {
       url: this.store.getSetting(S.relayUrl),
       connected: this.relay.connected,
       lastError: this.relay.lastError,
+      revoked: this.isRevoked(),
       local: this.opts.localRelay?.() ?? { running: false, url: null, lan: null },
     };
   }
@@ -432,6 +439,7 @@ export class Messenger {
       const stored = this.store.getSetting(S.apiKey(api.origin));
       const opened = this.openedApiKey;
       this.openedApiKey = null;
+      if (this.isRevoked()) throw revokedError();
       if (stored && opened && opened.origin === api.origin) {
         api.setCredential(opened.key);
       } else if (stored && this.codec) {
@@ -439,7 +447,15 @@ export class Messenger {
       } else {
         await this.signIn();
       }
-      await this.refreshMe();
+      try {
+        await this.refreshMe();
+      } catch (e) {
+        // A stored key the relay refuses: revoked with its device, or the relay was reset. A new
+        // sign-in tells the two apart (a revoked device key cannot be registered again).
+        if (!stored || !credentialRefused(e)) throw e;
+        await this.signIn();
+        await this.refreshMe();
+      }
       this.relay = { connected: true, lastError: null };
     })().finally(() => {
       this.signingIn = null;
@@ -454,7 +470,14 @@ export class Messenger {
     const challenge = await api.challenge(me.address);
     const signed = await this.vault.signSiwe({ message: challenge.message, expectedUri: api.origin });
     const device = await this.vault.deviceCertificate();
-    const res = await api.signIn({ message: challenge.message, signature: signed.signature, label: 'device sign-in', device: { publicKey: device.publicKey, certificate: device.certificate } });
+    let res;
+    try {
+      res = await api.signIn({ message: challenge.message, signature: signed.signature, label: 'device sign-in', device: { publicKey: device.publicKey, certificate: device.certificate } });
+    } catch (e) {
+      // the relay knows this device key but no longer lists it: it was revoked
+      if (e instanceof RelayError && e.status === 409 && e.code === 'device-exists') this.markRevoked();
+      throw this.isRevoked() ? revokedError() : e;
+    }
     this.store.setSetting(S.apiKey(api.origin), await sealSecret(this.codec, res.apiKey));
     api.setCredential(res.apiKey);
   }
@@ -464,8 +487,25 @@ export class Messenger {
     this.store.setSetting(S.handle, me.handle);
   }
 
+  private isRevoked(): boolean {
+    return this.api !== null && this.store.getSetting(S.deviceRevoked(this.api.origin)) !== null;
+  }
+
+  /** Remembered per relay, so every later command says so at once instead of a bare 401. */
+  private markRevoked(): void {
+    const api = this.requireApi();
+    this.store.setSetting(S.deviceRevoked(api.origin), new Date(this.nowMs()).toISOString());
+    this.store.setSetting(S.apiKey(api.origin), null);
+    api.setCredential(null);
+    this.stopLoop();
+    this.relay = { connected: false, lastError: DEVICE_REVOKED_MESSAGE };
+    this.emit('relay.status', this.relayStatus());
+    void this.appStatus().then((st) => this.emit('app.status', st), () => undefined);
+  }
+
   private noteRelayError(e: unknown): void {
-    this.relay = { connected: !(isTransient(e) && !(e instanceof RelayError)), lastError: e instanceof Error ? e.message : String(e) };
+    if (this.isRevoked()) e = revokedError();
+    this.relay = { connected: !this.isRevoked() && !(isTransient(e) && !(e instanceof RelayError)), lastError: e instanceof Error ? e.message : String(e) };
     this.emit('relay.status', this.relayStatus());
   }
 
@@ -528,6 +568,8 @@ export class Messenger {
 
   private enqueue(conversationId: ConversationId, text: string, asRequest: boolean): ChatMessage {
     this.me();
+    // queued for a relay that will never take it again would read as "waiting", not as refused
+    if (this.isRevoked()) throw revokedError();
     let m: ChatMessage;
     if (conversationId.startsWith('direct:')) {
       const peer = conversationId.slice(7);
@@ -929,7 +971,7 @@ export class Messenger {
   }
 
   private startLoop(): void {
-    if (this.opts.autoSync === false || this.closed || this.loopTimer || this.loopRunning) return;
+    if (this.opts.autoSync === false || this.closed || this.loopTimer || this.loopRunning || this.isRevoked()) return;
     this.scheduleLoop(0);
   }
 
@@ -943,7 +985,7 @@ export class Messenger {
         let delay = this.offlineStreak > 0 ? Math.min(60_000, base * 2 ** this.offlineStreak) : base;
         const due = this.store.nextOutboxDue();
         if (due !== null) delay = Math.min(delay, Math.max(50, due - this.nowMs()));
-        if (this.unlocked && this.api) this.scheduleLoop(delay);
+        if (this.unlocked && this.api && !this.isRevoked()) this.scheduleLoop(delay);
       });
     }, delayMs);
     this.loopTimer.unref?.();
@@ -975,6 +1017,7 @@ export class Messenger {
   private ready(): RelayApi {
     const api = this.requireApi();
     if (!this.unlocked) throw new MessengerError('locked', 'unlock the wallet first');
+    if (this.isRevoked()) throw revokedError();
     if (!api.hasCredential()) throw new MessengerError('not-signed-in', 'not signed in to the relay yet');
     return api;
   }
@@ -997,3 +1040,7 @@ function apiKeyInfo(k: ApiKeyMeta): ApiKeyInfo {
 }
 
 export { VaultError };
+
+function revokedError(): MessengerError {
+  return new MessengerError('device-revoked', DEVICE_REVOKED_MESSAGE);
+}

@@ -70,7 +70,10 @@ export class AppServices {
     s.releaseLock = lockProfile(opts.dataDir);
     try {
       s.vaultCodec = await s.chooseVaultCodec();
-      const relayUp = s.settings.localRelay.enabled ? s.startLocalRelay().catch(() => undefined) : Promise.resolve();
+      // The built-in relay runs when the profile uses it or shares it, not because it exists:
+      // first use starts it on demand, when "This computer" is chosen.
+      const wanted = s.settings.relay?.mode === 'local' || s.settings.localRelay.lan;
+      const relayUp = wanted && s.settings.localRelay.enabled ? s.startLocalRelay().catch(() => undefined) : Promise.resolve();
       s.messenger = await Messenger.open({
         profileDir: s.profileDir(),
         shell: opts.shell,
@@ -294,6 +297,11 @@ export class AppServices {
     if (fpProblem) throw new AppError('bad-arguments', fpProblem);
     await this.messenger.connectRelay({ mode: a.mode, url, ...(a.mode === 'lan' ? { fingerprint: a.fingerprint!.trim() } : {}) });
     this.saveSettings({ relay: { mode: a.mode, url, fingerprint: a.mode === 'lan' ? a.fingerprint!.trim() : null } });
+    // Left for another relay, the built-in one has no one to serve unless it is shared.
+    if (!this.settings.localRelay.lan && this.settings.localRelay.enabled) {
+      this.saveSettings({ localRelay: { ...this.settings.localRelay, enabled: false } });
+      await this.relay.stop();
+    }
     return this.status();
   }
 }

@@ -11,8 +11,22 @@ const OPTIONS: { mode: Mode; icon: IconName; title: string; text: string }[] = [
   { mode: 'url', icon: 'globe', title: 'A relay address', text: 'A relay run by your team or a provider, reached by its URL.' },
 ];
 
-export function RelayChooser({ busy, error, submitLabel, onSubmit }: { busy: boolean; error: string | null; submitLabel: string; onSubmit: (mode: Mode, url?: string, fingerprint?: string) => void }) {
-  const [mode, setMode] = useState<Mode>('local');
+export function RelayChooser({
+  busy,
+  error,
+  submitLabel,
+  initialMode = 'local',
+  onSubmit,
+  onCancel,
+}: {
+  busy: boolean;
+  error: string | null;
+  submitLabel: string;
+  initialMode?: Mode;
+  onSubmit: (mode: Mode, url?: string, fingerprint?: string) => void;
+  onCancel?: () => void;
+}) {
+  const [mode, setMode] = useState<Mode>(initialMode);
   const [url, setUrl] = useState('');
   const [fingerprint, setFingerprint] = useState('');
   const needsUrl = mode !== 'local';
@@ -94,6 +108,11 @@ export function RelayChooser({ busy, error, submitLabel, onSubmit }: { busy: boo
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy || (needsUrl && urlProblem !== null) || fpProblem !== null}>
           {busy ? 'Connecting…' : submitLabel}
         </button>
+        {onCancel && (
+          <button type="button" className="btn btn-ghost btn-lg" onClick={onCancel} disabled={busy}>
+            Cancel
+          </button>
+        )}
       </div>
     </form>
   );

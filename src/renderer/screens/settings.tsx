@@ -10,6 +10,7 @@ import { listTime, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
 import type { ThemeChoice } from '../store/ui-slice.js';
 import { useAction } from '../use-action.js';
+import { RelayChooser } from './relay-chooser.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
@@ -145,8 +146,12 @@ function Relay() {
   const relay = useStore((s) => s.status?.relay);
   const setLocalRelay = useStore((s) => s.setLocalRelay);
   const setLanSharing = useStore((s) => s.setLanSharing);
+  const switchRelay = useStore((s) => s.switchRelay);
+  const showToast = useStore((s) => s.showToast);
   const local = useAction(setLocalRelay);
   const lan = useAction(setLanSharing);
+  const switching = useAction(switchRelay);
+  const [changing, setChanging] = useState(false);
   if (!relay) return null;
   const modeText = relay.mode === 'local' ? 'This computer' : relay.mode === 'lan' ? 'A relay on your network' : relay.mode === 'url' ? 'A relay address' : 'Not chosen';
   return (
@@ -165,11 +170,38 @@ function Relay() {
           <dd>
             <span className={relay.connected ? 'conn online' : 'conn offline'}>
               <span className="dot" aria-hidden="true" />
-              {relay.connected ? 'Connected' : relay.lastError ? `Offline: ${relay.lastError}` : 'Offline'}
+              {relay.revoked ? 'This device was revoked' : relay.connected ? 'Connected' : relay.lastError ? `Offline: ${relay.lastError}` : 'Offline'}
             </span>
           </dd>
         </div>
       </dl>
+      {changing ? (
+        <div className="relay-switch">
+          <p className="subtle small">
+            You sign in to the new relay with your wallet. Messages waiting to be sent go out there, and your conversations stay on this computer. A handle belongs to one relay:
+            claim yours again on the new one, under Profile.
+          </p>
+          <RelayChooser
+            busy={switching.busy}
+            error={switching.error}
+            submitLabel="Switch relay"
+            initialMode={relay.mode === 'local' ? 'url' : 'local'}
+            onCancel={() => setChanging(false)}
+            onSubmit={async (mode, url, fp) => {
+              if ((await switching.run(mode, url, fp)).ok) {
+                setChanging(false);
+                showToast('success', 'Switched relay.');
+              }
+            }}
+          />
+        </div>
+      ) : (
+        <div className="row">
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => setChanging(true)}>
+            Change relay
+          </button>
+        </div>
+      )}
       <div className="toggle-row">
         <div>
           <div className="toggle-title">Run a relay on this computer</div>

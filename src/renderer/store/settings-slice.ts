@@ -11,6 +11,8 @@ export interface SettingsSlice {
   revokeApiKey: (id: string) => Promise<void>;
   setPolicy: (p: { unknownSenders: InboxPolicy['unknownSenders']; stake?: string }) => Promise<void>;
   setLocalRelay: (enabled: boolean) => Promise<void>;
+  /** signs in to another relay; what waits in the outbox goes out there */
+  switchRelay: (mode: 'local' | 'lan' | 'url', url?: string, fingerprint?: string) => Promise<void>;
   setLanSharing: (enabled: boolean) => Promise<void>;
 }
 
@@ -30,7 +32,9 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
     },
     revokeDevice: async (publicKey) => {
       await call('devices.revoke', { publicKey });
-      patch({ devices: await call('devices.list', {}) });
+      // the relay revoked the device's API keys with it: both lists change at once
+      const [devices, apiKeys] = await Promise.all([call('devices.list', {}), call('apiKeys.list', {})]);
+      patch({ devices, apiKeys });
     },
     mintApiKey: async (label) => {
       const { apiKey } = await call('apiKeys.mint', { label });
@@ -46,6 +50,12 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
     },
     setLocalRelay: async (enabled) => {
       get().relayStatusChanged(await call('relay.setLocal', { enabled }));
+    },
+    switchRelay: async (mode, url, fingerprint) => {
+      const status = await call('relay.connect', { mode, ...(url ? { url } : {}), ...(fingerprint ? { fingerprint } : {}) });
+      set({ status });
+      // the switch is done; lists that fail to load now say so on their own
+      get().loadSettings().catch((e: Error) => get().showToast('error', e.message));
     },
     setLanSharing: async (enabled) => {
       get().relayStatusChanged(await call('relay.shareOnLan', { enabled }));

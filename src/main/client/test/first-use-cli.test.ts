@@ -121,4 +121,21 @@ describe('first use of the CLI', () => {
     expect(await cliOk(profile, ['whoami'])).toMatchObject({ deviceKey: me.deviceKey, handle: 'five_me' });
     expect(await cliOk<Array<{ publicKey: string }>>(profile, ['devices'])).toEqual([expect.objectContaining({ publicKey: me.deviceKey })]);
   }, 240_000);
+
+  it('5. a device revoked from another one is told so, by every command and by init again', async () => {
+    const relay = await startRelay();
+    const [laptop, phone] = [tempDir('five-laptop'), tempDir('five-phone')];
+    const created = await cliOk<{ mnemonic: string }>(laptop, ['init', '--relay', relay.url, '--handle', 'five_two', '--show-mnemonic']);
+    const other = await cliOk<{ deviceKey: string }>(phone, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], { WORDS: created.mnemonic });
+    await cliOk(laptop, ['revoke-device', other.deviceKey]);
+
+    const lastError = (r: { stderr: string }) => JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; code: string };
+    for (const args of [['devices'], ['send', '@five_two', 'still here?'], ['sync'], ['init', '--relay', relay.url]]) {
+      const r = await cli(phone, args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(lastError(r)).toMatchObject({ code: 'device-revoked', error: expect.stringContaining('This device was revoked') });
+    }
+    // the other device is unaffected
+    expect(await cliOk<Array<{ publicKey: string }>>(laptop, ['devices'])).toHaveLength(1);
+  }, 300_000);
 });
