@@ -2,7 +2,7 @@
  * What the two headless entries (cli.ts, bot-cli.ts) share: the passphrase rule, JSON
  * output, and errors as one JSON line on stderr with exit code 1 (2 for bad usage).
  */
-import { toIpcError } from './messenger-error.js';
+import { toIpcError } from '../../shared/plain-errors.js';
 
 export const DEFAULT_PASSPHRASE_ENV = 'RELAY_PASSPHRASE';
 

@@ -43,7 +43,7 @@
  * every connection.
  *
  * Errors are thrown as MessengerError / RelayError / NetworkError / VaultError; map them to
- * the IPC's `{ code, message }` with `toIpcError` (messenger-error.ts).
+ * `{ code, message }` with `toIpcError` (src/shared/plain-errors.ts), as the doorway and the CLI do.
  *
  * ## Events
  * `on(name, fn)` (returns an unsubscribe function) for the Events of ipc.ts:

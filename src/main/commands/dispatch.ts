@@ -7,7 +7,7 @@
 import { Compile } from 'typebox/compile';
 import { commands, type CommandName, type IpcResult } from '../../shared/ipc.js';
 import type { Handlers } from './handler-types.js';
-import { toIpcError } from './plain-errors.js';
+import { toIpcError } from '../../shared/plain-errors.js';
 
 type Validator = ReturnType<typeof Compile>;
 /** compiled on a command's first call: compiling all of them was a tenth of the app's start-up */
@@ -33,7 +33,9 @@ export async function dispatch(handlers: Handlers, name: unknown, args: unknown)
     const value = await handler(args);
     return { ok: true, value: value === undefined ? null : value };
   } catch (e) {
-    return { ok: false, error: toIpcError(e, name) };
+    const error = toIpcError(e, name);
+    if (error.code === 'internal') console.error(`[${name}]`, e);
+    return { ok: false, error };
   }
 }
 

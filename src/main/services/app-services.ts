@@ -11,7 +11,7 @@ import { eventNames, type CommandArgs, type EventName, type Events } from '../..
 import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
 import { Messenger } from '../client/messenger.js';
 import type { Handlers } from '../commands/handler-types.js';
-import { AppError } from '../commands/plain-errors.js';
+import { AppError } from '../../shared/plain-errors.js';
 import { useKeychainCodec, type KeychainRefusal } from '../shell-guards.js';
 import type { VaultCodec } from '../vault/secret-codec.js';
 import { readVaultHeader } from '../vault/vault-file.js';

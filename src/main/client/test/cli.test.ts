@@ -98,7 +98,7 @@ describe('headless client CLI', () => {
     expect(JSON.parse(usage.stderr.split('\n')[0])).toMatchObject({ code: 'usage' });
     const wrongPass = await cli(a, ['whoami'], { RELAY_PASSPHRASE: 'not the passphrase' });
     expect(wrongPass.code).toBe(1);
-    expect(wrongPass.stderr).toContain('vault.bad-passphrase');
+    expect(JSON.parse(wrongPass.stderr.trim().split('\n').at(-1)!)).toEqual({ code: 'bad-passphrase', error: 'That passphrase is not right.' });
 
     // relay down: the send is queued; after a restart on the same port and data it goes out
     await relay.stop();

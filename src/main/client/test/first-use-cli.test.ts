@@ -52,7 +52,7 @@ describe('first use of the CLI', () => {
 
     const unpinned = await cli(profile, ['init', '--relay', lan.url]);
     expect(unpinned.code).toBe(1);
-    expect(lastError(unpinned).code).toBe('network.self-signed');
+    expect(lastError(unpinned).code).toBe('self-signed');
     expect(lastError(unpinned).error).toContain('self-signed certificate');
 
     const pinned = await cli(profile, ['init', '--relay', lan.url, '--fingerprint', lan.fingerprint!]);
@@ -77,7 +77,7 @@ describe('first use of the CLI', () => {
     // decline of someone who never asked is not "ok"
     const none = await cli(b, ['decline', '0x000000000000000000000000000000000000beef']);
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('there is no contact request from 0x000000000000000000000000000000000000beef');
+    expect(none.stderr).toContain('{"error":"There is no contact request from 0x000000000000000000000000000000000000beef.","code":"not-found"}');
 
     // conversations sync first too: alice's newest message is there without a sync
     await cliOk(b, ['allow', alice.address]);
@@ -117,7 +117,7 @@ describe('first use of the CLI', () => {
     const me = await cliOk<{ deviceKey: string }>(profile, ['init', '--relay', relay.url, '--handle', 'five_me']);
     const r = await cli(profile, ['revoke-device', me.deviceKey]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('that is the device you are using');
+    expect(r.stderr).toContain('"error":"That is the device you are using; revoke it from another device');
     expect(await cliOk(profile, ['whoami'])).toMatchObject({ deviceKey: me.deviceKey, handle: 'five_me' });
     expect(await cliOk<Array<{ publicKey: string }>>(profile, ['devices'])).toEqual([expect.objectContaining({ publicKey: me.deviceKey })]);
   }, 240_000);

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Messenger } from '../messenger.js';
-import { toIpcError } from '../messenger-error.js';
+import { toIpcError } from '../../../shared/plain-errors.js';
 import { PASSPHRASE, cleanup, newProfile, startRelay, tempDir, type Relay } from './harness.js';
 
 let relay: Relay;
@@ -29,7 +29,7 @@ describe('a LAN relay with a pinned certificate', () => {
 
     // the sealed API key: the profile folder never holds it in clear
     const key = await a.m.mintApiKey({ label: 'x' }).catch((e: unknown) => e);
-    expect(toIpcError(key).code).toBe('relay.entitlement-required');
+    expect(toIpcError(key).code).toBe('entitlement-required');
     for (const file of readdirSync(a.dir)) {
       const bytes = readFileSync(join(a.dir, file)).toString('latin1');
       expect(bytes.includes('sk_live_'), file).toBe(false);
@@ -42,7 +42,7 @@ describe('a LAN relay with a pinned certificate', () => {
       await m.createWallet({ passphrase: PASSPHRASE });
       const wrong = relay.fingerprint!.replace(/^../, relay.fingerprint!.startsWith('00') ? '11' : '00');
       const err = await m.connectRelay({ mode: 'lan', url: relay.url, fingerprint: wrong }).catch((e: unknown) => e);
-      expect(toIpcError(err).code).toBe('network.pin-mismatch');
+      expect(toIpcError(err).code).toBe('pin-mismatch');
       const st = await m.appStatus();
       expect(st.ready).toBe(false);
       expect(st.relay.lastError).toMatch(/fingerprint/);

@@ -4,7 +4,7 @@ import { RelayError } from '../../client/relay-api.js';
 import { VaultError } from '../../vault/vault-error.js';
 import { dispatch } from '../dispatch.js';
 import type { Handlers } from '../handler-types.js';
-import { AppError, toIpcError } from '../plain-errors.js';
+import { AppError, toIpcError } from '../../../shared/plain-errors.js';
 
 /** Every command answers with its own name, so a test can see which handler ran. */
 function echoHandlers(): Handlers {

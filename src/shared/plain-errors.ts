@@ -1,11 +1,13 @@
 /**
- * Turns any error from the services into `{ code, message }` for the renderer: what the
- * person asked for decides what a refusal means (a 409 on a handle claim is "taken"), known
- * codes get a sentence a person can act on, the client's own messages pass as sentences,
- * and anything unexpected becomes a generic sentence while the detail goes to main's log.
+ * The one error mapper: any failure of the messenger, the vault, the relay or the network
+ * becomes `{ code, message }`, the same for the app (through the command doorway) and the CLI
+ * (on stderr). What the person asked for decides what a refusal means (a 409 on a handle claim
+ * is "taken"), known codes get a sentence a person can act on, the client's own messages pass
+ * as sentences, and anything unexpected is `internal` with a generic sentence; the caller logs
+ * its detail. Errors are read by name and fields, so this stays free of the classes' modules.
  */
-import type { IpcError } from '../../shared/ipc.js';
-import { SELF_SIGNED_CODES, SELF_SIGNED_MESSAGE } from '../../shared/relay-address.js';
+import type { IpcError } from './ipc.js';
+import { SELF_SIGNED_CODES, SELF_SIGNED_MESSAGE } from './relay-address.js';
 
 export class AppError extends Error {
   constructor(
@@ -36,6 +38,10 @@ const PLAIN: Record<string, string> = {
   'worker-crashed': 'The key vault restarted. Unlock again and retry.',
   'pin-mismatch': "That relay's certificate does not match the fingerprint. Check the fingerprint with whoever shares the relay.",
   'profile-in-use': 'This profile is already open in another window of the app.',
+  'entitlement-required': 'This relay has not enabled developer API keys for your account. Ask its operator.',
+  'recipient-full': 'Not delivered: their inbox on the relay is full. Try again later.',
+  'too-many-requests-pending': 'Not delivered: too many of your contact requests to them are still unread.',
+  'storage-full': 'Not delivered: the relay is low on disk space. Try again later.',
 };
 
 /** What an HTTP refusal from the relay means, by command. */
@@ -50,7 +56,7 @@ const BY_STATUS: Record<string, Record<number, [string, string]>> = {
   'invitations.decline': { 404: ['no-invitation', 'That invitation is no longer open.'] },
   'groups.leave': { 409: ['creator-cannot-leave', 'As the creator you can leave only once everyone else has left.'] },
   'groups.mintToken': { 403: ['forbidden', 'Only the group’s creator or an admin can mint bot tokens.'] },
-  'apiKeys.mint': { 403: ['no-entitlement', 'This relay has not enabled developer API keys for your account. Ask its operator.'] },
+  'apiKeys.mint': { 403: ['entitlement-required', 'This relay has not enabled developer API keys for your account. Ask its operator.'] },
   'conversations.open': { 404: ['unknown-recipient', 'Nobody with that handle or address is on this relay.'] },
   'relay.connect': { 404: ['not-a-relay', 'That address does not answer like a relay. Check it.'] },
 };
@@ -98,7 +104,6 @@ export function toIpcError(e: unknown, command?: string): IpcError {
     if (code && PLAIN[code]) return { code, message: PLAIN[code] };
     if (message && !looksInternal(message)) return { code: code ?? 'error', message: sentence(message) };
   }
-  // Unexpected: keep the detail in main's log, give the person something to do.
-  console.error(`[${command ?? 'command'}]`, e);
+  // Unexpected: the caller keeps the detail in its log; the person gets something to do.
   return { code: 'internal', message: 'Something went wrong. Try again; if it keeps happening, restart the app.' };
 }
