@@ -11,8 +11,10 @@ export function VerifiedBadge() {
 export function CountBadge({ count, label }: { count: number; label: string }) {
   if (count <= 0) return null;
   return (
-    <span className="count-badge" aria-label={`${count} ${label}`}>
+    // The word rides along as hidden text, not aria-label: a span has no role to carry a label, and the row's name is its content.
+    <span className="count-badge">
       {count > 99 ? '99+' : count}
+      <span className="sr-only"> {label}</span>
     </span>
   );
 }

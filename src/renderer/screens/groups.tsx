@@ -58,11 +58,11 @@ export function Groups() {
             Discover
           </button>
         </div>
-        <ul className="conv-list" role="tabpanel" aria-label={tab === 'mine' ? 'My groups' : 'Public groups'}>
+        <ul className="conv-list" aria-label={tab === 'mine' ? 'My groups' : 'Public groups'}>
           {groups.loaded && list.length === 0 && <li className="list-note">{tab === 'mine' ? "You're not in any group yet. Create one, or join a public group under Discover." : 'No public groups on this relay yet.'}</li>}
           {list.map((g) => (
             <li key={g.id}>
-              <button type="button" className={groups.selectedId === g.id ? 'conv active' : 'conv'} aria-current={groups.selectedId === g.id ? 'true' : undefined} onClick={() => void selectGroup(g.id)} aria-label={g.name}>
+              <button type="button" className={groups.selectedId === g.id ? 'conv active' : 'conv'} aria-current={groups.selectedId === g.id ? 'true' : undefined} onClick={() => void selectGroup(g.id)}>
                 <Avatar name={g.name} seed={g.id} image={g.avatar} size={40} square />
                 <span className="conv-body">
                   <span className="conv-top">
