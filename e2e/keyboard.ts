@@ -1,5 +1,6 @@
 /** Keyboard checks the accessibility story runs: every control reached by Tab with a visible ring, dialogs that keep focus. */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { freezeTransitions } from './axe.js';
 
 // The e2e tsconfig has no DOM lib (adding it would let main's code use browser globals unnoticed),
 // so the little of the DOM these page functions touch is declared here, for this module only.
@@ -76,6 +77,7 @@ export async function expectEveryControlReachable(page: Page, label: string): Pr
   }, CONTROLS);
   expect(Object.keys(expected).length, `${label}: controls on screen`).toBeGreaterThan(0);
 
+  const thaw = await freezeTransitions(page);
   await page.evaluate(() => document.activeElement?.blur());
   const reached = new Set<string>();
   const ringless: string[] = [];
@@ -89,6 +91,7 @@ export async function expectEveryControlReachable(page: Page, label: string): Pr
     if (f.id !== null) reached.add(f.id);
     if (f.description !== 'body' && !f.ring) ringless.push(f.description);
   }
+  await thaw();
   const missed = Object.entries(expected)
     .filter(([id]) => !reached.has(id))
     .map(([, d]) => d);
@@ -101,6 +104,7 @@ export async function expectDialogTrapsFocus(page: Page, dialog: Locator, label:
   await expect(dialog).toBeVisible();
   const count = await dialog.locator(CONTROLS).count();
   expect(count, `${label}: controls in the dialog`).toBeGreaterThan(1);
+  const thaw = await freezeTransitions(page);
   for (const key of ['Tab', 'Shift+Tab']) {
     const escaped: string[] = [];
     for (let i = 0; i < count + 2; i++) {
@@ -111,6 +115,7 @@ export async function expectDialogTrapsFocus(page: Page, dialog: Locator, label:
     }
     expect.soft(escaped, `${label}: ${key} moved focus out of the dialog`).toEqual([]);
   }
+  await thaw();
   await page.keyboard.press('Escape');
   await expect(dialog, `${label}: Escape closes the dialog`).toBeHidden();
 }
