@@ -11,10 +11,9 @@ export function VerifiedBadge() {
 export function CountBadge({ count, label }: { count: number; label: string }) {
   if (count <= 0) return null;
   return (
-    // The word rides along as hidden text, not aria-label: a span has no role to carry a label, and the row's name is its content.
-    <span className="count-badge">
+    // role="img": a bare span may not carry aria-label, and "3" alone would not say 3 of what.
+    <span className="count-badge" role="img" aria-label={`${count} ${label}`}>
       {count > 99 ? '99+' : count}
-      <span className="sr-only"> {label}</span>
     </span>
   );
 }
