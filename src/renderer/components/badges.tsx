@@ -11,7 +11,8 @@ export function VerifiedBadge() {
 export function CountBadge({ count, label }: { count: number; label: string }) {
   if (count <= 0) return null;
   return (
-    <span className="count-badge" aria-label={`${count} ${label}`}>
+    // role="img": a bare span may not carry aria-label, and "3" alone would not say 3 of what.
+    <span className="count-badge" role="img" aria-label={`${count} ${label}`}>
       {count > 99 ? '99+' : count}
     </span>
   );

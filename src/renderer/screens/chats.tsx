@@ -124,7 +124,7 @@ function ConversationList() {
 
 function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; active: boolean; onSelect: () => void }) {
   return (
-    <button type="button" className={active ? 'conv active' : c.unread > 0 ? 'conv unread' : 'conv'} aria-current={active ? 'true' : undefined} onClick={onSelect} aria-label={`${c.title}${c.unread ? `, ${c.unread} unread` : ''}`}>
+    <button type="button" className={active ? 'conv active' : c.unread > 0 ? 'conv unread' : 'conv'} aria-current={active ? 'true' : undefined} onClick={onSelect}>
       <Avatar name={c.title} seed={c.peer} size={40} square={c.kind === 'group'} />
       <span className="conv-body">
         <span className="conv-top">

@@ -58,30 +58,33 @@ export function Groups() {
             Discover
           </button>
         </div>
-        <ul className="conv-list" role="tabpanel" aria-label={tab === 'mine' ? 'My groups' : 'Public groups'}>
-          {groups.loaded && list.length === 0 && <li className="list-note">{tab === 'mine' ? "You're not in any group yet. Create one, or join a public group under Discover." : 'No public groups on this relay yet.'}</li>}
-          {list.map((g) => (
-            <li key={g.id}>
-              <button type="button" className={groups.selectedId === g.id ? 'conv active' : 'conv'} aria-current={groups.selectedId === g.id ? 'true' : undefined} onClick={() => void selectGroup(g.id)} aria-label={g.name}>
-                <Avatar name={g.name} seed={g.id} image={g.avatar} size={40} square />
-                <span className="conv-body">
-                  <span className="conv-top">
-                    <span className="conv-title">
-                      <span className="truncate">{g.name}</span>
-                      {g.verified && <VerifiedBadge />}
+        {/* The panel wraps the list: an <li> must sit in a list, so the <ul> cannot be the tabpanel itself. */}
+        <div className="tab-panel" role="tabpanel" aria-label={tab === 'mine' ? 'My groups' : 'Public groups'}>
+          <ul className="conv-list">
+            {groups.loaded && list.length === 0 && <li className="list-note">{tab === 'mine' ? "You're not in any group yet. Create one, or join a public group under Discover." : 'No public groups on this relay yet.'}</li>}
+            {list.map((g) => (
+              <li key={g.id}>
+                <button type="button" className={groups.selectedId === g.id ? 'conv active' : 'conv'} aria-current={groups.selectedId === g.id ? 'true' : undefined} onClick={() => void selectGroup(g.id)}>
+                  <Avatar name={g.name} seed={g.id} image={g.avatar} size={40} square />
+                  <span className="conv-body">
+                    <span className="conv-top">
+                      <span className="conv-title">
+                        <span className="truncate">{g.name}</span>
+                        {g.verified && <VerifiedBadge />}
+                      </span>
+                      {g.hasPassword && <Icon name="lock" size={13} className="muted-icon" />}
                     </span>
-                    {g.hasPassword && <Icon name="lock" size={13} className="muted-icon" />}
-                  </span>
-                  <span className="conv-bottom">
-                    <span className="conv-preview">
-                      {g.memberCount} member{g.memberCount === 1 ? '' : 's'} · {g.isPublic ? 'Public' : 'Private'}
+                    <span className="conv-bottom">
+                      <span className="conv-preview">
+                        {g.memberCount} member{g.memberCount === 1 ? '' : 's'} · {g.isPublic ? 'Public' : 'Private'}
+                      </span>
                     </span>
                   </span>
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
       </section>
       <section className="pane detail-pane" aria-label="Group details">
         {groups.detail ? (
