@@ -93,7 +93,10 @@ export function toIpcError(e: unknown, command?: string): IpcError {
   if (name === 'RelayError' && typeof err?.status === 'number') {
     const specific = (command && BY_STATUS[command]?.[err.status]) || (code && PLAIN[code] ? [code, PLAIN[code]] : null);
     if (specific) return { code: specific[0], message: specific[1] };
-    if (err.status === 400 || err.status === 409) return { code: `relay.${code ?? err.status}`, message: sentence(message) || 'The relay refused that.' };
+    // The relay words its refusals for people ("that wallet does not accept group invitations
+    // from you"); where it named the reason, say that rather than a generic "not allowed".
+    const named = code !== null && (err.status === 403 || err.status === 404);
+    if (err.status === 400 || err.status === 409 || named) return { code: `relay.${code ?? err.status}`, message: sentence(message) || 'The relay refused that.' };
     const any = BY_STATUS_ANY[err.status];
     if (any) return { code: any[0], message: any[1] };
     return { code: `relay.${err.status}`, message: 'The relay had a problem. Try again in a moment.' };

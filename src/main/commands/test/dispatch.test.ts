@@ -59,6 +59,13 @@ describe('toIpcError', () => {
     expect(toIpcError(new RelayError(429, 'slow down'), 'messages.send').code).toBe('rate-limited');
   });
 
+  it('says the reason the relay named where no command gives a better one (the CLI calls it without one)', () => {
+    const blocked = new RelayError(403, 'that wallet does not accept group invitations from you', 'blocked');
+    expect(toIpcError(blocked)).toEqual({ code: 'relay.blocked', message: 'That wallet does not accept group invitations from you.' });
+    expect(toIpcError(new RelayError(403, 'nope'))).toEqual({ code: 'forbidden', message: 'You’re not allowed to do that.' });
+    expect(toIpcError(new RelayError(429, 'inbox full', 'recipient-full')).code).toBe('recipient-full');
+  });
+
   it('gives the vault’s codes a sentence a person can act on', () => {
     expect(toIpcError(new VaultError('bad-passphrase', 'gcm auth failed')).message).toBe('That passphrase is not right.');
     expect(toIpcError(new AppError('bad-arguments', 'Enter the relay’s address.'))).toEqual({ code: 'bad-arguments', message: 'Enter the relay’s address.' });
