@@ -73,6 +73,10 @@ test('groups: create with a password, join with it, chat, and a bot posts', asyn
   await postAsBot(relay.url, token, id, 'Sunny, 21°C at the crag');
   await expect(messages(jack.page).getByText('Sunny, 21°C at the crag')).toBeVisible({ timeout: 30_000 });
   await expect(messages(jack.page).getByText('Bot', { exact: true })).toBeVisible();
+  // the author is the token's name, not the bot's anonymous address (which stays in the tooltip)
+  const author = messages(jack.page).locator('.msg-author').filter({ hasText: 'Bot' });
+  await expect(author.locator('.msg-bot-name')).toHaveText('weather');
+  await expect(author).toHaveAttribute('title', /^0x[0-9a-f]{40}$/);
 
   // Revoke: the token is marked revoked.
   await ivy.page.getByRole('button', { name: 'Revoke weather' }).click();

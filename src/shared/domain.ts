@@ -53,6 +53,8 @@ export interface ChatMessage {
   stakeCurrency: StakeCurrency | null;
   /** 'group-token' marks a bot post */
   via: 'group-token' | 'api-key' | null;
+  /** on a bot post, the relay's name for the group token that posted it; null otherwise */
+  botName: string | null;
   error: string | null;
   /**
    * for a failed send, the relay's code when it named one: `recipient-full` (their inbox on the

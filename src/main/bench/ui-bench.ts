@@ -89,6 +89,7 @@ async function prepareProfile(dataDir: string, relayUrl: string): Promise<void> 
         receivedAt: at,
         routed: 'inbox',
         via: null,
+        botName: null,
         isRequest: false,
       });
     }

@@ -414,7 +414,7 @@ async function sync(m: Messenger, json: boolean): Promise<void> {
     for (const msg of m.store.unshownMessages()) {
       const groupId = msg.conversationId.startsWith('group:') ? msg.conversationId.slice(6) : null;
       if (json) {
-        printJson({ id: msg.id, from: msg.from, groupId, routed: msg.routed, kind: msg.kind, text: msg.text, sentAt: msg.sentAt, via: msg.via });
+        printJson({ id: msg.id, from: msg.from, groupId, routed: msg.routed, kind: msg.kind, text: msg.text, sentAt: msg.sentAt, via: msg.via, botName: msg.botName });
       } else {
         process.stdout.write(`${msg.sentAt} ${msg.from}${groupId ? ` in ${groupId}` : ''}${msg.routed === 'request' ? ' (request)' : ''}: ${msg.text}\n`);
       }

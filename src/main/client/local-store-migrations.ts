@@ -132,4 +132,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX contacts_handle ON contacts (handle) WHERE handle IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'bot names',
+    sql: `
+      -- The relay's name for the group token that posted a bot message (NULL otherwise): the
+      -- signature only proves the bot's address, which says nothing to a person.
+      ALTER TABLE messages ADD COLUMN bot_name TEXT;
+    `,
+  },
 ];

@@ -63,6 +63,8 @@ export interface IncomingMessage {
   receivedAt: string;
   routed: 'inbox' | 'request';
   via: 'group-token' | 'api-key' | null;
+  /** the relay's name for the bot token that posted (bot posts only), already cleaned */
+  botName: string | null;
   /** a direct message from someone we have not accepted, routed as a request */
   isRequest: boolean;
 }
@@ -103,6 +105,7 @@ interface MessageRowDb {
   stake_required: string | null;
   stake_currency: StakeCurrency | null;
   via: 'group-token' | 'api-key' | null;
+  bot_name: string | null;
   error: string | null;
   error_code: string | null;
   author_handle: string | null;
@@ -142,7 +145,7 @@ export function shortAddress(address: string): string {
 }
 
 const MESSAGE_COLUMNS = `m.seq, m.id, m.conversation_id, m.author, m.from_me, m.kind, m.text, m.sent_at, m.received_at, m.state,
-  m.routed, m.stake_required, m.stake_currency, m.via, m.error, m.error_code, c.handle AS author_handle`;
+  m.routed, m.stake_required, m.stake_currency, m.via, m.bot_name, m.error, m.error_code, c.handle AS author_handle`;
 
 const CONVERSATION_SELECT = `
   SELECT v.id, v.kind, v.peer, v.unread, v.updated_at,
@@ -304,6 +307,7 @@ export class LocalStore {
         state: 'sending',
         routed: null,
         via: null,
+        bot_name: null,
         envelope_id: null,
         shown: 1,
       });
@@ -402,6 +406,7 @@ export class LocalStore {
         state: 'sent',
         routed: it.routed,
         via: it.via,
+        bot_name: it.botName,
         envelope_id: it.envelopeId,
         shown: 0,
       });
@@ -530,6 +535,7 @@ function messageFromRow(r: MessageRowDb): ChatMessage {
     stakeRequired: r.stake_required,
     stakeCurrency: r.stake_currency,
     via: r.via,
+    botName: r.bot_name,
     error: r.error,
     errorCode: r.error_code,
   };
@@ -633,8 +639,8 @@ export const LOCAL_STORE_SQL = {
   markRead: 'UPDATE conversations SET unread = 0 WHERE id = ?',
   deleteConversation: 'DELETE FROM conversations WHERE id = ?',
 
-  insertMessage: `INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, received_at, state, routed, via, envelope_id, shown)
-    VALUES (@id, @conv, @author, @from_me, @kind, @text, @sent_at, @received_at, @state, @routed, @via, @envelope_id, @shown)
+  insertMessage: `INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, received_at, state, routed, via, bot_name, envelope_id, shown)
+    VALUES (@id, @conv, @author, @from_me, @kind, @text, @sent_at, @received_at, @state, @routed, @via, @bot_name, @envelope_id, @shown)
     ON CONFLICT (id) DO NOTHING`,
   getMessage: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.id = ?`,
   messageOrder: 'SELECT sent_at, seq FROM messages WHERE id = ?',

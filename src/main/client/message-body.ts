@@ -54,3 +54,17 @@ export function readBody(m: Record<string, unknown>): ReadBody | null {
   const device = typeof m.device === 'string' && DEVICE.test(m.device.toLowerCase()) ? m.device.toLowerCase() : null;
   return { kind, text, to, device };
 }
+
+/** Longest bot name kept, as the relay mints them (MintTokenBody). */
+export const MAX_BOT_NAME = 64;
+
+/**
+ * The relay's `botName`, cleaned like any text a relay gives us: control and format characters
+ * (bidi overrides among them) could make one name pass for another on screen. null when absent,
+ * not a string (an older relay sends nothing) or empty once cleaned.
+ */
+export function readBotName(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const clean = [...value.replace(/[\p{Cc}\p{Cf}]/gu, '').trim()].slice(0, MAX_BOT_NAME).join('').trim();
+  return clean === '' ? null : clean;
+}

@@ -25,7 +25,7 @@ import type { OpenOutcome, OpenedMessage } from '../vault/vault-protocol.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import type { CertifiedDevices } from './certified-devices.js';
 import type { AppliedIncoming, IncomingMessage, LocalStore } from './local-store.js';
-import { readBody } from './message-body.js';
+import { readBody, readBotName } from './message-body.js';
 import { isTransient, type RelayApi } from './relay-api.js';
 
 export type CrashPoint = 'before-commit' | 'after-commit' | 'after-print' | 'after-ack';
@@ -185,7 +185,9 @@ export class SyncEngine {
       if (!(await this.d.devices.isCertified(author, body.device))) return `device ${body.device.slice(0, 12)}… is not a certified device of ${author}`;
     }
     const sentAt = normaliseTime(opened.m.sentAt, receivedAt);
-    const base = { id: opened.m.id.toLowerCase(), envelopeId: env.id, author, kind: body.kind, text: body.text, sentAt, receivedAt, via: env.via };
+    // botName is the relay's word, not the signer's: taken only where the relay says a token posted.
+    const botName = botPost ? readBotName(env.botName) : null;
+    const base = { id: opened.m.id.toLowerCase(), envelopeId: env.id, author, kind: body.kind, text: body.text, sentAt, receivedAt, via: env.via, botName };
     if (opened.kind === 'group') {
       const groupId = opened.groupId!;
       return {

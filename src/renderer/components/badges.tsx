@@ -17,3 +17,12 @@ export function CountBadge({ count, label }: { count: number; label: string }) {
     </span>
   );
 }
+
+/** Marks a post made with one of the group's bot tokens. */
+export function BotBadge() {
+  return (
+    <span className="pill pill-bot">
+      <Icon name="bot" size={12} /> Bot
+    </span>
+  );
+}

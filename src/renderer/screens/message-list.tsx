@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage, ConversationSummary } from '../../shared/domain.js';
+import { BotBadge } from '../components/badges.js';
 import { Icon } from '../components/icon.js';
 import { clockTime, dayKey, dayLabel, deliveryNote, displayName, fullTime } from '../format.js';
 import { useStore } from '../store/store.js';
@@ -21,7 +22,8 @@ function buildRows(messages: ChatMessage[]): Row[] {
       day = k;
       prev = null;
     }
-    const first = !prev || prev.from !== m.from || Date.parse(m.sentAt) - Date.parse(prev.sentAt) > RUN_MS;
+    // two tokens may sign with one key: a new bot name is a new author
+    const first = !prev || prev.from !== m.from || prev.botName !== m.botName || Date.parse(m.sentAt) - Date.parse(prev.sentAt) > RUN_MS;
     rows.push({ kind: 'msg', key: m.id, m, first });
     prev = m;
   }
@@ -112,12 +114,19 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
   return (
     <div className={`msg ${m.fromMe ? 'mine' : 'theirs'} ${first ? 'first' : ''} state-${m.state} ${note ? `note-${note.tone}` : ''}`}>
       {group && !m.fromMe && first && (
-        <div className="msg-author">
-          {displayName(m.fromHandle, m.from)}
-          {bot && (
-            <span className="pill pill-bot">
-              <Icon name="bot" size={12} /> Bot
-            </span>
+        <div className="msg-author" title={bot ? m.from : undefined}>
+          {bot && m.botName ? (
+            <>
+              {/* the name is the relay's word for which token posted; the signed address stays beside it */}
+              <span className="msg-bot-name">{m.botName}</span>
+              <BotBadge />
+              <span className="msg-author-address">{displayName(m.fromHandle, m.from)}</span>
+            </>
+          ) : (
+            <>
+              {displayName(m.fromHandle, m.from)}
+              {bot && <BotBadge />}
+            </>
           )}
         </div>
       )}

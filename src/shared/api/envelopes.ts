@@ -38,6 +38,9 @@ export const Envelope = Type.Object(
     routed: Type.Union([Type.Literal('inbox'), Type.Literal('request')]),
     groupId: Type.Union([Uuid, Type.Null()]),
     via: Type.Union([Via, Type.Null()]),
+    botName: Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+      description: 'on a group-token send, the name its creator gave the token that posted (the relay\'s word for which bot it was); null on every other envelope',
+    }),
     stake: Type.Optional(EnvelopeStake),
   },
   { title: 'Envelope' },

@@ -52,7 +52,7 @@ describe('headless client CLI', () => {
     expect(first).toMatchObject({ to: bob.address, routed: 'request', devices: [{ deviceKey: bob.deviceKey, routed: 'request' }] });
     let sync = await cli(b, ['sync', '--json']);
     expect(sync.code, sync.stderr).toBe(0);
-    expect(sync.json).toEqual([{ id: expect.any(String), from: alice.address, groupId: null, routed: 'request', kind: 'text', text: 'hi bob', sentAt: expect.any(String), via: null }]);
+    expect(sync.json).toEqual([{ id: expect.any(String), from: alice.address, groupId: null, routed: 'request', kind: 'text', text: 'hi bob', sentAt: expect.any(String), via: null, botName: null }]);
     expect(await cliOk<unknown[]>(b, ['requests'])).toEqual([expect.objectContaining({ address: alice.address, intro: 'hi bob' })]);
 
     // allowed: later messages reach the inbox

@@ -28,9 +28,10 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(cleanup);
 
-async function texts(p: Profile): Promise<Array<{ from: string; text: string; fromMe: boolean; via: string | null }>> {
+async function texts(p: Profile): Promise<Array<{ from: string; text: string; fromMe: boolean; via: string | null; botName?: string }>> {
   await p.m.syncPass();
-  return p.m.listMessages({ conversationId: conv }).map((m) => ({ from: m.from, text: m.text, fromMe: m.fromMe, via: m.via }));
+  // botName only where set, so that people's messages compare as before
+  return p.m.listMessages({ conversationId: conv }).map((m) => ({ from: m.from, text: m.text, fromMe: m.fromMe, via: m.via, ...(m.botName === null ? {} : { botName: m.botName }) }));
 }
 
 describe('groups', () => {
@@ -94,7 +95,7 @@ describe('groups', () => {
     expect(res.devices.map((d) => d.deviceKey).sort()).toEqual([ann.deviceKey, ben.deviceKey, cat1.deviceKey, cat2.deviceKey].sort());
 
     for (const p of [ann, ben, cat1, cat2]) {
-      expect((await texts(p)).at(-1)).toEqual({ from: res.from, text: 'rain at noon', fromMe: false, via: 'group-token' });
+      expect((await texts(p)).at(-1)).toEqual({ from: res.from, text: 'rain at noon', fromMe: false, via: 'group-token', botName: 'weather' });
     }
     // the same bot profile keeps its wallet
     const again = await postAsBot({ relayUrl: relay.url, token: minted.token, groupId, text: 'clearing later', profileDir: botDir, passphrase: 'bot-pass' });

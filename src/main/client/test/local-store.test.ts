@@ -31,6 +31,7 @@ function incoming(id: string, over: Partial<IncomingMessage> = {}): IncomingMess
     receivedAt: new Date().toISOString(),
     routed: 'inbox',
     via: null,
+    botName: null,
     isRequest: false,
     ...over,
   };
@@ -78,6 +79,15 @@ describe('local store', () => {
     expect(store.pendingAcks()).toEqual([]);
     const conv = store.getConversation(`direct:${PEER}`, ME)!;
     expect(conv).toMatchObject({ unread: 2, lastMessage: { text: b.text, fromMe: false } });
+    store.close();
+  });
+
+  it('keeps a bot post\'s name beside its via, and null for everyone else', () => {
+    const store = LocalStore.open(join(tempDir('store'), 'client.db'));
+    const bot = incoming('0c000000-0000-4000-8000-000000000003', { via: 'group-token', botName: 'deploy-notifier' });
+    const person = incoming('0d000000-0000-4000-8000-000000000004');
+    expect(store.applyIncoming([bot, person], [], 1).messages.map((m) => [m.via, m.botName])).toEqual([['group-token', 'deploy-notifier'], [null, null]]);
+    expect(store.listMessages(`direct:${PEER}`, null, 10).map((m) => m.botName)).toEqual(['deploy-notifier', null]);
     store.close();
   });
 

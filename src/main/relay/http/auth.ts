@@ -5,7 +5,7 @@ import { unauthorized } from './errors.js';
 
 export type Caller =
   | { kind: 'api-key'; keyId: string; address: string; deviceKey: string | null }
-  | { kind: 'group-token'; tokenId: string; groupId: string };
+  | { kind: 'group-token'; tokenId: string; groupId: string; name: string };
 
 /** What a route accepts: an API key, an API key or a group token, or nothing (public). */
 export type AuthMode = 'api-key' | 'api-key-or-group-token' | 'none';
@@ -77,7 +77,7 @@ export function registerAuth(app: FastifyInstance, store: RelayStore, resolve: (
       return;
     }
     if (mode !== 'api-key-or-group-token') throw unauthorized('this route takes an sk_live_ API key', 'api-key-required');
-    req.caller = { kind: 'group-token', tokenId: credential.row.id, groupId: credential.row.groupId };
+    req.caller = { kind: 'group-token', tokenId: credential.row.id, groupId: credential.row.groupId, name: credential.row.name };
   });
 }
 

@@ -23,6 +23,7 @@ export function presentEnvelope(e: EnvelopeRow): Envelope {
     routed: e.routed,
     groupId: e.groupId,
     via: e.via,
+    botName: e.botName,
   };
   if (e.stake) out.stake = JSON.parse(e.stake) as EnvelopeStake;
   return out;

@@ -127,7 +127,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
       tags: ['groups'], summary: 'Send sealed envelopes into a group, one per member device', security: apiKeyOrTokenAuth,
       description:
         'Each toAddress must be a current member (an invited wallet is not: 400 `not-a-member`). With a group token the relay names the creator as sender ' +
-        '(`via: group-token`). All or nothing, queue quotas included (429 `recipient-full`); 507 `storage-full` when the relay is low on disk.',
+        '(`via: group-token`) and stamps the token\'s name on each envelope as `botName`. All or nothing, queue quotas included (429 `recipient-full`); 507 `storage-full` when the relay is low on disk.',
       params: IdParams, body: GroupSendBody, response: { 200: GroupSendResults, ...errorResponses(400, 401, 404, 413, 429, 507) },
     },
   }, async (req) => {
@@ -136,8 +136,9 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
     await opts.checkDisk();
     const via = caller.kind === 'group-token' ? ('group-token' as const) : ('api-key' as const);
     const sender = caller.kind === 'group-token' ? group.creatorAddress : caller.address;
+    const botName = caller.kind === 'group-token' ? caller.name : null;
     const outcomes = await fromStore(
-      store.deliver({ senderAddress: sender, groupId: group.id, via, items, now: opts.now(), limits: opts.limits }),
+      store.deliver({ senderAddress: sender, groupId: group.id, via, botName, items, now: opts.now(), limits: opts.limits }),
       (i) => (batch ? `envelopes[${i}]` : 'envelope'),
     );
     return { results: outcomes.map((o) => presentOutcome(o, opts.stakeCurrency)), via };

@@ -34,7 +34,7 @@ function uuidv7(now: number): string {
 const SWEEP_CHUNK = 5000;
 
 const ENVELOPE_COLUMNS = `id, sender AS senderAddress, recipient AS recipientAddress, device_key AS recipientDeviceKey,
-  ciphertext, ephemeral_public_key AS ephemeralPublicKey, nonce, created_at AS createdAt, routed, group_id AS groupId, via, stake`;
+  ciphertext, ephemeral_public_key AS ephemeralPublicKey, nonce, created_at AS createdAt, routed, group_id AS groupId, via, bot_name AS botName, stake`;
 
 interface FactsRecord {
   blocked: number;
@@ -52,7 +52,7 @@ interface FactsRecord {
 const ENVELOPE_JSON_BASE = `json_object('id', id, 'senderAddress', sender, 'recipientAddress', recipient,
   'recipientDeviceKey', device_key, 'ciphertext', ciphertext, 'ephemeralPublicKey', ephemeral_public_key, 'nonce', nonce,
   'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', created_at / 1000.0, 'unixepoch'), 'delivered', json('false'),
-  'routed', routed, 'groupId', group_id, 'via', via)`;
+  'routed', routed, 'groupId', group_id, 'via', via, 'botName', bot_name)`;
 /** A staked request carries `stake`; every other envelope has no such field at all. */
 const ENVELOPE_JSON = `CASE WHEN stake IS NULL THEN ${ENVELOPE_JSON_BASE} ELSE json_insert(${ENVELOPE_JSON_BASE}, '$.stake', json(stake)) END`;
 
@@ -71,9 +71,9 @@ export const ENVELOPE_SQL = {
   blocked: `SELECT 1 FROM contacts WHERE owner = :recipient AND kind = 'block' AND other = :sender`,
   currentDevice: `SELECT 1 FROM devices WHERE public_key = ? AND address = ? AND revoked_at IS NULL`,
   isMember: `SELECT 1 FROM group_members WHERE group_id = ? AND address = ?`,
-  // Positional: binding eleven named values from an object cost as much as the insert itself.
-  insert: `INSERT INTO envelopes (id, sender, recipient, device_key, ciphertext, ephemeral_public_key, nonce, created_at, routed, group_id, via, stake)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  // Positional: binding thirteen named values from an object cost as much as the insert itself.
+  insert: `INSERT INTO envelopes (id, sender, recipient, device_key, ciphertext, ephemeral_public_key, nonce, created_at, routed, group_id, via, bot_name, stake)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   markSent: `INSERT INTO sent_before (sender, recipient) VALUES (?, ?) ON CONFLICT DO NOTHING`,
   pullAll: `SELECT ${ENVELOPE_COLUMNS} ${INBOX_PAGE}`,
   pullDevice: `SELECT ${ENVELOPE_COLUMNS} ${DEVICE_INBOX_PAGE}`,
@@ -98,7 +98,7 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     blocked: db.prepare<[{ recipient: string; sender: string }], number>(ENVELOPE_SQL.blocked).pluck(),
     currentDevice: db.prepare<[string, string], number>(ENVELOPE_SQL.currentDevice).pluck(),
     isMember: db.prepare<[string, string], number>(ENVELOPE_SQL.isMember).pluck(),
-    insert: db.prepare<[string, string, string, string | null, string, string, string, number, 'inbox' | 'request', string | null, EnvelopeRow['via'], string | null]>(ENVELOPE_SQL.insert),
+    insert: db.prepare<[string, string, string, string | null, string, string, string, number, 'inbox' | 'request', string | null, EnvelopeRow['via'], string | null, string | null]>(ENVELOPE_SQL.insert),
     insertStake: db.prepare<[StakeRow]>(STAKE_SQL.insertStake),
     markSent: db.prepare<[string, string]>(ENVELOPE_SQL.markSent),
     pullAll: db.prepare<[string, number], EnvelopeRow>(ENVELOPE_SQL.pullAll),
@@ -152,6 +152,8 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
   const deliverNow = (d: Delivery): DeliveryOutcome[] => {
     const sender = d.senderAddress.toLowerCase();
     const groupId = d.groupId === null ? null : d.groupId.toLowerCase();
+    // Only a group-token send names a bot, whatever a caller passes.
+    const botName = d.via === 'group-token' ? (d.botName ?? null) : null;
     const opened = new Map<string, Set<string>>();
     return d.items.map((item, index): DeliveryOutcome => {
       const to = item.toAddress.toLowerCase();
@@ -195,10 +197,11 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
         routed: route.routed,
         groupId,
         via: d.via,
+        botName,
       };
       if (route.stake) envelope.stake = route.stake;
       const e = envelope;
-      s.insert.run(e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.createdAt, e.routed, e.groupId, e.via, e.stake ?? null);
+      s.insert.run(e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.createdAt, e.routed, e.groupId, e.via, e.botName, e.stake ?? null);
       // Only direct sends that were queued make the sender known to the recipient.
       if (groupId === null) s.markSent.run(sender, to);
       return { routed: route.routed, envelope };

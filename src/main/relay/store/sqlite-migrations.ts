@@ -227,6 +227,15 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 4,
+    name: 'bot name on group-token envelopes',
+    sql: `
+      -- The name of the group token that posted (NULL for every other envelope): only the relay
+      -- knows which of a group's tokens it was, and receivers show it beside the bot's address.
+      ALTER TABLE envelopes ADD COLUMN bot_name TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = latestVersion(MIGRATIONS);

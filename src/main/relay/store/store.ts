@@ -110,6 +110,8 @@ export interface EnvelopeRow {
   routed: 'inbox' | 'request';
   groupId: string | null;
   via: Via | null;
+  /** the name of the group token that posted, on a group-token send only */
+  botName: string | null;
   /** the wire EnvelopeStake as JSON text, on a staked request only */
   stake?: string | null;
 }
@@ -168,6 +170,8 @@ export interface Delivery {
   /** null for a direct send */
   groupId: string | null;
   via: Via | null;
+  /** the posting token's name, kept only when via is group-token */
+  botName?: string | null;
   items: DeliveryItem[];
   /** time stamped on every envelope of the delivery */
   now: number;

@@ -154,6 +154,22 @@ describe('groups', () => {
     expect((await api(c, 'DELETE', `/api/v1/groups/${g.id}/tokens/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
   });
 
+  it('botName: a token post carries the minted name; a member\'s group send and a direct send carry null', async () => {
+    const c = await signIn(relay.url);
+    const m = await signIn(relay.url);
+    const g = await groupOf(c);
+    await addFriend(c, g.id, m);
+    const minted = await api(c, 'POST', `/api/v1/groups/${g.id}/tokens`, { name: '  deploy-notifier ' });
+    const token: string = minted.body.token;
+    const post = await api(token, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m));
+    expect(post.body.results[0].envelope).toMatchObject({ via: 'group-token', botName: 'deploy-notifier' });
+    expect((await api(c, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m))).body.results[0].envelope).toMatchObject({ via: 'api-key', botName: null });
+    expect((await api(c, 'POST', '/api/v1/envelopes', envelopeTo(m))).body.envelope).toMatchObject({ via: null, botName: null });
+    // the pull (built in SQLite) says the same, in queue order
+    const pulled = (await api(m, 'GET', '/api/v1/envelopes')).body.envelopes;
+    expect(pulled.map((e: any) => [e.via, e.botName])).toEqual([['group-token', 'deploy-notifier'], ['api-key', null], [null, null]]);
+  });
+
   it('a member without devices maps to [] and a removed member gets nothing more', async () => {
     const c = await signIn(relay.url);
     const m = await signIn(relay.url);

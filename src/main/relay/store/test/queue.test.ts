@@ -49,6 +49,7 @@ describe('delivering', () => {
       routed: 'inbox',
       groupId: null,
       via: null,
+      botName: null,
     });
     expect(await t.store.pull(B, devKey(1), 10)).toEqual([out.envelope]);
   });
@@ -95,6 +96,14 @@ describe('group deliveries', () => {
     expect(outs[1].envelope).toBeUndefined();
     expect(await t.store.pull(C, null, 10)).toEqual([]);
     expect((await t.store.pull(B, null, 10))[0]).toEqual(outs[0].envelope);
+  });
+
+  it('keeps the token\'s name on a group-token delivery only, and pulls it back both ways', async () => {
+    const [bot] = await t.store.deliver({ ...groupSend(A, [item(B)]), botName: 'deploy-notifier' });
+    const [member] = await t.store.deliver({ ...groupSend(A, [item(B)], 'api-key'), botName: 'not a bot' });
+    expect([bot.envelope?.botName, member.envelope?.botName]).toEqual(['deploy-notifier', null]);
+    expect((await t.store.pull(B, null, 10)).map((e) => e.botName)).toEqual(['deploy-notifier', null]);
+    expect((JSON.parse(await t.store.pullWire(B, null, 10)) as Array<{ botName: unknown }>).map((e) => e.botName)).toEqual(['deploy-notifier', null]);
   });
 
   it('refuses a non-member recipient, naming the item, and queues nothing', async () => {
