@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage, ConversationSummary } from '../../shared/domain.js';
 import { BotBadge } from '../components/badges.js';
 import { Icon } from '../components/icon.js';
@@ -10,6 +10,8 @@ type Row = { kind: 'day'; key: string; label: string } | { kind: 'msg'; key: str
 
 /** Messages from one author within this window read as one block. */
 const RUN_MS = 5 * 60 * 1000;
+/** Older messages are asked for this many screens ahead of the top, so they are usually there before the reader is. */
+const PREFETCH_SCREENS = 2;
 
 function buildRows(messages: ChatMessage[]): Row[] {
   const rows: Row[] = [];
@@ -35,6 +37,9 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const [showJump, setShowJump] = useState(false);
+  const history = useStore((s) => s.historyByConversation[conversation.id]);
+  const loadOlderMessages = useStore((s) => s.loadOlderMessages);
+  const showToast = useStore((s) => s.showToast);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -42,6 +47,52 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
     getItemKey: (i) => rows[i].key,
     overscan: 10,
   });
+
+  // The message row at the top of the screen, and how far the screen's top is below that row's
+  // top, noted on every scroll. A page prepended above puts it back there, so what the reader
+  // looks at does not move. (A day divider is never the anchor: its key moves to the new top
+  // when the older page ends on the same day.)
+  const anchor = useRef<{ key: string; delta: number } | null>(null);
+  const noteAnchor = (top: number) => {
+    const at = virtualizer.getVirtualItemForOffset(top);
+    if (!at) return;
+    const item = rows[at.index]?.kind === 'day' ? virtualizer.measurementsCache[at.index + 1] : at;
+    anchor.current = item ? { key: String(item.key), delta: top - item.start } : null;
+  };
+  // After a prepend, the rows above the anchor are estimates until they are first drawn and
+  // measured, a render or two later; the anchor is held (re-placed after each render) until
+  // the reader scrolls. `wrote` tells our own scrolling from theirs.
+  const holding = useRef<{ key: string; delta: number; wrote: number } | null>(null);
+  const firstMessageId = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const before = firstMessageId.current;
+    firstMessageId.current = messages[0]?.id ?? null;
+    if (before && anchor.current && before !== firstMessageId.current) holding.current = { ...anchor.current, wrote: NaN };
+    const h = holding.current;
+    const el = scroller.current;
+    if (!h || !el) return;
+    const i = rows.findIndex((r) => r.key === h.key);
+    const item = i >= 0 ? virtualizer.measurementsCache[i] : undefined;
+    if (!item) {
+      holding.current = null;
+      return;
+    }
+    const target = Math.round(item.start + h.delta);
+    if (Math.abs(el.scrollTop - target) >= 1) el.scrollTop = target;
+    h.wrote = el.scrollTop;
+  });
+
+  const canLoadOlder = history?.hasOlder === true && !history.loadingOlder;
+  const loadOlderIfNearTop = useCallback(() => {
+    const el = scroller.current;
+    if (!el || !canLoadOlder || el.scrollTop > el.clientHeight * PREFETCH_SCREENS) return;
+    loadOlderMessages(conversation.id).catch((e: Error) => showToast('error', e.message));
+  }, [canLoadOlder, conversation.id, loadOlderMessages, showToast]);
+  // A page that lands while the reader is still near the top asks for the next one (once
+  // they have scrolled: the anchor is noted then; at opening the list is still on its way to the bottom).
+  useEffect(() => {
+    if (anchor.current) loadOlderIfNearTop();
+  }, [loadOlderIfNearTop]);
 
   // Open at the newest message.
   useLayoutEffect(() => {
@@ -54,8 +105,9 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
   useEffect(() => {
     if (!rows.length) return;
     if (atBottom.current || last?.fromMe) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    // Keyed on the last message alone: a page prepended above is not a new message to follow.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [rows.length, last?.id]);
+  }, [last?.id]);
 
   const peerName = conversation.kind === 'direct' ? conversation.title : 'the group';
 
@@ -71,8 +123,16 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
         const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < 96;
         atBottom.current = bottom;
         if (showJump === bottom) setShowJump(!bottom);
+        if (holding.current && Math.abs(el.scrollTop - holding.current.wrote) > 1) holding.current = null;
+        noteAnchor(el.scrollTop);
+        loadOlderIfNearTop();
       }}
     >
+      {history?.loadingOlder && (
+        <div className="history-loading" role="status">
+          <span>Loading earlier messages…</span>
+        </div>
+      )}
       {rows.length === 0 ? (
         <div className="conversation-empty">
           <Icon name="lock" size={20} />

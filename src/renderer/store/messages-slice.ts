@@ -1,42 +1,72 @@
 import type { StateCreator } from 'zustand';
 import type { ChatMessage, ConversationId } from '../../shared/domain.js';
 import { call, on } from '../bridge.js';
+import { prependOlder, upsert } from './message-pages.js';
 import type { Store } from './store.js';
 
-/** Enough for any conversation the bench or a person makes; the list is virtualised. */
-const PAGE = 20000;
+/**
+ * Messages per `messages.list` call: opening a conversation lists only its newest page (a
+ * screenful and then some), older pages come as the reader scrolls up.
+ */
+export const MESSAGE_PAGE = 100;
 /** how long a request dialog waits for the relay's answer before saying the request is queued */
 const REQUEST_SETTLE_MS = 10_000;
 
+/** What is known of a conversation's history beyond the messages loaded. */
+export interface HistoryState {
+  /**
+   * The oldest message a listed page returned: the cursor for the next older page. Not simply
+   * the first loaded message, which may have arrived late with an older time than its
+   * neighbours; paging from it would skip the messages in between.
+   */
+  oldestListedId: string | null;
+  /** the last page came back full, so older messages may remain */
+  hasOlder: boolean;
+  loadingOlder: boolean;
+}
+
 export interface MessagesSlice {
   messagesByConversation: Partial<Record<ConversationId, ChatMessage[]>>;
+  historyByConversation: Partial<Record<ConversationId, HistoryState>>;
+  /** the newest page, replacing what was loaded */
   messagesListed: (id: ConversationId, list: ChatMessage[]) => void;
+  /** an older page, listed before `before` */
+  olderMessagesListed: (id: ConversationId, before: string, page: ChatMessage[]) => void;
   messageReceived: (m: ChatMessage) => void;
   messageUpdated: (m: ChatMessage) => void;
   loadMessages: (id: ConversationId) => Promise<void>;
+  /** the page before the oldest loaded; does nothing while one is on its way or when none remain */
+  loadOlderMessages: (id: ConversationId) => Promise<void>;
   sendMessage: (id: ConversationId, text: string, asRequest?: boolean) => Promise<void>;
   retryMessage: (messageId: string) => Promise<void>;
   /** a contact request with an intro, from the directory; resolves with the relay's answer (or still `sending` when offline) */
   sendContactRequest: (to: string, intro: string) => Promise<ChatMessage>;
 }
 
-function upsert(list: ChatMessage[], m: ChatMessage): ChatMessage[] {
-  // Updates are nearly always to recent messages: search from the end.
-  for (let i = list.length - 1; i >= 0; i--) {
-    if (list[i].id === m.id) {
-      const next = list.slice();
-      next[i] = m;
-      return next;
-    }
-  }
-  const next = [...list, m];
-  if (list.length > 0 && list[list.length - 1].sentAt > m.sentAt) next.sort((a, b) => a.sentAt.localeCompare(b.sentAt));
-  return next;
+function setLoadingOlder(s: Store, id: ConversationId, loadingOlder: boolean): Partial<Store> {
+  const h = s.historyByConversation[id];
+  return h ? { historyByConversation: { ...s.historyByConversation, [id]: { ...h, loadingOlder } } } : {};
 }
 
 export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (set, get) => ({
   messagesByConversation: {},
-  messagesListed: (id, list) => set((s) => ({ messagesByConversation: { ...s.messagesByConversation, [id]: list } })),
+  historyByConversation: {},
+  messagesListed: (id, list) =>
+    set((s) => ({
+      messagesByConversation: { ...s.messagesByConversation, [id]: list },
+      historyByConversation: { ...s.historyByConversation, [id]: { oldestListedId: list[0]?.id ?? null, hasOlder: list.length >= MESSAGE_PAGE, loadingOlder: false } },
+    })),
+  olderMessagesListed: (id, before, page) =>
+    set((s) => {
+      const list = s.messagesByConversation[id];
+      const h = s.historyByConversation[id];
+      // The conversation was listed afresh meanwhile: this page belongs to a list that is gone.
+      if (!list || h?.oldestListedId !== before) return {};
+      return {
+        messagesByConversation: { ...s.messagesByConversation, [id]: prependOlder(list, page) },
+        historyByConversation: { ...s.historyByConversation, [id]: { oldestListedId: page[0]?.id ?? before, hasOlder: page.length >= MESSAGE_PAGE, loadingOlder: false } },
+      };
+    }),
   messageReceived: (m) =>
     set((s) => {
       const list = s.messagesByConversation[m.conversationId];
@@ -45,8 +75,21 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
     }),
   messageUpdated: (m) => get().messageReceived(m),
   loadMessages: async (id) => {
-    const list = await call('messages.list', { conversationId: id, limit: PAGE });
+    const list = await call('messages.list', { conversationId: id, limit: MESSAGE_PAGE });
     get().messagesListed(id, list);
+  },
+  loadOlderMessages: async (id) => {
+    const h = get().historyByConversation[id];
+    if (!h?.hasOlder || h.loadingOlder || !h.oldestListedId) return;
+    const before = h.oldestListedId;
+    set((s) => setLoadingOlder(s, id, true));
+    try {
+      const page = await call('messages.list', { conversationId: id, before, limit: MESSAGE_PAGE });
+      get().olderMessagesListed(id, before, page);
+    } catch (e) {
+      set((s) => setLoadingOlder(s, id, false));
+      throw e;
+    }
   },
   sendMessage: async (id, text, asRequest) => {
     const m = await call('messages.send', { conversationId: id, text, ...(asRequest ? { asRequest } : {}) });
