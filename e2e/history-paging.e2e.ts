@@ -146,8 +146,10 @@ it('a long conversation opens at its newest page, older pages come in on scrolli
   seen.clear();
   for (let step = 0; step < 200; step++) {
     for (const [i, text] of await renderedRows(log)) seen.set(i, text);
-    const atEnd = await log.evaluate((el) => {
-      el.scrollTop += el.clientHeight;
+    // most of a screen at a time, and read only once the list has drawn what scrolled in
+    const atEnd = await log.evaluate(async (el) => {
+      el.scrollTop += Math.floor(el.clientHeight * 0.6);
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       return el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
     });
     if (atEnd && seen.size > SENT) break;

@@ -17,7 +17,12 @@ const m = await Messenger.open({ profileDir, shell: 'web', autoSync: false, requ
 try {
   await m.unlock({ passphrase: process.env.RELAY_PASSPHRASE ?? '' });
   const conversationId = `direct:${await m.resolveRecipient(to)}` as ConversationId;
-  for (let i = 1; i <= count; i++) m.sendMessage({ conversationId, text: `${prefix} ${String(i).padStart(width, '0')}` });
+  for (let i = 1; i <= count; i++) {
+    m.sendMessage({ conversationId, text: `${prefix} ${String(i).padStart(width, '0')}` });
+    // a millisecond apart, so that sent times (and so the order shown and the conversation's
+    // preview) follow the numbering whatever order the outbox's batches reach the relay in
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
   // The outbox sends in batches; keep flushing until a round finds nothing left.
   for (let round = 0; round < 50 && (await m.flushOutbox(true)).length > 0; round++);
   const mine = m.listMessages({ conversationId, limit: count + 10 }).filter((x) => x.fromMe && x.text.startsWith(`${prefix} `));
