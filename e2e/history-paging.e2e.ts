@@ -149,7 +149,9 @@ it('a long conversation opens at its newest page, older pages come in on scrolli
     // most of a screen at a time, and read only once the list has drawn what scrolled in
     const atEnd = await log.evaluate(async (el) => {
       el.scrollTop += Math.floor(el.clientHeight * 0.6);
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      // (this runs in the page; the e2e files are typed without the DOM library)
+      const frame = (globalThis as unknown as { requestAnimationFrame: (cb: () => void) => void }).requestAnimationFrame;
+      await new Promise<void>((resolve) => frame(() => frame(resolve)));
       return el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
     });
     if (atEnd && seen.size > SENT) break;
