@@ -7,6 +7,22 @@ import { claimHandle, confirmWords, createAccount, goTo, send } from './flows.js
 import { expect, test } from './fixtures.js';
 import { clientCli, tempDir, TestRelay } from './harness.js';
 
+/**
+ * What a CLI profile has received so far: each call syncs once and adds what came since the
+ * last (a message is printed by one sync only), for `expect.poll`.
+ */
+function inboxOf(profile: string) {
+  const texts: string[] = [];
+  return {
+    texts,
+    sync: async (): Promise<string[]> => {
+      const r = await clientCli(profile, ['sync', '--json']);
+      texts.push(...(r.json as { text: string }[]).map((l) => l.text));
+      return texts;
+    },
+  };
+}
+
 test('6. quitting web mode (Ctrl-C or SIGTERM) shuts down in order and exits 0 with one line', async ({ app }) => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const a = await app(`quit-${signal}`);
@@ -66,17 +82,9 @@ test('2. a long paste is never cut: the count shows near the limit, too long is 
   await split.click();
   await expect(box).toHaveValue('');
   // Nora receives every part, in order, and together they are the whole paste.
-  const texts: string[] = [];
-  await expect
-    .poll(
-      async () => {
-        const r = await clientCli(nora, ['sync', '--json']);
-        texts.push(...(r.json as { text: string }[]).map((l) => l.text));
-        return texts.length;
-      },
-      { timeout: 60_000 },
-    )
-    .toBe(parts);
+  const inbox = inboxOf(nora);
+  await expect.poll(async () => (await inbox.sync()).length, { timeout: 60_000 }).toBe(parts);
+  const texts = inbox.texts;
   expect(texts.every((t) => t.length <= 20_000)).toBe(true);
   expect(texts.join(' ') === paste).toBe(true);
 });
@@ -204,17 +212,7 @@ test('8. a message waiting in the outbox goes out on the relay the profile switc
     await relaySection.getByLabel('Relay URL').fill(other.url);
     await relaySection.getByRole('button', { name: 'Switch relay' }).click();
     await expect(relaySection.getByText(other.url)).toBeVisible();
-    const texts: string[] = [];
-    await expect
-      .poll(
-        async () => {
-          const r = await clientCli(nora, ['sync', '--json']);
-          texts.push(...(r.json as { text: string }[]).map((l) => l.text));
-          return texts;
-        },
-        { timeout: 60_000 },
-      )
-      .toEqual(['written before the switch']);
+    await expect.poll(inboxOf(nora).sync, { timeout: 60_000 }).toEqual(['written before the switch']);
   } finally {
     await other.dispose();
   }
@@ -237,17 +235,7 @@ test('4. offline, a message to a contact known by @handle waits in the outbox an
   await expect(tom.page.getByRole('status').filter({ hasText: /^Offline/ }).first()).toBeVisible();
 
   await relay.start();
-  const texts: string[] = [];
-  await expect
-    .poll(
-      async () => {
-        const r = await clientCli(nora, ['sync', '--json']);
-        texts.push(...(r.json as { text: string }[]).map((l) => l.text));
-        return texts;
-      },
-      { timeout: 90_000 },
-    )
-    .toEqual(['hello while online', 'written offline']);
+  await expect.poll(inboxOf(nora).sync, { timeout: 90_000 }).toEqual(['hello while online', 'written offline']);
 });
 
 test('9. a mistyped relay or address is called one, under the field, and the error goes once the input changes', async ({ relay, app }) => {
