@@ -10,6 +10,7 @@ import type {
 } from './domain.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { ADDRESS_PATTERN } from './identity-patterns.js';
+import type { commandNames } from './bridge-methods.js';
 
 const Address = Type.String({ pattern: ADDRESS_PATTERN });
 const Recipient = Type.String({ minLength: 2, maxLength: 64, description: '0x address or @handle' });
@@ -142,6 +143,11 @@ export type MessengerBridge = {
 } & {
   on<E extends EventName>(event: E, fn: (payload: Events[E]) => void): () => void;
 };
+
+// The preload's list of names (bridge-methods.ts) is the contract's, neither more nor fewer.
+type ListedCommand = (typeof commandNames)[number];
+const _sameNames: [Exclude<CommandName, ListedCommand>, Exclude<ListedCommand, CommandName>] extends [never, never] ? true : never = true;
+void _sameNames;
 
 // Compile-time check that argument types are inferred (not unknown).
 type _Check = CommandArgs<'messages.send'>['text'] extends string ? true : never;

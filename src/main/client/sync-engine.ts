@@ -39,6 +39,17 @@ export interface SyncPassResult {
   rejected: number;
   /** envelopes left on the relay for a later pass (transient trouble) */
   deferred: number;
+  /**
+   * envelopes of the last page left on the relay (deferred, or sealed for another device of
+   * ours): a held pull would be answered with them at once, so the loop waits instead
+   */
+  unsettled: number;
+}
+
+/** A pass whose first pull the relay holds until something arrives (relay-contract-2 §1). */
+export interface Hold {
+  waitSeconds: number;
+  signal: AbortSignal;
 }
 
 export interface SyncEngineDeps {
@@ -61,10 +72,10 @@ export class SyncEngine {
 
   constructor(private readonly d: SyncEngineDeps) {}
 
-  /** Runs a pass, or joins the one in progress. */
-  syncOnce(): Promise<SyncPassResult> {
+  /** Runs a pass, or joins the one in progress; with `hold`, its first pull waits for something to arrive. */
+  syncOnce(hold?: Hold): Promise<SyncPassResult> {
     if (!this.running) {
-      this.running = this.pass().finally(() => {
+      this.running = this.pass(hold).finally(() => {
         this.running = null;
       });
     }
@@ -79,14 +90,16 @@ export class SyncEngine {
     if (this.d.crashAt === point && stored > 0) process.kill(process.pid, 'SIGKILL');
   }
 
-  private async pass(): Promise<SyncPassResult> {
-    const result: SyncPassResult = { pulled: 0, stored: 0, rejected: 0, deferred: 0 };
+  private async pass(hold?: Hold): Promise<SyncPassResult> {
+    const result: SyncPassResult = { pulled: 0, stored: 0, rejected: 0, deferred: 0, unsettled: 0 };
     this.d.devices.startPass();
     await this.flushPendingAcks();
     const limit = this.d.pullLimit ?? 100;
-    for (;;) {
-      const envelopes = await this.d.api().pull(limit);
+    // after a wake, the rest is drained without waiting
+    for (let first = true; ; first = false) {
+      const envelopes = first && hold ? await this.d.api().heldPull(limit, hold.waitSeconds, hold.signal) : await this.d.api().pull(limit);
       result.pulled += envelopes.length;
+      result.unsettled = 0;
       if (envelopes.length === 0) break;
       const batch = await this.processBatch(envelopes);
       result.rejected += batch.rejected;
@@ -102,6 +115,7 @@ export class SyncEngine {
 
       await this.ackCommitted(batch.ackIds);
       this.crash('after-ack', batch.items.length);
+      result.unsettled = envelopes.length - batch.ackIds.length;
 
       // a short page means the inbox is drained; a page with nothing we could settle would repeat forever
       if (envelopes.length < limit || batch.ackIds.length === 0) break;
