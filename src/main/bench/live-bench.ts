@@ -83,8 +83,9 @@ export async function benchLive(opts: LiveBenchOptions = {}): Promise<Figure[]> 
   const plan = opts.quick ? QUICK : FULL;
   const log = opts.log ?? (() => undefined);
   const dataDir = mkdtempSync(join(tmpdir(), 'live-bench-'));
-  // one socket per held pull, plus the acks that follow a wake
-  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  // one socket per held pull, plus the acks that follow a wake. The oldest free socket is used
+  // first, so none sits idle past the relay's 5-second keep-alive and is closed under a request.
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, scheduling: 'fifo' });
   let relay: Child | null = null;
   const figures: Figure[] = [];
   const add = (...args: Parameters<typeof figure>) => figures.push(figure(...args));
@@ -124,7 +125,7 @@ export async function benchLive(opts: LiveBenchOptions = {}): Promise<Figure[]> 
 
     // (b) wake latency: sends at a steady rate to the waiters in turn, each to a pull held for seconds by then
     log(`(b) ${plan.sends} sends at ${plan.sendsPerSecond}/s to ${plan.waiters} held pulls`);
-    const sendAgent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const sendAgent = new Agent({ keepAlive: true, maxSockets: 8, scheduling: 'fifo' });
     const senderClient = new KeepAliveClient(base, sender.apiKey, sendAgent);
     const sent: { id: string; wrote: number; answered: number }[] = [];
     const inFlight: Promise<void>[] = [];
@@ -196,7 +197,7 @@ export async function benchLive(opts: LiveBenchOptions = {}): Promise<Figure[]> 
 
 /** Clients polling without wait, each every `every` seconds, their starts spread over the first interval. */
 async function pollingRate(base: string, pid: number, people: SignedIn[], every: number, seconds: number): Promise<{ rate: number; cpu: number }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, scheduling: 'fifo' });
   let count = 0;
   let stopped = false;
   try {
