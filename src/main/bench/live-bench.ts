@@ -105,11 +105,16 @@ export async function benchLive(opts: LiveBenchOptions = {}): Promise<Figure[]> 
     const wokenAt = new Map<string, number>();
     const waiters = people.map((p) => new HeldWaiter(base, p, agent, plan.wait, (ids, at) => ids.forEach((id) => wokenAt.set(id, at))));
     const requests = () => waiters.reduce((n, w) => n + w.requests, 0);
-    const running = waiters.map((w) => w.run());
+    // clients come online at different moments: starts spread over one wait, so that any
+    // window sees the same rate (started together, every pull would end in the same second)
+    const running = waiters.map(async (w, i) => {
+      await sleep((i * plan.wait * 1000) / waiters.length);
+      await w.run();
+    });
     // a waiter that fails (any non-2xx, a reset) fails the section at once
     let failure: unknown = null;
     for (const r of running) r.catch((err: unknown) => (failure ??= err));
-    await sleep(1000);
+    await sleep(plan.wait * 1000 + 1000);
     if (failure) throw failure;
 
     // (a) idle: nothing is sent; every waiter answers empty at the end of each wait and holds again
@@ -125,7 +130,8 @@ export async function benchLive(opts: LiveBenchOptions = {}): Promise<Figure[]> 
 
     // (b) wake latency: sends at a steady rate to the waiters in turn, each to a pull held for seconds by then
     log(`(b) ${plan.sends} sends at ${plan.sendsPerSecond}/s to ${plan.waiters} held pulls`);
-    const sendAgent = new Agent({ keepAlive: true, maxSockets: 8, scheduling: 'fifo' });
+    // enough sockets that no send waits in the client for one: its clock starts at the write
+    const sendAgent = new Agent({ keepAlive: true, maxSockets: 128, scheduling: 'fifo' });
     const senderClient = new KeepAliveClient(base, sender.apiKey, sendAgent);
     const sent: { id: string; wrote: number; answered: number }[] = [];
     const inFlight: Promise<void>[] = [];
