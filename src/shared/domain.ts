@@ -34,6 +34,16 @@ export const MESSAGE_MAX_CHARS = 20_000;
  */
 export type MessageState = 'sending' | 'sent' | 'failed';
 
+/**
+ * How far an own message got, as its ticks show it: in the outbox (`sending`), accepted by the
+ * relay (`sent`), stored on the peer's device (`delivered`), seen by the peer (`read`). Receipts
+ * only move it forward: a late `delivered` never takes back a `read`.
+ */
+export type DeliveryState = 'sending' | 'sent' | 'delivered' | 'read';
+
+/** What a receipt message reports (wire format, kind `receipt`). */
+export type ReceiptState = 'delivered' | 'read';
+
 export interface ChatMessage {
   id: string;
   conversationId: ConversationId;
@@ -47,6 +57,8 @@ export interface ChatMessage {
   sentAt: string;
   receivedAt: string | null;
   state: MessageState;
+  /** own messages: how far it got (a failed send is `sending` until retried); null for received ones */
+  delivery: DeliveryState | null;
   /** how the relay routed it (sender side); for received: 'inbox' or 'request' */
   routed: Routed | null;
   stakeRequired: string | null;

@@ -11,7 +11,7 @@ import { openDatabase } from '../sqlite/open-database.js';
 import type { Routed, StakeCurrency } from '../../shared/api/common.js';
 import type { GroupSummary } from '../../shared/api/groups.js';
 import type {
-  ChatMessage, ContactRequest, ConversationId, ConversationSummary, GroupInfo, MessageState,
+  ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeliveryState, GroupInfo, MessageState, ReceiptState,
 } from '../../shared/domain.js';
 import { MIGRATIONS } from './local-store-migrations.js';
 
@@ -108,6 +108,7 @@ interface MessageRowDb {
   bot_name: string | null;
   error: string | null;
   error_code: string | null;
+  peer_state: ReceiptState | null;
   author_handle: string | null;
 }
 
@@ -145,7 +146,7 @@ export function shortAddress(address: string): string {
 }
 
 const MESSAGE_COLUMNS = `m.seq, m.id, m.conversation_id, m.author, m.from_me, m.kind, m.text, m.sent_at, m.received_at, m.state,
-  m.routed, m.stake_required, m.stake_currency, m.via, m.bot_name, m.error, m.error_code, c.handle AS author_handle`;
+  m.routed, m.stake_required, m.stake_currency, m.via, m.bot_name, m.error, m.error_code, m.peer_state, c.handle AS author_handle`;
 
 const CONVERSATION_SELECT = `
   SELECT v.id, v.kind, v.peer, v.unread, v.updated_at,
@@ -324,6 +325,28 @@ export class LocalStore {
       this.s.markSent.run({ id, routed: r.routed, stake_required: r.stakeRequired, stake_currency: r.stakeCurrency, via: r.via, deliveries: JSON.stringify(r.deliveries) });
       this.s.deleteOutbox.run(id);
     })();
+  }
+
+  /**
+   * The peer's device stored these own messages of this conversation (a `delivered` receipt).
+   * Only moves forward: a read message stays read. Ids of other conversations, of messages
+   * not ours or unknown are ignored. Returns the ids whose state changed.
+   */
+  markDelivered(conversationId: ConversationId, ids: readonly string[]): string[] {
+    return this.movePeerState(this.s.markPeerDelivered, conversationId, ids);
+  }
+
+  /** The peer has seen these own messages (a `read` receipt); the same rules as markDelivered. */
+  markReadByPeer(conversationId: ConversationId, ids: readonly string[]): string[] {
+    return this.movePeerState(this.s.markPeerRead, conversationId, ids);
+  }
+
+  private movePeerState(statement: Statement, conversationId: ConversationId, ids: readonly string[]): string[] {
+    const changed: string[] = [];
+    this.db.transaction(() => {
+      for (const id of new Set(ids.map((i) => i.toLowerCase()))) if (statement.run(id, conversationId).changes > 0) changed.push(id);
+    })();
+    return changed;
   }
 
   markFailed(id: string, error: string, code: string | null = null): void {
@@ -531,6 +554,7 @@ function messageFromRow(r: MessageRowDb): ChatMessage {
     sentAt: r.sent_at,
     receivedAt: r.received_at,
     state: r.state,
+    delivery: deliveryOf(r),
     routed: r.routed,
     stakeRequired: r.stake_required,
     stakeCurrency: r.stake_currency,
@@ -539,6 +563,11 @@ function messageFromRow(r: MessageRowDb): ChatMessage {
     error: r.error,
     errorCode: r.error_code,
   };
+}
+
+function deliveryOf(r: MessageRowDb): DeliveryState | null {
+  if (r.from_me !== 1) return null;
+  return r.peer_state ?? (r.state === 'sent' ? 'sent' : 'sending');
 }
 
 function conversationFromRow(r: ConversationRowDb, _me: string): ConversationSummary {
@@ -654,6 +683,8 @@ export const LOCAL_STORE_SQL = {
   markSent: `UPDATE messages SET state = 'sent', routed = @routed, stake_required = @stake_required, stake_currency = @stake_currency,
     via = @via, deliveries = @deliveries, error = NULL, error_code = NULL WHERE id = @id`,
   markFailed: `UPDATE messages SET state = 'failed', error = ?, error_code = ? WHERE id = ?`,
+  markPeerDelivered: `UPDATE messages SET peer_state = 'delivered' WHERE id = ? AND conversation_id = ? AND from_me = 1 AND peer_state IS NULL`,
+  markPeerRead: `UPDATE messages SET peer_state = 'read' WHERE id = ? AND conversation_id = ? AND from_me = 1 AND (peer_state IS NULL OR peer_state = 'delivered')`,
   markSending: `UPDATE messages SET state = 'sending', error = NULL, error_code = NULL WHERE id = ?`,
   getDeliveries: 'SELECT deliveries FROM messages WHERE id = ?',
 
