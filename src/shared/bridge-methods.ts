@@ -58,6 +58,11 @@ export const commandNames = [
   'relay.setLocal',
   'relay.shareOnLan',
   'sync.now',
+  'conversations.typing',
+  'conversations.mute',
+  'preferences.get',
+  'preferences.set',
+  'notifications.show',
   'links.openExternal',
 ] as const;
 

@@ -20,6 +20,27 @@ export interface ConversationSummary {
   lastMessage: { text: string; at: string; fromMe: boolean } | null;
   unread: number;
   updatedAt: string;
+  /** no notifications for this conversation (its unread count still shows) */
+  muted: boolean;
+}
+
+/** The person's choices about what others learn and what the desktop shows (kept per profile). */
+export interface Preferences {
+  /** send `read` receipts when a conversation is shown (delivered receipts always go) */
+  readReceipts: boolean;
+  /** desktop notifications for new messages and contact requests while the window is not focused */
+  notifications: boolean;
+  /** what a notification shows: the text, or only who wrote */
+  notificationPreview: 'full' | 'sender';
+}
+
+export const DEFAULT_PREFERENCES: Preferences = { readReceipts: true, notifications: false, notificationPreview: 'full' };
+
+/** The peer is composing (`on`) or stopped (`off`); the app shows it for 6 s unless renewed. Never stored. */
+export interface TypingNotice {
+  conversationId: ConversationId;
+  from: string;
+  state: 'on' | 'off';
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { Type, type Static, type TSchema } from 'typebox';
 import type {
-  ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationSummary,
+  ApiKeyInfo, AppStatus, ConversationId, Preferences, TypingNotice, BotToken, ChatMessage, ContactRequest, ConversationSummary,
   DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RejectedMessage, RelayStatus, SyncStatus,
 } from './domain.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
@@ -107,6 +107,26 @@ export const commands = {
   'relay.setLocal': cmd<RelayStatus>()(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
   'relay.shareOnLan': cmd<RelayStatus>()(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
   'sync.now': cmd<SyncStatus>()(NoArgs),
+
+  // live: typing notices, mute, the person's preferences, desktop notifications
+  /** `on` while composing (sent at most every 3 s), `off` on send or clear; direct conversations only */
+  'conversations.typing': cmd<void>()(Type.Object({ conversationId: ConvId, state: Type.Union([Type.Literal('on'), Type.Literal('off')]) }, { additionalProperties: false })),
+  'conversations.mute': cmd<ConversationSummary>()(Type.Object({ conversationId: ConvId, muted: Type.Boolean() }, { additionalProperties: false })),
+  'preferences.get': cmd<Preferences>()(NoArgs),
+  'preferences.set': cmd<Preferences>()(
+    Type.Object(
+      { readReceipts: Type.Optional(Type.Boolean()), notifications: Type.Optional(Type.Boolean()), notificationPreview: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('sender')])) },
+      { additionalProperties: false },
+    ),
+  ),
+  /**
+   * Shows a desktop notification through the shell (Electron's Notification); `shown: false`
+   * where the shell has none (web mode), and the page uses the browser's. A click is the
+   * `notification.clicked` event.
+   */
+  'notifications.show': cmd<{ shown: boolean }>()(
+    Type.Object({ title: Type.String({ maxLength: 200 }), body: Type.String({ maxLength: 500 }), conversationId: Type.Optional(ConvId) }, { additionalProperties: false }),
+  ),
   'links.openExternal': cmd<void>()(Type.Object({ url: Type.String({ pattern: '^https?://', maxLength: 2048 }) }, { additionalProperties: false })),
 } as const;
 
@@ -126,9 +146,13 @@ export interface Events {
   'sync.status': SyncStatus;
   'relay.status': RelayStatus;
   'app.status': AppStatus;
+  /** the peer is typing, or stopped */
+  typing: TypingNotice;
+  /** a shell notification was clicked: open this conversation (or the requests, with none) */
+  'notification.clicked': { conversationId: ConversationId | null };
 }
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.rejected', 'conversation.updated', 'request.new', 'sync.status', 'relay.status', 'app.status'];
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.rejected', 'conversation.updated', 'request.new', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked'];
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {

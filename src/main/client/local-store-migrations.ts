@@ -151,4 +151,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN peer_state TEXT CHECK (peer_state IN ('delivered', 'read'));
     `,
   },
+  {
+    version: 6,
+    name: 'muted conversations',
+    sql: `
+      -- A muted conversation raises no desktop notification; it still counts unread.
+      ALTER TABLE conversations ADD COLUMN muted INTEGER NOT NULL DEFAULT 0 CHECK (muted IN (0, 1));
+    `,
+  },
 ];

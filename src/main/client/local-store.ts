@@ -118,6 +118,7 @@ interface ConversationRowDb {
   peer: string;
   unread: number;
   updated_at: string;
+  muted: number;
   contact_handle: string | null;
   contact_verified: number | null;
   group_name: string | null;
@@ -149,7 +150,7 @@ const MESSAGE_COLUMNS = `m.seq, m.id, m.conversation_id, m.author, m.from_me, m.
   m.routed, m.stake_required, m.stake_currency, m.via, m.bot_name, m.error, m.error_code, m.peer_state, c.handle AS author_handle`;
 
 const CONVERSATION_SELECT = `
-  SELECT v.id, v.kind, v.peer, v.unread, v.updated_at,
+  SELECT v.id, v.kind, v.peer, v.unread, v.updated_at, v.muted,
     c.handle AS contact_handle, c.verified AS contact_verified, g.name AS group_name, g.verified AS group_verified,
     m.text AS last_text, m.sent_at AS last_sent_at, m.from_me AS last_from_me
   FROM conversations v
@@ -260,6 +261,10 @@ export class LocalStore {
 
   markRead(id: ConversationId): void {
     this.s.markRead.run(id);
+  }
+
+  setMuted(id: ConversationId, muted: boolean): void {
+    this.s.setMuted.run(muted ? 1 : 0, id);
   }
 
   /** Forgets a direct conversation with everything in it (declined request). */
@@ -581,6 +586,7 @@ function conversationFromRow(r: ConversationRowDb, _me: string): ConversationSum
     lastMessage: r.last_text === null ? null : { text: r.last_text, at: r.last_sent_at!, fromMe: r.last_from_me === 1 },
     unread: r.unread,
     updatedAt: r.updated_at,
+    muted: r.muted === 1,
   };
 }
 
@@ -666,6 +672,7 @@ export const LOCAL_STORE_SQL = {
     ORDER BY v.updated_at DESC, v.id`,
   getConversation: `${CONVERSATION_SELECT} WHERE v.id = ?`,
   markRead: 'UPDATE conversations SET unread = 0 WHERE id = ?',
+  setMuted: 'UPDATE conversations SET muted = ? WHERE id = ?',
   deleteConversation: 'DELETE FROM conversations WHERE id = ?',
 
   insertMessage: `INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, received_at, state, routed, via, bot_name, envelope_id, shown)

@@ -47,8 +47,9 @@ import type { ApiKeyMeta } from '../../shared/api/account.js';
 import type { GroupDetail, GroupSummary } from '../../shared/api/groups.js';
 import type {
   ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeviceInfo,
-  DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RelayStatus, SyncStatus,
+  DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, Preferences, RelayStatus, SyncStatus,
 } from '../../shared/domain.js';
+import { DEFAULT_PREFERENCES } from '../../shared/domain.js';
 import type { CommandArgs, CommandName, CommandResult, EventName, Events } from '../../shared/ipc.js';
 import { passphraseCodec, type VaultCodec } from '../vault/secret-codec.js';
 import { VaultClient } from '../vault/vault-client.js';
@@ -66,10 +67,12 @@ import { forgetTicket, ticketingCodec, ticketPath } from '../vault/unlock-ticket
 import { RelaySession, revokedError, DEVICE_REVOKED_MESSAGE } from './relay-session.js';
 import { SyncEngine, type CrashPoint, type SyncPassResult } from './sync-engine.js';
 import { SyncLoop } from './sync-loop.js';
+import { Signals } from './signals.js';
+import type { IncomingSignal } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
 
 /** The commands the Messenger serves (the shell owns the rest). */
-export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal'>;
+export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show'>;
 export type ClientHandlers = { [K in ClientCommand]: (args: CommandArgs<K>) => Promise<CommandResult<K>> };
 
 export { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase, DEVICE_REVOKED_MESSAGE };
@@ -98,6 +101,7 @@ export interface MessengerOptions {
 }
 
 const DB_FILE = 'client.db';
+const PREFERENCES_KEY = 'preferences';
 
 export class Messenger {
   readonly profileDir: string;
@@ -112,6 +116,7 @@ export class Messenger {
   private readonly outbox: Outbox;
   private readonly engine: SyncEngine;
   private readonly loop: SyncLoop;
+  private readonly signals: Signals;
   private closed = false;
 
   private constructor(opts: MessengerOptions, store: LocalStore, vault: VaultClient) {
@@ -152,7 +157,9 @@ export class Messenger {
       pullLimit: opts.pullLimit,
       onCommitted: (applied) => this.onCommitted(applied),
       onRejected: (r) => this.emit('message.rejected', r),
+      onSignals: (signals) => this.applySignals(signals),
     });
+    this.signals = new Signals({ api, vault, devices: this.devices, me: () => this.me(), now });
     this.loop = new SyncLoop({
       session: this.session,
       outbox: this.outbox,
@@ -260,6 +267,10 @@ export class Messenger {
       'policy.get': () => this.getPolicy(),
       'policy.set': (a) => this.setPolicy(a),
       'sync.now': () => this.syncNow(),
+      'conversations.typing': (a) => this.typing(a),
+      'conversations.mute': async (a) => this.mute(a),
+      'preferences.get': async () => this.preferences(),
+      'preferences.set': async (a) => this.setPreferences(a),
     };
   }
 
@@ -424,9 +435,65 @@ export class Messenger {
     return c;
   }
 
+  /** Marks the conversation read, and tells the peer so (`read` receipts) unless the person turned that off. */
   markRead(a: CommandArgs<'conversations.markRead'>): void {
-    this.store.markRead(a.conversationId as ConversationId);
-    this.emitConversation(a.conversationId as ConversationId);
+    const id = a.conversationId as ConversationId;
+    const unread = this.store.getConversation(id, this.me().address)?.unread ?? 0;
+    this.store.markRead(id);
+    this.emitConversation(id);
+    if (unread === 0 || !id.startsWith('direct:') || !this.preferences().readReceipts || !this.session.hasCredential()) return;
+    const ids = this.store.listMessages(id, null, Math.min(unread, 100)).filter((m) => !m.fromMe && m.routed === 'inbox').map((m) => m.id);
+    this.signals.receipt(id.slice(7), ids, 'read');
+  }
+
+  /** Typing notices go to direct conversations only (a group's would reach every member's devices). */
+  async typing(a: CommandArgs<'conversations.typing'>): Promise<void> {
+    const id = a.conversationId as ConversationId;
+    if (!id.startsWith('direct:') || !this.session.hasCredential() || this.session.isRevoked()) return;
+    await this.signals.typing(id.slice(7), a.state);
+  }
+
+  mute(a: CommandArgs<'conversations.mute'>): ConversationSummary {
+    const id = a.conversationId as ConversationId;
+    const c = this.store.getConversation(id, this.me().address);
+    if (!c) throw new MessengerError('not-found', 'no such conversation');
+    this.store.setMuted(id, a.muted);
+    const updated = this.store.getConversation(id, this.me().address)!;
+    this.emit('conversation.updated', updated);
+    return updated;
+  }
+
+  preferences(): Preferences {
+    const raw = this.store.getSetting(PREFERENCES_KEY);
+    let kept: Partial<Preferences> = {};
+    try {
+      kept = raw ? (JSON.parse(raw) as Partial<Preferences>) : {};
+    } catch {
+      // unreadable: the defaults
+    }
+    return { ...DEFAULT_PREFERENCES, ...kept };
+  }
+
+  setPreferences(a: CommandArgs<'preferences.set'>): Preferences {
+    const next = { ...this.preferences(), ...a };
+    this.store.setSetting(PREFERENCES_KEY, JSON.stringify(next));
+    return next;
+  }
+
+  /** Receipts move own messages forward (delivered → read); typing notices pass straight to the app. */
+  private applySignals(signals: IncomingSignal[]): void {
+    for (const { from, signal } of signals) {
+      const conversationId = `direct:${from}` as const;
+      if (signal.kind === 'typing') {
+        this.emit('typing', { conversationId, from, state: signal.state });
+        continue;
+      }
+      const changed = signal.state === 'read' ? this.store.markReadByPeer(conversationId, signal.of) : this.store.markDelivered(conversationId, signal.of);
+      for (const id of changed) {
+        const m = this.store.getMessage(id);
+        if (m) this.emit('message.updated', m);
+      }
+    }
   }
 
   /**
@@ -466,6 +533,7 @@ export class Messenger {
       // replying to a pending request answers it: the relay counts the reply as "has written before"
       if (this.store.getContact(peer.toLowerCase())?.state === 'requested') this.store.acceptRequest(peer.toLowerCase(), this.nowMs());
       m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest ? 'request' : 'text');
+      this.signals.messageSent(peer.toLowerCase());
     } else if (conversationId.startsWith('group:')) {
       if (asRequest) throw new MessengerError('bad-argument', 'a group message cannot be a contact request');
       m = this.outbox.enqueue({ kind: 'group', groupId: conversationId.slice(6).toLowerCase() }, text, 'text');
@@ -776,10 +844,22 @@ export class Messenger {
 
   private async onCommitted(applied: AppliedIncoming): Promise<void> {
     for (const m of applied.messages) this.emit('message.new', m);
+    this.sendDeliveredReceipts(applied);
     for (const id of applied.conversations) this.emitConversation(id);
     for (const r of applied.requests) this.emit('request.new', r);
     await this.committedHook?.(applied);
     this.loop.noteCommitted(applied);
+  }
+
+  /** Direct messages that reached the inbox are acknowledged to their sender (requests are not, until accepted). */
+  private sendDeliveredReceipts(applied: AppliedIncoming): void {
+    const byPeer = new Map<string, string[]>();
+    for (const m of applied.messages) {
+      if (m.fromMe || m.routed !== 'inbox' || !m.conversationId.startsWith('direct:')) continue;
+      const peer = m.conversationId.slice(7);
+      byPeer.set(peer, [...(byPeer.get(peer) ?? []), m.id]);
+    }
+    for (const [peer, ids] of byPeer) this.signals.receipt(peer, ids, 'delivered');
   }
 
   /** The CLI prints here: after the commit, before the ack. */
@@ -807,6 +887,7 @@ export class Messenger {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.signals.close();
     await this.loop.close();
     this.session.close();
     await this.vault.close().catch(() => undefined);

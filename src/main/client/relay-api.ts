@@ -259,10 +259,10 @@ export class RelayApi {
    * Sends direct envelopes as batches of at most 100 (the relay's cap); results come back in
    * input order. Each batch is all-or-nothing on the relay.
    */
-  async send(envelopes: EnvelopeInput[]): Promise<SendResult[]> {
+  async send(envelopes: EnvelopeInput[], priority: RequestPriority = 'user'): Promise<SendResult[]> {
     const out: SendResult[] = [];
     for (const chunk of chunks(envelopes)) {
-      const res = await this.call('POST', '/envelopes', { body: { envelopes: chunk }, schema: BatchResults });
+      const res = await this.call('POST', '/envelopes', { body: { envelopes: chunk }, schema: BatchResults, priority });
       if (res.results.length !== chunk.length) throw new RelayError(502, 'relay answered a different number of send results');
       out.push(...res.results);
     }

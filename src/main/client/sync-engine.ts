@@ -25,12 +25,18 @@ import type { OpenOutcome, OpenedMessage } from '../vault/vault-protocol.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import type { CertifiedDevices } from './certified-devices.js';
 import type { AppliedIncoming, IncomingMessage, LocalStore } from './local-store.js';
-import { readBody, readBotName } from './message-body.js';
+import { readBody, readBotName, readSignal, type ReadSignal } from './message-body.js';
 import { isTransient, type RelayApi } from './relay-api.js';
 
 export type CrashPoint = 'before-commit' | 'after-commit' | 'after-print' | 'after-ack';
 
 export type Rejection = RejectedMessage;
+
+/** A receipt or typing notice from a peer, checked like a message (certified device, addressed to us). */
+export interface IncomingSignal {
+  from: string;
+  signal: ReadSignal;
+}
 
 export interface SyncPassResult {
   pulled: number;
@@ -62,6 +68,8 @@ export interface SyncEngineDeps {
   /** called after each commit, before its ack (the CLI prints here; the app emits events) */
   onCommitted?: (applied: AppliedIncoming) => void | Promise<void>;
   onRejected?: (r: Rejection) => void;
+  /** receipts and typing notices of a batch, before its ack (never stored: a crash before the ack brings them again) */
+  onSignals?: (signals: IncomingSignal[]) => void;
   /** test seam: SIGKILL ourselves at this point of the first batch that stores something */
   crashAt?: CrashPoint | null;
   pullLimit?: number;
@@ -109,6 +117,7 @@ export class SyncEngine {
       const applied = this.d.store.applyIncoming(batch.items, batch.ackIds, this.now());
       result.stored += applied.messages.length;
       this.crash('after-commit', batch.items.length);
+      if (batch.signals.length > 0) this.d.onSignals?.(batch.signals);
 
       await this.d.onCommitted?.(applied);
       this.crash('after-print', batch.items.length);
@@ -145,9 +154,10 @@ export class SyncEngine {
     }
   }
 
-  private async processBatch(envelopes: Envelope[]): Promise<{ items: IncomingMessage[]; ackIds: string[]; rejected: number; deferred: number }> {
+  private async processBatch(envelopes: Envelope[]): Promise<{ items: IncomingMessage[]; signals: IncomingSignal[]; ackIds: string[]; rejected: number; deferred: number }> {
     const outcomes: OpenOutcome[] = await this.d.vault.openMany({ envelopes });
     const items: IncomingMessage[] = [];
+    const signals: IncomingSignal[] = [];
     const ackIds: string[] = [];
     let rejected = 0;
     let deferred = 0;
@@ -176,6 +186,9 @@ export class SyncEngine {
         if (typeof verdict === 'string') {
           if (verdict === '') ackIds.push(env.id); // a kind we do not show: settle silently
           else reject(verdict);
+        } else if ('signal' in verdict) {
+          signals.push(verdict);
+          ackIds.push(env.id);
         } else {
           items.push(verdict);
           ackIds.push(env.id);
@@ -185,13 +198,13 @@ export class SyncEngine {
         deferred++;
       }
     }
-    return { items, ackIds, rejected, deferred };
+    return { items, signals, ackIds, rejected, deferred };
   }
 
-  /** The message to store, a rejection reason, or '' for a valid message of a kind we ignore. */
-  private async check(env: Envelope, opened: OpenedMessage, me: { address: string; deviceKey: string }, receivedAt: string): Promise<IncomingMessage | string> {
+  /** The message to store, a signal to apply, a rejection reason, or '' for a valid message of a kind we ignore. */
+  private async check(env: Envelope, opened: OpenedMessage, me: { address: string; deviceKey: string }, receivedAt: string): Promise<IncomingMessage | IncomingSignal | string> {
     const body = readBody(opened.m as Record<string, unknown>);
-    if (body === null) return '';
+    if (body === null) return this.checkSignal(opened, me);
     const author = opened.author.toLowerCase();
     const botPost = opened.kind === 'group' && env.via === 'group-token';
     if (!botPost) {
@@ -229,6 +242,21 @@ export class SyncEngine {
       routed: env.routed,
       isRequest: env.routed === 'request',
     };
+  }
+
+  /**
+   * Receipts and typing notices count only from the peer of a direct conversation, from one of
+   * their certified devices, addressed to us; anything else (a group's, our own, a malformed
+   * one, a kind we do not know) is settled silently.
+   */
+  private async checkSignal(opened: OpenedMessage, me: { address: string; deviceKey: string }): Promise<IncomingSignal | string> {
+    const signal = readSignal(opened.m as Record<string, unknown>);
+    const from = opened.author.toLowerCase();
+    if (signal === null || opened.kind !== 'direct' || from === me.address) return '';
+    if (signal.device === null) return 'the receipt or typing notice names no sending device';
+    if (!(await this.d.devices.isCertified(from, signal.device))) return `device ${signal.device.slice(0, 12)}… is not a certified device of ${from}`;
+    if (signal.to !== me.address) return 'the receipt or typing notice was addressed to someone else';
+    return { from, signal };
   }
 }
 

@@ -30,6 +30,11 @@ export interface AppServicesOptions {
    */
   keychain?: { codec: VaultCodec; refusal: KeychainRefusal };
   openExternal: (url: string) => Promise<void>;
+  /**
+   * Shows a desktop notification the shell's way (Electron's Notification; `onClick` when it
+   * is clicked); absent in web mode, where the page uses the browser's own.
+   */
+  notify?: (n: { title: string; body: string; onClick: () => void }) => boolean;
   /** Messenger's background sync period (tests shorten it) */
   pollIntervalMs?: number;
 }
@@ -235,6 +240,10 @@ export class AppServices {
           await this.messenger.connectRelay({ mode: 'local', url: t.url!, ...(t.lan ? { fingerprint: t.lan.fingerprint } : {}) }).catch(() => undefined);
         }
         return this.relayStatus();
+      },
+      'notifications.show': async ({ title, body, conversationId }) => {
+        const shown = this.opts.notify?.({ title, body, onClick: () => this.emit('notification.clicked', { conversationId: (conversationId ?? null) as never }) }) ?? false;
+        return { shown };
       },
       'links.openExternal': async ({ url }) => {
         const u = new URL(url);
