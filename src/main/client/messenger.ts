@@ -102,6 +102,8 @@ export interface MessengerOptions {
 
 const DB_FILE = 'client.db';
 const PREFERENCES_KEY = 'preferences';
+/** how long "typing…" shows without a renewal (the sender renews every 3 s) */
+const TYPING_SHOWN_MS = 6000;
 
 export class Messenger {
   readonly profileDir: string;
@@ -117,6 +119,8 @@ export class Messenger {
   private readonly engine: SyncEngine;
   private readonly loop: SyncLoop;
   private readonly signals: Signals;
+  /** peers shown typing, each until a renewal is overdue */
+  private readonly typingUntil = new Map<string, NodeJS.Timeout>();
   private closed = false;
 
   private constructor(opts: MessengerOptions, store: LocalStore, vault: VaultClient) {
@@ -485,7 +489,7 @@ export class Messenger {
     for (const { from, signal } of signals) {
       const conversationId = `direct:${from}` as const;
       if (signal.kind === 'typing') {
-        this.emit('typing', { conversationId, from, state: signal.state });
+        this.setTyping(from, signal.state);
         continue;
       }
       const changed = signal.state === 'read' ? this.store.markReadByPeer(conversationId, signal.of) : this.store.markDelivered(conversationId, signal.of);
@@ -844,11 +848,25 @@ export class Messenger {
 
   private async onCommitted(applied: AppliedIncoming): Promise<void> {
     for (const m of applied.messages) this.emit('message.new', m);
+    for (const m of applied.messages) if (!m.fromMe && this.typingUntil.has(m.from)) this.setTyping(m.from, 'off');
     this.sendDeliveredReceipts(applied);
     for (const id of applied.conversations) this.emitConversation(id);
     for (const r of applied.requests) this.emit('request.new', r);
     await this.committedHook?.(applied);
     this.loop.noteCommitted(applied);
+  }
+
+  /** A peer types on while notices come at least every 6 s; a message from them or an `off` ends it. */
+  private setTyping(from: string, state: 'on' | 'off'): void {
+    const shown = this.typingUntil.get(from);
+    if (shown) clearTimeout(shown);
+    this.typingUntil.delete(from);
+    if (state === 'on') {
+      const t = setTimeout(() => this.setTyping(from, 'off'), TYPING_SHOWN_MS);
+      t.unref?.();
+      this.typingUntil.set(from, t);
+    } else if (!shown) return;
+    this.emit('typing', { conversationId: `direct:${from}`, from, state });
   }
 
   /** Direct messages that reached the inbox are acknowledged to their sender (requests are not, until accepted). */
@@ -888,6 +906,7 @@ export class Messenger {
     if (this.closed) return;
     this.closed = true;
     this.signals.close();
+    for (const t of this.typingUntil.values()) clearTimeout(t);
     await this.loop.close();
     this.session.close();
     await this.vault.close().catch(() => undefined);
