@@ -30,8 +30,10 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
                                      → {messageId, to, state, routed, stakeRequired, stakeCurrency, devices:[…]}
                                      state: sent | queued (offline; \`outbox\` sends it) | failed | blocked | stake-required;
                                      exit 1 when nothing was delivered (failed, blocked, stake-required)
-  sync [--json]                      pull until empty; one line per new message
+  sync [--json] [--follow]           pull until empty; one line per new message
                                      {id, from, groupId, routed, kind, text, sentAt, via}
+                                     --follow: keep running (held pulls: each message printed as one JSON
+                                     line the moment it is stored) until Ctrl-C / SIGTERM
   outbox                             send what is queued → one line per message
   requests                           pending contact requests (syncs first; offline, says so and shows the last synced)
   allow <address> | block <address> | unblock <address> | decline <address>
@@ -120,6 +122,7 @@ function parseCli(argv: string[]) {
         'show-mnemonic': { type: 'boolean' },
         request: { type: 'boolean' },
         json: { type: 'boolean' },
+        follow: { type: 'boolean' },
         public: { type: 'boolean' },
         block: { type: 'boolean' },
         password: { type: 'string' },
@@ -216,7 +219,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       return;
     }
     case 'sync':
-      await sync(m, values.json === true);
+      await sync(m, values.json === true || values.follow === true, values.follow === true);
       return;
     case 'outbox': {
       for (const o of await m.flushOutbox(true)) printJson(o);
@@ -409,7 +412,7 @@ async function group(m: Messenger, args: string[], values: Values): Promise<void
  * ack, and each is marked printed right after it is written, so a crash at any point neither
  * loses a message nor prints one twice (barring a crash inside that one write-and-mark).
  */
-async function sync(m: Messenger, json: boolean): Promise<void> {
+async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void> {
   const print = (): void => {
     for (const msg of m.store.unshownMessages()) {
       const groupId = msg.conversationId.startsWith('group:') ? msg.conversationId.slice(6) : null;
@@ -425,6 +428,19 @@ async function sync(m: Messenger, json: boolean): Promise<void> {
   print();
   m.committedHook = (_applied: AppliedIncoming) => print();
   const off = m.on('message.rejected', (r) => process.stderr.write(`${JSON.stringify({ rejected: r.envelopeId, claimedSender: r.claimedSender, reason: r.reason })}\n`));
+  if (follow) {
+    // the background loop holds a pull open; the profile closes (cancelling it) in main's finally
+    const stopped = new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    m.follow();
+    process.stderr.write(`${JSON.stringify({ following: true, note: 'each message is printed as it arrives; Ctrl-C ends' })}\n`);
+    const signal = await stopped;
+    off();
+    process.stderr.write(`${JSON.stringify({ following: false, signal })}\n`);
+    return;
+  }
   const res = await m.syncPass().finally(off);
   if (res.deferred > 0) process.stderr.write(`${JSON.stringify({ deferred: res.deferred, note: 'left on the relay for the next sync' })}\n`);
 }

@@ -840,6 +840,12 @@ export class Messenger {
     return this.loop.syncNow();
   }
 
+  /** Starts the background loop in a profile opened without it (`sync --follow`): held pulls from now on. */
+  follow(): void {
+    this.ready();
+    this.loop.enable();
+  }
+
   /** One pass for callers that want its details (the CLI); errors propagate. */
   async syncPass(): Promise<SyncPassResult> {
     this.ready();

@@ -3,11 +3,13 @@
  * stored the moment the send commits, with no timer involved; a relay that does not hold
  * pulls is polled instead; the loop comes back after the relay restarts; close cancels a hold.
  */
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, DeliveryState, TypingNotice } from '../../../shared/domain.js';
 import { Messenger } from '../messenger.js';
-import { PASSPHRASE, cleanup, newProfile, startRelay, tempDir, type Relay } from './harness.js';
+import { PASSPHRASE, ROOT, cleanup, newProfile, runEntry, startRelay, tempDir, type Relay } from './harness.js';
 
 afterEach(async () => {
   vi.useRealTimers();
@@ -211,4 +213,47 @@ describe('live delivery', () => {
     expect(await off).toMatchObject({ from: alice.address, state: 'off' });
     vi.useRealTimers();
   }, 60_000);
+
+  it('sync --follow prints each message as one JSON line as it arrives, and ends cleanly on SIGTERM', async () => {
+    const relay = await startRelay();
+    const dir = tempDir('follow');
+    const init = await runEntry('cli', ['--profile', dir, 'init', '--relay', relay.url]);
+    expect(init.code).toBe(0);
+    const bobAddress = (init.json[0] as { address: string }).address;
+    const alice = await newProfile(relay.url);
+
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/client/cli.ts'), '--profile', dir, 'sync', '--follow'], {
+      cwd: ROOT,
+      env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const lines: Array<Record<string, unknown>> = [];
+    const gotLine = new Promise<void>((resolve) => {
+      proc.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+        for (;;) {
+          const nl = stdout.indexOf('\n');
+          if (nl < 0) break;
+          lines.push(JSON.parse(stdout.slice(0, nl)) as Record<string, unknown>);
+          stdout = stdout.slice(nl + 1);
+          resolve();
+        }
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => proc.once('close', (code) => resolve(code)));
+    // the CLI starts from source here: give it time before its hold is looked for
+    for (let i = 0; i < 600 && !stderr.includes('"following":true'); i++) await new Promise((r) => setTimeout(r, 100));
+    await holding(relay);
+
+    await alice.m.sendAndWait(`direct:${bobAddress}`, 'follow me');
+    await gotLine;
+    expect(lines).toEqual([expect.objectContaining({ from: alice.address, text: 'follow me', routed: 'request', groupId: null })]);
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('"following":false');
+    expect(relay.running.heldPulls()).toBe(0);
+  }, 90_000);
 });
