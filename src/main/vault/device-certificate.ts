@@ -1,3 +1,5 @@
+import { VaultError } from './vault-error.js';
+import type { CertificateToCheck } from './vault-protocol.js';
 import { isAddress, signPersonalMessage, verifyPersonalSignature } from './wallet.js';
 
 /**
@@ -23,4 +25,13 @@ export function signDeviceCertificate(walletPrivateKey: Uint8Array, publicKeyHex
 export function verifyDeviceCertificate(publicKeyHex: string, address: string, certificate: string): boolean {
   if (typeof publicKeyHex !== 'string' || !DEVICE_KEY.test(publicKeyHex) || !isAddress(address)) return false;
   return verifyPersonalSignature(deviceCertificateText(publicKeyHex, address), certificate, address);
+}
+
+/** Far above a group's devices; bounds one worker call. */
+const MAX_CERTIFICATES = 10_000;
+
+/** The vault worker's `verifyCertificates`: one answer per entry; a malformed entry is false. */
+export function verifyDeviceCertificates(certificates: CertificateToCheck[]): boolean[] {
+  if (!Array.isArray(certificates) || certificates.length > MAX_CERTIFICATES) throw new VaultError('bad-request', `certificates must be a list of at most ${MAX_CERTIFICATES}`);
+  return certificates.map((c) => c !== null && typeof c === 'object' && typeof c.certificate === 'string' && verifyDeviceCertificate(c.publicKey, c.address, c.certificate));
 }

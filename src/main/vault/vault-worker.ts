@@ -1,4 +1,6 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { verifyDeviceCertificates } from './device-certificate.js';
+import { recoveryImplementation } from './public-key-recovery.js';
 import type { VaultCodec } from './secret-codec.js';
 import { VaultCore } from './vault-core.js';
 import { VaultError } from './vault-error.js';
@@ -53,6 +55,7 @@ const handlers: Handlers = {
   sealMessage: (p) => core.sealMessage(p),
   openEnvelope: (p) => core.openEnvelope(p),
   openMany: (p) => core.openMany(p),
+  verifyCertificates: (p) => verifyDeviceCertificates(p.certificates),
   __testCrash: (p) => {
     if (!data.testHooks) throw new VaultError('bad-request', 'unknown method');
     if (p?.mode === 'throw') {
@@ -78,6 +81,9 @@ function serialize(e: unknown): SerializedError {
   const name = e instanceof Error ? e.name : typeof e;
   return { code: 'internal', message: `internal vault error (${name})` };
 }
+
+// compile libsecp256k1 (~30 ms) while the worker is idle, not during the first group send's checks
+setImmediate(recoveryImplementation);
 
 port.on('message', async (req: VaultRequest) => {
   const seq = typeof req?.seq === 'number' ? req.seq : -1;
