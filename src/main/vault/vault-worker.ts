@@ -1,6 +1,5 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { verifyDeviceCertificates } from './device-certificate.js';
-import { recoveryImplementation } from './public-key-recovery.js';
 import type { VaultCodec } from './secret-codec.js';
 import { VaultCore } from './vault-core.js';
 import { VaultError } from './vault-error.js';
@@ -81,9 +80,6 @@ function serialize(e: unknown): SerializedError {
   const name = e instanceof Error ? e.name : typeof e;
   return { code: 'internal', message: `internal vault error (${name})` };
 }
-
-// compile libsecp256k1 (~30 ms) while the worker is idle, not during the first group send's checks
-setImmediate(recoveryImplementation);
 
 port.on('message', async (req: VaultRequest) => {
   const seq = typeof req?.seq === 'number' ? req.seq : -1;

@@ -8,6 +8,7 @@ import { deviceCertificateText, signDeviceCertificate, verifyDeviceCertificate }
 import { checkSiweMessage } from '../siwe.js';
 import { isVaultError } from '../vault-error.js';
 import {
+  addressFromPrivateKey,
   hashPersonalMessage,
   isValidMnemonic,
   newMnemonic,
@@ -69,6 +70,17 @@ describe('wallet', () => {
     expect(isValidMnemonic(a)).toBe(true);
     expect(a).not.toBe(b);
     expect(walletFromMnemonic(a).address).toMatch(/^0x[0-9a-f]{40}$/);
+  });
+
+  it('derives the address of any private key as viem does (OpenSSL derives the public key)', () => {
+    for (const key of [hexToBytes((N - 1n).toString(16).padStart(64, '0')), hexToBytes('01'.padStart(64, '0'))]) {
+      const hex = `0x${Buffer.from(key).toString('hex')}` as const;
+      expect(addressFromPrivateKey(key)).toBe(privateKeyToAccount(hex).address.toLowerCase());
+    }
+    for (let i = 0; i < 20; i++) {
+      const key = secp256k1.utils.randomSecretKey();
+      expect(addressFromPrivateKey(key)).toBe(privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}`).address.toLowerCase());
+    }
   });
 
   it('spells EIP-55 checksums like viem', () => {
