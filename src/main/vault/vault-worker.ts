@@ -1,5 +1,5 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { verifyDeviceCertificates } from './device-certificate.js';
+import { verifyDeviceCertificates, warmCertificateChecks } from './device-certificate.js';
 import type { VaultCodec } from './secret-codec.js';
 import { VaultCore } from './vault-core.js';
 import { VaultError } from './vault-error.js';
@@ -81,7 +81,18 @@ function serialize(e: unknown): SerializedError {
   return { code: 'internal', message: `internal vault error (${name})` };
 }
 
+// Once the worker has been idle a while after its start (the unlock done), it warms the
+// certificate check, so a first group send's share of checks runs at full speed here. A
+// short-lived command (the CLI) is gone before then.
+const WARM_AFTER_IDLE_MS = 3000;
+let warmTimer: NodeJS.Timeout | null = setTimeout(warm, WARM_AFTER_IDLE_MS).unref();
+function warm(): void {
+  warmTimer = null;
+  warmCertificateChecks().catch(() => undefined);
+}
+
 port.on('message', async (req: VaultRequest) => {
+  if (warmTimer) warmTimer.refresh();
   const seq = typeof req?.seq === 'number' ? req.seq : -1;
   let response: VaultResponse;
   try {
