@@ -10,7 +10,7 @@
  * group send: 200 for 100 two-device members, ~0.5 ms each) are split between this thread and
  * the vault worker, so both cores work on them.
  */
-import { verifyDeviceCertificate, warmCertificateChecks } from '../vault/device-certificate.js';
+import { verifyDeviceCertificate } from '../vault/device-certificate.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import type { CertificateToCheck } from '../vault/vault-protocol.js';
 import type { LocalStore } from './local-store.js';
@@ -27,8 +27,6 @@ export interface VerifiedDevice {
 const verified = new Map<string, boolean>();
 /** below this many unchecked certificates, a worker round trip is not worth it */
 const PARALLEL_FROM = 16;
-/** a long-lived messenger warms this thread's certificate check once it has settled (the vault worker warms its own) */
-const WARM_AFTER_MS = 3000;
 /** how long a fetched device list is believed without asking the relay again */
 const CACHE_TTL_MS = 10 * 60 * 1000;
 const MEMO_MAX = 50_000;
@@ -107,9 +105,7 @@ export class CertifiedDevices {
     private readonly store: LocalStore,
     private readonly now: () => number = Date.now,
     private readonly onRejected?: (address: string, publicKey: string) => void,
-  ) {
-    setTimeout(() => void warmCertificateChecks().catch(() => undefined), WARM_AFTER_MS).unref();
-  }
+  ) {}
 
   /** Fresh from the relay (as a sender must), certificates verified; [] when the address has no devices. */
   async fetch(address: string, priority: RequestPriority = 'user'): Promise<VerifiedDevice[]> {

@@ -81,18 +81,21 @@ function serialize(e: unknown): SerializedError {
   return { code: 'internal', message: `internal vault error (${name})` };
 }
 
-// Once the worker has been idle a while after its start (the unlock done), it warms the
-// certificate check, so a first group send's share of checks runs at full speed here. A
-// short-lived command (the CLI) is gone before then.
+// Once the worker has been idle a while (nothing asked or in flight, the unlock done), it
+// warms the certificate check, so a first group send's share of checks runs at full speed
+// here. A short-lived command (the CLI) is gone before then.
 const WARM_AFTER_IDLE_MS = 3000;
+let inFlight = 0;
 let warmTimer: NodeJS.Timeout | null = setTimeout(warm, WARM_AFTER_IDLE_MS).unref();
 function warm(): void {
+  if (inFlight > 0) return void warmTimer?.refresh();
   warmTimer = null;
   warmCertificateChecks().catch(() => undefined);
 }
 
 port.on('message', async (req: VaultRequest) => {
-  if (warmTimer) warmTimer.refresh();
+  inFlight++;
+  warmTimer?.refresh();
   const seq = typeof req?.seq === 'number' ? req.seq : -1;
   let response: VaultResponse;
   try {
@@ -105,5 +108,7 @@ port.on('message', async (req: VaultRequest) => {
   } catch (e) {
     response = { seq, ok: false, error: serialize(e) };
   }
+  inFlight--;
+  warmTimer?.refresh();
   port.postMessage(response);
 });
