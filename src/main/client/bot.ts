@@ -12,6 +12,7 @@ import { VaultClient } from '../vault/vault-client.js';
 import { composeFields } from './message-body.js';
 import { effectivePassphrase } from './profile-passphrase.js';
 import { RelayApi } from './relay-api.js';
+import { verifyInParallel } from './certified-devices.js';
 import { certifiedMemberDevices, envelopesFor } from './sealed-envelopes.js';
 
 export interface BotPostOptions {
@@ -47,6 +48,7 @@ export async function postAsBot(o: BotPostOptions): Promise<BotPostResult> {
     const address = st.hasWallet ? (await vault.unlock({ passphrase })).address! : (await vault.createWallet({ passphrase })).address;
     const groupId = o.groupId.toLowerCase();
     const view = await api.group(groupId);
+    await verifyInParallel(view.memberDevices, vault);
     const targets = certifiedMemberDevices(view.memberDevices);
     const id = globalThis.crypto.randomUUID();
     if (targets.length === 0) return { messageId: id, from: address, groupId, via: view.auth.via, relaySender: view.auth.senderAddress, devices: [] };

@@ -19,7 +19,7 @@ import type { EnvelopeInput, SendResult } from '../../shared/api/envelopes.js';
 import type { ChatMessage } from '../../shared/domain.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import { VaultError } from '../vault/vault-error.js';
-import type { CertifiedDevices, VerifiedDevice } from './certified-devices.js';
+import { verifyInParallel, type CertifiedDevices, type VerifiedDevice } from './certified-devices.js';
 import type { LocalStore, OutboxRow } from './local-store.js';
 import { composeFields, type ComposeInput } from './message-body.js';
 import { RelayError, credentialRefused, isTransient, type RelayApi } from './relay-api.js';
@@ -53,7 +53,7 @@ interface Pending {
 
 export interface OutboxDeps {
   api: () => RelayApi;
-  vault: Pick<VaultClient, 'sealMessage'>;
+  vault: Pick<VaultClient, 'sealMessage' | 'verifyCertificates'>;
   store: LocalStore;
   devices: CertifiedDevices;
   me: () => { address: string; deviceKey: string };
@@ -256,6 +256,7 @@ export class Outbox {
     const groupId = (p.target as { groupId: string }).groupId;
     try {
       const view = await this.d.api().group(groupId);
+      await verifyInParallel(view.memberDevices, this.d.vault);
       const me = this.d.me();
       const targets = certifiedMemberDevices(view.memberDevices, me.deviceKey).map((t) => ({ ...t, own: t.address === me.address }));
       if (targets.length === 0) return this.record(row.messageId, [], [], 'api-key');

@@ -13,6 +13,7 @@ import { Messenger } from '../client/messenger.js';
 import type { Handlers } from '../commands/handler-types.js';
 import { AppError } from '../../shared/plain-errors.js';
 import { useKeychainCodec, type KeychainRefusal } from '../shell-guards.js';
+import { warmCertificateChecks } from '../vault/device-certificate.js';
 import type { VaultCodec } from '../vault/secret-codec.js';
 import { readVaultHeader } from '../vault/vault-file.js';
 import { readSettings, writeSettings, type AppSettings } from './app-settings.js';
@@ -42,6 +43,8 @@ export interface AppServicesOptions {
 type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
 
 const RESTART_BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
+/** after start, when the page's first commands are answered */
+const WARM_CHECKS_AFTER_MS = 3000;
 
 export class AppServices {
   private commandTable: Handlers | null = null;
@@ -93,6 +96,9 @@ export class AppServices {
         if (st.running && st.url !== s.messenger.relayStatus().url) await s.messenger.connectRelay({ mode: 'local', url: st.url!, ...(st.lan ? { fingerprint: st.lan.fingerprint } : {}) }).catch(() => undefined);
       }
       await s.tryOpenWallet();
+      // A long-lived shell warms this thread's certificate check once it has settled (the vault
+      // worker warms its own): a first group send's checks then run at full speed.
+      setTimeout(() => void warmCertificateChecks().catch(() => undefined), WARM_CHECKS_AFTER_MS).unref();
       return s;
     } catch (e) {
       await s.close();

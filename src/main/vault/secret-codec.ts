@@ -20,6 +20,20 @@ export interface ScryptParams {
 /** OWASP Password Storage Cheat Sheet minimum for scrypt: N=2^17, r=8, p=1 (~0.5 s here). */
 export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
 
+/**
+ * A profile created without a passphrase is sealed under this well-known text instead (the
+ * file format stays uniform and can be re-keyed later); client/profile-passphrase.ts maps ''
+ * to it.
+ */
+export const EMPTY_PASSPHRASE_STANDIN = 'relay-messenger/no-passphrase';
+
+/**
+ * scrypt's least accepted cost, for the stand-in only: anyone can derive its key, so a slow
+ * derivation protects nothing and only delays every start (two of them per unlock: the vault's
+ * key and the API key's, ~0.5 s each at DEFAULT_SCRYPT on a quiet 2-core machine).
+ */
+export const STANDIN_SCRYPT: ScryptParams = { N: 2 ** 14, r: 8, p: 1 };
+
 // A file can name its own parameters; keep them in a range that is neither weak nor a
 // memory bomb for whoever opens it.
 function checkParams({ N, r, p }: ScryptParams): void {
@@ -57,7 +71,7 @@ const AAD = Buffer.from('relay-vault-passphrase-v1');
  * that records salt and parameters, so they can be raised later without breaking old files.
  * A wrong passphrase fails GCM authentication and surfaces as `bad-passphrase`.
  */
-export function passphraseCodec(passphrase: string, params: ScryptParams = DEFAULT_SCRYPT): VaultCodec {
+export function passphraseCodec(passphrase: string, params: ScryptParams = passphrase === EMPTY_PASSPHRASE_STANDIN ? STANDIN_SCRYPT : DEFAULT_SCRYPT): VaultCodec {
   if (typeof passphrase !== 'string' || passphrase.length === 0) throw new VaultError('no-passphrase', 'a passphrase is required');
   return {
     async encrypt(plain) {

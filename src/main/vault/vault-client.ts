@@ -6,6 +6,7 @@ import type {
   AnyVaultMethod,
   AnyVaultMethods,
   CodecRequest,
+  CertificateToCheck,
   CodecResponse,
   DeviceCertificate,
   EnvelopeToOpen,
@@ -155,6 +156,10 @@ export class VaultClient {
   /** One round trip for a batch; each entry succeeds or fails on its own. */
   openMany(params: { envelopes: EnvelopeToOpen[] }, opts?: CallOptions): Promise<OpenOutcome[]> {
     return this.call('openMany', params, opts);
+  }
+  /** One answer per certificate, in order (true = it verifies); see CertificateToCheck. */
+  verifyCertificates(params: { certificates: CertificateToCheck[] }, opts?: CallOptions): Promise<boolean[]> {
+    return this.call('verifyCertificates', params, opts);
   }
   ping(opts?: CallOptions): Promise<{ pong: true }> {
     return this.call('ping', {}, opts);

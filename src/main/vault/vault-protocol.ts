@@ -66,6 +66,13 @@ export interface SealRecipient {
   certificate?: string;
 }
 
+/** A device certificate to check: did `address` sign it for `publicKey`? (device-certificate.ts) */
+export interface CertificateToCheck {
+  address: string;
+  publicKey: string;
+  certificate: string;
+}
+
 export interface SealMessageParams {
   frame: 'direct' | 'group';
   /** required for a group frame */
@@ -139,6 +146,8 @@ export interface VaultMethods {
   sealMessage: { params: SealMessageParams; result: SealMessageResult };
   openEnvelope: { params: { envelope: EnvelopeToOpen }; result: OpenedMessage };
   openMany: { params: { envelopes: EnvelopeToOpen[] }; result: OpenOutcome[] };
+  /** Pure and keyless: the worker is a second core for a cold group send's certificate checks. */
+  verifyCertificates: { params: { certificates: CertificateToCheck[] }; result: boolean[] };
 }
 
 /** Only honoured by a worker started with `testHooks: true`. */

@@ -1,4 +1,5 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { verifyDeviceCertificates, warmCertificateChecks } from './device-certificate.js';
 import type { VaultCodec } from './secret-codec.js';
 import { VaultCore } from './vault-core.js';
 import { VaultError } from './vault-error.js';
@@ -53,6 +54,7 @@ const handlers: Handlers = {
   sealMessage: (p) => core.sealMessage(p),
   openEnvelope: (p) => core.openEnvelope(p),
   openMany: (p) => core.openMany(p),
+  verifyCertificates: (p) => verifyDeviceCertificates(p.certificates),
   __testCrash: (p) => {
     if (!data.testHooks) throw new VaultError('bad-request', 'unknown method');
     if (p?.mode === 'throw') {
@@ -79,7 +81,21 @@ function serialize(e: unknown): SerializedError {
   return { code: 'internal', message: `internal vault error (${name})` };
 }
 
+// Once the worker has been idle a while (nothing asked or in flight, the unlock done), it
+// warms the certificate check, so a first group send's share of checks runs at full speed
+// here. A short-lived command (the CLI) is gone before then.
+const WARM_AFTER_IDLE_MS = 3000;
+let inFlight = 0;
+let warmTimer: NodeJS.Timeout | null = setTimeout(warm, WARM_AFTER_IDLE_MS).unref();
+function warm(): void {
+  if (inFlight > 0) return void warmTimer?.refresh();
+  warmTimer = null;
+  warmCertificateChecks().catch(() => undefined);
+}
+
 port.on('message', async (req: VaultRequest) => {
+  inFlight++;
+  warmTimer?.refresh();
   const seq = typeof req?.seq === 'number' ? req.seq : -1;
   let response: VaultResponse;
   try {
@@ -92,5 +108,7 @@ port.on('message', async (req: VaultRequest) => {
   } catch (e) {
     response = { seq, ok: false, error: serialize(e) };
   }
+  inFlight--;
+  warmTimer?.refresh();
   port.postMessage(response);
 });

@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
@@ -10,7 +11,8 @@ import { ADDRESS } from '../../shared/identity-patterns.js';
 
 /**
  * The wallet half of an identity: a secp256k1 key, an Ethereum address, EIP-191 signatures.
- * Pure but for recovery, which uses libsecp256k1 where it loads (public-key-recovery.ts).
+ * Pure but for recovery, which uses libsecp256k1 where it loads (public-key-recovery.ts), and
+ * the public key of a private key, which OpenSSL derives.
  */
 
 export const DERIVATION_PATH = "m/44'/60'/0'/0/0";
@@ -53,8 +55,15 @@ export function addressFromPublicKey(publicKey: Uint8Array): string {
   return '0x' + bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12));
 }
 
+/**
+ * Through OpenSSL: @noble's first getPublicKey builds its precomputed table for the generator
+ * (~80 ms quiet, 250 ms under load), which every unlock paid just to check the stored address;
+ * held against @noble in wallet.test.ts.
+ */
 export function addressFromPrivateKey(privateKey: Uint8Array): string {
-  return addressFromPublicKey(secp256k1.getPublicKey(privateKey, false));
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(privateKey);
+  return addressFromPublicKey(new Uint8Array(ecdh.getPublicKey()));
 }
 
 /** Words separated by single spaces, lower-case, NFKD (BIP-39's normal form). */

@@ -46,6 +46,8 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
     estimateSize: (i) => (rows[i].kind === 'day' ? 44 : (rows[i] as { first: boolean }).first ? 64 : 40),
     getItemKey: (i) => rows[i].key,
     overscan: 10,
+    // a conversation opens at its newest message: lay out those rows first, not the oldest page's
+    initialOffset: () => Number.MAX_SAFE_INTEGER,
   });
 
   // The message row at the top of the screen, and how far the screen's top is below that row's

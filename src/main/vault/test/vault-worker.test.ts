@@ -6,7 +6,7 @@ import { getAddress } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyDeviceCertificate } from '../device-certificate.js';
-import { passphraseCodec, type VaultCodec } from '../secret-codec.js';
+import { EMPTY_PASSPHRASE_STANDIN, passphraseCodec, type VaultCodec } from '../secret-codec.js';
 import { VaultClient, type VaultClientOptions } from '../vault-client.js';
 import { isVaultError } from '../vault-error.js';
 import { readVaultSecrets, vaultPath } from '../vault-file.js';
@@ -99,6 +99,14 @@ describe('vault worker with a passphrase', () => {
     expect(text).not.toContain(secrets.walletPrivateKey);
     expect(text).not.toContain(secrets.devicePrivateKey);
     expect(text).not.toContain(mnemonic.split(' ')[0] + ' ');
+  });
+
+  it('derives the well-known no-passphrase stand-in\'s key at scrypt\'s least cost, a real passphrase\'s at the full one', async () => {
+    const wrap = async (passphrase: string) => JSON.parse((await passphraseCodec(passphrase).encrypt(Buffer.alloc(32, 7))).toString('utf8'));
+    expect(await wrap(EMPTY_PASSPHRASE_STANDIN)).toMatchObject({ kdf: 'scrypt', N: 2 ** 14, r: 8, p: 1 });
+    expect(await wrap('relay-messenger/no-passphrase ')).toMatchObject({ kdf: 'scrypt', N: 2 ** 17 });
+    const blob = await passphraseCodec(EMPTY_PASSPHRASE_STANDIN).encrypt(Buffer.alloc(32, 7));
+    expect(await passphraseCodec(EMPTY_PASSPHRASE_STANDIN).decrypt(blob)).toEqual(Buffer.alloc(32, 7));
   });
 
   it('issues a device certificate that verifies for the address', async () => {
@@ -257,6 +265,22 @@ describe('two parties', () => {
     expect(await codeOf(alice.openEnvelope({ envelope: { ...env, recipientDeviceKey: null } }))).toBe('auth-failed');
     // Bob refuses it when the relay names someone else as sender
     expect(await codeOf(bob.openEnvelope({ envelope: { ...env, senderAddress: b.address } }))).toBe('sender-mismatch');
+  });
+
+  it('checks device certificates for anyone, one answer each, in order; refuses a list that is not one', async () => {
+    const cert = await alice.deviceCertificate();
+    const fakeKey = 'ab'.repeat(32);
+    const answers = await bob.verifyCertificates({
+      certificates: [
+        { address: HARDHAT_ADDRESS, publicKey: cert.publicKey, certificate: cert.certificate },
+        { address: HARDHAT_ADDRESS, publicKey: fakeKey, certificate: cert.certificate },
+        { address: '0x' + '1'.repeat(40), publicKey: cert.publicKey, certificate: cert.certificate },
+        { address: HARDHAT_ADDRESS, publicKey: cert.publicKey.toUpperCase(), certificate: cert.certificate },
+        { address: 'nope', publicKey: cert.publicKey, certificate: 'garbage' },
+      ],
+    });
+    expect(answers).toEqual([true, false, false, true, false]);
+    expect(await codeOf(bob.verifyCertificates({ certificates: 'all of them' as never }))).toBe('bad-request');
   });
 
   it('a bot post in a group shows the bot as author while the relay names the creator', async () => {

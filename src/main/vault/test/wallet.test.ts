@@ -4,10 +4,11 @@ import { getAddress, recoverMessageAddress, verifyMessage } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { describe, expect, it } from 'vitest';
-import { deviceCertificateText, signDeviceCertificate, verifyDeviceCertificate } from '../device-certificate.js';
+import { deviceCertificateText, signDeviceCertificate, verifyDeviceCertificate, verifyDeviceCertificates, warmCertificateChecks } from '../device-certificate.js';
 import { checkSiweMessage } from '../siwe.js';
 import { isVaultError } from '../vault-error.js';
 import {
+  addressFromPrivateKey,
   hashPersonalMessage,
   isValidMnemonic,
   newMnemonic,
@@ -69,6 +70,17 @@ describe('wallet', () => {
     expect(isValidMnemonic(a)).toBe(true);
     expect(a).not.toBe(b);
     expect(walletFromMnemonic(a).address).toMatch(/^0x[0-9a-f]{40}$/);
+  });
+
+  it('derives the address of any private key as viem does (OpenSSL derives the public key)', () => {
+    for (const key of [hexToBytes((N - 1n).toString(16).padStart(64, '0')), hexToBytes('01'.padStart(64, '0'))]) {
+      const hex = `0x${Buffer.from(key).toString('hex')}` as const;
+      expect(addressFromPrivateKey(key)).toBe(privateKeyToAccount(hex).address.toLowerCase());
+    }
+    for (let i = 0; i < 20; i++) {
+      const key = secp256k1.utils.randomSecretKey();
+      expect(addressFromPrivateKey(key)).toBe(privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}`).address.toLowerCase());
+    }
   });
 
   it('spells EIP-55 checksums like viem', () => {
@@ -157,6 +169,21 @@ describe('device certificate', () => {
     expect(verifyDeviceCertificate(deviceKey, HARDHAT_ADDRESS, '0x')).toBe(false);
     expect(verifyDeviceCertificate('xyz', HARDHAT_ADDRESS, cert)).toBe(false);
     expect(verifyDeviceCertificate(deviceKey, 'not-an-address', cert)).toBe(false);
+  });
+});
+
+describe('certificate checks in bulk', () => {
+  it('answers each entry in order, a malformed one false; the warm-up certificate verifies (the warm-up throws otherwise)', async () => {
+    const key = hexToBytes(HARDHAT_KEY.slice(2));
+    const deviceKey = '22'.repeat(32);
+    const cert = signDeviceCertificate(key, deviceKey, HARDHAT_ADDRESS);
+    expect(verifyDeviceCertificates([
+      { address: HARDHAT_ADDRESS, publicKey: deviceKey, certificate: cert },
+      { address: HARDHAT_ADDRESS, publicKey: '33'.repeat(32), certificate: cert },
+      null as never,
+      { address: HARDHAT_ADDRESS, publicKey: deviceKey, certificate: 42 as never },
+    ])).toEqual([true, false, false, false]);
+    await expect(warmCertificateChecks()).resolves.toBeUndefined();
   });
 });
 
