@@ -237,10 +237,6 @@ export class LocalStore {
     this.s.setGroupMembership.run(isMember ? 1 : 0, id);
   }
 
-  listMemberGroups(): GroupRecord[] {
-    return (this.s.memberGroups.all() as GroupRowDb[]).map(groupFromRow);
-  }
-
   // ---- conversations ----
 
   ensureConversation(id: ConversationId, kind: 'direct' | 'group', peer: string, at: string): void {
@@ -259,11 +255,6 @@ export class LocalStore {
 
   markRead(id: ConversationId): void {
     this.s.markRead.run(id);
-  }
-
-  /** Forgets a direct conversation with everything in it (declined request). */
-  deleteConversation(id: ConversationId): void {
-    this.s.deleteConversation.run(id);
   }
 
   // ---- messages ----
@@ -342,11 +333,6 @@ export class LocalStore {
       this.s.insertOutbox.run({ message_id: id, conv: msg.conversation_id, payload, as_request: asRequest ? 1 : 0, next: nowMs, queued: nowMs });
       return true;
     })();
-  }
-
-  getDeliveries(id: string): unknown {
-    const r = this.s.getDeliveries.get(id) as { deliveries: string | null } | undefined;
-    return r?.deliveries ? JSON.parse(r.deliveries) : null;
   }
 
   // ---- outbox ----
@@ -437,12 +423,6 @@ export class LocalStore {
 
   pendingAcks(limit = 500): string[] {
     return (this.s.pendingAcks.all(limit) as Array<{ envelope_id: string }>).map((r) => r.envelope_id);
-  }
-
-  addPendingAcks(ids: string[], nowMs: number): void {
-    this.db.transaction(() => {
-      for (const id of ids) this.s.insertPendingAck.run(id, nowMs);
-    })();
   }
 
   clearPendingAcks(ids: string[]): void {
@@ -625,7 +605,6 @@ export const LOCAL_STORE_SQL = {
       members = COALESCE(excluded.members, groups.members), is_member = excluded.is_member, fetched_ms = excluded.fetched_ms`,
   getGroup: 'SELECT * FROM groups WHERE id = ?',
   setGroupMembership: 'UPDATE groups SET is_member = ? WHERE id = ?',
-  memberGroups: 'SELECT * FROM groups WHERE is_member = 1 ORDER BY created_at DESC',
 
   ensureConversation: `INSERT INTO conversations (id, kind, peer, updated_at) VALUES (@id, @kind, @peer, @at) ON CONFLICT (id) DO NOTHING`,
   touchConversation: `UPDATE conversations SET
@@ -655,7 +634,6 @@ export const LOCAL_STORE_SQL = {
     via = @via, deliveries = @deliveries, error = NULL, error_code = NULL WHERE id = @id`,
   markFailed: `UPDATE messages SET state = 'failed', error = ?, error_code = ? WHERE id = ?`,
   markSending: `UPDATE messages SET state = 'sending', error = NULL, error_code = NULL WHERE id = ?`,
-  getDeliveries: 'SELECT deliveries FROM messages WHERE id = ?',
 
   insertOutbox: `INSERT INTO outbox (message_id, conversation_id, payload, as_request, attempts, next_attempt_ms, queued_ms)
     VALUES (@message_id, @conv, @payload, @as_request, 0, @next, @queued)
