@@ -12,6 +12,7 @@ import { isVaultError } from '../vault-error.js';
 import { readVaultSecrets, vaultPath } from '../vault-file.js';
 import type { EnvelopeToOpen, SealedForRecipient, VaultResponse } from '../vault-protocol.js';
 import { recoverPersonalSigner } from '../wallet.js';
+import { LOWER_ADDRESS } from '../../../shared/identity-patterns.js';
 
 const HARDHAT_MNEMONIC = 'test test test test test test test test test test test junk';
 const HARDHAT_ADDRESS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
@@ -79,7 +80,7 @@ describe('vault worker with a passphrase', () => {
     expect(await codeOf(vault.unlock({ passphrase: 'x' }))).toBe('no-wallet');
     const created = await vault.createWallet({ passphrase: 'correct horse' });
     ({ address, deviceKey, mnemonic } = created);
-    expect(address).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(address).toMatch(LOWER_ADDRESS);
     expect(deviceKey).toMatch(/^[0-9a-f]{64}$/);
     expect(mnemonic.split(' ')).toHaveLength(12);
     expect(await vault.status()).toEqual({ hasWallet: true, unlocked: true, address, deviceKey, protection: 'passphrase' });
