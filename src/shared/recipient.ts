@@ -7,6 +7,11 @@ import { ADDRESS, TYPED_HANDLE, bareHandle } from './identity-patterns.js';
 
 export type Recipient = { kind: 'address'; address: string } | { kind: 'handle'; handle: string };
 
+/** The recipient as the messenger's commands take it: the address, or the handle with its @. */
+export function recipientText(r: Recipient): string {
+  return r.kind === 'address' ? r.address : `@${r.handle}`;
+}
+
 /** The recipient, or a sentence saying what is wrong with the text. */
 export function parseRecipient(text: string): Recipient | { problem: string } {
   const t = text.trim();

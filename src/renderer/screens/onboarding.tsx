@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Icon } from '../components/icon.js';
+import { WelcomeCard } from '../components/welcome-card.js';
 import { FormError } from '../components/form-error.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
@@ -23,23 +24,15 @@ function confirmPositions(count: number): number[] {
 export function Onboarding() {
   const step = useStore((s) => s.onboarding?.step ?? 'welcome');
   return (
-    <main className="onboarding">
-      <div className="onboarding-card">
-        <div className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            <Icon name="chat" size={20} />
-          </span>
-          <span className="brand-name">Relay Messenger</span>
-        </div>
-        {step === 'welcome' && <Welcome />}
-        {step === 'create-phrase' && <ShowPhrase />}
-        {step === 'create-confirm' && <ConfirmPhrase />}
-        {step === 'import' && <ImportWallet />}
-        {step === 'relay' && <ChooseRelay />}
-        {step === 'handle' && <ClaimHandle />}
-        <Steps step={step} />
-      </div>
-    </main>
+    <WelcomeCard icon="chat">
+      {step === 'welcome' && <Welcome />}
+      {step === 'create-phrase' && <ShowPhrase />}
+      {step === 'create-confirm' && <ConfirmPhrase />}
+      {step === 'import' && <ImportWallet />}
+      {step === 'relay' && <ChooseRelay />}
+      {step === 'handle' && <ClaimHandle />}
+      <Steps step={step} />
+    </WelcomeCard>
   );
 }
 
