@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The folder boundaries of DEVELOPERS.md, read from the import statements of every source file:
+ * The folder boundaries of README.md's Architecture section, read from the import statements of every source file:
  * what each runtime zone may import, where SQL may live, and that nothing a test loads reaches
  * `electron`.
  */
@@ -118,6 +118,37 @@ describe('architecture', () => {
     );
     expect(importers).toEqual([]);
     expect(violations((f) => zone(f) === 'src/main/test-support', (spec) => (spec === 'electron' ? 'runs under plain Node' : null))).toEqual([]);
+  });
+
+  it('the bench is a runner: nothing imports from it, tests included (shared tooling is in test-support)', () => {
+    expect(violations((f) => zone(f) !== 'src/main/bench', (_spec, target) => (target && zone(target) === 'src/main/bench' ? 'bench code is not a library' : null))).toEqual([]);
+  });
+
+  it('relay routes register routes: the wire shapes they answer with are presented in http/present.ts', () => {
+    const presenters = files
+      .filter((f) => rel(f).startsWith('src/main/relay/') && rel(f) !== 'src/main/relay/http/present.ts' && !rel(f).includes('/test/'))
+      .filter((f) => /^(export )?function present[A-Z]/m.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(presenters).toEqual([]);
+  });
+
+  it('the relay keeps caches of what it stores beside the store, in store/', () => {
+    const outside = files
+      .filter((f) => rel(f).startsWith('src/main/relay/') && !rel(f).startsWith('src/main/relay/store/') && !rel(f).includes('/test/'))
+      .filter((f) => /cache[^/]*\.ts$/.test(f) || /^export class \w*Cache\b/m.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(outside).toEqual([]);
+  });
+
+  it('each renderer screen and component file exports the one component it is named for', () => {
+    // badges.tsx holds the three one-line badges together
+    const SEVERAL = ['src/renderer/components/badges.tsx'];
+    const pascal = (file: string) => file.replace(/\.tsx$/, '').split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+    const wrong = files
+      .filter((f) => /^src\/renderer\/(screens|components)\/[^/]+\.tsx$/.test(rel(f)) && !SEVERAL.includes(rel(f)))
+      .map((f) => ({ file: rel(f), components: [...readFileSync(f, 'utf8').matchAll(/^export (?:function|const) ([A-Z]\w*)/gm)].map((m) => m[1]) }))
+      .filter(({ file, components }) => components.join() !== pascal(file.split('/').pop()!));
+    expect(wrong).toEqual([]);
   });
 
   it('the main-side services, web mode and the bench run under plain Node: no electron', () => {

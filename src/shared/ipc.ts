@@ -9,12 +9,12 @@ import type {
   DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RejectedMessage, RelayStatus, SyncStatus,
 } from './domain.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
-import { ADDRESS_PATTERN } from './identity-patterns.js';
+import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
 import type { commandNames } from './bridge-methods.js';
 
 const Address = Type.String({ pattern: ADDRESS_PATTERN });
 const Recipient = Type.String({ minLength: 2, maxLength: 64, description: '0x address or @handle' });
-const ConvId = Type.String({ pattern: '^(direct:0x[0-9a-f]{40}|group:[0-9a-f-]{36})$' });
+const ConvId = Type.String({ pattern: CONVERSATION_ID_PATTERN });
 const Uuid = Type.String({ pattern: '^[0-9a-f-]{36}$' });
 const Passphrase = Type.String({ minLength: 0, maxLength: 1024 });
 const NoArgs = Type.Object({}, { additionalProperties: false });

@@ -8,31 +8,21 @@
  * - cli_whoami_from_source_ms: the baseline, the source under tsx with --unlock-ttl 0, which
  *   is how every command ran before (tsx, and scrypt on every unlock).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { binPath, startBuilt } from '../test-support/child-process.js';
+import { binPath, runToEnd, startBuilt } from '../test-support/child-process.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const PASSPHRASE = 'bench passphrase for the cli';
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; stdout: string }> {
+async function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; stdout: string }> {
   const t0 = performance.now();
-  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, XDG_RUNTIME_DIR: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => {
-      const ms = performance.now() - t0;
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-1000)}`));
-      else resolve({ ms, stdout });
-    });
-  });
+  const done = await runToEnd(cmd, args, { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, XDG_RUNTIME_DIR: undefined, ...env } });
+  const ms = performance.now() - t0;
+  if (done.code !== 0) throw new Error(`${args.join(' ')} exited ${done.code}: ${done.stderr.slice(-1000)}`);
+  return { ms, stdout: done.stdout };
 }
 
 function median(xs: number[]): number {

@@ -12,6 +12,7 @@ import type { CrashPoint } from './sync-engine.js';
 import type { SendOutcome } from './outbox.js';
 import { isTransient } from './relay-api.js';
 import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
+import { ADDRESS } from '../../shared/identity-patterns.js';
 
 const PROG = 'client';
 const DEFAULT_UNLOCK_TTL_S = 300;
@@ -332,7 +333,7 @@ async function syncFirst(m: Messenger): Promise<void> {
 }
 
 function address(a: string): string {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(a)) throw new UsageError(`"${a}" is not an address (0x + 40 hex)`);
+  if (!ADDRESS.test(a)) throw new UsageError(`"${a}" is not an address (0x + 40 hex)`);
   return a.toLowerCase();
 }
 

@@ -239,10 +239,6 @@ export class LocalStore {
     this.s.setGroupMembership.run(isMember ? 1 : 0, id);
   }
 
-  listMemberGroups(): GroupRecord[] {
-    return (this.s.memberGroups.all() as GroupRowDb[]).map(groupFromRow);
-  }
-
   // ---- conversations ----
 
   ensureConversation(id: ConversationId, kind: 'direct' | 'group', peer: string, at: string): void {
@@ -265,11 +261,6 @@ export class LocalStore {
 
   setMuted(id: ConversationId, muted: boolean): void {
     this.s.setMuted.run(muted ? 1 : 0, id);
-  }
-
-  /** Forgets a direct conversation with everything in it (declined request). */
-  deleteConversation(id: ConversationId): void {
-    this.s.deleteConversation.run(id);
   }
 
   // ---- messages ----
@@ -372,11 +363,6 @@ export class LocalStore {
     })();
   }
 
-  getDeliveries(id: string): unknown {
-    const r = this.s.getDeliveries.get(id) as { deliveries: string | null } | undefined;
-    return r?.deliveries ? JSON.parse(r.deliveries) : null;
-  }
-
   // ---- outbox ----
 
   dueOutbox(nowMs: number, limit = 100): OutboxRow[] {
@@ -465,12 +451,6 @@ export class LocalStore {
 
   pendingAcks(limit = 500): string[] {
     return (this.s.pendingAcks.all(limit) as Array<{ envelope_id: string }>).map((r) => r.envelope_id);
-  }
-
-  addPendingAcks(ids: string[], nowMs: number): void {
-    this.db.transaction(() => {
-      for (const id of ids) this.s.insertPendingAck.run(id, nowMs);
-    })();
   }
 
   clearPendingAcks(ids: string[]): void {
@@ -660,7 +640,6 @@ export const LOCAL_STORE_SQL = {
       members = COALESCE(excluded.members, groups.members), is_member = excluded.is_member, fetched_ms = excluded.fetched_ms`,
   getGroup: 'SELECT * FROM groups WHERE id = ?',
   setGroupMembership: 'UPDATE groups SET is_member = ? WHERE id = ?',
-  memberGroups: 'SELECT * FROM groups WHERE is_member = 1 ORDER BY created_at DESC',
 
   ensureConversation: `INSERT INTO conversations (id, kind, peer, updated_at) VALUES (@id, @kind, @peer, @at) ON CONFLICT (id) DO NOTHING`,
   touchConversation: `UPDATE conversations SET
@@ -693,7 +672,6 @@ export const LOCAL_STORE_SQL = {
   markPeerDelivered: `UPDATE messages SET peer_state = 'delivered' WHERE id = ? AND conversation_id = ? AND from_me = 1 AND peer_state IS NULL`,
   markPeerRead: `UPDATE messages SET peer_state = 'read' WHERE id = ? AND conversation_id = ? AND from_me = 1 AND (peer_state IS NULL OR peer_state = 'delivered')`,
   markSending: `UPDATE messages SET state = 'sending', error = NULL, error_code = NULL WHERE id = ?`,
-  getDeliveries: 'SELECT deliveries FROM messages WHERE id = ?',
 
   insertOutbox: `INSERT INTO outbox (message_id, conversation_id, payload, as_request, attempts, next_attempt_ms, queued_ms)
     VALUES (@message_id, @conv, @payload, @as_request, 0, @next, @queued)

@@ -19,10 +19,11 @@ import type { EnvelopeInput, SendResult } from '../../shared/api/envelopes.js';
 import type { ChatMessage } from '../../shared/domain.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import { VaultError } from '../vault/vault-error.js';
-import { verifyInParallel, type CertifiedDevices, type VerifiedDevice } from './certified-devices.js';
-import type { LocalStore, OutboxRow } from './local-store.js';
+import { verifyInParallel, type VerifiedDevice } from './certified-devices.js';
+import type { ClientParts } from './client-parts.js';
+import type { OutboxRow } from './local-store.js';
 import { composeFields, type ComposeInput } from './message-body.js';
-import { RelayError, credentialRefused, isTransient, type RelayApi } from './relay-api.js';
+import { RelayError, credentialRefused, isTransient } from './relay-api.js';
 import { certifiedMemberDevices, envelopesFor } from './sealed-envelopes.js';
 
 export interface DeviceDelivery {
@@ -51,13 +52,8 @@ interface Pending {
   fields: ComposeInput;
 }
 
-export interface OutboxDeps {
-  api: () => RelayApi;
+export interface OutboxDeps extends ClientParts {
   vault: Pick<VaultClient, 'sealMessage' | 'verifyCertificates'>;
-  store: LocalStore;
-  devices: CertifiedDevices;
-  me: () => { address: string; deviceKey: string };
-  now?: () => number;
   onUpdated?: (m: ChatMessage) => void;
 }
 

@@ -10,8 +10,8 @@
 import { Compile } from 'typebox/compile';
 import type { TSchema, Static } from 'typebox';
 import {
-  ChallengeResult, Contacts, KeyList, MintKeyResult, Policy,
-  type ApiKeyMeta, type DeviceRegistration, type SignInBody, type UnknownSenders,
+  ChallengeResult, KeyList, MintKeyResult, Policy,
+  type ApiKeyMeta, type SignInBody, type UnknownSenders,
 } from '../../shared/api/account.js';
 import { LIMITS } from '../../shared/api/common.js';
 import { DeviceKeys, DirectoryResult, HandleRecord, Me } from '../../shared/api/directory.js';
@@ -165,10 +165,6 @@ export class RelayApi {
     await this.call('DELETE', `/me/keys/${encodeURIComponent(id)}`, { schema: null });
   }
 
-  async registerDevice(device: DeviceRegistration): Promise<void> {
-    await this.call('POST', '/devices', { body: device, schema: null });
-  }
-
   async revokeDevice(publicKey: string): Promise<void> {
     await this.call('DELETE', `/devices/${encodeURIComponent(publicKey)}`, { schema: null });
   }
@@ -183,10 +179,6 @@ export class RelayApi {
 
   setPolicy(unknownSenders: UnknownSenders, stake?: string): Promise<Policy> {
     return this.call('PUT', '/me/policy', { body: stake === undefined ? { unknownSenders } : { unknownSenders, stake }, schema: Policy });
-  }
-
-  contacts(): Promise<Static<typeof Contacts>> {
-    return this.call('GET', '/contacts', { schema: Contacts });
   }
 
   async allow(address: string): Promise<void> {

@@ -23,10 +23,10 @@ import type { Envelope } from '../../shared/api/envelopes.js';
 import type { ConversationId, RejectedMessage } from '../../shared/domain.js';
 import type { OpenOutcome, OpenedMessage } from '../vault/vault-protocol.js';
 import type { VaultClient } from '../vault/vault-client.js';
-import type { CertifiedDevices } from './certified-devices.js';
-import type { AppliedIncoming, IncomingMessage, LocalStore } from './local-store.js';
+import type { ClientParts } from './client-parts.js';
+import type { AppliedIncoming, IncomingMessage } from './local-store.js';
 import { readBody, readBotName, readSignal, type ReadSignal } from './message-body.js';
-import { isTransient, type RelayApi } from './relay-api.js';
+import { isTransient } from './relay-api.js';
 
 export type CrashPoint = 'before-commit' | 'after-commit' | 'after-print' | 'after-ack';
 
@@ -58,13 +58,8 @@ export interface Hold {
   signal: AbortSignal;
 }
 
-export interface SyncEngineDeps {
-  api: () => RelayApi;
+export interface SyncEngineDeps extends ClientParts {
   vault: Pick<VaultClient, 'openMany'>;
-  store: LocalStore;
-  devices: CertifiedDevices;
-  me: () => { address: string; deviceKey: string };
-  now?: () => number;
   /** called after each commit, before its ack (the CLI prints here; the app emits events) */
   onCommitted?: (applied: AppliedIncoming) => void | Promise<void>;
   onRejected?: (r: Rejection) => void;

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { StakeCurrency } from '../../shared/api/common.js';
 import type { StakeChainConfig } from './chain/stake-chain.js';
 import { DEFAULT_CONFIG } from './config.js';
-import { ADDRESS, TYPED_HANDLE as HANDLE } from '../../shared/identity-patterns.js';
+import { ADDRESS, TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const LAN_HOST = '0.0.0.0';
@@ -254,7 +254,7 @@ function parseAdmin(argv: readonly string[]): Invocation {
 /** An address (lower-cased) or a handle (lower-cased, without a leading @). */
 function accountRef(s: string): string {
   if (ADDRESS.test(s)) return s.toLowerCase();
-  if (HANDLE.test(s)) return s.replace(/^@/, '').toLowerCase();
+  if (TYPED_HANDLE.test(s)) return bareHandle(s).toLowerCase();
   throw new UsageError(`not a wallet address (0x + 40 hex) or handle: ${JSON.stringify(s)}`);
 }
 

@@ -84,15 +84,27 @@ export function memoryMiB(pid: number): { rss: number; peak: number } {
   return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
 }
 
-/** Runs a TypeScript entry to completion and returns its output. */
-export function runTs(entry: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its exit and returns how it ended and all it printed. */
+export function runToEnd(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Finished> {
+  const proc = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   proc.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   return new Promise((resolve, reject) => {
     proc.once('error', reject);
-    proc.once('close', (code) => resolve({ code, stdout, stderr }));
+    proc.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/** Runs a TypeScript entry under tsx to its exit. */
+export function runTs(entry: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Finished> {
+  return runToEnd(process.execPath, ['--import', 'tsx', entry, ...args], opts);
 }

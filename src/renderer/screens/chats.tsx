@@ -8,12 +8,13 @@ import { DialogFooter } from '../components/dialog-footer.js';
 import { EmptyState } from '../components/empty-state.js';
 import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
-import { parseRecipient } from '../../shared/recipient.js';
+import { parseRecipient, recipientText } from '../../shared/recipient.js';
 import { lastMessagePreview, listTime, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
+import { RecipientField } from '../components/recipient-field.js';
 
 export function Chats() {
   const activeId = useStore((s) => s.activeConversationId);
@@ -156,28 +157,24 @@ function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }
           e.preventDefault();
           const r = parseRecipient(to);
           if ('problem' in r) return action.setError(r.problem);
-          if ((await action.run(r.kind === 'address' ? r.address : `@${r.handle}`)).ok) {
+          if ((await action.run(recipientText(r))).ok) {
             setTo('');
             onClose();
           }
         }}
       >
-        <label className="field">
-          <span className="field-label">Address or handle</span>
-          <input
-            value={to}
-            onChange={(e) => {
-              setTo(e.target.value);
-              // an answer about what was typed before must not stay under what is typed now
-              action.setError(null);
-            }}
-            placeholder="@alice or 0x…"
-            autoFocus
-            spellCheck={false}
-            autoCapitalize="off"
-            aria-invalid={action.error ? true : undefined}
-          />
-        </label>
+        <RecipientField
+          label="Address or handle"
+          value={to}
+          onChange={(v) => {
+            setTo(v);
+            // an answer about what was typed before must not stay under what is typed now
+            action.setError(null);
+          }}
+          placeholder="@alice or 0x…"
+          autoFocus
+          invalid={!!action.error}
+        />
         <FormError error={action.error} />
         <DialogFooter onCancel={onClose} submitLabel="Start chat" disabled={!to.trim() || action.busy} />
       </form>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { GroupInfo } from '../../shared/domain.js';
-import { parseRecipient } from '../../shared/recipient.js';
+import { parseRecipient, recipientText } from '../../shared/recipient.js';
 import { Avatar } from '../components/avatar.js';
 import { VerifiedBadge } from '../components/badges.js';
 import { FormError } from '../components/form-error.js';
@@ -8,6 +8,7 @@ import { displayName, shortAddress } from '../format.js';
 import { resolveHandles } from '../store/conversations-slice.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
+import { RecipientField } from '../components/recipient-field.js';
 
 /**
  * A group's members, its open invitations and adding someone. What each person may do
@@ -118,28 +119,25 @@ function AddMember({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string 
           setOutcome(null);
           const r = parseRecipient(member);
           if ('problem' in r) return add.setError(r.problem);
-          const who = r.kind === 'address' ? nameOf(r.address) : `@${r.handle}`;
-          const res = await add.run(g.id, r.kind === 'address' ? r.address : `@${r.handle}`);
+          const who = r.kind === 'address' ? nameOf(r.address) : recipientText(r);
+          const res = await add.run(g.id, recipientText(r));
           if (!res.ok) return;
           setMember('');
           // A stranger is only asked: saying "added" would promise messages they will not get.
           setOutcome(res.value === 'invited' ? `Invited ${who}. They join once they accept; until then nothing of the group reaches them.` : `Added ${who} to the group.`);
         }}
       >
-        <label className="field grow">
-          <span className="field-label">Add a member</span>
-          <input
-            value={member}
-            onChange={(e) => {
-              setMember(e.target.value);
-              add.setError(null);
-            }}
-            placeholder="@handle or 0x address"
-            spellCheck={false}
-            autoCapitalize="off"
-            aria-invalid={add.error ? true : undefined}
-          />
-        </label>
+        <RecipientField
+          label="Add a member"
+          className="field grow"
+          value={member}
+          onChange={(v) => {
+            setMember(v);
+            add.setError(null);
+          }}
+          placeholder="@handle or 0x address"
+          invalid={!!add.error}
+        />
         <button type="submit" className="btn btn-secondary" disabled={!member.trim() || add.busy}>
           Add
         </button>

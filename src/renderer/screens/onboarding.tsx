@@ -1,9 +1,11 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Icon } from '../components/icon.js';
+import { WelcomeCard } from '../components/welcome-card.js';
 import { FormError } from '../components/form-error.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { RelayChooser } from './relay-chooser.js';
+import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 
 /**
  * Three positions (1-based, ascending) the user must type back, chosen at random each time so
@@ -22,23 +24,15 @@ function confirmPositions(count: number): number[] {
 export function Onboarding() {
   const step = useStore((s) => s.onboarding?.step ?? 'welcome');
   return (
-    <main className="onboarding">
-      <div className="onboarding-card">
-        <div className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            <Icon name="chat" size={20} />
-          </span>
-          <span className="brand-name">Relay Messenger</span>
-        </div>
-        {step === 'welcome' && <Welcome />}
-        {step === 'create-phrase' && <ShowPhrase />}
-        {step === 'create-confirm' && <ConfirmPhrase />}
-        {step === 'import' && <ImportWallet />}
-        {step === 'relay' && <ChooseRelay />}
-        {step === 'handle' && <ClaimHandle />}
-        <Steps step={step} />
-      </div>
-    </main>
+    <WelcomeCard icon="chat">
+      {step === 'welcome' && <Welcome />}
+      {step === 'create-phrase' && <ShowPhrase />}
+      {step === 'create-confirm' && <ConfirmPhrase />}
+      {step === 'import' && <ImportWallet />}
+      {step === 'relay' && <ChooseRelay />}
+      {step === 'handle' && <ClaimHandle />}
+      <Steps step={step} />
+    </WelcomeCard>
   );
 }
 
@@ -266,7 +260,7 @@ function ClaimHandle() {
   const finishOnboarding = useStore((s) => s.finishOnboarding);
   const action = useAction(claimHandle);
   const [handle, setHandle] = useState('');
-  const valid = /^@?[A-Za-z0-9_]{3,32}$/.test(handle);
+  const valid = TYPED_HANDLE.test(handle);
   return (
     <section aria-labelledby="handle-title">
       <h1 id="handle-title">Pick a handle</h1>
@@ -282,7 +276,7 @@ function ClaimHandle() {
           <span className="field-label">Handle</span>
           <span className="input-prefix">
             <span aria-hidden="true">@</span>
-            <input aria-label="Handle" aria-describedby="handle-hint" value={handle.replace(/^@/, '')} onChange={(e) => setHandle(e.target.value)} autoFocus spellCheck={false} autoCapitalize="off" autoComplete="off" placeholder="alice" />
+            <input aria-label="Handle" aria-describedby="handle-hint" value={bareHandle(handle)} onChange={(e) => setHandle(e.target.value)} autoFocus spellCheck={false} autoCapitalize="off" autoComplete="off" placeholder="alice" />
           </span>
           <span className="field-hint" id="handle-hint">3–32 letters, digits or underscores.</span>
         </label>

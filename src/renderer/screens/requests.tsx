@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import type { ContactRequest } from '../../shared/domain.js';
 import { Avatar } from '../components/avatar.js';
 import { VerifiedBadge } from '../components/badges.js';
@@ -35,37 +35,32 @@ export function Requests() {
         </EmptyState>
       ) : (
         <>
-          {invitations.length > 0 && (
-            <section className="request-section" aria-labelledby="invitations-title">
-              <h2 id="invitations-title" className="section-label">
-                Group invitations
-              </h2>
-              <ul className="card-list" aria-label="Group invitations">
-                {invitations.map((i) => (
-                  <li key={i.groupId}>
-                    <InvitationCard i={i} />
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
-          {requests.length > 0 && (
-            <section className="request-section" aria-labelledby="contact-requests-title">
-              <h2 id="contact-requests-title" className="section-label">
-                Contact requests
-              </h2>
-              <ul className="card-list" aria-label="Contact requests">
-                {requests.map((r) => (
-                  <li key={r.address}>
-                    <RequestCard r={r} />
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
+          <RequestSection id="invitations-title" title="Group invitations" items={invitations} keyOf={(i) => i.groupId}>
+            {(i) => <InvitationCard i={i} />}
+          </RequestSection>
+          <RequestSection id="contact-requests-title" title="Contact requests" items={requests} keyOf={(r) => r.address}>
+            {(r) => <RequestCard r={r} />}
+          </RequestSection>
         </>
       )}
     </div>
+  );
+}
+
+/** A titled list of cards; nothing when it is empty. */
+function RequestSection<T>({ id, title, items, keyOf, children }: { id: string; title: string; items: T[]; keyOf: (item: T) => string; children: (item: T) => ReactNode }) {
+  if (items.length === 0) return null;
+  return (
+    <section className="request-section" aria-labelledby={id}>
+      <h2 id={id} className="section-label">
+        {title}
+      </h2>
+      <ul className="card-list" aria-label={title}>
+        {items.map((item) => (
+          <li key={keyOf(item)}>{children(item)}</li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -11,6 +11,7 @@ import { useStore } from '../store/store.js';
 import type { ThemeChoice } from '../store/ui-slice.js';
 import { useAction } from '../use-action.js';
 import { RelayChooser } from './relay-chooser.js';
+import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
@@ -40,7 +41,7 @@ function Profile() {
   const action = useAction(claimHandle);
   const [handle, setHandle] = useState(status?.handle ?? '');
   if (!status?.address) return null;
-  const valid = /^@?[A-Za-z0-9_]{3,32}$/.test(handle) && handle.replace(/^@/, '').toLowerCase() !== (status.handle ?? '').toLowerCase();
+  const valid = TYPED_HANDLE.test(handle) && bareHandle(handle).toLowerCase() !== (status.handle ?? '').toLowerCase();
   return (
     <section className="card section" aria-labelledby="profile-title">
       <h2 id="profile-title">Profile</h2>
@@ -67,7 +68,7 @@ function Profile() {
           <span className="field-label">Handle</span>
           <span className="input-prefix">
             <span aria-hidden="true">@</span>
-            <input aria-label="Handle" value={handle.replace(/^@/, '')} onChange={(e) => setHandle(e.target.value)} spellCheck={false} autoCapitalize="off" placeholder="alice" />
+            <input aria-label="Handle" value={bareHandle(handle)} onChange={(e) => setHandle(e.target.value)} spellCheck={false} autoCapitalize="off" placeholder="alice" />
           </span>
         </label>
         <button type="submit" className="btn btn-secondary" disabled={!valid || action.busy}>

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { DirectoryHit } from '../../shared/domain.js';
 import { call } from '../bridge.js';
 import type { Store } from './store.js';
+import { bareHandle } from '../../shared/identity-patterns.js';
 
 export interface DirectorySlice {
   directory: { query: string; hits: DirectoryHit[]; loading: boolean; error: string | null };
@@ -16,7 +17,7 @@ export const createDirectorySlice: StateCreator<Store, [], [], DirectorySlice> =
     const ticket = ++latest;
     set((s) => ({ directory: { ...s.directory, query, loading: true, error: null } }));
     try {
-      const hits = await call('directory.search', { q: query.trim().replace(/^@/, '') });
+      const hits = await call('directory.search', { q: bareHandle(query.trim()) });
       // Answers can overtake each other while the user types: keep only the newest.
       if (ticket === latest) set({ directory: { query, hits, loading: false, error: null } });
     } catch (e) {

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { AppStatus, RelayStatus, SyncStatus } from '../../shared/domain.js';
 import { call } from '../bridge.js';
 import type { Store } from './store.js';
+import { bareHandle } from '../../shared/identity-patterns.js';
 
 export type OnboardingStep = 'welcome' | 'create-phrase' | 'create-confirm' | 'import' | 'relay' | 'handle' | 'done';
 
@@ -65,7 +66,7 @@ export const createSessionSlice: StateCreator<Store, [], [], SessionSlice> = (se
     await get().loadSession();
   },
   claimHandle: async (handle) => {
-    const status = await call('profile.claimHandle', { handle: handle.replace(/^@/, '') });
+    const status = await call('profile.claimHandle', { handle: bareHandle(handle) });
     set({ status });
   },
   finishOnboarding: () => set({ onboarding: null }),

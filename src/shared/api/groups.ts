@@ -18,16 +18,10 @@ export const GroupSummary = Type.Object(
 );
 export type GroupSummary = Static<typeof GroupSummary>;
 
+/** A summary plus what members see: who made it, who is in it, who may manage it. */
 export const GroupDetail = Type.Object(
   {
-    id: Uuid,
-    name: Type.String(),
-    isPublic: Type.Boolean(),
-    verified: Type.Boolean(),
-    hasPassword: Type.Boolean(),
-    avatar: Avatar,
-    memberCount: Type.Integer(),
-    createdAt: DateTime,
+    ...GroupSummary.properties,
     creatorAddress: Address,
     members: Type.Array(Address),
     admins: Type.Array(Address, { description: 'members the creator made admins: they may add and remove members (not the creator nor other admins), edit the group and manage bot tokens' }),

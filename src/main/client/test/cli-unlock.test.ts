@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, cli, cliOk, startRelay, tempDir, type Relay } from './harness.js';
+import { LOWER_ADDRESS } from '../../../shared/identity-patterns.js';
 
 let relay: Relay | null = null;
 afterAll(async () => {
@@ -25,7 +26,7 @@ describe('CLI unlock tickets', () => {
     const tickets = ['unlock-vault.json', 'unlock-api-key.json'].map((f) => join(dir, f));
 
     const me = await cliOk<{ address: string }>(dir, ['whoami'], NO_RUNTIME_DIR);
-    expect(me.address).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(me.address).toMatch(LOWER_ADDRESS);
     for (const t of tickets) expect(statSync(t).mode & 0o777).toBe(0o600);
     expect((await cliOk<{ address: string }>(dir, ['whoami'], NO_RUNTIME_DIR)).address).toBe(me.address);
 

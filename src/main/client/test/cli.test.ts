@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTs, type Child } from '../../test-support/child-process.js';
 import { ROOT, cleanup, cli, cliOk, runEntry, tempDir } from './harness.js';
+import { LOWER_ADDRESS } from '../../../shared/identity-patterns.js';
 
 const RELAY_ENTRY = join(ROOT, 'src/main/relay/cli.ts');
 let relay: Child | null = null;
@@ -44,7 +45,7 @@ describe('headless client CLI', () => {
       cliOk<{ address: string; deviceKey: string; handle: string }>(a, ['init', '--relay', url, '--handle', 'alice_cli']),
       cliOk<{ address: string; deviceKey: string; handle: string }>(b, ['init', '--relay', url, '--handle', 'bob_cli']),
     ]);
-    expect(alice).toEqual({ address: expect.stringMatching(/^0x[0-9a-f]{40}$/), deviceKey: expect.stringMatching(/^[0-9a-f]{64}$/), handle: 'alice_cli' });
+    expect(alice).toEqual({ address: expect.stringMatching(LOWER_ADDRESS), deviceKey: expect.stringMatching(/^[0-9a-f]{64}$/), handle: 'alice_cli' });
     expect(bob.handle).toBe('bob_cli');
 
     // a stranger's first message is a request

@@ -3,7 +3,6 @@
  * startRelayServer (createRelay + openSqliteStore, listening on 127.0.0.1), in a fresh temp
  * folder; profiles are Messenger instances over fresh profile folders.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +10,7 @@ import { DEFAULT_CONFIG } from '../../relay/config.js';
 import { startRelayServer, type RunningRelay } from '../../relay/server.js';
 import type { ServeOptions } from '../../relay/cli-args.js';
 import { Messenger } from '../messenger.js';
+import { runTs, type Finished } from '../../test-support/child-process.js';
 
 export const PASSPHRASE = 'correct horse battery staple';
 export const ROOT = resolve(import.meta.dirname, '../../../..');
@@ -107,42 +107,26 @@ export async function newProfile(relayUrl: string, opts: ProfileOptions & { fing
   return { m, address: who.address, deviceKey: who.deviceKey, mnemonic, dir };
 }
 
-export interface CliResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
+export interface CliResult extends Finished {
   /** stdout parsed line by line as JSON */
   json: unknown[];
 }
 
 /** Runs a client entry (cli.ts or bot-cli.ts) as a child process with node + tsx. */
-export function runEntry(entry: 'cli' | 'bot-cli', args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+export async function runEntry(entry: 'cli' | 'bot-cli', args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
   const file = join(ROOT, 'src/main/client', `${entry}.ts`);
-  const proc = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, RELAY_CLIENT_TEST_CRASH: undefined, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolvePromise, reject) => {
-    proc.once('error', reject);
-    proc.once('close', (code, signal) => {
-      const json: unknown[] = [];
-      for (const line of stdout.split('\n')) {
-        if (line.trim() === '') continue;
-        try {
-          json.push(JSON.parse(line));
-        } catch {
-          json.push(line);
-        }
+  const done = await runTs(file, args, { cwd: ROOT, env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, RELAY_CLIENT_TEST_CRASH: undefined, ...env } });
+  const json = done.stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line): unknown => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        return line;
       }
-      resolvePromise({ code, signal, stdout, stderr, json });
     });
-  });
+  return { ...done, json };
 }
 
 export function cli(profile: string, args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {

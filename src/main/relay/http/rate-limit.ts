@@ -46,7 +46,7 @@ export async function registerRateLimit(app: FastifyInstance, max: number, resol
     errorResponseBuilder: (_req, ctx) => new HttpError(429, `rate limit exceeded: ${ctx.max} requests a minute; retry in ${ctx.after}`, 'rate-limited'),
   });
   // The IETF draft's combined fields, beside the plugin's RateLimit-Limit/-Remaining/-Reset.
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', async (_req, reply, payload) => {
     const limit = reply.getHeader('ratelimit-limit');
     if (limit !== undefined) {
       const remaining = reply.getHeader('ratelimit-remaining') ?? 0;

@@ -7,7 +7,7 @@ import { apiKeyCaller } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { iso } from '../http/present.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
-import { HANDLE } from '../../../shared/identity-patterns.js';
+import { HANDLE, bareHandle } from '../../../shared/identity-patterns.js';
 
 /** GET /me, /handles/{handle}, /directory, /keys/{address}. */
 export function identityRoutes(app: FastifyInstance, store: RelayStore): void {
@@ -30,7 +30,7 @@ export function identityRoutes(app: FastifyInstance, store: RelayStore): void {
       response: { 200: HandleRecord, ...errorResponses(401, 404, 429) },
     },
   }, async (req) => {
-    const handle = req.params.handle.replace(/^@/, '').toLowerCase();
+    const handle = bareHandle(req.params.handle).toLowerCase();
     const account = HANDLE.test(handle) ? await store.findHandle(handle) : null;
     if (!account || account.handle === null || account.handleClaimedAt === null) throw notFound(`no one has claimed @${handle}`, 'handle-not-found');
     return { handle: account.handle, address: account.address, verified: account.verified, claimedAt: iso(account.handleClaimedAt) };
@@ -45,7 +45,7 @@ export function identityRoutes(app: FastifyInstance, store: RelayStore): void {
       response: { 200: DirectoryResult, ...errorResponses(400, 401, 429) },
     },
   }, async (req) => {
-    const q = (req.query.q ?? '').trim().replace(/^@/, '').toLowerCase();
+    const q = bareHandle((req.query.q ?? '').trim()).toLowerCase();
     const rows = await store.searchDirectory(q.length > 0 ? q : null, req.query.limit ?? 20);
     return { results: rows.filter((r) => r.handle !== null).map((r) => ({ handle: r.handle as string, address: r.address, verified: r.verified })) };
   });

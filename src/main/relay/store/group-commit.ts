@@ -22,7 +22,6 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * commit fails, every operation of that flush is rejected.
  */
 export class GroupCommit {
-  readonly #db: Database.Database;
   readonly #maxBatch: number;
   readonly #atomic: Database.Transaction<(op: () => unknown) => unknown>;
   readonly #flushTx: Database.Transaction<(batch: Pending[]) => Outcome[]>;
@@ -34,7 +33,6 @@ export class GroupCommit {
   #operations = 0;
 
   constructor(db: Database.Database, maxBatch = MAX_BATCH) {
-    this.#db = db;
     this.#maxBatch = maxBatch;
     // Called inside the flush transaction, better-sqlite3 turns this into a SAVEPOINT.
     this.#atomic = db.transaction((op: () => unknown) => op());

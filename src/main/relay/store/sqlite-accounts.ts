@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import { LIMITS } from '../../../shared/api/common.js';
 import { StoreError, type AccountRow, type RelayStore } from './store.js';
+import { bareHandle } from '../../../shared/identity-patterns.js';
 
 type AccountsPart = Pick<
   RelayStore,
@@ -131,7 +132,7 @@ export function accountsPart(db: Database.Database): AccountsPart {
       return r ? toAccount(r) : null;
     },
     async searchDirectory(q, limit) {
-      const query = (q ?? '').trim().replace(/^@/, '').toLowerCase();
+      const query = bareHandle((q ?? '').trim()).toLowerCase();
       const rows = query === '' ? s.recentClaims.all(limit) : s.search.all({ q: query, pattern: likeFragment(query), limit });
       return rows.map(toAccount);
     },

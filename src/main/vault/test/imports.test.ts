@@ -48,7 +48,7 @@ describe('vault imports', () => {
 
   it('relative imports use .js specifiers (NodeNext)', () => {
     for (const file of sources) {
-      for (const spec of importsOf(file)) if (spec.startsWith('.')) expect(spec, `${file}: ${spec}`).toMatch(/\.(js|json|mjs)$/);
+      for (const spec of importsOf(file).filter((s) => s.startsWith('.'))) expect(spec, `${file}: ${spec}`).toMatch(/\.(js|json|mjs)$/);
     }
   });
 });

@@ -1,0 +1,19 @@
+import type { ReactNode } from 'react';
+import { Icon, type IconName } from './icon.js';
+
+/** The card with the app's name that stands alone before the app opens (first use, unlock). */
+export function WelcomeCard({ icon, narrow, children }: { icon: IconName; narrow?: boolean; children: ReactNode }) {
+  return (
+    <main className="onboarding">
+      <div className={narrow ? 'onboarding-card narrow' : 'onboarding-card'}>
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            <Icon name={icon} size={20} />
+          </span>
+          <span className="brand-name">Relay Messenger</span>
+        </div>
+        {children}
+      </div>
+    </main>
+  );
+}
