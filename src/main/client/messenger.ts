@@ -88,6 +88,7 @@ import { RequestPacer } from './request-pacer.js';
 import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from './profile-passphrase.js';
 import { openSecret, sealSecret } from './sealed-secret.js';
 import { forgetTicket, ticketingCodec, ticketPath } from '../vault/unlock-ticket.js';
+import { Stakes } from './stakes.js';
 import { SyncEngine, type CrashPoint, type SyncPassResult } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
 
@@ -149,6 +150,7 @@ export class Messenger {
   private readonly devices: CertifiedDevices;
   private readonly outbox: Outbox;
   private readonly engine: SyncEngine;
+  readonly stakes: Stakes;
   private sync: SyncStatus = { state: 'idle', lastSyncAt: null, pendingOutbox: 0, error: null };
   private relay: { connected: boolean; lastError: string | null } = { connected: false, lastError: null };
   private loopTimer: NodeJS.Timeout | null = null;
@@ -174,7 +176,9 @@ export class Messenger {
         this.emit('message.updated', m);
         this.emitConversation(m.conversationId);
       },
+      onStakeQuote: (id, quote) => this.stakes.noteQuote(id, quote),
     });
+    this.stakes = new Stakes({ ...shared, api: () => this.ready(), outbox: this.outbox, onUpdated: (m) => this.emit('message.updated', m) });
     this.engine = new SyncEngine({
       ...shared,
       crashAt: opts.crashAt ?? null,
@@ -246,6 +250,15 @@ export class Messenger {
       'requests.list': async () => this.listRequests(),
       'requests.accept': (a) => this.acceptRequest(a),
       'requests.decline': (a) => this.declineRequest(a),
+      'requests.spam': async (a) => {
+        await this.stakes.forfeitFrom(a.address);
+        await this.block(a);
+      },
+      'stakes.settings': () => this.stakes.settings(),
+      'stakes.setRpcUrl': (a) => this.stakes.setRpcUrl(a.chainId, a.url),
+      'stakes.list': (a) => this.stakes.list(a.role),
+      'stakes.pay': (a) => this.stakes.pay(a.messageId),
+      'stakes.refund': (a) => this.stakes.refund(a.id),
       'contacts.block': (a) => this.block(a),
       'contacts.unblock': (a) => this.unblock(a),
       'directory.search': (a) => this.searchDirectory(a),
@@ -621,6 +634,7 @@ export class Messenger {
   /** Allows the sender on the relay (later messages reach the inbox) and shows the conversation. */
   async acceptRequest(a: CommandArgs<'requests.accept'>): Promise<void> {
     const address = a.address.toLowerCase();
+    await this.stakes.releaseFrom(address);
     await this.ready().allow(address);
     this.store.acceptRequest(address, this.nowMs());
     this.emitConversation(`direct:${address}`);
