@@ -65,7 +65,7 @@ export const commands = {
   ),
   'stakes.list': cmd<StakeInfo[]>()(Type.Object({ role: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('received')])) }, { additionalProperties: false })),
   /** deposits the stake a gate asked for this message and sends it again with it */
-  'stakes.pay': cmd<ChatMessage>()(Type.Object({ messageId: Uuid }, { additionalProperties: false })),
+  'stakes.pay': cmd<{ message: ChatMessage; stake: StakeInfo | null }>()(Type.Object({ messageId: Uuid }, { additionalProperties: false })),
   /** takes a sent stake back: accepted (release signature) or past its deadline */
   'stakes.refund': cmd<StakeInfo>()(Type.Object({ id: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }) }, { additionalProperties: false })),
   'contacts.block': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),

@@ -153,7 +153,7 @@ export class Stakes {
    * Deposits the stake the gate asked for `messageId` and sends the message again with it.
    * Resumable: a deposit already made for the message is not made twice.
    */
-  async pay(messageId: string): Promise<ChatMessage> {
+  async pay(messageId: string): Promise<{ message: ChatMessage; stake: StakeInfo | null }> {
     const c = await this.enabledConfig();
     const msg = this.d.store.getMessage(messageId);
     if (!msg || !msg.fromMe || !msg.conversationId.startsWith('direct:')) throw new MessengerError('not-found', 'no message of yours to a person with that id');
@@ -174,7 +174,9 @@ export class Stakes {
       });
     }
     await this.confirmed(c, payment.txHash as Hex);
-    return this.sendStaked(messageId, quote.ref);
+    const message = await this.sendStaked(messageId, quote.ref);
+    const record = (await this.d.api().stakes('sent')).find((r) => r.ref.toLowerCase() === quote.ref.toLowerCase());
+    return { message, stake: record ? stakeInfo(record, this.d.me().address, c, Math.floor(this.now() / 1000)) : null };
   }
 
   private payment(messageId: string): Payment | null {
