@@ -153,6 +153,8 @@ export interface StakeSettings {
   rpcUrl: string | null;
   rpcUrlOverridden: boolean;
   relayRpcUrls: string[];
+  /** an ignored stake comes back to its sender after this long */
+  minLockSeconds: number;
   /** our wallet's balance on that chain, in wei; null when it could not be read (see balanceError) */
   balanceWei: string | null;
   balanceError: string | null;

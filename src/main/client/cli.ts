@@ -11,7 +11,7 @@ import type { AppliedIncoming } from './local-store.js';
 import type { CrashPoint } from './sync-engine.js';
 import type { SendOutcome } from './outbox.js';
 import { isTransient } from './relay-api.js';
-import { formatWei } from './stakes.js';
+import { formatWei } from '../../shared/stake/amount.js';
 import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
 
 const PROG = 'client';

@@ -17,6 +17,7 @@ import {
 } from 'viem';
 import type { StakeConfig, StakeQuote, StakeRecord } from '../../shared/api/stakes.js';
 import type { ChatMessage, StakeInfo, StakeSettings } from '../../shared/domain.js';
+import { formatWei } from '../../shared/stake/amount.js';
 import { ESCROW_ABI } from '../../shared/stake/escrow-artifact.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import type { LocalStore } from './local-store.js';
@@ -93,7 +94,7 @@ export class Stakes {
     const base: StakeSettings = {
       enabled: c.enabled, currency: c.currency, chainId: c.chainId, escrow: c.escrow, rpcUrl,
       rpcUrlOverridden: c.chainId !== null && this.d.store.getSetting(K.rpcUrl(c.chainId)) !== null,
-      relayRpcUrls: c.rpcUrls, balanceWei: null, balanceError: null,
+      relayRpcUrls: c.rpcUrls, minLockSeconds: c.minLockSeconds, balanceWei: null, balanceError: null,
     };
     if (!c.enabled || rpcUrl === null) return base;
     try {
@@ -338,14 +339,6 @@ function stakeInfo(r: StakeRecord, me: string, c: StakeConfig, nowS: number): St
 
 function shortBalance(need: bigint, have: bigint, currency: string): MessengerError {
   return new MessengerError('insufficient-funds', `your wallet holds ${formatWei(have)} ${currency}; this needs ${formatWei(need)} ${currency} including gas`);
-}
-
-/** wei as a decimal amount of the 18-decimal currency, without trailing zeros. */
-export function formatWei(wei: bigint | string): string {
-  const v = BigInt(wei);
-  const whole = v / 10n ** 18n;
-  const frac = (v % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '');
-  return frac ? `${whole}.${frac}` : whole.toString();
 }
 
 function chainError(e: unknown, url: string): Error {

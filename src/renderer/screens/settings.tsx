@@ -11,6 +11,7 @@ import { useStore } from '../store/store.js';
 import type { ThemeChoice } from '../store/ui-slice.js';
 import { useAction } from '../use-action.js';
 import { RelayChooser } from './relay-chooser.js';
+import { StakeChain } from './stakes.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
@@ -26,6 +27,7 @@ export function Settings() {
       <Profile />
       <Policy />
       <Relay />
+      <StakeChain />
       <Devices />
       <ApiKeys />
       <Appearance />
