@@ -26,8 +26,8 @@ export function Requests() {
   }, [loadInvitations, showToast]);
   // which requests came with a stake: asked again as requests arrive
   useEffect(() => {
-    loadStakes().catch(() => undefined);
-  }, [loadStakes, requests.length]);
+    loadStakes().catch((e: Error) => showToast('error', e.message));
+  }, [loadStakes, showToast, requests.length]);
 
   return (
     <div className="page">
