@@ -14,7 +14,7 @@ async function addressOf(page: Page): Promise<Hex> {
 }
 
 test('stake-gate: the sender pays the stake and sends; accepted, it comes back; a spammer\'s stake is kept', async ({ chain, stakeRelay: relay, app }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const kate = await app('kate');
   const leo = await app('leo');
   await createAccount(kate.page, { relayUrl: relay.url, handle: 'kate' });
