@@ -267,10 +267,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       printJson({ ok: true, unblocked: address(args[0]) });
       return;
     case 'decline': {
-      need(args, 1, '<address>');
-      await syncFirst(m);
-      const who = address(args[0]);
-      if (!m.listRequests().some((r) => r.address === who)) throw new MessengerError('not-found', `there is no contact request from ${who}`);
+      const who = await pendingRequestFrom(m, args);
       await m.declineRequest({ address: who });
       printJson({ ok: true, declined: who });
       return;
@@ -325,10 +322,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       await stake(m, args);
       return;
     case 'accept': {
-      need(args, 1, '<address>');
-      await syncFirst(m);
-      const who = address(args[0]);
-      if (!m.listRequests().some((r) => r.address === who)) throw new MessengerError('not-found', `there is no contact request from ${who}`);
+      const who = await pendingRequestFrom(m, args);
       await m.acceptRequest({ address: who });
       const staked = (await m.stakes.settings()).enabled ? (await m.stakes.list('received')).find((x) => x.peer === who && x.released) ?? null : null;
       printJson({ ok: true, accepted: who, stake: staked });
@@ -348,6 +342,15 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
+}
+
+/** `<address>` of a pending contact request (synced first), or not-found. */
+async function pendingRequestFrom(m: Messenger, args: string[]): Promise<string> {
+  need(args, 1, '<address>');
+  await syncFirst(m);
+  const who = address(args[0]);
+  if (!m.listRequests().some((r) => r.address === who)) throw new MessengerError('not-found', `there is no contact request from ${who}`);
+  return who;
 }
 
 async function stake(m: Messenger, args: string[]): Promise<void> {

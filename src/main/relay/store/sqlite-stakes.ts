@@ -36,7 +36,7 @@ export function stakesPart(db: Database.Database): StakesPart {
     getStake: db.prepare<[string], StakeRow>(STAKE_SQL.getStake),
     listSent: db.prepare<[string, number], StakeRow>(STAKE_SQL.listSent),
     listReceived: db.prepare<[string, number], StakeRow>(STAKE_SQL.listReceived),
-    listBoth: db.prepare<[string, number], StakeRow>(STAKE_SQL.listBoth),
+    listBoth: db.prepare<[string, string, number], StakeRow>(STAKE_SQL.listBoth),
     setStatus: db.prepare<[StakeStatus, string]>(STAKE_SQL.setStatus),
     setReleaseSignature: db.prepare<[string, string]>(STAKE_SQL.setReleaseSignature),
   };
