@@ -28,7 +28,8 @@
  * | profile.claimHandle       | claimHandle()          |
  * | conversations.list/open/markRead | listConversations() / openConversation() / markRead() |
  * | messages.list/send/retry  | listMessages() / sendMessage() / retryMessage() |
- * | requests.list/accept/decline | listRequests() / acceptRequest() / declineRequest() |
+ * | requests.list/accept/decline | listRequests() / acceptRequest() / declineRequest() (accept also releases a staked request's stake) |
+ * | requests.spam, stakes.*   | `stakes` (stakes.ts): forfeitFrom() + block(), settings() setRpcUrl() list() pay() refund() |
  * | contacts.block/unblock    | block() / unblock()    |
  * | directory.search          | searchDirectory()      |
  * | groups.*                  | listPublicGroups() listMyGroups() getGroup() createGroup() joinGroup() leaveGroup() addMember() removeMember() setAdmin() listBotTokens() mintBotToken() revokeBotToken() |

@@ -52,6 +52,8 @@ const QUOTE_MARGIN_MS = 2 * 60 * 1000;
 /** how often a staked send is tried again while the relay still counts the deposit unconfirmed */
 const UNCONFIRMED_TRIES = 20;
 const RPC_TIMEOUT_MS = 10_000;
+/** the vault's first chain signature loads viem in its worker, which takes seconds on a busy machine */
+const SIGN_TIMEOUT = { timeoutMs: 60_000 };
 
 export class Stakes {
   private config: { origin: string; value: StakeConfig } | null = null;
@@ -227,7 +229,7 @@ export class Stakes {
   async releaseFrom(address: string): Promise<StakeRecord | null> {
     const stake = await this.activeFrom(address);
     if (!stake) return null;
-    const { signature } = await this.d.vault.signTypedData({ typedData: releaseTypedData(stake) });
+    const { signature } = await this.d.vault.signTypedData({ typedData: releaseTypedData(stake) }, SIGN_TIMEOUT);
     await this.d.api().releaseStake(stake.id, signature);
     return stake;
   }
@@ -292,7 +294,7 @@ export class Stakes {
         chainId, nonce, to: c.escrow, value: value.toString(), data, gas: gas.toString(),
         maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
       },
-    });
+    }, SIGN_TIMEOUT);
     beforeBroadcast?.(signed.hash);
     return this.call(c, (pub) => pub.sendRawTransaction({ serializedTransaction: signed.serialized as Hex }));
   }
