@@ -3,7 +3,7 @@
  * and speak to the window through one guarded doorway. Everything that can run without
  * Electron lives in src/main/services and is shared with web mode.
  */
-import { app, BrowserWindow, dialog, safeStorage, shell } from 'electron';
+import { app, BrowserWindow, dialog, Notification, safeStorage, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { installDoorway, pushEvent } from './ipc/doorway.js';
 import { safeStorageCodec } from './safe-storage-codec.js';
@@ -16,6 +16,8 @@ import { createMainWindow, hardenSession } from './window.js';
 const here = fileURLToPath(new URL('.', import.meta.url));
 let win: BrowserWindow | null = null;
 let services: AppServices | null = null;
+/** shown notifications, held so that one is not collected (and its click lost) while on screen */
+const notifications = new Set<Notification>();
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -41,6 +43,20 @@ if (!app.requestSingleInstanceLock()) {
         relayLauncher: builtRelayLauncher(here, sqliteEnv),
         keychain: { codec: safeStorageCodec(safeStorage), refusal: keychainRefusal(safeStorage, process.platform) },
         openExternal: (url) => shell.openExternal(url),
+        notify: ({ title, body, onClick }) => {
+          if (!Notification.isSupported()) return false;
+          const n = new Notification({ title, body, silent: false });
+          notifications.add(n);
+          n.on('close', () => notifications.delete(n));
+          n.on('click', () => {
+            notifications.delete(n);
+            if (win?.isMinimized()) win.restore();
+            win?.focus();
+            onClick();
+          });
+          n.show();
+          return true;
+        },
       });
     } catch (e) {
       dialog.showErrorBox('Relay Messenger could not start', e instanceof Error ? e.message : String(e));

@@ -20,6 +20,27 @@ export interface ConversationSummary {
   lastMessage: { text: string; at: string; fromMe: boolean } | null;
   unread: number;
   updatedAt: string;
+  /** no notifications for this conversation (its unread count still shows) */
+  muted: boolean;
+}
+
+/** The person's choices about what others learn and what the desktop shows (kept per profile). */
+export interface Preferences {
+  /** send `read` receipts when a conversation is shown (delivered receipts always go) */
+  readReceipts: boolean;
+  /** desktop notifications for new messages and contact requests while the window is not focused */
+  notifications: boolean;
+  /** what a notification shows: the text, or only who wrote */
+  notificationPreview: 'full' | 'sender';
+}
+
+export const DEFAULT_PREFERENCES: Preferences = { readReceipts: true, notifications: false, notificationPreview: 'full' };
+
+/** The peer is composing (`on`) or stopped (`off`); the app shows it for 6 s unless renewed. Never stored. */
+export interface TypingNotice {
+  conversationId: ConversationId;
+  from: string;
+  state: 'on' | 'off';
 }
 
 /**
@@ -34,6 +55,16 @@ export const MESSAGE_MAX_CHARS = 20_000;
  */
 export type MessageState = 'sending' | 'sent' | 'failed';
 
+/**
+ * How far an own message got, as its ticks show it: in the outbox (`sending`), accepted by the
+ * relay (`sent`), stored on the peer's device (`delivered`), seen by the peer (`read`). Receipts
+ * only move it forward: a late `delivered` never takes back a `read`.
+ */
+export type DeliveryState = 'sending' | 'sent' | 'delivered' | 'read';
+
+/** What a receipt message reports (wire format, kind `receipt`). */
+export type ReceiptState = 'delivered' | 'read';
+
 export interface ChatMessage {
   id: string;
   conversationId: ConversationId;
@@ -47,6 +78,8 @@ export interface ChatMessage {
   sentAt: string;
   receivedAt: string | null;
   state: MessageState;
+  /** own messages: how far it got (a failed send is `sending` until retried); null for received ones */
+  delivery: DeliveryState | null;
   /** how the relay routed it (sender side); for received: 'inbox' or 'request' */
   routed: Routed | null;
   stakeRequired: string | null;

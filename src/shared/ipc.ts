@@ -5,11 +5,12 @@
  */
 import { Type, type Static, type TSchema } from 'typebox';
 import type {
-  ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationSummary,
+  ApiKeyInfo, AppStatus, ConversationId, Preferences, TypingNotice, BotToken, ChatMessage, ContactRequest, ConversationSummary,
   DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RejectedMessage, RelayStatus, StakeInfo, StakeSettings, SyncStatus,
 } from './domain.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { ADDRESS_PATTERN } from './identity-patterns.js';
+import type { commandNames } from './bridge-methods.js';
 
 const Address = Type.String({ pattern: ADDRESS_PATTERN });
 const Recipient = Type.String({ minLength: 2, maxLength: 64, description: '0x address or @handle' });
@@ -119,6 +120,26 @@ export const commands = {
   'relay.setLocal': cmd<RelayStatus>()(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
   'relay.shareOnLan': cmd<RelayStatus>()(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
   'sync.now': cmd<SyncStatus>()(NoArgs),
+
+  // live: typing notices, mute, the person's preferences, desktop notifications
+  /** `on` while composing (sent at most every 3 s), `off` on send or clear; direct conversations only */
+  'conversations.typing': cmd<void>()(Type.Object({ conversationId: ConvId, state: Type.Union([Type.Literal('on'), Type.Literal('off')]) }, { additionalProperties: false })),
+  'conversations.mute': cmd<ConversationSummary>()(Type.Object({ conversationId: ConvId, muted: Type.Boolean() }, { additionalProperties: false })),
+  'preferences.get': cmd<Preferences>()(NoArgs),
+  'preferences.set': cmd<Preferences>()(
+    Type.Object(
+      { readReceipts: Type.Optional(Type.Boolean()), notifications: Type.Optional(Type.Boolean()), notificationPreview: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('sender')])) },
+      { additionalProperties: false },
+    ),
+  ),
+  /**
+   * Shows a desktop notification through the shell (Electron's Notification); `shown: false`
+   * where the shell has none (web mode), and the page uses the browser's. A click is the
+   * `notification.clicked` event.
+   */
+  'notifications.show': cmd<{ shown: boolean }>()(
+    Type.Object({ title: Type.String({ maxLength: 200 }), body: Type.String({ maxLength: 500 }), conversationId: Type.Optional(ConvId) }, { additionalProperties: false }),
+  ),
   'links.openExternal': cmd<void>()(Type.Object({ url: Type.String({ pattern: '^https?://', maxLength: 2048 }) }, { additionalProperties: false })),
 } as const;
 
@@ -138,9 +159,13 @@ export interface Events {
   'sync.status': SyncStatus;
   'relay.status': RelayStatus;
   'app.status': AppStatus;
+  /** the peer is typing, or stopped */
+  typing: TypingNotice;
+  /** a shell notification was clicked: open this conversation (or the requests, with none) */
+  'notification.clicked': { conversationId: ConversationId | null };
 }
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.rejected', 'conversation.updated', 'request.new', 'sync.status', 'relay.status', 'app.status'];
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.rejected', 'conversation.updated', 'request.new', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked'];
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {
@@ -155,6 +180,11 @@ export type MessengerBridge = {
 } & {
   on<E extends EventName>(event: E, fn: (payload: Events[E]) => void): () => void;
 };
+
+// The preload's list of names (bridge-methods.ts) is the contract's, neither more nor fewer.
+type ListedCommand = (typeof commandNames)[number];
+const _sameNames: [Exclude<CommandName, ListedCommand>, Exclude<ListedCommand, CommandName>] extends [never, never] ? true : never = true;
+void _sameNames;
 
 // Compile-time check that argument types are inferred (not unknown).
 type _Check = CommandArgs<'messages.send'>['text'] extends string ? true : never;

@@ -2,14 +2,19 @@
 import { Agent, request } from 'node:http';
 
 export class KeepAliveClient {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  private readonly agent: Agent;
+  private readonly ownAgent: boolean;
   private readonly url: URL;
 
+  /** `agent`: one shared by many clients (many held pulls need many sockets); it stays the caller's to destroy. */
   constructor(
     baseUrl: string,
     private readonly apiKey: string,
+    agent?: Agent,
   ) {
     this.url = new URL(baseUrl);
+    this.agent = agent ?? new Agent({ keepAlive: true, maxSockets: 1 });
+    this.ownAgent = agent === undefined;
   }
 
   call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -44,6 +49,6 @@ export class KeepAliveClient {
   }
 
   close(): void {
-    this.agent.destroy();
+    if (this.ownAgent) this.agent.destroy();
   }
 }

@@ -11,7 +11,7 @@ import { memoryMiB, runTs, startBuilt, startTs, type Child } from '../test-suppo
 import { KeepAliveClient } from './keep-alive-client.js';
 import { LeanHttpClient } from './lean-http-client.js';
 import { assertClean, combine, postLoad, type LoadResult } from './load.js';
-import { figure, type Figure } from './report.js';
+import { figure, percentile, type Figure } from './report.js';
 import { envelopeBodies } from '../test-support/sealed-like.js';
 import { callJson, signIn, type SignedIn } from '../test-support/sign-in.js';
 
@@ -264,11 +264,6 @@ async function ackThroughput(base: string, who: SignedIn, maxAcks: number, maxSe
   } finally {
     client.close();
   }
-}
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], q: number): number {
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
 }
 
 function sleep(ms: number): Promise<void> {

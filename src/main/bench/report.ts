@@ -46,3 +46,8 @@ export function table(figures: Figure[]): string {
   const line = (r: string[]) => r.map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: number[], q: number): number {
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
+}

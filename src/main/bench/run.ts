@@ -27,6 +27,10 @@ export interface BenchSection {
 export const SECTIONS: BenchSection[] = [
   { name: 'relay', load: async () => (ctx) => benchRelay({ quick: ctx.quick, log: ctx.log }) },
   {
+    name: 'live',
+    load: () => optionalSection('live', './live-bench.ts', 'benchLive', { options: (ctx) => ({ quick: ctx.quick, log: ctx.log }) }),
+  },
+  {
     name: 'crypto',
     load: () =>
       optionalSection('crypto', './crypto-bench.ts', 'benchCrypto', {

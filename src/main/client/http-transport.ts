@@ -25,6 +25,8 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: Buffer;
   timeoutMs?: number;
+  /** cancels the request (a held pull when the app locks or closes): rejects with code `aborted` */
+  signal?: AbortSignal;
 }
 
 /** The relay could not be reached (refused, reset, timed out, or TLS pin mismatch). */
@@ -89,6 +91,7 @@ export function httpRequest(agent: http.Agent, req: HttpRequest): Promise<HttpRe
   return new Promise<HttpResponse>((resolve, reject) => {
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     if (req.body) headers['content-length'] = String(req.body.length);
+    if (req.signal?.aborted) return reject(new NetworkError('request cancelled', 'aborted'));
     const r = mod.request(
       req.url,
       { method: req.method, headers, agent, timeout: req.timeoutMs ?? 20_000 },
@@ -101,6 +104,12 @@ export function httpRequest(agent: http.Agent, req: HttpRequest): Promise<HttpRe
     );
     r.on('timeout', () => r.destroy(new NetworkError('relay request timed out', 'timeout')));
     r.on('error', (e) => reject(toNetworkError(e)));
+    if (req.signal) {
+      const signal = req.signal;
+      const abort = () => r.destroy(new NetworkError('request cancelled', 'aborted'));
+      signal.addEventListener('abort', abort, { once: true });
+      r.on('close', () => signal.removeEventListener('abort', abort));
+    }
     r.end(req.body);
   });
 }

@@ -141,4 +141,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN bot_name TEXT;
     `,
   },
+  {
+    version: 5,
+    name: 'receipts from the peer',
+    sql: `
+      -- What the peer's receipts said about an own message (NULL: none yet). Kept apart from
+      -- state, which is the outbox's: a receipt may arrive while another device's copy is still
+      -- being retried. Only ever moves NULL → delivered → read.
+      ALTER TABLE messages ADD COLUMN peer_state TEXT CHECK (peer_state IN ('delivered', 'read'));
+    `,
+  },
+  {
+    version: 6,
+    name: 'muted conversations',
+    sql: `
+      -- A muted conversation raises no desktop notification; it still counts unread.
+      ALTER TABLE conversations ADD COLUMN muted INTEGER NOT NULL DEFAULT 0 CHECK (muted IN (0, 1));
+    `,
+  },
 ];

@@ -11,7 +11,7 @@ import { openDatabase } from '../sqlite/open-database.js';
 import type { Routed, StakeCurrency } from '../../shared/api/common.js';
 import type { GroupSummary } from '../../shared/api/groups.js';
 import type {
-  ChatMessage, ContactRequest, ConversationId, ConversationSummary, GroupInfo, MessageState,
+  ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeliveryState, GroupInfo, MessageState, ReceiptState,
 } from '../../shared/domain.js';
 import { MIGRATIONS } from './local-store-migrations.js';
 
@@ -108,6 +108,7 @@ interface MessageRowDb {
   bot_name: string | null;
   error: string | null;
   error_code: string | null;
+  peer_state: ReceiptState | null;
   author_handle: string | null;
 }
 
@@ -117,6 +118,7 @@ interface ConversationRowDb {
   peer: string;
   unread: number;
   updated_at: string;
+  muted: number;
   contact_handle: string | null;
   contact_verified: number | null;
   group_name: string | null;
@@ -145,10 +147,10 @@ export function shortAddress(address: string): string {
 }
 
 const MESSAGE_COLUMNS = `m.seq, m.id, m.conversation_id, m.author, m.from_me, m.kind, m.text, m.sent_at, m.received_at, m.state,
-  m.routed, m.stake_required, m.stake_currency, m.via, m.bot_name, m.error, m.error_code, c.handle AS author_handle`;
+  m.routed, m.stake_required, m.stake_currency, m.via, m.bot_name, m.error, m.error_code, m.peer_state, c.handle AS author_handle`;
 
 const CONVERSATION_SELECT = `
-  SELECT v.id, v.kind, v.peer, v.unread, v.updated_at,
+  SELECT v.id, v.kind, v.peer, v.unread, v.updated_at, v.muted,
     c.handle AS contact_handle, c.verified AS contact_verified, g.name AS group_name, g.verified AS group_verified,
     m.text AS last_text, m.sent_at AS last_sent_at, m.from_me AS last_from_me
   FROM conversations v
@@ -261,6 +263,10 @@ export class LocalStore {
     this.s.markRead.run(id);
   }
 
+  setMuted(id: ConversationId, muted: boolean): void {
+    this.s.setMuted.run(muted ? 1 : 0, id);
+  }
+
   /** Forgets a direct conversation with everything in it (declined request). */
   deleteConversation(id: ConversationId): void {
     this.s.deleteConversation.run(id);
@@ -324,6 +330,28 @@ export class LocalStore {
       this.s.markSent.run({ id, routed: r.routed, stake_required: r.stakeRequired, stake_currency: r.stakeCurrency, via: r.via, deliveries: JSON.stringify(r.deliveries) });
       this.s.deleteOutbox.run(id);
     })();
+  }
+
+  /**
+   * The peer's device stored these own messages of this conversation (a `delivered` receipt).
+   * Only moves forward: a read message stays read. Ids of other conversations, of messages
+   * not ours or unknown are ignored. Returns the ids whose state changed.
+   */
+  markDelivered(conversationId: ConversationId, ids: readonly string[]): string[] {
+    return this.movePeerState(this.s.markPeerDelivered, conversationId, ids);
+  }
+
+  /** The peer has seen these own messages (a `read` receipt); the same rules as markDelivered. */
+  markReadByPeer(conversationId: ConversationId, ids: readonly string[]): string[] {
+    return this.movePeerState(this.s.markPeerRead, conversationId, ids);
+  }
+
+  private movePeerState(statement: Statement, conversationId: ConversationId, ids: readonly string[]): string[] {
+    const changed: string[] = [];
+    this.db.transaction(() => {
+      for (const id of new Set(ids.map((i) => i.toLowerCase()))) if (statement.run(id, conversationId).changes > 0) changed.push(id);
+    })();
+    return changed;
   }
 
   markFailed(id: string, error: string, code: string | null = null): void {
@@ -533,6 +561,7 @@ function messageFromRow(r: MessageRowDb): ChatMessage {
     sentAt: r.sent_at,
     receivedAt: r.received_at,
     state: r.state,
+    delivery: deliveryOf(r),
     routed: r.routed,
     stakeRequired: r.stake_required,
     stakeCurrency: r.stake_currency,
@@ -541,6 +570,11 @@ function messageFromRow(r: MessageRowDb): ChatMessage {
     error: r.error,
     errorCode: r.error_code,
   };
+}
+
+function deliveryOf(r: MessageRowDb): DeliveryState | null {
+  if (r.from_me !== 1) return null;
+  return r.peer_state ?? (r.state === 'sent' ? 'sent' : 'sending');
 }
 
 function conversationFromRow(r: ConversationRowDb, _me: string): ConversationSummary {
@@ -554,6 +588,7 @@ function conversationFromRow(r: ConversationRowDb, _me: string): ConversationSum
     lastMessage: r.last_text === null ? null : { text: r.last_text, at: r.last_sent_at!, fromMe: r.last_from_me === 1 },
     unread: r.unread,
     updatedAt: r.updated_at,
+    muted: r.muted === 1,
   };
 }
 
@@ -639,6 +674,7 @@ export const LOCAL_STORE_SQL = {
     ORDER BY v.updated_at DESC, v.id`,
   getConversation: `${CONVERSATION_SELECT} WHERE v.id = ?`,
   markRead: 'UPDATE conversations SET unread = 0 WHERE id = ?',
+  setMuted: 'UPDATE conversations SET muted = ? WHERE id = ?',
   deleteConversation: 'DELETE FROM conversations WHERE id = ?',
 
   insertMessage: `INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, received_at, state, routed, via, bot_name, envelope_id, shown)
@@ -656,6 +692,8 @@ export const LOCAL_STORE_SQL = {
   markSent: `UPDATE messages SET state = 'sent', routed = @routed, stake_required = @stake_required, stake_currency = @stake_currency,
     via = @via, deliveries = @deliveries, error = NULL, error_code = NULL WHERE id = @id`,
   markFailed: `UPDATE messages SET state = 'failed', error = ?, error_code = ? WHERE id = ?`,
+  markPeerDelivered: `UPDATE messages SET peer_state = 'delivered' WHERE id = ? AND conversation_id = ? AND from_me = 1 AND peer_state IS NULL`,
+  markPeerRead: `UPDATE messages SET peer_state = 'read' WHERE id = ? AND conversation_id = ? AND from_me = 1 AND (peer_state IS NULL OR peer_state = 'delivered')`,
   markSending: `UPDATE messages SET state = 'sending', error = NULL, error_code = NULL WHERE id = ?`,
   getDeliveries: 'SELECT deliveries FROM messages WHERE id = ?',
 

@@ -8,7 +8,13 @@
  *   `to` (nor the author) rejects the message.
  * - `device` (people, not bots): the sender's device key, which must be one of the sender's
  *   certified devices.
+ *
+ * Signals (kinds `receipt` and `typing`, wire-format "Kinds beyond text and request") are
+ * never shown as messages: composeSignal and readSignal below. A receiver drops a malformed
+ * one and ignores kinds it does not know; neither fails the batch it came in.
  */
+import { Type, type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { LOWER_ADDRESS } from '../../shared/identity-patterns.js';
 export type MessageKind = 'text' | 'request';
 
@@ -33,6 +39,66 @@ export function composeFields(input: ComposeInput): Record<string, unknown> {
   return out;
 }
 
+/** Most message ids one receipt names (wire format). */
+export const MAX_RECEIPT_IDS = 100;
+
+const MessageId = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
+/** The kind-specific fields of a signal; the common ones (id, from, sentAt, to, device) are checked elsewhere. */
+const SignalFields = Type.Union([
+  Type.Object({
+    kind: Type.Literal('receipt'),
+    of: Type.Array(MessageId, { minItems: 1, maxItems: MAX_RECEIPT_IDS }),
+    state: Type.Union([Type.Literal('delivered'), Type.Literal('read')]),
+  }),
+  Type.Object({ kind: Type.Literal('typing'), state: Type.Union([Type.Literal('on'), Type.Literal('off')]) }),
+]);
+const signalFields = Compile(SignalFields);
+
+export type SignalBody = Static<typeof SignalFields>;
+export type ReceiptBody = Extract<SignalBody, { kind: 'receipt' }>;
+export type TypingBody = Extract<SignalBody, { kind: 'typing' }>;
+
+export interface SignalInput {
+  id: string;
+  sentAt: string;
+  body: SignalBody;
+  /** the peer (signals go only to direct conversations and small groups' members' devices) */
+  to?: string;
+  device?: string;
+}
+
+/** The `message` of a receipt or typing notice for vault.sealMessage; throws on a body the wire format refuses. */
+export function composeSignal(input: SignalInput): Record<string, unknown> {
+  const body = input.body.kind === 'receipt'
+    ? { kind: 'receipt', of: input.body.of.map((id) => id.toLowerCase()), state: input.body.state }
+    : { kind: 'typing', state: input.body.state };
+  if (!signalFields.Check(body)) throw new Error(`not a valid ${input.body.kind}: ${signalFields.Errors(body).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
+  const out: Record<string, unknown> = { id: input.id, sentAt: input.sentAt, ...body };
+  if (input.to !== undefined) out.to = input.to.toLowerCase();
+  if (input.device !== undefined) out.device = input.device.toLowerCase();
+  return out;
+}
+
+export type ReadSignal = SignalBody & { to: string | null; device: string | null };
+
+/**
+ * A receipt or typing notice read from an opened message; null for any other kind and for a
+ * malformed one (ids not uuids, none or more than 100, an unknown state), which the caller
+ * acks and drops. Ids come back lower-case.
+ */
+export function readSignal(m: Record<string, unknown>): ReadSignal | null {
+  const fields = m.kind === 'receipt' ? { kind: m.kind, of: m.of, state: m.state } : m.kind === 'typing' ? { kind: m.kind, state: m.state } : null;
+  if (fields === null || !signalFields.Check(fields)) return null;
+  const body: SignalBody = fields.kind === 'receipt' ? { kind: 'receipt', of: fields.of.map((id) => id.toLowerCase()), state: fields.state } : fields;
+  return { ...body, ...addressing(m) };
+}
+
+function addressing(m: Record<string, unknown>): { to: string | null; device: string | null } {
+  const to = typeof m.to === 'string' && LOWER_ADDRESS.test(m.to.toLowerCase()) ? m.to.toLowerCase() : null;
+  const device = typeof m.device === 'string' && DEVICE.test(m.device.toLowerCase()) ? m.device.toLowerCase() : null;
+  return { to, device };
+}
+
 export interface ReadBody {
   kind: MessageKind;
   text: string;
@@ -50,9 +116,7 @@ export function readBody(m: Record<string, unknown>): ReadBody | null {
   else if (kind === 'request') text = typeof m.note === 'string' ? m.note : m.text;
   else return null;
   if (typeof text !== 'string') return null;
-  const to = typeof m.to === 'string' && LOWER_ADDRESS.test(m.to.toLowerCase()) ? m.to.toLowerCase() : null;
-  const device = typeof m.device === 'string' && DEVICE.test(m.device.toLowerCase()) ? m.device.toLowerCase() : null;
-  return { kind, text, to, device };
+  return { kind, text, ...addressing(m) };
 }
 
 /** Longest bot name kept, as the relay mints them (MintTokenBody). */

@@ -10,34 +10,9 @@
  * ## Commands
  * Every command of `src/shared/ipc.ts` except the shell's own (`relay.setLocal`,
  * `relay.shareOnLan`, `links.openExternal`) has one method here, taking the command's
- * argument object and resolving to exactly its result type. `handlers()` returns them as a
- * map keyed by command name, typed so that a missing command fails to compile:
- *
- *   const h = messenger.handlers();
- *   ipcMain.handle(name, (_e, args) => h[name](args));   // after validating args
- *
- * | command                   | method                 |
- * |---------------------------|------------------------|
- * | app.status                | appStatus()            |
- * | wallet.create             | createWallet()         |
- * | wallet.importMnemonic     | importMnemonic()       |
- * | wallet.importPrivateKey   | importPrivateKey()     |
- * | wallet.unlock             | unlock()               |
- * | relay.connect             | connectRelay()         |
- * | relay.status              | relayStatus()          |
- * | profile.claimHandle       | claimHandle()          |
- * | conversations.list/open/markRead | listConversations() / openConversation() / markRead() |
- * | messages.list/send/retry  | listMessages() / sendMessage() / retryMessage() |
- * | requests.list/accept/decline | listRequests() / acceptRequest() / declineRequest() (accept also releases a staked request's stake) |
- * | requests.spam, stakes.*   | `stakes` (stakes.ts): forfeitFrom() + block(), settings() setRpcUrl() list() pay() refund() |
- * | contacts.block/unblock    | block() / unblock()    |
- * | directory.search          | searchDirectory()      |
- * | groups.*                  | listPublicGroups() listMyGroups() getGroup() createGroup() joinGroup() leaveGroup() addMember() removeMember() setAdmin() listBotTokens() mintBotToken() revokeBotToken() |
- * | invitations.*             | listInvitations() acceptInvitation() declineInvitation() |
- * | devices.list/revoke       | listDevices() / revokeDevice() |
- * | apiKeys.list/mint/revoke  | listApiKeys() / mintApiKey() / revokeApiKey() |
- * | policy.get/set            | getPolicy() / setPolicy() |
- * | sync.now                  | syncNow()              |
+ * argument object and resolving to exactly its result type; `handlers()` maps the command
+ * names to them, typed so that a missing command fails to compile. Arguments are normalised
+ * here (mnemonic spacing, address case), so the app and the CLI get the same.
  *
  * `relay.connect` takes a resolved URL (the shell turns mode `local`/`lan` into one) and,
  * for a self-signed LAN relay, the certificate's SHA-256 fingerprint, which is then pinned on
@@ -60,10 +35,10 @@
  *
  * ## Life cycle
  * `Messenger.open({ profileDir })` → (first run) `createWallet` or an import → `connectRelay`
- * (signs in: SIWE challenge signed by the vault, this device registered with its
- * certificate, the `sk_live_` key stored sealed with the vault's codec) → ready. On later
- * runs: `unlock` → ready. When ready, a background loop flushes the outbox and pulls
- * (paced to stay inside 120 requests a minute) unless `autoSync: false`. `close()` at exit.
+ * (the RelaySession signs in: SIWE challenge signed by the vault, this device registered
+ * with its certificate, the `sk_live_` key stored sealed with the vault's codec) → ready. On
+ * later runs: `unlock` → ready. When ready, the SyncLoop flushes the outbox and pulls (paced
+ * to stay inside 120 requests a minute) unless `autoSync: false`. `close()` at exit.
  */
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
@@ -72,8 +47,9 @@ import type { ApiKeyMeta } from '../../shared/api/account.js';
 import type { GroupDetail, GroupSummary } from '../../shared/api/groups.js';
 import type {
   ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeviceInfo,
-  DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RelayMode, RelayStatus, SyncStatus,
+  DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, Preferences, RelayStatus, SyncStatus,
 } from '../../shared/domain.js';
+import { DEFAULT_PREFERENCES } from '../../shared/domain.js';
 import type { CommandArgs, CommandName, CommandResult, EventName, Events } from '../../shared/ipc.js';
 import { passphraseCodec, type VaultCodec } from '../vault/secret-codec.js';
 import { VaultClient } from '../vault/vault-client.js';
@@ -82,22 +58,25 @@ import { CertifiedDevices } from './certified-devices.js';
 import { LocalStore, groupInfoOf, type GroupRecord } from './local-store.js';
 import { MessengerError } from './messenger-error.js';
 import { Outbox, type SendOutcome } from './outbox.js';
-import { RelayApi, RelayError, credentialRefused, isTransient } from './relay-api.js';
+import { RelayError, isTransient, type RelayApi } from './relay-api.js';
 import { parseRecipient } from '../../shared/recipient.js';
 import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
-import { RequestPacer } from './request-pacer.js';
+import { ADDRESS } from '../../shared/identity-patterns.js';
 import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from './profile-passphrase.js';
-import { openSecret, sealSecret } from './sealed-secret.js';
 import { forgetTicket, ticketingCodec, ticketPath } from '../vault/unlock-ticket.js';
+import { RelaySession, revokedError, DEVICE_REVOKED_MESSAGE } from './relay-session.js';
 import { Stakes } from './stakes.js';
 import { SyncEngine, type CrashPoint, type SyncPassResult } from './sync-engine.js';
+import { SyncLoop } from './sync-loop.js';
+import { Signals } from './signals.js';
+import type { IncomingSignal } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
 
 /** The commands the Messenger serves (the shell owns the rest). */
-export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal'>;
+export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show'>;
 export type ClientHandlers = { [K in ClientCommand]: (args: CommandArgs<K>) => Promise<CommandResult<K>> };
 
-export { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase };
+export { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase, DEVICE_REVOKED_MESSAGE };
 
 export interface MessengerOptions {
   profileDir: string;
@@ -123,20 +102,7 @@ export interface MessengerOptions {
 }
 
 const DB_FILE = 'client.db';
-const S = {
-  relayMode: 'relay.mode',
-  relayUrl: 'relay.url',
-  relayFingerprint: 'relay.fingerprint',
-  handle: 'handle',
-  apiKey: (origin: string) => `apiKey:${origin}`,
-  deviceRevoked: (origin: string) => `deviceRevoked:${origin}`,
-} as const;
-
-/** What a revoked device is told, whichever command found out. */
-export const DEVICE_REVOKED_MESSAGE =
-  'This device was revoked (from another device of this wallet): it keeps the messages already on it, but can no longer send or receive through this relay. ' +
-  'To use this wallet here again, import it into a new profile, which gets a new device key.';
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const PREFERENCES_KEY = 'preferences';
 
 export class Messenger {
   readonly profileDir: string;
@@ -144,33 +110,42 @@ export class Messenger {
   readonly vault: VaultClient;
   private readonly opts: MessengerOptions;
   private readonly events = new EventEmitter();
-  private api: RelayApi | null = null;
-  private codec: VaultCodec | null;
+  private readonly session: RelaySession;
   private identity: { address: string; deviceKey: string } | null = null;
   private unlocked = false;
   private readonly devices: CertifiedDevices;
   private readonly outbox: Outbox;
   private readonly engine: SyncEngine;
   readonly stakes: Stakes;
-  private sync: SyncStatus = { state: 'idle', lastSyncAt: null, pendingOutbox: 0, error: null };
-  private relay: { connected: boolean; lastError: string | null } = { connected: false, lastError: null };
-  private loopTimer: NodeJS.Timeout | null = null;
-  private loopRunning: Promise<unknown> | null = null;
-  private offlineStreak = 0;
+  private readonly loop: SyncLoop;
+  private readonly signals: Signals;
   private closed = false;
-  private signingIn: Promise<void> | null = null;
 
   private constructor(opts: MessengerOptions, store: LocalStore, vault: VaultClient) {
     this.opts = opts;
     this.profileDir = opts.profileDir;
     this.store = store;
     this.vault = vault;
-    this.codec = opts.codec ?? null;
     this.events.setMaxListeners(100);
     const now = opts.now ?? Date.now;
-    this.devices = new CertifiedDevices(() => this.requireApi(), store, now);
+    this.session = new RelaySession({
+      store,
+      vault,
+      me: () => this.me(),
+      now,
+      requestsPerMinute: opts.requestsPerMinute,
+      onChange: () => this.emit('relay.status', this.relayStatus()),
+      onSigningIn: () => this.loop.start(),
+      onRevoked: () => {
+        this.loop.stop();
+        void this.appStatus().then((st) => this.emit('app.status', st), () => undefined);
+      },
+    });
+    if (opts.codec) this.session.setCodec(opts.codec);
+    const api = () => this.session.requireApi();
+    this.devices = new CertifiedDevices(api, store, now);
     // What the outbox and the sync engine both need: the relay, the vault, the local store, who we are.
-    const shared = { api: () => this.requireApi(), vault, store, devices: this.devices, me: () => this.me(), now };
+    const shared = { api, vault, store, devices: this.devices, me: () => this.me(), now };
     this.outbox = new Outbox({
       ...shared,
       onUpdated: (m) => {
@@ -186,6 +161,25 @@ export class Messenger {
       pullLimit: opts.pullLimit,
       onCommitted: (applied) => this.onCommitted(applied),
       onRejected: (r) => this.emit('message.rejected', r),
+      onSignals: (signals) => this.applySignals(signals),
+    });
+    this.signals = new Signals({ api, vault, devices: this.devices, me: () => this.me(), now });
+    this.loop = new SyncLoop({
+      session: this.session,
+      outbox: this.outbox,
+      engine: this.engine,
+      store,
+      now,
+      pollIntervalMs: opts.pollIntervalMs,
+      autoSync: opts.autoSync !== false,
+      mayRun: () => this.unlocked && this.session.hasRelay() && !this.session.isRevoked(),
+      refreshGroup: (id) => this.refreshGroup(id),
+      onHandleLearned: (address) => {
+        this.emitConversation(`direct:${address}`);
+        const request = this.store.getRequest(address);
+        if (request) this.emit('request.new', request);
+      },
+      onStatus: (st) => this.emit('sync.status', st),
     });
   }
 
@@ -198,7 +192,6 @@ export class Messenger {
     try {
       const st = await vault.status();
       if (st.hasWallet && st.address && st.deviceKey) m.identity = { address: st.address, deviceKey: st.deviceKey };
-      m.restoreRelay();
     } catch (e) {
       await m.close();
       throw e;
@@ -287,6 +280,10 @@ export class Messenger {
       'policy.get': () => this.getPolicy(),
       'policy.set': (a) => this.setPolicy(a),
       'sync.now': () => this.syncNow(),
+      'conversations.typing': (a) => this.typing(a),
+      'conversations.mute': async (a) => this.mute(a),
+      'preferences.get': async () => this.preferences(),
+      'preferences.set': async (a) => this.setPreferences(a),
     };
   }
 
@@ -299,9 +296,9 @@ export class Messenger {
       shell: this.opts.shell ?? 'electron',
       hasWallet: st.hasWallet,
       unlocked: st.unlocked,
-      ready: st.unlocked && this.api !== null && this.api.hasCredential(),
+      ready: st.unlocked && this.session.hasCredential(),
       address: st.address,
-      handle: this.store.getSetting(S.handle),
+      handle: this.session.handle,
       deviceKey: st.deviceKey,
       relay: this.relayStatus(),
     };
@@ -309,22 +306,22 @@ export class Messenger {
 
   relayStatus(): RelayStatus {
     return {
-      mode: (this.store.getSetting(S.relayMode) as RelayMode | null) ?? null,
-      url: this.store.getSetting(S.relayUrl),
-      connected: this.relay.connected,
-      lastError: this.relay.lastError,
-      revoked: this.isRevoked(),
+      mode: this.session.mode,
+      url: this.session.url,
+      connected: this.session.connected,
+      lastError: this.session.lastError,
+      revoked: this.session.isRevoked(),
       local: this.opts.localRelay?.() ?? { running: false, url: null, lan: null },
     };
   }
 
   syncStatus(): SyncStatus {
-    return { ...this.sync, pendingOutbox: this.store.outboxCount() };
+    return this.loop.syncStatus();
   }
 
   /** The wallet address and device key of this profile (null before a wallet exists). */
   whoami(): { address: string; deviceKey: string; handle: string | null } | null {
-    return this.identity ? { ...this.identity, handle: this.store.getSetting(S.handle) } : null;
+    return this.identity ? { ...this.identity, handle: this.session.handle } : null;
   }
 
   // =========================================================================================
@@ -339,14 +336,16 @@ export class Messenger {
 
   async importMnemonic(a: CommandArgs<'wallet.importMnemonic'>): Promise<{ address: string }> {
     const passphrase = effectivePassphrase(a.passphrase);
-    const w = await this.vault.importMnemonic({ mnemonic: a.mnemonic, ...(this.opts.codec ? {} : { passphrase }) });
+    // pasted phrases come with stray spaces, line breaks and capitals
+    const mnemonic = a.mnemonic.trim().toLowerCase().split(/\s+/).join(' ');
+    const w = await this.vault.importMnemonic({ mnemonic, ...(this.opts.codec ? {} : { passphrase }) });
     await this.walletOpened(w.address, w.deviceKey, passphrase);
     return { address: w.address };
   }
 
   async importPrivateKey(a: CommandArgs<'wallet.importPrivateKey'>): Promise<{ address: string }> {
     const passphrase = effectivePassphrase(a.passphrase);
-    const w = await this.vault.importPrivateKey({ privateKey: a.privateKey, ...(this.opts.codec ? {} : { passphrase }) });
+    const w = await this.vault.importPrivateKey({ privateKey: a.privateKey.trim(), ...(this.opts.codec ? {} : { passphrase }) });
     await this.walletOpened(w.address, w.deviceKey, passphrase);
     return { address: w.address };
   }
@@ -362,13 +361,10 @@ export class Messenger {
     if (remember === 0) forgetTicket(apiKeyTicket);
     const plain = this.opts.codec ?? passphraseCodec(passphrase);
     const codec = remember ? ticketingCodec(plain, { passphrase, path: apiKeyTicket, ttlMs: remember }) : plain;
-    // both unwraps cost a scrypt: run the API key's beside the vault's (its failure is ignored
-    // here; a wrong passphrase is reported by the vault)
-    const origin = this.api?.origin;
-    const stored = origin ? this.store.getSetting(S.apiKey(origin)) : null;
-    const apiKey = stored ? openSecret(codec, stored).then((k) => ({ origin: origin!, key: k }), () => null) : Promise.resolve(null);
+    // both unwraps cost a scrypt: run the API key's beside the vault's
+    const apiKey = this.session.unwrapStoredKey(codec);
     const st = await this.vault.unlock(this.opts.codec ? {} : { passphrase, ...(remember === undefined ? {} : { rememberMs: remember }) });
-    this.openedApiKey = await apiKey;
+    await apiKey;
     await this.walletOpened(st.address!, st.deviceKey!, passphrase, codec);
     return this.appStatus();
   }
@@ -376,23 +372,21 @@ export class Messenger {
   /** Locks the vault and forgets any remembered unlock (the CLI's `lock`). */
   async lock(): Promise<void> {
     forgetTicket(ticketPath(this.opts.profileDir, 'api-key'));
-    await this.vault.lock();
     this.unlocked = false;
+    this.loop.stop();
+    await this.vault.lock();
   }
-
-  /** the API key unwrapped during unlock, used once by ensureSignedIn */
-  private openedApiKey: { origin: string; key: string } | null = null;
 
   private async walletOpened(address: string, deviceKey: string, passphrase: string, codec?: VaultCodec): Promise<void> {
     this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
     this.unlocked = true;
-    this.codec = codec ?? this.opts.codec ?? passphraseCodec(passphrase);
-    if (this.api) {
+    this.session.setCodec(codec ?? this.opts.codec ?? passphraseCodec(passphrase));
+    if (this.session.hasRelay()) {
       try {
-        await this.ensureSignedIn();
+        await this.session.ensureSignedIn();
       } catch (e) {
         // the wallet is open either way; the relay's trouble shows in relay.status
-        this.noteRelayError(e);
+        this.session.failed(e);
       }
     }
     this.emit('app.status', await this.appStatus());
@@ -400,11 +394,6 @@ export class Messenger {
 
   // =========================================================================================
   // relay connection and sign-in
-
-  private restoreRelay(): void {
-    const url = this.store.getSetting(S.relayUrl);
-    if (url) this.api = this.newApi(url, this.store.getSetting(S.relayFingerprint));
-  }
 
   /**
    * Points the profile at a relay (a resolved URL; the fingerprint pins a self-signed LAN
@@ -417,19 +406,13 @@ export class Messenger {
     if ('problem' in parsed) throw new MessengerError('bad-argument', parsed.problem);
     const fpProblem = a.fingerprint === undefined ? null : fingerprintProblem(a.fingerprint);
     if (fpProblem) throw new MessengerError('bad-argument', fpProblem);
-    const next = this.newApi(parsed.url, a.fingerprint ?? null);
-    this.stopLoop();
-    this.api?.close();
-    this.api = next;
-    this.store.setSetting(S.relayMode, a.mode);
-    this.store.setSetting(S.relayUrl, next.origin);
-    this.store.setSetting(S.relayFingerprint, a.fingerprint ?? null);
-    this.relay = { connected: false, lastError: null };
+    this.loop.stop();
+    this.session.pointAt(a.mode, parsed.url, a.fingerprint ?? null);
     if (this.unlocked) {
       try {
-        await this.ensureSignedIn();
+        await this.session.ensureSignedIn();
       } catch (e) {
-        this.noteRelayError(e);
+        this.session.failed(e);
         throw e;
       }
     }
@@ -439,94 +422,10 @@ export class Messenger {
     return status;
   }
 
-  private newApi(url: string, fingerprint: string | null): RelayApi {
-    return new RelayApi({ baseUrl: url, fingerprint, pacer: new RequestPacer({ perMinute: this.opts.requestsPerMinute }) });
-  }
-
-  /** Uses the stored key for this relay, or signs in for a new one (device registered and bound). */
-  private async ensureSignedIn(): Promise<void> {
-    if (this.signingIn) return this.signingIn;
-    this.signingIn = (async () => {
-      const api = this.requireApi();
-      // the loop also retries a sign-in that fails because the relay is away
-      this.startLoop();
-      const stored = this.store.getSetting(S.apiKey(api.origin));
-      const opened = this.openedApiKey;
-      this.openedApiKey = null;
-      if (this.isRevoked()) throw revokedError();
-      if (stored && opened && opened.origin === api.origin) {
-        api.setCredential(opened.key);
-      } else if (stored && this.codec) {
-        api.setCredential(await openSecret(this.codec, stored));
-      } else {
-        await this.signIn();
-      }
-      try {
-        await this.refreshMe();
-      } catch (e) {
-        // A stored key the relay refuses: revoked with its device, or the relay was reset. A new
-        // sign-in tells the two apart (a revoked device key cannot be registered again).
-        if (!stored || !credentialRefused(e)) throw e;
-        await this.signIn();
-        await this.refreshMe();
-      }
-      this.relay = { connected: true, lastError: null };
-    })().finally(() => {
-      this.signingIn = null;
-    });
-    return this.signingIn;
-  }
-
-  private async signIn(): Promise<void> {
-    const api = this.requireApi();
-    const me = this.me();
-    if (!this.codec) throw new MessengerError('locked', 'unlock the wallet first');
-    const challenge = await api.challenge(me.address);
-    const signed = await this.vault.signSiwe({ message: challenge.message, expectedUri: api.origin });
-    const device = await this.vault.deviceCertificate();
-    let res;
-    try {
-      res = await api.signIn({ message: challenge.message, signature: signed.signature, label: 'device sign-in', device: { publicKey: device.publicKey, certificate: device.certificate } });
-    } catch (e) {
-      // the relay knows this device key but no longer lists it: it was revoked
-      if (e instanceof RelayError && e.status === 409 && e.code === 'device-exists') this.markRevoked();
-      throw this.isRevoked() ? revokedError() : e;
-    }
-    this.store.setSetting(S.apiKey(api.origin), await sealSecret(this.codec, res.apiKey));
-    api.setCredential(res.apiKey);
-  }
-
-  private async refreshMe(): Promise<void> {
-    const me = await this.requireApi().me();
-    this.store.setSetting(S.handle, me.handle);
-  }
-
-  private isRevoked(): boolean {
-    return this.api !== null && this.store.getSetting(S.deviceRevoked(this.api.origin)) !== null;
-  }
-
-  /** Remembered per relay, so every later command says so at once instead of a bare 401. */
-  private markRevoked(): void {
-    const api = this.requireApi();
-    this.store.setSetting(S.deviceRevoked(api.origin), new Date(this.nowMs()).toISOString());
-    this.store.setSetting(S.apiKey(api.origin), null);
-    api.setCredential(null);
-    this.stopLoop();
-    this.relay = { connected: false, lastError: DEVICE_REVOKED_MESSAGE };
-    this.emit('relay.status', this.relayStatus());
-    void this.appStatus().then((st) => this.emit('app.status', st), () => undefined);
-  }
-
-  private noteRelayError(e: unknown): void {
-    if (this.isRevoked()) e = revokedError();
-    this.relay = { connected: !this.isRevoked() && !(isTransient(e) && !(e instanceof RelayError)), lastError: e instanceof Error ? e.message : String(e) };
-    this.emit('relay.status', this.relayStatus());
-  }
-
   async claimHandle(a: CommandArgs<'profile.claimHandle'>): Promise<AppStatus> {
     const handle = a.handle.replace(/^@/, '');
     const rec = await this.ready().claimHandle(handle);
-    this.store.setSetting(S.handle, rec.handle);
+    this.session.handle = rec.handle;
     const status = await this.appStatus();
     this.emit('app.status', status);
     return status;
@@ -549,9 +448,65 @@ export class Messenger {
     return c;
   }
 
+  /** Marks the conversation read, and tells the peer so (`read` receipts) unless the person turned that off. */
   markRead(a: CommandArgs<'conversations.markRead'>): void {
-    this.store.markRead(a.conversationId as ConversationId);
-    this.emitConversation(a.conversationId as ConversationId);
+    const id = a.conversationId as ConversationId;
+    const unread = this.store.getConversation(id, this.me().address)?.unread ?? 0;
+    this.store.markRead(id);
+    this.emitConversation(id);
+    if (unread === 0 || !id.startsWith('direct:') || !this.preferences().readReceipts || !this.session.hasCredential()) return;
+    const ids = this.store.listMessages(id, null, Math.min(unread, 100)).filter((m) => !m.fromMe && m.routed === 'inbox').map((m) => m.id);
+    this.signals.receipt(id.slice(7), ids, 'read');
+  }
+
+  /** Typing notices go to direct conversations only (a group's would reach every member's devices). */
+  async typing(a: CommandArgs<'conversations.typing'>): Promise<void> {
+    const id = a.conversationId as ConversationId;
+    if (!id.startsWith('direct:') || !this.session.hasCredential() || this.session.isRevoked()) return;
+    await this.signals.typing(id.slice(7), a.state);
+  }
+
+  mute(a: CommandArgs<'conversations.mute'>): ConversationSummary {
+    const id = a.conversationId as ConversationId;
+    const c = this.store.getConversation(id, this.me().address);
+    if (!c) throw new MessengerError('not-found', 'no such conversation');
+    this.store.setMuted(id, a.muted);
+    const updated = this.store.getConversation(id, this.me().address)!;
+    this.emit('conversation.updated', updated);
+    return updated;
+  }
+
+  preferences(): Preferences {
+    const raw = this.store.getSetting(PREFERENCES_KEY);
+    let kept: Partial<Preferences> = {};
+    try {
+      kept = raw ? (JSON.parse(raw) as Partial<Preferences>) : {};
+    } catch {
+      // unreadable: the defaults
+    }
+    return { ...DEFAULT_PREFERENCES, ...kept };
+  }
+
+  setPreferences(a: CommandArgs<'preferences.set'>): Preferences {
+    const next = { ...this.preferences(), ...a };
+    this.store.setSetting(PREFERENCES_KEY, JSON.stringify(next));
+    return next;
+  }
+
+  /** Receipts move own messages forward (delivered → read); typing notices pass straight to the app. */
+  private applySignals(signals: IncomingSignal[]): void {
+    for (const { from, signal } of signals) {
+      const conversationId = `direct:${from}` as const;
+      if (signal.kind === 'typing') {
+        this.emit('typing', { conversationId, from, state: signal.state });
+        continue;
+      }
+      const changed = signal.state === 'read' ? this.store.markReadByPeer(conversationId, signal.of) : this.store.markDelivered(conversationId, signal.of);
+      for (const id of changed) {
+        const m = this.store.getMessage(id);
+        if (m) this.emit('message.updated', m);
+      }
+    }
   }
 
   /**
@@ -583,7 +538,7 @@ export class Messenger {
   private enqueue(conversationId: ConversationId, text: string, asRequest: boolean): ChatMessage {
     this.me();
     // queued for a relay that will never take it again would read as "waiting", not as refused
-    if (this.isRevoked()) throw revokedError();
+    if (this.session.isRevoked()) throw revokedError();
     let m: ChatMessage;
     if (conversationId.startsWith('direct:')) {
       const peer = conversationId.slice(7);
@@ -591,13 +546,14 @@ export class Messenger {
       // replying to a pending request answers it: the relay counts the reply as "has written before"
       if (this.store.getContact(peer.toLowerCase())?.state === 'requested') this.store.acceptRequest(peer.toLowerCase(), this.nowMs());
       m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest ? 'request' : 'text');
+      this.signals.messageSent(peer.toLowerCase());
     } else if (conversationId.startsWith('group:')) {
       if (asRequest) throw new MessengerError('bad-argument', 'a group message cannot be a contact request');
       m = this.outbox.enqueue({ kind: 'group', groupId: conversationId.slice(6).toLowerCase() }, text, 'text');
     } else throw new MessengerError('bad-argument', 'unknown conversation id');
     this.emit('message.new', m);
     this.emitConversation(m.conversationId);
-    this.emit('sync.status', this.syncStatus());
+    this.loop.announce();
     return m;
   }
 
@@ -616,13 +572,13 @@ export class Messenger {
   }
 
   private async kickOutbox(): Promise<void> {
-    if (!this.api?.hasCredential()) return;
+    if (!this.session.hasCredential()) return;
     try {
       await this.outbox.flush(false);
     } catch {
       // the outbox keeps the message; the loop retries
     }
-    this.emit('sync.status', this.syncStatus());
+    this.loop.announce();
   }
 
   // =========================================================================================
@@ -891,125 +847,37 @@ export class Messenger {
   /** Sends the whole outbox, then pulls until the inbox is empty. */
   async syncNow(): Promise<SyncStatus> {
     this.ready();
-    await this.runCycle(true);
-    return this.syncStatus();
+    return this.loop.syncNow();
   }
 
   /** One pass for callers that want its details (the CLI); errors propagate. */
   async syncPass(): Promise<SyncPassResult> {
     this.ready();
-    await this.outbox.flush(true);
-    const res = await this.engine.syncOnce();
-    await this.learnGroups();
-    await this.learnHandles();
-    return res;
+    return this.loop.pass();
   }
 
   private async onCommitted(applied: AppliedIncoming): Promise<void> {
     for (const m of applied.messages) this.emit('message.new', m);
+    this.sendDeliveredReceipts(applied);
     for (const id of applied.conversations) this.emitConversation(id);
     for (const r of applied.requests) this.emit('request.new', r);
     await this.committedHook?.(applied);
-    for (const id of applied.conversations) {
-      if (id.startsWith('group:') && !this.store.getGroup(id.slice(6))) this.unknownGroups.add(id.slice(6));
-    }
+    this.loop.noteCommitted(applied);
+  }
+
+  /** Direct messages that reached the inbox are acknowledged to their sender (requests are not, until accepted). */
+  private sendDeliveredReceipts(applied: AppliedIncoming): void {
+    const byPeer = new Map<string, string[]>();
     for (const m of applied.messages) {
-      if (!m.fromMe && m.fromHandle === null && m.via !== 'group-token') this.unknownHandles.add(m.from);
+      if (m.fromMe || m.routed !== 'inbox' || !m.conversationId.startsWith('direct:')) continue;
+      const peer = m.conversationId.slice(7);
+      byPeer.set(peer, [...(byPeer.get(peer) ?? []), m.id]);
     }
-  }
-
-  /** Senders whose handle we do not know yet: looked up (directory, by address) after the pass. */
-  private readonly unknownHandles = new Set<string>();
-  private async learnHandles(): Promise<void> {
-    const api = this.api;
-    if (!api?.hasCredential()) return;
-    // a few per pass: this is a nicety, not worth the request budget of a flood of strangers
-    for (const address of [...this.unknownHandles].slice(0, 10)) {
-      this.unknownHandles.delete(address);
-      try {
-        const hit = (await api.directory(address, 5)).find((h) => h.address.toLowerCase() === address);
-        if (!hit) continue;
-        this.store.setContactHandle(address, hit.handle, hit.verified, this.nowMs());
-        this.emitConversation(`direct:${address}`);
-        const request = this.store.getRequest(address);
-        if (request) this.emit('request.new', request);
-      } catch {
-        // the title stays the short address
-      }
-    }
-  }
-
-  /** Groups we were added to since the last look: learn their names once the pass is done. */
-  private readonly unknownGroups = new Set<string>();
-  private async learnGroups(): Promise<void> {
-    for (const id of [...this.unknownGroups]) {
-      this.unknownGroups.delete(id);
-      try {
-        await this.refreshGroup(id);
-      } catch {
-        // removed again since, or the relay is away: the conversation keeps a generic title
-      }
-    }
+    for (const [peer, ids] of byPeer) this.signals.receipt(peer, ids, 'delivered');
   }
 
   /** The CLI prints here: after the commit, before the ack. */
   committedHook: ((applied: AppliedIncoming) => void | Promise<void>) | null = null;
-
-  private async runCycle(force: boolean): Promise<void> {
-    this.setSync({ state: 'syncing' });
-    try {
-      if (!this.requireApi().hasCredential()) await this.ensureSignedIn();
-      await this.outbox.flush(force);
-      await this.engine.syncOnce();
-      await this.learnGroups();
-      await this.learnHandles();
-      this.offlineStreak = 0;
-      this.relay = { connected: true, lastError: null };
-      this.setSync({ state: 'idle', lastSyncAt: new Date(this.nowMs()).toISOString(), error: null });
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      if (credentialRefused(e) && (e as RelayError).code !== 'no-credential' && this.codec) {
-        // our key was revoked or the relay was reset: drop it; the next cycle signs in again
-        this.store.setSetting(S.apiKey(this.requireApi().origin), null);
-        this.requireApi().setCredential(null);
-      }
-      const offline = isTransient(e) && !(e instanceof RelayError && e.status !== 429 && e.status < 500);
-      if (offline) this.offlineStreak++;
-      this.noteRelayError(e);
-      this.setSync({ state: offline ? 'offline' : 'error', error: message });
-    }
-  }
-
-  private setSync(patch: Partial<SyncStatus>): void {
-    this.sync = { ...this.sync, ...patch };
-    this.emit('sync.status', this.syncStatus());
-  }
-
-  private startLoop(): void {
-    if (this.opts.autoSync === false || this.closed || this.loopTimer || this.loopRunning || this.isRevoked()) return;
-    this.scheduleLoop(0);
-  }
-
-  private scheduleLoop(delayMs: number): void {
-    if (this.closed) return;
-    this.loopTimer = setTimeout(() => {
-      this.loopTimer = null;
-      this.loopRunning = this.runCycle(false).finally(() => {
-        this.loopRunning = null;
-        const base = this.opts.pollIntervalMs ?? 3000;
-        let delay = this.offlineStreak > 0 ? Math.min(60_000, base * 2 ** this.offlineStreak) : base;
-        const due = this.store.nextOutboxDue();
-        if (due !== null) delay = Math.min(delay, Math.max(50, due - this.nowMs()));
-        if (this.unlocked && this.api && !this.isRevoked()) this.scheduleLoop(delay);
-      });
-    }, delayMs);
-    this.loopTimer.unref?.();
-  }
-
-  private stopLoop(): void {
-    if (this.loopTimer) clearTimeout(this.loopTimer);
-    this.loopTimer = null;
-  }
 
   // =========================================================================================
   // plumbing
@@ -1023,27 +891,19 @@ export class Messenger {
     return this.identity;
   }
 
-  private requireApi(): RelayApi {
-    if (!this.api) throw new MessengerError('no-relay', 'no relay is configured (relay.connect)');
-    return this.api;
-  }
-
   /** The API client, once the wallet is open and signed in. */
   private ready(): RelayApi {
-    const api = this.requireApi();
     if (!this.unlocked) throw new MessengerError('locked', 'unlock the wallet first');
-    if (this.isRevoked()) throw revokedError();
-    if (!api.hasCredential()) throw new MessengerError('not-signed-in', 'not signed in to the relay yet');
-    return api;
+    return this.session.signedIn();
   }
 
   /** Stops the loop, waits for work in flight, closes the relay client, the vault worker and the database. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.stopLoop();
-    await this.loopRunning?.catch(() => undefined);
-    this.api?.close();
+    this.signals.close();
+    await this.loop.close();
+    this.session.close();
     await this.vault.close().catch(() => undefined);
     this.store.close();
     this.events.removeAllListeners();
@@ -1055,7 +915,3 @@ function apiKeyInfo(k: ApiKeyMeta): ApiKeyInfo {
 }
 
 export { VaultError };
-
-function revokedError(): MessengerError {
-  return new MessengerError('device-revoked', DEVICE_REVOKED_MESSAGE);
-}

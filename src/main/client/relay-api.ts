@@ -90,6 +90,10 @@ interface CallOptions<S extends TSchema | null> {
   priority?: RequestPriority;
   /** statuses that are a normal answer rather than an error (returned as null) */
   nullOn?: number[];
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** sees the answer's headers (before its body is checked) */
+  onHeaders?: (headers: HttpResponse['headers']) => void;
 }
 
 export class RelayApi {
@@ -245,13 +249,40 @@ export class RelayApi {
   }
 
   /**
+   * Whether this relay holds pulls (relay-contract-2 §1): null until a held pull was tried,
+   * then whether its answer carried `Relay-Wait`. A relay that does not is polled instead.
+   */
+  holdsPulls: boolean | null = null;
+
+  /**
+   * A pull held by the relay for up to `waitSeconds` (1–25) until something arrives for us.
+   * A relay that does not know `wait` answers at once (or refuses the parameter with 400, and
+   * is asked again without it); either way `holdsPulls` becomes false.
+   */
+  async heldPull(limit: number, waitSeconds: number, signal?: AbortSignal): Promise<Envelope[]> {
+    let honoured = false;
+    const onHeaders = (h: HttpResponse['headers']) => {
+      honoured = h['relay-wait'] !== undefined;
+    };
+    try {
+      const res = await this.call('GET', '/envelopes', { query: { limit, wait: waitSeconds }, schema: PullResult, priority: 'background', timeoutMs: (waitSeconds + 15) * 1000, signal, onHeaders });
+      this.holdsPulls = honoured;
+      return res.envelopes;
+    } catch (e) {
+      if (!(e instanceof RelayError && e.status === 400)) throw e;
+      this.holdsPulls = false;
+      return this.pull(limit);
+    }
+  }
+
+  /**
    * Sends direct envelopes as batches of at most 100 (the relay's cap); results come back in
    * input order. Each batch is all-or-nothing on the relay.
    */
-  async send(envelopes: EnvelopeInput[]): Promise<SendResult[]> {
+  async send(envelopes: EnvelopeInput[], priority: RequestPriority = 'user'): Promise<SendResult[]> {
     const out: SendResult[] = [];
     for (const chunk of chunks(envelopes)) {
-      const res = await this.call('POST', '/envelopes', { body: { envelopes: chunk }, schema: BatchResults });
+      const res = await this.call('POST', '/envelopes', { body: { envelopes: chunk }, schema: BatchResults, priority });
       if (res.results.length !== chunk.length) throw new RelayError(502, 'relay answered a different number of send results');
       out.push(...res.results);
     }
@@ -356,7 +387,7 @@ export class RelayApi {
     for (let attempt = 0; ; attempt++) {
       // the sign-in routes are budgeted per peer address, not per credential, but pacing them too costs nothing
       await this.pacer.acquire(opts.priority ?? 'user');
-      res = await httpRequest(this.agent, { method, url, headers, body });
+      res = await httpRequest(this.agent, { method, url, headers, body, timeoutMs: opts.timeoutMs, signal: opts.signal });
       // a quota 429 (the recipient's queue is full) will not clear by waiting a moment: report it
       if (res.status !== 429 || QUOTA_CODES.has((parseJson(res.body) as { code?: unknown } | null)?.code as string)) break;
       const waitMs = retryAfterMs(res.headers['retry-after']);
@@ -365,6 +396,7 @@ export class RelayApi {
       }
       this.pacer.pauseFor(waitMs);
     }
+    opts.onHeaders?.(res.headers);
     const json = parseJson(res.body);
     if (opts.nullOn?.includes(res.status)) return null as never;
     if (res.status < 200 || res.status >= 300) {

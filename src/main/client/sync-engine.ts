@@ -25,12 +25,18 @@ import type { OpenOutcome, OpenedMessage } from '../vault/vault-protocol.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import type { CertifiedDevices } from './certified-devices.js';
 import type { AppliedIncoming, IncomingMessage, LocalStore } from './local-store.js';
-import { readBody, readBotName } from './message-body.js';
+import { readBody, readBotName, readSignal, type ReadSignal } from './message-body.js';
 import { isTransient, type RelayApi } from './relay-api.js';
 
 export type CrashPoint = 'before-commit' | 'after-commit' | 'after-print' | 'after-ack';
 
 export type Rejection = RejectedMessage;
+
+/** A receipt or typing notice from a peer, checked like a message (certified device, addressed to us). */
+export interface IncomingSignal {
+  from: string;
+  signal: ReadSignal;
+}
 
 export interface SyncPassResult {
   pulled: number;
@@ -39,6 +45,17 @@ export interface SyncPassResult {
   rejected: number;
   /** envelopes left on the relay for a later pass (transient trouble) */
   deferred: number;
+  /**
+   * envelopes of the last page left on the relay (deferred, or sealed for another device of
+   * ours): a held pull would be answered with them at once, so the loop waits instead
+   */
+  unsettled: number;
+}
+
+/** A pass whose first pull the relay holds until something arrives (relay-contract-2 §1). */
+export interface Hold {
+  waitSeconds: number;
+  signal: AbortSignal;
 }
 
 export interface SyncEngineDeps {
@@ -51,6 +68,8 @@ export interface SyncEngineDeps {
   /** called after each commit, before its ack (the CLI prints here; the app emits events) */
   onCommitted?: (applied: AppliedIncoming) => void | Promise<void>;
   onRejected?: (r: Rejection) => void;
+  /** receipts and typing notices of a batch, before its ack (never stored: a crash before the ack brings them again) */
+  onSignals?: (signals: IncomingSignal[]) => void;
   /** test seam: SIGKILL ourselves at this point of the first batch that stores something */
   crashAt?: CrashPoint | null;
   pullLimit?: number;
@@ -61,10 +80,10 @@ export class SyncEngine {
 
   constructor(private readonly d: SyncEngineDeps) {}
 
-  /** Runs a pass, or joins the one in progress. */
-  syncOnce(): Promise<SyncPassResult> {
+  /** Runs a pass, or joins the one in progress; with `hold`, its first pull waits for something to arrive. */
+  syncOnce(hold?: Hold): Promise<SyncPassResult> {
     if (!this.running) {
-      this.running = this.pass().finally(() => {
+      this.running = this.pass(hold).finally(() => {
         this.running = null;
       });
     }
@@ -79,14 +98,16 @@ export class SyncEngine {
     if (this.d.crashAt === point && stored > 0) process.kill(process.pid, 'SIGKILL');
   }
 
-  private async pass(): Promise<SyncPassResult> {
-    const result: SyncPassResult = { pulled: 0, stored: 0, rejected: 0, deferred: 0 };
+  private async pass(hold?: Hold): Promise<SyncPassResult> {
+    const result: SyncPassResult = { pulled: 0, stored: 0, rejected: 0, deferred: 0, unsettled: 0 };
     this.d.devices.startPass();
     await this.flushPendingAcks();
     const limit = this.d.pullLimit ?? 100;
-    for (;;) {
-      const envelopes = await this.d.api().pull(limit);
+    // after a wake, the rest is drained without waiting
+    for (let first = true; ; first = false) {
+      const envelopes = first && hold ? await this.d.api().heldPull(limit, hold.waitSeconds, hold.signal) : await this.d.api().pull(limit);
       result.pulled += envelopes.length;
+      result.unsettled = 0;
       if (envelopes.length === 0) break;
       const batch = await this.processBatch(envelopes);
       result.rejected += batch.rejected;
@@ -96,12 +117,14 @@ export class SyncEngine {
       const applied = this.d.store.applyIncoming(batch.items, batch.ackIds, this.now());
       result.stored += applied.messages.length;
       this.crash('after-commit', batch.items.length);
+      if (batch.signals.length > 0) this.d.onSignals?.(batch.signals);
 
       await this.d.onCommitted?.(applied);
       this.crash('after-print', batch.items.length);
 
       await this.ackCommitted(batch.ackIds);
       this.crash('after-ack', batch.items.length);
+      result.unsettled = envelopes.length - batch.ackIds.length;
 
       // a short page means the inbox is drained; a page with nothing we could settle would repeat forever
       if (envelopes.length < limit || batch.ackIds.length === 0) break;
@@ -131,9 +154,10 @@ export class SyncEngine {
     }
   }
 
-  private async processBatch(envelopes: Envelope[]): Promise<{ items: IncomingMessage[]; ackIds: string[]; rejected: number; deferred: number }> {
+  private async processBatch(envelopes: Envelope[]): Promise<{ items: IncomingMessage[]; signals: IncomingSignal[]; ackIds: string[]; rejected: number; deferred: number }> {
     const outcomes: OpenOutcome[] = await this.d.vault.openMany({ envelopes });
     const items: IncomingMessage[] = [];
+    const signals: IncomingSignal[] = [];
     const ackIds: string[] = [];
     let rejected = 0;
     let deferred = 0;
@@ -162,6 +186,9 @@ export class SyncEngine {
         if (typeof verdict === 'string') {
           if (verdict === '') ackIds.push(env.id); // a kind we do not show: settle silently
           else reject(verdict);
+        } else if ('signal' in verdict) {
+          signals.push(verdict);
+          ackIds.push(env.id);
         } else {
           items.push(verdict);
           ackIds.push(env.id);
@@ -171,13 +198,13 @@ export class SyncEngine {
         deferred++;
       }
     }
-    return { items, ackIds, rejected, deferred };
+    return { items, signals, ackIds, rejected, deferred };
   }
 
-  /** The message to store, a rejection reason, or '' for a valid message of a kind we ignore. */
-  private async check(env: Envelope, opened: OpenedMessage, me: { address: string; deviceKey: string }, receivedAt: string): Promise<IncomingMessage | string> {
+  /** The message to store, a signal to apply, a rejection reason, or '' for a valid message of a kind we ignore. */
+  private async check(env: Envelope, opened: OpenedMessage, me: { address: string; deviceKey: string }, receivedAt: string): Promise<IncomingMessage | IncomingSignal | string> {
     const body = readBody(opened.m as Record<string, unknown>);
-    if (body === null) return '';
+    if (body === null) return this.checkSignal(opened, me);
     const author = opened.author.toLowerCase();
     const botPost = opened.kind === 'group' && env.via === 'group-token';
     if (!botPost) {
@@ -215,6 +242,21 @@ export class SyncEngine {
       routed: env.routed,
       isRequest: env.routed === 'request',
     };
+  }
+
+  /**
+   * Receipts and typing notices count only from the peer of a direct conversation, from one of
+   * their certified devices, addressed to us; anything else (a group's, our own, a malformed
+   * one, a kind we do not know) is settled silently.
+   */
+  private async checkSignal(opened: OpenedMessage, me: { address: string; deviceKey: string }): Promise<IncomingSignal | string> {
+    const signal = readSignal(opened.m as Record<string, unknown>);
+    const from = opened.author.toLowerCase();
+    if (signal === null || opened.kind !== 'direct' || from === me.address) return '';
+    if (signal.device === null) return 'the receipt or typing notice names no sending device';
+    if (!(await this.d.devices.isCertified(from, signal.device))) return `device ${signal.device.slice(0, 12)}… is not a certified device of ${from}`;
+    if (signal.to !== me.address) return 'the receipt or typing notice was addressed to someone else';
+    return { from, signal };
   }
 }
 

@@ -21,6 +21,8 @@ export interface RunningRelay {
   config: RelayConfig;
   /** present with --lan */
   lan?: { certificate: LanCertificate; urls: string[] };
+  /** Pulls held open right now (long-poll waiters), for tests and tools. */
+  heldPulls(): number;
   /** Stops taking requests, finishes those in flight, closes the store (WAL checkpointed). */
   close(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
         port,
         config,
         lan: certificate ? { certificate, urls: [url, ...lanIps.map((ip) => `${scheme}://${ip}:${port}`)] } : undefined,
+        heldPulls: () => app.heldPulls,
         close: () =>
           (closing ??= (async () => {
             try {

@@ -30,6 +30,11 @@ export interface AppServicesOptions {
    */
   keychain?: { codec: VaultCodec; refusal: KeychainRefusal };
   openExternal: (url: string) => Promise<void>;
+  /**
+   * Shows a desktop notification the shell's way (Electron's Notification; `onClick` when it
+   * is clicked); absent in web mode, where the page uses the browser's own.
+   */
+  notify?: (n: { title: string; body: string; onClick: () => void }) => boolean;
   /** Messenger's background sync period (tests shorten it) */
   pollIntervalMs?: number;
 }
@@ -39,7 +44,7 @@ type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
 const RESTART_BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 
 export class AppServices {
-  readonly handlers: Handlers;
+  private commandTable: Handlers | null = null;
   private readonly emitter = new EventEmitter();
   private readonly relay: EmbeddedRelay;
   private settings: AppSettings;
@@ -60,7 +65,6 @@ export class AppServices {
       if (!this.closed) this.emit('relay.status', this.relayStatus());
     });
     this.relay.on('exit', () => this.localRelayCrashed());
-    this.handlers = this.createHandlers();
     this.emitter.setMaxListeners(50);
   }
 
@@ -200,67 +204,25 @@ export class AppServices {
 
   // ---- commands ---------------------------------------------------------------------------
 
+  /** One per command of the contract; built on first use, which start() makes sure is after the Messenger opened. */
+  get handlers(): Handlers {
+    return (this.commandTable ??= this.createHandlers());
+  }
+
+  /** The Messenger's handlers, with the shell's own commands and the ones whose answer the shell completes. */
   private createHandlers(): Handlers {
-    // The Messenger is opened in start(); handlers are only reachable after it.
-    const m = () => this.messenger.handlers();
     return {
+      ...this.messenger.handlers(),
       'app.status': () => this.status(),
-      'wallet.create': (a) => m()['wallet.create'](a),
-      'wallet.importMnemonic': (a) => m()['wallet.importMnemonic']({ ...a, mnemonic: a.mnemonic.trim().toLowerCase().split(/\s+/).join(' ') }),
-      'wallet.importPrivateKey': (a) => m()['wallet.importPrivateKey']({ ...a, privateKey: a.privateKey.trim() }),
       'wallet.unlock': async (a) => {
-        await m()['wallet.unlock'](a);
+        await this.messenger.unlock(a);
         return this.status();
       },
       'relay.connect': (a) => this.connect(a),
       'profile.claimHandle': async (a) => {
-        await m()['profile.claimHandle'](a);
+        await this.messenger.claimHandle(a);
         return this.status();
       },
-
-      'conversations.list': (a) => m()['conversations.list'](a),
-      'conversations.open': (a) => m()['conversations.open'](a),
-      'conversations.markRead': (a) => m()['conversations.markRead'](a),
-      'messages.list': (a) => m()['messages.list'](a),
-      'messages.send': (a) => m()['messages.send'](a),
-      'messages.retry': (a) => m()['messages.retry'](a),
-      'requests.list': (a) => m()['requests.list'](a),
-      'requests.accept': (a) => m()['requests.accept'](a),
-      'requests.decline': (a) => m()['requests.decline'](a),
-      'requests.spam': (a) => m()['requests.spam'](a),
-      'stakes.settings': (a) => m()['stakes.settings'](a),
-      'stakes.setRpcUrl': (a) => m()['stakes.setRpcUrl'](a),
-      'stakes.list': (a) => m()['stakes.list'](a),
-      'stakes.pay': (a) => m()['stakes.pay'](a),
-      'stakes.refund': (a) => m()['stakes.refund'](a),
-      'contacts.block': (a) => m()['contacts.block'](a),
-      'contacts.unblock': (a) => m()['contacts.unblock'](a),
-      'directory.search': (a) => m()['directory.search'](a),
-      'groups.listPublic': (a) => m()['groups.listPublic'](a),
-      'groups.listMine': (a) => m()['groups.listMine'](a),
-      'groups.get': (a) => m()['groups.get'](a),
-      'groups.create': (a) => m()['groups.create'](a),
-      'groups.join': (a) => m()['groups.join'](a),
-      'groups.leave': (a) => m()['groups.leave'](a),
-      'groups.addMember': (a) => m()['groups.addMember'](a),
-      'groups.removeMember': (a) => m()['groups.removeMember'](a),
-      'groups.listTokens': (a) => m()['groups.listTokens'](a),
-      'groups.mintToken': (a) => m()['groups.mintToken'](a),
-      'groups.revokeToken': (a) => m()['groups.revokeToken'](a),
-      'groups.addAdmin': (a) => m()['groups.addAdmin'](a),
-      'groups.removeAdmin': (a) => m()['groups.removeAdmin'](a),
-      'invitations.list': (a) => m()['invitations.list'](a),
-      'invitations.accept': (a) => m()['invitations.accept'](a),
-      'invitations.decline': (a) => m()['invitations.decline'](a),
-      'devices.list': (a) => m()['devices.list'](a),
-      'devices.revoke': (a) => m()['devices.revoke'](a),
-      'apiKeys.list': (a) => m()['apiKeys.list'](a),
-      'apiKeys.mint': (a) => m()['apiKeys.mint'](a),
-      'apiKeys.revoke': (a) => m()['apiKeys.revoke'](a),
-      'policy.get': (a) => m()['policy.get'](a),
-      'policy.set': (a) => m()['policy.set'](a),
-      'sync.now': (a) => m()['sync.now'](a),
-
       'relay.status': async () => this.relayStatus(),
       'relay.setLocal': async ({ enabled }) => {
         this.saveSettings({ localRelay: { ...this.settings.localRelay, enabled } });
@@ -278,6 +240,10 @@ export class AppServices {
           await this.messenger.connectRelay({ mode: 'local', url: t.url!, ...(t.lan ? { fingerprint: t.lan.fingerprint } : {}) }).catch(() => undefined);
         }
         return this.relayStatus();
+      },
+      'notifications.show': async ({ title, body, conversationId }) => {
+        const shown = this.opts.notify?.({ title, body, onClick: () => this.emit('notification.clicked', { conversationId: (conversationId ?? null) as never }) }) ?? false;
+        return { shown };
       },
       'links.openExternal': async ({ url }) => {
         const u = new URL(url);

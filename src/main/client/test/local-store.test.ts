@@ -138,4 +138,31 @@ describe('local store', () => {
     expect(store.outboxCount()).toBe(1);
     store.close();
   });
+
+  it('moves own messages sending → sent → delivered → read by the peer, never backwards, and only in their conversation', () => {
+    const store = LocalStore.open(join(tempDir('store'), 'client.db'));
+    const own = (id: string, conversationId: `direct:${string}` = `direct:${PEER}`) =>
+      store.insertOutgoing({ id, conversationId, kind: 'direct', peer: conversationId.slice(7), author: ME, messageKind: 'text', text: 'hi', sentAt: new Date().toISOString(), payload: '{}', asRequest: false, nowMs: 1 });
+    const a = own('1a000000-0000-4000-8000-000000000001');
+    const b = own('1b000000-0000-4000-8000-000000000002');
+    const elsewhere = own('1c000000-0000-4000-8000-000000000003', `direct:0x${'33'.repeat(20)}`);
+    const theirs = incoming('1d000000-0000-4000-8000-000000000004');
+    store.applyIncoming([theirs], [], 1);
+    const delivery = (id: string) => store.getMessage(id)!.delivery;
+    expect(delivery(a.id)).toBe('sending');
+    store.markSent(a.id, { routed: 'inbox', stakeRequired: null, stakeCurrency: null, via: 'api-key', deliveries: [] });
+    expect(delivery(a.id)).toBe('sent');
+    expect(delivery(theirs.id)).toBeNull();
+
+    // ids upper-cased and repeated count once; the other conversation's and the peer's own message are untouched
+    expect(store.markDelivered(`direct:${PEER}`, [a.id.toUpperCase(), a.id, elsewhere.id, theirs.id])).toEqual([a.id]);
+    expect([delivery(a.id), delivery(elsewhere.id), delivery(theirs.id)]).toEqual(['delivered', 'sending', null]);
+    expect(store.markReadByPeer(`direct:${PEER}`, [a.id, b.id])).toEqual([a.id, b.id]);
+    expect([delivery(a.id), delivery(b.id)]).toEqual(['read', 'read']);
+    // a late delivered receipt does not take a read back, nor does a second read change anything
+    expect(store.markDelivered(`direct:${PEER}`, [a.id, b.id])).toEqual([]);
+    expect(store.markReadByPeer(`direct:${PEER}`, [a.id])).toEqual([]);
+    expect(store.listMessages(`direct:${PEER}`, null, 10).filter((m) => m.fromMe).map((m) => m.delivery)).toEqual(['read', 'read']);
+    store.close();
+  });
 });

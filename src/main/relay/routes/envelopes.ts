@@ -96,6 +96,8 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
         // An aborted request leaves the registry at once, not when its wait runs out.
         const onClose = () => waiter.wake('aborted');
         reply.raw.once('close', onClose);
+        // A client that went away during the look above has already had its 'close'.
+        if (reply.raw.destroyed) waiter.wake('aborted');
         // Registered before this last look: a send committed in between rings this waiter.
         page = await store.pullWire(caller.address, caller.deviceKey, limit);
         if (page !== '[]') waiter.wake('rung');

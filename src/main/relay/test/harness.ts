@@ -9,6 +9,7 @@ import type { StakeChain } from '../chain/stake-chain.js';
 import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
 import { deviceCertificateText } from '../sign-in.js';
 import { openSqliteStore, type SqliteRelayStore } from '../store/sqlite-store.js';
+import type { RelayStore } from '../store/store.js';
 
 /** A real relay on 127.0.0.1, port 0, over a real database file in a fresh temp folder. */
 export interface TestRelay {
@@ -32,14 +33,15 @@ export const UNREAD_STAKE_CHAIN: StakeChain = {
   isReleaseSignature: () => Promise.reject(new Error('this test does not read the chain')),
 };
 
-export async function startRelay(overrides: Partial<RelayConfig> = {}, deps: { stakeChain?: StakeChain } = {}): Promise<TestRelay> {
+/** `wrapStore` lets a test put a shim (a slow look, say) between the routes and the real store. */
+export async function startRelay(overrides: Partial<RelayConfig> = {}, deps: { stakeChain?: StakeChain; wrapStore?: (store: RelayStore) => RelayStore } = {}): Promise<TestRelay> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
   const store = openSqliteStore(join(dir, 'relay.db'), { checkpointIntervalMs: 0 });
   const clock: { now: number | null } = { now: null };
   // The base URL is fixed before the port is known; the Host guard accepts any loopback port.
   // The disk guard is off unless a test asks for it: a nearly full CI disk must not fail the rest.
   const config: RelayConfig = { ...DEFAULT_CONFIG, rateLimit: 0, minFreeDiskMib: 0, baseUrl: 'http://127.0.0.1', ...overrides };
-  const app = await createRelay({ store, config, dataDir: dir, now: () => clock.now ?? Date.now(), stakeChain: deps.stakeChain });
+  const app = await createRelay({ store: deps.wrapStore ? deps.wrapStore(store) : store, config, dataDir: dir, now: () => clock.now ?? Date.now(), stakeChain: deps.stakeChain });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,

@@ -105,6 +105,62 @@ describe('long-poll pull', () => {
     await held(relay, before);
   });
 
+  it('a request aborted while the relay was still looking at the inbox leaves no waiter either', async () => {
+    let enter!: () => void;
+    const entered = new Promise<void>((r) => (enter = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let lookedAgain!: () => void;
+    const secondLook = new Promise<void>((r) => (lookedAgain = r));
+    let slowAddress = '';
+    let looks = 0;
+    const r = await startRelay({}, {
+      wrapStore: (store) => Object.assign(Object.create(store) as typeof store, {
+        async pullWire(address: string, deviceKey: string | null, limit: number) {
+          if (address === slowAddress && ++looks === 1) {
+            enter();
+            await gate;
+          }
+          // the look made once the waiter is registered
+          if (address === slowAddress && looks === 2) lookedAgain();
+          return store.pullWire(address, deviceKey, limit);
+        },
+      }),
+    });
+    try {
+      const b = await signIn(r.url);
+      slowAddress = b.address;
+      const socketClosed = new Promise<void>((resolve) => r.app.server.once('request', (req) => req.socket.once('close', () => resolve())));
+      const controller = new AbortController();
+      const pending = (pull(r, b, '?wait=20', controller.signal) as Promise<Response>).catch((e: Error) => e);
+      await entered;
+      controller.abort();
+      expect(await pending).toBeInstanceOf(Error);
+      await socketClosed;
+      release();
+      await secondLook;
+      // without the check the waiter would stay the whole 20 s
+      await held(r, 0);
+    } finally {
+      release();
+      await r.close();
+    }
+  });
+
+  it('a group send wakes the held pull of a member', async () => {
+    const [a, b] = await pair(relay);
+    const g = await call(relay.url, 'POST', '/api/v1/groups', { auth: a.apiKey, body: { name: 'Live', isPublic: true } });
+    expect(g.status).toBe(201);
+    expect((await call(relay.url, 'POST', `/api/v1/groups/${g.body.id}/members`, { auth: a.apiKey, body: { address: b.address } })).body.status).toBe('member');
+    const before = relay.app.heldPulls;
+    const pending = pull(relay, b, '?wait=10') as ReturnType<typeof call>;
+    await held(relay, before + 1);
+    const sent = await call(relay.url, 'POST', `/api/v1/groups/${g.body.id}/envelopes`, { auth: a.apiKey, body: [envelopeTo(b)] });
+    expect(sent.status).toBe(200);
+    const res = await pending;
+    expect(res.body.envelopes.map((e: { id: string; groupId: string }) => [e.id, e.groupId])).toEqual([[sent.body.results[0].envelope.id, g.body.id]]);
+  });
+
   it('a second held pull of the same credential answers the first with no envelopes', async () => {
     const [a, b] = await pair(relay);
     const before = relay.app.heldPulls;
