@@ -62,7 +62,7 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     relay = await startRelay({ stake: { rpcUrls: [chain.anvil.rpcUrl], chainId: chain.anvil.chainId, escrow: chain.escrow, confirmations: 1, publicRpcUrls: [chain.anvil.rpcUrl] } });
     bob = await funded('1');
     await bob.m.setPolicy({ unknownSenders: 'stake-gate', stake: STAKE });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await cleanup();
     await chain?.stop();
@@ -149,7 +149,7 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     const refunded = await cliOk<{ status: string }>(profile, ['stake', 'refund', sent.stake.id]);
     expect(refunded.status).toBe('released');
     expect(await onChainStatus(sent.stake.id)).toBe(2);
-  }, 120_000);
+  }, 300_000);
 
   // last: it moves the chain's clock past every deadline
   it('ignored: refundable only after the deadline, then back to the sender less the gas', async () => {
