@@ -87,7 +87,7 @@ function StakeCard({ s }: { s: StakeInfo }) {
   const who = displayName(null, s.peer);
   const amount = `${formatWei(s.amountWei)} ${s.currency}`;
   return (
-    <article className="card stake-card" aria-label={`Stake ${s.role === 'sent' ? 'to' : 'from'} ${who}`}>
+    <article className="card request-card stake-card" aria-label={`Stake ${s.role === 'sent' ? 'to' : 'from'} ${who}`}>
       <div className="request-head">
         <div className="request-who">
           <span className="request-name">
