@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test';
 import { claimHandle, confirmWords, createAccount, goTo, send } from './flows.js';
 import { expect, test } from './fixtures.js';
-import { clientCli, tempDir, TestRelay } from './harness.js';
+import { clientCli, cliOk, tempDir, TestRelay } from './harness.js';
 
 /**
  * What a CLI profile has received so far: each call syncs once and adds what came since the
@@ -37,12 +37,6 @@ test('6. quitting web mode (Ctrl-C or SIGTERM) shuts down in order and exits 0 w
     expect(afterLink).toEqual(['web: stopped']);
   }
 });
-
-async function cliOk(profile: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<unknown[]> {
-  const r = await clientCli(profile, args, env);
-  expect(r.code, `client ${args.join(' ')}: ${r.stderr}`).toBe(0);
-  return r.json;
-}
 
 async function startChat(page: Page, to: string): Promise<void> {
   await goTo(page, 'Chats');

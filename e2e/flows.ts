@@ -46,7 +46,7 @@ export async function claimHandle(page: Page, handle: string): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 }
 
-export async function goTo(page: Page, section: 'Chats' | 'Requests' | 'Directory' | 'Groups' | 'Settings'): Promise<void> {
+export async function goTo(page: Page, section: 'Chats' | 'Requests' | 'Directory' | 'Groups' | 'Stakes' | 'Settings'): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: new RegExp(`^${section}`) }).click();
 }
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
@@ -185,4 +185,11 @@ export class AppInstance {
     await this.close();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/** clientCli that must succeed; its JSON lines. */
+export async function cliOk(profile: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<unknown[]> {
+  const r = await clientCli(profile, args, env);
+  expect(r.code, `client ${args.join(' ')}: ${r.stderr}`).toBe(0);
+  return r.json;
 }

@@ -13,6 +13,7 @@ import { Onboarding } from './screens/onboarding.js';
 import { Unlock } from './screens/unlock.js';
 import { Requests } from './screens/requests.js';
 import { Settings } from './screens/settings.js';
+import { Stakes } from './screens/stakes.js';
 import { useStore } from './store/store.js';
 import type { View } from './store/ui-slice.js';
 
@@ -80,7 +81,8 @@ const NAV: { view: View; label: string; icon: IconName; key: string }[] = [
   { view: 'requests', label: 'Requests', icon: 'inbox', key: '2' },
   { view: 'directory', label: 'Directory', icon: 'search', key: '3' },
   { view: 'groups', label: 'Groups', icon: 'users', key: '4' },
-  { view: 'settings', label: 'Settings', icon: 'settings', key: '5' },
+  { view: 'stakes', label: 'Stakes', icon: 'shield', key: '5' },
+  { view: 'settings', label: 'Settings', icon: 'settings', key: '6' },
 ];
 
 function Shell() {
@@ -88,7 +90,7 @@ function Shell() {
   const showView = useStore((s) => s.showView);
 
   useEffect(() => {
-    // Ctrl/Cmd+1…5 switch sections, as in most desktop chat apps.
+    // Ctrl/Cmd+1…6 switch sections, as in most desktop chat apps.
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
       const item = NAV.find((n) => n.key === e.key);
@@ -110,6 +112,7 @@ function Shell() {
         {view === 'requests' && <Requests />}
         {view === 'directory' && <Directory />}
         {view === 'groups' && <Groups />}
+        {view === 'stakes' && <Stakes />}
         {view === 'settings' && <Settings />}
       </main>
     </div>

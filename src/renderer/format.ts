@@ -104,7 +104,7 @@ export function requestOutcome(m: ChatMessage, peerName: string): { tone: 'succe
     case 'stake-gate':
       return {
         tone: 'error',
-        text: `Not delivered: ${peerName} only accepts people they know or who pay a stake (${m.stakeRequired ?? '0.01'} ${m.stakeCurrency ?? 'ETH'}). Paying a stake is not available in this app yet.`,
+        text: `Not delivered: ${peerName} only accepts people they know or who pay a stake (${m.stakeRequired ?? '0.01'} ${m.stakeCurrency ?? 'ETH'}). Open the conversation to pay the stake and send.`,
       };
     case 'blocked':
       return { tone: 'error', text: `Not delivered: ${peerName} is not accepting messages from you.` };

@@ -175,6 +175,42 @@ export interface InboxPolicy {
   stake: string | null;
 }
 
+/** The relay's stake chain as this profile reaches it (relay-contract-2 §4). */
+export interface StakeSettings {
+  /** false: the relay takes no stakes */
+  enabled: boolean;
+  currency: StakeCurrency;
+  chainId: number | null;
+  escrow: string | null;
+  /** the JSON-RPC endpoint in use: our own for this chain when set, else the relay's first */
+  rpcUrl: string | null;
+  rpcUrlOverridden: boolean;
+  relayRpcUrls: string[];
+  /** an ignored stake comes back to its sender after this long */
+  minLockSeconds: number;
+  /** our wallet's balance on that chain, in wei; null when it could not be read (see balanceError) */
+  balanceWei: string | null;
+  balanceError: string | null;
+}
+
+/** A stake this wallet sent or received. */
+export interface StakeInfo {
+  id: string;
+  role: 'sent' | 'received';
+  /** the other side: the recipient of a sent stake, the sender of a received one */
+  peer: string;
+  amountWei: string;
+  currency: StakeCurrency;
+  status: 'active' | 'released' | 'forfeited' | 'refunded';
+  /** epoch seconds: refundable to the sender from then */
+  deadline: number;
+  createdAt: string;
+  /** the recipient accepted (signed the release); the sender collects it with a refund */
+  released: boolean;
+  /** the sender can take it back now (accepted, or past its deadline) */
+  refundable: boolean;
+}
+
 export type RelayMode = 'local' | 'lan' | 'url';
 
 export interface RelayStatus {

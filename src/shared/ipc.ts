@@ -6,7 +6,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type {
   ApiKeyInfo, AppStatus, ConversationId, Preferences, TypingNotice, BotToken, ChatMessage, ContactRequest, ConversationSummary,
-  DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RejectedMessage, RelayStatus, SyncStatus,
+  DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RejectedMessage, RelayStatus, StakeInfo, StakeSettings, SyncStatus,
 } from './domain.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
@@ -56,6 +56,19 @@ export const commands = {
   'requests.list': cmd<ContactRequest[]>()(NoArgs),
   'requests.accept': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
   'requests.decline': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
+  // "spam": a staked request's stake goes to us (a transaction), the sender is blocked and forgotten
+  'requests.spam': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
+
+  // stakes (relay-contract-2 §4): requests.accept releases a staked request's stake
+  'stakes.settings': cmd<StakeSettings>()(NoArgs),
+  'stakes.setRpcUrl': cmd<StakeSettings>()(
+    Type.Object({ chainId: Type.Integer({ minimum: 1 }), url: Type.Union([Type.String({ pattern: '^https?://', maxLength: 2048 }), Type.Null()]) }, { additionalProperties: false }),
+  ),
+  'stakes.list': cmd<StakeInfo[]>()(Type.Object({ role: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('received')])) }, { additionalProperties: false })),
+  /** deposits the stake a gate asked for this message and sends it again with it */
+  'stakes.pay': cmd<{ message: ChatMessage; stake: StakeInfo | null }>()(Type.Object({ messageId: Uuid }, { additionalProperties: false })),
+  /** takes a sent stake back: accepted (release signature) or past its deadline */
+  'stakes.refund': cmd<StakeInfo>()(Type.Object({ id: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }) }, { additionalProperties: false })),
   'contacts.block': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
   'contacts.unblock': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
 

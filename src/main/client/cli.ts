@@ -11,6 +11,7 @@ import type { AppliedIncoming } from './local-store.js';
 import type { CrashPoint } from './sync-engine.js';
 import type { SendOutcome } from './outbox.js';
 import { isTransient } from './relay-api.js';
+import { formatWei } from '../../shared/stake/amount.js';
 import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
 import { ADDRESS } from '../../shared/identity-patterns.js';
 
@@ -27,10 +28,18 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   whoami                             → {address, deviceKey, handle, relay}
   lock                               forget the remembered unlock now → {locked: true}
   handle <name>                      claim or change the handle
-  send <0xADDRESS|@handle> <text> [--request]
+  send <0xADDRESS|@handle> <text> [--request] [--stake [MAX]]
                                      → {messageId, to, state, routed, stakeRequired, stakeCurrency, devices:[…]}
                                      state: sent | queued (offline; \`outbox\` sends it) | failed | blocked | stake-required;
                                      exit 1 when nothing was delivered (failed, blocked, stake-required)
+                                     --stake: when they ask for a stake (at most MAX, if given), deposit it from this
+                                     wallet and send with it → also {stake:{id, amountWei, deadline, …}}
+  stakes [--sent|--received]         stakes sent and received, with status (and refundable: true once it can come back)
+  stake config                       the relay's chain, the RPC URL used, this wallet's balance there
+  stake rpc <URL|relay>              use this RPC URL for the relay's chain (relay: the relay's own again)
+  stake refund <id>                  take a sent stake back: accepted by them, or past its deadline
+  accept <address>                   accept a contact request; a staked one's stake goes back to its sender
+  spam <address>                     a staked request is spam: keep its stake (a transaction; needs gas), block them
   sync [--json] [--follow]           pull until empty; one line per new message
                                      {id, from, groupId, routed, kind, text, sentAt, via}
                                      --follow: keep running (held pulls: each message printed as one JSON
@@ -105,10 +114,16 @@ async function main(argv: string[]): Promise<void> {
 
 type Values = ReturnType<typeof parseCli>['values'];
 
+/** `--stake` takes an optional value on `send` (the most to pay); alone it means whatever they ask. */
+function withStakeValue(argv: string[]): string[] {
+  return argv.flatMap((a, i) => (a === '--stake' && (i === argv.length - 1 || argv[i + 1].startsWith('--')) ? ['--stake', ANY_STAKE] : [a]));
+}
+const ANY_STAKE = 'any';
+
 function parseCli(argv: string[]) {
   try {
     return parseArgs({
-      args: argv,
+      args: withStakeValue(argv),
       allowPositionals: true,
       strict: true,
       options: {
@@ -128,6 +143,8 @@ function parseCli(argv: string[]) {
         block: { type: 'boolean' },
         password: { type: 'string' },
         stake: { type: 'string' },
+        sent: { type: 'boolean' },
+        received: { type: 'boolean' },
         limit: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -205,7 +222,15 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'send': {
       need(args, 2, '<0xADDRESS|@handle> <text>');
       const to = await m.resolveRecipient(args[0]);
+      const max = values.stake === undefined ? null : values.stake === ANY_STAKE ? 'any' : stakeAmount(values.stake);
       const { outcome } = await m.sendAndWait(`direct:${to}`, args.slice(1).join(' '), values.request === true);
+      if (max !== null && outcome.routed === 'stake-gate' && outcome.stakeQuote) {
+        const asked = BigInt(outcome.stakeQuote.amountWei);
+        if (max !== 'any' && asked > max) throw new MessengerError('bad-argument', `they ask for ${formatWei(asked)} ${outcome.stakeCurrency ?? ''}, more than --stake ${values.stake}; nothing was paid`);
+        const paid = await m.stakes.pay(outcome.messageId);
+        printJson({ messageId: outcome.messageId, to, state: 'sent', routed: paid.message.routed, stake: paid.stake });
+        return;
+      }
       printJson({
         messageId: outcome.messageId,
         to,
@@ -246,10 +271,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       printJson({ ok: true, unblocked: address(args[0]) });
       return;
     case 'decline': {
-      need(args, 1, '<address>');
-      await syncFirst(m);
-      const who = address(args[0]);
-      if (!m.listRequests().some((r) => r.address === who)) throw new MessengerError('not-found', `there is no contact request from ${who}`);
+      const who = await pendingRequestFrom(m, args);
       await m.declineRequest({ address: who });
       printJson({ ok: true, declined: who });
       return;
@@ -296,12 +318,73 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'group':
       await group(m, args, values);
       return;
+    case 'stakes':
+      if (values.sent && values.received) throw new UsageError('--sent or --received, not both');
+      printJson(await m.stakes.list(values.sent ? 'sent' : values.received ? 'received' : undefined));
+      return;
+    case 'stake':
+      await stake(m, args);
+      return;
+    case 'accept': {
+      const who = await pendingRequestFrom(m, args);
+      await m.acceptRequest({ address: who });
+      const staked = (await m.stakes.settings()).enabled ? (await m.stakes.list('received')).find((x) => x.peer === who && x.released) ?? null : null;
+      printJson({ ok: true, accepted: who, stake: staked });
+      return;
+    }
+    case 'spam': {
+      need(args, 1, '<address>');
+      const who = address(args[0]);
+      const forfeited = await m.stakes.forfeitFrom(who);
+      await m.block({ address: who });
+      printJson({ ok: true, blocked: who, stake: forfeited });
+      return;
+    }
     case 'invitations':
       printJson(await m.listInvitations());
       return;
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
+}
+
+/** `<address>` of a pending contact request (synced first), or not-found. */
+async function pendingRequestFrom(m: Messenger, args: string[]): Promise<string> {
+  need(args, 1, '<address>');
+  await syncFirst(m);
+  const who = address(args[0]);
+  if (!m.listRequests().some((r) => r.address === who)) throw new MessengerError('not-found', `there is no contact request from ${who}`);
+  return who;
+}
+
+async function stake(m: Messenger, args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'config':
+      printJson(await m.stakes.settings());
+      return;
+    case 'rpc': {
+      need(rest, 1, '<URL|relay>');
+      const { chainId } = await m.stakes.settings();
+      if (chainId === null) throw new MessengerError('stakes-unavailable', 'this relay takes no stakes (it names no chain)');
+      printJson(await m.stakes.setRpcUrl(chainId, rest[0] === 'relay' ? null : rest[0]));
+      return;
+    }
+    case 'refund':
+      need(rest, 1, '<id>');
+      if (!/^0x[0-9a-fA-F]{64}$/.test(rest[0])) throw new UsageError('a stake id is 0x + 64 hex (see `stakes`)');
+      printJson(await m.stakes.refund(rest[0]));
+      return;
+    default:
+      throw new UsageError('stake config | stake rpc <URL|relay> | stake refund <id>');
+  }
+}
+
+/** `--stake 0.01`: wei of a decimal amount (18 decimals). */
+function stakeAmount(v: string): bigint {
+  const m = /^(\d{1,12})(?:\.(\d{1,18}))?$/.exec(v);
+  if (!m) throw new UsageError('--stake takes a decimal amount such as 0.01 (or nothing: pay what they ask)');
+  return BigInt(m[1]) * 10n ** 18n + BigInt((m[2] ?? '').padEnd(18, '0'));
 }
 
 /** What the relay did with the message, in one word: `blocked` and `stake-required` are not deliveries. */

@@ -356,7 +356,9 @@ export class LocalStore {
   requeue(id: string, payload: string, asRequest: boolean, nowMs: number): boolean {
     return this.db.transaction(() => {
       const msg = this.s.getMessage.get(id) as MessageRowDb | undefined;
-      if (!msg || msg.from_me !== 1 || msg.state !== 'failed') return false;
+      // a failed message, or one a stake gate held back (re-sent with a stake)
+      const held = msg?.state === 'sent' && msg.routed === 'stake-gate';
+      if (!msg || msg.from_me !== 1 || (msg.state !== 'failed' && !held)) return false;
       this.s.markSending.run(id);
       this.s.insertOutbox.run({ message_id: id, conv: msg.conversation_id, payload, as_request: asRequest ? 1 : 0, next: nowMs, queued: nowMs });
       return true;

@@ -11,7 +11,13 @@ export type MessengerErrorCode =
   | 'device-revoked'
   | 'bad-argument'
   | 'not-found'
-  | 'closed';
+  | 'closed'
+  // stakes (stakes.ts)
+  | 'stakes-unavailable'
+  | 'insufficient-funds'
+  | 'chain-unreachable'
+  | 'chain-refused'
+  | 'stake-refused';
 
 export class MessengerError extends Error {
   constructor(

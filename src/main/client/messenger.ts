@@ -65,6 +65,7 @@ import { ADDRESS } from '../../shared/identity-patterns.js';
 import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from './profile-passphrase.js';
 import { forgetTicket, ticketingCodec, ticketPath } from '../vault/unlock-ticket.js';
 import { RelaySession, revokedError, DEVICE_REVOKED_MESSAGE } from './relay-session.js';
+import { Stakes } from './stakes.js';
 import { SyncEngine, type CrashPoint, type SyncPassResult } from './sync-engine.js';
 import { SyncLoop } from './sync-loop.js';
 import { Signals } from './signals.js';
@@ -117,6 +118,7 @@ export class Messenger {
   private readonly devices: CertifiedDevices;
   private readonly outbox: Outbox;
   private readonly engine: SyncEngine;
+  readonly stakes: Stakes;
   private readonly loop: SyncLoop;
   private readonly signals: Signals;
   /** peers shown typing, each until a renewal is overdue */
@@ -154,7 +156,9 @@ export class Messenger {
         this.emit('message.updated', m);
         this.emitConversation(m.conversationId);
       },
+      onStakeQuote: (id, quote) => this.stakes.noteQuote(id, quote),
     });
+    this.stakes = new Stakes({ ...shared, api: () => this.ready(), outbox: this.outbox, onUpdated: (m) => this.emit('message.updated', m) });
     this.engine = new SyncEngine({
       ...shared,
       crashAt: opts.crashAt ?? null,
@@ -244,6 +248,15 @@ export class Messenger {
       'requests.list': async () => this.listRequests(),
       'requests.accept': (a) => this.acceptRequest(a),
       'requests.decline': (a) => this.declineRequest(a),
+      'requests.spam': async (a) => {
+        await this.stakes.forfeitFrom(a.address);
+        await this.block(a);
+      },
+      'stakes.settings': () => this.stakes.settings(),
+      'stakes.setRpcUrl': (a) => this.stakes.setRpcUrl(a.chainId, a.url),
+      'stakes.list': (a) => this.stakes.list(a.role),
+      'stakes.pay': (a) => this.stakes.pay(a.messageId),
+      'stakes.refund': (a) => this.stakes.refund(a.id),
       'contacts.block': (a) => this.block(a),
       'contacts.unblock': (a) => this.unblock(a),
       'directory.search': (a) => this.searchDirectory(a),
@@ -582,6 +595,7 @@ export class Messenger {
   /** Allows the sender on the relay (later messages reach the inbox) and shows the conversation. */
   async acceptRequest(a: CommandArgs<'requests.accept'>): Promise<void> {
     const address = a.address.toLowerCase();
+    await this.stakes.releaseFrom(address);
     await this.ready().allow(address);
     this.store.acceptRequest(address, this.nowMs());
     this.emitConversation(`direct:${address}`);

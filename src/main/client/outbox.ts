@@ -16,6 +16,8 @@
  */
 import type { StakeCurrency, Routed } from '../../shared/api/common.js';
 import type { EnvelopeInput, SendResult } from '../../shared/api/envelopes.js';
+import type { StakeQuote } from '../../shared/api/stakes.js';
+import type { StakeRefusal } from '../../shared/stake/stake-types.js';
 import type { ChatMessage } from '../../shared/domain.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import { VaultError } from '../vault/vault-error.js';
@@ -44,17 +46,25 @@ export interface SendOutcome {
   stakeCurrency: StakeCurrency | null;
   deliveries: DeviceDelivery[];
   error: string | null;
+  /** a stake gate's quote: what to deposit to get through (stakes.ts) */
+  stakeQuote?: StakeQuote;
+  /** why a staked send was refused */
+  stakeStatus?: StakeRefusal;
 }
 
 /** What the outbox stores per message: the exact fields that get signed. */
 interface Pending {
   target: { kind: 'direct'; peer: string } | { kind: 'group'; groupId: string };
   fields: ComposeInput;
+  /** the deposited stake's quote ref, sent on the recipient's envelopes (relay-contract-2 §4) */
+  stakeRef?: string;
 }
 
 export interface OutboxDeps extends ClientParts {
   vault: Pick<VaultClient, 'sealMessage' | 'verifyCertificates'>;
   onUpdated?: (m: ChatMessage) => void;
+  /** a stake gate answered with a quote for this message */
+  onStakeQuote?: (messageId: string, quote: StakeQuote) => void;
 }
 
 const BACKOFF_BASE_MS = 1000;
@@ -131,8 +141,16 @@ export class Outbox {
       this.d.store.deferOutbox(messageId, 0, this.now(), row.lastError ?? '');
       return true;
     }
+    return this.requeue(messageId);
+  }
+
+  /**
+   * Queues a stake-gated (or failed) message again, with the ref of a deposited stake (or
+   * without one, to get a fresh quote). The same signed text goes out: receivers deduplicate.
+   */
+  requeue(messageId: string, stakeRef?: string): boolean {
     const msg = this.d.store.getMessage(messageId);
-    if (!msg || !msg.fromMe || msg.state !== 'failed') return false;
+    if (!msg || !msg.fromMe) return false;
     const target: Pending['target'] = msg.conversationId.startsWith('group:')
       ? { kind: 'group', groupId: msg.conversationId.slice(6) }
       : { kind: 'direct', peer: msg.conversationId.slice(7) };
@@ -144,7 +162,8 @@ export class Outbox {
       device: this.d.me().deviceKey,
       ...(target.kind === 'direct' ? { to: target.peer } : {}),
     };
-    return this.d.store.requeue(messageId, JSON.stringify({ target, fields } satisfies Pending), msg.kind === 'request', this.now());
+    const pending: Pending = { target, fields, ...(stakeRef ? { stakeRef } : {}) };
+    return this.d.store.requeue(messageId, JSON.stringify(pending), msg.kind === 'request', this.now());
   }
 
   /**
@@ -216,7 +235,10 @@ export class Outbox {
           continue;
         }
         const sealed = await this.d.vault.sealMessage({ frame: 'direct', message: composeFields(p.fields), recipients: targets.map((t) => ({ deviceKey: t.publicKey })) });
-        const envs: EnvelopeInput[] = envelopesFor(sealed.sealed, targets).map((env, i) => (row.asRequest && !targets[i].own ? { ...env, asRequest: true } : env));
+        const envs: EnvelopeInput[] = envelopesFor(sealed.sealed, targets).map((env, i) => {
+          if (targets[i].own) return env;
+          return { ...env, ...(row.asRequest ? { asRequest: true } : {}), ...(p.stakeRef ? { stakeRef: p.stakeRef } : {}) };
+        });
         prepared.push({ row, envs, targets: targets.map((t) => ({ address: t.address, deviceKey: t.publicKey, own: t.own })) });
       } catch (e) {
         outcomes.push(this.handleError(row, e));
@@ -278,8 +300,14 @@ export class Outbox {
     const stakeRequired = headline?.stakeRequired ?? null;
     const stakeCurrency = headline?.stakeCurrency ?? null;
     this.d.store.markSent(messageId, { routed, stakeRequired, stakeCurrency, via, deliveries });
+    const theirs = results[deliveries.indexOf(headline!)];
+    if (theirs?.stakeQuote) this.d.onStakeQuote?.(messageId, theirs.stakeQuote);
     this.emit(messageId);
-    return { messageId, state: 'sent', routed, stakeRequired, stakeCurrency, deliveries, error: null };
+    return {
+      messageId, state: 'sent', routed, stakeRequired, stakeCurrency, deliveries, error: null,
+      ...(theirs?.stakeQuote ? { stakeQuote: theirs.stakeQuote } : {}),
+      ...(theirs?.stakeStatus ? { stakeStatus: theirs.stakeStatus } : {}),
+    };
   }
 
   private handleError(row: OutboxRow, e: unknown): SendOutcome {

@@ -25,6 +25,7 @@ import {
   type GroupSummary,
   type CreateGroupBody, type PatchGroupBody,
 } from '../../shared/api/groups.js';
+import { StakeConfig, StakeList, StakeRecord } from '../../shared/api/stakes.js';
 import { NetworkError, createAgent, httpRequest, type HttpResponse } from './http-transport.js';
 import { RequestPacer, type RequestPriority } from './request-pacer.js';
 import type http from 'node:http';
@@ -212,6 +213,25 @@ export class RelayApi {
   /** The address's certified devices; null when it has none (404). Always fresh: callers verify certificates. */
   deviceKeys(address: string, priority: RequestPriority = 'user'): Promise<DeviceKeys | null> {
     return this.call('GET', `/keys/${address}`, { schema: DeviceKeys, nullOn: [404], priority });
+  }
+
+  // ---- stakes (relay-contract-2 §4) ----
+
+  stakeConfig(): Promise<StakeConfig> {
+    return this.call('GET', '/stake-config', { schema: StakeConfig, auth: false });
+  }
+
+  async stakes(role?: 'sent' | 'received'): Promise<StakeRecord[]> {
+    return (await this.call('GET', '/stakes', { query: { role }, schema: StakeList })).stakes;
+  }
+
+  stake(id: string): Promise<StakeRecord> {
+    return this.call('GET', `/stakes/${id}`, { schema: StakeRecord });
+  }
+
+  /** Hands the relay our EIP-712 Release signature for the sender to submit. */
+  async releaseStake(id: string, signature: string): Promise<void> {
+    await this.call('POST', `/stakes/${id}/release`, { body: { signature }, schema: null });
   }
 
   // ---- envelopes ----

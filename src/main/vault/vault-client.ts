@@ -15,7 +15,10 @@ import type {
   PassphraseParams,
   SealMessageParams,
   SealMessageResult,
+  SignedTransaction,
   SiweSigned,
+  TransactionToSign,
+  TypedDataToSign,
   VaultMethod,
   VaultMethods,
   VaultRequest,
@@ -149,6 +152,12 @@ export class VaultClient {
   }
   sealMessage(params: SealMessageParams, opts?: CallOptions): Promise<SealMessageResult> {
     return this.call('sealMessage', params, opts);
+  }
+  signTransaction(params: { transaction: TransactionToSign }, opts?: CallOptions): Promise<SignedTransaction> {
+    return this.call('signTransaction', params, opts);
+  }
+  signTypedData(params: { typedData: TypedDataToSign }, opts?: CallOptions): Promise<{ address: string; signature: string }> {
+    return this.call('signTypedData', params, opts);
   }
   openEnvelope(params: { envelope: EnvelopeToOpen }, opts?: CallOptions): Promise<OpenedMessage> {
     return this.call('openEnvelope', params, opts);

@@ -16,7 +16,10 @@ import type {
   PassphraseParams,
   SealMessageParams,
   SealMessageResult,
+  SignedTransaction,
   SiweSigned,
+  TransactionToSign,
+  TypedDataToSign,
   VaultStatus,
   WalletCreated,
   WalletImported,
@@ -221,6 +224,20 @@ export class VaultCore {
     const k = this.keys();
     checkSiweMessage(message, { address: k.address, expectedUri });
     return { address: k.address, signature: signPersonalMessage(k.walletKey, message) };
+  }
+
+  /** An EIP-1559 transaction from the wallet (stake deposits and settlements). */
+  async signTransaction(params: { transaction: TransactionToSign }): Promise<SignedTransaction> {
+    // viem (serialising) loads in ~1 s: only stakes need it, so keep it off the worker's start
+    const { signTransaction } = await import('./chain-signing.js');
+    return signTransaction(this.keys().walletKey, params?.transaction);
+  }
+
+  /** EIP-712 typed data from the wallet (the escrow's Release / Forfeit). */
+  async signTypedData(params: { typedData: TypedDataToSign }): Promise<{ address: string; signature: string }> {
+    const { signTypedData } = await import('./chain-signing.js');
+    const k = this.keys();
+    return { address: k.address, signature: signTypedData(k.walletKey, params?.typedData) };
   }
 
   sealMessage(params: SealMessageParams): SealMessageResult {

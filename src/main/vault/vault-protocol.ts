@@ -126,6 +126,36 @@ export interface OpenedMessage {
   author: string;
 }
 
+/**
+ * An EIP-1559 transaction to a contract or account (amounts as decimal strings, so that the
+ * request is plain data): the vault signs it with the wallet key and returns it serialised.
+ */
+export interface TransactionToSign {
+  chainId: number;
+  nonce: number;
+  to: string;
+  /** wei */
+  value: string;
+  data?: string;
+  gas: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+}
+
+export interface SignedTransaction {
+  /** 0x02… for eth_sendRawTransaction */
+  serialized: string;
+  hash: string;
+}
+
+/** EIP-712 typed data as eth_signTypedData_v4 takes it (EIP712Domain may be left out of types). */
+export interface TypedDataToSign {
+  domain: Record<string, unknown>;
+  types: Record<string, Array<{ name: string; type: string }>>;
+  primaryType: string;
+  message: Record<string, unknown>;
+}
+
 export interface SerializedError {
   code: VaultErrorCode;
   message: string;
@@ -144,6 +174,8 @@ export interface VaultMethods {
   deviceCertificate: { params: Record<string, never>; result: DeviceCertificate };
   signSiwe: { params: { message: string; expectedUri: string }; result: SiweSigned };
   sealMessage: { params: SealMessageParams; result: SealMessageResult };
+  signTransaction: { params: { transaction: TransactionToSign }; result: SignedTransaction };
+  signTypedData: { params: { typedData: TypedDataToSign }; result: { address: string; signature: string } };
   openEnvelope: { params: { envelope: EnvelopeToOpen }; result: OpenedMessage };
   openMany: { params: { envelopes: EnvelopeToOpen[] }; result: OpenOutcome[] };
   /** Pure and keyless: the worker is a second core for a cold group send's certificate checks. */

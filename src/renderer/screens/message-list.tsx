@@ -4,6 +4,7 @@ import type { ChatMessage, ConversationSummary } from '../../shared/domain.js';
 import { BotBadge } from '../components/badges.js';
 import { Icon } from '../components/icon.js';
 import { clockTime, dayKey, dayLabel, deliveryNote, displayName, fullTime } from '../format.js';
+import { StakeAsk } from './stake-ask.js';
 import { useStore } from '../store/store.js';
 
 type Row = { kind: 'day'; key: string; label: string } | { kind: 'msg'; key: string; m: ChatMessage; first: boolean };
@@ -212,6 +213,7 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
           )}
         </div>
       )}
+      {m.fromMe && !group && m.state === 'sent' && m.routed === 'stake-gate' && <StakeAsk m={m} peerName={peerName} />}
     </div>
   );
 });

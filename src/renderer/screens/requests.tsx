@@ -1,5 +1,7 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { ContactRequest } from '../../shared/domain.js';
+import { formatWei } from '../../shared/stake/amount.js';
+import { Dialog } from '../components/dialog.js';
 import { Avatar } from '../components/avatar.js';
 import { VerifiedBadge } from '../components/badges.js';
 import { EmptyState } from '../components/empty-state.js';
@@ -16,10 +18,16 @@ export function Requests() {
   const loadInvitations = useStore((s) => s.loadInvitations);
   const showToast = useStore((s) => s.showToast);
 
+  const loadStakes = useStore((s) => s.loadStakes);
+
   // Opening the screen is when someone looks for a new invitation: ask now, not at the next sync.
   useEffect(() => {
     loadInvitations().catch((e: Error) => showToast('error', e.message));
   }, [loadInvitations, showToast]);
+  // which requests came with a stake: asked again as requests arrive
+  useEffect(() => {
+    loadStakes().catch((e: Error) => showToast('error', e.message));
+  }, [loadStakes, showToast, requests.length]);
 
   return (
     <div className="page">
@@ -69,8 +77,14 @@ function RequestCard({ r }: { r: ContactRequest }) {
   const declineRequest = useStore((s) => s.declineRequest);
   const blockSender = useStore((s) => s.blockSender);
   const selectConversation = useStore((s) => s.selectConversation);
-  const act = useAction(async (what: 'accept' | 'decline' | 'block') => {
-    if (what === 'accept') {
+  const markSpam = useStore((s) => s.markSpam);
+  const stake = useStore((s) => s.stakes.list.find((x) => x.role === 'received' && x.status === 'active' && !x.released && x.peer === r.address.toLowerCase()) ?? null);
+  const [confirmSpam, setConfirmSpam] = useState(false);
+  const act = useAction(async (what: 'accept' | 'decline' | 'block' | 'spam') => {
+    if (what === 'spam') {
+      setConfirmSpam(false);
+      await markSpam(r.address);
+    } else if (what === 'accept') {
       await acceptRequest(r.address);
       await selectConversation(`direct:${r.address.toLowerCase()}`);
     } else if (what === 'decline') await declineRequest(r.address);
@@ -92,6 +106,11 @@ function RequestCard({ r }: { r: ContactRequest }) {
         </time>
       </div>
       <blockquote className="intro">{r.intro || <span className="subtle">No intro message.</span>}</blockquote>
+      {stake && (
+        <p className="stake-note">
+          Staked {formatWei(stake.amountWei)} {stake.currency}. Accept and it goes back to them; mark it as spam and you keep it.
+        </p>
+      )}
       {r.messageCount > 1 && <p className="subtle small">+{r.messageCount - 1} more message{r.messageCount > 2 ? 's' : ''}</p>}
       <FormError error={act.error} />
       <div className="row">
@@ -104,7 +123,28 @@ function RequestCard({ r }: { r: ContactRequest }) {
         <button type="button" className="btn btn-danger-ghost" disabled={act.busy} onClick={() => void act.run('block')} aria-label={`Block ${name}`}>
           Block
         </button>
+        {stake && (
+          <button type="button" className="btn btn-danger-ghost" disabled={act.busy} onClick={() => setConfirmSpam(true)} aria-label={`Mark ${name} as spam`}>
+            Spam
+          </button>
+        )}
       </div>
+      {act.busy && stake && <p className="subtle small" role="status">Waiting for the chain…</p>}
+      {stake && (
+        <Dialog title="Mark as spam?" open={confirmSpam} onClose={() => setConfirmSpam(false)}>
+          <p>
+            You keep the {formatWei(stake.amountWei)} {stake.currency} stake and {name} is blocked. This sends a transaction from your wallet, which costs a little gas.
+          </p>
+          <div className="row">
+            <button type="button" className="btn btn-danger" onClick={() => void act.run('spam')}>
+              Keep the stake and block
+            </button>
+            <button type="button" className="btn btn-secondary" onClick={() => setConfirmSpam(false)}>
+              Cancel
+            </button>
+          </div>
+        </Dialog>
+      )}
     </article>
   );
 }

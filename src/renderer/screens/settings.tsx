@@ -12,6 +12,7 @@ import type { ThemeChoice } from '../store/ui-slice.js';
 import { useAction } from '../use-action.js';
 import { RelayChooser } from './relay-chooser.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
+import { StakeChain } from './stakes.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
@@ -27,6 +28,7 @@ export function Settings() {
       <Profile />
       <Policy />
       <Relay />
+      <StakeChain />
       <Devices />
       <ApiKeys />
       <Appearance />

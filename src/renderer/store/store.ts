@@ -15,9 +15,10 @@ import { createMessagesSlice, type MessagesSlice } from './messages-slice.js';
 import { createRequestsSlice, type RequestsSlice } from './requests-slice.js';
 import { createSessionSlice, type SessionSlice } from './session-slice.js';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
+import { createStakesSlice, type StakesSlice } from './stakes-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & UiSlice;
+export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -28,5 +29,6 @@ export const useStore = create<Store>()((...a) => ({
   ...createDirectorySlice(...a),
   ...createGroupsSlice(...a),
   ...createSettingsSlice(...a),
+  ...createStakesSlice(...a),
   ...createUiSlice(...a),
 }));

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { Store } from './store.js';
 
-export type View = 'chats' | 'requests' | 'directory' | 'groups' | 'settings';
+export type View = 'chats' | 'requests' | 'directory' | 'groups' | 'stakes' | 'settings';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 export interface Toast {

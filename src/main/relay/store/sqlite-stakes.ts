@@ -23,7 +23,7 @@ export const STAKE_SQL = {
   getStake: `SELECT ${STAKE_COLUMNS} FROM stakes WHERE id = ?`,
   listSent: `SELECT ${STAKE_COLUMNS} FROM stakes WHERE sender = ? ORDER BY created_at DESC LIMIT ?`,
   listReceived: `SELECT ${STAKE_COLUMNS} FROM stakes WHERE recipient = ? ORDER BY created_at DESC LIMIT ?`,
-  listBoth: `SELECT ${STAKE_COLUMNS} FROM stakes WHERE sender = ?1 OR recipient = ?1 ORDER BY created_at DESC LIMIT ?2`,
+  listBoth: `SELECT ${STAKE_COLUMNS} FROM stakes WHERE sender = ? OR recipient = ? ORDER BY created_at DESC LIMIT ?`,
   setStatus: `UPDATE stakes SET status = ? WHERE id = ?`,
   setReleaseSignature: `UPDATE stakes SET release_signature = ? WHERE id = ?`,
 } as const;
@@ -36,7 +36,7 @@ export function stakesPart(db: Database.Database): StakesPart {
     getStake: db.prepare<[string], StakeRow>(STAKE_SQL.getStake),
     listSent: db.prepare<[string, number], StakeRow>(STAKE_SQL.listSent),
     listReceived: db.prepare<[string, number], StakeRow>(STAKE_SQL.listReceived),
-    listBoth: db.prepare<[string, number], StakeRow>(STAKE_SQL.listBoth),
+    listBoth: db.prepare<[string, string, number], StakeRow>(STAKE_SQL.listBoth),
     setStatus: db.prepare<[StakeStatus, string]>(STAKE_SQL.setStatus),
     setReleaseSignature: db.prepare<[string, string]>(STAKE_SQL.setReleaseSignature),
   };
@@ -53,7 +53,7 @@ export function stakesPart(db: Database.Database): StakesPart {
     },
     async listStakes(address, role, limit) {
       const a = address.toLowerCase();
-      return role === 'sent' ? s.listSent.all(a, limit) : role === 'received' ? s.listReceived.all(a, limit) : s.listBoth.all(a, limit);
+      return role === 'sent' ? s.listSent.all(a, limit) : role === 'received' ? s.listReceived.all(a, limit) : s.listBoth.all(a, a, limit);
     },
     async setStakeStatus(id, status) {
       s.setStatus.run(status, id.toLowerCase());

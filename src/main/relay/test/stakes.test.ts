@@ -129,6 +129,12 @@ anvilSuite(`stakes on a relay with anvil${why}`, () => {
     const received = await call(relay.url, 'GET', '/api/v1/stakes?role=received', { auth: bob.apiKey });
     expect(received.body.stakes.map((s: { id: string }) => s.id)).toEqual([stake.id]);
     expect((await call(relay.url, 'GET', '/api/v1/stakes?role=received', { auth: alice.apiKey })).body.stakes).toEqual([]);
+    // without a role: both sides' stakes
+    for (const who of [alice, bob]) {
+      const both = await call(relay.url, 'GET', '/api/v1/stakes', { auth: who.apiKey });
+      expect(both.status).toBe(200);
+      expect(both.body.stakes.map((s: { id: string }) => s.id)).toEqual([stake.id]);
+    }
   });
 
   it('one stake opens one request: one envelope per recipient device, not two to the same device', async () => {

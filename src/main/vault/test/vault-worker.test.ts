@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getAddress } from 'viem';
+import { getAddress, keccak256, parseTransaction, recoverTransactionAddress, recoverTypedDataAddress, type Hex, type TransactionSerialized } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyDeviceCertificate } from '../device-certificate.js';
@@ -206,6 +206,29 @@ describe('vault worker with a passphrase', () => {
     expect(recoverPersonalSigner(message, signed.signature)).toBe(address);
     expect(await codeOf(vault.signSiwe({ message, expectedUri: 'http://127.0.0.1:9999' }))).toBe('siwe-rejected');
     expect(await codeOf(vault.signSiwe({ message: createSiweMessage({ ...fields, address: getAddress(HARDHAT_ADDRESS) }), expectedUri: uri }))).toBe('siwe-rejected');
+  });
+
+  it('signs EIP-1559 transactions and EIP-712 typed data that recover to the wallet', async () => {
+    const tx = { chainId: 31337, nonce: 3, to: HARDHAT_ADDRESS, value: '1000', data: '0xabcd', gas: '50000', maxFeePerGas: '2000000000', maxPriorityFeePerGas: '1000000000' };
+    const signed = await vault.signTransaction({ transaction: tx });
+    expect(signed.serialized.startsWith('0x02')).toBe(true);
+    expect(signed.hash).toBe(keccak256(signed.serialized as Hex));
+    const parsed = parseTransaction(signed.serialized as Hex);
+    expect(parsed).toMatchObject({ chainId: 31337, nonce: 3, to: HARDHAT_ADDRESS, value: 1000n, data: '0xabcd', gas: 50000n });
+    expect((await recoverTransactionAddress({ serializedTransaction: signed.serialized as TransactionSerialized })).toLowerCase()).toBe(address);
+    expect(await codeOf(vault.signTransaction({ transaction: { ...tx, value: '-1' } }))).toBe('bad-request');
+    expect(await codeOf(vault.signTransaction({ transaction: { ...tx, to: '0x1234' } }))).toBe('bad-request');
+
+    const typedData = {
+      domain: { name: 'RelayStakeEscrow', version: '1', chainId: 31337, verifyingContract: HARDHAT_ADDRESS },
+      types: { Release: [{ name: 'id', type: 'bytes32' }] },
+      primaryType: 'Release',
+      message: { id: `0x${'ab'.repeat(32)}` },
+    };
+    const typed = await vault.signTypedData({ typedData });
+    expect(typed.address).toBe(address);
+    expect((await recoverTypedDataAddress({ ...typedData, signature: typed.signature as Hex } as Parameters<typeof recoverTypedDataAddress>[0])).toLowerCase()).toBe(address);
+    expect(await codeOf(vault.signTypedData({ typedData: { ...typedData, primaryType: 'Forfeit' } }))).toBe('bad-request');
   });
 
   it('a wrong passphrase is refused and changes nothing; the right one unlocks', async () => {
