@@ -246,13 +246,13 @@ export class LocalStore {
   }
 
   /** Conversations to show: groups, and direct ones with anyone not pending or blocked; newest first. */
-  listConversations(me: string): ConversationSummary[] {
-    return (this.s.listConversations.all() as ConversationRowDb[]).map((r) => conversationFromRow(r, me));
+  listConversations(): ConversationSummary[] {
+    return (this.s.listConversations.all() as ConversationRowDb[]).map(conversationFromRow);
   }
 
-  getConversation(id: ConversationId, me: string): ConversationSummary | null {
+  getConversation(id: ConversationId): ConversationSummary | null {
     const r = this.s.getConversation.get(id) as ConversationRowDb | undefined;
-    return r ? conversationFromRow(r, me) : null;
+    return r ? conversationFromRow(r) : null;
   }
 
   markRead(id: ConversationId): void {
@@ -557,7 +557,7 @@ function deliveryOf(r: MessageRowDb): DeliveryState | null {
   return r.peer_state ?? (r.state === 'sent' ? 'sent' : 'sending');
 }
 
-function conversationFromRow(r: ConversationRowDb, _me: string): ConversationSummary {
+function conversationFromRow(r: ConversationRowDb): ConversationSummary {
   const title = r.kind === 'group' ? (r.group_name ?? 'Group') : r.contact_handle ? `@${r.contact_handle}` : shortAddress(r.peer);
   return {
     id: r.id as ConversationId,

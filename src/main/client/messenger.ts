@@ -61,7 +61,7 @@ import { Outbox, type SendOutcome } from './outbox.js';
 import { RelayError, isTransient, type RelayApi } from './relay-api.js';
 import { parseRecipient } from '../../shared/recipient.js';
 import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
-import { ADDRESS } from '../../shared/identity-patterns.js';
+import { ADDRESS, bareHandle } from '../../shared/identity-patterns.js';
 import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from './profile-passphrase.js';
 import { forgetTicket, ticketingCodec, ticketPath } from '../vault/unlock-ticket.js';
 import { RelaySession, revokedError, DEVICE_REVOKED_MESSAGE } from './relay-session.js';
@@ -222,7 +222,7 @@ export class Messenger {
 
   private emitConversation(id: ConversationId): void {
     if (!this.identity) return;
-    const c = this.store.getConversation(id, this.identity.address);
+    const c = this.store.getConversation(id);
     if (c) this.emit('conversation.updated', c);
   }
 
@@ -427,7 +427,7 @@ export class Messenger {
   }
 
   async claimHandle(a: CommandArgs<'profile.claimHandle'>): Promise<AppStatus> {
-    const handle = a.handle.replace(/^@/, '');
+    const handle = bareHandle(a.handle);
     const rec = await this.ready().claimHandle(handle);
     this.session.handle = rec.handle;
     const status = await this.appStatus();
@@ -439,7 +439,7 @@ export class Messenger {
   // conversations and messages
 
   listConversations(): ConversationSummary[] {
-    return this.store.listConversations(this.me().address);
+    return this.store.listConversations();
   }
 
   /** Opens (creating) the direct conversation with `0x…` or `@handle`. */
@@ -447,7 +447,7 @@ export class Messenger {
     const address = await this.resolveRecipient(a.to);
     const id = `direct:${address}` as const;
     this.store.ensureConversation(id, 'direct', address, new Date(this.nowMs()).toISOString());
-    const c = this.store.getConversation(id, this.me().address)!;
+    const c = this.store.getConversation(id)!;
     this.emit('conversation.updated', c);
     return c;
   }
@@ -455,7 +455,7 @@ export class Messenger {
   /** Marks the conversation read, and tells the peer so (`read` receipts) unless the person turned that off. */
   markRead(a: CommandArgs<'conversations.markRead'>): void {
     const id = a.conversationId as ConversationId;
-    const unread = this.store.getConversation(id, this.me().address)?.unread ?? 0;
+    const unread = this.store.getConversation(id)?.unread ?? 0;
     this.store.markRead(id);
     this.emitConversation(id);
     if (unread === 0 || !id.startsWith('direct:') || !this.preferences().readReceipts || !this.session.hasCredential()) return;
@@ -472,10 +472,10 @@ export class Messenger {
 
   mute(a: CommandArgs<'conversations.mute'>): ConversationSummary {
     const id = a.conversationId as ConversationId;
-    const c = this.store.getConversation(id, this.me().address);
+    const c = this.store.getConversation(id);
     if (!c) throw new MessengerError('not-found', 'no such conversation');
     this.store.setMuted(id, a.muted);
-    const updated = this.store.getConversation(id, this.me().address)!;
+    const updated = this.store.getConversation(id)!;
     this.emit('conversation.updated', updated);
     return updated;
   }
