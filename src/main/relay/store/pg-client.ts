@@ -18,6 +18,9 @@ export interface PgOptions {
   max?: number;
   /** shown in pg_stat_activity, so an operator can tell the nodes apart */
   applicationName?: string;
+  /** driver options its types leave out: a LISTEN connection's callbacks */
+  onnotify?: (channel: string, payload: string) => void;
+  onclose?: () => void;
 }
 
 /**
@@ -40,7 +43,9 @@ export function openPg(url: string, options: PgOptions = {}): PgSql {
     onnotice: () => undefined,
     connect_timeout: 10,
     connection: { application_name: options.applicationName ?? 'relay' },
-  }) as unknown as PgSql;
+    ...(options.onnotify ? { onnotify: options.onnotify, max_lifetime: null } : {}),
+    ...(options.onclose ? { onclose: options.onclose } : {}),
+  } as postgres.Options<{}>) as unknown as PgSql;
 }
 
 /** SQLSTATE of an error the server sent, or the driver's own code. */
@@ -64,4 +69,80 @@ export function isConnectionError(e: unknown): boolean {
 /** Turns a lost database into StoreUnavailable (503), leaving every other error as it is. */
 export function asUnavailable(e: unknown): unknown {
   return isConnectionError(e) ? new StoreUnavailable('the database is unreachable; retry shortly', { cause: e }) : e;
+}
+
+export interface ListenHandlers {
+  notify(channel: string, payload: string): void;
+  /** LISTEN is in force again (or for the first time); notifications sent before may have been missed. */
+  up(): void;
+  /** The LISTEN connection is gone; notifications are being missed until `up`. */
+  down(): void;
+}
+
+export interface PgListener {
+  readonly listening: boolean;
+  /** Resolves once LISTEN is first in force (or rejects after `timeoutMs`). */
+  ready(timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How soon a lost LISTEN connection is tried again. */
+const RELISTEN_MS = 100;
+
+/**
+ * A dedicated connection that LISTENs on `channels` and says when it is up and when it is down,
+ * which the driver's own `listen` does not: a node must know when to fall back to polling.
+ */
+export function listenOn(url: string, channels: readonly string[], handlers: ListenHandlers): PgListener {
+  let listening = false;
+  let closed = false;
+  let timer: NodeJS.Timeout | null = null;
+  let firstUp: () => void = () => undefined;
+  const first = new Promise<void>((resolve) => (firstUp = resolve));
+  const conn = openPg(url, {
+    max: 1,
+    applicationName: 'relay listener',
+    onnotify: (channel, payload) => handlers.notify(channel, payload),
+    onclose: () => {
+      if (closed) return;
+      if (listening) {
+        listening = false;
+        handlers.down();
+      }
+      retry();
+    },
+  });
+  const retry = () => {
+    if (closed || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void establish();
+    }, RELISTEN_MS);
+    timer.unref();
+  };
+  const establish = async () => {
+    try {
+      for (const c of channels) await conn.unsafe(`LISTEN "${c}"`);
+      if (closed || listening) return;
+      listening = true;
+      handlers.up();
+      firstUp();
+    } catch {
+      retry();
+    }
+  };
+  void establish();
+  return {
+    get listening() {
+      return listening;
+    },
+    ready(timeoutMs) {
+      return Promise.race([first, new Promise<void>((_, reject) => setTimeout(() => reject(new Error('LISTEN did not start in time')), timeoutMs).unref())]);
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await conn.end({ timeout: 1 });
+    },
+  };
 }

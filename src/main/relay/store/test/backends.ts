@@ -21,17 +21,16 @@ export interface StoreBackend {
 }
 
 let cluster: PgCluster | null = null;
-/** One throw-away PostgreSQL cluster per test file, a fresh database per test. */
+/** One throw-away PostgreSQL cluster per test file (removed after the file, or when its process exits). */
 export function sharedCluster(): PgCluster {
-  if (!cluster) {
-    cluster = startPgCluster();
-    afterAll(() => {
-      cluster?.destroy();
-      cluster = null;
-      database = null;
-    });
-  }
+  cluster ??= startPgCluster();
   return cluster;
+}
+
+function destroySharedCluster(): void {
+  cluster?.destroy();
+  cluster = null;
+  database = null;
 }
 
 const sqlite: StoreBackend = {
@@ -106,6 +105,7 @@ export const STORE_BACKENDS: readonly StoreBackend[] = [sqlite, postgres];
 /** Registers a fresh store per test on the backend; `t.store` is the current one. */
 export function useTestStore(backend: StoreBackend): TestStore {
   let current: TestStore | null = null;
+  afterAll(destroySharedCluster);
   beforeEach(async (ctx) => {
     if (backend.missing) return ctx.skip(backend.missing);
     current = await backend.open();

@@ -63,6 +63,14 @@ export function startPgCluster(): PgCluster {
   function urlFor(db: string) {
     return `postgres://${user}@localhost/${db}?host=${encodeURIComponent(dir)}`;
   }
+  // A test process that ends without destroy() (a crash, a forgotten afterAll) still removes it.
+  const destroy = () => {
+    process.off('exit', destroy);
+    const stop = [join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'];
+    spawnSync(asRoot ? 'runuser' : stop[0], asRoot ? ['-u', 'postgres', '--', ...stop] : stop.slice(1));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.on('exit', destroy);
   return {
     dir,
     async createDatabase() {
@@ -79,9 +87,6 @@ export function startPgCluster(): PgCluster {
       run('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']);
     },
     start,
-    destroy() {
-      spawnSync(asRoot ? 'runuser' : join(bin, 'pg_ctl'), asRoot ? ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'] : ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      rmSync(dir, { recursive: true, force: true });
-    },
+    destroy,
   };
 }
