@@ -10,11 +10,12 @@ const Health = Type.Object(
   { description: 'What a load balancer needs to know about this node' },
 );
 
-/** GET /healthz: for a load balancer's health check; free of authentication and of the rate limit. */
+/** GET /healthz: for a load balancer's health check; free of authentication and of the rate limit (not under /api/). */
 export function healthRoutes(app: FastifyInstance, store: RelayStore): void {
   app.get('/healthz', {
+    // Outside /api/v1 and so outside the API document, like `/` and /openapi.json.
     schema: {
-      tags: ['operator'],
+      hide: true,
       summary: 'Whether this node and its database are up',
       description: '200 when the database answers, 503 when it does not (take the node out of rotation).',
       response: { 200: Health, 503: Health },

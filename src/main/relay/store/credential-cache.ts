@@ -4,8 +4,12 @@ const TTL_MS = 60_000;
 
 /** The credential caches of every node of a cluster, emptied together when any node revokes a credential. */
 export interface RevocationBus {
-  /** Tells every other node that a credential was revoked (after the commit). */
-  announce(): void;
+  /**
+   * Tells every other node that a credential was revoked (after the commit); resolves once the
+   * news has gone round (this node heard it back), so the revoking request answers only when the
+   * other nodes have it too. Never rejects.
+   */
+  announce(): Promise<void>;
   /** Called when another node revoked something, or when revocations may have been missed. */
   onRevoked(listener: () => void): () => void;
   /** Whether a cached credential can be trusted now: false while this node could be missing revocations. */
@@ -47,9 +51,9 @@ export function withCredentialCache(store: RelayStore, now: () => number = Date.
     tokens.clear();
   };
   revocations?.onRevoked(forgetHere);
-  const forgetAll = () => {
+  const forgetAll = async () => {
     forgetHere();
-    revocations?.announce();
+    await revocations?.announce();
   };
 
   return Object.assign(Object.create(store) as RelayStore, {
@@ -59,21 +63,21 @@ export function withCredentialCache(store: RelayStore, now: () => number = Date.
       try {
         return await store.revokeApiKey(address, id, at);
       } finally {
-        forgetAll();
+        await forgetAll();
       }
     },
     async revokeDevice(address: string, publicKey: string, at: number) {
       try {
         return await store.revokeDevice(address, publicKey, at);
       } finally {
-        forgetAll();
+        await forgetAll();
       }
     },
     async revokeBotToken(groupId: string, id: string, at: number) {
       try {
         return await store.revokeBotToken(groupId, id, at);
       } finally {
-        forgetAll();
+        await forgetAll();
       }
     },
   });

@@ -11,6 +11,8 @@ const HELD = 'relay_held';
 const MAX_PAYLOAD = 7000;
 /** How often a node whose LISTEN connection is down looks at the envelope sequence. */
 export const FALLBACK_POLL_MS = 250;
+/** How long a revoking request waits at most to hear its announcement back. */
+const ANNOUNCE_WAIT_MS = 1000;
 /** Recipients a catch-up rings at most; past it the rest find their mail when their wait ends. */
 const CATCH_UP_LIMIT = 10_000;
 
@@ -49,11 +51,14 @@ export async function joinClusterBus(sql: PgSql, url: string, nodeId = defaultNo
 
   // --- the coalescing ringer
   let pending = new Map<string, Recipient>();
-  let revocationPending = false;
+  /** revocations announced by this node and not yet heard back, by number */
+  const unheard = new Map<number, () => void>();
+  let revocations = 0;
+  let revocationPending: number[] = [];
   let heldPending = new Set<string>();
   let sending: Promise<void> | null = null;
   const send = async () => {
-    while (pending.size > 0 || revocationPending || heldPending.size > 0) {
+    while (pending.size > 0 || revocationPending.length > 0 || heldPending.size > 0) {
       const batch = [...pending.values()];
       pending = new Map();
       const payloads: string[] = [];
@@ -72,8 +77,8 @@ export async function joinClusterBus(sql: PgSql, url: string, nodeId = defaultNo
       const held = [...heldPending];
       heldPending = new Set();
       for (let i = 0; i < held.length; i += 100) notes.push({ channel: HELD, payload: `${nodeId}\n${held.slice(i, i + 100).join(',')}` });
-      if (revocationPending) notes.push({ channel: REVOKED, payload: nodeId });
-      revocationPending = false;
+      for (const n of revocationPending) notes.push({ channel: REVOKED, payload: `${nodeId}\n${n}` });
+      revocationPending = [];
       try {
         // One round trip, outside any delivery's transaction.
         await sql`SELECT pg_notify(n.channel, n.payload) FROM unnest(${notes.map((n) => n.channel)}::text[], ${notes.map((n) => n.payload)}::text[]) AS n(channel, payload)`;
@@ -87,7 +92,7 @@ export async function joinClusterBus(sql: PgSql, url: string, nodeId = defaultNo
       .then(send)
       .finally(() => {
         sending = null;
-        if (pending.size > 0 || revocationPending || heldPending.size > 0) flushSoon();
+        if (pending.size > 0 || revocationPending.length > 0 || heldPending.size > 0) flushSoon();
       });
   };
 
@@ -126,12 +131,14 @@ export async function joinClusterBus(sql: PgSql, url: string, nodeId = defaultNo
   let missedSince: number | null = null;
   const listener: PgListener = listenOn(url, [DOORBELL, REVOKED, HELD], {
     notify(channel, payload) {
+      const newline = payload.indexOf('\n');
+      const own = payload.slice(0, newline) === nodeId;
       if (channel === REVOKED) {
-        if (payload !== nodeId) revoked();
+        if (!own) revoked();
+        else unheard.get(Number(payload.slice(newline + 1)))?.();
         return;
       }
-      const newline = payload.indexOf('\n');
-      if (payload.slice(0, newline) === nodeId) return;
+      if (own) return;
       if (channel === HELD) {
         for (const keyId of payload.slice(newline + 1).split(',')) for (const l of heldListeners) l(keyId);
         return;
@@ -186,8 +193,21 @@ export async function joinClusterBus(sql: PgSql, url: string, nodeId = defaultNo
       return () => heldListeners.delete(l);
     },
     announce() {
-      revocationPending = true;
+      if (!listener.listening) return Promise.resolve();
+      const n = ++revocations;
+      revocationPending.push(n);
       flushSoon();
+      // PostgreSQL hands a notification to every listener at once: hearing our own back means the
+      // other nodes have been sent it too. Bounded, so a lost database cannot hold the answer.
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          unheard.delete(n);
+          resolve();
+        };
+        const timer = setTimeout(done, ANNOUNCE_WAIT_MS);
+        unheard.set(n, done);
+      });
     },
     onRevoked(l) {
       revokedListeners.add(l);

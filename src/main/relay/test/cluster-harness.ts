@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createRelay } from '../app.js';
+import { clientErrorHandler } from '../http/defences.js';
 import type { StakeChain } from '../chain/stake-chain.js';
 import { openClusterNode, type ClusterNodeDeps } from '../cluster-node.js';
 import type { RelayConfig } from '../config.js';
@@ -18,9 +19,15 @@ export interface ClusterNode {
   close(): Promise<void>;
 }
 
-export async function startNode(databaseUrl: string, nodeId: string, config: RelayConfig, now: () => number, deps: { stakeChain?: StakeChain } = {}): Promise<ClusterNode> {
+export async function startNode(
+  databaseUrl: string,
+  nodeId: string,
+  config: RelayConfig,
+  now: () => number,
+  deps: { stakeChain?: StakeChain; dataDir?: string } = {},
+): Promise<ClusterNode> {
   const node = await openClusterNode(databaseUrl, { nodeId, maxConnections: 4 });
-  const app = await createRelay({ store: node.store, config, now, stakeChain: deps.stakeChain, doorbell: node.doorbell, revocations: node.revocations, rateLimitStore: node.rateLimitStore });
+  const app = await createRelay({ store: node.store, config, now, stakeChain: deps.stakeChain, dataDir: deps.dataDir, doorbell: node.doorbell, revocations: node.revocations, rateLimitStore: node.rateLimitStore });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,
@@ -54,6 +61,8 @@ export async function roundRobin(targets: readonly string[]): Promise<{ url: str
     req.pipe(upstream);
   });
   server.keepAliveTimeout = 5_000;
+  // What the proxy cannot parse never reaches a node: answer it as a node would.
+  server.on('clientError', clientErrorHandler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -69,9 +78,10 @@ export async function roundRobin(targets: readonly string[]): Promise<{ url: str
 export async function startClusterRelay(config: RelayConfig, clock: { now: number | null }, deps: { stakeChain?: StakeChain } = {}) {
   const databaseUrl = await sharedCluster().createDatabase();
   const now = () => clock.now ?? Date.now();
-  const nodes = [await startNode(databaseUrl, 'node-a', config, now, deps), await startNode(databaseUrl, 'node-b', config, now, deps)];
-  const proxy = await roundRobin(nodes.map((n) => n.url));
+  // The disk guard watches this folder, as it watches a single relay's data folder.
   const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
+  const nodes = [await startNode(databaseUrl, 'node-a', config, now, { ...deps, dataDir: dir }), await startNode(databaseUrl, 'node-b', config, now, { ...deps, dataDir: dir })];
+  const proxy = await roundRobin(nodes.map((n) => n.url));
   // What tests read of "the relay's app": held pulls are the cluster's, on either node.
   const app = Object.create(nodes[0].app, { heldPulls: { get: () => nodes[0].app.heldPulls + nodes[1].app.heldPulls } }) as FastifyInstance;
   return {
