@@ -45,7 +45,7 @@ export function openPg(url: string, options: PgOptions = {}): PgSql {
     connection: { application_name: options.applicationName ?? 'relay' },
     ...(options.onnotify ? { onnotify: options.onnotify, max_lifetime: null } : {}),
     ...(options.onclose ? { onclose: options.onclose } : {}),
-  } as postgres.Options<{}>) as unknown as PgSql;
+  } as postgres.Options<Record<string, postgres.PostgresType>>) as unknown as PgSql;
 }
 
 /** SQLSTATE of an error the server sent, or the driver's own code. */

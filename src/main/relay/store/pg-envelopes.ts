@@ -107,7 +107,7 @@ export interface PgEnvelopesPart extends EnvelopesPart {
  * refused is left out alone; a failed commit fails the whole batch, and nothing of it is queued.
  */
 export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
-  let queue: Pending[] = [];
+  const queue: Pending[] = [];
   let running: Promise<void> | null = null;
   let scheduled = false;
   let closed = false;

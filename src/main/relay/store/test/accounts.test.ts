@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StoreError } from '../store.js';
 import { addr } from './temp-store.js';
 

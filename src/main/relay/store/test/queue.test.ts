@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { StoreError, type Delivery } from '../store.js';
 import { addr, devKey } from './temp-store.js';
 import { direct, item, sendOne } from './deliveries.js';

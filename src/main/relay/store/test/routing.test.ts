@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addr } from './temp-store.js';
 import { sendOne } from './deliveries.js';
 
