@@ -1,24 +1,8 @@
+import type { AccountsPart } from './sqlite-accounts.js';
 import { LIMITS } from '../../../shared/api/common.js';
 import { likeFragment } from './sqlite-accounts.js';
 import { isUniqueViolation, type PgSql } from './pg-client.js';
-import { StoreError, type AccountRow, type RelayStore } from './store.js';
-
-type AccountsPart = Pick<
-  RelayStore,
-  | 'createChallenge'
-  | 'consumeChallenge'
-  | 'getAccount'
-  | 'setHandle'
-  | 'findHandle'
-  | 'searchDirectory'
-  | 'setPolicy'
-  | 'getEntitlements'
-  | 'setContact'
-  | 'getContacts'
-  | 'setVerified'
-  | 'grantEntitlement'
-  | 'revokeEntitlement'
->;
+import { StoreError, type AccountRow } from './store.js';
 
 export const PG_ACCOUNT_COLUMNS = `address, handle, handle_claimed_at AS "handleClaimedAt", verified, unknown_senders AS "unknownSenders", stake`;
 

@@ -1,10 +1,6 @@
+import type { CredentialsPart } from './sqlite-credentials.js';
 import { isUniqueViolation, type PgSql } from './pg-client.js';
-import { MAX_DEVICES, StoreError, type ApiKeyRow, type DeviceRow, type RelayStore } from './store.js';
-
-type CredentialsPart = Pick<
-  RelayStore,
-  'addDevice' | 'listDevices' | 'revokeDevice' | 'insertApiKey' | 'findApiKeyByHash' | 'listApiKeys' | 'revokeApiKey' | 'touchApiKey'
->;
+import { MAX_DEVICES, StoreError, type ApiKeyRow, type DeviceRow } from './store.js';
 
 export const PG_DEVICE_COLUMNS = `public_key AS "publicKey", address, certificate, created_at AS "createdAt", revoked_at AS "revokedAt"`;
 const API_KEY_COLUMNS = `id, address, label, prefix, device_key AS "deviceKey", created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;

@@ -2,9 +2,8 @@ import type { UnknownSenders } from '../../../shared/api/account.js';
 import type { EnvelopeStake } from '../../../shared/api/stakes.js';
 import { routeDirect } from '../routing.js';
 import { asUnavailable, isRetryable, type PgSql, type PgTx } from './pg-client.js';
-import { decodedSize } from './sqlite-envelopes.js';
 import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore } from './store.js';
-import { uuidv7 } from './uuidv7.js';
+import { decodedSize, newEnvelopeRow, recipientFull, tooManyRequestsPending } from './envelope-rows.js';
 
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
 
@@ -156,31 +155,18 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
         const n = f.queued + (u1?.n ?? 0) + (u2?.n ?? 0);
         const bytes = f.queuedBytes + (u1?.bytes ?? 0) + (u2?.bytes ?? 0);
         if (n + 1 > d.limits.maxQueued || bytes + decodedSize(item.ciphertext) > d.limits.maxQueuedBytes) {
-          throw new StoreError('recipient-full', `${to} has too much undelivered mail queued on this relay; nothing was sent, try again after they have caught up`, index);
+          throw recipientFull(to, index);
         }
         const pending = f.pending + (seen.pending.get(pendingKey) ?? 0) + (mine.pending.get(pendingKey) ?? 0);
         if (r.routed === 'request' && pending + 1 > d.limits.maxRequestsPerPair) {
-          throw new StoreError('too-many-requests-pending', `${to} has not yet picked up ${d.limits.maxRequestsPerPair} of your contact-request envelopes; nothing was sent`, index);
+          throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
         }
       }
       const u = mine.usage.get(usageKey) ?? { n: 0, bytes: 0 };
       mine.usage.set(usageKey, { n: u.n + 1, bytes: u.bytes + decodedSize(item.ciphertext) });
       if (r.routed === 'request') mine.pending.set(pendingKey, (mine.pending.get(pendingKey) ?? 0) + 1);
       if (groupId === null) mine.sent.add(pair(sender, to));
-      const envelope: EnvelopeRow = {
-        id: uuidv7(d.now),
-        senderAddress: sender,
-        recipientAddress: to,
-        recipientDeviceKey: deviceKey,
-        ciphertext: item.ciphertext,
-        ephemeralPublicKey: item.ephemeralPublicKey.toLowerCase(),
-        nonce: item.nonce,
-        createdAt: d.now,
-        routed: r.routed,
-        groupId,
-        via: d.via,
-        botName,
-      };
+      const envelope = newEnvelopeRow(d, item, { sender, to, deviceKey, routed: r.routed, groupId, botName });
       if (r.stake) envelope.stake = r.stake;
       rows.push(envelope);
       outcomes.push({ routed: r.routed, envelope });

@@ -1,33 +1,9 @@
+import type { GroupsPart } from './sqlite-groups.js';
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeGroupAdd } from '../routing.js';
 import { isForeignKeyViolation, type PgSql, type PgTx } from './pg-client.js';
 import { PG_DEVICE_COLUMNS } from './pg-credentials.js';
-import { StoreError, type BotTokenRow, type DeviceRow, type GroupRole, type GroupRow, type InvitationRow, type RelayStore } from './store.js';
-
-type GroupsPart = Pick<
-  RelayStore,
-  | 'createGroup'
-  | 'getGroup'
-  | 'patchGroup'
-  | 'listGroups'
-  | 'listMembers'
-  | 'isMember'
-  | 'addMember'
-  | 'addOrInvite'
-  | 'listInvitations'
-  | 'listInvited'
-  | 'answerInvitation'
-  | 'role'
-  | 'listAdmins'
-  | 'setAdmin'
-  | 'removeMember'
-  | 'memberDevices'
-  | 'insertBotToken'
-  | 'findBotTokenByHash'
-  | 'listBotTokens'
-  | 'revokeBotToken'
-  | 'setGroupVerified'
->;
+import { StoreError, type BotTokenRow, type DeviceRow, type GroupRole, type GroupRow, type InvitationRow } from './store.js';
 
 const GROUP_COLUMNS = `g.id, g.name, g.is_public AS "isPublic", g.verified, g.password_hash AS "passwordHash", g.avatar,
   g.creator_address AS "creatorAddress", g.created_at AS "createdAt",

@@ -1,7 +1,6 @@
+import type { StakesPart } from './sqlite-stakes.js';
 import type { PgSql } from './pg-client.js';
-import type { RelayStore, StakeQuoteRow, StakeRow } from './store.js';
-
-type StakesPart = Pick<RelayStore, 'createStakeQuote' | 'getStakeQuote' | 'getStake' | 'listStakes' | 'setStakeStatus' | 'setReleaseSignature'>;
+import type { StakeQuoteRow, StakeRow } from './store.js';
 
 /** Expired quotes stay a day, so that a late send hears `expired-quote` rather than `not-found`. */
 const QUOTE_GRACE_MS = 24 * 60 * 60 * 1000;

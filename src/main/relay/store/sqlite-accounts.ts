@@ -3,7 +3,7 @@ import type { UnknownSenders } from '../../../shared/api/account.js';
 import { LIMITS } from '../../../shared/api/common.js';
 import { StoreError, type AccountRow, type RelayStore } from './store.js';
 
-type AccountsPart = Pick<
+export type AccountsPart = Pick<
   RelayStore,
   | 'createChallenge'
   | 'consumeChallenge'

@@ -4,7 +4,7 @@ import { routeDirect } from '../routing.js';
 import type { EnvelopeStake } from '../../../shared/api/stakes.js';
 import type { GroupCommit } from './group-commit.js';
 import { STAKE_SQL } from './sqlite-stakes.js';
-import { uuidv7 } from './uuidv7.js';
+import { decodedSize, newEnvelopeRow, recipientFull, tooManyRequestsPending } from './envelope-rows.js';
 import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore, type RoutingFacts, type StakeRow } from './store.js';
 
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
@@ -67,8 +67,6 @@ export const ENVELOPE_SQL = {
   pendingRequests: `SELECT envelopes FROM pending_requests WHERE sender = ? AND recipient = ?`,
 } as const;
 
-/** Decoded bytes of a padded base64 ciphertext, as the queue_usage trigger counts them. */
-export const decodedSize = (base64: string) => (base64.length / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
 
 /** Routing, queueing, pulling and acknowledging envelopes. */
 export function envelopesPart(db: Database.Database, commit: GroupCommit): EnvelopesPart {
@@ -158,26 +156,13 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
       if (d.limits) {
         const used = s.usage.get(to, deviceKey ?? '');
         if ((used?.envelopes ?? 0) + 1 > d.limits.maxQueued || (used?.bytes ?? 0) + decodedSize(item.ciphertext) > d.limits.maxQueuedBytes) {
-          throw new StoreError('recipient-full', `${to} has too much undelivered mail queued on this relay; nothing was sent, try again after they have caught up`, index);
+          throw recipientFull(to, index);
         }
         if (route.routed === 'request' && (s.pendingRequests.get(sender, to) ?? 0) + 1 > d.limits.maxRequestsPerPair) {
-          throw new StoreError('too-many-requests-pending', `${to} has not yet picked up ${d.limits.maxRequestsPerPair} of your contact-request envelopes; nothing was sent`, index);
+          throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
         }
       }
-      const envelope: EnvelopeRow = {
-        id: uuidv7(d.now),
-        senderAddress: sender,
-        recipientAddress: to,
-        recipientDeviceKey: deviceKey,
-        ciphertext: item.ciphertext,
-        ephemeralPublicKey: item.ephemeralPublicKey.toLowerCase(),
-        nonce: item.nonce,
-        createdAt: d.now,
-        routed: route.routed,
-        groupId,
-        via: d.via,
-        botName,
-      };
+      const envelope = newEnvelopeRow(d, item, { sender, to, deviceKey, routed: route.routed, groupId, botName });
       if (route.stake) envelope.stake = route.stake;
       const e = envelope;
       s.insert.run(e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.createdAt, e.routed, e.groupId, e.via, e.botName, e.stake ?? null);
