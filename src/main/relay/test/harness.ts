@@ -11,6 +11,8 @@ import { deviceCertificateText } from '../sign-in.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { RelayStore } from '../store/store.js';
 import { startClusterRelay } from './cluster-harness.js';
+import { destroySharedCluster } from '../store/test/backends.js';
+import { afterAll } from 'vitest';
 
 /** A real relay on 127.0.0.1, port 0, over a real database file in a fresh temp folder. */
 export interface TestRelay {
@@ -41,6 +43,8 @@ export const UNREAD_STAKE_CHAIN: StakeChain = {
  * round-robin proxy (npm run test:cluster), so the same suite checks that a cluster behaves as one relay.
  */
 export const CLUSTER_MODE = process.env.RELAY_TEST_BACKEND === 'cluster';
+// The file's throw-away PostgreSQL cluster goes with the file (a worker's exit handler may not run).
+if (CLUSTER_MODE) afterAll(destroySharedCluster);
 
 export async function startRelay(overrides: Partial<RelayConfig> = {}, deps: { stakeChain?: StakeChain } = {}): Promise<TestRelay> {
   const clock: { now: number | null } = { now: null };

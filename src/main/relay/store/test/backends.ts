@@ -27,7 +27,8 @@ export function sharedCluster(): PgCluster {
   return cluster;
 }
 
-function destroySharedCluster(): void {
+/** Stops and removes the file's cluster, if it made one. */
+export function destroySharedCluster(): void {
   cluster?.destroy();
   cluster = null;
   database = null;
