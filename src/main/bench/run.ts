@@ -31,6 +31,16 @@ export const SECTIONS: BenchSection[] = [
     load: () => optionalSection('live', './live-bench.ts', 'benchLive', { options: (ctx) => ({ quick: ctx.quick, log: ctx.log }) }),
   },
   {
+    name: 'cluster',
+    // needs PostgreSQL's server programs (it makes a throw-away cluster); skipped without them
+    load: async () => {
+      const { pgMissing } = await import('../relay/store/test/pg-cluster.js');
+      if (pgMissing()) return null;
+      const { benchCluster } = await import('./cluster-bench.js');
+      return (ctx) => benchCluster({ quick: ctx.quick, log: ctx.log });
+    },
+  },
+  {
     name: 'crypto',
     load: () =>
       optionalSection('crypto', './crypto-bench.ts', 'benchCrypto', {

@@ -1,6 +1,7 @@
 /**
  * Operator commands (relay-contract §4). They open the relay's database as a second
  * connection; WAL lets them run beside a running relay, whose next request reads the change.
+ * With --database they act on a cluster's PostgreSQL database, which every node reads.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,20 @@ export class AdminError extends Error {
 /** Runs one command and returns what to print on stdout. */
 export async function runAdmin(opts: AdminOptions): Promise<string> {
   if (opts.command.kind === 'deploy-escrow') return deployEscrowCommand(opts.command.rpcUrl, opts.command.privateKeyEnv);
+  if (opts.database) {
+    const { openPgStore } = await import('./store/pg-store.js');
+    let pg: RelayStore;
+    try {
+      pg = await openPgStore(opts.database, { maxConnections: 1, nodeId: 'admin' });
+    } catch (err) {
+      throw new AdminError(`cannot open the database: ${(err as Error).message}`);
+    }
+    try {
+      return await execute(pg, opts.command);
+    } finally {
+      await pg.close();
+    }
+  }
   const file = join(opts.dataDir, DB_FILE);
   // opening would create an empty database; a typo in --data must not look like success
   if (!existsSync(file)) throw new AdminError(`no relay database at ${file} (start the relay with --data ${opts.dataDir} first)`);

@@ -14,10 +14,11 @@ import { accountRoutes } from './routes/account.js';
 import { envelopeRoutes } from './routes/envelopes.js';
 import { groupRoutes } from './routes/groups.js';
 import { identityRoutes } from './routes/identity.js';
-import { LocalDoorbell } from './live/doorbell.js';
+import { LocalDoorbell, type Doorbell } from './live/doorbell.js';
 import { withDoorbell } from './live/ringing-store.js';
 import { WaiterRegistry } from './live/waiters.js';
 import { stakeRoutes } from './routes/stakes.js';
+import { healthRoutes } from './routes/health.js';
 import { createStakeChain } from './chain/stake-chain.js';
 import { createStakeService } from './stake-service.js';
 
@@ -46,10 +47,15 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   // A relay that names a chain refuses to start unless the escrow there is exactly ours.
   const stakeChain = deps.stakeChain ?? (config.stake ? createStakeChain(config.stake) : null);
   if (stakeChain) await stakeChain.verify();
-  const doorbell = deps.doorbell ?? new LocalDoorbell();
-  const store = withDoorbell(withCredentialCache(deps.store, now), doorbell);
-  const waiters = new WaiterRegistry(config.maxHeldPulls);
-  const stopListening = doorbell.listen((recipients) => waiters.ring(recipients));
+  const doorbell: Doorbell = deps.doorbell ?? new LocalDoorbell();
+  const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations), doorbell);
+  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId) => doorbell.held?.(keyId));
+  const stopRinging = doorbell.listen((recipients) => waiters.ring(recipients));
+  const stopReplacing = doorbell.onHeldElsewhere?.((keyId) => waiters.replace(keyId));
+  const stopListening = () => {
+    stopRinging();
+    stopReplacing?.();
+  };
   const stakes = createStakeService(store, stakeChain, config.stakeCurrency, config.stake?.publicRpcUrls ?? []);
   const app = Fastify({
     logger: deps.logger ?? false,
@@ -87,7 +93,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   registerErrorHandling(app, () => routes);
   await registerOpenApi(app);
   const resolveCredential = credentialResolver(store);
-  if (config.rateLimit > 0) await registerRateLimit(app, config.rateLimit, resolveCredential);
+  if (config.rateLimit > 0) await registerRateLimit(app, config.rateLimit, resolveCredential, deps.rateLimitStore);
   registerAuth(app, store, resolveCredential, now);
 
   const sends = {
@@ -99,6 +105,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, ...sends });
   accountRoutes(app, store, { now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled });
   stakeRoutes(app, store, stakes);
+  healthRoutes(app, store);
 
   // Retention: unacked envelopes older than the operator's period go, at start-up and hourly.
   const sweep = () => store.sweep(now() - config.retentionDays * 24 * HOUR).catch((err) => app.log.error({ err }, 'retention sweep failed'));

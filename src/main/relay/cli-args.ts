@@ -19,11 +19,20 @@ export const USAGE = `Usage:
   npm run relay -- [--host <addr>] [--port <n>] [--data <dir>] [options]
   npm run relay -- --lan [--port <n>] [--data <dir>] [options]
   npm run relay -- admin [--data <dir>] <command> [args]
+  npm run relay -- --database postgres://user@host/db [--node-id <name>] [options]
+  npm run relay -- admin --database postgres://user@host/db <command> [args]
 
 Serve options:
   --host <addr>              interface to bind (default ${DEFAULT_HOST}; ${LAN_HOST} with --lan)
   --port <n>                 TCP port, 0 picks a free one (default ${DEFAULT_PORT})
   --data <dir>               data folder, created if missing; holds relay.db (default ${DEFAULT_DATA_DIR})
+  --database <url>           store everything in PostgreSQL instead of <data>/relay.db (default:
+                             $RELAY_DATABASE_URL); any number of relays may share one database
+                             and serve as one (a cluster). Connect directly, not through a
+                             transaction-pooling proxy. The data folder then holds only --lan's
+                             TLS files, and the disk guard is off (watch the database's disk)
+  --node-id <name>           this node's name in the cluster, shown in pg_stat_activity
+                             (default: host name, process id and a random suffix)
   --lan                      serve HTTPS on all interfaces with a self-signed certificate
                              kept in the data folder (tls-key.pem, tls-cert.pem)
   --rate-limit <n>           requests per minute per credential, 0 turns it off (default ${DEFAULT_CONFIG.rateLimit})
@@ -51,7 +60,7 @@ Serve options:
                              free; 0 turns the guard off (default ${DEFAULT_CONFIG.minFreeDiskMib})
   -h, --help                 show this help
 
-Admin commands (act on <data>/relay.db directly; safe beside a running relay):
+Admin commands (act on <data>/relay.db, or on --database, directly; safe beside running relays):
   verify <address|handle>                         mark an account verified
   unverify <address|handle>                       remove the mark
   verify-group <group-id>                         mark a group verified
@@ -75,6 +84,10 @@ export class UsageError extends Error {
 
 export interface ServeOptions {
   host: string;
+  /** a PostgreSQL URL: serve as a node of a cluster on it (null or absent: SQLite in dataDir) */
+  database?: string | null;
+  /** the node's name in the cluster */
+  nodeId?: string | null;
   port: number;
   dataDir: string;
   lan: boolean;
@@ -106,6 +119,8 @@ export type AdminCommand =
 
 export interface AdminOptions {
   dataDir: string;
+  /** a PostgreSQL URL: act on it instead of <dataDir>/relay.db */
+  database?: string | null;
   command: AdminCommand;
 }
 
@@ -114,10 +129,13 @@ export type Invocation =
   | { mode: 'serve'; options: ServeOptions }
   | { mode: 'admin'; options: AdminOptions };
 
-/** Splits off the `admin` subcommand; an optional leading `serve` is accepted for symmetry. */
-export function parseInvocation(argv: readonly string[]): Invocation {
-  if (argv[0] === 'admin') return parseAdmin(argv.slice(1));
-  return parseServe(argv[0] === 'serve' ? argv.slice(1) : argv);
+/**
+ * Splits off the `admin` subcommand; an optional leading `serve` is accepted for symmetry.
+ * `env` supplies RELAY_DATABASE_URL when --database is not given.
+ */
+export function parseInvocation(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Invocation {
+  if (argv[0] === 'admin') return parseAdmin(argv.slice(1), env);
+  return parseServe(argv[0] === 'serve' ? argv.slice(1) : argv, env);
 }
 
 function parsed<T>(fn: () => T): T {
@@ -130,7 +148,7 @@ function parsed<T>(fn: () => T): T {
   }
 }
 
-function parseServe(argv: readonly string[]): Invocation {
+function parseServe(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Invocation {
   const { values } = parsed(() =>
     parseArgs({
       args: [...argv],
@@ -140,6 +158,8 @@ function parseServe(argv: readonly string[]): Invocation {
         host: { type: 'string' },
         port: { type: 'string' },
         data: { type: 'string' },
+        database: { type: 'string' },
+        'node-id': { type: 'string' },
         lan: { type: 'boolean' },
         'rate-limit': { type: 'string' },
         'retention-days': { type: 'string' },
@@ -170,6 +190,8 @@ function parseServe(argv: readonly string[]): Invocation {
     mode: 'serve',
     options: {
       host,
+      database: databaseUrl(values.database ?? env.RELAY_DATABASE_URL),
+      nodeId: nodeId(values['node-id']),
       port: values.port === undefined ? DEFAULT_PORT : integer('--port', values.port, 0, 65535),
       dataDir: dataDir(values.data),
       lan,
@@ -197,13 +219,13 @@ function parseServe(argv: readonly string[]): Invocation {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENTITLEMENT = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-function parseAdmin(argv: readonly string[]): Invocation {
+function parseAdmin(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Invocation {
   const { values, positionals } = parsed(() =>
     parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: { data: { type: 'string' }, rpc: { type: 'string' }, 'private-key-env': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { data: { type: 'string' }, database: { type: 'string' }, rpc: { type: 'string' }, 'private-key-env': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }),
   );
   if (values.help) return { mode: 'help', topic: 'admin' };
@@ -248,7 +270,7 @@ function parseAdmin(argv: readonly string[]): Invocation {
     default:
       throw new UsageError(`admin: unknown command ${JSON.stringify(name)}`);
   }
-  return { mode: 'admin', options: { dataDir: dataDir(values.data), command } };
+  return { mode: 'admin', options: { dataDir: dataDir(values.data), database: databaseUrl(values.database ?? env.RELAY_DATABASE_URL), command } };
 }
 
 /** An address (lower-cased) or a handle (lower-cased, without a leading @). */
@@ -260,6 +282,25 @@ function accountRef(s: string): string {
 
 export function isAddress(s: string): boolean {
   return ADDRESS.test(s);
+}
+
+/** A postgres:// or postgresql:// URL; the empty string (an unset variable) means none. */
+function databaseUrl(v: string | undefined): string | null {
+  if (v === undefined || v.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new UsageError('--database: not a URL (postgres://user@host:5432/database)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new UsageError(`--database: expected a postgres:// URL, got ${url.protocol}//…`);
+  return v;
+}
+
+function nodeId(v: string | undefined): string | null {
+  if (v === undefined) return null;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(v)) throw new UsageError(`--node-id: 1 to 64 letters, digits, '.', '_' or '-', got ${JSON.stringify(v)}`);
+  return v;
 }
 
 function dataDir(v: string | undefined): string {

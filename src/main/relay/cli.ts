@@ -13,7 +13,7 @@ const SHUTDOWN_GRACE_MS = 15_000;
 async function main(argv: string[]): Promise<void> {
   let invocation;
   try {
-    invocation = parseInvocation(argv);
+    invocation = parseInvocation(argv, process.env);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     const admin = argv[0] === 'admin';

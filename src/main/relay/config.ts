@@ -57,4 +57,8 @@ export interface RelayDeps {
   https?: { key: string; cert: string };
   /** Wakes held pulls; a clustered store brings one that rings across nodes. Default: in-process. */
   doorbell?: import('./live/doorbell.js').Doorbell;
+  /** Empties every node's credential cache on a revocation; a single process needs none. */
+  revocations?: import('./store/credential-cache.js').RevocationBus;
+  /** The rate limit's counters; a cluster shares them through its database. Default: in-process. */
+  rateLimitStore?: new () => import('@fastify/rate-limit').FastifyRateLimitStore;
 }

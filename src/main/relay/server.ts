@@ -12,6 +12,7 @@ import { DEFAULT_CONFIG, type RelayConfig } from './config.js';
 import { DB_FILE } from './admin.js';
 import { lanIPv4Addresses, loadOrCreateLanCertificate, type LanCertificate } from './lan-certificate.js';
 import { openSqliteStore } from './store/sqlite-store.js';
+import { openClusterNode } from './cluster-node.js';
 import type { RelayStore } from './store/store.js';
 
 export interface RunningRelay {
@@ -30,7 +31,8 @@ export interface RunningRelay {
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
 
 export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay> {
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  // On a cluster the folder holds nothing but --lan's TLS files.
+  if (!opts.database || opts.lan) mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const scheme = opts.lan ? 'https' : 'http';
   // LAN addresses matter only when the relay is reachable on them
   const lanIps = opts.lan && WILDCARDS.has(opts.host) ? lanIPv4Addresses() : [];
@@ -39,7 +41,10 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
   const derivedBaseUrl = (port: number) => `${scheme}://${lanIps.length > 0 ? lanIps[0] : localHost}:${port}`;
   const certificate = opts.lan ? await loadOrCreateLanCertificate(opts.dataDir) : undefined;
 
-  const store: RelayStore = openSqliteStore(join(opts.dataDir, DB_FILE));
+  const node = opts.database ? await openClusterNode(opts.database, { nodeId: opts.nodeId ?? undefined }) : null;
+  const store: RelayStore = node ? node.store : openSqliteStore(join(opts.dataDir, DB_FILE));
+  const clustered = node ? { doorbell: node.doorbell, revocations: node.revocations, rateLimitStore: node.rateLimitStore } : { dataDir: opts.dataDir };
+  const closeStore = () => (node ? node.close() : store.close());
   try {
     // The app bakes its base URL (sign-in URI, OpenAPI servers) in when it is built, so a
     // derived URL needs the real port first: pick a free one, and pick again in the unlikely
@@ -62,7 +67,7 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
         maxRequestsPerPair: opts.maxRequestsPerPair ?? DEFAULT_CONFIG.maxRequestsPerPair,
         minFreeDiskMib: opts.minFreeDiskMib ?? DEFAULT_CONFIG.minFreeDiskMib,
       };
-      const app: FastifyInstance = await createRelay({ store, config, dataDir: opts.dataDir, https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined });
+      const app: FastifyInstance = await createRelay({ store, config, ...clustered, https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined });
       try {
         await app.listen({ host: opts.host, port: wantedPort });
       } catch (err) {
@@ -86,13 +91,13 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
               // stops accepting, lets requests in flight finish, drops idle keep-alive sockets
               await app.close();
             } finally {
-              await store.close();
+              await closeStore();
             }
           })()),
       };
     }
   } catch (err) {
-    await store.close().catch(() => undefined);
+    await closeStore().catch(() => undefined);
     throw err;
   }
 }

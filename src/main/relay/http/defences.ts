@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
+import { StoreUnavailable } from '../store/store.js';
 
 const MAX_JSON_DEPTH = 16;
 
@@ -111,6 +112,7 @@ const KNOWN_CODES: Record<string, { status: number; code: string; message?: stri
 export function registerErrorHandling(app: FastifyInstance, routePatterns: () => Map<string, Set<string>>): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ error: err.message, code: err.code });
+    if (err instanceof StoreUnavailable) return reply.code(503).header('Retry-After', '1').send({ error: err.message, code: 'database-unavailable' });
     if (err.validation) {
       return reply.code(400).send({ error: `invalid ${err.validationContext ?? 'request'}: ${err.message}`, code: 'invalid-request' });
     }

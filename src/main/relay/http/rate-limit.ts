@@ -1,4 +1,4 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Credential } from './auth.js';
 import { HttpError } from './errors.js';
@@ -32,13 +32,21 @@ export function freeOfLimit(req: FastifyRequest): boolean {
 /** Both sign-in routes share one budget per TCP peer (relay-contract §4). */
 export const signInRateLimit = (max: number) => ({ max, timeWindow: WINDOW_MS, keyGenerator: (req: FastifyRequest) => 'signin:' + req.ip });
 
-export async function registerRateLimit(app: FastifyInstance, max: number, resolve: (req: FastifyRequest) => Promise<Credential | null>): Promise<void> {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  max: number,
+  resolve: (req: FastifyRequest) => Promise<Credential | null>,
+  store: new () => FastifyRateLimitStore = SlidingWindowStore,
+): Promise<void> {
   await app.register(rateLimit, {
     global: true,
     max,
     timeWindow: WINDOW_MS,
     hook: 'onRequest',
-    store: SlidingWindowStore,
+    store,
+    // A shared store that cannot be reached does not turn every request into a 500: the request
+    // goes on, and the store behind it answers 503 if the database is really gone.
+    skipOnError: true,
     keyGenerator: rateLimitKey(resolve),
     enableDraftSpec: true,
     // `/`, its assets and the OpenAPI document are free (relay-contract §4).

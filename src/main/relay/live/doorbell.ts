@@ -16,6 +16,13 @@ export interface Doorbell {
   ring(recipients: readonly Recipient[]): void;
   /** Adds a listener; the returned function removes it. */
   listen(listener: (recipients: readonly Recipient[]) => void): () => void;
+  /**
+   * A clustered doorbell also keeps "one held pull per credential" cluster-wide: `held` says a
+   * pull of the credential is now held on this node, and every other node's `onHeldElsewhere`
+   * listeners answer theirs. A single process needs neither.
+   */
+  held?(keyId: string): void;
+  onHeldElsewhere?(listener: (keyId: string) => void): () => void;
 }
 
 /** The doorbell of a relay that runs as one process. */

@@ -30,10 +30,13 @@ export class WaiterRegistry {
   readonly #byAddress = new Map<string, Set<Waiter>>();
   readonly #byKey = new Map<string, Waiter>();
   readonly #max: number;
+  readonly #onRegister: (keyId: string) => void;
   #closed = false;
 
-  constructor(max: number) {
+  /** `onRegister` hears of every held pull (a cluster tells its other nodes). */
+  constructor(max: number, onRegister: (keyId: string) => void = () => undefined) {
     this.#max = max;
+    this.#onRegister = onRegister;
   }
 
   get size(): number {
@@ -74,7 +77,13 @@ export class WaiterRegistry {
     let set = this.#byAddress.get(address);
     if (!set) this.#byAddress.set(address, (set = new Set()));
     set.add(waiter);
+    this.#onRegister(keyId);
     return waiter;
+  }
+
+  /** Answers the held pull of a credential, if any, as replaced (by one held on another node). */
+  replace(keyId: string): void {
+    this.#byKey.get(keyId)?.wake('replaced');
   }
 
   /**

@@ -1,6 +1,20 @@
 import type { ApiKeyRow, BotTokenRow, RelayStore } from './store.js';
 
 const TTL_MS = 60_000;
+
+/** The credential caches of every node of a cluster, emptied together when any node revokes a credential. */
+export interface RevocationBus {
+  /**
+   * Tells every other node that a credential was revoked (after the commit); resolves once the
+   * news has gone round (this node heard it back), so the revoking request answers only when the
+   * other nodes have it too. Never rejects.
+   */
+  announce(): Promise<void>;
+  /** Called when another node revoked something, or when revocations may have been missed. */
+  onRevoked(listener: () => void): () => void;
+  /** Whether a cached credential can be trusted now: false while this node could be missing revocations. */
+  readonly trusted: boolean;
+}
 const MAX_ENTRIES = 10_000;
 
 type Cached<T> = { row: T; until: number };
@@ -10,10 +24,11 @@ type Cached<T> = { row: T; until: number };
  * single cost of a send. This wraps the store so known credentials are answered from memory,
  * and every revocation through this relay (keys, devices, bot tokens) empties the cache before
  * it returns, so a revoked credential still answers 401 at once. Unknown hashes are never
- * cached, so a new key works immediately. The TTL bounds staleness should another process
- * ever revoke credentials in the same database.
+ * cached, so a new key works immediately. On a cluster, `revocations` empties every node's cache
+ * after a revocation on any of them, and the cache is bypassed while a node could miss one; the
+ * TTL bounds staleness should another process revoke credentials without telling anyone.
  */
-export function withCredentialCache(store: RelayStore, now: () => number = Date.now): RelayStore {
+export function withCredentialCache(store: RelayStore, now: () => number = Date.now, revocations?: RevocationBus): RelayStore {
   const keys = new Map<string, Cached<ApiKeyRow & { hash: Buffer }>>();
   const tokens = new Map<string, Cached<BotTokenRow & { hash: Buffer }>>();
 
@@ -22,7 +37,7 @@ export function withCredentialCache(store: RelayStore, now: () => number = Date.
       const id = hash.toString('base64');
       const hit = map.get(id);
       const t = now();
-      if (hit && hit.until > t) return hit.row;
+      if (hit && hit.until > t && (revocations?.trusted ?? true)) return hit.row;
       const row = await load(hash);
       if (row) {
         if (map.size >= MAX_ENTRIES) map.clear();
@@ -31,9 +46,14 @@ export function withCredentialCache(store: RelayStore, now: () => number = Date.
       return row;
     };
   }
-  const forgetAll = () => {
+  const forgetHere = () => {
     keys.clear();
     tokens.clear();
+  };
+  revocations?.onRevoked(forgetHere);
+  const forgetAll = async () => {
+    forgetHere();
+    await revocations?.announce();
   };
 
   return Object.assign(Object.create(store) as RelayStore, {
@@ -43,21 +63,21 @@ export function withCredentialCache(store: RelayStore, now: () => number = Date.
       try {
         return await store.revokeApiKey(address, id, at);
       } finally {
-        forgetAll();
+        await forgetAll();
       }
     },
     async revokeDevice(address: string, publicKey: string, at: number) {
       try {
         return await store.revokeDevice(address, publicKey, at);
       } finally {
-        forgetAll();
+        await forgetAll();
       }
     },
     async revokeBotToken(groupId: string, id: string, at: number) {
       try {
         return await store.revokeBotToken(groupId, id, at);
       } finally {
-        forgetAll();
+        await forgetAll();
       }
     },
   });

@@ -4,7 +4,7 @@ import { LIMITS } from '../../../shared/api/common.js';
 import { StoreError, type AccountRow, type RelayStore } from './store.js';
 import { bareHandle } from '../../../shared/identity-patterns.js';
 
-type AccountsPart = Pick<
+export type AccountsPart = Pick<
   RelayStore,
   | 'createChallenge'
   | 'consumeChallenge'

@@ -3,7 +3,7 @@ import { ensureAccountStatement, isUniqueViolation } from './sqlite-accounts.js'
 import type { GroupCommit } from './group-commit.js';
 import { MAX_DEVICES, StoreError, type ApiKeyRow, type DeviceRow, type RelayStore } from './store.js';
 
-type CredentialsPart = Pick<
+export type CredentialsPart = Pick<
   RelayStore,
   'addDevice' | 'listDevices' | 'revokeDevice' | 'insertApiKey' | 'findApiKeyByHash' | 'listApiKeys' | 'revokeApiKey' | 'touchApiKey'
 >;

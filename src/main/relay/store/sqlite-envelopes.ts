@@ -1,34 +1,13 @@
 import type Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeDirect } from '../routing.js';
 import type { EnvelopeStake } from '../../../shared/api/stakes.js';
 import type { GroupCommit } from './group-commit.js';
 import { STAKE_SQL } from './sqlite-stakes.js';
+import { decodedSize, newEnvelopeRow, recipientFull, tooManyRequestsPending } from './envelope-rows.js';
 import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore, type RoutingFacts, type StakeRow } from './store.js';
 
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
-
-/**
- * A UUIDv7 (RFC 9562): 48 bits of milliseconds, a 12-bit counter that keeps ids of the same
- * millisecond in order (RFC 9562 method 1; on overflow the clock part moves on), then random
- * bits. The random part comes from randomUUID's buffered pool: asking the CSPRNG for 16 bytes
- * per id was a visible share of a send's CPU.
- */
-let lastMs = 0;
-let counter = 0;
-function uuidv7(now: number): string {
-  if (now > lastMs) {
-    lastMs = now;
-    counter = 0;
-  } else if (++counter > 0xfff) {
-    lastMs++;
-    counter = 0;
-  }
-  const ts = lastMs.toString(16).padStart(12, '0');
-  const r = randomUUID();
-  return `${ts.slice(0, 8)}-${ts.slice(8, 12)}-7${counter.toString(16).padStart(3, '0')}-${r.slice(19)}`;
-}
 
 /** Rows a sweep deletes per transaction, so that a large backlog does not hold the write lock for long. */
 const SWEEP_CHUNK = 5000;
@@ -88,8 +67,6 @@ export const ENVELOPE_SQL = {
   pendingRequests: `SELECT envelopes FROM pending_requests WHERE sender = ? AND recipient = ?`,
 } as const;
 
-/** Decoded bytes of a padded base64 ciphertext, as the queue_usage trigger counts them. */
-const decodedSize = (base64: string) => (base64.length / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
 
 /** Routing, queueing, pulling and acknowledging envelopes. */
 export function envelopesPart(db: Database.Database, commit: GroupCommit): EnvelopesPart {
@@ -179,26 +156,13 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
       if (d.limits) {
         const used = s.usage.get(to, deviceKey ?? '');
         if ((used?.envelopes ?? 0) + 1 > d.limits.maxQueued || (used?.bytes ?? 0) + decodedSize(item.ciphertext) > d.limits.maxQueuedBytes) {
-          throw new StoreError('recipient-full', `${to} has too much undelivered mail queued on this relay; nothing was sent, try again after they have caught up`, index);
+          throw recipientFull(to, index);
         }
         if (route.routed === 'request' && (s.pendingRequests.get(sender, to) ?? 0) + 1 > d.limits.maxRequestsPerPair) {
-          throw new StoreError('too-many-requests-pending', `${to} has not yet picked up ${d.limits.maxRequestsPerPair} of your contact-request envelopes; nothing was sent`, index);
+          throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
         }
       }
-      const envelope: EnvelopeRow = {
-        id: uuidv7(d.now),
-        senderAddress: sender,
-        recipientAddress: to,
-        recipientDeviceKey: deviceKey,
-        ciphertext: item.ciphertext,
-        ephemeralPublicKey: item.ephemeralPublicKey.toLowerCase(),
-        nonce: item.nonce,
-        createdAt: d.now,
-        routed: route.routed,
-        groupId,
-        via: d.via,
-        botName,
-      };
+      const envelope = newEnvelopeRow(d, item, { sender, to, deviceKey, routed: route.routed, groupId, botName });
       if (route.stake) envelope.stake = route.stake;
       const e = envelope;
       s.insert.run(e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.createdAt, e.routed, e.groupId, e.via, e.botName, e.stake ?? null);

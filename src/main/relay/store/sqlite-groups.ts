@@ -3,7 +3,7 @@ import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeGroupAdd } from '../routing.js';
 import { StoreError, type AddOutcome, type BotTokenRow, type DeviceRow, type GroupRole, type GroupRow, type InvitationRow, type RelayStore } from './store.js';
 
-type GroupsPart = Pick<
+export type GroupsPart = Pick<
   RelayStore,
   | 'createGroup'
   | 'getGroup'

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { StakeStatus } from '../../../shared/stake/stake-types.js';
 import type { RelayStore, StakeQuoteRow, StakeRow } from './store.js';
 
-type StakesPart = Pick<RelayStore, 'createStakeQuote' | 'getStakeQuote' | 'getStake' | 'listStakes' | 'setStakeStatus' | 'setReleaseSignature'>;
+export type StakesPart = Pick<RelayStore, 'createStakeQuote' | 'getStakeQuote' | 'getStake' | 'listStakes' | 'setStakeStatus' | 'setReleaseSignature'>;
 
 /** Expired quotes stay a day, so that a late send hears `expired-quote` rather than `not-found`. */
 const QUOTE_GRACE_MS = 24 * 60 * 60 * 1000;

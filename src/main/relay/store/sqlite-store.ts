@@ -120,6 +120,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     async stats() {
       return statsStatement.get()!;
     },
+    // The file is this process's own: reachable for as long as the store is open.
+    async healthy() {
+      return db.open;
+    },
     close() {
       closing ??= (async () => {
         if (timer) clearInterval(timer);

@@ -49,6 +49,17 @@ export class StoreError extends Error {
   }
 }
 
+/**
+ * The database could not be reached (a clustered store's PostgreSQL is down or restarting):
+ * answered 503 with Retry-After, never 500. A delivery that fails so is never half-applied.
+ */
+export class StoreUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailable';
+  }
+}
+
 export interface AccountRow {
   address: string;
   handle: string | null;
@@ -330,6 +341,8 @@ export interface RelayStore {
   grantEntitlement(address: string, name: string): Promise<void>;
   revokeEntitlement(address: string, name: string): Promise<boolean>;
   stats(): Promise<RelayStats>;
+  /** Whether the database answers right now (GET /healthz); never throws. */
+  healthy(): Promise<boolean>;
 
   /** Waits for pending grouped commits, checkpoints and closes. */
   close(): Promise<void>;

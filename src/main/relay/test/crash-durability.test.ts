@@ -3,7 +3,8 @@
  * sends and acks are in flight. After a restart on the same data folder, every envelope the
  * relay answered 200 for is there, nothing whose ack was answered comes back, and SQLite's
  * integrity check passes. (WAL with synchronous=FULL and group commit that answers only after
- * COMMIT is what this holds to.)
+ * COMMIT is what this holds to.) The same runs against a node of a cluster (issue 11): a relay
+ * process on a PostgreSQL database, checked with amcheck, restarted on the same database.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openPg } from '../store/pg-client.js';
+import { sharedCluster } from '../store/test/backends.js';
+import { pgMissing } from '../store/test/pg-cluster.js';
 import { startTs, type Child } from '../../test-support/child-process.js';
 import { DB_FILE } from '../admin.js';
 import { call, envelopeTo, signIn, type TestUser } from './harness.js';
@@ -26,22 +30,84 @@ const MAX_SENT = 400; // stays under one pull page (500), so the restarted relay
 const dirs: string[] = [];
 const children: Child[] = [];
 afterAll(async () => {
+  if (postgres.missing === null) sharedCluster().destroy();
   for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function startRelayProcess(dataDir: string): Promise<Child> {
-  return startTs(CLI, ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0', '--min-free-disk-mib', '0'], READY, 90_000).then((c) => {
+interface CrashState {
+  integrity: string;
+  stored: Set<string>;
+  usage: { envelopes: number; counted: number };
+}
+
+/** Where the crashed relay keeps its data, and how the test reads what the crash left. */
+interface Backend {
+  name: string;
+  missing: string | null;
+  /** the relay's storage arguments for a fresh store */
+  prepare(): Promise<string[]>;
+  read(args: string[]): Promise<CrashState>;
+}
+
+const USAGE_SQL = `SELECT (SELECT coalesce(sum(envelopes), 0) FROM queue_usage) AS envelopes, (SELECT count(*) FROM envelopes) AS counted`;
+
+const sqlite: Backend = {
+  name: 'a relay on SQLite',
+  missing: null,
+  async prepare() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'relay-crash-'));
+    dirs.push(dataDir);
+    return ['--data', dataDir];
+  },
+  async read(args) {
+    // the database as the crash left it (SQLite replays the WAL on open)
+    const db = new Database(join(args[1], DB_FILE));
+    try {
+      return {
+        integrity: db.pragma('integrity_check', { simple: true }) as string,
+        stored: new Set(db.prepare<[], string>('SELECT id FROM envelopes').pluck().all()),
+        usage: db.prepare<[], { envelopes: number; counted: number }>(USAGE_SQL).get()!,
+      };
+    } finally {
+      db.close();
+    }
+  },
+};
+
+const postgres: Backend = {
+  name: 'a node of a cluster on PostgreSQL',
+  missing: pgMissing(),
+  async prepare() {
+    return ['--database', await sharedCluster().createDatabase(), '--node-id', 'crash'];
+  },
+  async read(args) {
+    const sql = openPg(args[1], { max: 1 });
+    try {
+      await sql`CREATE EXTENSION IF NOT EXISTS amcheck`;
+      // amcheck raises on the first inconsistent B-tree; every index of the relay's tables is checked
+      const checked = await sql`SELECT bt_index_check(i.indexrelid, true) FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public'`;
+      const ids = await sql<{ id: string }[]>`SELECT id FROM envelopes`;
+      const [usage] = await sql.unsafe<{ envelopes: number; counted: number }[]>(USAGE_SQL);
+      return { integrity: checked.length > 0 ? 'ok' : 'no indexes checked', stored: new Set(ids.map((r) => r.id)), usage: { envelopes: Number(usage.envelopes), counted: Number(usage.counted) } };
+    } finally {
+      await sql.end();
+    }
+  },
+};
+
+function startRelayProcess(storage: string[]): Promise<Child> {
+  return startTs(CLI, ['--host', '127.0.0.1', '--port', '0', ...storage, '--rate-limit', '0', '--min-free-disk-mib', '0'], READY, 90_000).then((c) => {
     children.push(c);
     return c;
   });
 }
 
-describe('crash durability', () => {
-  it('kill -9 during concurrent sends and acks: every 200\'d envelope survives, nothing acked comes back, integrity_check ok', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'relay-crash-'));
-    dirs.push(dataDir);
-    const first = await startRelayProcess(dataDir);
+describe.each([sqlite, postgres])('crash durability of $name', (backend) => {
+  it.skipIf(backend.missing !== null)(`kill -9 during concurrent sends and acks: every 200'd envelope survives, nothing acked comes back, integrity ok${backend.missing ? ` (skipped: ${backend.missing})` : ''}`, async () => {
+    const storage = await backend.prepare();
+    const first = await startRelayProcess(storage);
     const url = first.ready;
     const recipient: TestUser = await signIn(url);
     const senders = await Promise.all(Array.from({ length: SENDERS }, () => signIn(url)));
@@ -101,14 +167,7 @@ describe('crash durability', () => {
     expect(ackCounts.reduce((n, c) => n + c.acked, 0)).toBeGreaterThan(0);
     for (const id of acked) ackInFlight.delete(id);
 
-    // the database as the crash left it (SQLite replays the WAL on open)
-    const db = new Database(join(dataDir, DB_FILE));
-    const integrity = db.pragma('integrity_check', { simple: true });
-    const stored = new Set(db.prepare<[], string>('SELECT id FROM envelopes').pluck().all());
-    const usage = db.prepare<[], { envelopes: number; counted: number }>(
-      `SELECT (SELECT coalesce(sum(envelopes), 0) FROM queue_usage) AS envelopes, (SELECT count(*) FROM envelopes) AS counted`,
-    ).get()!;
-    db.close();
+    const { integrity, stored, usage } = await backend.read(storage);
     expect(integrity).toBe('ok');
     // the quota counters moved with the rows they count
     expect(usage.envelopes).toBe(usage.counted);
@@ -119,7 +178,7 @@ describe('crash durability', () => {
     expect(resurrected).toEqual([]);
 
     // and a restarted relay serves exactly that queue
-    const second = await startRelayProcess(dataDir);
+    const second = await startRelayProcess(storage);
     const pulled = await call(second.ready, 'GET', '/api/v1/envelopes?limit=500', { auth: recipient.apiKey });
     expect(pulled.status).toBe(200);
     expect(new Set((pulled.body.envelopes as Array<{ id: string }>).map((e) => e.id))).toEqual(stored);

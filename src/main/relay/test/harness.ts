@@ -8,14 +8,19 @@ import { createRelay } from '../app.js';
 import type { StakeChain } from '../chain/stake-chain.js';
 import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
 import { deviceCertificateText } from '../sign-in.js';
-import { openSqliteStore, type SqliteRelayStore } from '../store/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite-store.js';
 import type { RelayStore } from '../store/store.js';
+import { startClusterRelay } from './cluster-harness.js';
+import { destroySharedCluster } from '../store/test/backends.js';
+import { afterAll } from 'vitest';
 
 /** A real relay on 127.0.0.1, port 0, over a real database file in a fresh temp folder. */
 export interface TestRelay {
   url: string;
   app: FastifyInstance;
-  store: SqliteRelayStore;
+  store: RelayStore;
+  /** one node's own URL: `url` itself, except on a cluster, where `url` is the round-robin proxy */
+  nodeUrl: string;
   dir: string;
   clock: { now: number | null };
   close(): Promise<void>;
@@ -33,18 +38,28 @@ export const UNREAD_STAKE_CHAIN: StakeChain = {
   isReleaseSignature: () => Promise.reject(new Error('this test does not read the chain')),
 };
 
-/** `wrapStore` lets a test put a shim (a slow look, say) between the routes and the real store. */
+/**
+ * With RELAY_TEST_BACKEND=cluster every relay a test starts is two nodes on PostgreSQL behind a
+ * round-robin proxy (npm run test:cluster), so the same suite checks that a cluster behaves as one relay.
+ */
+export const CLUSTER_MODE = process.env.RELAY_TEST_BACKEND === 'cluster';
+// The file's throw-away PostgreSQL cluster goes with the file (a worker's exit handler may not run).
+if (CLUSTER_MODE) afterAll(destroySharedCluster);
+
+/** `wrapStore` lets a test put a shim (a slow look, say) between the routes and the real store (SQLite only). */
 export async function startRelay(overrides: Partial<RelayConfig> = {}, deps: { stakeChain?: StakeChain; wrapStore?: (store: RelayStore) => RelayStore } = {}): Promise<TestRelay> {
-  const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
-  const store = openSqliteStore(join(dir, 'relay.db'), { checkpointIntervalMs: 0 });
   const clock: { now: number | null } = { now: null };
   // The base URL is fixed before the port is known; the Host guard accepts any loopback port.
   // The disk guard is off unless a test asks for it: a nearly full CI disk must not fail the rest.
   const config: RelayConfig = { ...DEFAULT_CONFIG, rateLimit: 0, minFreeDiskMib: 0, baseUrl: 'http://127.0.0.1', ...overrides };
+  if (CLUSTER_MODE) return startClusterRelay(config, clock, deps);
+  const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
+  const store = openSqliteStore(join(dir, 'relay.db'), { checkpointIntervalMs: 0 });
   const app = await createRelay({ store: deps.wrapStore ? deps.wrapStore(store) : store, config, dataDir: dir, now: () => clock.now ?? Date.now(), stakeChain: deps.stakeChain });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,
+    nodeUrl: address,
     app,
     store,
     dir,

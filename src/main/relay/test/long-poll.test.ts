@@ -209,18 +209,20 @@ describe('long-poll limits', () => {
     try {
       const [a, b] = await pair(r);
       const c = await signIn(r.url);
-      const first = pull(r, b, '?wait=20') as ReturnType<typeof call>;
+      // The cap is per node: on a cluster, every pull of this test goes to the same one.
+      const node = { ...r, url: r.nodeUrl };
+      const first = pull(node, b, '?wait=20') as ReturnType<typeof call>;
       await held(r, 1);
-      const refused = await pull(r, c, '?wait=5') as Awaited<ReturnType<typeof call>>;
+      const refused = await pull(node, c, '?wait=5') as Awaited<ReturnType<typeof call>>;
       expect(refused.status).toBe(503);
       expect(refused.body.code).toBe('too-many-waiters');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       // without wait nothing is held, so the cap does not apply
-      expect((await pull(r, c) as Awaited<ReturnType<typeof call>>).status).toBe(200);
+      expect((await pull(node, c) as Awaited<ReturnType<typeof call>>).status).toBe(200);
       await send(r, a, envelopeTo(b));
       expect((await first).body.envelopes).toHaveLength(1);
       await held(r, 0);
-      const again = pull(r, c, '?wait=1') as ReturnType<typeof call>;
+      const again = pull(node, c, '?wait=1') as ReturnType<typeof call>;
       expect((await again).status).toBe(200);
     } finally {
       await r.close();

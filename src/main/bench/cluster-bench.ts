@@ -1,0 +1,165 @@
+/**
+ * The cluster section of `npm run bench -- --only cluster` (issue 11): two relay nodes on one
+ * PostgreSQL database against one SQLite relay, in the same run and the same process, with
+ * autocannon beside them. On this 2-core machine it measures what the cluster costs, not how it
+ * scales: the nodes, PostgreSQL and the load generator share the same two cores.
+ */
+import autocannon from 'autocannon';
+import type { FastifyInstance } from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRelay } from '../relay/app.js';
+import { openClusterNode, type ClusterNodeDeps } from '../relay/cluster-node.js';
+import { DEFAULT_CONFIG, type RelayConfig } from '../relay/config.js';
+import { LocalDoorbell } from '../relay/live/doorbell.js';
+import { openSqliteStore } from '../relay/store/sqlite-store.js';
+import { startPgCluster } from '../relay/store/test/pg-cluster.js';
+import type { RelayStore } from '../relay/store/store.js';
+import { envelopeBodies } from '../test-support/sealed-like.js';
+import { callJson, signIn } from '../test-support/sign-in.js';
+import { postLoad, type LoadResult } from './load.js';
+import { figure, type Figure } from './report.js';
+
+const SECTION = 'cluster';
+
+export interface ClusterBenchOptions {
+  quick?: boolean;
+  log?: (line: string) => void;
+}
+
+const CONFIG: RelayConfig = { ...DEFAULT_CONFIG, baseUrl: 'http://127.0.0.1', rateLimit: 0, minFreeDiskMib: 0, maxQueued: 100_000_000, maxQueuedMib: 1_048_576, maxRequestsPerPair: 100_000_000 };
+
+interface Served {
+  url: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+async function serve(store: RelayStore, extra: Partial<Parameters<typeof createRelay>[0]>, close: () => Promise<void>): Promise<Served> {
+  const app = await createRelay({ store, config: CONFIG, ...extra });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url,
+    app,
+    async close() {
+      await app.close();
+      await close();
+    },
+  };
+}
+
+/** A node of the cluster; `doorbell: false` rings only its own held pulls (the doorbell's cost, measured). */
+async function clusterNode(databaseUrl: string, nodeId: string, doorbell = true): Promise<Served> {
+  const node: ClusterNodeDeps = await openClusterNode(databaseUrl, { nodeId });
+  return serve(node.store, { doorbell: doorbell ? node.doorbell : new LocalDoorbell(), revocations: node.revocations, rateLimitStore: node.rateLimitStore }, () => node.close());
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** Single-envelope sends spread over `urls`, the connections split between them. */
+async function sends(urls: string[], bodies: string[], apiKey: string, connections: number, seconds: number): Promise<number> {
+  const runs: LoadResult[] = await Promise.all(urls.map((url) => postLoad({ url: `${url}/api/v1/envelopes`, bodies, apiKey, connections: Math.max(1, connections / urls.length), duration: seconds })));
+  for (const r of runs) if (r.non2xx > 0 || r.errors > 0) throw new Error(`sends: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
+  return runs.reduce((t, r) => t + r.rate, 0);
+}
+
+async function pullP99(url: string, apiKey: string, seconds: number): Promise<number> {
+  const r = await autocannon({ url: `${url}/api/v1/envelopes?limit=100`, connections: 1, duration: seconds, headers: { authorization: `Bearer ${apiKey}` } });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`pulls: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.latency.p99;
+}
+
+export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figure[]> {
+  const log = opts.log ?? (() => undefined);
+  const seconds = opts.quick ? 2 : 5;
+  const rounds = opts.quick ? 1 : 2;
+  const wakes = opts.quick ? 50 : 300;
+  const figures: Figure[] = [];
+  const add = (...args: Parameters<typeof figure>) => figures.push(figure(...args));
+  const pg = startPgCluster();
+  const dir = mkdtempSync(join(tmpdir(), 'relay-bench-cluster-'));
+  const served: Served[] = [];
+  try {
+    const sqliteStore = openSqliteStore(join(dir, 'relay.db'), { checkpointIntervalMs: 0 });
+    const single = await serve(sqliteStore, { dataDir: dir }, () => sqliteStore.close());
+    served.push(single);
+    const databaseUrl = await pg.createDatabase();
+    const a = await clusterNode(databaseUrl, 'a');
+    const b = await clusterNode(databaseUrl, 'b');
+    served.push(a, b);
+    log(`sqlite ${single.url}; cluster nodes ${a.url} ${b.url} on ${pg.dir}`);
+
+    // the same senders and recipients on both relays
+    const setUp = async (url: string) => {
+      const sender = await signIn(url, 'bench sender');
+      const recipients = await Promise.all([1, 2, 3, 4].map((i) => signIn(url, `bench recipient ${i}`)));
+      return { sender, bodies: envelopeBodies(recipients, 256, 1), reader: recipients[0] };
+    };
+    const onSqlite = await setUp(single.url);
+    const onCluster = await setUp(a.url);
+
+    // (1) sends/s, alternating rounds so that the machine's drift hits both alike
+    let sqliteRate = 0;
+    let clusterRate = 0;
+    for (let round = 0; round < rounds; round++) {
+      sqliteRate += await sends([single.url], onSqlite.bodies, onSqlite.sender.apiKey, 32, seconds);
+      clusterRate += await sends([a.url, b.url], onCluster.bodies, onCluster.sender.apiKey, 32, seconds);
+    }
+    sqliteRate /= rounds;
+    clusterRate /= rounds;
+    add(SECTION, 'sends_sqlite', 'single-envelope sends, one SQLite relay', sqliteRate, 'req/s');
+    add(SECTION, 'sends_cluster', 'single-envelope sends, two nodes on one PostgreSQL', clusterRate, 'req/s');
+    add(SECTION, 'sends_ratio', 'cluster sends / SQLite sends (2 cores: overhead, not scaling)', clusterRate / sqliteRate, '×', { target: { op: '>=', value: 0.5 } });
+
+    // (2) pull p99 of a 100-envelope page (the readers' inboxes hold thousands by now)
+    const sqlitePull = await pullP99(single.url, onSqlite.reader.apiKey, seconds);
+    const clusterPull = await pullP99(b.url, onCluster.reader.apiKey, seconds);
+    add(SECTION, 'pull_p99_sqlite', 'inbox pull p99, 100 envelopes, SQLite', sqlitePull, 'ms');
+    add(SECTION, 'pull_p99_cluster', 'inbox pull p99, 100 envelopes, a cluster node', clusterPull, 'ms');
+    add(SECTION, 'pull_p99_ratio', 'cluster pull p99 / SQLite pull p99', clusterPull / Math.max(sqlitePull, 0.001), '×', { target: { op: '<=', value: 2 } });
+
+    // (3) cross-node wake: a pull held on B, a send on A; from the send's 200 to the pull's answer
+    const waker = await signIn(a.url, 'bench waker');
+    const sleeper = await signIn(b.url, 'bench sleeper');
+    const one = envelopeBodies([{ address: sleeper.address, deviceKey: sleeper.deviceKey }], 1, 1)[0];
+    const latencies: number[] = [];
+    for (let i = 0; i < wakes; i++) {
+      const held = fetch(`${b.url}/api/v1/envelopes?wait=25`, { headers: { authorization: `Bearer ${sleeper.apiKey}` } }).then(async (r) => {
+        const body = (await r.json()) as { envelopes: Array<{ id: string }> };
+        return { at: performance.now(), ids: body.envelopes.map((e) => e.id) };
+      });
+      while (b.app.heldPulls === 0) await new Promise((resolve) => setImmediate(resolve));
+      await callJson('POST', `${a.url}/api/v1/envelopes`, waker.apiKey, JSON.parse(one));
+      const sentAt = performance.now();
+      const woke = await held;
+      latencies.push(Math.max(0, woke.at - sentAt));
+      await callJson('POST', `${b.url}/api/v1/envelopes/ack`, sleeper.apiKey, { ids: woke.ids });
+    }
+    latencies.sort((x, y) => x - y);
+    add(SECTION, 'wake_p50', 'cross-node wake, send 200 → held pull answered, p50', percentile(latencies, 50), 'ms', { target: { op: '<=', value: 15 } });
+    add(SECTION, 'wake_p99', 'cross-node wake, p99', percentile(latencies, 99), 'ms', { target: { op: '<=', value: 60 }, detail: `${wakes} wakes` });
+
+    // (4) the doorbell's cost: the same two nodes' sends with NOTIFY, and with each node ringing only itself
+    const quietDb = await pg.createDatabase();
+    const qa = await clusterNode(quietDb, 'qa', false);
+    const qb = await clusterNode(quietDb, 'qb', false);
+    served.push(qa, qb);
+    const onQuiet = await setUp(qa.url);
+    let withBell = 0;
+    let without = 0;
+    for (let round = 0; round < rounds; round++) {
+      without += await sends([qa.url, qb.url], onQuiet.bodies, onQuiet.sender.apiKey, 32, seconds);
+      withBell += await sends([a.url, b.url], onCluster.bodies, onCluster.sender.apiKey, 32, seconds);
+    }
+    add(SECTION, 'doorbell_ratio', 'cluster sends with the NOTIFY doorbell / without', withBell / without, '×', {
+      target: { op: '>=', value: 0.9 },
+      detail: `${Math.round(withBell / rounds)} vs ${Math.round(without / rounds)} req/s`,
+    });
+    return figures;
+  } finally {
+    for (const s of served.reverse()) await s.close().catch(() => undefined);
+    pg.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Doorbell, Recipient } from '../live/doorbell.js';
+import type { RevocationBus } from './credential-cache.js';
+import { listenOn, type PgListener, type PgSql } from './pg-client.js';
+
+const DOORBELL = 'relay_doorbell';
+const REVOKED = 'relay_revoked';
+const HELD = 'relay_held';
+/** NOTIFY payloads must stay under 8000 bytes. */
+const MAX_PAYLOAD = 7000;
+/** How often a node whose LISTEN connection is down looks at the envelope sequence. */
+export const FALLBACK_POLL_MS = 250;
+/** How long a revoking request waits at most to hear its announcement back. */
+const ANNOUNCE_WAIT_MS = 1000;
+/** Recipients a catch-up rings at most; past it the rest find their mail when their wait ends. */
+const CATCH_UP_LIMIT = 10_000;
+
+export interface ClusterBus extends Doorbell, RevocationBus {
+  readonly nodeId: string;
+  /** LISTEN is in force (false: the node polls the sequence instead). */
+  readonly listening: boolean;
+  close(): Promise<void>;
+}
+
+export const defaultNodeId = (): string => `${hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`;
+
+/**
+ * What makes several relay processes on one database behave as one relay, over PostgreSQL's
+ * LISTEN/NOTIFY: the long-poll doorbell rung on every node, and credential caches emptied on every
+ * node after a revocation, and one held pull per credential across the nodes.
+ *
+ * A ring is sent AFTER the delivery's commit (withDoorbell rings once `deliver` resolved, which the
+ * batcher does only after COMMIT), never inside the send's transaction: a NOTIFY in a transaction
+ * takes a cluster-wide lock at commit and would serialise every node's commits. Rings of the same
+ * turn of the event loop go out as one NOTIFY (the ringer coalesces), while this node's own held
+ * pulls are rung at once. While the LISTEN connection is down the node polls the envelope sequence
+ * every 250 ms and rings the recipients of what arrived, so no pull waits past its wait time; when
+ * LISTEN is back it rings everything queued since it went down, and empties its credential cache.
+ */
+export async function joinClusterBus(sql: PgSql, url: string, nodeId = defaultNodeId()): Promise<ClusterBus> {
+  const doorbellListeners = new Set<(recipients: readonly Recipient[]) => void>();
+  const heldListeners = new Set<(keyId: string) => void>();
+  const revokedListeners = new Set<() => void>();
+  const fire = (recipients: readonly Recipient[]) => {
+    if (recipients.length > 0) for (const l of doorbellListeners) l(recipients);
+  };
+  const revoked = () => {
+    for (const l of revokedListeners) l();
+  };
+
+  // --- the coalescing ringer
+  let pending = new Map<string, Recipient>();
+  /** revocations announced by this node and not yet heard back, by number */
+  const unheard = new Map<number, () => void>();
+  let revocations = 0;
+  let revocationPending: number[] = [];
+  let heldPending = new Set<string>();
+  let sending: Promise<void> | null = null;
+  const send = async () => {
+    while (pending.size > 0 || revocationPending.length > 0 || heldPending.size > 0) {
+      const batch = [...pending.values()];
+      pending = new Map();
+      const payloads: string[] = [];
+      let current = '';
+      for (const r of batch) {
+        const part = `${r.address}:${r.deviceKey ?? ''}`;
+        if (current.length + part.length + 1 > MAX_PAYLOAD) {
+          payloads.push(current);
+          current = '';
+        }
+        current += (current ? ',' : '') + part;
+      }
+      if (current) payloads.push(current);
+      const notes = payloads.map((p) => ({ channel: DOORBELL, payload: `${nodeId}\n${p}` }));
+      // Credential ids are uuids: a few hundred fit one payload.
+      const held = [...heldPending];
+      heldPending = new Set();
+      for (let i = 0; i < held.length; i += 100) notes.push({ channel: HELD, payload: `${nodeId}\n${held.slice(i, i + 100).join(',')}` });
+      for (const n of revocationPending) notes.push({ channel: REVOKED, payload: `${nodeId}\n${n}` });
+      revocationPending = [];
+      try {
+        // One round trip, outside any delivery's transaction.
+        await sql`SELECT pg_notify(n.channel, n.payload) FROM unnest(${notes.map((n) => n.channel)}::text[], ${notes.map((n) => n.payload)}::text[]) AS n(channel, payload)`;
+      } catch {
+        // The database is gone: the other nodes' LISTEN is down as well, and they poll.
+      }
+    }
+  };
+  const flushSoon = () => {
+    sending ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(send)
+      .finally(() => {
+        sending = null;
+        if (pending.size > 0 || revocationPending.length > 0 || heldPending.size > 0) flushSoon();
+      });
+  };
+
+  // --- the fallback: the envelope sequence, polled while LISTEN is down
+  const [{ sequence }] = await sql<{ sequence: string }[]>`SELECT pg_get_serial_sequence('envelopes', 'seq') AS sequence`;
+  const lastSeq = async (): Promise<number> => {
+    const [r] = await sql.unsafe<{ last: number }[]>(`SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS last FROM ${sequence}`);
+    return r.last;
+  };
+  /** Rings the recipients of every envelope queued after `since`. */
+  const ringSince = async (since: number) => {
+    const rows = await sql<{ address: string; deviceKey: string | null }[]>`
+      SELECT DISTINCT recipient AS address, device_key AS "deviceKey" FROM envelopes WHERE seq > ${since} LIMIT ${CATCH_UP_LIMIT}`;
+    fire(rows);
+  };
+  // `older` is the sequence as it was one look before `known`: a value handed out just before a
+  // look may belong to a row that commits just after it, so rings start from `older`.
+  let known = await lastSeq().catch(() => 0);
+  let older = known;
+  let ticks = 0;
+  const look = async () => {
+    const now = await lastSeq();
+    if (!listener.listening && now !== older) await ringSince(older);
+    older = known;
+    known = now;
+  };
+  // While LISTEN is up the marks move every few seconds (for the catch-up after a loss); while it
+  // is down the node looks every tick and rings what arrived.
+  const poller = setInterval(() => {
+    if (listener.listening && ++ticks % 20 !== 0) return;
+    look().catch(() => undefined);
+  }, FALLBACK_POLL_MS);
+  poller.unref();
+
+  let everUp = false;
+  let missedSince: number | null = null;
+  const listener: PgListener = listenOn(url, [DOORBELL, REVOKED, HELD], {
+    notify(channel, payload) {
+      const newline = payload.indexOf('\n');
+      const own = payload.slice(0, newline) === nodeId;
+      if (channel === REVOKED) {
+        if (!own) revoked();
+        else unheard.get(Number(payload.slice(newline + 1)))?.();
+        return;
+      }
+      if (own) return;
+      if (channel === HELD) {
+        for (const keyId of payload.slice(newline + 1).split(',')) for (const l of heldListeners) l(keyId);
+        return;
+      }
+      const recipients: Recipient[] = [];
+      for (const part of payload.slice(newline + 1).split(',')) {
+        const colon = part.indexOf(':');
+        recipients.push({ address: part.slice(0, colon), deviceKey: colon === part.length - 1 ? null : part.slice(colon + 1) });
+      }
+      fire(recipients);
+    },
+    up() {
+      if (everUp) {
+        // Whatever was said while nobody listened: ring it, and trust no cached credential.
+        revoked();
+        const since = missedSince ?? older;
+        missedSince = null;
+        void ringSince(since).catch(() => undefined);
+      }
+      everUp = true;
+    },
+    down() {
+      missedSince ??= older;
+    },
+  });
+  await listener.ready(10_000);
+
+  return {
+    nodeId,
+    get listening() {
+      return listener.listening;
+    },
+    get trusted() {
+      return listener.listening;
+    },
+    ring(recipients) {
+      if (recipients.length === 0) return;
+      fire(recipients);
+      for (const r of recipients) pending.set(`${r.address}:${r.deviceKey ?? ''}`, r);
+      flushSoon();
+    },
+    listen(l) {
+      doorbellListeners.add(l);
+      return () => doorbellListeners.delete(l);
+    },
+    held(keyId) {
+      heldPending.add(keyId);
+      flushSoon();
+    },
+    onHeldElsewhere(l) {
+      heldListeners.add(l);
+      return () => heldListeners.delete(l);
+    },
+    announce() {
+      if (!listener.listening) return Promise.resolve();
+      const n = ++revocations;
+      revocationPending.push(n);
+      flushSoon();
+      // PostgreSQL hands a notification to every listener at once: hearing our own back means the
+      // other nodes have been sent it too. Bounded, so a lost database cannot hold the answer.
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          unheard.delete(n);
+          resolve();
+        };
+        const timer = setTimeout(done, ANNOUNCE_WAIT_MS);
+        unheard.set(n, done);
+      });
+    },
+    onRevoked(l) {
+      revokedListeners.add(l);
+      return () => revokedListeners.delete(l);
+    },
+    async close() {
+      clearInterval(poller);
+      await sending;
+      await listener.close();
+    },
+  };
+}

@@ -1,0 +1,363 @@
+import type { UnknownSenders } from '../../../shared/api/account.js';
+import type { EnvelopeStake } from '../../../shared/api/stakes.js';
+import { routeDirect } from '../routing.js';
+import { asUnavailable, isRetryable, type PgSql, type PgTx } from './pg-client.js';
+import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore } from './store.js';
+import { decodedSize, newEnvelopeRow, recipientFull, tooManyRequestsPending } from './envelope-rows.js';
+
+type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
+
+/** Deliveries answered by one transaction at most; a few hundred cost one fsync, like one. */
+const MAX_BATCH = 256;
+/** Rows a sweep deletes per transaction. */
+const SWEEP_CHUNK = 5000;
+/** The advisory lock held by the node that sweeps; the others skip the hour's sweep. */
+const SWEEP_LOCK = 0x7377656570; // "sweep"
+/** Deadlocks between nodes are rare and cheap to retry. */
+const MAX_ATTEMPTS = 3;
+
+const ENVELOPE_COLUMNS = `id, sender AS "senderAddress", recipient AS "recipientAddress", device_key AS "recipientDeviceKey",
+  ciphertext, ephemeral_public_key AS "ephemeralPublicKey", nonce, created_at AS "createdAt", routed, group_id AS "groupId", via, bot_name AS "botName", stake`;
+
+/**
+ * One row as the wire Envelope, field for field in presentEnvelope's order (row_to_json keeps
+ * the select's order and writes no spaces); created_at becomes Date#toISOString's text. A
+ * staked request gets `stake` appended; every other envelope has no such field at all.
+ */
+const ENVELOPE_JSON = `CASE WHEN e.stake IS NULL THEN w.j ELSE left(w.j, -1) || ',"stake":' || e.stake || '}' END`;
+const ENVELOPE_WIRE = `LATERAL (SELECT row_to_json(x)::text AS j FROM (SELECT e.id, e.sender AS "senderAddress", e.recipient AS "recipientAddress",
+  e.device_key AS "recipientDeviceKey", e.ciphertext, e.ephemeral_public_key AS "ephemeralPublicKey", e.nonce,
+  to_char(timestamp 'epoch' + e.created_at * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt",
+  false AS delivered, e.routed, e.group_id AS "groupId", e.via, e.bot_name AS "botName") x) w`;
+
+/** Everything the routing rules and the checks need about one item, read for a whole batch at once. */
+interface ItemFacts {
+  blocked: boolean;
+  allowed: boolean;
+  sentBefore: boolean;
+  policy: UnknownSenders | null;
+  stake: string | null;
+  deviceOk: boolean;
+  member: boolean;
+  queued: number;
+  queuedBytes: number;
+  pending: number;
+}
+
+const FACTS = `SELECT
+    EXISTS (SELECT 1 FROM contacts c WHERE c.owner = i.recipient AND c.kind = 'block' AND c.other = i.sender) AS blocked,
+    EXISTS (SELECT 1 FROM contacts c WHERE c.owner = i.recipient AND c.kind = 'allow' AND c.other = i.sender) AS allowed,
+    EXISTS (SELECT 1 FROM sent_before s WHERE s.sender = i.recipient AND s.recipient = i.sender) AS "sentBefore",
+    a.unknown_senders AS policy, a.stake,
+    (i.device_key IS NULL OR EXISTS (SELECT 1 FROM devices d WHERE d.public_key = i.device_key AND d.address = i.recipient AND d.revoked_at IS NULL)) AS "deviceOk",
+    (i.group_id IS NULL OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = i.group_id AND m.address = i.recipient)) AS member,
+    coalesce(u.envelopes, 0) AS queued, coalesce(u.bytes, 0) AS "queuedBytes", coalesce(p.envelopes, 0) AS pending
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS i(sender, recipient, device_key, group_id, n)
+  LEFT JOIN accounts a ON a.address = i.recipient
+  LEFT JOIN queue_usage u ON u.recipient = i.recipient AND u.device_key = coalesce(i.device_key, '')
+  LEFT JOIN pending_requests p ON p.sender = i.sender AND p.recipient = i.recipient
+  ORDER BY i.n`;
+
+/** Every envelope of a batch in one statement, in queue order, and the sent-before facts with them. */
+const INSERT = `WITH queued AS (
+    INSERT INTO envelopes (id, sender, recipient, device_key, ciphertext, ephemeral_public_key, nonce, created_at, routed, group_id, via, bot_name, stake)
+    SELECT id, sender, recipient, device_key, ciphertext, epk, nonce, created_at, routed, group_id, via, bot_name, stake
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+      WITH ORDINALITY AS t(id, sender, recipient, device_key, ciphertext, epk, nonce, created_at, routed, group_id, via, bot_name, stake, n)
+    ORDER BY n
+  )
+  INSERT INTO sent_before (sender, recipient)
+  SELECT DISTINCT s, r FROM unnest($14::text[], $15::text[]) AS p(s, r) ORDER BY 1, 2
+  ON CONFLICT DO NOTHING`;
+
+interface Pending {
+  d: Delivery;
+  resolve: (o: DeliveryOutcome[]) => void;
+  reject: (e: unknown) => void;
+}
+
+/** What the deliveries of a batch accepted so far add to the counters read at its start. */
+class BatchTally {
+  readonly usage = new Map<string, { n: number; bytes: number }>();
+  readonly pending = new Map<string, number>();
+  readonly sent = new Set<string>();
+
+  merge(o: BatchTally): void {
+    for (const [k, v] of o.usage) {
+      const u = this.usage.get(k) ?? { n: 0, bytes: 0 };
+      this.usage.set(k, { n: u.n + v.n, bytes: u.bytes + v.bytes });
+    }
+    for (const [k, v] of o.pending) this.pending.set(k, (this.pending.get(k) ?? 0) + v);
+    for (const k of o.sent) this.sent.add(k);
+  }
+}
+
+export interface PgEnvelopesPart extends EnvelopesPart {
+  /** Transactions committed by the delivery batcher (tests read it to see batching). */
+  readonly batches: number;
+  /** Refuses new deliveries and waits for the queued ones. */
+  close(): Promise<void>;
+}
+
+/**
+ * Routing, queueing, pulling and acknowledging envelopes on PostgreSQL. Deliveries that arrive
+ * in the same turn of the event loop share one transaction: one facts query over every item,
+ * one multi-row insert, one commit; each is answered only after that commit. A delivery that is
+ * refused is left out alone; a failed commit fails the whole batch, and nothing of it is queued.
+ */
+export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
+  const queue: Pending[] = [];
+  let running: Promise<void> | null = null;
+  let scheduled = false;
+  let closed = false;
+  let batches = 0;
+
+  const pair = (a: string, b: string) => `${a} ${b}`;
+
+  /** Routes one delivery against the batch's facts; throws StoreError to refuse it whole. */
+  const route = async (tx: PgTx, d: Delivery, facts: ItemFacts[], seen: BatchTally, mine: BatchTally, rows: EnvelopeRow[]): Promise<DeliveryOutcome[]> => {
+    const sender = d.senderAddress.toLowerCase();
+    const groupId = d.groupId === null ? null : d.groupId.toLowerCase();
+    const botName = d.via === 'group-token' ? (d.botName ?? null) : null;
+    const opened = new Map<string, Set<string>>();
+    const outcomes: DeliveryOutcome[] = [];
+    for (const [index, item] of d.items.entries()) {
+      const f = facts[index];
+      const to = item.toAddress.toLowerCase();
+      const deviceKey = item.recipientDeviceKey === null ? null : item.recipientDeviceKey.toLowerCase();
+      if (!f.member) throw new StoreError('not-a-member', `${to} is not a member of the group`, index);
+      if (!f.deviceOk) throw new StoreError('device-key-mismatch', `recipientDeviceKey is not a current device key of ${to}`, index);
+      const sentBefore = f.sentBefore || seen.sent.has(pair(to, sender)) || mine.sent.has(pair(to, sender));
+      let r: DeliveryOutcome & { stake?: string } =
+        groupId === null
+          ? routeDirect({
+              blockedByRecipient: f.blocked,
+              asRequest: item.asRequest,
+              allowedByRecipient: f.allowed || sender === to,
+              recipientSentBefore: sentBefore,
+              recipientPolicy: f.policy ?? 'request',
+              recipientStake: f.stake,
+            })
+          : { routed: f.blocked ? 'blocked' : 'inbox' };
+      if (r.routed === 'stake-gate') {
+        if (d.stakesEnabled === false) r = { routed: 'request' };
+        else if (item.stake) r = await staked(tx, item, d, opened);
+      }
+      if (r.routed !== 'inbox' && r.routed !== 'request') {
+        outcomes.push(r);
+        continue;
+      }
+      const usageKey = pair(to, deviceKey ?? '');
+      const pendingKey = pair(sender, to);
+      if (d.limits) {
+        const u1 = seen.usage.get(usageKey);
+        const u2 = mine.usage.get(usageKey);
+        const n = f.queued + (u1?.n ?? 0) + (u2?.n ?? 0);
+        const bytes = f.queuedBytes + (u1?.bytes ?? 0) + (u2?.bytes ?? 0);
+        if (n + 1 > d.limits.maxQueued || bytes + decodedSize(item.ciphertext) > d.limits.maxQueuedBytes) {
+          throw recipientFull(to, index);
+        }
+        const pending = f.pending + (seen.pending.get(pendingKey) ?? 0) + (mine.pending.get(pendingKey) ?? 0);
+        if (r.routed === 'request' && pending + 1 > d.limits.maxRequestsPerPair) {
+          throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
+        }
+      }
+      const u = mine.usage.get(usageKey) ?? { n: 0, bytes: 0 };
+      mine.usage.set(usageKey, { n: u.n + 1, bytes: u.bytes + decodedSize(item.ciphertext) });
+      if (r.routed === 'request') mine.pending.set(pendingKey, (mine.pending.get(pendingKey) ?? 0) + 1);
+      if (groupId === null) mine.sent.add(pair(sender, to));
+      const envelope = newEnvelopeRow(d, item, { sender, to, deviceKey, routed: r.routed, groupId, botName });
+      if (r.stake) envelope.stake = r.stake;
+      rows.push(envelope);
+      outcomes.push({ routed: r.routed, envelope });
+    }
+    return outcomes;
+  };
+
+  /** As sqlite-envelopes' stakedRoute: the first envelope records the stake, a replay is `used`. */
+  const staked = async (tx: PgTx, item: DeliveryItem, d: Delivery, opened: Map<string, Set<string>>): Promise<DeliveryOutcome & { stake?: string }> => {
+    const check = item.stake!;
+    if ('refused' in check) return { routed: 'stake-gate', stakeStatus: check.refused };
+    const st = check.ok;
+    const devices = opened.get(st.ref);
+    const device = item.recipientDeviceKey ?? '';
+    if (devices) {
+      if (devices.has(device)) return { routed: 'stake-gate', stakeStatus: 'used' };
+      devices.add(device);
+    } else {
+      const inserted = await tx`INSERT INTO stakes (id, ref, chain_id, escrow, sender, recipient, amount_wei, deadline, status, release_signature, created_at)
+        VALUES (${st.id}, ${st.ref}, ${st.chainId}, ${st.escrow}, ${st.sender}, ${st.recipient}, ${st.amountWei}, ${st.deadline}, ${st.status}, NULL, ${d.now})
+        ON CONFLICT DO NOTHING`;
+      if (inserted.count === 0) return { routed: 'stake-gate', stakeStatus: 'used' };
+      opened.set(st.ref, new Set([device]));
+    }
+    const wire: EnvelopeStake = { chainId: st.chainId, escrow: st.escrow, id: st.id, amountWei: st.amountWei, deadline: st.deadline, status: st.status };
+    return { routed: 'request', stake: JSON.stringify(wire) };
+  };
+
+  type Result = { ok: DeliveryOutcome[] } | { refused: unknown };
+
+  const runBatch = (batch: Pending[]): Promise<Result[]> =>
+    sql.begin(async (tx) => {
+      const senders: string[] = [];
+      const recipients: string[] = [];
+      const deviceKeys: (string | null)[] = [];
+      const groups: (string | null)[] = [];
+      for (const { d } of batch) {
+        for (const item of d.items) {
+          senders.push(d.senderAddress.toLowerCase());
+          recipients.push(item.toAddress.toLowerCase());
+          deviceKeys.push(item.recipientDeviceKey?.toLowerCase() ?? null);
+          groups.push(d.groupId?.toLowerCase() ?? null);
+        }
+      }
+      const facts = await tx.unsafe<ItemFacts[]>(FACTS, [senders, recipients, deviceKeys, groups] as never[], { prepare: true });
+      const seen = new BatchTally();
+      const rows: EnvelopeRow[] = [];
+      const results: Result[] = [];
+      let at = 0;
+      for (const { d } of batch) {
+        const own = facts.slice(at, at + d.items.length);
+        at += d.items.length;
+        const mine = new BatchTally();
+        const mark = rows.length;
+        try {
+          // A delivery that records a stake does so in a savepoint, undone if it is refused later.
+          const ok = d.items.some((i) => i.stake && 'ok' in i.stake)
+            ? await tx.savepoint((sp) => route(sp, d, own, seen, mine, rows))
+            : await route(tx, d, own, seen, mine, rows);
+          seen.merge(mine);
+          results.push({ ok });
+        } catch (e) {
+          if (!(e instanceof StoreError)) throw e;
+          rows.length = mark;
+          results.push({ refused: e });
+        }
+      }
+      if (rows.length > 0) {
+        const sent = [...seen.sent].map((p) => p.split(' '));
+        await tx.unsafe(
+          INSERT,
+          [
+            rows.map((e) => e.id),
+            rows.map((e) => e.senderAddress),
+            rows.map((e) => e.recipientAddress),
+            rows.map((e) => e.recipientDeviceKey),
+            rows.map((e) => e.ciphertext),
+            rows.map((e) => e.ephemeralPublicKey),
+            rows.map((e) => e.nonce),
+            rows.map((e) => e.createdAt),
+            rows.map((e) => e.routed),
+            rows.map((e) => e.groupId),
+            rows.map((e) => e.via),
+            rows.map((e) => e.botName),
+            rows.map((e) => e.stake ?? null),
+            sent.map((p) => p[0]),
+            sent.map((p) => p[1]),
+          ] as never[],
+          { prepare: true },
+        );
+      }
+      return results;
+    });
+
+  const flush = async (): Promise<void> => {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH);
+      let results: Result[] | null = null;
+      let failure: unknown = null;
+      for (let attempt = 1; results === null; attempt++) {
+        try {
+          results = await runBatch(batch);
+        } catch (e) {
+          if (attempt < MAX_ATTEMPTS && isRetryable(e)) continue;
+          failure = asUnavailable(e);
+          break;
+        }
+      }
+      if (results === null) {
+        for (const p of batch) p.reject(failure);
+        continue;
+      }
+      batches += 1;
+      batch.forEach((p, i) => {
+        const r = results[i];
+        if ('ok' in r) p.resolve(r.ok);
+        else p.reject(r.refused);
+      });
+    }
+  };
+
+  // One batch in flight per node: what arrives meanwhile waits for the next, bigger batch.
+  const schedule = () => {
+    if (scheduled || running) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      running = flush().finally(() => {
+        running = null;
+        if (queue.length > 0) schedule();
+      });
+    });
+  };
+
+  const deviceFilter = (deviceKey: string | null) => (deviceKey === null ? sql`` : sql`AND (device_key = ${deviceKey.toLowerCase()} OR device_key IS NULL)`);
+
+  return {
+    get batches() {
+      return batches;
+    },
+    deliver(d) {
+      if (closed) return Promise.reject(new Error('store is closed'));
+      return new Promise<DeliveryOutcome[]>((resolve, reject) => {
+        queue.push({ d, resolve, reject });
+        schedule();
+      });
+    },
+    async pull(address, deviceKey, limit) {
+      const rows = await sql<EnvelopeRow[]>`SELECT ${sql.unsafe(ENVELOPE_COLUMNS)} FROM envelopes
+        WHERE recipient = ${address.toLowerCase()} ${deviceFilter(deviceKey)} ORDER BY seq LIMIT ${limit}`;
+      // `stake` only on staked requests, as on the wire
+      for (const r of rows) if (r.stake === null) delete r.stake;
+      return [...rows];
+    },
+    async pullWire(address, deviceKey, limit) {
+      const [{ page }] = await sql<{ page: string }[]>`SELECT coalesce(string_agg(${sql.unsafe(ENVELOPE_JSON)}, ',' ORDER BY e.seq), '') AS page
+        FROM (SELECT * FROM envelopes WHERE recipient = ${address.toLowerCase()} ${deviceFilter(deviceKey)} ORDER BY seq LIMIT ${limit}) e,
+        ${sql.unsafe(ENVELOPE_WIRE)}`;
+      return `[${page}]`;
+    },
+    async ack(address, deviceKey, ids) {
+      const unique = [...new Set(ids.map((id) => String(id).toLowerCase()))];
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const done = await sql`DELETE FROM envelopes WHERE recipient = ${address.toLowerCase()} AND id = ANY(${unique}::text[]) ${deviceFilter(deviceKey)}`;
+          return done.count;
+        } catch (e) {
+          if (attempt < MAX_ATTEMPTS && isRetryable(e)) continue;
+          throw e;
+        }
+      }
+    },
+    async sweep(cutoff) {
+      let total = 0;
+      for (;;) {
+        // Whichever node holds the lock sweeps; the others find it taken and leave it to that one.
+        const n = await sql.begin(async (tx) => {
+          const [{ got }] = await tx<{ got: boolean }[]>`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK}) AS got`;
+          if (!got) return -1;
+          return (await tx`DELETE FROM envelopes WHERE seq IN (SELECT seq FROM envelopes WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${SWEEP_CHUNK})`).count;
+        });
+        if (n < 0) return total;
+        total += n;
+        if (n < SWEEP_CHUNK) return total;
+      }
+    },
+    close() {
+      closed = true;
+      return (async () => {
+        while (running || queue.length > 0 || scheduled) await (running ?? new Promise((r) => setImmediate(r)));
+      })();
+    },
+  };
+}

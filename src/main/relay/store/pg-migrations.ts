@@ -1,0 +1,254 @@
+import { SchemaTooNewError, type Migration } from '../../sqlite/migrations.js';
+import type { PgSql } from './pg-client.js';
+
+/**
+ * The relay's PostgreSQL schema history, oldest first: the same tables and rules as the SQLite
+ * schema (sqlite-migrations.ts) at its version 4. Never edit a shipped entry: append a new one.
+ * Addresses, keys and handles are stored lower-case; times are epoch milliseconds (bigint).
+ * `seq` identity columns stand in for SQLite's rowid where order of insertion breaks ties.
+ */
+export const PG_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE accounts (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        address text PRIMARY KEY,
+        handle text UNIQUE,
+        handle_claimed_at bigint,
+        verified boolean NOT NULL DEFAULT false,
+        unknown_senders text NOT NULL DEFAULT 'request' CHECK (unknown_senders IN ('request', 'stake-gate', 'block')),
+        stake text
+      );
+      CREATE INDEX accounts_claims ON accounts (handle_claimed_at, seq) WHERE handle IS NOT NULL;
+
+      CREATE TABLE entitlements (
+        address text NOT NULL,
+        name text NOT NULL,
+        granted_at bigint NOT NULL,
+        PRIMARY KEY (address, name)
+      );
+
+      CREATE TABLE challenges (
+        nonce text PRIMARY KEY,
+        address text NOT NULL,
+        message text NOT NULL,
+        expires_at bigint NOT NULL,
+        used_at bigint
+      );
+      CREATE INDEX challenges_expiry ON challenges (expires_at);
+
+      CREATE TABLE devices (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        public_key text PRIMARY KEY,
+        address text NOT NULL REFERENCES accounts (address),
+        certificate text NOT NULL,
+        created_at bigint NOT NULL,
+        revoked_at bigint
+      );
+      CREATE INDEX devices_address ON devices (address, created_at);
+
+      CREATE TABLE api_keys (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        id text PRIMARY KEY,
+        address text NOT NULL REFERENCES accounts (address),
+        hash bytea NOT NULL UNIQUE,
+        label text,
+        prefix text NOT NULL,
+        device_key text REFERENCES devices (public_key),
+        created_at bigint NOT NULL,
+        last_used_at bigint,
+        revoked_at bigint
+      );
+      CREATE INDEX api_keys_address ON api_keys (address, created_at);
+      CREATE INDEX api_keys_device ON api_keys (device_key) WHERE device_key IS NOT NULL;
+
+      CREATE TABLE contacts (
+        owner text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('allow', 'block')),
+        other text NOT NULL,
+        PRIMARY KEY (owner, kind, other)
+      );
+
+      CREATE TABLE sent_before (
+        sender text NOT NULL,
+        recipient text NOT NULL,
+        PRIMARY KEY (sender, recipient)
+      );
+
+      CREATE TABLE chat_groups (
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        is_public boolean NOT NULL,
+        verified boolean NOT NULL DEFAULT false,
+        password_hash text,
+        avatar text,
+        creator_address text NOT NULL,
+        created_at bigint NOT NULL
+      );
+      CREATE INDEX chat_groups_public ON chat_groups (created_at, seq) WHERE is_public;
+
+      CREATE TABLE group_members (
+        group_id text NOT NULL REFERENCES chat_groups (id),
+        address text NOT NULL,
+        joined_at bigint NOT NULL,
+        is_admin boolean NOT NULL DEFAULT false,
+        PRIMARY KEY (group_id, address)
+      );
+      CREATE INDEX group_members_address ON group_members (address);
+
+      CREATE TABLE group_invitations (
+        group_id text NOT NULL REFERENCES chat_groups (id),
+        address text NOT NULL,
+        invited_by text NOT NULL,
+        invited_at bigint NOT NULL,
+        PRIMARY KEY (group_id, address)
+      );
+      CREATE INDEX group_invitations_address ON group_invitations (address, invited_at);
+
+      CREATE TABLE bot_tokens (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        id text PRIMARY KEY,
+        group_id text NOT NULL REFERENCES chat_groups (id),
+        name text NOT NULL,
+        prefix text NOT NULL,
+        hash bytea NOT NULL UNIQUE,
+        created_at bigint NOT NULL,
+        revoked_at bigint
+      );
+      CREATE INDEX bot_tokens_group ON bot_tokens (group_id, created_at);
+
+      -- seq orders the queue and is never reused; id is the public, time-ordered uuid v7. The
+      -- sequence is also what a node polls while its LISTEN connection is down.
+      CREATE TABLE envelopes (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        sender text NOT NULL,
+        recipient text NOT NULL,
+        device_key text,
+        ciphertext text NOT NULL,
+        ephemeral_public_key text NOT NULL,
+        nonce text NOT NULL,
+        created_at bigint NOT NULL,
+        routed text NOT NULL CHECK (routed IN ('inbox', 'request')),
+        group_id text,
+        via text CHECK (via IN ('group-token', 'api-key')),
+        stake text,
+        bot_name text
+      );
+      CREATE INDEX envelopes_inbox ON envelopes (recipient, seq) INCLUDE (device_key);
+      CREATE INDEX envelopes_age ON envelopes (created_at);
+
+      CREATE TABLE stake_quotes (
+        ref text PRIMARY KEY,
+        sender text NOT NULL,
+        recipient text NOT NULL,
+        amount_wei text NOT NULL,
+        min_deadline bigint NOT NULL,
+        max_deadline bigint NOT NULL,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL
+      );
+      CREATE INDEX stake_quotes_expiry ON stake_quotes (expires_at);
+
+      CREATE TABLE stakes (
+        id text PRIMARY KEY,
+        ref text NOT NULL UNIQUE,
+        chain_id bigint NOT NULL,
+        escrow text NOT NULL,
+        sender text NOT NULL,
+        recipient text NOT NULL,
+        amount_wei text NOT NULL,
+        deadline bigint NOT NULL,
+        status text NOT NULL CHECK (status IN ('active', 'released', 'forfeited', 'refunded')),
+        release_signature text,
+        created_at bigint NOT NULL
+      );
+      CREATE INDEX stakes_sender ON stakes (sender, created_at);
+      CREATE INDEX stakes_recipient ON stakes (recipient, created_at);
+
+      -- Queue quotas (relay-contract-2 §2), kept by statement triggers over the rows a statement
+      -- inserted or deleted, so a batch of a few hundred envelopes updates each counter once.
+      CREATE TABLE queue_usage (
+        recipient text NOT NULL,
+        device_key text NOT NULL,
+        envelopes bigint NOT NULL,
+        bytes bigint NOT NULL,
+        PRIMARY KEY (recipient, device_key)
+      );
+      CREATE TABLE pending_requests (
+        sender text NOT NULL,
+        recipient text NOT NULL,
+        envelopes bigint NOT NULL,
+        PRIMARY KEY (sender, recipient)
+      );
+      -- Decoded bytes of padded base64, as the SQLite triggers count them.
+      CREATE FUNCTION decoded_size(c text) RETURNS bigint LANGUAGE sql IMMUTABLE AS
+        $$ SELECT length(c) / 4 * 3 - (right(c, 1) = '=')::int - (right(c, 2) = '==')::int $$;
+      CREATE FUNCTION envelopes_counted_in() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        -- Sorted, so that two nodes touching the same counters take their row locks in one order.
+        INSERT INTO queue_usage (recipient, device_key, envelopes, bytes)
+          SELECT recipient, coalesce(device_key, ''), count(*), sum(decoded_size(ciphertext)) FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
+          ON CONFLICT (recipient, device_key) DO UPDATE SET envelopes = queue_usage.envelopes + excluded.envelopes, bytes = queue_usage.bytes + excluded.bytes;
+        INSERT INTO pending_requests (sender, recipient, envelopes)
+          SELECT sender, recipient, count(*) FROM new_rows WHERE routed = 'request' GROUP BY 1, 2 ORDER BY 1, 2
+          ON CONFLICT (sender, recipient) DO UPDATE SET envelopes = pending_requests.envelopes + excluded.envelopes;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION envelopes_counted_out() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE queue_usage u SET envelopes = u.envelopes - o.n, bytes = u.bytes - o.b
+          FROM (SELECT recipient, coalesce(device_key, '') AS device_key, count(*) AS n, sum(decoded_size(ciphertext)) AS b
+                FROM old_rows GROUP BY 1, 2 ORDER BY 1, 2) o
+          WHERE u.recipient = o.recipient AND u.device_key = o.device_key;
+        DELETE FROM queue_usage WHERE envelopes <= 0 AND recipient IN (SELECT recipient FROM old_rows);
+        UPDATE pending_requests p SET envelopes = p.envelopes - o.n
+          FROM (SELECT sender, recipient, count(*) AS n FROM old_rows WHERE routed = 'request' GROUP BY 1, 2 ORDER BY 1, 2) o
+          WHERE p.sender = o.sender AND p.recipient = o.recipient;
+        DELETE FROM pending_requests WHERE envelopes <= 0 AND recipient IN (SELECT recipient FROM old_rows WHERE routed = 'request');
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER envelopes_count_in AFTER INSERT ON envelopes REFERENCING NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION envelopes_counted_in();
+      CREATE TRIGGER envelopes_count_out AFTER DELETE ON envelopes REFERENCING OLD TABLE AS old_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION envelopes_counted_out();
+
+      -- The rolling-minute rate limit shared by every node: the times of each key's last counted
+      -- requests. UNLOGGED: no WAL and no fsync per request; a crash merely forgets the minute.
+      CREATE UNLOGGED TABLE rate_windows (
+        key text PRIMARY KEY,
+        hits bigint[] NOT NULL,
+        touched_at bigint NOT NULL
+      );
+    `,
+  },
+];
+
+/** The advisory lock key of migrations (any constant shared by every node). */
+const MIGRATION_LOCK = 0x72656c6179; // "relay"
+
+/**
+ * Brings the database to the newest schema. Every node calls it at start; the transaction-scoped
+ * advisory lock makes the second wait for the first and then find nothing to do. A database
+ * written by a newer relay is refused before anything touches it.
+ */
+export async function migratePg(sql: PgSql, migrations: readonly Migration[] = PG_MIGRATIONS): Promise<number> {
+  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migration "${m.name}" has version ${m.version}, expected ${i + 1}`);
+  });
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await tx`CREATE TABLE IF NOT EXISTS relay_schema (version integer NOT NULL)`;
+    const [row] = await tx<{ version: number }[]>`SELECT version FROM relay_schema`;
+    const current = row?.version ?? 0;
+    if (current > latest) throw new SchemaTooNewError(current, latest, 'relay');
+    for (const m of migrations) if (m.version > current) await tx.unsafe(m.sql);
+    if (row === undefined) await tx`INSERT INTO relay_schema (version) VALUES (${latest})`;
+    else if (current !== latest) await tx`UPDATE relay_schema SET version = ${latest}`;
+    return latest;
+  });
+}
