@@ -11,13 +11,14 @@ import { createConversationsSlice, type ConversationsSlice } from './conversatio
 import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
 import { createGroupsSlice, type GroupsSlice } from './groups-slice.js';
 import { createInvitationsSlice, type InvitationsSlice } from './invitations-slice.js';
+import { createLiveSlice, type LiveSlice } from './live-slice.js';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.js';
 import { createRequestsSlice, type RequestsSlice } from './requests-slice.js';
 import { createSessionSlice, type SessionSlice } from './session-slice.js';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & UiSlice;
+export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & UiSlice & LiveSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -29,4 +30,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createGroupsSlice(...a),
   ...createSettingsSlice(...a),
   ...createUiSlice(...a),
+  ...createLiveSlice(...a),
 }));
