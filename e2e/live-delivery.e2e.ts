@@ -14,31 +14,33 @@ function tick(page: Page, text: string, label: 'Sending' | 'Sent' | 'Delivered' 
   return messages(page).locator('.msg', { hasText: text }).getByRole('img', { name: label, exact: true });
 }
 
+// Page-side code is passed as text: the e2e TypeScript has no DOM types.
+
 /** Records every browser notification the page makes, keeping the object so a test can click it. */
 async function recordNotifications(page: Page): Promise<void> {
-  await page.evaluate(() => {
+  await page.evaluate(`(() => {
     const Real = window.Notification;
-    const seen: { title: string; body: string; n: Notification }[] = [];
-    (window as unknown as { seenNotifications: typeof seen }).seenNotifications = seen;
+    const seen = [];
+    window.seenNotifications = seen;
     window.Notification = class extends Real {
-      constructor(title: string, options?: NotificationOptions) {
+      constructor(title, options) {
         super(title, options);
         seen.push({ title, body: options?.body ?? '', n: this });
       }
-    } as typeof Notification;
-  });
+    };
+  })()`);
 }
 
 function notifications(page: Page): Promise<{ title: string; body: string }[]> {
-  return page.evaluate(() => (window as unknown as { seenNotifications: { title: string; body: string }[] }).seenNotifications.map(({ title, body }) => ({ title, body })));
+  return page.evaluate('window.seenNotifications.map(({ title, body }) => ({ title, body }))') as Promise<{ title: string; body: string }[]>;
 }
 
 /** The window goes to the background, as when the person switches to another app. */
 async function leaveWindow(page: Page): Promise<void> {
-  await page.evaluate(() => {
+  await page.evaluate(`(() => {
     document.hasFocus = () => false;
     window.dispatchEvent(new Event('blur'));
-  });
+  })()`);
 }
 
 test('messages arrive at once, with ticks, typing and notifications', async ({ relay, app }) => {
@@ -94,14 +96,14 @@ test('messages arrive at once, with ticks, typing and notifications', async ({ r
   await goTo(bob.page, 'Chats');
   await goTo(bob.page, 'Settings');
   await expect(notify).toHaveAttribute('aria-checked', 'true');
-  await bob.page.screenshot({ path: test.info().outputPath('settings-notifications.png'), fullPage: true });
+  await bob.page.getByRole('region', { name: 'Notifications and receipts' }).screenshot({ path: test.info().outputPath('settings-notifications.png') });
   await expectAccessible(bob.page, 'settings with notification switches');
 
   // In the background, a message makes a notification with its text; a click opens the conversation.
   await leaveWindow(bob.page);
   await send(alice.page, 'Bring the tickets');
   await expect.poll(() => notifications(bob.page)).toEqual([{ title: '@alice', body: 'Bring the tickets' }]);
-  await bob.page.evaluate(() => (window as unknown as { seenNotifications: { n: Notification }[] }).seenNotifications[0].n.onclick?.(new Event('click')));
+  await bob.page.evaluate("window.seenNotifications[0].n.onclick(new Event('click'))");
   await expect(messages(bob.page).getByText('Bring the tickets')).toBeVisible();
 
   // Sender only: the text stays out.

@@ -133,7 +133,7 @@ function useUnreadTitle() {
 /** What arrived in the open conversation while the window was away is read once the person is back. */
 function useReadOnReturn() {
   useEffect(() => {
-    const back = () => useStore.getState().windowAttended();
+    const back = () => useStore.getState().conversationSeen();
     window.addEventListener('focus', back);
     document.addEventListener('visibilitychange', back);
     return () => {

@@ -71,17 +71,17 @@ async function openConversation(browser: Browser, link: string, peer: string): P
   await page.goto(link);
   const list = page.getByRole('list', { name: 'Conversation list' }).getByRole('button').first();
   const unlock = page.getByRole('button', { name: 'Unlock' });
-  await list.or(unlock).waitFor({ state: 'visible', timeout: 60_000 });
+  await list.or(unlock).waitFor({ state: 'visible', timeout: 120_000 });
   // a profile made with an empty passphrase may still be asked to unlock (no ticket remembered yet)
   if (await unlock.isVisible()) await unlock.click();
   await list.waitFor({ state: 'visible', timeout: 60_000 });
   await page.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: new RegExp(peer.replace(/^@/, '')) }).click();
   await page.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'visible', timeout: 60_000 });
-  await page.evaluate(() => {
-    const arrived: Record<string, number> = {};
-    const ticked: Record<string, number> = {};
+  // page-side code as text: this side's TypeScript has no DOM types
+  await page.evaluate(`(() => {
+    const arrived = {};
+    const ticked = {};
     Object.assign(window, { arrived, ticked });
-    // (no named helpers in here: the transpiler would wrap them in a __name the page does not have)
     new MutationObserver(() => {
       const t = performance.timeOrigin + performance.now();
       for (const msg of document.querySelectorAll('.msg')) {
@@ -91,7 +91,7 @@ async function openConversation(browser: Browser, link: string, peer: string): P
         else if (msg.querySelector('[aria-label="Sent"], [aria-label="Delivered"], [aria-label="Read"]')) ticked[text] ??= t;
       }
     }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['aria-label'] });
-  });
+  })()`);
   return page;
 }
 
@@ -121,13 +121,13 @@ export async function benchUiDelivery(opts: { quick?: boolean; log?: (l: string)
     for (let i = 0; i < count; i++) {
       const text = `ping-${i}`;
       await box.fill(text);
-      const t0 = await sender.evaluate(() => {
+      const t0 = (await sender.evaluate(`(() => {
         const t = performance.timeOrigin + performance.now();
-        document.querySelector<HTMLButtonElement>('button.send-btn')!.click();
+        document.querySelector('button.send-btn').click();
         return t;
-      });
-      const shown = await (await receiver.waitForFunction((k) => (window as unknown as { arrived: Record<string, number> }).arrived[k], text, { timeout: 30_000 })).jsonValue();
-      const ticked = await (await sender.waitForFunction((k) => (window as unknown as { ticked: Record<string, number> }).ticked[k], text, { timeout: 30_000 })).jsonValue();
+      })()`)) as number;
+      const shown = (await (await receiver.waitForFunction(`window.arrived[${JSON.stringify(text)}]`, null, { timeout: 30_000 })).jsonValue()) as number;
+      const ticked = (await (await sender.waitForFunction(`window.ticked[${JSON.stringify(text)}]`, null, { timeout: 30_000 })).jsonValue()) as number;
       toScreen.push(shown - t0);
       toTick.push(ticked - t0);
       await new Promise((r) => setTimeout(r, GAP_MS));

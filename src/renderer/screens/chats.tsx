@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ConversationSummary } from '../../shared/domain.js';
 import { Avatar } from '../components/avatar.js';
 import { CountBadge, VerifiedBadge } from '../components/badges.js';
@@ -195,6 +195,9 @@ function Conversation({ c }: { c: ConversationSummary }) {
   const group = c.kind === 'group';
   const selectGroup = useStore((s) => s.selectGroup);
   const showView = useStore((s) => s.showView);
+  const conversationSeen = useStore((s) => s.conversationSeen);
+  // Back in Chats from another section, with this one still open: what came meanwhile is read now.
+  useEffect(() => conversationSeen(), [conversationSeen]);
   return (
     <>
       <header className="conv-header">

@@ -14,8 +14,8 @@ export interface ConversationsSlice {
   conversationsListed: (list: ConversationSummary[]) => void;
   conversationUpdated: (c: ConversationSummary) => void;
   selectConversation: (id: ConversationId | null) => Promise<void>;
-  /** the window came back into view: the conversation on screen is read now */
-  windowAttended: () => void;
+  /** the open conversation came on screen (its view shown, or the window back in front): it is read now */
+  conversationSeen: () => void;
   /** open (or start) a direct conversation with an address or @handle and show it */
   startConversation: (to: string) => Promise<ConversationSummary>;
   loadSession: () => Promise<void>;
@@ -98,7 +98,7 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
     const s = get();
     // The open conversation is being read while the person looks at it: keep its badge at
     // zero and tell main, which sends the `read` receipts. Unattended, it counts as unread
-    // until the window comes back (windowAttended).
+    // until the window comes back (conversationSeen).
     const shown = s.activeConversationId === c.id && s.view === 'chats' && attending();
     const base = named(c, s.resolvedHandles);
     const next = shown && base.unread > 0 ? { ...base, unread: 0 } : base;
@@ -116,7 +116,7 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
       await call('conversations.markRead', { conversationId: id });
     }
   },
-  windowAttended: () => {
+  conversationSeen: () => {
     const s = get();
     const c = s.conversations.find((x) => x.id === s.activeConversationId);
     if (!c || c.unread === 0 || s.view !== 'chats' || !attending()) return;
