@@ -20,6 +20,8 @@ import { percentile } from './report.js';
 import { chromiumPath, spawnUntil, stop } from './ui-bench.js';
 
 const MESSAGES = 50;
+/** what the pages note (see openConversation): when each text arrived, and when its own tick said it was sent */
+type Stamps = { arrived: Record<string, number>; ticked: Record<string, number> };
 /** a pause between sends, as between two messages a person writes; receipts of the last one go back meanwhile */
 const GAP_MS = 150;
 
@@ -126,8 +128,9 @@ export async function benchUiDelivery(opts: { quick?: boolean; log?: (l: string)
         document.querySelector('button.send-btn').click();
         return t;
       })()`)) as number;
-      const shown = (await (await receiver.waitForFunction(`window.arrived[${JSON.stringify(text)}]`, null, { timeout: 30_000 })).jsonValue()) as number;
-      const ticked = (await (await sender.waitForFunction(`window.ticked[${JSON.stringify(text)}]`, null, { timeout: 30_000 })).jsonValue()) as number;
+      // a function, not text: the page's CSP refuses eval, which a text predicate needs
+      const shown = await (await receiver.waitForFunction((k) => (globalThis as unknown as Stamps).arrived[k], text, { timeout: 30_000 })).jsonValue();
+      const ticked = await (await sender.waitForFunction((k) => (globalThis as unknown as Stamps).ticked[k], text, { timeout: 30_000 })).jsonValue();
       toScreen.push(shown - t0);
       toTick.push(ticked - t0);
       await new Promise((r) => setTimeout(r, GAP_MS));
