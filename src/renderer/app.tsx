@@ -14,6 +14,7 @@ import { Unlock } from './screens/unlock.js';
 import { Requests } from './screens/requests.js';
 import { Settings } from './screens/settings.js';
 import { Stakes } from './screens/stakes.js';
+import { unreadTotal } from './store/conversations-slice.js';
 import { useStore } from './store/store.js';
 import type { View } from './store/ui-slice.js';
 
@@ -102,6 +103,8 @@ function Shell() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [showView]);
+  useUnreadTitle();
+  useReadOnReturn();
 
   return (
     <div className="shell">
@@ -117,6 +120,30 @@ function Shell() {
       </main>
     </div>
   );
+}
+
+const BASE_TITLE = document.title;
+
+/** The tab or window title carries the unread count, as "(3) Relay Messenger". */
+function useUnreadTitle() {
+  const unread = useStore(unreadTotal);
+  useEffect(() => {
+    document.title = unread > 0 ? `(${unread}) ${BASE_TITLE}` : BASE_TITLE;
+  }, [unread]);
+  useEffect(() => () => void (document.title = BASE_TITLE), []);
+}
+
+/** What arrived in the open conversation while the window was away is read once the person is back. */
+function useReadOnReturn() {
+  useEffect(() => {
+    const back = () => useStore.getState().conversationSeen();
+    window.addEventListener('focus', back);
+    document.addEventListener('visibilitychange', back);
+    return () => {
+      window.removeEventListener('focus', back);
+      document.removeEventListener('visibilitychange', back);
+    };
+  }, []);
 }
 
 /** Offline is said where the eye is, with what it means for what one writes. */
@@ -151,7 +178,7 @@ function OfflineBanner() {
 function Sidebar() {
   const view = useStore((s) => s.view);
   const showView = useStore((s) => s.showView);
-  const unread = useStore((s) => s.conversations.reduce((n, c) => (s.requests.some((r) => `direct:${r.address.toLowerCase()}` === c.id) ? n : n + c.unread), 0));
+  const unread = useStore(unreadTotal);
   const requests = useStore((s) => s.requests.length + s.invitations.length);
   const status = useStore((s) => s.status);
   const sync = useStore((s) => s.sync);

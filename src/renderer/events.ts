@@ -1,17 +1,27 @@
 /** Main's pushed events become store actions of the same meaning. */
 import { on } from './bridge.js';
+import { notifyMessage, notifyRequest, openFromNotification } from './desktop-notifications.js';
 import { useStore } from './store/store.js';
 
 export function subscribeToMain(): () => void {
   const s = () => useStore.getState();
   const offs = [
-    on('message.new', (m) => s().messageReceived(m)),
+    on('message.new', (m) => {
+      s().messageReceived(m);
+      s().typingEndedBy(m);
+      notifyMessage(m);
+    }),
     on('message.updated', (m) => s().messageUpdated(m)),
     on('conversation.updated', (c) => s().conversationUpdated(c)),
-    on('request.new', (r) => s().requestReceived(r)),
+    on('request.new', (r) => {
+      s().requestReceived(r);
+      notifyRequest(r);
+    }),
     on('sync.status', (x) => s().syncStatusChanged(x)),
     on('relay.status', (r) => s().relayStatusChanged(r)),
     on('app.status', (x) => s().statusChanged(x)),
+    on('typing', (t) => s().typingReceived(t)),
+    on('notification.clicked', ({ conversationId }) => openFromNotification(conversationId)),
   ];
   return () => offs.forEach((off) => off());
 }

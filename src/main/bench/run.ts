@@ -66,6 +66,14 @@ export const SECTIONS: BenchSection[] = [
       }),
   },
   {
+    name: 'delivery',
+    load: () =>
+      optionalSection('delivery', './ui-delivery-bench.ts', 'benchUiDelivery', {
+        options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
+        targets: { ui_delivery_p50_ms: { op: '<=', value: 150 } },
+      }),
+  },
+  {
     name: 'cli',
     load: () =>
       optionalSection('cli', './cli-bench.ts', 'benchCli', {

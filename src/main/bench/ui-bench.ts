@@ -30,7 +30,7 @@ const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
 const MESSAGES = 10_000;
 const PEER = '0x' + 'b0b'.padEnd(40, '0');
 
-function chromiumPath(): string | undefined {
+export function chromiumPath(): string | undefined {
   if (process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) return process.env.CHROMIUM_PATH;
   try {
     return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim() || undefined;
@@ -40,7 +40,7 @@ function chromiumPath(): string | undefined {
 }
 
 /** `node <args>`: `[tsx, 'src/….ts', …]` from source, `[binPath(…), …]` built. */
-function spawnUntil(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+export function spawnUntil(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
@@ -53,7 +53,7 @@ function spawnUntil(args: string[], ready: RegExp): Promise<{ child: ChildProces
   });
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((r) => {
     child.once('exit', () => r());

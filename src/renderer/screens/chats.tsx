@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ConversationSummary } from '../../shared/domain.js';
 import { Avatar } from '../components/avatar.js';
 import { CountBadge, VerifiedBadge } from '../components/badges.js';
@@ -133,6 +133,11 @@ function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; act
             {c.kind === 'group' && <Icon name="users" size={13} className="muted-icon" />}
             <span className="truncate">{c.title}</span>
             {c.verified && <VerifiedBadge />}
+            {c.muted && (
+              <span className="conv-muted" role="img" aria-label="Muted" title="Muted">
+                <Icon name="bellOff" size={13} />
+              </span>
+            )}
           </span>
           {c.lastMessage && <time className="conv-time" dateTime={c.lastMessage.at}>{listTime(c.lastMessage.at)}</time>}
         </span>
@@ -187,6 +192,9 @@ function Conversation({ c }: { c: ConversationSummary }) {
   const group = c.kind === 'group';
   const selectGroup = useStore((s) => s.selectGroup);
   const showView = useStore((s) => s.showView);
+  const conversationSeen = useStore((s) => s.conversationSeen);
+  // Back in Chats from another section, with this one still open: what came meanwhile is read now.
+  useEffect(() => conversationSeen(), [conversationSeen]);
   return (
     <>
       <header className="conv-header">
@@ -203,6 +211,7 @@ function Conversation({ c }: { c: ConversationSummary }) {
           </span>
         </div>
         <div className="conv-header-actions">
+          <MuteButton c={c} />
           {group ? (
             <button
               type="button"
@@ -219,6 +228,7 @@ function Conversation({ c }: { c: ConversationSummary }) {
           )}
         </div>
       </header>
+      <TypingNote c={c} />
       {messages ? (
         <MessageList conversation={c} messages={messages} />
       ) : (
@@ -228,5 +238,37 @@ function Conversation({ c }: { c: ConversationSummary }) {
       )}
       <Composer conversationId={c.id} placeholder={group ? `Message ${c.title}` : `Message ${c.title}`} />
     </>
+  );
+}
+
+/** Silences this conversation's desktop notifications; its unread count still shows. */
+function MuteButton({ c }: { c: ConversationSummary }) {
+  const muteConversation = useStore((s) => s.muteConversation);
+  const action = useAction(muteConversation);
+  const showToast = useStore((s) => s.showToast);
+  return (
+    <button
+      type="button"
+      className="icon-btn"
+      aria-pressed={c.muted}
+      aria-label="Mute notifications"
+      title={c.muted ? 'Muted: no notifications from this conversation' : 'Mute notifications'}
+      disabled={action.busy}
+      onClick={async () => {
+        if (!(await action.run(c.id, !c.muted)).ok) showToast('error', 'Could not change the mute setting.');
+      }}
+    >
+      <Icon name={c.muted ? 'bellOff' : 'bell'} />
+    </button>
+  );
+}
+
+/** "@alice is typing…": a live region that is always there, so screen readers hear it come and go. */
+function TypingNote({ c }: { c: ConversationSummary }) {
+  const typing = useStore((s) => s.typingByConversation[c.id] ?? null);
+  return (
+    <p className="typing-note" role="status">
+      {typing ? `${c.kind === 'direct' ? c.title : 'Someone'} is typing…` : ''}
+    </p>
   );
 }

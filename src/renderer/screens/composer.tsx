@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { MESSAGE_MAX_CHARS, type ConversationId } from '../../shared/domain.js';
 import { Icon } from '../components/icon.js';
 import { splitMessage } from '../message-split.js';
@@ -11,6 +11,8 @@ const count = new Intl.NumberFormat();
 
 export function Composer({ conversationId, placeholder }: { conversationId: ConversationId; placeholder: string }) {
   const sendMessage = useStore((s) => s.sendMessage);
+  const composerChanged = useStore((s) => s.composerChanged);
+  const composerSent = useStore((s) => s.composerSent);
   const showToast = useStore((s) => s.showToast);
   const [text, setText] = useState('');
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -26,6 +28,9 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
     ref.current?.focus();
   }, [conversationId]);
 
+  // Leaving the conversation with text in the box: the peer should not see "typing…" for 6 s more.
+  useEffect(() => () => composerSent(conversationId), [conversationId, composerSent]);
+
   const body = text.trim();
   const tooLong = body.length > MESSAGE_MAX_CHARS;
   const parts = useMemo(() => (tooLong ? splitMessage(body, MESSAGE_MAX_CHARS).length : 0), [tooLong, body]);
@@ -34,10 +39,13 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
     if (!body || tooLong) return;
     setText('');
     // The message shows at once as "sending"; a failure becomes a Retry on the message itself.
-    sendMessage(conversationId, body).catch((e: Error) => {
-      setText((t) => (t ? t : body));
-      showToast('error', e.message);
-    });
+    sendMessage(conversationId, body)
+      .catch((e: Error) => {
+        setText((t) => (t ? t : body));
+        showToast('error', e.message);
+      })
+      // after the send: main has then already ended the notice (the message ends it on the peer's side), so no extra one goes out
+      .finally(() => composerSent(conversationId));
   };
 
   /** Sends the parts one after another, in order; what could not be sent goes back into the box. */
@@ -55,6 +63,7 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
         return;
       }
     }
+    composerSent(conversationId);
   };
 
   return (
@@ -83,7 +92,10 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
         aria-invalid={tooLong || undefined}
         placeholder={placeholder}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          composerChanged(conversationId, e.target.value);
+        }}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();

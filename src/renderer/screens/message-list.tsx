@@ -218,28 +218,32 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
   );
 });
 
+/** How far an own message got, as a tick and as words: `role="img"` with a label, so it is said, not only drawn. */
+const DELIVERY: Record<NonNullable<ChatMessage['delivery']>, { label: string; icon: 'clock' | 'check' | 'checks'; tone: string }> = {
+  sending: { label: 'Sending', icon: 'clock', tone: '' },
+  sent: { label: 'Sent', icon: 'check', tone: '' },
+  delivered: { label: 'Delivered', icon: 'checks', tone: '' },
+  read: { label: 'Read', icon: 'checks', tone: 'read' },
+};
+
 function StateIcon({ m }: { m: ChatMessage }) {
-  if (m.state === 'sending')
-    return (
-      <span className="state-icon" role="img" aria-label="Sending">
-        <Icon name="clock" size={13} />
-      </span>
-    );
   if (m.state === 'failed')
     return (
-      <span className="state-icon danger" role="img" aria-label="Failed">
+      <span className="state-icon danger" role="img" aria-label="Failed" title="Failed">
         <Icon name="alert" size={13} />
       </span>
     );
   if (m.routed === 'blocked' || m.routed === 'stake-gate')
     return (
-      <span className="state-icon warn" role="img" aria-label="Not delivered">
+      <span className="state-icon warn" role="img" aria-label="Not delivered" title="Not delivered">
         <Icon name="alert" size={13} />
       </span>
     );
+  const d = DELIVERY[m.delivery ?? (m.state === 'sending' ? 'sending' : 'sent')];
+  const label = d.label === 'Sent' && m.routed === 'request' ? 'Sent as request' : d.label;
   return (
-    <span className="state-icon" role="img" aria-label={m.routed === 'request' ? 'Sent as request' : 'Sent'}>
-      <Icon name="check" size={13} />
+    <span className={`state-icon ${d.tone}`} role="img" aria-label={label} title={label}>
+      <Icon name={d.icon} size={d.icon === 'checks' ? 15 : 13} />
     </span>
   );
 }

@@ -10,6 +10,7 @@ import { listTime, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
 import type { ThemeChoice } from '../store/ui-slice.js';
 import { useAction } from '../use-action.js';
+import { NotificationSettings } from './notification-settings.js';
 import { RelayChooser } from './relay-chooser.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 import { StakeChain } from './stakes.js';
@@ -27,6 +28,7 @@ export function Settings() {
       </header>
       <Profile />
       <Policy />
+      <NotificationSettings />
       <Relay />
       <StakeChain />
       <Devices />

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { ContactRequest, ConversationId, ConversationSummary } from '../../shared/domain.js';
+import { attending } from '../attention.js';
 import { call } from '../bridge.js';
 import type { Store } from './store.js';
 
@@ -13,6 +14,8 @@ export interface ConversationsSlice {
   conversationsListed: (list: ConversationSummary[]) => void;
   conversationUpdated: (c: ConversationSummary) => void;
   selectConversation: (id: ConversationId | null) => Promise<void>;
+  /** the open conversation came on screen (its view shown, or the window back in front): it is read now */
+  conversationSeen: () => void;
   /** open (or start) a direct conversation with an address or @handle and show it */
   startConversation: (to: string) => Promise<ConversationSummary>;
   loadSession: () => Promise<void>;
@@ -22,6 +25,15 @@ function byRecent(a: ConversationSummary, b: ConversationSummary): number {
   const at = a.lastMessage?.at ?? a.updatedAt;
   const bt = b.lastMessage?.at ?? b.updatedAt;
   return bt.localeCompare(at);
+}
+
+/** Unread messages across conversations, leaving out people whose request is still pending (they count in Requests). */
+export function unreadTotal(s: Pick<Store, 'conversations' | 'requests'>): number {
+  return s.conversations.reduce((n, c) => (s.requests.some((r) => `direct:${r.address.toLowerCase()}` === c.id) ? n : n + c.unread), 0);
+}
+
+function readCleared(list: ConversationSummary[], id: ConversationId): ConversationSummary[] {
+  return list.map((x) => (x.id === id ? { ...x, unread: 0 } : x));
 }
 
 /** A direct conversation main knows only by address: its title is the address. */
@@ -84,8 +96,10 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
   },
   conversationUpdated: (c) => {
     const s = get();
-    // The open conversation is being read: keep its badge at zero while it is on screen.
-    const shown = s.activeConversationId === c.id && s.view === 'chats' && document.hasFocus();
+    // The open conversation is being read while the person looks at it: keep its badge at
+    // zero and tell main, which sends the `read` receipts. Unattended, it counts as unread
+    // until the window comes back (conversationSeen).
+    const shown = s.activeConversationId === c.id && s.view === 'chats' && attending();
     const base = named(c, s.resolvedHandles);
     const next = shown && base.unread > 0 ? { ...base, unread: 0 } : base;
     set((st) => ({ conversations: [next, ...st.conversations.filter((x) => x.id !== c.id)].sort(byRecent) }));
@@ -98,9 +112,16 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
     await get().loadMessages(id);
     const c = get().conversations.find((x) => x.id === id);
     if (c && c.unread > 0) {
-      set((s) => ({ conversations: s.conversations.map((x) => (x.id === id ? { ...x, unread: 0 } : x)) }));
+      set((s) => ({ conversations: readCleared(s.conversations, id) }));
       await call('conversations.markRead', { conversationId: id });
     }
+  },
+  conversationSeen: () => {
+    const s = get();
+    const c = s.conversations.find((x) => x.id === s.activeConversationId);
+    if (!c || c.unread === 0 || s.view !== 'chats' || !attending()) return;
+    set((st) => ({ conversations: readCleared(st.conversations, c.id) }));
+    void call('conversations.markRead', { conversationId: c.id }).catch(() => undefined);
   },
   startConversation: async (to) => {
     const c = await call('conversations.open', { to });
@@ -114,6 +135,7 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
     get().requestsListed(requests);
     // the relay may be unreachable at start; the next sync pass fetches them
     if (invitations) get().invitationsListed(invitations);
+    void get().loadPreferences().catch(() => undefined);
     void call('sync.now', {}).then((s) => get().syncStatusChanged(s)).catch(() => undefined);
   },
 });

@@ -11,6 +11,7 @@ import { createConversationsSlice, type ConversationsSlice } from './conversatio
 import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
 import { createGroupsSlice, type GroupsSlice } from './groups-slice.js';
 import { createInvitationsSlice, type InvitationsSlice } from './invitations-slice.js';
+import { createLiveSlice, type LiveSlice } from './live-slice.js';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.js';
 import { createRequestsSlice, type RequestsSlice } from './requests-slice.js';
 import { createSessionSlice, type SessionSlice } from './session-slice.js';
@@ -18,7 +19,7 @@ import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createStakesSlice, type StakesSlice } from './stakes-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice;
+export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice & LiveSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -31,4 +32,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createSettingsSlice(...a),
   ...createStakesSlice(...a),
   ...createUiSlice(...a),
+  ...createLiveSlice(...a),
 }));
