@@ -143,7 +143,7 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
 
     const notYet = await cli(profile, ['stake', 'refund', sent.stake.id]);
     expect(notYet.code).toBe(1);
-    expect(notYet.stderr).toMatch(/not refundable yet/);
+    expect(notYet.stderr).toMatch(/not refundable yet/i);
     await bob.m.syncPass();
     await bob.m.acceptRequest({ address });
     const refunded = await cliOk<{ status: string }>(profile, ['stake', 'refund', sent.stake.id]);
