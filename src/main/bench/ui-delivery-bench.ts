@@ -22,8 +22,13 @@ import { chromiumPath, spawnUntil, stop } from './ui-bench.js';
 const MESSAGES = 50;
 /** what the pages note (see openConversation): when each text arrived, and when its own tick said it was sent */
 type Stamps = { arrived: Record<string, number>; ticked: Record<string, number> };
-/** a pause between sends, as between two messages a person writes; receipts of the last one go back meanwhile */
-const GAP_MS = 150;
+/**
+ * A pause between sends, as between two messages a person writes; receipts of the last one go
+ * back meanwhile. Each message costs the receiver's key about three requests (the woken pull's
+ * ack, the next hold, a receipt), so a faster pace would run its 120 a minute out and measure
+ * the client's pacing instead of delivery.
+ */
+const GAP_MS = 2000;
 
 async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

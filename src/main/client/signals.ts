@@ -3,8 +3,8 @@
  * peer's certified devices like a message, but never stored and never queued in the outbox.
  * They are worth something only now: one lost while the relay is away is not sent later.
  *
- * Receipts are batched per peer, at most one POST a second each (every state and id pending
- * goes in it); typing notices go at once, `on` at most every 3 s. Both use the pacer's
+ * Receipts are batched per peer: gathered for 300 ms, then at most one POST a second each
+ * (every state and id pending goes in it); typing notices go at once, `on` at most every 3 s. Both use the pacer's
  * background budget, so they never hold up a message.
  */
 import type { ReceiptState } from '../../shared/domain.js';
@@ -23,6 +23,8 @@ export interface SignalsDeps {
 }
 
 const RECEIPT_SPACING_MS = 1000;
+/** how long a receipt waits for others to the same person before it goes */
+const RECEIPT_GATHER_MS = 300;
 const TYPING_RENEW_MS = 3000;
 /** how long a peer's device list is reused for signals */
 const DEVICES_TTL_MS = 30_000;
@@ -46,16 +48,15 @@ export class Signals {
     // a read receipt says delivered too
     if (state === 'read') for (const id of ids) p.delivered.delete(id.toLowerCase());
     if (this.timers.has(peer)) return;
-    const wait = (this.lastReceiptAt.get(peer) ?? -Infinity) + RECEIPT_SPACING_MS - this.d.now();
-    if (wait <= 0) void this.flushReceipts(peer);
-    else {
-      const t = setTimeout(() => {
-        this.timers.delete(peer);
-        void this.flushReceipts(peer);
-      }, wait);
-      t.unref?.();
-      this.timers.set(peer, t);
-    }
+    // Even the first waits a moment: a conversation on screen reads what just arrived, and the
+    // read receipt then stands for both (each request counts against the relay's 120 a minute).
+    const wait = Math.max(RECEIPT_GATHER_MS, (this.lastReceiptAt.get(peer) ?? -Infinity) + RECEIPT_SPACING_MS - this.d.now());
+    const t = setTimeout(() => {
+      this.timers.delete(peer);
+      void this.flushReceipts(peer);
+    }, wait);
+    t.unref?.();
+    this.timers.set(peer, t);
   }
 
   /** `on` while composing (renewed at most every 3 s), `off` when sent or cleared. */
