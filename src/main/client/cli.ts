@@ -518,9 +518,12 @@ async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void>
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    // the loop's timers and sockets are unref'd (they must not hold a closing app open): this holds the process
+    const alive = setInterval(() => undefined, 1 << 30);
     m.follow();
     process.stderr.write(`${JSON.stringify({ following: true, note: 'each message is printed as it arrives; Ctrl-C ends' })}\n`);
     const signal = await stopped;
+    clearInterval(alive);
     off();
     process.stderr.write(`${JSON.stringify({ following: false, signal })}\n`);
     return;
