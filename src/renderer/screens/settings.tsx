@@ -13,7 +13,7 @@ import { useAction } from '../use-action.js';
 import { NotificationSettings } from './notification-settings.js';
 import { RelayChooser } from './relay-chooser.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
-import { StakeChain } from './stakes.js';
+import { StakeChain } from './stake-chain.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
