@@ -21,7 +21,7 @@ import { verifyInParallel } from '../client/certified-devices.js';
 import { Messenger } from '../client/messenger.js';
 import { certifiedMemberDevices } from '../client/sealed-envelopes.js';
 import { signDeviceCertificate, warmCertificateChecks } from '../vault/device-certificate.js';
-import { addressFromPrivateKey } from '../vault/wallet.js';
+import { addressFromPrivateKeyViaOpenSsl as addressFromPrivateKey } from '../vault/openssl-address.js';
 import { startTs } from '../test-support/child-process.js';
 import { callJson, signIn } from '../test-support/sign-in.js';
 

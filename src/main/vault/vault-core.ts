@@ -24,8 +24,8 @@ import type {
   WalletCreated,
   WalletImported,
 } from './vault-protocol.js';
+import { addressFromPrivateKeyViaOpenSsl } from './openssl-address.js';
 import {
-  addressFromPrivateKey,
   newMnemonic,
   normalizeMnemonic,
   signPersonalMessage,
@@ -179,7 +179,7 @@ export class VaultCore {
       const walletKey = hexToBytes(secrets.walletPrivateKey);
       const devicePrivateKey = hexToBytes(secrets.devicePrivateKey);
       // the clear header must describe the secrets it sits beside
-      if (addressFromPrivateKey(walletKey) !== header.address || bytesToHex(this.sealer.publicKeyOf(devicePrivateKey)) !== header.deviceKey) {
+      if (addressFromPrivateKeyViaOpenSsl(walletKey) !== header.address || bytesToHex(this.sealer.publicKeyOf(devicePrivateKey)) !== header.deviceKey) {
         walletKey.fill(0);
         devicePrivateKey.fill(0);
         throw new VaultError('corrupt-vault', 'the vault header does not match its secrets');

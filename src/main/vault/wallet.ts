@@ -1,4 +1,3 @@
-import { createECDH } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
@@ -55,15 +54,9 @@ export function addressFromPublicKey(publicKey: Uint8Array): string {
   return '0x' + bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12));
 }
 
-/**
- * Through OpenSSL: @noble's first getPublicKey builds its precomputed table for the generator
- * (~80 ms quiet, 250 ms under load), which every unlock paid just to check the stored address;
- * held against @noble in wallet.test.ts.
- */
+/** The wallet's address (see openssl-address.ts for the one unlock uses, which skips @noble's warm-up). */
 export function addressFromPrivateKey(privateKey: Uint8Array): string {
-  const ecdh = createECDH('secp256k1');
-  ecdh.setPrivateKey(privateKey);
-  return addressFromPublicKey(new Uint8Array(ecdh.getPublicKey()));
+  return addressFromPublicKey(secp256k1.getPublicKey(privateKey, false));
 }
 
 /** Words separated by single spaces, lower-case, NFKD (BIP-39's normal form). */

@@ -6,6 +6,7 @@ import { createSiweMessage } from 'viem/siwe';
 import { describe, expect, it } from 'vitest';
 import { deviceCertificateText, signDeviceCertificate, verifyDeviceCertificate, verifyDeviceCertificates, warmCertificateChecks } from '../device-certificate.js';
 import { checkSiweMessage } from '../siwe.js';
+import { addressFromPrivateKeyViaOpenSsl } from '../openssl-address.js';
 import { isVaultError } from '../vault-error.js';
 import {
   addressFromPrivateKey,
@@ -73,14 +74,17 @@ describe('wallet', () => {
     expect(walletFromMnemonic(a).address).toMatch(LOWER_ADDRESS);
   });
 
-  it('derives the address of any private key as viem does (OpenSSL derives the public key)', () => {
+  it('derives the address of any private key as viem does, through @noble and through OpenSSL', () => {
     for (const key of [hexToBytes((N - 1n).toString(16).padStart(64, '0')), hexToBytes('01'.padStart(64, '0'))]) {
       const hex = `0x${Buffer.from(key).toString('hex')}` as const;
       expect(addressFromPrivateKey(key)).toBe(privateKeyToAccount(hex).address.toLowerCase());
+      expect(addressFromPrivateKeyViaOpenSsl(key)).toBe(privateKeyToAccount(hex).address.toLowerCase());
     }
     for (let i = 0; i < 20; i++) {
       const key = secp256k1.utils.randomSecretKey();
-      expect(addressFromPrivateKey(key)).toBe(privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}`).address.toLowerCase());
+      const viemAddress = privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}`).address.toLowerCase();
+      expect(addressFromPrivateKey(key)).toBe(viemAddress);
+      expect(addressFromPrivateKeyViaOpenSsl(key)).toBe(viemAddress);
     }
   });
 
