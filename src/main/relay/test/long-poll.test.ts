@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, envelopeTo, newDeviceKey, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
+import { CLUSTER_MODE, call, envelopeTo, newDeviceKey, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
 
 let relay: TestRelay;
 beforeAll(async () => { relay = await startRelay(); });
@@ -105,7 +105,9 @@ describe('long-poll pull', () => {
     await held(relay, before);
   });
 
-  it('a request aborted while the relay was still looking at the inbox leaves no waiter either', async () => {
+  // The race needs a shim that slows one store's look at the inbox: a cluster node owns its own
+  // PostgreSQL store, which the harness does not wrap (npm run test:cluster skips this one).
+  it.skipIf(CLUSTER_MODE)('a request aborted while the relay was still looking at the inbox leaves no waiter either', async () => {
     let enter!: () => void;
     const entered = new Promise<void>((r) => (enter = r));
     let release!: () => void;
