@@ -8,7 +8,6 @@ export function subscribeToMain(): () => void {
   const offs = [
     on('message.new', (m) => {
       s().messageReceived(m);
-      s().typingEndedBy(m);
       notifyMessage(m);
     }),
     on('message.updated', (m) => s().messageUpdated(m)),

@@ -1,20 +1,16 @@
 import type { StateCreator } from 'zustand';
-import type { ChatMessage, ConversationId, Preferences, TypingNotice } from '../../shared/domain.js';
+import type { ConversationId, Preferences, TypingNotice } from '../../shared/domain.js';
 import { call } from '../bridge.js';
 import type { Store } from './store.js';
 
-/** A peer's "typing" lasts this long unless renewed (they renew every 3 s while typing). */
-export const TYPING_SHOWN_MS = 6000;
 /** The composer asks main at most this often; main itself sends `on` at most every 3 s. */
 const TYPING_CALL_MS = 1000;
 
 export interface LiveSlice {
-  /** who is typing in each conversation now */
+  /** who is typing in each conversation now (main ends it: after 6 s without a renewal, or on their message) */
   typingByConversation: Partial<Record<ConversationId, string>>;
   preferences: Preferences | null;
   typingReceived: (t: TypingNotice) => void;
-  /** a message arrived: its author has stopped typing */
-  typingEndedBy: (m: ChatMessage) => void;
   /** what the composer holds changed: `on` while there is text, `off` once it is cleared */
   composerChanged: (id: ConversationId, text: string) => void;
   composerSent: (id: ConversationId) => void;
@@ -23,14 +19,11 @@ export interface LiveSlice {
   muteConversation: (id: ConversationId, muted: boolean) => Promise<void>;
 }
 
-const expiry = new Map<ConversationId, ReturnType<typeof setTimeout>>();
 /** when this window last asked main to say `on`, per conversation */
 const typingOnAt = new Map<ConversationId, number>();
 
 export const createLiveSlice: StateCreator<Store, [], [], LiveSlice> = (set, get) => {
   const clearTyping = (id: ConversationId) => {
-    clearTimeout(expiry.get(id));
-    expiry.delete(id);
     set((s) => {
       if (!(id in s.typingByConversation)) return {};
       const next = { ...s.typingByConversation };
@@ -47,15 +40,7 @@ export const createLiveSlice: StateCreator<Store, [], [], LiveSlice> = (set, get
     preferences: null,
     typingReceived: (t) => {
       if (t.state === 'off') return clearTyping(t.conversationId);
-      clearTimeout(expiry.get(t.conversationId));
-      expiry.set(
-        t.conversationId,
-        setTimeout(() => clearTyping(t.conversationId), TYPING_SHOWN_MS),
-      );
       set((s) => ({ typingByConversation: { ...s.typingByConversation, [t.conversationId]: t.from } }));
-    },
-    typingEndedBy: (m) => {
-      if (get().typingByConversation[m.conversationId]?.toLowerCase() === m.from.toLowerCase()) clearTyping(m.conversationId);
     },
     composerChanged: (id, text) => {
       if (!id.startsWith('direct:')) return;
