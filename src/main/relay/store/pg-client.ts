@@ -10,6 +10,21 @@ import { StoreUnavailable } from './store.js';
 /** int8 columns (sequences, epoch milliseconds) as JS numbers: every value we keep is below 2^53. */
 const INT8 = { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) };
 
+/** A flat list as PostgreSQL's array literal: every element quoted (so commas, braces and the word NULL stay text), null as NULL. */
+export function arrayLiteral(xs: readonly (string | number | null)[]): string {
+  return `{${xs.map((x) => (x === null ? 'NULL' : `"${String(x).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
+}
+
+/**
+ * The array parameters we send (`${list}::text[]`, `::bigint[]`), serialised by us. The driver
+ * would learn them from a catalog query it runs first on every new connection, but when that
+ * query fails (the database stopping while a connection opens) it leaves the failure as an
+ * unhandled rejection that no caller can catch (porsager/postgres#1192), so `fetch_types` is off.
+ * We never read array columns back, so no parsers are needed.
+ */
+const TEXT_ARRAY = { to: 1009, from: [] as number[], serialize: arrayLiteral, parse: (x: string) => x };
+const INT8_ARRAY = { to: 1016, from: [] as number[], serialize: arrayLiteral, parse: (x: string) => x };
+
 export type PgSql = postgres.Sql<{ int8: number }>;
 export type PgTx = postgres.TransactionSql<{ int8: number }>;
 
@@ -38,7 +53,8 @@ export function openPg(url: string, options: PgOptions = {}): PgSql {
   return postgres(parsed.toString(), {
     path,
     max: options.max ?? 10,
-    types: { int8: INT8 },
+    types: { int8: INT8, textArray: TEXT_ARRAY, int8Array: INT8_ARRAY },
+    fetch_types: false,
     // Notices (e.g. "relation already exists, skipping") are not for the operator's log.
     onnotice: () => undefined,
     connect_timeout: 10,
