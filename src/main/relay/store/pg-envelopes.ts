@@ -15,6 +15,8 @@ const SWEEP_CHUNK = 5000;
 const SWEEP_LOCK = 0x7377656570; // "sweep"
 /** Deadlocks between nodes are rare and cheap to retry. */
 const MAX_ATTEMPTS = 3;
+/** The namespace (first key) of the per-recipient delivery locks. */
+const RECIPIENT_LOCKS = 0x71756575; // "queu"
 
 const ENVELOPE_COLUMNS = `id, sender AS "senderAddress", recipient AS "recipientAddress", device_key AS "recipientDeviceKey",
   ciphertext, ephemeral_public_key AS "ephemeralPublicKey", nonce, created_at AS "createdAt", routed, group_id AS "groupId", via, bot_name AS "botName", stake`;
@@ -57,6 +59,16 @@ const FACTS = `SELECT
   LEFT JOIN queue_usage u ON u.recipient = i.recipient AND u.device_key = coalesce(i.device_key, '')
   LEFT JOIN pending_requests p ON p.sender = i.sender AND p.recipient = i.recipient
   ORDER BY i.n`;
+
+/**
+ * The recipients of a batch, locked until its commit before its facts are read: the queue and
+ * pending-request counters it checks are then the ones it adds to, even when another node sends
+ * to the same recipient at the same moment (else both could read room for one and both queue).
+ * Taken in hash order, so two batches never wait on each other in a circle; a shared hash only
+ * makes two recipients wait for each other. The first key keeps these apart from other locks.
+ */
+const LOCK_RECIPIENTS = `SELECT count(pg_advisory_xact_lock(${RECIPIENT_LOCKS}, h)) AS locked
+  FROM (SELECT DISTINCT hashtext(r) AS h FROM unnest($1::text[]) AS r ORDER BY 1) x`;
 
 /** Every envelope of a batch in one statement, in queue order, and the sent-before facts with them. */
 const INSERT = `WITH queued AS (
@@ -211,7 +223,12 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
           groups.push(d.groupId?.toLowerCase() ?? null);
         }
       }
-      const facts = await tx.unsafe<ItemFacts[]>(FACTS, [senders, recipients, deviceKeys, groups] as never[], { prepare: true });
+      // Pipelined: one round trip, and the facts statement starts (and takes its snapshot) only
+      // once the locks are held.
+      const [, facts] = await Promise.all([
+        batch.some(({ d }) => d.limits) ? tx.unsafe(LOCK_RECIPIENTS, [recipients] as never[], { prepare: true }) : null,
+        tx.unsafe<ItemFacts[]>(FACTS, [senders, recipients, deviceKeys, groups] as never[], { prepare: true }),
+      ]);
       const seen = new BatchTally();
       const rows: EnvelopeRow[] = [];
       const results: Result[] = [];

@@ -125,6 +125,23 @@ describe.skipIf(missing !== null)(`a cluster of two nodes on one PostgreSQL data
     }
   });
 
+  it('counts a recipient\'s queue across the nodes: sends racing on A and B never queue past --max-queued', async () => {
+    const c = await twoNodes({ maxQueued: 4 });
+    try {
+      const [a, b, bob] = await Promise.all([signIn(c.a.url), signIn(c.b.url), signIn(c.a.url)]);
+      for (const sender of [a, b]) await call(c.a.url, 'PUT', `/api/v1/contacts/${sender.address}`, { auth: bob.apiKey });
+      // Each node batches what arrives in one turn: four on each, at once, both read an empty queue.
+      const statuses = (await Promise.all([...Array.from({ length: 4 }, () => send(c.a, a, bob)), ...Array.from({ length: 4 }, () => send(c.b, b, bob))])).map(
+        (r) => r.status,
+      );
+      expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+      expect((await pull(c.b, bob, '?limit=100')).body.envelopes).toHaveLength(4);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('two nodes migrating an empty database at once: one migrates, both start, the version is recorded once', async () => {
     const url = await sharedCluster().createDatabase();
     const stores = await Promise.all([openPgStore(url), openPgStore(url)]);
