@@ -1,4 +1,5 @@
-import { StoreError, type Delivery, type DeliveryItem, type EnvelopeRow } from './store.js';
+import type { EnvelopeStake } from '../../../shared/api/stakes.js';
+import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type StakeRow } from './store.js';
 import { uuidv7 } from './uuidv7.js';
 
 /** Decoded bytes of a padded base64 ciphertext, as the queue_usage counters count them. */
@@ -31,3 +32,31 @@ export const recipientFull = (to: string, index: number) =>
   new StoreError('recipient-full', `${to} has too much undelivered mail queued on this relay; nothing was sent, try again after they have caught up`, index);
 export const tooManyRequestsPending = (to: string, max: number, index: number) =>
   new StoreError('too-many-requests-pending', `${to} has not yet picked up ${max} of your contact-request envelopes; nothing was sent`, index);
+
+/** A stake already spent: a replay of its ref, or a second envelope for the same recipient device. */
+export const STAKE_USED: DeliveryOutcome = { routed: 'stake-gate', stakeStatus: 'used' };
+
+/**
+ * The stake-gate route of one staked item, up to the database: an answer already (the check
+ * refused it, or this recipient device had the stake earlier in the delivery), or the stake and
+ * whether the delivery must still record it (its first device; a later device of the same
+ * recipient shares the record). `opened` maps each ref recorded in this delivery to its devices.
+ */
+export function stakeFirstLook(item: DeliveryItem, opened: Map<string, Set<string>>): { answer: DeliveryOutcome } | { stake: StakeRow; record: boolean } {
+  const check = item.stake!;
+  if ('refused' in check) return { answer: { routed: 'stake-gate', stakeStatus: check.refused } };
+  const devices = opened.get(check.ok.ref);
+  if (!devices) return { stake: check.ok, record: true };
+  const device = item.recipientDeviceKey ?? '';
+  if (devices.has(device)) return { answer: STAKE_USED };
+  devices.add(device);
+  return { stake: check.ok, record: false };
+}
+
+/** The stake's route once recorded (a replay of its ref was answered STAKE_USED): a request carrying the stake as the wire shows it. */
+export function stakedRequest(item: DeliveryItem, look: { stake: StakeRow; record: boolean }, opened: Map<string, Set<string>>): { routed: 'request'; stake: string } {
+  const st = look.stake;
+  if (look.record) opened.set(st.ref, new Set([item.recipientDeviceKey ?? '']));
+  const wire: EnvelopeStake = { chainId: st.chainId, escrow: st.escrow, id: st.id, amountWei: st.amountWei, deadline: st.deadline, status: st.status };
+  return { routed: 'request', stake: JSON.stringify(wire) };
+}

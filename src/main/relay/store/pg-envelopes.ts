@@ -1,9 +1,8 @@
 import type { UnknownSenders } from '../../../shared/api/account.js';
-import type { EnvelopeStake } from '../../../shared/api/stakes.js';
 import { routeDirect } from '../routing.js';
 import { asUnavailable, isRetryable, type PgSql, type PgTx } from './pg-client.js';
 import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore } from './store.js';
-import { decodedSize, newEnvelopeRow, recipientFull, tooManyRequestsPending } from './envelope-rows.js';
+import { decodedSize, newEnvelopeRow, recipientFull, STAKE_USED, stakedRequest, stakeFirstLook, tooManyRequestsPending } from './envelope-rows.js';
 
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
 
@@ -186,25 +185,18 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
     return outcomes;
   };
 
-  /** As sqlite-envelopes' stakedRoute: the first envelope records the stake, a replay is `used`. */
+  /** The first envelope records the stake; a replay of its ref is `used`. */
   const staked = async (tx: PgTx, item: DeliveryItem, d: Delivery, opened: Map<string, Set<string>>): Promise<DeliveryOutcome & { stake?: string }> => {
-    const check = item.stake!;
-    if ('refused' in check) return { routed: 'stake-gate', stakeStatus: check.refused };
-    const st = check.ok;
-    const devices = opened.get(st.ref);
-    const device = item.recipientDeviceKey ?? '';
-    if (devices) {
-      if (devices.has(device)) return { routed: 'stake-gate', stakeStatus: 'used' };
-      devices.add(device);
-    } else {
+    const look = stakeFirstLook(item, opened);
+    if ('answer' in look) return look.answer;
+    if (look.record) {
+      const st = look.stake;
       const inserted = await tx`INSERT INTO stakes (id, ref, chain_id, escrow, sender, recipient, amount_wei, deadline, status, release_signature, created_at)
         VALUES (${st.id}, ${st.ref}, ${st.chainId}, ${st.escrow}, ${st.sender}, ${st.recipient}, ${st.amountWei}, ${st.deadline}, ${st.status}, NULL, ${d.now})
         ON CONFLICT DO NOTHING`;
-      if (inserted.count === 0) return { routed: 'stake-gate', stakeStatus: 'used' };
-      opened.set(st.ref, new Set([device]));
+      if (inserted.count === 0) return STAKE_USED;
     }
-    const wire: EnvelopeStake = { chainId: st.chainId, escrow: st.escrow, id: st.id, amountWei: st.amountWei, deadline: st.deadline, status: st.status };
-    return { routed: 'request', stake: JSON.stringify(wire) };
+    return stakedRequest(item, look, opened);
   };
 
   type Result = { ok: DeliveryOutcome[] } | { refused: unknown };

@@ -1,10 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeDirect } from '../routing.js';
-import type { EnvelopeStake } from '../../../shared/api/stakes.js';
 import type { GroupCommit } from './group-commit.js';
 import { STAKE_SQL } from './sqlite-stakes.js';
-import { decodedSize, newEnvelopeRow, recipientFull, tooManyRequestsPending } from './envelope-rows.js';
+import { decodedSize, newEnvelopeRow, recipientFull, STAKE_USED, stakedRequest, stakeFirstLook, tooManyRequestsPending } from './envelope-rows.js';
 import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore, type RoutingFacts, type StakeRow } from './store.js';
 
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
@@ -109,20 +108,10 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
    * devices, one each.
    */
   const stakedRoute = (item: DeliveryItem, d: Delivery, opened: Map<string, Set<string>>): { routed: 'request'; stake: string } | DeliveryOutcome => {
-    const check = item.stake!;
-    if ('refused' in check) return { routed: 'stake-gate', stakeStatus: check.refused };
-    const st = check.ok;
-    const devices = opened.get(st.ref);
-    const device = item.recipientDeviceKey ?? '';
-    if (devices) {
-      if (devices.has(device)) return { routed: 'stake-gate', stakeStatus: 'used' };
-      devices.add(device);
-    } else {
-      if (s.insertStake.run({ ...st, createdAt: d.now }).changes === 0) return { routed: 'stake-gate', stakeStatus: 'used' };
-      opened.set(st.ref, new Set([device]));
-    }
-    const wire: EnvelopeStake = { chainId: st.chainId, escrow: st.escrow, id: st.id, amountWei: st.amountWei, deadline: st.deadline, status: st.status };
-    return { routed: 'request', stake: JSON.stringify(wire) };
+    const look = stakeFirstLook(item, opened);
+    if ('answer' in look) return look.answer;
+    if (look.record && s.insertStake.run({ ...look.stake, createdAt: d.now }).changes === 0) return STAKE_USED;
+    return stakedRequest(item, look, opened);
   };
 
   /** Runs inside the group-commit transaction, in its own savepoint: a throw undoes the whole delivery. */
