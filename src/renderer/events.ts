@@ -16,6 +16,7 @@ export function subscribeToMain(): () => void {
       s().requestReceived(r);
       notifyRequest(r);
     }),
+    on('contact.updated', (k) => s().handleLearned(k)),
     on('sync.status', (x) => s().syncStatusChanged(x)),
     on('relay.status', (r) => s().relayStatusChanged(r)),
     on('app.status', (x) => s().statusChanged(x)),

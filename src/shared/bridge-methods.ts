@@ -36,6 +36,7 @@ export const commandNames = [
   'stakes.refund',
   'contacts.block',
   'contacts.unblock',
+  'contacts.handles',
   'directory.search',
   'groups.listPublic',
   'groups.listMine',

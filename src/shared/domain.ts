@@ -36,6 +36,13 @@ export interface Preferences {
 
 export const DEFAULT_PREFERENCES: Preferences = { readReceipts: true, notifications: false, notificationPreview: 'full' };
 
+/** The handle main knows for an address (from a message, the directory, or a claim it saw). */
+export interface KnownHandle {
+  address: string;
+  handle: string;
+  verified: boolean;
+}
+
 /** The peer is composing (`on`) or stopped (`off`); the app shows it for 6 s unless renewed. Never stored. */
 export interface TypingNotice {
   conversationId: ConversationId;

@@ -6,7 +6,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type {
   ApiKeyInfo, AppStatus, ConversationId, Preferences, TypingNotice, BotToken, ChatMessage, ContactRequest, ConversationSummary,
-  DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RejectedMessage, RelayStatus, StakeInfo, StakeSettings, SyncStatus,
+  DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, KnownHandle, RejectedMessage, RelayStatus, StakeInfo, StakeSettings, SyncStatus,
 } from './domain.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
@@ -71,6 +71,8 @@ export const commands = {
   'stakes.refund': cmd<StakeInfo>()(Type.Object({ id: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }) }, { additionalProperties: false })),
   'contacts.block': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
   'contacts.unblock': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
+  /** The handles main knows for these addresses; the rest it looks up (paced) and announces with `contact.updated`. */
+  'contacts.handles': cmd<KnownHandle[]>()(Type.Object({ addresses: Type.Array(Address, { maxItems: 500 }) }, { additionalProperties: false })),
 
   // directory
   'directory.search': cmd<DirectoryHit[]>()(Type.Object({ q: Type.String({ maxLength: 64 }) }, { additionalProperties: false })),
@@ -156,6 +158,8 @@ export interface Events {
   'message.rejected': RejectedMessage;
   'conversation.updated': ConversationSummary;
   'request.new': ContactRequest;
+  /** main learned the handle of an address it showed without one */
+  'contact.updated': KnownHandle;
   'sync.status': SyncStatus;
   'relay.status': RelayStatus;
   'app.status': AppStatus;
@@ -165,7 +169,7 @@ export interface Events {
   'notification.clicked': { conversationId: ConversationId | null };
 }
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.rejected', 'conversation.updated', 'request.new', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked'];
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked'];
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {

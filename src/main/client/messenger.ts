@@ -31,6 +31,7 @@
  *   uncertified device) and was dropped; one event each, nothing is kept;
  * - `request.new`: a contact request arrived, grew, or learned its sender's handle (one per
  *   sender, keyed by address; see requests.list);
+ * - `contact.updated`: the handle of an address shown without one was learned;
  * - `sync.status`, `relay.status`, `app.status`: when they change.
  *
  * ## Life cycle
@@ -47,7 +48,7 @@ import type { ApiKeyMeta } from '../../shared/api/account.js';
 import type { GroupDetail, GroupSummary } from '../../shared/api/groups.js';
 import type {
   ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeviceInfo,
-  DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, Preferences, RelayStatus, SyncStatus,
+  DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, KnownHandle, Preferences, RelayStatus, SyncStatus,
 } from '../../shared/domain.js';
 import { DEFAULT_PREFERENCES } from '../../shared/domain.js';
 import type { CommandArgs, CommandName, CommandResult, EventName, Events } from '../../shared/ipc.js';
@@ -178,9 +179,10 @@ export class Messenger {
       autoSync: opts.autoSync !== false,
       mayRun: () => this.unlocked && this.session.hasRelay() && !this.session.isRevoked(),
       refreshGroup: (id) => this.refreshGroup(id),
-      onHandleLearned: (address) => {
-        this.emitConversation(`direct:${address}`);
-        const request = this.store.getRequest(address);
+      onHandleLearned: (known) => {
+        this.emit('contact.updated', known);
+        this.emitConversation(`direct:${known.address}`);
+        const request = this.store.getRequest(known.address);
         if (request) this.emit('request.new', request);
       },
       onStatus: (st) => this.emit('sync.status', st),
@@ -259,6 +261,7 @@ export class Messenger {
       'stakes.refund': (a) => this.stakes.refund(a.id),
       'contacts.block': (a) => this.block(a),
       'contacts.unblock': (a) => this.unblock(a),
+      'contacts.handles': async (a) => this.knownHandles(a.addresses),
       'directory.search': (a) => this.searchDirectory(a),
       'groups.listPublic': () => this.listPublicGroups(),
       'groups.listMine': () => this.listMyGroups(),
@@ -447,6 +450,7 @@ export class Messenger {
     const address = await this.resolveRecipient(a.to);
     const id = `direct:${address}` as const;
     this.store.ensureConversation(id, 'direct', address, new Date(this.nowMs()).toISOString());
+    this.loop.wantHandles([address]);
     const c = this.store.getConversation(id)!;
     this.emit('conversation.updated', c);
     return c;
@@ -616,6 +620,17 @@ export class Messenger {
     const address = a.address.toLowerCase();
     await this.ready().block(address);
     this.store.blockContact(address, this.nowMs());
+  }
+
+  /** The handles known for these addresses; the others are looked up and announced (`contact.updated`). */
+  knownHandles(addresses: readonly string[]): KnownHandle[] {
+    const known: KnownHandle[] = [];
+    for (const a of new Set(addresses.map((x) => x.toLowerCase()))) {
+      const c = this.store.getContact(a);
+      if (c?.handle) known.push({ address: a, handle: c.handle, verified: c.verified });
+    }
+    this.loop.wantHandles(addresses);
+    return known;
   }
 
   async unblock(a: CommandArgs<'contacts.unblock'>): Promise<void> {

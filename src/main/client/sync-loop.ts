@@ -9,7 +9,7 @@
  * settle yet that would answer every hold at once) the next cycle waits on a timer: the poll
  * period, sooner when an outbox retry falls due, longer with each failure in a row.
  */
-import type { SyncStatus } from '../../shared/domain.js';
+import type { KnownHandle, SyncStatus } from '../../shared/domain.js';
 import type { AppliedIncoming, LocalStore } from './local-store.js';
 import type { Outbox } from './outbox.js';
 import { RelayError, isTransient } from './relay-api.js';
@@ -32,7 +32,7 @@ export interface SyncLoopDeps {
   /** learns a group's name and members (a conversation we were added to) */
   refreshGroup: (id: string) => Promise<unknown>;
   /** a sender's handle was learned: their conversation and request titles changed */
-  onHandleLearned: (address: string) => void;
+  onHandleLearned: (known: KnownHandle) => void;
   onStatus: (s: SyncStatus) => void;
 }
 
@@ -55,8 +55,11 @@ export class SyncLoop {
   /** syncNow calls in progress: no hold starts meanwhile (it would make their pass wait) */
   private urgent = 0;
   private auto: boolean;
-  /** senders whose handle we do not know yet, looked up (directory, by address) after a pass */
+  /** addresses shown without a handle, looked up (directory, by address) after a pass or soon after they are asked for */
   private readonly unknownHandles = new Set<string>();
+  /** addresses already looked up this session: one the directory does not know is not asked again */
+  private readonly lookedUp = new Set<string>();
+  private learning: Promise<void> | null = null;
   /** groups we were added to since the last look */
   private readonly unknownGroups = new Set<string>();
 
@@ -212,18 +215,37 @@ export class SyncLoop {
     }
   }
 
-  private async learnHandles(): Promise<void> {
+  /**
+   * Addresses the app shows without a handle (group members, inviters, a conversation opened by
+   * address): the next few are looked up at once, the rest with the following passes, each once.
+   */
+  wantHandles(addresses: Iterable<string>): void {
+    for (const a of addresses) {
+      const address = a.toLowerCase();
+      if (!this.lookedUp.has(address) && !this.d.store.getContact(address)?.handle) this.unknownHandles.add(address);
+    }
+    if (this.unknownHandles.size > 0 && this.d.mayRun()) void this.learnHandles();
+  }
+
+  private learnHandles(): Promise<void> {
+    this.learning ??= this.lookUpHandles().finally(() => (this.learning = null));
+    return this.learning;
+  }
+
+  private async lookUpHandles(): Promise<void> {
     if (!this.d.session.hasCredential()) return;
     const api = this.d.session.requireApi();
     for (const address of [...this.unknownHandles].slice(0, HANDLES_PER_CYCLE)) {
       this.unknownHandles.delete(address);
+      this.lookedUp.add(address);
       try {
         const hit = (await api.directory(address, 5)).find((h) => h.address.toLowerCase() === address);
         if (!hit) continue;
         this.d.store.setContactHandle(address, hit.handle, hit.verified, this.d.now());
-        this.d.onHandleLearned(address);
+        this.d.onHandleLearned({ address, handle: hit.handle, verified: hit.verified });
       } catch {
-        // the title stays the short address
+        // the relay is away: the short address stays, and the next ask tries again
+        this.lookedUp.delete(address);
       }
     }
   }

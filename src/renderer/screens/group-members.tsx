@@ -5,7 +5,6 @@ import { Avatar } from '../components/avatar.js';
 import { VerifiedBadge } from '../components/badges.js';
 import { FormError } from '../components/form-error.js';
 import { displayName, shortAddress } from '../format.js';
-import { resolveHandles } from '../store/conversations-slice.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { RecipientField } from '../components/recipient-field.js';
@@ -17,10 +16,11 @@ import { RecipientField } from '../components/recipient-field.js';
  * remove the creator nor another admin.
  */
 export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
-  const known = useStore((s) => s.resolvedHandles);
+  const known = useStore((s) => s.handles);
+  const wantHandles = useStore((s) => s.wantHandles);
   useEffect(() => {
-    void resolveHandles([...(g.members ?? []), ...(g.invited ?? [])], useStore.getState);
-  }, [g.members, g.invited]);
+    void wantHandles([...(g.members ?? []), ...(g.invited ?? [])]);
+  }, [wantHandles, g.members, g.invited]);
   const removeMember = useStore((s) => s.removeMember);
   const makeAdmin = useStore((s) => s.makeAdmin);
   const revokeAdmin = useStore((s) => s.revokeAdmin);

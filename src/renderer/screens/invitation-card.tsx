@@ -9,7 +9,7 @@ import { useAction } from '../use-action.js';
 
 /** One group invitation: what the group is, who asked me in, and my three answers. */
 export function InvitationCard({ i }: { i: GroupInvitation }) {
-  const inviter = useStore((s) => s.resolvedHandles[i.invitedBy.toLowerCase()]);
+  const inviter = useStore((s) => s.handles[i.invitedBy.toLowerCase()]);
   const acceptInvitation = useStore((s) => s.acceptInvitation);
   const declineInvitation = useStore((s) => s.declineInvitation);
   const blockInviter = useStore((s) => s.blockInviter);

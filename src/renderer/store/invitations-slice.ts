@@ -1,7 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { GroupInvitation } from '../../shared/domain.js';
 import { call } from '../bridge.js';
-import { resolveHandles } from './conversations-slice.js';
 import type { Store } from './store.js';
 
 /**
@@ -29,7 +28,7 @@ export const createInvitationsSlice: StateCreator<Store, [], [], InvitationsSlic
     invitations: [],
     invitationsListed: (invitations) => {
       set({ invitations: [...invitations].sort((a, b) => b.invitedAt.localeCompare(a.invitedAt)) });
-      void resolveHandles(invitations.map((i) => i.invitedBy), get);
+      void get().wantHandles(invitations.map((i) => i.invitedBy));
     },
     loadInvitations: async () => {
       fetchedAt = Date.now();

@@ -1,7 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { ContactRequest } from '../../shared/domain.js';
 import { call } from '../bridge.js';
-import { namedRequest, resolveHandles } from './conversations-slice.js';
 import type { Store } from './store.js';
 
 export interface RequestsSlice {
@@ -19,13 +18,11 @@ export const createRequestsSlice: StateCreator<Store, [], [], RequestsSlice> = (
   return {
     requests: [],
     requestsListed: (requests) => {
-      set((s) => ({ requests: requests.map((r) => namedRequest(r, s.resolvedHandles)) }));
-      void resolveHandles(requests.filter((r) => !r.handle).map((r) => r.address), get);
+      set({ requests });
+      // main renames them (request.new) when it learns their handles
+      void get().wantHandles(requests.filter((r) => !r.handle).map((r) => r.address));
     },
-    requestReceived: (r) => {
-      set((s) => ({ requests: [namedRequest(r, s.resolvedHandles), ...s.requests.filter((x) => x.address !== r.address)] }));
-      if (!r.handle) void resolveHandles([r.address], get);
-    },
+    requestReceived: (r) => set((s) => ({ requests: [r, ...s.requests.filter((x) => x.address !== r.address)] })),
     acceptRequest: async (address) => {
       await call('requests.accept', { address });
       drop(address);

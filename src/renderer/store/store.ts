@@ -10,6 +10,7 @@ import { create } from 'zustand';
 import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.js';
 import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
 import { createGroupsSlice, type GroupsSlice } from './groups-slice.js';
+import { createHandlesSlice, type HandlesSlice } from './handles-slice.js';
 import { createInvitationsSlice, type InvitationsSlice } from './invitations-slice.js';
 import { createLiveSlice, type LiveSlice } from './live-slice.js';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.js';
@@ -19,7 +20,7 @@ import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createStakesSlice, type StakesSlice } from './stakes-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice & LiveSlice;
+export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice & LiveSlice & HandlesSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -33,4 +34,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createStakesSlice(...a),
   ...createUiSlice(...a),
   ...createLiveSlice(...a),
+  ...createHandlesSlice(...a),
 }));
