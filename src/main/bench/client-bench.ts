@@ -20,6 +20,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { verifyInParallel } from '../client/certified-devices.js';
 import { Messenger } from '../client/messenger.js';
 import { certifiedMemberDevices } from '../client/sealed-envelopes.js';
+import { warmResponseChecks } from '../client/relay-api.js';
 import { signDeviceCertificate, warmCertificateChecks } from '../vault/device-certificate.js';
 import { addressFromPrivateKeyViaOpenSsl as addressFromPrivateKey } from '../vault/openssl-address.js';
 import { startTs } from '../test-support/child-process.js';
@@ -85,9 +86,10 @@ export async function benchClient(opts: ClientBenchOptions = {}): Promise<Record
     };
 
     // A person's first group send finds an app that has been open a few seconds: both threads
-    // have warmed their certificate check by then (AppServices for this one, the vault worker
-    // on its own when idle).
+    // have warmed their certificate check by then, and main its answer checks (AppServices for
+    // this one, the vault worker on its own when idle).
     await warmCertificateChecks();
+    warmResponseChecks();
     await new Promise((r) => setTimeout(r, 4000));
     const cold = await timed('cold');
     log(`client bench: first send (verifies ${cold.copies} certificates) ${cold.ms.toFixed(1)} ms`);

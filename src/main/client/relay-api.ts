@@ -81,6 +81,18 @@ function checker<S extends TSchema>(schema: S): Checked<S> {
   return { schema, check };
 }
 
+/** The answers of a send and a pull (the paths a person waits on), in the order a first send meets them. */
+const HOT_ANSWERS: readonly TSchema[] = [DeviceKeys, GroupView, GroupSendResults, BatchResults, PullResult, GroupDetail];
+
+/**
+ * Compiles the checks of the hot answers ahead of need. A long-lived shell calls it once it has
+ * settled, so that a first send does not compile them on its way (tens of milliseconds on a
+ * busy machine); a one-shot CLI command never does.
+ */
+export function warmResponseChecks(): void {
+  for (const schema of HOT_ANSWERS) checker(schema);
+}
+
 interface CallOptions<S extends TSchema | null> {
   query?: Record<string, string | number | undefined>;
   body?: unknown;

@@ -13,6 +13,7 @@ import { Messenger } from '../client/messenger.js';
 import type { Handlers } from '../commands/handler-types.js';
 import { AppError } from '../../shared/plain-errors.js';
 import { useKeychainCodec, type KeychainRefusal } from '../shell-guards.js';
+import { warmResponseChecks } from '../client/relay-api.js';
 import { warmCertificateChecks } from '../vault/device-certificate.js';
 import type { VaultCodec } from '../vault/secret-codec.js';
 import { readVaultHeader } from '../vault/vault-file.js';
@@ -96,9 +97,13 @@ export class AppServices {
         if (st.running && st.url !== s.messenger.relayStatus().url) await s.messenger.connectRelay({ mode: 'local', url: st.url!, ...(st.lan ? { fingerprint: st.lan.fingerprint } : {}) }).catch(() => undefined);
       }
       await s.tryOpenWallet();
-      // A long-lived shell warms this thread's certificate check once it has settled (the vault
-      // worker warms its own): a first group send's checks then run at full speed.
-      setTimeout(() => void warmCertificateChecks().catch(() => undefined), WARM_CHECKS_AFTER_MS).unref();
+      // A long-lived shell warms this thread's certificate check and the checks of a send's
+      // answers once it has settled (the vault worker warms its own): a first group send then
+      // runs at full speed.
+      setTimeout(() => {
+        warmResponseChecks();
+        void warmCertificateChecks().catch(() => undefined);
+      }, WARM_CHECKS_AFTER_MS).unref();
       return s;
     } catch (e) {
       await s.close();
