@@ -4,7 +4,7 @@
  * in this process (and the vault's worker) exactly as in Electron.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,9 +39,32 @@ export function defaultDataDir(): string {
   return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), name);
 }
 
+/** What the web build is made from: the renderer, the shared contract it imports, and the build's config. */
+const WEB_INPUTS = ['src/renderer', 'src/shared', '.config/vite.web.config.ts'];
+
+/** The newest modification time under `path` (a file or a folder), 0 when it is missing. */
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const e of readdirSync(path, { withFileTypes: true })) newest = Math.max(newest, newestChange(join(path, e.name)));
+  return newest;
+}
+
+/** Whether `root`'s web build exists and is newer than every file it is made from. */
+export function webBuildState(root: string): 'current' | 'stale' | 'missing' {
+  const index = join(root, 'out/web/index.html');
+  if (!existsSync(index)) return 'missing';
+  const builtAt = statSync(index).mtimeMs;
+  return WEB_INPUTS.every((input) => newestChange(join(root, input)) <= builtAt) ? 'current' : 'stale';
+}
+
+/** The built web app, built again when a file it is made from changed since (a pull, an edit): never a stale page. */
 export async function ensureWebBuild(log: (line: string) => void): Promise<void> {
-  if (existsSync(join(webBuildDir, 'index.html'))) return;
-  log('building the web app (first run)…');
+  const state = webBuildState(projectRoot);
+  if (state === 'current') return;
+  log(state === 'missing' ? 'building the web app (first run)…' : 'building the web app (its sources changed)…');
   const { build } = await import('vite');
   await build({ configFile: join(projectRoot, '.config/vite.web.config.ts'), logLevel: 'warn' });
 }
