@@ -7,6 +7,7 @@
  * it and persists nothing of the domain.
  */
 import { create } from 'zustand';
+import { createChangesSlice, type ChangesSlice } from './changes-slice.js';
 import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.js';
 import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
 import { createGroupsSlice, type GroupsSlice } from './groups-slice.js';
@@ -19,7 +20,7 @@ import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createStakesSlice, type StakesSlice } from './stakes-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice & LiveSlice;
+export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice & LiveSlice & ChangesSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -33,4 +34,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createStakesSlice(...a),
   ...createUiSlice(...a),
   ...createLiveSlice(...a),
+  ...createChangesSlice(...a),
 }));

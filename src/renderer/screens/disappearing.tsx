@@ -1,0 +1,51 @@
+import type { ChatMessage, ConversationSummary } from '../../shared/domain.js';
+import { TIMER_CHOICES, timerLabel } from '../../shared/disappearing.js';
+import { Icon } from '../components/icon.js';
+import { displayName } from '../format.js';
+import { useStore } from '../store/store.js';
+import { useAction } from '../use-action.js';
+
+/**
+ * The conversation header's disappearing-messages control: a native select (keyboard and
+ * screen readers for free). A timer a peer set that is not one of the choices shows as itself.
+ */
+export function TimerControl({ c }: { c: ConversationSummary }) {
+  const setTimer = useStore((s) => s.setTimer);
+  const showToast = useStore((s) => s.showToast);
+  const action = useAction(setTimer);
+  const known = TIMER_CHOICES.some((t) => t.seconds === c.timerSeconds);
+  return (
+    <label className={`timer-control ${c.timerSeconds > 0 ? 'on' : ''}`} title="Disappearing messages">
+      <Icon name="timer" size={16} />
+      <span className="sr-only">Disappearing messages</span>
+      <select
+        value={c.timerSeconds}
+        disabled={action.busy}
+        onChange={async (e) => {
+          if (!(await action.run(c.id, Number(e.target.value))).ok) showToast('error', 'Could not change the disappearing-messages timer.');
+        }}
+      >
+        {TIMER_CHOICES.map((t) => (
+          <option key={t.seconds} value={t.seconds}>
+            {t.label}
+          </option>
+        ))}
+        {!known && <option value={c.timerSeconds}>{timerLabel(c.timerSeconds)}</option>}
+      </select>
+    </label>
+  );
+}
+
+/** A timer notice in the message list: who set the timer to what. */
+export function TimerNotice({ m }: { m: ChatMessage }) {
+  const who = m.fromMe ? 'You' : displayName(m.fromHandle, m.from);
+  const what = m.timerSeconds === 0 ? 'turned disappearing messages off' : `set messages to disappear after ${timerLabel(m.timerSeconds ?? 0).toLowerCase()}`;
+  return (
+    <div className="timer-notice" role="note">
+      <Icon name="timer" size={14} />
+      <span>
+        {who} {what}
+      </span>
+    </div>
+  );
+}
