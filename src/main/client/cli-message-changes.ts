@@ -4,7 +4,7 @@
  * outbox at once (what cannot go now stays queued; `outbox` sends it later).
  */
 import type { ChatMessage, ConversationId } from '../../shared/domain.js';
-import { TIMER_CHOICES, timerLabel } from '../../shared/disappearing.js';
+import { TIMER_CHOICES, TIMER_MAX_SECONDS, TIMER_MIN_SECONDS, timerLabel } from '../../shared/disappearing.js';
 import { CONVERSATION_ID_PATTERN } from '../../shared/identity-patterns.js';
 import type { Messenger } from './messenger.js';
 import { UsageError, printJson } from './cli-support.js';
@@ -24,11 +24,23 @@ async function sendNow(m: Messenger): Promise<boolean> {
   return outcomes.every((o) => o.state === 'sent');
 }
 
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+const TIMER_USAGE = `usage: timer <conversation> <${TIMER_CHOICES.map((c) => c.short).join('|')}> (or any N s|m|h|d|w from 30s to 4w)`;
+
+/** `off`, one of the app's choices, or any whole number of s/m/h/d/w the wire format allows (30 s – 4 weeks). */
+export function timerSeconds(arg: string | undefined): number {
+  if (arg === 'off') return 0;
+  const m = /^(\d{1,7})([smhdw])$/.exec(arg ?? '');
+  const seconds = m ? Number(m[1]) * UNIT_SECONDS[m[2]] : NaN;
+  if (!(seconds >= TIMER_MIN_SECONDS && seconds <= TIMER_MAX_SECONDS)) throw new UsageError(TIMER_USAGE);
+  return seconds;
+}
+
 export async function runMessageChange(m: Messenger, command: 'edit' | 'delete' | 'timer', args: string[]): Promise<void> {
   if (command === 'timer') {
-    const choice = TIMER_CHOICES.find((c) => c.short === args[1]);
-    if (args.length !== 2 || !choice) throw new UsageError(`usage: timer <conversation> <${TIMER_CHOICES.map((c) => c.short).join('|')}>`);
-    const c = m.changes.setTimer({ conversationId: await conversationOf(m, args[0]), seconds: choice.seconds });
+    if (args.length !== 2) throw new UsageError(TIMER_USAGE);
+    const seconds = timerSeconds(args[1]);
+    const c = m.changes.setTimer({ conversationId: await conversationOf(m, args[0]), seconds });
     printJson({ conversationId: c.id, timerSeconds: c.timerSeconds, sent: await sendNow(m) });
     return;
   }

@@ -47,7 +47,8 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
                                      or delete changed {id, conversationId, from, edited, text, editedAt | deleted}
   edit <conversation> <message-id> <text>            edit one of my messages (everywhere) → {…, edited, sent}
   delete <conversation> <message-id>                 delete one of my messages for everyone → {…, deleted, sent}
-  timer <conversation> <off|5m|1h|1d|1w>             disappearing messages in that conversation
+  timer <conversation> <off|5m|1h|1d|1w>             disappearing messages in that conversation (any N s|m|h|d|w
+                                                     from 30s to 4w too) → {conversationId, timerSeconds, sent}
                                      <conversation>: direct:0x… | group:ID | 0xADDRESS | @handle
                                      --follow: keep running (held pulls: each message printed as one JSON
                                      line the moment it is stored) until Ctrl-C / SIGTERM
