@@ -15,7 +15,8 @@ const CONVERSATION_ID = new RegExp(CONVERSATION_ID_PATTERN);
 async function conversationOf(m: Messenger, arg: string): Promise<ConversationId> {
   const id = arg.toLowerCase();
   if (CONVERSATION_ID.test(id)) return id as ConversationId;
-  return `direct:${await m.resolveRecipient(arg)}`;
+  // opened (created if new), so that a timer can be set before anything was said
+  return (await m.openConversation({ to: arg })).id;
 }
 
 /** Sends what the change queued; `sent: false` when it waits in the outbox (offline). */

@@ -15,10 +15,10 @@ export function TimerControl({ c }: { c: ConversationSummary }) {
   const action = useAction(setTimer);
   const known = TIMER_CHOICES.some((t) => t.seconds === c.timerSeconds);
   return (
-    <label className={`timer-control ${c.timerSeconds > 0 ? 'on' : ''}`} title="Disappearing messages">
+    <span className={`timer-control ${c.timerSeconds > 0 ? 'on' : ''}`} title="Disappearing messages">
       <Icon name="timer" size={16} />
-      <span className="sr-only">Disappearing messages</span>
       <select
+        aria-label="Disappearing messages"
         value={c.timerSeconds}
         disabled={action.busy}
         onChange={async (e) => {
@@ -32,7 +32,7 @@ export function TimerControl({ c }: { c: ConversationSummary }) {
         ))}
         {!known && <option value={c.timerSeconds}>{timerLabel(c.timerSeconds)}</option>}
       </select>
-    </label>
+    </span>
   );
 }
 
