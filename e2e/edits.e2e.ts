@@ -10,6 +10,8 @@ import { expect, test } from './fixtures.js';
 import { cliOk, tempDir } from './harness.js';
 
 test('edit and delete a message; a timer makes one vanish', async ({ relay, app }, testInfo) => {
+  // two apps, a CLI profile and a 30 s wait
+  test.setTimeout(360_000);
   const alice = await app('alice');
   const bob = await app('bob');
   await createAccount(alice.page, { relayUrl: relay.url, handle: 'alice' });
@@ -48,6 +50,7 @@ test('edit and delete a message; a timer makes one vanish', async ({ relay, app 
   await expect(messages(alice.page).getByText('Message deleted')).toBeVisible();
   await expect(messages(bob.page).getByText('Message deleted')).toBeVisible();
   await expect(messages(bob.page).getByText('see you at 6')).toHaveCount(0);
+  await expect(bob.page.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: /@alice/ })).toContainText('Message deleted');
   await expectAccessible(bob.page, 'edited and deleted messages');
   await bob.page.screenshot({ path: testInfo.outputPath('deleted-peer.png') });
 

@@ -887,7 +887,10 @@ export class Messenger {
 
   private async onCommitted(applied: AppliedIncoming): Promise<void> {
     for (const m of applied.messages) this.emit('message.new', m);
-    for (const m of applied.changed) this.emit('message.updated', m);
+    for (const m of applied.changed) {
+      this.emit('message.updated', m);
+      this.emitConversation(m.conversationId);
+    }
     for (const r of applied.refused) this.emit('message.rejected', { envelopeId: r.envelopeId, claimedSender: r.author, reason: r.reason });
     this.changes.reschedule();
     for (const m of applied.messages) if (!m.fromMe && this.typingUntil.has(m.from)) this.setTyping(m.from, 'off');

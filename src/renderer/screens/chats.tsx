@@ -14,7 +14,7 @@ import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
-import { TimerControl } from './disappearing.js';
+import { TimerControl } from './timer-control.js';
 import { RecipientField } from '../components/recipient-field.js';
 
 export function Chats() {

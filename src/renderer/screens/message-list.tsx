@@ -5,8 +5,8 @@ import { BotBadge } from '../components/badges.js';
 import { Icon } from '../components/icon.js';
 import { clockTime, dayKey, dayLabel, deliveryNote, displayName, fullTime } from '../format.js';
 import { StakeAsk } from './stake-ask.js';
-import { TimerNotice } from './disappearing.js';
-import { MessageBody } from './message-actions.js';
+import { TimerNotice } from './timer-notice.js';
+import { MessageBody } from './message-body.js';
 import { useStore } from '../store/store.js';
 
 type Row = { kind: 'day'; key: string; label: string } | { kind: 'msg'; key: string; m: ChatMessage; first: boolean };
