@@ -11,6 +11,7 @@ export function subscribeToMain(): () => void {
       notifyMessage(m);
     }),
     on('message.updated', (m) => s().messageUpdated(m)),
+    on('message.removed', ({ conversationId, ids }) => s().messagesRemoved(conversationId, ids)),
     on('conversation.updated', (c) => s().conversationUpdated(c)),
     on('request.new', (r) => {
       s().requestReceived(r);

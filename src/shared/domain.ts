@@ -22,6 +22,8 @@ export interface ConversationSummary {
   updatedAt: string;
   /** no notifications for this conversation (its unread count still shows) */
   muted: boolean;
+  /** disappearing-message timer in seconds (0 = off), as the last timer notice set it */
+  timerSeconds: number;
 }
 
 /** The person's choices about what others learn and what the desktop shows (kept per profile). */
@@ -101,6 +103,16 @@ export interface ChatMessage {
    * relay is full), `too-many-requests-pending`, `storage-full` (the relay is low on disk)
    */
   errorCode: string | null;
+  /** when the author last edited it (kind `edit`); null if never */
+  editedAt: string | null;
+  /** the author deleted it (kind `delete`): the text is gone, a "message deleted" placeholder stays */
+  deleted: boolean;
+  /** a timer notice: the seconds the author set (0 = off); null for an ordinary message */
+  timerSeconds: number | null;
+  /** the sender's disappearing timer when sent (seconds), null if none */
+  expiresIn: number | null;
+  /** when this device removes it (ISO), once the countdown started (read here, or sent by us) */
+  expiresAt: string | null;
 }
 
 export interface ContactRequest {

@@ -9,6 +9,7 @@ import type {
   DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, KnownHandle, RejectedMessage, RelayStatus, StakeInfo, StakeSettings, SyncStatus,
 } from './domain.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
+import { TIMER_MAX_SECONDS, TIMER_MIN_SECONDS } from './disappearing.js';
 import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
 import type { commandNames } from './bridge-methods.js';
 
@@ -51,6 +52,13 @@ export const commands = {
     Type.Object({ conversationId: ConvId, text: Type.String({ minLength: 1, maxLength: MESSAGE_MAX_CHARS }), asRequest: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   ),
   'messages.retry': cmd<ChatMessage>()(Type.Object({ messageId: Uuid }, { additionalProperties: false })),
+  /** one's own message only; the others' devices and one's own other devices apply it too */
+  'messages.edit': cmd<ChatMessage>()(Type.Object({ conversationId: ConvId, messageId: Uuid, text: Type.String({ minLength: 1, maxLength: MESSAGE_MAX_CHARS }) }, { additionalProperties: false })),
+  'messages.delete': cmd<ChatMessage>()(Type.Object({ conversationId: ConvId, messageId: Uuid }, { additionalProperties: false })),
+  /** disappearing messages: 0 = off, else 30 s to 4 weeks; a notice tells the other side */
+  'conversations.setTimer': cmd<ConversationSummary>()(
+    Type.Object({ conversationId: ConvId, seconds: Type.Union([Type.Literal(0), Type.Integer({ minimum: TIMER_MIN_SECONDS, maximum: TIMER_MAX_SECONDS })]) }, { additionalProperties: false }),
+  ),
 
   // contact requests and contacts
   'requests.list': cmd<ContactRequest[]>()(NoArgs),
@@ -154,6 +162,8 @@ export type CommandResult<K extends CommandName> = Commands[K]['result'];
 export interface Events {
   'message.new': ChatMessage;
   'message.updated': ChatMessage;
+  /** messages whose disappearing timer ran out: gone from this device */
+  'message.removed': { conversationId: ConversationId; ids: string[] };
   /** a received envelope failed a check and was dropped (one event each; nothing is kept) */
   'message.rejected': RejectedMessage;
   'conversation.updated': ConversationSummary;
@@ -169,7 +179,7 @@ export interface Events {
   'notification.clicked': { conversationId: ConversationId | null };
 }
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked'];
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.removed', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked'];
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {

@@ -14,6 +14,7 @@ import { isTransient } from './relay-api.js';
 import { formatWei } from '../../shared/stake/amount.js';
 import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
 import { ADDRESS } from '../../shared/identity-patterns.js';
+import { changeLine, runMessageChange, shownText } from './cli-message-changes.js';
 
 const PROG = 'client';
 const DEFAULT_UNLOCK_TTL_S = 300;
@@ -41,7 +42,14 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   accept <address>                   accept a contact request; a staked one's stake goes back to its sender
   spam <address>                     a staked request is spam: keep its stake (a transaction; needs gas), block them
   sync [--json] [--follow]           pull until empty; one line per new message
-                                     {id, from, groupId, routed, kind, text, sentAt, via}
+                                     {id, from, groupId, routed, kind, text, sentAt, via}, with expiresIn (seconds) when
+                                     it disappears, timer (seconds, 0 = off) on a timer notice, and one per message an edit
+                                     or delete changed {id, conversationId, from, edited, text, editedAt | deleted}
+  edit <conversation> <message-id> <text>            edit one of my messages (everywhere) → {…, edited, sent}
+  delete <conversation> <message-id>                 delete one of my messages for everyone → {…, deleted, sent}
+  timer <conversation> <off|5m|1h|1d|1w>             disappearing messages in that conversation (any N s|m|h|d|w
+                                                     from 30s to 4w too) → {conversationId, timerSeconds, sent}
+                                     <conversation>: direct:0x… | group:ID | 0xADDRESS | @handle
                                      --follow: keep running (held pulls: each message printed as one JSON
                                      line the moment it is stored) until Ctrl-C / SIGTERM
   outbox                             send what is queued → one line per message
@@ -244,6 +252,11 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       exitUnlessDelivered(outcome);
       return;
     }
+    case 'edit':
+    case 'delete':
+    case 'timer':
+      await runMessageChange(m, command, args);
+      return;
     case 'sync':
       await sync(m, values.json === true || values.follow === true, values.follow === true);
       return;
@@ -501,16 +514,28 @@ async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void>
     for (const msg of m.store.unshownMessages()) {
       const groupId = msg.conversationId.startsWith('group:') ? msg.conversationId.slice(6) : null;
       if (json) {
-        printJson({ id: msg.id, from: msg.from, groupId, routed: msg.routed, kind: msg.kind, text: msg.text, sentAt: msg.sentAt, via: msg.via, botName: msg.botName });
+        printJson({
+          id: msg.id, from: msg.from, groupId, routed: msg.routed, kind: msg.kind, text: msg.text, sentAt: msg.sentAt, via: msg.via, botName: msg.botName,
+          ...(msg.expiresIn !== null ? { expiresIn: msg.expiresIn } : {}), ...(msg.timerSeconds !== null ? { timer: msg.timerSeconds } : {}), ...(msg.editedAt ? { editedAt: msg.editedAt } : {}), ...(msg.deleted ? { deleted: true } : {}),
+        });
       } else {
-        process.stdout.write(`${msg.sentAt} ${msg.from}${groupId ? ` in ${groupId}` : ''}${msg.routed === 'request' ? ' (request)' : ''}: ${msg.text}\n`);
+        process.stdout.write(`${msg.sentAt} ${msg.from}${groupId ? ` in ${groupId}` : ''}${msg.routed === 'request' ? ' (request)' : ''}: ${shownText(msg)}\n`);
       }
       m.store.markShown(msg.seq);
     }
   };
+  const printChanged = (applied: AppliedIncoming): void => {
+    for (const msg of applied.changed) {
+      if (json) printJson(changeLine(msg));
+      else process.stdout.write(`${msg.id} ${msg.deleted ? 'deleted' : `edited: ${msg.text}`}\n`);
+    }
+  };
   // lines a previous run committed but did not get to print
   print();
-  m.committedHook = (_applied: AppliedIncoming) => print();
+  m.committedHook = (applied: AppliedIncoming) => {
+    print();
+    printChanged(applied);
+  };
   const off = m.on('message.rejected', (r) => process.stderr.write(`${JSON.stringify({ rejected: r.envelopeId, claimedSender: r.claimedSender, reason: r.reason })}\n`));
   if (follow) {
     // the background loop holds a pull open; the profile closes (cancelling it) in main's finally

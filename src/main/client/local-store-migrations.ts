@@ -159,4 +159,61 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE conversations ADD COLUMN muted INTEGER NOT NULL DEFAULT 0 CHECK (muted IN (0, 1));
     `,
   },
+  {
+    version: 7,
+    name: 'edits, deletes and disappearing messages',
+    sql: `
+      -- Edits and deletes (kinds edit, delete) change the author's own message in place:
+      -- edited_at marks an edit; a delete blanks the text and sets deleted_at (the row stays, as
+      -- the "message deleted" placeholder).
+      ALTER TABLE messages ADD COLUMN edited_at TEXT;
+      ALTER TABLE messages ADD COLUMN deleted_at TEXT;
+      -- Disappearing messages: expires_in (seconds) is the sender's timer when it was sent;
+      -- expires_at_ms is when this device removes it (set once read here, or at once for our own).
+      ALTER TABLE messages ADD COLUMN expires_in INTEGER;
+      ALTER TABLE messages ADD COLUMN expires_at_ms INTEGER;
+      -- A timer notice (kind timer) is kept as a row of its own: the seconds it set (0 = off).
+      ALTER TABLE messages ADD COLUMN timer_seconds INTEGER;
+      CREATE INDEX messages_expiry ON messages (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
+      CREATE INDEX messages_unstarted_expiry ON messages (conversation_id) WHERE expires_in IS NOT NULL AND expires_at_ms IS NULL;
+
+      -- The conversation's current timer (seconds; 0 = off), as the last timer notice set it.
+      ALTER TABLE conversations ADD COLUMN timer_seconds INTEGER NOT NULL DEFAULT 0;
+
+      -- An edit or delete that arrived before the message it names (another device's copies
+      -- can come in any order): applied when that message arrives, and only if the author matches.
+      CREATE TABLE pending_changes (
+        target_id TEXT NOT NULL,
+        change_id TEXT PRIMARY KEY,
+        conversation_id TEXT NOT NULL,
+        author TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('edit', 'delete')),
+        text TEXT,
+        sent_at TEXT NOT NULL,
+        added_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX pending_changes_target ON pending_changes (target_id);
+
+      -- Edits, deletes and timer changes we send wait in the outbox like messages, but an edit or
+      -- delete has no row of its own in messages: the outbox loses its foreign key to messages,
+      -- and a trigger keeps the old cascade (a message deleted takes its outbox entry along).
+      CREATE TABLE outbox_v7 (
+        message_id TEXT PRIMARY KEY,
+        conversation_id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        as_request INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_ms INTEGER NOT NULL,
+        last_error TEXT,
+        queued_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      INSERT INTO outbox_v7 SELECT message_id, conversation_id, payload, as_request, attempts, next_attempt_ms, last_error, queued_ms FROM outbox;
+      DROP TABLE outbox;
+      ALTER TABLE outbox_v7 RENAME TO outbox;
+      CREATE INDEX outbox_due ON outbox (next_attempt_ms);
+      CREATE TRIGGER messages_outbox_cascade AFTER DELETE ON messages BEGIN
+        DELETE FROM outbox WHERE message_id = OLD.id;
+      END;
+    `,
+  },
 ];

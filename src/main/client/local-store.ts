@@ -14,6 +14,8 @@ import type {
   ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeliveryState, GroupInfo, MessageState, ReceiptState,
 } from '../../shared/domain.js';
 import { MIGRATIONS } from './local-store-migrations.js';
+import { MessageChangesStore } from './message-changes-store.js';
+import type { ControlBody } from './message-control.js';
 
 export type ContactState = 'known' | 'allowed' | 'requested' | 'blocked';
 
@@ -67,6 +69,10 @@ export interface IncomingMessage {
   botName: string | null;
   /** a direct message from someone we have not accepted, routed as a request */
   isRequest: boolean;
+  /** an edit, delete or timer (message-control.ts) */
+  control?: ControlBody | null;
+  /** the sender's disappearing timer (seconds) */
+  expiresIn?: number | null;
 }
 
 export interface AppliedIncoming {
@@ -74,6 +80,10 @@ export interface AppliedIncoming {
   messages: ChatMessage[];
   requests: ContactRequest[];
   conversations: ConversationId[];
+  /** messages an edit or delete changed */
+  changed: ChatMessage[];
+  /** edits and deletes refused (not by the author of the message they name) */
+  refused: Array<{ envelopeId: string; author: string; reason: string }>;
 }
 
 export interface OutgoingMessage {
@@ -88,6 +98,10 @@ export interface OutgoingMessage {
   payload: string;
   asRequest: boolean;
   nowMs: number;
+  /** the conversation's disappearing timer when sent */
+  expiresIn?: number | null;
+  /** a timer notice: the seconds set */
+  timerSeconds?: number | null;
 }
 
 interface MessageRowDb {
@@ -109,6 +123,11 @@ interface MessageRowDb {
   error: string | null;
   error_code: string | null;
   peer_state: ReceiptState | null;
+  edited_at: string | null;
+  deleted_at: string | null;
+  timer_seconds: number | null;
+  expires_in: number | null;
+  expires_at_ms: number | null;
   author_handle: string | null;
 }
 
@@ -119,6 +138,7 @@ interface ConversationRowDb {
   unread: number;
   updated_at: string;
   muted: number;
+  timer_seconds: number;
   contact_handle: string | null;
   contact_verified: number | null;
   group_name: string | null;
@@ -147,12 +167,13 @@ export function shortAddress(address: string): string {
 }
 
 const MESSAGE_COLUMNS = `m.seq, m.id, m.conversation_id, m.author, m.from_me, m.kind, m.text, m.sent_at, m.received_at, m.state,
-  m.routed, m.stake_required, m.stake_currency, m.via, m.bot_name, m.error, m.error_code, m.peer_state, c.handle AS author_handle`;
+  m.routed, m.stake_required, m.stake_currency, m.via, m.bot_name, m.error, m.error_code, m.peer_state,
+  m.edited_at, m.deleted_at, m.timer_seconds, m.expires_in, m.expires_at_ms, c.handle AS author_handle`;
 
 const CONVERSATION_SELECT = `
-  SELECT v.id, v.kind, v.peer, v.unread, v.updated_at, v.muted,
+  SELECT v.id, v.kind, v.peer, v.unread, v.updated_at, v.muted, v.timer_seconds,
     c.handle AS contact_handle, c.verified AS contact_verified, g.name AS group_name, g.verified AS group_verified,
-    m.text AS last_text, m.sent_at AS last_sent_at, m.from_me AS last_from_me
+    CASE WHEN m.deleted_at IS NOT NULL THEN 'Message deleted' WHEN m.timer_seconds IS NOT NULL THEN 'Disappearing messages changed' ELSE m.text END AS last_text, m.sent_at AS last_sent_at, m.from_me AS last_from_me
   FROM conversations v
   LEFT JOIN contacts c ON v.kind = 'direct' AND c.address = v.peer
   LEFT JOIN groups g ON v.kind = 'group' AND g.id = v.peer
@@ -162,10 +183,13 @@ export class LocalStore {
   private readonly db: Database.Database;
   private readonly s: ReturnType<typeof prepareAll>;
   private readonly applyIncomingTx: (items: IncomingMessage[], ackIds: string[], nowMs: number) => AppliedIncoming;
+  /** edits, deletes and disappearing messages */
+  readonly changes: MessageChangesStore;
 
   private constructor(db: Database.Database) {
     this.db = db;
     this.s = prepareAll(db);
+    this.changes = new MessageChangesStore(db);
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 
@@ -309,10 +333,16 @@ export class LocalStore {
         shown: 1,
       });
       this.s.touchConversation.run({ id: m.conversationId, seq: info.lastInsertRowid, at: m.sentAt, unread: 0 });
+      this.changes.noteInserted({ ...m, fromMe: true, expiresIn: m.expiresIn ?? null, timerSeconds: m.timerSeconds ?? null }, m.nowMs);
       this.s.insertOutbox.run({ message_id: m.id, conv: m.conversationId, payload: m.payload, as_request: m.asRequest ? 1 : 0, next: m.nowMs, queued: m.nowMs });
       if (m.kind === 'direct') this.s.contactKnown.run({ address: m.peer, now: m.nowMs });
     })();
     return this.getMessage(m.id)!;
+  }
+
+  /** Queues an edit or delete of our own for sending: an outbox entry with no message row of its own. */
+  queueChange(e: { id: string; conversationId: ConversationId; payload: string; nowMs: number }): void {
+    this.s.insertOutbox.run({ message_id: e.id, conv: e.conversationId, payload: e.payload, as_request: 0, next: e.nowMs, queued: e.nowMs });
   }
 
   /** Records the relay's answer and takes the message out of the outbox. */
@@ -405,10 +435,18 @@ export class LocalStore {
     const inserted: string[] = [];
     const requestAddrs = new Set<string>();
     const convs = new Set<ConversationId>();
+    const changed = new Set<string>();
+    const refused: AppliedIncoming['refused'] = [];
     for (const it of items) {
       const contact = it.conversationKind === 'direct' && !it.fromMe ? this.getContact(it.author) : null;
       // a sender we blocked after they wrote: drop what is still in flight
       if (contact?.state === 'blocked') continue;
+      if (it.control && it.control.kind !== 'timer') {
+        const out = this.changes.apply({ changeId: it.id, conversationId: it.conversationId, author: it.author, sentAt: it.sentAt, body: it.control }, nowMs);
+        if ('applied' in out) changed.add(out.applied);
+        if ('refused' in out) refused.push({ envelopeId: it.envelopeId, author: it.author, reason: out.refused });
+        continue;
+      }
       this.s.ensureConversation.run({ id: it.conversationId, kind: it.conversationKind, peer: it.peer, at: it.sentAt });
       const info = this.s.insertMessage.run({
         id: it.id,
@@ -428,6 +466,8 @@ export class LocalStore {
       });
       if (info.changes === 0) continue; // redelivery of a message we already hold
       inserted.push(it.id);
+      const timerSeconds = it.control?.kind === 'timer' ? it.control.seconds : null;
+      for (const reason of this.changes.noteInserted({ ...it, expiresIn: it.expiresIn ?? null, timerSeconds }, nowMs)) refused.push({ envelopeId: it.envelopeId, author: it.author, reason });
       const pending = it.isRequest && contact?.state !== 'allowed';
       this.s.touchConversation.run({ id: it.conversationId, seq: info.lastInsertRowid, at: it.sentAt, unread: it.fromMe ? 0 : 1 });
       convs.add(it.conversationId);
@@ -446,6 +486,8 @@ export class LocalStore {
       messages: inserted.map((id) => this.getMessage(id)!),
       requests: [...requestAddrs].map((a) => this.getRequest(a)!).filter(Boolean),
       conversations: [...convs],
+      changed: [...changed].map((id) => this.getMessage(id)!),
+      refused,
     };
   }
 
@@ -549,6 +591,11 @@ function messageFromRow(r: MessageRowDb): ChatMessage {
     botName: r.bot_name,
     error: r.error,
     errorCode: r.error_code,
+    editedAt: r.edited_at,
+    deleted: r.deleted_at !== null,
+    timerSeconds: r.timer_seconds,
+    expiresIn: r.expires_in,
+    expiresAt: r.expires_at_ms === null ? null : new Date(r.expires_at_ms).toISOString(),
   };
 }
 
@@ -569,6 +616,7 @@ function conversationFromRow(r: ConversationRowDb): ConversationSummary {
     unread: r.unread,
     updatedAt: r.updated_at,
     muted: r.muted === 1,
+    timerSeconds: r.timer_seconds,
   };
 }
 

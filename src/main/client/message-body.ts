@@ -16,13 +16,17 @@
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { LOWER_ADDRESS } from '../../shared/identity-patterns.js';
+import { isControlKind, readControl, readExpiresIn, type ControlBody, type ControlKind } from './message-control.js';
 export type MessageKind = 'text' | 'request';
 
 export interface ComposeInput {
   id: string;
   sentAt: string;
-  kind: MessageKind;
+  kind: MessageKind | ControlKind;
+  /** the words (kinds text, request and edit; ignored for delete and timer) */
   text: string;
+  /** kind-specific fields of an edit, delete or timer (message-control.ts), and `expiresIn` */
+  extra?: Record<string, unknown>;
   /** direct messages only */
   to?: string;
   /** the sending device's key; absent for bot posts */
@@ -33,7 +37,8 @@ export interface ComposeInput {
 export function composeFields(input: ComposeInput): Record<string, unknown> {
   const out: Record<string, unknown> = { id: input.id, kind: input.kind, sentAt: input.sentAt };
   if (input.kind === 'request') out.note = input.text;
-  else out.text = input.text;
+  else if (input.kind === 'text' || input.kind === 'edit') out.text = input.text;
+  Object.assign(out, input.extra);
   if (input.to !== undefined) out.to = input.to.toLowerCase();
   if (input.device !== undefined) out.device = input.device.toLowerCase();
   return out;
@@ -104,6 +109,10 @@ export interface ReadBody {
   text: string;
   to: string | null;
   device: string | null;
+  /** an edit, delete or timer (kind `text` then, with the edit's words or ''): applied, not shown as a message */
+  control: ControlBody | null;
+  /** the sender's disappearing timer (seconds), null when none or out of bounds */
+  expiresIn: number | null;
 }
 
 const DEVICE = /^[0-9a-f]{64}$/;
@@ -112,11 +121,15 @@ const DEVICE = /^[0-9a-f]{64}$/;
 export function readBody(m: Record<string, unknown>): ReadBody | null {
   const kind = m.kind;
   let text: unknown;
+  if (isControlKind(kind)) {
+    const control = readControl(m);
+    return control === null ? null : { kind: 'text', text: control.kind === 'edit' ? control.text : '', ...addressing(m), control, expiresIn: null };
+  }
   if (kind === 'text') text = m.text;
   else if (kind === 'request') text = typeof m.note === 'string' ? m.note : m.text;
   else return null;
   if (typeof text !== 'string') return null;
-  return { kind, text, ...addressing(m) };
+  return { kind, text, ...addressing(m), control: null, expiresIn: readExpiresIn(m) };
 }
 
 /** Longest bot name kept, as the relay mints them (MintTokenBody). */

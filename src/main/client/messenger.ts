@@ -70,6 +70,7 @@ import { Stakes } from './stakes.js';
 import { SyncEngine, type CrashPoint, type SyncPassResult } from './sync-engine.js';
 import { SyncLoop } from './sync-loop.js';
 import { Signals } from './signals.js';
+import { MessageChanges, type ScheduleTimer } from './message-changes.js';
 import type { IncomingSignal } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
 
@@ -100,6 +101,8 @@ export interface MessengerOptions {
   crashAt?: CrashPoint | null;
   pullLimit?: number;
   now?: () => number;
+  /** test seam: the timer that makes messages disappear (fake time) */
+  expiryTimer?: ScheduleTimer;
 }
 
 const DB_FILE = 'client.db';
@@ -122,6 +125,8 @@ export class Messenger {
   readonly stakes: Stakes;
   private readonly loop: SyncLoop;
   private readonly signals: Signals;
+  /** edits, deletes and disappearing messages */
+  readonly changes: MessageChanges;
   /** peers shown typing, each until a renewal is overdue */
   private readonly typingUntil = new Map<string, NodeJS.Timeout>();
   private closed = false;
@@ -168,6 +173,13 @@ export class Messenger {
       onRejected: (r) => this.emit('message.rejected', r),
       onSignals: (signals) => this.applySignals(signals),
     });
+    this.changes = new MessageChanges({
+      store, outbox: this.outbox, me: () => this.me(), now, schedule: opts.expiryTimer,
+      onMessage: (event, m) => this.emit(event, m),
+      onRemoved: (removed) => this.emit('message.removed', removed),
+      onConversation: (id) => this.emitConversation(id),
+      onQueued: () => void this.kickOutbox(),
+    });
     this.signals = new Signals({ api, vault, devices: this.devices, me: () => this.me(), now });
     this.loop = new SyncLoop({
       session: this.session,
@@ -198,6 +210,8 @@ export class Messenger {
     try {
       const st = await vault.status();
       if (st.hasWallet && st.address && st.deviceKey) m.identity = { address: st.address, deviceKey: st.deviceKey };
+      // what ran out while the profile was closed goes now; the timer takes the rest
+      m.changes.expireDue();
     } catch (e) {
       await m.close();
       throw e;
@@ -247,6 +261,9 @@ export class Messenger {
       'messages.list': async (a) => this.listMessages(a),
       'messages.send': async (a) => this.sendMessage(a),
       'messages.retry': async (a) => this.retryMessage(a),
+      'messages.edit': async (a) => this.changes.edit(a),
+      'messages.delete': async (a) => this.changes.delete(a),
+      'conversations.setTimer': async (a) => this.changes.setTimer(a),
       'requests.list': async () => this.listRequests(),
       'requests.accept': (a) => this.acceptRequest(a),
       'requests.decline': (a) => this.declineRequest(a),
@@ -461,6 +478,7 @@ export class Messenger {
     const id = a.conversationId as ConversationId;
     const unread = this.store.getConversation(id)?.unread ?? 0;
     this.store.markRead(id);
+    this.changes.read(id);
     this.emitConversation(id);
     if (unread === 0 || !id.startsWith('direct:') || !this.preferences().readReceipts || !this.session.hasCredential()) return;
     const ids = this.store.listMessages(id, null, Math.min(unread, 100)).filter((m) => !m.fromMe && m.routed === 'inbox').map((m) => m.id);
@@ -553,14 +571,15 @@ export class Messenger {
       if (!ADDRESS.test(peer)) throw new MessengerError('bad-argument', 'not a direct conversation id');
       // replying to a pending request answers it: the relay counts the reply as "has written before"
       if (this.store.getContact(peer.toLowerCase())?.state === 'requested') this.store.acceptRequest(peer.toLowerCase(), this.nowMs());
-      m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest ? 'request' : 'text');
+      m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest ? 'request' : 'text', { expiresIn: this.changes.expiresIn(conversationId) });
       this.signals.messageSent(peer.toLowerCase());
     } else if (conversationId.startsWith('group:')) {
       if (asRequest) throw new MessengerError('bad-argument', 'a group message cannot be a contact request');
-      m = this.outbox.enqueue({ kind: 'group', groupId: conversationId.slice(6).toLowerCase() }, text, 'text');
+      m = this.outbox.enqueue({ kind: 'group', groupId: conversationId.slice(6).toLowerCase() }, text, 'text', { expiresIn: this.changes.expiresIn(conversationId) });
     } else throw new MessengerError('bad-argument', 'unknown conversation id');
     this.emit('message.new', m);
     this.emitConversation(m.conversationId);
+    this.changes.reschedule();
     this.loop.announce();
     return m;
   }
@@ -883,6 +902,12 @@ export class Messenger {
 
   private async onCommitted(applied: AppliedIncoming): Promise<void> {
     for (const m of applied.messages) this.emit('message.new', m);
+    for (const m of applied.changed) {
+      this.emit('message.updated', m);
+      this.emitConversation(m.conversationId);
+    }
+    for (const r of applied.refused) this.emit('message.rejected', { envelopeId: r.envelopeId, claimedSender: r.author, reason: r.reason });
+    this.changes.reschedule();
     for (const m of applied.messages) if (!m.fromMe && this.typingUntil.has(m.from)) this.setTyping(m.from, 'off');
     this.sendDeliveredReceipts(applied);
     for (const id of applied.conversations) this.emitConversation(id);
@@ -941,6 +966,7 @@ export class Messenger {
     if (this.closed) return;
     this.closed = true;
     this.signals.close();
+    this.changes.close();
     for (const t of this.typingUntil.values()) clearTimeout(t);
     await this.loop.close();
     this.session.close();

@@ -25,6 +25,7 @@ import { verifyInParallel, type VerifiedDevice } from './certified-devices.js';
 import type { ClientParts } from './client-parts.js';
 import type { OutboxRow } from './local-store.js';
 import { composeFields, type ComposeInput } from './message-body.js';
+import { controlFieldsOf, type ControlBody } from './message-control.js';
 import { RelayError, credentialRefused, isTransient } from './relay-api.js';
 import { certifiedMemberDevices, envelopesFor } from './sealed-envelopes.js';
 
@@ -105,18 +106,15 @@ export class Outbox {
     return (this.d.now ?? Date.now)();
   }
 
-  /** Writes a new message and its outbox entry; nothing goes on the network here. */
-  enqueue(target: Pending['target'], text: string, kind: 'text' | 'request'): ChatMessage {
+  /**
+   * Writes a new message and its outbox entry; nothing goes on the network here. `expiresIn`:
+   * the conversation's disappearing timer; `timer`: this is a timer notice (kind timer).
+   */
+  enqueue(target: Pending['target'], text: string, kind: 'text' | 'request', opts: { expiresIn?: number | null; timer?: number } = {}): ChatMessage {
     const me = this.d.me();
     const nowMs = this.now();
-    const fields: ComposeInput = {
-      id: globalThis.crypto.randomUUID(),
-      sentAt: new Date(nowMs).toISOString(),
-      kind,
-      text,
-      device: me.deviceKey,
-      ...(target.kind === 'direct' ? { to: target.peer } : {}),
-    };
+    const extra = opts.timer !== undefined ? controlFieldsOf({ kind: 'timer', seconds: opts.timer }) : opts.expiresIn ? { expiresIn: opts.expiresIn } : undefined;
+    const fields = this.fieldsFor(target, opts.timer !== undefined ? 'timer' : kind, text, nowMs, extra);
     const pending: Pending = { target, fields };
     const isDirect = target.kind === 'direct';
     return this.d.store.insertOutgoing({
@@ -131,7 +129,30 @@ export class Outbox {
       payload: JSON.stringify(pending),
       asRequest: kind === 'request',
       nowMs,
+      expiresIn: opts.expiresIn ?? null,
+      timerSeconds: opts.timer ?? null,
     });
+  }
+
+  /** Queues an edit or delete of ours; it has no message row, only the outbox entry (applied locally by the caller). */
+  enqueueChange(target: Pending['target'], body: Extract<ControlBody, { kind: 'edit' | 'delete' }>): { id: string; sentAt: string } {
+    const nowMs = this.now();
+    const fields = this.fieldsFor(target, body.kind, body.kind === 'edit' ? body.text : '', nowMs, controlFieldsOf(body));
+    const conversationId = target.kind === 'direct' ? (`direct:${target.peer}` as const) : (`group:${target.groupId}` as const);
+    this.d.store.queueChange({ id: fields.id, conversationId, payload: JSON.stringify({ target, fields } satisfies Pending), nowMs });
+    return { id: fields.id, sentAt: fields.sentAt };
+  }
+
+  private fieldsFor(target: Pending['target'], kind: ComposeInput['kind'], text: string, nowMs: number, extra?: Record<string, unknown>): ComposeInput {
+    return {
+      id: globalThis.crypto.randomUUID(),
+      sentAt: new Date(nowMs).toISOString(),
+      kind,
+      text,
+      ...(extra ? { extra } : {}),
+      device: this.d.me().deviceKey,
+      ...(target.kind === 'direct' ? { to: target.peer } : {}),
+    };
   }
 
   /** Puts a failed message back into the outbox. */
@@ -154,11 +175,14 @@ export class Outbox {
     const target: Pending['target'] = msg.conversationId.startsWith('group:')
       ? { kind: 'group', groupId: msg.conversationId.slice(6) }
       : { kind: 'direct', peer: msg.conversationId.slice(7) };
+    // a timer notice goes out as what it was, and a message with its timer
+    const extra = msg.timerSeconds !== null ? controlFieldsOf({ kind: 'timer', seconds: msg.timerSeconds }) : msg.expiresIn !== null ? { expiresIn: msg.expiresIn } : undefined;
     const fields: ComposeInput = {
       id: msg.id,
       sentAt: msg.sentAt,
-      kind: msg.kind,
+      kind: msg.timerSeconds !== null ? 'timer' : msg.kind,
       text: msg.text,
+      ...(extra ? { extra } : {}),
       device: this.d.me().deviceKey,
       ...(target.kind === 'direct' ? { to: target.peer } : {}),
     };

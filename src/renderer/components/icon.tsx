@@ -29,6 +29,10 @@ const paths = {
   phrase: 'M5 4h10l4 4v12H5zm10 0v4h4M8.5 12h7m-7 4h5',
   logout: 'M15 4h4v16h-4M10 8l-4 4 4 4m-4-4h11',
   sparkle: 'M12 3v4m0 10v4M3 12h4m10 0h4M6 6l2.5 2.5m7 7L18 18M6 18l2.5-2.5m7-7L18 6',
+  more: 'M6 12v.01M12 12v.01M18 12v.01',
+  pencil: 'M4 20h4L19 9l-4-4L4 16zm9-13 4 4',
+  trash: 'M4 7h16M9 7V4.5h6V7m-8.5 0 1 13h9l1-13M10 11v5m4-5v5',
+  timer: 'M12 21a8 8 0 1 0 0-16 8 8 0 0 0 0 16zm0-12v4l2.5 1.5M9.5 2.5h5',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -14,6 +14,7 @@ import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
+import { TimerControl } from './timer-control.js';
 import { RecipientField } from '../components/recipient-field.js';
 
 export function Chats() {
@@ -211,6 +212,7 @@ function Conversation({ c }: { c: ConversationSummary }) {
           </span>
         </div>
         <div className="conv-header-actions">
+          <TimerControl c={c} />
           <MuteButton c={c} />
           {group ? (
             <button

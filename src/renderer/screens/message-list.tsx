@@ -5,6 +5,8 @@ import { BotBadge } from '../components/badges.js';
 import { Icon } from '../components/icon.js';
 import { clockTime, dayKey, dayLabel, deliveryNote, displayName, fullTime } from '../format.js';
 import { StakeAsk } from './stake-ask.js';
+import { TimerNotice } from './timer-notice.js';
+import { MessageBody } from './message-body.js';
 import { useStore } from '../store/store.js';
 
 type Row = { kind: 'day'; key: string; label: string } | { kind: 'msg'; key: string; m: ChatMessage; first: boolean };
@@ -174,6 +176,7 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
   const offline = useStore((s) => !(s.status?.relay.connected ?? true));
   const note = deliveryNote(m, peerName) ?? (m.fromMe && m.state === 'sending' && offline ? { tone: 'muted' as const, text: 'Waiting to send: it goes out when the relay can be reached.' } : null);
   const bot = m.via === 'group-token';
+  if (m.timerSeconds !== null) return <TimerNotice m={m} />;
   return (
     <div className={`msg ${m.fromMe ? 'mine' : 'theirs'} ${first ? 'first' : ''} state-${m.state} ${note ? `note-${note.tone}` : ''}`}>
       {group && !m.fromMe && first && (
@@ -194,8 +197,9 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
         </div>
       )}
       <div className="bubble">
-        <p className="msg-text">{m.text}</p>
+        <MessageBody m={m} />
         <span className="msg-meta">
+          {m.editedAt && !m.deleted && <span className="msg-edited">edited</span>}
           <time dateTime={m.sentAt} title={fullTime(m.sentAt)}>
             {clockTime(m.sentAt)}
           </time>

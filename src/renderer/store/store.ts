@@ -7,6 +7,7 @@
  * it and persists nothing of the domain.
  */
 import { create } from 'zustand';
+import { createChangesSlice, type ChangesSlice } from './changes-slice.js';
 import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.js';
 import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
 import { createGroupsSlice, type GroupsSlice } from './groups-slice.js';
@@ -20,7 +21,19 @@ import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createStakesSlice, type StakesSlice } from './stakes-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice & LiveSlice & HandlesSlice;
+export type Store = SessionSlice &
+  ConversationsSlice &
+  MessagesSlice &
+  RequestsSlice &
+  InvitationsSlice &
+  DirectorySlice &
+  GroupsSlice &
+  SettingsSlice &
+  StakesSlice &
+  UiSlice &
+  LiveSlice &
+  HandlesSlice &
+  ChangesSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -35,4 +48,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createUiSlice(...a),
   ...createLiveSlice(...a),
   ...createHandlesSlice(...a),
+  ...createChangesSlice(...a),
 }));

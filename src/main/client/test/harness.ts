@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_CONFIG } from '../../relay/config.js';
 import { startRelayServer, type RunningRelay } from '../../relay/server.js';
 import type { ServeOptions } from '../../relay/cli-args.js';
-import { Messenger } from '../messenger.js';
+import { Messenger, type MessengerOptions } from '../messenger.js';
 import { runTs, type Finished } from '../../test-support/child-process.js';
 
 export const PASSPHRASE = 'correct horse battery staple';
@@ -89,12 +89,14 @@ export interface ProfileOptions {
   mnemonic?: string;
   privateKey?: string;
   dir?: string;
+  /** more Messenger options (a fake clock, an expiry timer) */
+  options?: Partial<MessengerOptions>;
 }
 
 /** A fresh profile with a wallet (new or imported), signed in to the relay. */
 export async function newProfile(relayUrl: string, opts: ProfileOptions & { fingerprint?: string } = {}): Promise<{ m: Messenger; address: string; deviceKey: string; mnemonic: string | null; dir: string }> {
   const dir = opts.dir ?? tempDir('profile');
-  const m = await Messenger.open({ profileDir: dir, shell: 'web', autoSync: false });
+  const m = await Messenger.open({ profileDir: dir, shell: 'web', autoSync: false, ...opts.options });
   cleanups.push(() => m.close());
   let mnemonic: string | null = null;
   if (opts.mnemonic) await m.importMnemonic({ mnemonic: opts.mnemonic, passphrase: PASSPHRASE });
