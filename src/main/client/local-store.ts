@@ -14,6 +14,7 @@ import type {
   ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeliveryState, GroupInfo, MessageState, ReceiptState,
 } from '../../shared/domain.js';
 import { MIGRATIONS } from './local-store-migrations.js';
+import { TrustStore } from './trust-store.js';
 
 export type ContactState = 'known' | 'allowed' | 'requested' | 'blocked';
 
@@ -162,10 +163,13 @@ export class LocalStore {
   private readonly db: Database.Database;
   private readonly s: ReturnType<typeof prepareAll>;
   private readonly applyIncomingTx: (items: IncomingMessage[], ackIds: string[], nowMs: number) => AppliedIncoming;
+  /** device sets, verified marks and device notices (safety numbers) */
+  readonly trust: TrustStore;
 
   private constructor(db: Database.Database) {
     this.db = db;
     this.s = prepareAll(db);
+    this.trust = new TrustStore(db);
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 
