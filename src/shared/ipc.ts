@@ -8,6 +8,7 @@ import type {
   ApiKeyInfo, AppStatus, ConversationId, Preferences, TypingNotice, BotToken, ChatMessage, ContactRequest, ConversationSummary,
   DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RejectedMessage, RelayStatus, StakeInfo, StakeSettings, SyncStatus,
 } from './domain.js';
+import type { DeviceNotice, SafetyNumberInfo } from './trust.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
 import type { commandNames } from './bridge-methods.js';
@@ -71,6 +72,11 @@ export const commands = {
   'stakes.refund': cmd<StakeInfo>()(Type.Object({ id: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }) }, { additionalProperties: false })),
   'contacts.block': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
   'contacts.unblock': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
+  // safety numbers: compare them, mark the contact verified (false: unmark, or send anyway after a change)
+  'contacts.safetyNumber': cmd<SafetyNumberInfo>()(Type.Object({ address: Address }, { additionalProperties: false })),
+  'contacts.verify': cmd<SafetyNumberInfo>()(Type.Object({ address: Address, verified: Type.Boolean() }, { additionalProperties: false })),
+  /** newest first; for one's own address, the devices of one's wallet (Settings) */
+  'contacts.deviceNotices': cmd<DeviceNotice[]>()(Type.Object({ address: Address }, { additionalProperties: false })),
 
   // directory
   'directory.search': cmd<DirectoryHit[]>()(Type.Object({ q: Type.String({ maxLength: 64 }) }, { additionalProperties: false })),
@@ -163,9 +169,11 @@ export interface Events {
   typing: TypingNotice;
   /** a shell notification was clicked: open this conversation (or the requests, with none) */
   'notification.clicked': { conversationId: ConversationId | null };
+  /** a wallet's set of certified devices changed (someone's, or our own) */
+  'devices.changed': DeviceNotice;
 }
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.rejected', 'conversation.updated', 'request.new', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked'];
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.rejected', 'conversation.updated', 'request.new', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked', 'devices.changed'];
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {

@@ -54,7 +54,8 @@ import type { CommandArgs, CommandName, CommandResult, EventName, Events } from 
 import { passphraseCodec, type VaultCodec } from '../vault/secret-codec.js';
 import { VaultClient } from '../vault/vault-client.js';
 import { VaultError } from '../vault/vault-error.js';
-import { CertifiedDevices } from './certified-devices.js';
+import { CertifiedDevices, keepCertified } from './certified-devices.js';
+import { Trust } from './trust.js';
 import { LocalStore, groupInfoOf, type GroupRecord } from './local-store.js';
 import { MessengerError } from './messenger-error.js';
 import { Outbox, type SendOutcome } from './outbox.js';
@@ -121,6 +122,7 @@ export class Messenger {
   readonly stakes: Stakes;
   private readonly loop: SyncLoop;
   private readonly signals: Signals;
+  readonly trust: Trust;
   /** peers shown typing, each until a renewal is overdue */
   private readonly typingUntil = new Map<string, NodeJS.Timeout>();
   private closed = false;
@@ -147,7 +149,8 @@ export class Messenger {
     });
     if (opts.codec) this.session.setCodec(opts.codec);
     const api = () => this.session.requireApi();
-    this.devices = new CertifiedDevices(api, store, now);
+    this.devices = new CertifiedDevices(api, store, now, undefined, (a, list) => this.trust.observe(a, list));
+    this.trust = new Trust({ store, fetchDevices: (a) => this.devices.fetch(a), me: () => this.me(), now, onNotice: (n) => this.emit('devices.changed', n) });
     // What the outbox and the sync engine both need: the relay, the vault, the local store, who we are.
     const shared = { api, vault, store, devices: this.devices, me: () => this.me(), now };
     this.outbox = new Outbox({
@@ -157,6 +160,7 @@ export class Messenger {
         this.emitConversation(m.conversationId);
       },
       onStakeQuote: (id, quote) => this.stakes.noteQuote(id, quote),
+      holdsBack: (peer) => this.trust.holdsBack(peer),
     });
     this.stakes = new Stakes({ ...shared, api: () => this.ready(), outbox: this.outbox, onUpdated: (m) => this.emit('message.updated', m) });
     this.engine = new SyncEngine({
@@ -259,6 +263,9 @@ export class Messenger {
       'stakes.refund': (a) => this.stakes.refund(a.id),
       'contacts.block': (a) => this.block(a),
       'contacts.unblock': (a) => this.unblock(a),
+      'contacts.safetyNumber': (a) => this.trust.safetyNumber(a.address),
+      'contacts.verify': (a) => this.trust.verify(a.address, a.verified),
+      'contacts.deviceNotices': async (a) => this.trust.notices(a.address),
       'directory.search': (a) => this.searchDirectory(a),
       'groups.listPublic': () => this.listPublicGroups(),
       'groups.listMine': () => this.listMyGroups(),
@@ -549,6 +556,7 @@ export class Messenger {
       if (!ADDRESS.test(peer)) throw new MessengerError('bad-argument', 'not a direct conversation id');
       // replying to a pending request answers it: the relay counts the reply as "has written before"
       if (this.store.getContact(peer.toLowerCase())?.state === 'requested') this.store.acceptRequest(peer.toLowerCase(), this.nowMs());
+      this.trust.assertMaySend(peer);
       m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest ? 'request' : 'text');
       this.signals.messageSent(peer.toLowerCase());
     } else if (conversationId.startsWith('group:')) {
@@ -809,6 +817,7 @@ export class Messenger {
   async listDevices(): Promise<DeviceInfo[]> {
     const me = this.me();
     const res = await this.ready().deviceKeys(me.address);
+    this.trust.observe(me.address, keepCertified(me.address, res?.devices ?? []));
     return (res?.devices ?? []).map((d) => ({ publicKey: d.publicKey.toLowerCase(), createdAt: d.createdAt, current: d.publicKey.toLowerCase() === me.deviceKey }));
   }
 

@@ -39,7 +39,7 @@ export function safetyHalf(side: SafetySide): string {
   if (keys.some((k) => !/^[0-9a-f]{64}$/.test(k))) throw new Error('a device key is 32 bytes of hex');
   const input = concatBytes(LABEL, new Uint8Array([0]), hexToBytes(side.address.slice(2).toLowerCase()), u16(keys.length), ...keys.map(hexToBytes));
   let h = sha256(input);
-  for (let i = 1; i < SAFETY_NUMBER_ITERATIONS; i++) h = sha256(concatBytes(h, input));
+  for (let i = 1; i < SAFETY_NUMBER_ITERATIONS; i++) h = sha256.create().update(h).update(input).digest();
   let digits = '';
   for (let chunk = 0; chunk < 6; chunk++) {
     // 5 bytes as a big-endian 40-bit integer (exact in a double), reduced to 5 digits
