@@ -38,7 +38,7 @@ export const commandNames = [
   'contacts.unblock',
   'contacts.safetyNumber',
   'contacts.verify',
-  'contacts.deviceNotices',
+  'contacts.trust',
   'directory.search',
   'groups.listPublic',
   'groups.listMine',

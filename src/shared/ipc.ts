@@ -8,7 +8,7 @@ import type {
   ApiKeyInfo, AppStatus, ConversationId, Preferences, TypingNotice, BotToken, ChatMessage, ContactRequest, ConversationSummary,
   DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, RejectedMessage, RelayStatus, StakeInfo, StakeSettings, SyncStatus,
 } from './domain.js';
-import type { DeviceNotice, SafetyNumberInfo } from './trust.js';
+import type { ContactTrust, DeviceNotice, SafetyNumberInfo } from './trust.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
 import type { commandNames } from './bridge-methods.js';
@@ -75,8 +75,8 @@ export const commands = {
   // safety numbers: compare them, mark the contact verified (false: unmark, or send anyway after a change)
   'contacts.safetyNumber': cmd<SafetyNumberInfo>()(Type.Object({ address: Address }, { additionalProperties: false })),
   'contacts.verify': cmd<SafetyNumberInfo>()(Type.Object({ address: Address, verified: Type.Boolean() }, { additionalProperties: false })),
-  /** newest first; for one's own address, the devices of one's wallet (Settings) */
-  'contacts.deviceNotices': cmd<DeviceNotice[]>()(Type.Object({ address: Address }, { additionalProperties: false })),
+  /** the mark and the device notices (newest first); for one's own address, Settings' notices */
+  'contacts.trust': cmd<ContactTrust>()(Type.Object({ address: Address }, { additionalProperties: false })),
 
   // directory
   'directory.search': cmd<DirectoryHit[]>()(Type.Object({ q: Type.String({ maxLength: 64 }) }, { additionalProperties: false })),

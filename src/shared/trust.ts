@@ -19,6 +19,17 @@ export interface SafetyNumberInfo {
   theirDevices: number;
 }
 
+/** What the app shows of a contact without computing the number: the mark, a pending change, the notices. */
+export interface ContactTrust {
+  address: string;
+  verified: boolean;
+  verifiedAt: string | null;
+  /** their devices changed after the person verified them: the next message asks first */
+  changed: boolean;
+  /** newest first (the last 20) */
+  notices: DeviceNotice[];
+}
+
 /** "Bob added a new device on …" (or removed one); for one's own address, shown in Settings. */
 export interface DeviceNotice {
   id: number;

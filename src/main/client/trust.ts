@@ -12,7 +12,7 @@
  * The mark records the contact's device set it was made against. Our own devices are part of
  * the number too, but a change on our side clears the mark on the contact's side, not ours.
  */
-import type { DeviceNotice, SafetyNumberInfo } from '../../shared/trust.js';
+import type { ContactTrust, DeviceNotice, SafetyNumberInfo } from '../../shared/trust.js';
 import type { VerifiedDevice } from './certified-devices.js';
 import type { LocalStore } from './local-store.js';
 import { MessengerError } from './messenger-error.js';
@@ -61,14 +61,14 @@ export class Trust {
     const [mine, theirs] = await Promise.all([this.devicesOf(me), this.devicesOf(a)]);
     if (theirs.length === 0) throw new MessengerError('not-found', `${a} has no certified device on this relay`);
     const digits = safetyNumber({ address: me, deviceKeys: mine }, { address: a, deviceKeys: theirs });
-    const set = this.d.store.trust.deviceSet(a);
+    const { verified, verifiedAt, changed } = this.status(a);
     return {
       address: a,
       digits,
       qr: qrRows(qrForDigits(digits)),
-      verified: set?.verifiedDevices != null,
-      verifiedAt: set?.verifiedMs != null ? new Date(set.verifiedMs).toISOString() : null,
-      changed: set?.changePending ?? false,
+      verified,
+      verifiedAt,
+      changed,
       myDevices: mine.length,
       theirDevices: theirs.length,
     };
@@ -89,6 +89,19 @@ export class Trust {
 
   notices(address: string): DeviceNotice[] {
     return this.d.store.trust.notices(address.toLowerCase());
+  }
+
+  /** The mark, a pending change and the notices: all local, no relay round trip. */
+  status(address: string): ContactTrust {
+    const a = address.toLowerCase();
+    const set = this.d.store.trust.deviceSet(a);
+    return {
+      address: a,
+      verified: set?.verifiedDevices != null,
+      verifiedAt: set?.verifiedMs != null ? new Date(set.verifiedMs).toISOString() : null,
+      changed: set?.changePending ?? false,
+      notices: this.notices(a),
+    };
   }
 
   /** Their devices changed since the person verified them, and the person has not answered yet. */
