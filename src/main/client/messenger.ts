@@ -265,7 +265,7 @@ export class Messenger {
       'contacts.unblock': (a) => this.unblock(a),
       'contacts.safetyNumber': (a) => this.trust.safetyNumber(a.address),
       'contacts.verify': (a) => this.trust.verify(a.address, a.verified),
-      'contacts.trust': async (a) => this.trust.status(a.address),
+      'contacts.trust': async (a) => this.trust.status(a.address, true),
       'directory.search': (a) => this.searchDirectory(a),
       'groups.listPublic': () => this.listPublicGroups(),
       'groups.listMine': () => this.listMyGroups(),

@@ -91,10 +91,16 @@ export class Trust {
     return this.d.store.trust.notices(address.toLowerCase());
   }
 
-  /** The mark, a pending change and the notices: all local, no relay round trip. */
-  status(address: string): ContactTrust {
+  /**
+   * The mark, a pending change and the notices, read locally. With `recheck` (the app opening
+   * the conversation), a verified contact's devices are also fetched again in the background,
+   * so that a change is known, and asked about, before the person writes rather than during
+   * the send; a change arrives as a `devices.changed` event.
+   */
+  status(address: string, recheck = false): ContactTrust {
     const a = address.toLowerCase();
     const set = this.d.store.trust.deviceSet(a);
+    if (recheck && set?.verifiedDevices) void this.d.fetchDevices(a).catch(() => undefined);
     return {
       address: a,
       verified: set?.verifiedDevices != null,

@@ -17,9 +17,10 @@ import { createRequestsSlice, type RequestsSlice } from './requests-slice.js';
 import { createSessionSlice, type SessionSlice } from './session-slice.js';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createStakesSlice, type StakesSlice } from './stakes-slice.js';
+import { createTrustSlice, type TrustSlice } from './trust-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice & LiveSlice;
+export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice & LiveSlice & TrustSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -33,4 +34,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createStakesSlice(...a),
   ...createUiSlice(...a),
   ...createLiveSlice(...a),
+  ...createTrustSlice(...a),
 }));
