@@ -15,7 +15,9 @@ import { useAction } from '../use-action.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
 import { RecipientField } from '../components/recipient-field.js';
-import { DeviceNotices, SafetyVerifiedBadge, VerifyButton } from './safety-number.js';
+import { SafetyVerifiedBadge } from '../components/safety-verified-badge.js';
+import { DeviceNotices } from './device-notices.js';
+import { VerifyButton } from './verify-button.js';
 
 export function Chats() {
   const activeId = useStore((s) => s.activeConversationId);

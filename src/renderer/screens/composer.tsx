@@ -4,7 +4,7 @@ import { Icon } from '../components/icon.js';
 import { splitMessage } from '../message-split.js';
 import { useStore } from '../store/store.js';
 import { BridgeError } from '../bridge.js';
-import { SafetyChangedDialog } from './safety-number.js';
+import { SafetyChangedDialog } from './safety-changed-dialog.js';
 
 const MAX_ROWS_PX = 180;
 /** the count appears from here on, so the limit never comes as a surprise */

@@ -14,7 +14,7 @@ import { NotificationSettings } from './notification-settings.js';
 import { RelayChooser } from './relay-chooser.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 import { StakeChain } from './stake-chain.js';
-import { OwnDeviceNotices } from './safety-number.js';
+import { OwnDeviceNotices } from './own-device-notices.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
