@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupDigits, safetyHalf, safetyNumber } from '../safety-number.js';
 import { qrForDigits, qrRows } from '../qr-code.js';
 import type { DeviceNotice } from '../../../shared/trust.js';
-import { cleanup, newProfile, startRelay, type Relay } from './harness.js';
+import { cleanup, newProfile, runEntry, startRelay, type Relay } from './harness.js';
 
 const A = { address: '0x' + '11'.repeat(20), deviceKeys: ['aa'.repeat(32), '0b'.repeat(32)] };
 const B = { address: '0x' + '2f'.repeat(20), deviceKeys: ['c3'.repeat(32)] };
@@ -138,5 +138,15 @@ describe('between profiles on a relay', () => {
     expect(outcome.state).toBe('failed');
     expect(message).toMatchObject({ state: 'failed', errorCode: 'safety-number-changed' });
     expect(outcome.deliveries).toEqual([]);
-  }, 120_000);
+
+    // the CLI says the same, and `verify --off` answers the question
+    const shown = await runEntry('cli', ['--profile', carol.dir, 'safety-number', dave.address]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.json[0]).toMatchObject({ address: dave.address, verified: false, changed: true, myDevices: 1, theirDevices: 2 });
+    expect((shown.json[0] as { safetyNumber: string }).safetyNumber).toBe(groupDigits((await carol.m.trust.safetyNumber(dave.address)).digits));
+    const off = await runEntry('cli', ['--profile', carol.dir, 'verify', dave.address, '--off']);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.json[0]).toMatchObject({ verified: false, changed: false });
+    expect(carol.m.trust.holdsBack(dave.address)).toBe(false);
+  }, 180_000);
 });
