@@ -22,6 +22,7 @@ export function subscribeToMain(): () => void {
     on('relay.status', (r) => s().relayStatusChanged(r)),
     on('app.status', (x) => s().statusChanged(x)),
     on('typing', (t) => s().typingReceived(t)),
+    on('devices.changed', (n) => s().deviceNoticeReceived(n)),
     on('notification.clicked', ({ conversationId }) => openFromNotification(conversationId)),
   ];
   return () => offs.forEach((off) => off());

@@ -8,6 +8,7 @@ import type {
   ApiKeyInfo, AppStatus, ConversationId, Preferences, TypingNotice, BotToken, ChatMessage, ContactRequest, ConversationSummary,
   DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, KnownHandle, RejectedMessage, RelayStatus, StakeInfo, StakeSettings, SyncStatus,
 } from './domain.js';
+import type { ContactTrust, DeviceNotice, SafetyNumberInfo } from './trust.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { TIMER_MAX_SECONDS, TIMER_MIN_SECONDS } from './disappearing.js';
 import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
@@ -81,6 +82,11 @@ export const commands = {
   'contacts.unblock': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
   /** The handles main knows for these addresses; the rest it looks up (paced) and announces with `contact.updated`. */
   'contacts.handles': cmd<KnownHandle[]>()(Type.Object({ addresses: Type.Array(Address, { maxItems: 500 }) }, { additionalProperties: false })),
+  // safety numbers: compare them, mark the contact verified (false: unmark, or send anyway after a change)
+  'contacts.safetyNumber': cmd<SafetyNumberInfo>()(Type.Object({ address: Address }, { additionalProperties: false })),
+  'contacts.verify': cmd<SafetyNumberInfo>()(Type.Object({ address: Address, verified: Type.Boolean() }, { additionalProperties: false })),
+  /** the mark and the device notices (newest first); for one's own address, Settings' notices */
+  'contacts.trust': cmd<ContactTrust>()(Type.Object({ address: Address }, { additionalProperties: false })),
 
   // directory
   'directory.search': cmd<DirectoryHit[]>()(Type.Object({ q: Type.String({ maxLength: 64 }) }, { additionalProperties: false })),
@@ -177,9 +183,11 @@ export interface Events {
   typing: TypingNotice;
   /** a shell notification was clicked: open this conversation (or the requests, with none) */
   'notification.clicked': { conversationId: ConversationId | null };
+  /** a wallet's set of certified devices changed (someone's, or our own) */
+  'devices.changed': DeviceNotice;
 }
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.removed', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked'];
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.removed', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked', 'devices.changed'];
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {

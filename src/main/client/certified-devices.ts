@@ -105,6 +105,8 @@ export class CertifiedDevices {
     private readonly store: LocalStore,
     private readonly now: () => number = Date.now,
     private readonly onRejected?: (address: string, publicKey: string) => void,
+    /** every fresh list, for the safety numbers' device notices (trust.ts) */
+    private readonly onFetched?: (address: string, devices: VerifiedDevice[]) => void,
   ) {}
 
   /** Fresh from the relay (as a sender must), certificates verified; [] when the address has no devices. */
@@ -114,6 +116,7 @@ export class CertifiedDevices {
     const devices = res === null ? [] : keepCertified(a, res.devices, (pk) => this.onRejected?.(a, pk));
     this.store.replaceCertifiedDevices(a, devices, this.now());
     this.refreshedThisPass.add(a);
+    this.onFetched?.(a, devices);
     return devices;
   }
 

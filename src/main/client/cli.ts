@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { ConversationId } from '../../shared/domain.js';
 import { DEVICE_REVOKED_MESSAGE, Messenger } from './messenger.js';
 import { MessengerError } from './messenger-error.js';
+import { groupDigits } from './safety-number.js';
 import type { AppliedIncoming } from './local-store.js';
 import type { CrashPoint } from './sync-engine.js';
 import type { SendOutcome } from './outbox.js';
@@ -59,6 +60,10 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   conversations | messages <conversationId> [--limit N]    (conversations syncs first, like requests)
   directory <query>
   devices | revoke-device <publicKey>
+  safety-number <address|@handle>    → {address, safetyNumber: "12345 …" (12 groups of 5), verified, changed, myDevices, theirDevices}
+                                     compare it with theirs; changed: their devices changed since you verified them
+  verify <address|@handle> [--off]   mark them verified against their current devices (--off: take the mark away;
+                                     either lets messages go to them again after a change)
   keys | mint-key <label> | revoke-key <id>
   group create <name> [--public] [--password P]      → {id, …}
   group add <id> <address|@handle>                   → {…, added: member|invited}; invited until they accept
@@ -154,6 +159,7 @@ function parseCli(argv: string[]) {
         sent: { type: 'boolean' },
         received: { type: 'boolean' },
         limit: { type: 'string' },
+        off: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -311,6 +317,14 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'devices':
       printJson(await m.listDevices());
       return;
+    case 'safety-number':
+    case 'verify': {
+      need(args, 1, '<address|@handle>');
+      const who = await m.resolveRecipient(args[0]);
+      const info = command === 'verify' ? await m.trust.verify(who, values.off !== true) : await m.trust.safetyNumber(who);
+      printJson({ address: info.address, safetyNumber: groupDigits(info.digits), verified: info.verified, verifiedAt: info.verifiedAt, changed: info.changed, myDevices: info.myDevices, theirDevices: info.theirDevices });
+      return;
+    }
     case 'revoke-device':
       need(args, 1, '<publicKey>');
       await m.revokeDevice({ publicKey: args[0].toLowerCase() });

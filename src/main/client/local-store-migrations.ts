@@ -216,4 +216,33 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 8,
+    name: 'safety numbers: device sets, verified marks, device notices',
+    sql: `
+      -- Each wallet's certified device keys as last seen (JSON array, sorted), and the set the
+      -- person verified the safety number against (NULL: not verified). change_pending: the
+      -- set changed after it was verified; the app asks before the next message to them.
+      CREATE TABLE device_sets (
+        address TEXT PRIMARY KEY,
+        devices TEXT NOT NULL,
+        verified_devices TEXT,
+        verified_ms INTEGER,
+        change_pending INTEGER NOT NULL DEFAULT 0 CHECK (change_pending IN (0, 1)),
+        updated_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+
+      -- "Bob added a new device on …": at is the device's certification time for an added one,
+      -- the time we noticed for a removed one (ISO 8601). Our own address's notices go to Settings.
+      CREATE TABLE device_notices (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        address TEXT NOT NULL,
+        change TEXT NOT NULL CHECK (change IN ('added', 'removed')),
+        device_key TEXT NOT NULL,
+        at TEXT NOT NULL,
+        noticed_ms INTEGER NOT NULL
+      );
+      CREATE INDEX device_notices_address ON device_notices (address, id);
+    `,
+  },
 ];

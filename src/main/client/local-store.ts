@@ -16,6 +16,7 @@ import type {
 import { MIGRATIONS } from './local-store-migrations.js';
 import { MessageChangesStore } from './message-changes-store.js';
 import type { ControlBody } from './message-control.js';
+import { TrustStore } from './trust-store.js';
 
 export type ContactState = 'known' | 'allowed' | 'requested' | 'blocked';
 
@@ -185,11 +186,14 @@ export class LocalStore {
   private readonly applyIncomingTx: (items: IncomingMessage[], ackIds: string[], nowMs: number) => AppliedIncoming;
   /** edits, deletes and disappearing messages */
   readonly changes: MessageChangesStore;
+  /** device sets, verified marks and device notices (safety numbers) */
+  readonly trust: TrustStore;
 
   private constructor(db: Database.Database) {
     this.db = db;
     this.s = prepareAll(db);
     this.changes = new MessageChangesStore(db);
+    this.trust = new TrustStore(db);
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 

@@ -17,7 +17,9 @@ export type MessengerErrorCode =
   | 'insufficient-funds'
   | 'chain-unreachable'
   | 'chain-refused'
-  | 'stake-refused';
+  | 'stake-refused'
+  // safety numbers (trust.ts): a verified contact's devices changed; the person is asked first
+  | 'safety-number-changed';
 
 export class MessengerError extends Error {
   constructor(

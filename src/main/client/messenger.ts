@@ -55,7 +55,8 @@ import type { CommandArgs, CommandName, CommandResult, EventName, Events } from 
 import { passphraseCodec, type VaultCodec } from '../vault/secret-codec.js';
 import { VaultClient } from '../vault/vault-client.js';
 import { VaultError } from '../vault/vault-error.js';
-import { CertifiedDevices } from './certified-devices.js';
+import { CertifiedDevices, keepCertified } from './certified-devices.js';
+import { Trust } from './trust.js';
 import { LocalStore, groupInfoOf, type GroupRecord } from './local-store.js';
 import { MessengerError } from './messenger-error.js';
 import { Outbox, type SendOutcome } from './outbox.js';
@@ -127,6 +128,7 @@ export class Messenger {
   private readonly signals: Signals;
   /** edits, deletes and disappearing messages */
   readonly changes: MessageChanges;
+  readonly trust: Trust;
   /** peers shown typing, each until a renewal is overdue */
   private readonly typingUntil = new Map<string, NodeJS.Timeout>();
   private closed = false;
@@ -153,7 +155,8 @@ export class Messenger {
     });
     if (opts.codec) this.session.setCodec(opts.codec);
     const api = () => this.session.requireApi();
-    this.devices = new CertifiedDevices(api, store, now);
+    this.devices = new CertifiedDevices(api, store, now, undefined, (a, list) => this.trust.observe(a, list));
+    this.trust = new Trust({ store, fetchDevices: (a) => this.devices.fetch(a), me: () => this.me(), now, onNotice: (n) => this.emit('devices.changed', n) });
     // What the outbox and the sync engine both need: the relay, the vault, the local store, who we are.
     const shared = { api, vault, store, devices: this.devices, me: () => this.me(), now };
     this.outbox = new Outbox({
@@ -163,6 +166,7 @@ export class Messenger {
         this.emitConversation(m.conversationId);
       },
       onStakeQuote: (id, quote) => this.stakes.noteQuote(id, quote),
+      holdsBack: (peer) => this.trust.holdsBack(peer),
     });
     this.stakes = new Stakes({ ...shared, api: () => this.ready(), outbox: this.outbox, onUpdated: (m) => this.emit('message.updated', m) });
     this.engine = new SyncEngine({
@@ -279,6 +283,9 @@ export class Messenger {
       'contacts.block': (a) => this.block(a),
       'contacts.unblock': (a) => this.unblock(a),
       'contacts.handles': async (a) => this.knownHandles(a.addresses),
+      'contacts.safetyNumber': (a) => this.trust.safetyNumber(a.address),
+      'contacts.verify': (a) => this.trust.verify(a.address, a.verified),
+      'contacts.trust': async (a) => this.trust.status(a.address, true),
       'directory.search': (a) => this.searchDirectory(a),
       'groups.listPublic': () => this.listPublicGroups(),
       'groups.listMine': () => this.listMyGroups(),
@@ -571,6 +578,7 @@ export class Messenger {
       if (!ADDRESS.test(peer)) throw new MessengerError('bad-argument', 'not a direct conversation id');
       // replying to a pending request answers it: the relay counts the reply as "has written before"
       if (this.store.getContact(peer.toLowerCase())?.state === 'requested') this.store.acceptRequest(peer.toLowerCase(), this.nowMs());
+      this.trust.assertMaySend(peer);
       m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest ? 'request' : 'text', { expiresIn: this.changes.expiresIn(conversationId) });
       this.signals.messageSent(peer.toLowerCase());
     } else if (conversationId.startsWith('group:')) {
@@ -843,6 +851,7 @@ export class Messenger {
   async listDevices(): Promise<DeviceInfo[]> {
     const me = this.me();
     const res = await this.ready().deviceKeys(me.address);
+    this.trust.observe(me.address, keepCertified(me.address, res?.devices ?? []));
     return (res?.devices ?? []).map((d) => ({ publicKey: d.publicKey.toLowerCase(), createdAt: d.createdAt, current: d.publicKey.toLowerCase() === me.deviceKey }));
   }
 

@@ -28,6 +28,7 @@ import { composeFields, type ComposeInput } from './message-body.js';
 import { controlFieldsOf, type ControlBody } from './message-control.js';
 import { RelayError, credentialRefused, isTransient } from './relay-api.js';
 import { certifiedMemberDevices, envelopesFor } from './sealed-envelopes.js';
+import { SAFETY_NUMBER_CHANGED, changedError } from './trust.js';
 
 export interface DeviceDelivery {
   address: string;
@@ -66,6 +67,8 @@ export interface OutboxDeps extends ClientParts {
   onUpdated?: (m: ChatMessage) => void;
   /** a stake gate answered with a quote for this message */
   onStakeQuote?: (messageId: string, quote: StakeQuote) => void;
+  /** a verified contact's devices changed and the person has not said to send anyway (trust.ts) */
+  holdsBack?: (peer: string) => boolean;
 }
 
 const BACKOFF_BASE_MS = 1000;
@@ -249,6 +252,11 @@ export class Outbox {
         const theirs = await this.d.devices.fetch(peer);
         if (theirs.length === 0) {
           outcomes.push(this.fail(row.messageId, `${peer} has no certified devices on this relay`));
+          continue;
+        }
+        // the fetch just found the change: nothing goes to the new device before the person says so
+        if (this.d.holdsBack?.(peer)) {
+          outcomes.push(this.fail(row.messageId, changedError(peer).message, SAFETY_NUMBER_CHANGED));
           continue;
         }
         const mine = peer === this.d.me().address ? [] : await this.ownOtherDevices();

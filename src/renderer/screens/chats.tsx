@@ -16,6 +16,9 @@ import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
 import { TimerControl } from './timer-control.js';
 import { RecipientField } from '../components/recipient-field.js';
+import { SafetyVerifiedBadge } from '../components/safety-verified-badge.js';
+import { DeviceNotices } from './device-notices.js';
+import { VerifyButton } from './verify-button.js';
 
 export function Chats() {
   const activeId = useStore((s) => s.activeConversationId);
@@ -204,6 +207,7 @@ function Conversation({ c }: { c: ConversationSummary }) {
           <h2>
             <span className="truncate">{c.title}</span>
             {c.verified && <VerifiedBadge />}
+            {!group && <SafetyVerifiedBadge address={c.peer} />}
           </h2>
           <span className="subtle">
             {group ? 'Group' : <span className="mono">{shortAddress(c.peer)}</span>}
@@ -226,11 +230,15 @@ function Conversation({ c }: { c: ConversationSummary }) {
               <Icon name="users" size={15} /> Group info
             </button>
           ) : (
-            <CopyButton text={c.peer} label="Copy address" />
+            <>
+              <VerifyButton address={c.peer} name={c.title} />
+              <CopyButton text={c.peer} label="Copy address" />
+            </>
           )}
         </div>
       </header>
       <TypingNote c={c} />
+      {!group && <DeviceNotices address={c.peer} name={c.title} />}
       {messages ? (
         <MessageList conversation={c} messages={messages} />
       ) : (

@@ -3,6 +3,8 @@ import { MESSAGE_MAX_CHARS, type ConversationId } from '../../shared/domain.js';
 import { Icon } from '../components/icon.js';
 import { splitMessage } from '../message-split.js';
 import { useStore } from '../store/store.js';
+import { BridgeError } from '../bridge.js';
+import { SafetyChangedDialog } from './safety-changed-dialog.js';
 
 const MAX_ROWS_PX = 180;
 /** the count appears from here on, so the limit never comes as a surprise */
@@ -15,6 +17,9 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
   const composerSent = useStore((s) => s.composerSent);
   const showToast = useStore((s) => s.showToast);
   const [text, setText] = useState('');
+  /** a message held because the contact's safety number changed: asked about once */
+  const [held, setHeld] = useState<string | null>(null);
+  const title = useStore((s) => s.conversations.find((c) => c.id === conversationId)?.title ?? '');
   const ref = useRef<HTMLTextAreaElement>(null);
 
   useLayoutEffect(() => {
@@ -42,7 +47,8 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
     sendMessage(conversationId, body)
       .catch((e: Error) => {
         setText((t) => (t ? t : body));
-        showToast('error', e.message);
+        if (e instanceof BridgeError && e.code === 'safety-number-changed') setHeld(body);
+        else showToast('error', e.message);
       })
       // after the send: main has then already ended the notice (the message ends it on the peer's side), so no extra one goes out
       .finally(() => composerSent(conversationId));
@@ -107,6 +113,18 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
         <span id="composer-count" className={tooLong ? 'composer-count over' : 'composer-count'} aria-live="polite">
           {count.format(body.length)} / {count.format(MESSAGE_MAX_CHARS)}
         </span>
+      )}
+      {held !== null && (
+        <SafetyChangedDialog
+          address={conversationId.slice(7)}
+          name={title}
+          onAnswer={(send) => {
+            setHeld(null);
+            if (!send) return;
+            setText((t) => (t === held ? '' : t));
+            void sendMessage(conversationId, held).catch((e: Error) => showToast('error', e.message));
+          }}
+        />
       )}
       <button type="submit" className="send-btn" aria-label="Send" title={tooLong ? 'Too long to send as one message' : 'Send (Enter)'} disabled={!body || tooLong}>
         <Icon name="send" size={18} />

@@ -14,6 +14,7 @@ import { NotificationSettings } from './notification-settings.js';
 import { RelayChooser } from './relay-chooser.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 import { StakeChain } from './stake-chain.js';
+import { OwnDeviceNotices } from './own-device-notices.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
@@ -249,6 +250,7 @@ function Relay() {
 
 function Devices() {
   const devices = useStore((s) => s.settings.devices);
+  const address = useStore((s) => s.status?.address ?? null);
   const revokeDevice = useStore((s) => s.revokeDevice);
   const action = useAction(revokeDevice);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -263,6 +265,7 @@ function Devices() {
         </span>
       </p>
       <KeychainNote />
+      {address && <OwnDeviceNotices address={address} />}
       <ul className="plain-list" aria-label="Devices">
         {devices.map((d) => (
           <li key={d.publicKey} className="device-row">

@@ -19,6 +19,7 @@ import { createRequestsSlice, type RequestsSlice } from './requests-slice.js';
 import { createSessionSlice, type SessionSlice } from './session-slice.js';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createStakesSlice, type StakesSlice } from './stakes-slice.js';
+import { createTrustSlice, type TrustSlice } from './trust-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
 export type Store = SessionSlice &
@@ -33,7 +34,8 @@ export type Store = SessionSlice &
   UiSlice &
   LiveSlice &
   HandlesSlice &
-  ChangesSlice;
+  ChangesSlice &
+  TrustSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -49,4 +51,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createLiveSlice(...a),
   ...createHandlesSlice(...a),
   ...createChangesSlice(...a),
+  ...createTrustSlice(...a),
 }));
