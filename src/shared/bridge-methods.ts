@@ -25,6 +25,7 @@ export const commandNames = [
   'messages.list',
   'messages.send',
   'messages.retry',
+  'messages.search',
   'requests.list',
   'requests.accept',
   'requests.decline',

@@ -159,4 +159,33 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE conversations ADD COLUMN muted INTEGER NOT NULL DEFAULT 0 CHECK (muted IN (0, 1));
     `,
   },
+  {
+    version: 7,
+    name: 'message search',
+    sql: `
+      -- Full-text index of the message texts for local search. External content: the words are
+      -- indexed, the text stays in messages (snippet() reads it from there by rowid = seq).
+      -- remove_diacritics 2: "cafe" finds "café". prefix: the 2- and 3-letter prefixes have their
+      -- own index, so results come while a word is still being typed.
+      CREATE VIRTUAL TABLE messages_fts USING fts5(
+        text, content = 'messages', content_rowid = 'seq',
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+      );
+      -- Kept in step by triggers, so every way a message is stored, edited or removed (a
+      -- conversation's cascade included) reaches the index in the same transaction. An external
+      -- content index forgets a row by being told its old text.
+      CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, text) VALUES (new.seq, new.text);
+      END;
+      CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.seq, old.text);
+      END;
+      CREATE TRIGGER messages_fts_update AFTER UPDATE OF text ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.seq, old.text);
+        INSERT INTO messages_fts (rowid, text) VALUES (new.seq, new.text);
+      END;
+      -- the messages stored before this version
+      INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+    `,
+  },
 ];
