@@ -14,12 +14,13 @@ import { createInvitationsSlice, type InvitationsSlice } from './invitations-sli
 import { createLiveSlice, type LiveSlice } from './live-slice.js';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.js';
 import { createRequestsSlice, type RequestsSlice } from './requests-slice.js';
+import { createSearchSlice, type SearchSlice } from './search-slice.js';
 import { createSessionSlice, type SessionSlice } from './session-slice.js';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createStakesSlice, type StakesSlice } from './stakes-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice & LiveSlice;
+export type Store = SessionSlice & ConversationsSlice & MessagesSlice & RequestsSlice & InvitationsSlice & DirectorySlice & GroupsSlice & SettingsSlice & StakesSlice & UiSlice & LiveSlice & SearchSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -33,4 +34,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createStakesSlice(...a),
   ...createUiSlice(...a),
   ...createLiveSlice(...a),
+  ...createSearchSlice(...a),
 }));
