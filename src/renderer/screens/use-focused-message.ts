@@ -19,6 +19,7 @@ export function useFocusedMessage(conversationId: ConversationId, keys: readonly
     jumpTo(i);
     setMarked(focused.messageId);
     focusSpent(focused.jump);
-  });
+    // jumpTo is a new function each render: harmless, as a spent focus returns at once
+  }, [focused, keys, jumpTo, focusSpent]);
   return marked;
 }
