@@ -28,10 +28,9 @@ describe('CLI search', () => {
     relay = await startRelay();
     const a = tempDir('cli-search-alice');
     const b = tempDir('cli-search-bob');
-    const [alice, bob] = await Promise.all([
-      cliOk<{ address: string }>(a, ['init', '--relay', relay.url, '--handle', 'alice_find']),
-      cliOk<{ address: string }>(b, ['init', '--relay', relay.url, '--handle', 'bob_find']),
-    ]);
+    // one after the other: each derives its profile key, which is slow on a busy machine
+    const alice = await cliOk<{ address: string }>(a, ['init', '--relay', relay.url, '--handle', 'alice_find']);
+    const bob = await cliOk<{ address: string }>(b, ['init', '--relay', relay.url, '--handle', 'bob_find']);
     await cliOk(b, ['allow', alice.address]);
     const first = await cliOk<{ messageId: string }>(a, ['send', '@bob_find', 'Lunch at the harbour?']);
     const second = await cliOk<{ messageId: string }>(a, ['send', '@bob_find', 'lunch moved to noon']);
