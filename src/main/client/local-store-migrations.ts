@@ -186,6 +186,9 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
       -- the messages stored before this version
       INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+      -- A search reads the newest matches in storage order; a match stored late but sent
+      -- later than those is found from this side, by time (local-store-search.ts).
+      CREATE INDEX messages_sent ON messages (sent_at, seq);
     `,
   },
 ];

@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../sqlite/migrations.js';
 import { MATCH_END, MATCH_START, ftsQuery, snippetParts } from '../../../shared/message-search.js';
 import { LocalStore, type IncomingMessage } from '../local-store.js';
+import { MESSAGE_SEARCH_SQL } from '../local-store-search.js';
+import { explain } from '../../sqlite/test/query-plan.js';
 import { MIGRATIONS } from '../local-store-migrations.js';
 import { cleanup, tempDir } from './harness.js';
 
@@ -148,6 +150,39 @@ describe('message search', () => {
     expect(ids(store.search.search('CAFÉ', { limit: 10 }))).toEqual([words.id]);
     expect(ids(store.search.search('s', { limit: 10 }))).toEqual([]);
     expect(ids(store.search.search('so', { limit: 10 }))).toEqual([plain.id]);
+    store.close();
+  });
+
+  it('orders by sentAt even when a match was stored long after newer ones (a late outbox, a slow device)', () => {
+    const { store } = openStore();
+    const at = (day: number) => new Date(Date.UTC(2026, 1, day)).toISOString();
+    // stored first: one sent after everything below, one sent before it
+    const lateNew = incoming('budget approved', { sentAt: at(28) });
+    const lateOld = incoming('budget draft', { sentAt: at(1) });
+    store.applyIncoming([lateNew, lateOld], [], 1);
+    // then more matches than one storage-order window holds, all sent in between
+    const many = Array.from({ length: 700 }, (_, i) => incoming(`budget line ${i}`, { sentAt: new Date(Date.UTC(2026, 1, 2) + i * 60_000).toISOString() }));
+    for (let i = 0; i < many.length; i += 100) store.applyIncoming(many.slice(i, i + 100), [], 2);
+
+    const hits = store.search.search('budget', { limit: 5 });
+    expect(ids(hits)).toEqual([lateNew.id, ...many.slice(-4).reverse().map((m) => m.id)]);
+    expect(ids(store.search.search('budget', { conversationId: `direct:${PEER}`, limit: 2 }))).toEqual([lateNew.id, many.at(-1)!.id]);
+    const all = store.search.search('budget', { limit: 200 });
+    expect(all).toHaveLength(200);
+    expect(all.map((h) => h.sentAt)).toEqual(all.map((h) => h.sentAt).sort().reverse());
+    expect(ids(all)).not.toContain(lateOld.id);
+    store.close();
+  });
+
+  it('reads the newest matches from the index without sorting every match, and the late ones by a time range', () => {
+    const { db, store } = openStore();
+    const recent = explain(db, MESSAGE_SEARCH_SQL.recent);
+    expect(recent.filter((line) => line.includes('TEMP B-TREE')), recent.join('\n')).toEqual([]);
+    expect(recent[0], recent.join('\n')).toMatch(/^SCAN messages_fts VIRTUAL TABLE/);
+    const late = explain(db, MESSAGE_SEARCH_SQL.late);
+    expect(late.some((line) => /SEARCH m USING (COVERING )?INDEX messages_sent \(sent_at>\?\)/.test(line)), late.join('\n')).toBe(true);
+    const lateHere = explain(db, MESSAGE_SEARCH_SQL.lateInConversation);
+    expect(lateHere.some((line) => /SEARCH m USING (COVERING )?INDEX messages_conversation \(conversation_id=\? AND sent_at>\?\)/.test(line)), lateHere.join('\n')).toBe(true);
     store.close();
   });
 
