@@ -23,12 +23,12 @@ test('search for a word across conversations and in one, and jump to the message
   }
   const { page } = await app('hana');
   await createAccount(page, { relayUrl: relay.url, handle: 'hana_search' });
-  await messageFromDirectory(page, 'quinn_search');
-  await send(page, 'Is the history lesson still on?');
   await messageFromDirectory(page, 'pete_search');
   await send(page, 'Send me the whole history');
   const sent = await sendHistory(pete, '@hana_search', SENT, 'History');
   expect(sent.code, sent.stderr).toBe(0);
+  await messageFromDirectory(page, 'quinn_search');
+  await send(page, 'Is the history lesson still on?');
   const reply = await clientCli(quinn, ['send', '@hana_search', 'Yes, history at nine, bring the atlas']);
   expect(reply.code, reply.stderr).toBe(0);
   await goTo(page, 'Chats');
