@@ -11,7 +11,7 @@
  *     differ from sentAt order only for a message stored late (an outbox that waited, a slow
  *     device): such a match, stored before the window but sent after the `limit`-th newest in
  *     it, is looked up from the other side, the messages sent after that time (an index range);
- *  3. snippets for just the `limit` kept.
+ *  3. snippets for just the `limit` kept, in one more pass over the index.
  * Conversations the list does not show (a request still pending, a blocked sender) are left
  * out, as there is nowhere to jump to.
  */
@@ -50,12 +50,17 @@ export const MESSAGE_SEARCH_SQL = {
   recentInConversation: recentSql(IN_CONVERSATION),
   late: lateSql(''),
   lateInConversation: lateSql(IN_CONVERSATION),
-  hits: `SELECT m.id, m.conversation_id, m.author, m.from_me, m.sent_at, a.handle AS author_handle,
-      snippet(messages_fts, 0, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS snippet
-    FROM json_each(@seqs) AS k CROSS JOIN messages_fts ON messages_fts.rowid = k.value
-    JOIN messages m ON m.seq = k.value
+  // One pass over the matches between the kept ones' lowest and highest seq, a snippet for the
+  // kept ones only (a MATCH per kept row would load the doclists again for each).
+  hits: `WITH f AS MATERIALIZED (
+      SELECT messages_fts.rowid AS seq,
+        CASE WHEN messages_fts.rowid IN (SELECT value FROM json_each(@seqs)) THEN snippet(messages_fts, 0, char(2), char(3), '…', ${SNIPPET_TOKENS}) END AS snippet
+      FROM messages_fts WHERE messages_fts MATCH @query AND messages_fts.rowid BETWEEN @lo AND @hi
+    )
+    SELECT m.id, m.conversation_id, m.author, m.from_me, m.sent_at, a.handle AS author_handle, f.snippet
+    FROM f JOIN messages m ON m.seq = f.seq
     LEFT JOIN contacts a ON a.address = m.author
-    WHERE messages_fts MATCH @query
+    WHERE f.snippet IS NOT NULL
     ORDER BY m.sent_at DESC, m.seq DESC`,
 };
 
@@ -85,9 +90,12 @@ export class MessageSearchStore {
 
   /** Messages whose text has every word of `query` (as word prefixes), newest first; none for a query without words. */
   search(query: string, opts: { conversationId?: ConversationId | null; limit: number }): MessageSearchHit[] {
-    const fts = ftsQuery(query);
-    if (fts === null) return [];
+    const terms = ftsQuery(query);
+    if (terms === null) return [];
     const conv = opts.conversationId ?? null;
+    // the words are looked for in the text only; the conversation (its id without the kind, one
+    // token or a uuid's phrase) narrows the index itself
+    const fts = `text : (${terms})${conv ? ` AND conversation_id : "${conv.slice(conv.indexOf(':') + 1).replaceAll('"', '""')}"` : ''}`;
     const window = Math.max(WINDOW, opts.limit);
     const recent = (conv ? this.s.recentInConversation.all({ query: fts, conv, window }) : this.s.recent.all({ query: fts, window })) as MatchRowDb[];
     let kept = recent.sort(newestFirst).slice(0, opts.limit);
@@ -97,7 +105,8 @@ export class MessageSearchStore {
       kept = [...kept, ...late].sort(newestFirst).slice(0, opts.limit);
     }
     if (kept.length === 0) return [];
-    const rows = this.s.hits.all({ query: fts, seqs: JSON.stringify(kept.map((r) => r.seq)) }) as HitRowDb[];
+    const seqs = kept.map((r) => r.seq);
+    const rows = this.s.hits.all({ query: fts, seqs: JSON.stringify(seqs), lo: Math.min(...seqs), hi: Math.max(...seqs) }) as HitRowDb[];
     return rows.map((r) => ({
       messageId: r.id,
       conversationId: r.conversation_id as ConversationId,

@@ -45,11 +45,10 @@ describe('CLI search', () => {
     const theirs = await cliOk<Hit[]>(b, ['search', 'harb', '--conversation', `direct:${alice.address}`]);
     expect(theirs).toEqual([expect.objectContaining({ id: first.messageId, from: alice.address, fromMe: false, matches: ['harbour'] })]);
     expect((await cliOk<Hit[]>(b, ['search', 'lunch', '--limit', '1'])).map((h) => h.id)).toEqual([second.messageId]);
-    expect(await cliOk<Hit[]>(b, ['search', 'lunch', '--conversation', `direct:${'0x' + '99'.repeat(20)}`])).toEqual([]);
     expect(await cliOk<Hit[]>(b, ['search', '"(*)"'])).toEqual([]);
 
     const bad = await cli(b, ['search', 'lunch', '--conversation', 'alice']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr.split('\n')[0])).toEqual({ code: 'usage', error: expect.stringContaining('--conversation') });
-  }, 240_000);
+  }, 400_000);
 });

@@ -150,6 +150,9 @@ describe('message search', () => {
     expect(ids(store.search.search('CAFÉ', { limit: 10 }))).toEqual([words.id]);
     expect(ids(store.search.search('s', { limit: 10 }))).toEqual([]);
     expect(ids(store.search.search('so', { limit: 10 }))).toEqual([plain.id]);
+    // the words are looked for in the text, not in the conversation's id that is indexed beside it
+    expect(store.search.search('direct', { limit: 10 })).toEqual([]);
+    expect(store.search.search(PEER.slice(0, 8), { limit: 10 })).toEqual([]);
     store.close();
   });
 
