@@ -70,7 +70,14 @@ export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set,
   },
   openSearchHit: async (hit) => {
     set({ focusedMessage: { conversationId: hit.conversationId, messageId: hit.messageId, jump: ++jumps } });
-    await get().selectConversation(hit.conversationId, hit.messageId);
+    try {
+      await get().selectConversation(hit.conversationId, hit.messageId);
+    } catch (e) {
+      // the message went meanwhile (deleted, expired): the conversation still opens, at its newest
+      set({ focusedMessage: null });
+      await get().loadMessages(hit.conversationId);
+      throw e;
+    }
   },
   focusSpent: (jump) => set((s) => (s.focusedMessage?.jump === jump ? { focusedMessage: null } : {})),
 });

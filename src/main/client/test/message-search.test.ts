@@ -13,6 +13,7 @@ import { LocalStore, type IncomingMessage } from '../local-store.js';
 import { MESSAGE_SEARCH_SQL } from '../local-store-search.js';
 import { explain } from '../../sqlite/test/query-plan.js';
 import { MIGRATIONS } from '../local-store-migrations.js';
+import { Messenger } from '../messenger.js';
 import { cleanup, tempDir } from './harness.js';
 
 afterAll(cleanup);
@@ -206,5 +207,19 @@ describe('message search', () => {
     expect(store.listMessagesAround(`direct:${OTHER}`, list[10].id, 5)).toBeNull();
     expect(store.listMessagesAround(`direct:${PEER}`, 'no-such-id', 5)).toBeNull();
     store.close();
+  });
+
+  it('messages.list refuses before together with around, and an around not in the conversation', async () => {
+    const m = await Messenger.open({ profileDir: tempDir('search-messenger'), shell: 'web', autoSync: false });
+    try {
+      m.store.applyIncoming([incoming('hello there')], [], 1);
+      const [only] = m.listMessages({ conversationId: `direct:${PEER}` });
+      expect(m.listMessages({ conversationId: `direct:${PEER}`, around: only.id }).map((x) => x.id)).toEqual([only.id]);
+      expect(() => m.listMessages({ conversationId: `direct:${PEER}`, before: only.id, around: only.id })).toThrow(/before or around, not both/);
+      expect(() => m.listMessages({ conversationId: `direct:${OTHER}`, around: only.id })).toThrow(/no such message in this conversation/);
+      expect(m.searchMessages({ query: 'hello' }).map((h) => h.messageId)).toEqual([only.id]);
+    } finally {
+      await m.close();
+    }
   });
 });
