@@ -75,6 +75,7 @@ test('search for a word across conversations and in one, and jump to the message
   await expect(here.getByRole('button')).toHaveCount(1);
   await page.keyboard.press('ArrowDown');
   await expect(here.getByRole('button')).toBeFocused();
+  await page.screenshot({ path: test.info().outputPath('search-in-conversation.png') });
   await expectAccessible(page, 'conversation: search');
   await page.keyboard.press('Enter');
   await expect(target).toContainText('Send me the whole history');
