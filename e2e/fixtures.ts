@@ -6,6 +6,8 @@ import { AppInstance, TestRelay } from './harness.js';
 
 export const test = base.extend<{
   relay: TestRelay;
+  /** a relay without a rate limit: a long history sent in a row is far over 120 requests a minute */
+  unlimitedRelay: TestRelay;
   /** anvil with the escrow deployed (the test is skipped where there is no anvil binary) */
   chain: LocalChain;
   /** a relay that takes stakes on `chain` */
@@ -27,6 +29,12 @@ export const test = base.extend<{
   },
   relay: async ({}, use) => {
     const relay = new TestRelay();
+    await relay.start();
+    await use(relay);
+    await relay.dispose();
+  },
+  unlimitedRelay: async ({}, use) => {
+    const relay = new TestRelay(['--rate-limit', '0']);
     await relay.start();
     await use(relay);
     await relay.dispose();

@@ -193,3 +193,14 @@ export async function cliOk(profile: string, args: string[], env: NodeJS.Process
   expect(r.code, `client ${args.join(' ')}: ${r.stderr}`).toBe(0);
   return r.json;
 }
+
+/** The headless client sends `count` numbered messages (`<prefix> 001`, …) from one process (see send-history.ts). */
+export function sendHistory(profile: string, to: string, count: number, prefix: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, [tsx, 'e2e/send-history.ts', profile, to, String(count), prefix], { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: 'e2e' } });
+    let err = '';
+    c.stderr!.on('data', (d) => (err += d));
+    c.on('error', reject);
+    c.on('exit', (code) => resolve({ code, stderr: err }));
+  });
+}

@@ -2,26 +2,12 @@
  * A long conversation opens at its newest page and brings older pages in as the reader scrolls
  * up: what the reader looks at stays put, and every message shows exactly once.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { createAccount, goTo, messageFromDirectory, messages, openConversation, send } from './flows.js';
 import { expect, test } from './fixtures.js';
-import { clientCli, root, tempDir, TestRelay } from './harness.js';
+import { clientCli, sendHistory, tempDir } from './harness.js';
 
 const SENT = 250;
-const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
-
-/** The headless client sends `count` numbered messages from one process (see send-history.ts). */
-function sendHistory(profile: string, to: string, count: number): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [tsx, 'e2e/send-history.ts', profile, to, String(count), 'History'], { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: 'e2e' } });
-    let err = '';
-    c.stderr.on('data', (d) => (err += d));
-    c.on('error', reject);
-    c.on('exit', (code) => resolve({ code, stderr: err }));
-  });
-}
 
 type ListCall = { before?: string; listed?: number };
 
@@ -75,17 +61,7 @@ function offsetFromTop(log: Locator, text: string): Promise<number> {
   });
 }
 
-/** 250 sends in a row are far over a relay's 120 requests a minute: this one does not count. */
-const it = test.extend<{ unlimitedRelay: TestRelay }>({
-  unlimitedRelay: async ({}, use) => {
-    const relay = new TestRelay(['--rate-limit', '0']);
-    await relay.start();
-    await use(relay);
-    await relay.dispose();
-  },
-});
-
-it('a long conversation opens at its newest page, older pages come in on scrolling up, each message once', async ({ unlimitedRelay: relay, app }) => {
+test('a long conversation opens at its newest page, older pages come in on scrolling up, each message once', async ({ unlimitedRelay: relay, app }) => {
   const pete = tempDir('cli-pete');
   const init = await clientCli(pete, ['init', '--relay', relay.url, '--handle', 'pete_history']);
   expect(init.code, init.stderr).toBe(0);
@@ -94,7 +70,7 @@ it('a long conversation opens at its newest page, older pages come in on scrolli
   await createAccount(page, { relayUrl: relay.url, handle: 'hana_history' });
   await messageFromDirectory(page, 'pete_history');
   await send(page, 'Send me the whole history');
-  const sent = await sendHistory(pete, '@hana_history', SENT);
+  const sent = await sendHistory(pete, '@hana_history', SENT, 'History');
   expect(sent.code, sent.stderr).toBe(0);
 
   // Everything has arrived once the last one is the conversation's preview; a reload then opens it afresh.
@@ -141,7 +117,7 @@ it('a long conversation opens at its newest page, older pages come in on scrolli
   }
   await expect(log.getByText('Send me the whole history', { exact: true })).toBeVisible();
   await log.evaluate((el) => (el.scrollTop = 0));
-  await page.screenshot({ path: it.info().outputPath('scrolled-to-the-start.png') });
+  await page.screenshot({ path: test.info().outputPath('scrolled-to-the-start.png') });
   // Rows are numbered from the top, which moves as pages come in: take them again from the start down.
   seen.clear();
   for (let step = 0; step < 200; step++) {

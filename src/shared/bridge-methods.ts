@@ -28,6 +28,7 @@ export const commandNames = [
   'messages.edit',
   'messages.delete',
   'conversations.setTimer',
+  'messages.search',
   'requests.list',
   'requests.accept',
   'requests.decline',

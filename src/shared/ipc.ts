@@ -12,6 +12,7 @@ import type { ContactTrust, DeviceNotice, SafetyNumberInfo } from './trust.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { TIMER_MAX_SECONDS, TIMER_MIN_SECONDS } from './disappearing.js';
 import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
+import { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS, type MessageSearchHit } from './message-search.js';
 import type { commandNames } from './bridge-methods.js';
 
 const Address = Type.String({ pattern: ADDRESS_PATTERN });
@@ -46,8 +47,19 @@ export const commands = {
   'conversations.list': cmd<ConversationSummary[]>()(NoArgs),
   'conversations.open': cmd<ConversationSummary>()(Type.Object({ to: Recipient }, { additionalProperties: false })),
   'conversations.markRead': cmd<void>()(Type.Object({ conversationId: ConvId }, { additionalProperties: false })),
+  // around: open at that message (a search hit): `limit` older ones, it, and the newer ones up to the newest
   'messages.list': cmd<ChatMessage[]>()(
-    Type.Object({ conversationId: ConvId, before: Type.Optional(Type.String({ maxLength: 64 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20000 })) }, { additionalProperties: false }),
+    Type.Object(
+      { conversationId: ConvId, before: Type.Optional(Type.String({ maxLength: 64 })), around: Type.Optional(Type.String({ maxLength: 64 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20000 })) },
+      { additionalProperties: false },
+    ),
+  ),
+  // local full-text search, newest first; a query without words finds nothing
+  'messages.search': cmd<MessageSearchHit[]>()(
+    Type.Object(
+      { query: Type.String({ maxLength: SEARCH_QUERY_MAX_CHARS }), conversationId: Type.Optional(ConvId), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT })) },
+      { additionalProperties: false },
+    ),
   ),
   'messages.send': cmd<ChatMessage>()(
     Type.Object({ conversationId: ConvId, text: Type.String({ minLength: 1, maxLength: MESSAGE_MAX_CHARS }), asRequest: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),

@@ -59,6 +59,14 @@ export const SECTIONS: BenchSection[] = [
       }),
   },
   {
+    name: 'search',
+    load: () =>
+      optionalSection('search', './search-bench.ts', 'benchSearch', {
+        options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
+        targets: { search_p95_ms: { op: '<=', value: 30 } },
+      }),
+  },
+  {
     name: 'ui',
     load: () =>
       optionalSection('ui', './ui-bench.ts', 'benchUi', {

@@ -14,7 +14,8 @@ import type { SendOutcome } from './outbox.js';
 import { isTransient } from './relay-api.js';
 import { formatWei } from '../../shared/stake/amount.js';
 import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
-import { ADDRESS } from '../../shared/identity-patterns.js';
+import { ADDRESS, CONVERSATION_ID_PATTERN } from '../../shared/identity-patterns.js';
+import { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS, snippetParts } from '../../shared/message-search.js';
 import { changeLine, runMessageChange, shownText } from './cli-message-changes.js';
 
 const PROG = 'client';
@@ -58,6 +59,10 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   allow <address> | block <address> | unblock <address> | decline <address>
   policy <request|stake-gate|block> [--stake X]
   conversations | messages <conversationId> [--limit N]    (conversations syncs first, like requests)
+  search <query> [--conversation ID] [--limit N]
+                                     messages stored on this device with every word of the query (word prefixes),
+                                     newest first → [{id, conversationId, from, fromMe, sentAt, snippet, matches}]
+                                     (local: sync first for what is still on the relay)
   directory <query>
   devices | revoke-device <publicKey>
   safety-number <address|@handle>    → {address, safetyNumber: "12345 …" (12 groups of 5), verified, changed, myDevices, theirDevices}
@@ -160,6 +165,7 @@ function parseCli(argv: string[]) {
         received: { type: 'boolean' },
         limit: { type: 'string' },
         off: { type: 'boolean' },
+        conversation: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -212,6 +218,24 @@ function nonNegativeInt(v: string, name: string, max: number): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > max) throw new UsageError(`${name} must be a whole number from 0 to ${max}`);
   return n;
+}
+
+/** Search hits with the snippet as plain text beside the words it matched (no control characters in the JSON). */
+function searchHits(m: Messenger, query: string, values: Values) {
+  if (query.length > SEARCH_QUERY_MAX_CHARS) throw new UsageError(`the query is longer than ${SEARCH_QUERY_MAX_CHARS} characters`);
+  const limit = values.limit === undefined ? undefined : Math.min(positiveInt(values.limit, '--limit'), SEARCH_MAX_LIMIT);
+  return m.searchMessages({ query, ...(values.conversation ? { conversationId: values.conversation } : {}), ...(limit ? { limit } : {}) }).map((h) => {
+    const parts = snippetParts(h.snippet);
+    return {
+      id: h.messageId,
+      conversationId: h.conversationId,
+      from: h.from,
+      fromMe: h.fromMe,
+      sentAt: h.sentAt,
+      snippet: parts.map((p) => p.text).join(''),
+      matches: parts.filter((p) => p.match).map((p) => p.text),
+    };
+  });
 }
 
 function positiveInt(v: string, name: string): number {
@@ -313,6 +337,11 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       return;
     case 'directory':
       printJson(await m.searchDirectory({ q: args.join(' ') }));
+      return;
+    case 'search':
+      need(args, 1, '<query>');
+      if (values.conversation !== undefined && !new RegExp(CONVERSATION_ID_PATTERN).test(values.conversation)) throw new UsageError('--conversation must be a conversation id (direct:0x… or group:…)');
+      printJson(searchHits(m, args.join(' '), values));
       return;
     case 'devices':
       printJson(await m.listDevices());

@@ -245,4 +245,38 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX device_notices_address ON device_notices (address, id);
     `,
   },
+  {
+    version: 9,
+    name: 'message search',
+    sql: `
+      -- Full-text index of the message texts for local search. External content: the words are
+      -- indexed, the text stays in messages (snippet() reads it from there by rowid = seq).
+      -- conversation_id is indexed too, so a search within one conversation is an intersection
+      -- in the index rather than a filter over every match. remove_diacritics 2: "cafe" finds
+      -- "café". prefix: the 2- and 3-letter prefixes have their own index, so results come while
+      -- a word is still being typed.
+      CREATE VIRTUAL TABLE messages_fts USING fts5(
+        text, conversation_id, content = 'messages', content_rowid = 'seq',
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+      );
+      -- Kept in step by triggers, so every way a message is stored, edited or removed (a
+      -- conversation's cascade included) reaches the index in the same transaction. An external
+      -- content index forgets a row by being told its old text.
+      CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, text, conversation_id) VALUES (new.seq, new.text, new.conversation_id);
+      END;
+      CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, text, conversation_id) VALUES ('delete', old.seq, old.text, old.conversation_id);
+      END;
+      CREATE TRIGGER messages_fts_update AFTER UPDATE OF text, conversation_id ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, text, conversation_id) VALUES ('delete', old.seq, old.text, old.conversation_id);
+        INSERT INTO messages_fts (rowid, text, conversation_id) VALUES (new.seq, new.text, new.conversation_id);
+      END;
+      -- the messages stored before this version
+      INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+      -- A search reads the newest matches in storage order; a match stored late but sent
+      -- later than those is found from this side, by time (local-store-search.ts).
+      CREATE INDEX messages_sent ON messages (sent_at, seq);
+    `,
+  },
 ];

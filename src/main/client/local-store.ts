@@ -17,6 +17,7 @@ import { MIGRATIONS } from './local-store-migrations.js';
 import { MessageChangesStore } from './message-changes-store.js';
 import type { ControlBody } from './message-control.js';
 import { TrustStore } from './trust-store.js';
+import { MessageSearchStore } from './local-store-search.js';
 
 export type ContactState = 'known' | 'allowed' | 'requested' | 'blocked';
 
@@ -163,6 +164,9 @@ interface GroupRowDb {
   is_member: number;
 }
 
+/** The most messages from a jumped-to message up to the newest (more would be a very long list to hand over). */
+export const AROUND_NEWER_MAX = 20_000;
+
 export function shortAddress(address: string): string {
   return `${address.slice(0, 6)}…${address.slice(-4)}`;
 }
@@ -183,6 +187,8 @@ const CONVERSATION_SELECT = `
 export class LocalStore {
   private readonly db: Database.Database;
   private readonly s: ReturnType<typeof prepareAll>;
+  /** full-text search over the messages (local-store-search.ts) */
+  readonly search: MessageSearchStore;
   private readonly applyIncomingTx: (items: IncomingMessage[], ackIds: string[], nowMs: number) => AppliedIncoming;
   /** edits, deletes and disappearing messages */
   readonly changes: MessageChangesStore;
@@ -194,6 +200,7 @@ export class LocalStore {
     this.s = prepareAll(db);
     this.changes = new MessageChangesStore(db);
     this.trust = new TrustStore(db);
+    this.search = new MessageSearchStore(db);
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 
@@ -305,6 +312,21 @@ export class LocalStore {
     if (anchor) rows = this.s.listMessagesBefore.all({ conv: conversationId, sent_at: anchor.sent_at, seq: anchor.seq, limit }) as MessageRowDb[];
     else rows = this.s.listMessages.all({ conv: conversationId, limit }) as MessageRowDb[];
     return rows.reverse().map(messageFromRow);
+  }
+
+  /**
+   * The page that opens a conversation at one of its messages (a search hit): the `older`
+   * messages before it, it, and every newer one up to AROUND_NEWER_MAX, oldest first; so the
+   * list reaches the newest message as it does when opened normally, and pages back from there.
+   * Null when the message is not in this conversation.
+   */
+  listMessagesAround(conversationId: ConversationId, id: string, older: number): ChatMessage[] | null {
+    const anchor = this.s.messageOrder.get(id) as { sent_at: string; seq: number; conversation_id: string } | undefined;
+    if (!anchor || anchor.conversation_id !== conversationId) return null;
+    const at = { conv: conversationId, sent_at: anchor.sent_at, seq: anchor.seq };
+    const before = (this.s.listMessagesBefore.all({ ...at, limit: older }) as MessageRowDb[]).reverse();
+    const from = this.s.listMessagesFrom.all({ ...at, limit: AROUND_NEWER_MAX }) as MessageRowDb[];
+    return [...before, ...from].map(messageFromRow);
   }
 
   /** Messages the headless client has not printed yet, in arrival order. */
@@ -712,12 +734,15 @@ export const LOCAL_STORE_SQL = {
     VALUES (@id, @conv, @author, @from_me, @kind, @text, @sent_at, @received_at, @state, @routed, @via, @bot_name, @envelope_id, @shown)
     ON CONFLICT (id) DO NOTHING`,
   getMessage: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.id = ?`,
-  messageOrder: 'SELECT sent_at, seq FROM messages WHERE id = ?',
+  messageOrder: 'SELECT sent_at, seq, conversation_id FROM messages WHERE id = ?',
   listMessages: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
     WHERE m.conversation_id = @conv ORDER BY m.sent_at DESC, m.seq DESC LIMIT @limit`,
   listMessagesBefore: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
     WHERE m.conversation_id = @conv AND (m.sent_at < @sent_at OR (m.sent_at = @sent_at AND m.seq < @seq))
     ORDER BY m.sent_at DESC, m.seq DESC LIMIT @limit`,
+  listMessagesFrom: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
+    WHERE m.conversation_id = @conv AND (m.sent_at > @sent_at OR (m.sent_at = @sent_at AND m.seq >= @seq))
+    ORDER BY m.sent_at, m.seq LIMIT @limit`,
   unshown: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.shown = 0 ORDER BY m.seq`,
   markShown: 'UPDATE messages SET shown = 1 WHERE seq = ?',
   markSent: `UPDATE messages SET state = 'sent', routed = @routed, stake_required = @stake_required, stake_currency = @stake_currency,

@@ -52,6 +52,7 @@ import type {
 } from '../../shared/domain.js';
 import { DEFAULT_PREFERENCES } from '../../shared/domain.js';
 import type { CommandArgs, CommandName, CommandResult, EventName, Events } from '../../shared/ipc.js';
+import { SEARCH_DEFAULT_LIMIT, type MessageSearchHit } from '../../shared/message-search.js';
 import { passphraseCodec, type VaultCodec } from '../vault/secret-codec.js';
 import { VaultClient } from '../vault/vault-client.js';
 import { VaultError } from '../vault/vault-error.js';
@@ -268,6 +269,7 @@ export class Messenger {
       'messages.edit': async (a) => this.changes.edit(a),
       'messages.delete': async (a) => this.changes.delete(a),
       'conversations.setTimer': async (a) => this.changes.setTimer(a),
+      'messages.search': async (a) => this.searchMessages(a),
       'requests.list': async () => this.listRequests(),
       'requests.accept': (a) => this.acceptRequest(a),
       'requests.decline': (a) => this.declineRequest(a),
@@ -544,10 +546,20 @@ export class Messenger {
 
   /**
    * A page of a conversation, oldest first: the `limit` (default 200) newest messages, or
-   * with `before` (a message id) the `limit` messages just older than that one.
+   * with `before` (a message id) the `limit` messages just older than that one, or with
+   * `around` (a message id) the `limit` older ones, it and the newer ones (to open at it).
    */
   listMessages(a: CommandArgs<'messages.list'>): ChatMessage[] {
-    return this.store.listMessages(a.conversationId as ConversationId, a.before ?? null, a.limit ?? 200);
+    if (a.before && a.around) throw new MessengerError('bad-argument', 'messages.list takes before or around, not both');
+    if (!a.around) return this.store.listMessages(a.conversationId as ConversationId, a.before ?? null, a.limit ?? 200);
+    const page = this.store.listMessagesAround(a.conversationId as ConversationId, a.around, a.limit ?? 200);
+    if (!page) throw new MessengerError('not-found', 'no such message in this conversation');
+    return page;
+  }
+
+  /** Local full-text search (every word, as a prefix), newest first; across conversations or in one. */
+  searchMessages(a: CommandArgs<'messages.search'>): MessageSearchHit[] {
+    return this.store.search.search(a.query, { conversationId: (a.conversationId as ConversationId | undefined) ?? null, limit: a.limit ?? SEARCH_DEFAULT_LIMIT });
   }
 
   /**

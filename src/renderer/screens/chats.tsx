@@ -15,6 +15,8 @@ import { useAction } from '../use-action.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
 import { TimerControl } from './timer-control.js';
+import { ConversationSearch } from './conversation-search.js';
+import { MessageSearchResults } from './message-search-results.js';
 import { RecipientField } from '../components/recipient-field.js';
 import { SafetyVerifiedBadge } from '../components/safety-verified-badge.js';
 import { DeviceNotices } from './device-notices.js';
@@ -87,6 +89,7 @@ function ConversationList() {
   const [filter, setFilter] = useState('');
   const [newOpen, setNewOpen] = useState(false);
   const listRef = useRef<HTMLUListElement>(null);
+  const searchInput = useRef<HTMLInputElement>(null);
   const shown = useMemo(() => {
     const q = filter.trim().toLowerCase();
     return q ? conversations.filter((c) => c.title.toLowerCase().includes(q) || c.peer.toLowerCase().includes(q)) : conversations;
@@ -112,16 +115,17 @@ function ConversationList() {
       </header>
       <div className="pane-search">
         <Icon name="search" size={16} />
-        <input type="search" aria-label="Search chats" placeholder="Search chats" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <input ref={searchInput} type="search" aria-label="Search chats and messages" placeholder="Search chats and messages" value={filter} onChange={(e) => setFilter(e.target.value)} />
       </div>
       {loaded && shown.length === 0 && filter && <p className="list-note">No chats match “{filter}”.</p>}
-      <ul className="conv-list" ref={listRef} onKeyDown={onKeyDown} aria-label="Conversation list">
+      <ul className={filter.trim() ? 'conv-list filtered' : 'conv-list'} ref={listRef} onKeyDown={onKeyDown} aria-label="Conversation list">
         {shown.map((c) => (
           <li key={c.id}>
             <ConversationItem c={c} active={c.id === activeId} onSelect={() => void selectConversation(c.id)} />
           </li>
         ))}
       </ul>
+      <MessageSearchResults query={filter} input={searchInput} />
       <NewChatDialog open={newOpen} onClose={() => setNewOpen(false)} />
     </section>
   );
@@ -197,6 +201,8 @@ function Conversation({ c }: { c: ConversationSummary }) {
   const selectGroup = useStore((s) => s.selectGroup);
   const showView = useStore((s) => s.showView);
   const conversationSeen = useStore((s) => s.conversationSeen);
+  const [searching, setSearching] = useState(false);
+  const searchButton = useRef<HTMLButtonElement>(null);
   // Back in Chats from another section, with this one still open: what came meanwhile is read now.
   useEffect(() => conversationSeen(), [conversationSeen]);
   return (
@@ -217,6 +223,9 @@ function Conversation({ c }: { c: ConversationSummary }) {
         </div>
         <div className="conv-header-actions">
           <TimerControl c={c} />
+          <button ref={searchButton} type="button" className="icon-btn" aria-label="Search in conversation" title="Search in conversation" aria-expanded={searching} onClick={() => setSearching(!searching)}>
+            <Icon name="search" />
+          </button>
           <MuteButton c={c} />
           {group ? (
             <button
@@ -237,6 +246,13 @@ function Conversation({ c }: { c: ConversationSummary }) {
           )}
         </div>
       </header>
+      {searching && (
+        <ConversationSearch c={c} onClose={() => {
+            setSearching(false);
+            searchButton.current?.focus();
+          }}
+        />
+      )}
       <TypingNote c={c} />
       {!group && <DeviceNotices address={c.peer} name={c.title} />}
       {messages ? (

@@ -7,6 +7,7 @@ import { clockTime, dayKey, dayLabel, deliveryNote, displayName, fullTime } from
 import { StakeAsk } from './stake-ask.js';
 import { TimerNotice } from './timer-notice.js';
 import { MessageBody } from './message-body.js';
+import { useFocusedMessage } from './use-focused-message.js';
 import { useStore } from '../store/store.js';
 
 type Row = { kind: 'day'; key: string; label: string } | { kind: 'msg'; key: string; m: ChatMessage; first: boolean };
@@ -114,6 +115,14 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [last?.id]);
 
+  // A search hit opens the list at its message: after the effects above, which head for the bottom.
+  const rowKeys = useMemo(() => rows.map((r) => r.key), [rows]);
+  const markedId = useFocusedMessage(conversation.id, rowKeys, (i) => {
+    atBottom.current = false;
+    holding.current = null;
+    virtualizer.scrollToIndex(i, { align: 'center' });
+  });
+
   const peerName = conversation.kind === 'direct' ? conversation.title : 'the group';
 
   return (
@@ -148,7 +157,7 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
           {virtualizer.getVirtualItems().map((vi) => {
             const row = rows[vi.index];
             return (
-              <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement} className="message-row" style={{ transform: `translateY(${vi.start}px)` }}>
+              <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement} className={row.key === markedId ? 'message-row found' : 'message-row'} style={{ transform: `translateY(${vi.start}px)` }}>
                 {row.kind === 'day' ? (
                   <div className="day-divider" role="separator" aria-label={row.label}>
                     <span>{row.label}</span>

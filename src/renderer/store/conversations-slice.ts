@@ -10,7 +10,8 @@ export interface ConversationsSlice {
   activeConversationId: ConversationId | null;
   conversationsListed: (list: ConversationSummary[]) => void;
   conversationUpdated: (c: ConversationSummary) => void;
-  selectConversation: (id: ConversationId | null) => Promise<void>;
+  /** shows the conversation, at its newest message or (a search hit) at message `at` */
+  selectConversation: (id: ConversationId | null, at?: string) => Promise<void>;
   /** the open conversation came on screen (its view shown, or the window back in front): it is read now */
   conversationSeen: () => void;
   /** open (or start) a direct conversation with an address or @handle and show it */
@@ -52,10 +53,10 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
     set((st) => ({ conversations: [next, ...st.conversations.filter((x) => x.id !== c.id)].sort(byRecent) }));
     if (shown && c.unread > 0) void call('conversations.markRead', { conversationId: c.id }).catch(() => undefined);
   },
-  selectConversation: async (id) => {
+  selectConversation: async (id, at) => {
     set({ activeConversationId: id, view: 'chats' });
     if (!id) return;
-    await get().loadMessages(id);
+    await (at ? get().loadMessagesAround(id, at) : get().loadMessages(id));
     const c = get().conversations.find((x) => x.id === id);
     if (c && c.unread > 0) {
       set((s) => ({ conversations: readCleared(s.conversations, id) }));

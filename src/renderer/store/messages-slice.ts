@@ -35,6 +35,8 @@ export interface MessagesSlice {
   messageReceived: (m: ChatMessage) => void;
   messageUpdated: (m: ChatMessage) => void;
   loadMessages: (id: ConversationId) => Promise<void>;
+  /** the list opened at one message: a page older than it, it, and everything newer */
+  loadMessagesAround: (id: ConversationId, messageId: string) => Promise<void>;
   /** the page before the oldest loaded; does nothing while one is on its way or when none remain */
   loadOlderMessages: (id: ConversationId) => Promise<void>;
   sendMessage: (id: ConversationId, text: string, asRequest?: boolean) => Promise<void>;
@@ -76,6 +78,10 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
   messageUpdated: (m) => get().messageReceived(m),
   loadMessages: async (id) => {
     const list = await call('messages.list', { conversationId: id, limit: MESSAGE_PAGE });
+    get().messagesListed(id, list);
+  },
+  loadMessagesAround: async (id, messageId) => {
+    const list = await call('messages.list', { conversationId: id, around: messageId, limit: MESSAGE_PAGE });
     get().messagesListed(id, list);
   },
   loadOlderMessages: async (id) => {

@@ -16,6 +16,7 @@ import { createInvitationsSlice, type InvitationsSlice } from './invitations-sli
 import { createLiveSlice, type LiveSlice } from './live-slice.js';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.js';
 import { createRequestsSlice, type RequestsSlice } from './requests-slice.js';
+import { createSearchSlice, type SearchSlice } from './search-slice.js';
 import { createSessionSlice, type SessionSlice } from './session-slice.js';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createStakesSlice, type StakesSlice } from './stakes-slice.js';
@@ -35,7 +36,8 @@ export type Store = SessionSlice &
   LiveSlice &
   HandlesSlice &
   ChangesSlice &
-  TrustSlice;
+  TrustSlice &
+  SearchSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -52,4 +54,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createHandlesSlice(...a),
   ...createChangesSlice(...a),
   ...createTrustSlice(...a),
+  ...createSearchSlice(...a),
 }));

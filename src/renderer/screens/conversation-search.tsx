@@ -1,0 +1,32 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ConversationSummary } from '../../shared/domain.js';
+import { Icon } from '../components/icon.js';
+import { useStore } from '../store/store.js';
+import { MessageSearchResults } from './message-search-results.js';
+
+/** The open conversation's own search, under its header: the hits in it, each opening the list at its message. Escape closes. */
+export function ConversationSearch({ c, onClose }: { c: ConversationSummary; onClose: () => void }) {
+  const [query, setQuery] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  const clearConversationSearch = useStore((s) => s.clearConversationSearch);
+  useEffect(() => clearConversationSearch, [clearConversationSearch]);
+  return (
+    <div
+      className="conversation-search"
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.stopPropagation();
+        onClose();
+      }}
+    >
+      <div className="pane-search">
+        <Icon name="search" size={16} />
+        <input ref={input} type="search" aria-label={`Search in ${c.title}`} placeholder="Search this conversation" value={query} onChange={(e) => setQuery(e.target.value)} autoFocus />
+        <button type="button" className="icon-btn" aria-label="Close search" title="Close search" onClick={onClose}>
+          <Icon name="x" size={16} />
+        </button>
+      </div>
+      <MessageSearchResults query={query} input={input} conversationId={c.id} />
+    </div>
+  );
+}
