@@ -225,6 +225,23 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'blobs',
+    sql: `
+      -- Uploaded attachment metadata (relay-contract-2 §5), as SQLite's version 5; the bytes are
+      -- files in the directory the operator names (--blob-dir), shared by every node.
+      CREATE TABLE blobs (
+        id text PRIMARY KEY,
+        uploader text NOT NULL,
+        size bigint NOT NULL,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL
+      );
+      CREATE INDEX blobs_uploader ON blobs (uploader, expires_at);
+      CREATE INDEX blobs_expiry ON blobs (expires_at);
+    `,
+  },
 ];
 
 /** The advisory lock key of migrations (any constant shared by every node). */
