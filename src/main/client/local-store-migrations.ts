@@ -159,4 +159,30 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE conversations ADD COLUMN muted INTEGER NOT NULL DEFAULT 0 CHECK (muted IN (0, 1));
     `,
   },
+  {
+    version: 7,
+    name: 'attachments',
+    sql: `
+      -- The files of an attachment message, as signed (blob id, key, nonce, name, mime, size,
+      -- sha256), and how far fetching each got (attachment-store.ts). key is emptied once the
+      -- file is kept at rest (under the profile's own key) or refused.
+      CREATE TABLE attachments (
+        message_id TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        blob TEXT NOT NULL,
+        key TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        name TEXT NOT NULL,
+        mime TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('sent', 'pending', 'saved', 'refused')),
+        path TEXT,
+        error TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (message_id, idx)
+      );
+      CREATE INDEX attachments_pending ON attachments (attempts) WHERE state = 'pending';
+    `,
+  },
 ];

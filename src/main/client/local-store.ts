@@ -5,6 +5,8 @@
  * prepared once when the store opens. Multi-row changes are single transactions, which is
  * what lets the sync loop promise "commit, then ack": a crash leaves either nothing or all.
  */
+import { AttachmentStore } from './attachment-store.js';
+import type { AttachmentRef } from './attachment-wire.js';
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { openDatabase } from '../sqlite/open-database.js';
@@ -67,6 +69,8 @@ export interface IncomingMessage {
   botName: string | null;
   /** a direct message from someone we have not accepted, routed as a request */
   isRequest: boolean;
+  /** an attachment message's files, to fetch */
+  files?: AttachmentRef[] | null;
 }
 
 export interface AppliedIncoming {
@@ -88,6 +92,8 @@ export interface OutgoingMessage {
   payload: string;
   asRequest: boolean;
   nowMs: number;
+  /** an attachment message's files, already uploaded */
+  files?: AttachmentRef[];
 }
 
 interface MessageRowDb {
@@ -161,11 +167,14 @@ const CONVERSATION_SELECT = `
 export class LocalStore {
   private readonly db: Database.Database;
   private readonly s: ReturnType<typeof prepareAll>;
+  /** files of attachment messages, written in the same transactions as their messages */
+  readonly attachments: AttachmentStore;
   private readonly applyIncomingTx: (items: IncomingMessage[], ackIds: string[], nowMs: number) => AppliedIncoming;
 
   private constructor(db: Database.Database) {
     this.db = db;
     this.s = prepareAll(db);
+    this.attachments = new AttachmentStore(db);
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 
@@ -310,6 +319,7 @@ export class LocalStore {
       });
       this.s.touchConversation.run({ id: m.conversationId, seq: info.lastInsertRowid, at: m.sentAt, unread: 0 });
       this.s.insertOutbox.run({ message_id: m.id, conv: m.conversationId, payload: m.payload, as_request: m.asRequest ? 1 : 0, next: m.nowMs, queued: m.nowMs });
+      if (m.files) this.attachments.insert(m.id, m.files, 'sent');
       if (m.kind === 'direct') this.s.contactKnown.run({ address: m.peer, now: m.nowMs });
     })();
     return this.getMessage(m.id)!;
@@ -428,6 +438,8 @@ export class LocalStore {
       });
       if (info.changes === 0) continue; // redelivery of a message we already hold
       inserted.push(it.id);
+      // our own other device's files too: this device has no copy of them
+      if (it.files) this.attachments.insert(it.id, it.files, 'pending');
       const pending = it.isRequest && contact?.state !== 'allowed';
       this.s.touchConversation.run({ id: it.conversationId, seq: info.lastInsertRowid, at: it.sentAt, unread: it.fromMe ? 0 : 1 });
       convs.add(it.conversationId);

@@ -16,6 +16,7 @@
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { LOWER_ADDRESS } from '../../shared/identity-patterns.js';
+import { readFiles, type AttachmentRef } from './attachment-wire.js';
 export type MessageKind = 'text' | 'request';
 
 export interface ComposeInput {
@@ -27,12 +28,18 @@ export interface ComposeInput {
   to?: string;
   /** the sending device's key; absent for bot posts */
   device?: string;
+  /** uploaded files: the message goes out as kind `attachment`, `text` its caption */
+  files?: AttachmentRef[];
 }
 
 /** The `message` argument of vault.sealMessage (the vault adds `from`, `groupId` and signs). */
 export function composeFields(input: ComposeInput): Record<string, unknown> {
   const out: Record<string, unknown> = { id: input.id, kind: input.kind, sentAt: input.sentAt };
-  if (input.kind === 'request') out.note = input.text;
+  if (input.files) {
+    out.kind = 'attachment';
+    out.files = input.files;
+    if (input.text !== '') out.text = input.text;
+  } else if (input.kind === 'request') out.note = input.text;
   else out.text = input.text;
   if (input.to !== undefined) out.to = input.to.toLowerCase();
   if (input.device !== undefined) out.device = input.device.toLowerCase();
@@ -104,6 +111,8 @@ export interface ReadBody {
   text: string;
   to: string | null;
   device: string | null;
+  /** kind `attachment`: its files (shown as a `text` message with its caption) */
+  files: AttachmentRef[] | null;
 }
 
 const DEVICE = /^[0-9a-f]{64}$/;
@@ -112,11 +121,17 @@ const DEVICE = /^[0-9a-f]{64}$/;
 export function readBody(m: Record<string, unknown>): ReadBody | null {
   const kind = m.kind;
   let text: unknown;
+  if (kind === 'attachment') {
+    const files = readFiles(m.files);
+    const caption = m.text ?? '';
+    if (files === null || typeof caption !== 'string') return null;
+    return { kind: 'text', text: caption, files, ...addressing(m) };
+  }
   if (kind === 'text') text = m.text;
   else if (kind === 'request') text = typeof m.note === 'string' ? m.note : m.text;
   else return null;
   if (typeof text !== 'string') return null;
-  return { kind, text, ...addressing(m) };
+  return { kind, text, files: null, ...addressing(m) };
 }
 
 /** Longest bot name kept, as the relay mints them (MintTokenBody). */

@@ -25,6 +25,7 @@ import { verifyInParallel, type VerifiedDevice } from './certified-devices.js';
 import type { ClientParts } from './client-parts.js';
 import type { OutboxRow } from './local-store.js';
 import { composeFields, type ComposeInput } from './message-body.js';
+import type { AttachmentRef } from './attachment-wire.js';
 import { RelayError, credentialRefused, isTransient } from './relay-api.js';
 import { certifiedMemberDevices, envelopesFor } from './sealed-envelopes.js';
 
@@ -106,7 +107,7 @@ export class Outbox {
   }
 
   /** Writes a new message and its outbox entry; nothing goes on the network here. */
-  enqueue(target: Pending['target'], text: string, kind: 'text' | 'request'): ChatMessage {
+  enqueue(target: Pending['target'], text: string, kind: 'text' | 'request', files?: AttachmentRef[]): ChatMessage {
     const me = this.d.me();
     const nowMs = this.now();
     const fields: ComposeInput = {
@@ -116,6 +117,7 @@ export class Outbox {
       text,
       device: me.deviceKey,
       ...(target.kind === 'direct' ? { to: target.peer } : {}),
+      ...(files ? { files } : {}),
     };
     const pending: Pending = { target, fields };
     const isDirect = target.kind === 'direct';
@@ -131,6 +133,7 @@ export class Outbox {
       payload: JSON.stringify(pending),
       asRequest: kind === 'request',
       nowMs,
+      files,
     });
   }
 
@@ -162,6 +165,8 @@ export class Outbox {
       device: this.d.me().deviceKey,
       ...(target.kind === 'direct' ? { to: target.peer } : {}),
     };
+    const files = this.d.store.attachments.refsOf(msg.id);
+    if (files.length > 0) fields.files = files;
     const pending: Pending = { target, fields, ...(stakeRef ? { stakeRef } : {}) };
     return this.d.store.requeue(messageId, JSON.stringify(pending), msg.kind === 'request', this.now());
   }
