@@ -13,6 +13,7 @@ import { BLOB_ID_PATTERN } from '../../../shared/api/blobs.js';
 
 const ID = new RegExp(BLOB_ID_PATTERN);
 const TEMP = '.tmp';
+const WRITE_BYTES = 1024 * 1024;
 
 /** A complete upload in its temp file: `keep` renames it into place, `discard` removes it. */
 export interface ReceivedBlob {
@@ -56,6 +57,15 @@ export class BlobFiles {
     const tempPath = join(this.temp, `${id}.${process.pid}.part`);
     const fh = await open(tempPath, 'wx', 0o600);
     let size = 0;
+    // the socket hands over small chunks; one write per MiB instead of per chunk
+    let pending: Buffer[] = [];
+    let pendingLength = 0;
+    const flush = async () => {
+      const bytes = Buffer.concat(pending, pendingLength);
+      pending = [];
+      pendingLength = 0;
+      for (let at = 0; at < bytes.length; ) at += (await fh.write(bytes, at, bytes.length - at)).bytesWritten;
+    };
     let head: Buffer[] | null = [];
     let headLength = 0;
     try {
@@ -70,9 +80,12 @@ export class BlobFiles {
             head = null;
           }
         }
-        for (let at = 0; at < chunk.length; ) at += (await fh.write(chunk, at, chunk.length - at)).bytesWritten;
+        pending.push(chunk);
+        pendingLength += chunk.length;
+        if (pendingLength >= WRITE_BYTES) await flush();
       }
       if (head) limits.checkHead(Buffer.concat(head));
+      await flush();
       await fh.sync();
     } catch (err) {
       await fh.close().catch(() => undefined);
