@@ -30,7 +30,8 @@ Serve options:
                              $RELAY_DATABASE_URL); any number of relays may share one database
                              and serve as one (a cluster). Connect directly, not through a
                              transaction-pooling proxy. The data folder then holds only --lan's
-                             TLS files, and the disk guard is off (watch the database's disk)
+                             TLS files and (without --blob-dir) blob bytes, and the disk guard
+                             is off (watch the database's disk)
   --node-id <name>           this node's name in the cluster, shown in pg_stat_activity
                              (default: host name, process id and a random suffix)
   --lan                      serve HTTPS on all interfaces with a self-signed certificate

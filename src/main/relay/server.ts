@@ -31,8 +31,9 @@ export interface RunningRelay {
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
 
 export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay> {
-  // On a cluster the folder holds nothing but --lan's TLS files and, without --blob-dir, the blobs.
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  // On a cluster the folder holds nothing but --lan's TLS files and, without --blob-dir, the
+  // blobs (whose folder the relay makes when it starts).
+  if (!opts.database || opts.lan) mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const blobDir = opts.blobDir ?? join(opts.dataDir, 'blobs');
   const scheme = opts.lan ? 'https' : 'http';
   // LAN addresses matter only when the relay is reachable on them
