@@ -3,7 +3,8 @@ import type { PgSql } from './pg-client.js';
 
 /**
  * The relay's PostgreSQL schema history, oldest first: the same tables and rules as the SQLite
- * schema (sqlite-migrations.ts) at its version 4. Never edit a shipped entry: append a new one.
+ * schema (sqlite-migrations.ts): version 1 is SQLite's 4, version 2 its 5 (blobs). Never edit a
+ * shipped entry: append a new one.
  * Addresses, keys and handles are stored lower-case; times are epoch milliseconds (bigint).
  * `seq` identity columns stand in for SQLite's rowid where order of insertion breaks ties.
  */
