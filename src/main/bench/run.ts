@@ -41,6 +41,10 @@ export const SECTIONS: BenchSection[] = [
     },
   },
   {
+    name: 'blobs',
+    load: () => optionalSection('blobs', './blob-bench.ts', 'benchBlobs', { options: (ctx) => ({ quick: ctx.quick, log: ctx.log }) }),
+  },
+  {
     name: 'crypto',
     load: () =>
       optionalSection('crypto', './crypto-bench.ts', 'benchCrypto', {

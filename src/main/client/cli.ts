@@ -32,6 +32,8 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   lock                               forget the remembered unlock now → {locked: true}
   handle <name>                      claim or change the handle
   send <0xADDRESS|@handle> <text> [--request] [--stake [MAX]]
+  send <0xADDRESS|@handle> --file PATH [--file PATH …] [text]
+                                     up to 10 files of at most 25 MiB, encrypted, with text as the caption
                                      → {messageId, to, state, routed, stakeRequired, stakeCurrency, devices:[…]}
                                      state: sent | queued (offline; \`outbox\` sends it) | failed | blocked | stake-required;
                                      exit 1 when nothing was delivered (failed, blocked, stake-required)
@@ -44,9 +46,14 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   accept <address>                   accept a contact request; a staked one's stake goes back to its sender
   spam <address>                     a staked request is spam: keep its stake (a transaction; needs gas), block them
   sync [--json] [--follow]           pull until empty; one line per new message
-                                     {id, from, groupId, routed, kind, text, sentAt, via}, with expiresIn (seconds) when
-                                     it disappears, timer (seconds, 0 = off) on a timer notice, and one per message an edit
-                                     or delete changed {id, conversationId, from, edited, text, editedAt | deleted}
+                                     {id, from, groupId, routed, kind, text, sentAt, via[, files]}, with expiresIn
+                                     (seconds) when it disappears, timer (seconds, 0 = off) on a timer notice, and one per
+                                     message an edit or delete changed {id, conversationId, from, edited, text, editedAt |
+                                     deleted}. A message with files is printed once they are fetched and checked: files:
+                                     [{name, mime, size, path}] (path: kept encrypted in the profile; a refused one has
+                                     error instead)
+  save-file <messageId> <index> <PATH>
+                                     write a received file's plaintext to PATH → {saved: PATH}
   edit <conversation> <message-id> <text>            edit one of my messages (everywhere) → {…, edited, sent}
   delete <conversation> <message-id>                 delete one of my messages for everyone → {…, deleted, sent}
   timer <conversation> <off|5m|1h|1d|1w>             disappearing messages in that conversation (any N s|m|h|d|w
@@ -78,7 +85,7 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   group admin <id> <address> | group unadmin <id> <address>
                                                      creator only: admins add/remove members, edit, mint bot tokens
   group join <id> [--password P] | group leave <id> | group info <id> | group list [--public]
-  group send <id> <text>
+  group send <id> <text> | group send <id> --file PATH [--file PATH …] [text]
   group token <id> <name>                            → {token, botToken}
   group tokens <id> | group revoke-token <id> <tokenId>
 
@@ -166,6 +173,7 @@ function parseCli(argv: string[]) {
         limit: { type: 'string' },
         off: { type: 'boolean' },
         conversation: { type: 'string' },
+        file: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -258,10 +266,13 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       return;
     }
     case 'send': {
-      need(args, 2, '<0xADDRESS|@handle> <text>');
+      const files = values.file ?? [];
+      need(args, files.length > 0 ? 1 : 2, files.length > 0 ? '<0xADDRESS|@handle>' : '<0xADDRESS|@handle> <text>');
+      if (files.length > 0 && (values.request || values.stake !== undefined)) throw new UsageError('--file goes with neither --request nor --stake');
       const to = await m.resolveRecipient(args[0]);
       const max = values.stake === undefined ? null : values.stake === ANY_STAKE ? 'any' : stakeAmount(values.stake);
-      const { outcome } = await m.sendAndWait(`direct:${to}`, args.slice(1).join(' '), values.request === true);
+      const text = args.slice(1).join(' ');
+      const { outcome } = files.length > 0 ? await m.sendFiles(`direct:${to}`, files, text) : await m.sendAndWait(`direct:${to}`, text, values.request === true);
       if (max !== null && outcome.routed === 'stake-gate' && outcome.stakeQuote) {
         const asked = BigInt(outcome.stakeQuote.amountWei);
         if (max !== 'any' && asked > max) throw new MessengerError('bad-argument', `they ask for ${formatWei(asked)} ${outcome.stakeCurrency ?? ''}, more than --stake ${values.stake}; nothing was paid`);
@@ -290,6 +301,12 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'sync':
       await sync(m, values.json === true || values.follow === true, values.follow === true);
       return;
+    case 'save-file': {
+      need(args, 3, '<messageId> <index> <PATH>');
+      await m.attachments.exportFile(args[0].toLowerCase(), nonNegativeInt(args[1], 'index', 9), args[2]);
+      printJson({ saved: args[2] });
+      return;
+    }
     case 'outbox': {
       for (const o of await m.flushOutbox(true)) printJson(o);
       return;
@@ -523,9 +540,11 @@ async function group(m: Messenger, args: string[], values: Values): Promise<void
       printJson(values.public ? await m.listPublicGroups() : await m.listMyGroups());
       return;
     case 'send': {
-      need(rest, 2, '<id> <text>');
+      const files = values.file ?? [];
+      need(rest, files.length > 0 ? 1 : 2, files.length > 0 ? '<id>' : '<id> <text>');
       const id = groupId(rest[0]);
-      const { outcome } = await m.sendAndWait(`group:${id}` as ConversationId, rest.slice(1).join(' '));
+      const text = rest.slice(1).join(' ');
+      const { outcome } = files.length > 0 ? await m.sendFiles(`group:${id}` as ConversationId, files, text) : await m.sendAndWait(`group:${id}` as ConversationId, text);
       printJson({ messageId: outcome.messageId, groupId: id, state: sendState(outcome), routed: outcome.routed, error: outcome.error, devices: outcome.deliveries });
       exitUnlessDelivered(outcome);
       return;
@@ -553,16 +572,22 @@ async function group(m: Messenger, args: string[], values: Values): Promise<void
  * loses a message nor prints one twice (barring a crash inside that one write-and-mark).
  */
 async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void> {
+  // A message with files is printed once they are saved (or refused), so its line names where they are.
+  m.autoFetchFiles = false;
   const print = (): void => {
     for (const msg of m.store.unshownMessages()) {
+      if (m.attachments.hasPending(msg.id)) continue;
       const groupId = msg.conversationId.startsWith('group:') ? msg.conversationId.slice(6) : null;
+      const files = m.attachments.filesOf(msg.id).map((f) => ({ name: f.name, mime: f.mime, size: f.size, path: f.path, ...(f.state === 'refused' ? { error: f.error } : {}) }));
       if (json) {
         printJson({
           id: msg.id, from: msg.from, groupId, routed: msg.routed, kind: msg.kind, text: msg.text, sentAt: msg.sentAt, via: msg.via, botName: msg.botName,
           ...(msg.expiresIn !== null ? { expiresIn: msg.expiresIn } : {}), ...(msg.timerSeconds !== null ? { timer: msg.timerSeconds } : {}), ...(msg.editedAt ? { editedAt: msg.editedAt } : {}), ...(msg.deleted ? { deleted: true } : {}),
+          ...(files.length > 0 ? { files } : {}),
         });
       } else {
-        process.stdout.write(`${msg.sentAt} ${msg.from}${groupId ? ` in ${groupId}` : ''}${msg.routed === 'request' ? ' (request)' : ''}: ${shownText(msg)}\n`);
+        const attached = files.map((f) => ` [${f.name}, ${f.size} bytes${f.path ? ` at ${f.path}` : `: ${f.error ?? 'not fetched'}`}]`).join('');
+        process.stdout.write(`${msg.sentAt} ${msg.from}${groupId ? ` in ${groupId}` : ''}${msg.routed === 'request' ? ' (request)' : ''}: ${shownText(msg)}${attached}\n`);
       }
       m.store.markShown(msg.seq);
     }
@@ -573,6 +598,10 @@ async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void>
       else process.stdout.write(`${msg.id} ${msg.deleted ? 'deleted' : `edited: ${msg.text}`}\n`);
     }
   };
+  const fetchThenPrint = async (): Promise<void> => {
+    await m.attachments.fetchPending();
+    print();
+  };
   // lines a previous run committed but did not get to print
   print();
   m.committedHook = (applied: AppliedIncoming) => {
@@ -581,6 +610,8 @@ async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void>
   };
   const off = m.on('message.rejected', (r) => process.stderr.write(`${JSON.stringify({ rejected: r.envelopeId, claimedSender: r.claimedSender, reason: r.reason })}\n`));
   if (follow) {
+    // files are fetched as each message arrives
+    const offFiles = m.on('message.new', () => void fetchThenPrint().catch((e: unknown) => process.stderr.write(`${JSON.stringify({ files: 'not fetched', error: (e as Error).message })}\n`)));
     // the background loop holds a pull open; the profile closes (cancelling it) in main's finally
     const stopped = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', resolve);
@@ -593,10 +624,13 @@ async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void>
     const signal = await stopped;
     clearInterval(alive);
     off();
+    offFiles();
     process.stderr.write(`${JSON.stringify({ following: false, signal })}\n`);
     return;
   }
   const res = await m.syncPass().finally(off);
+  // then the files of what it stored (and of earlier runs' messages still waiting for theirs)
+  await fetchThenPrint();
   if (res.deferred > 0) process.stderr.write(`${JSON.stringify({ deferred: res.deferred, note: 'left on the relay for the next sync' })}\n`);
 }
 

@@ -11,7 +11,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
-import type { Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Duplex, Readable, Writable } from 'node:stream';
 
 export interface HttpResponse {
   status: number;
@@ -23,7 +24,10 @@ export interface HttpRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  body?: Buffer;
+  /** a stream is sent as it is read (the caller sets content-length); a Buffer whole */
+  body?: Buffer | Readable;
+  /** a 2xx answer's body is streamed here instead of collected (the answer's `body` is then empty) */
+  sink?: Writable;
   timeoutMs?: number;
   /** cancels the request (a held pull when the app locks or closes): rejects with code `aborted` */
   signal?: AbortSignal;
@@ -90,15 +94,20 @@ export function httpRequest(agent: http.Agent, req: HttpRequest): Promise<HttpRe
   const mod = req.url.protocol === 'https:' ? https : http;
   return new Promise<HttpResponse>((resolve, reject) => {
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
-    if (req.body) headers['content-length'] = String(req.body.length);
+    if (Buffer.isBuffer(req.body)) headers['content-length'] = String(req.body.length);
     if (req.signal?.aborted) return reject(new NetworkError('request cancelled', 'aborted'));
     const r = mod.request(
       req.url,
       { method: req.method, headers, agent, timeout: req.timeoutMs ?? 20_000 },
       (res) => {
+        const status = res.statusCode ?? 0;
+        if (req.sink && status >= 200 && status < 300) {
+          pipeline(res, req.sink).then(() => resolve({ status, headers: res.headers, body: Buffer.alloc(0) }), (e: unknown) => reject(toNetworkError(e)));
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) }));
         res.on('error', (e) => reject(toNetworkError(e)));
       },
     );
@@ -110,7 +119,11 @@ export function httpRequest(agent: http.Agent, req: HttpRequest): Promise<HttpRe
       signal.addEventListener('abort', abort, { once: true });
       r.on('close', () => signal.removeEventListener('abort', abort));
     }
-    r.end(req.body);
+    if (req.body && !Buffer.isBuffer(req.body)) {
+      const body = req.body;
+      body.once('error', (e) => r.destroy(toNetworkError(e)));
+      body.pipe(r);
+    } else r.end(req.body);
   });
 }
 

@@ -279,4 +279,42 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX messages_sent ON messages (sent_at, seq);
     `,
   },
+  {
+    version: 10,
+    name: 'attachments',
+    sql: `
+      -- The files of an attachment message, as signed (blob id, key, nonce, name, mime, size,
+      -- sha256), and how far fetching each got (attachment-store.ts). key is emptied once the
+      -- file is kept at rest (under the profile's own key) or refused.
+      CREATE TABLE attachments (
+        message_id TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        blob TEXT NOT NULL,
+        key TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        name TEXT NOT NULL,
+        mime TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('sent', 'pending', 'saved', 'refused')),
+        path TEXT,
+        error TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (message_id, idx)
+      );
+      CREATE INDEX attachments_pending ON attachments (attempts) WHERE state = 'pending';
+    `,
+  },
+  {
+    version: 11,
+    name: 'a deleted message forgets its files',
+    sql: `
+      -- A message deleted for everyone (kind delete) keeps its row as the placeholder; its files
+      -- go with its text. An expired one loses its row, and its files with it (ON DELETE CASCADE).
+      -- The kept files themselves leave the disk with Attachments.sweepFiles.
+      CREATE TRIGGER messages_deleted_files AFTER UPDATE OF deleted_at ON messages WHEN NEW.deleted_at IS NOT NULL BEGIN
+        DELETE FROM attachments WHERE message_id = NEW.id;
+      END;
+    `,
+  },
 ];

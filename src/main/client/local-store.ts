@@ -5,6 +5,8 @@
  * prepared once when the store opens. Multi-row changes are single transactions, which is
  * what lets the sync loop promise "commit, then ack": a crash leaves either nothing or all.
  */
+import { AttachmentStore } from './attachment-store.js';
+import type { AttachmentRef } from './attachment-wire.js';
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { openDatabase } from '../sqlite/open-database.js';
@@ -75,6 +77,8 @@ export interface IncomingMessage {
   control?: ControlBody | null;
   /** the sender's disappearing timer (seconds) */
   expiresIn?: number | null;
+  /** an attachment message's files, to fetch */
+  files?: AttachmentRef[] | null;
 }
 
 export interface AppliedIncoming {
@@ -104,6 +108,8 @@ export interface OutgoingMessage {
   expiresIn?: number | null;
   /** a timer notice: the seconds set */
   timerSeconds?: number | null;
+  /** an attachment message's files, already uploaded */
+  files?: AttachmentRef[];
 }
 
 interface MessageRowDb {
@@ -189,6 +195,8 @@ export class LocalStore {
   private readonly s: ReturnType<typeof prepareAll>;
   /** full-text search over the messages (local-store-search.ts) */
   readonly search: MessageSearchStore;
+  /** files of attachment messages, written in the same transactions as their messages */
+  readonly attachments: AttachmentStore;
   private readonly applyIncomingTx: (items: IncomingMessage[], ackIds: string[], nowMs: number) => AppliedIncoming;
   /** edits, deletes and disappearing messages */
   readonly changes: MessageChangesStore;
@@ -201,6 +209,7 @@ export class LocalStore {
     this.changes = new MessageChangesStore(db);
     this.trust = new TrustStore(db);
     this.search = new MessageSearchStore(db);
+    this.attachments = new AttachmentStore(db);
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 
@@ -361,6 +370,7 @@ export class LocalStore {
       this.s.touchConversation.run({ id: m.conversationId, seq: info.lastInsertRowid, at: m.sentAt, unread: 0 });
       this.changes.noteInserted({ ...m, fromMe: true, expiresIn: m.expiresIn ?? null, timerSeconds: m.timerSeconds ?? null }, m.nowMs);
       this.s.insertOutbox.run({ message_id: m.id, conv: m.conversationId, payload: m.payload, as_request: m.asRequest ? 1 : 0, next: m.nowMs, queued: m.nowMs });
+      if (m.files) this.attachments.insert(m.id, m.files, 'sent');
       if (m.kind === 'direct') this.s.contactKnown.run({ address: m.peer, now: m.nowMs });
     })();
     return this.getMessage(m.id)!;
@@ -494,6 +504,8 @@ export class LocalStore {
       inserted.push(it.id);
       const timerSeconds = it.control?.kind === 'timer' ? it.control.seconds : null;
       for (const reason of this.changes.noteInserted({ ...it, expiresIn: it.expiresIn ?? null, timerSeconds }, nowMs)) refused.push({ envelopeId: it.envelopeId, author: it.author, reason });
+      // our own other device's files too: this device has no copy of them
+      if (it.files) this.attachments.insert(it.id, it.files, 'pending');
       const pending = it.isRequest && contact?.state !== 'allowed';
       this.s.touchConversation.run({ id: it.conversationId, seq: info.lastInsertRowid, at: it.sentAt, unread: it.fromMe ? 0 : 1 });
       convs.add(it.conversationId);

@@ -17,6 +17,7 @@ import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { LOWER_ADDRESS } from '../../shared/identity-patterns.js';
 import { isControlKind, readControl, readExpiresIn, type ControlBody, type ControlKind } from './message-control.js';
+import { readFiles, type AttachmentRef } from './attachment-wire.js';
 export type MessageKind = 'text' | 'request';
 
 export interface ComposeInput {
@@ -31,12 +32,18 @@ export interface ComposeInput {
   to?: string;
   /** the sending device's key; absent for bot posts */
   device?: string;
+  /** uploaded files: the message goes out as kind `attachment`, `text` its caption */
+  files?: AttachmentRef[];
 }
 
 /** The `message` argument of vault.sealMessage (the vault adds `from`, `groupId` and signs). */
 export function composeFields(input: ComposeInput): Record<string, unknown> {
   const out: Record<string, unknown> = { id: input.id, kind: input.kind, sentAt: input.sentAt };
-  if (input.kind === 'request') out.note = input.text;
+  if (input.files) {
+    out.kind = 'attachment';
+    out.files = input.files;
+    if (input.text !== '') out.text = input.text;
+  } else if (input.kind === 'request') out.note = input.text;
   else if (input.kind === 'text' || input.kind === 'edit') out.text = input.text;
   Object.assign(out, input.extra);
   if (input.to !== undefined) out.to = input.to.toLowerCase();
@@ -113,6 +120,8 @@ export interface ReadBody {
   control: ControlBody | null;
   /** the sender's disappearing timer (seconds), null when none or out of bounds */
   expiresIn: number | null;
+  /** kind `attachment`: its files (shown as a `text` message with its caption) */
+  files: AttachmentRef[] | null;
 }
 
 const DEVICE = /^[0-9a-f]{64}$/;
@@ -123,13 +132,19 @@ export function readBody(m: Record<string, unknown>): ReadBody | null {
   let text: unknown;
   if (isControlKind(kind)) {
     const control = readControl(m);
-    return control === null ? null : { kind: 'text', text: control.kind === 'edit' ? control.text : '', ...addressing(m), control, expiresIn: null };
+    return control === null ? null : { kind: 'text', text: control.kind === 'edit' ? control.text : '', ...addressing(m), control, expiresIn: null, files: null };
+  }
+  if (kind === 'attachment') {
+    const files = readFiles(m.files);
+    const caption = m.text ?? '';
+    if (files === null || typeof caption !== 'string') return null;
+    return { kind: 'text', text: caption, files, ...addressing(m), control: null, expiresIn: readExpiresIn(m) };
   }
   if (kind === 'text') text = m.text;
   else if (kind === 'request') text = typeof m.note === 'string' ? m.note : m.text;
   else return null;
   if (typeof text !== 'string') return null;
-  return { kind, text, ...addressing(m), control: null, expiresIn: readExpiresIn(m) };
+  return { kind, text, ...addressing(m), control: null, expiresIn: readExpiresIn(m), files: null };
 }
 
 /** Longest bot name kept, as the relay mints them (MintTokenBody). */

@@ -73,6 +73,8 @@ import { SyncEngine, type CrashPoint, type SyncPassResult } from './sync-engine.
 import { SyncLoop } from './sync-loop.js';
 import { Signals } from './signals.js';
 import { MessageChanges, type ScheduleTimer } from './message-changes.js';
+import { Attachments } from './attachments.js';
+import type { AttachmentRef } from './attachment-wire.js';
 import type { IncomingSignal } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
 
@@ -124,6 +126,8 @@ export class Messenger {
   private readonly devices: CertifiedDevices;
   private readonly outbox: Outbox;
   private readonly engine: SyncEngine;
+  /** files of attachment messages: upload, fetch and check, keep at rest, export */
+  readonly attachments: Attachments;
   readonly stakes: Stakes;
   private readonly loop: SyncLoop;
   private readonly signals: Signals;
@@ -186,6 +190,11 @@ export class Messenger {
       onQueued: () => void this.kickOutbox(),
     });
     this.signals = new Signals({ api, vault, devices: this.devices, me: () => this.me(), now });
+    this.attachments = new Attachments({
+      api, store, profileDir: opts.profileDir, codec: () => this.filesCodec,
+      onUpdated: (id) => { const m = this.store.getMessage(id); if (m) this.emit('message.updated', m); },
+      onRefused: (r) => this.emit('message.rejected', { envelopeId: `${r.messageId}/${r.index}`, claimedSender: this.store.getMessage(r.messageId)?.from ?? '', reason: `file "${r.name}": ${r.reason}` }),
+    });
     this.loop = new SyncLoop({
       session: this.session,
       outbox: this.outbox,
@@ -234,6 +243,8 @@ export class Messenger {
   }
 
   private emit<E extends EventName>(event: E, payload: Events[E]): void {
+    // a message deleted for everyone or expired takes its kept files off the disk
+    if (event === 'message.removed' || (event === 'message.updated' && (payload as ChatMessage).deleted)) void this.attachments.sweepFiles().catch(() => undefined);
     try {
       this.events.emit(event, payload);
     } catch {
@@ -406,6 +417,8 @@ export class Messenger {
   async lock(): Promise<void> {
     forgetTicket(ticketPath(this.opts.profileDir, 'api-key'));
     this.unlocked = false;
+    this.filesCodec = null;
+    this.attachments.lock();
     this.loop.stop();
     await this.vault.lock();
   }
@@ -414,6 +427,8 @@ export class Messenger {
     this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
     this.unlocked = true;
     this.session.setCodec(codec ?? this.opts.codec ?? passphraseCodec(passphrase));
+    // not the API key's remembering codec: its one ticket would then hold the file key instead
+    this.filesCodec = this.opts.codec ?? passphraseCodec(passphrase);
     if (this.session.hasRelay()) {
       try {
         await this.session.ensureSignedIn();
@@ -573,14 +588,20 @@ export class Messenger {
   }
 
   /** Stores the message and makes one send attempt now; the outcome carries the per-device routing. */
-  async sendAndWait(conversationId: ConversationId, text: string, asRequest = false): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
-    const m = this.enqueue(conversationId, text, asRequest);
+  async sendAndWait(conversationId: ConversationId, text: string, asRequest = false, files?: AttachmentRef[]): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
+    const m = this.enqueue(conversationId, text, asRequest, files);
     const outcomes = await this.outbox.flush(true);
     const outcome = outcomes.find((o) => o.messageId === m.id) ?? { messageId: m.id, state: 'queued' as const, routed: null, stakeRequired: null, stakeCurrency: null, deliveries: [], error: null };
     return { message: this.store.getMessage(m.id)!, outcome };
   }
 
-  private enqueue(conversationId: ConversationId, text: string, asRequest: boolean): ChatMessage {
+  /** Uploads the files (encrypted) and sends an attachment message with them; `text` is its caption. */
+  async sendFiles(conversationId: ConversationId, paths: string[], text = '', onProgress?: (file: number, done: number, total: number) => void): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
+    this.ready();
+    return this.sendAndWait(conversationId, text, false, await this.attachments.upload(paths, onProgress));
+  }
+
+  private enqueue(conversationId: ConversationId, text: string, asRequest: boolean, files?: AttachmentRef[]): ChatMessage {
     this.me();
     // queued for a relay that will never take it again would read as "waiting", not as refused
     if (this.session.isRevoked()) throw revokedError();
@@ -591,11 +612,11 @@ export class Messenger {
       // replying to a pending request answers it: the relay counts the reply as "has written before"
       if (this.store.getContact(peer.toLowerCase())?.state === 'requested') this.store.acceptRequest(peer.toLowerCase(), this.nowMs());
       this.trust.assertMaySend(peer);
-      m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest ? 'request' : 'text', { expiresIn: this.changes.expiresIn(conversationId) });
+      m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest && !files ? 'request' : 'text', { expiresIn: this.changes.expiresIn(conversationId), files });
       this.signals.messageSent(peer.toLowerCase());
     } else if (conversationId.startsWith('group:')) {
       if (asRequest) throw new MessengerError('bad-argument', 'a group message cannot be a contact request');
-      m = this.outbox.enqueue({ kind: 'group', groupId: conversationId.slice(6).toLowerCase() }, text, 'text', { expiresIn: this.changes.expiresIn(conversationId) });
+      m = this.outbox.enqueue({ kind: 'group', groupId: conversationId.slice(6).toLowerCase() }, text, 'text', { expiresIn: this.changes.expiresIn(conversationId), files });
     } else throw new MessengerError('bad-argument', 'unknown conversation id');
     this.emit('message.new', m);
     this.emitConversation(m.conversationId);
@@ -935,6 +956,8 @@ export class Messenger {
     for (const r of applied.requests) this.emit('request.new', r);
     await this.committedHook?.(applied);
     this.loop.noteCommitted(applied);
+    // files are fetched after the ack, off the sync path; the CLI awaits fetchPending itself
+    if (this.autoFetchFiles && applied.messages.some((m) => this.attachments.hasPending(m.id))) void this.attachments.fetchPending().catch(() => undefined);
   }
 
   /** A peer types on while notices come at least every 6 s; a message from them or an `off` ends it. */
@@ -960,6 +983,11 @@ export class Messenger {
     }
     for (const [peer, ids] of byPeer) this.signals.receipt(peer, ids, 'delivered');
   }
+
+  private filesCodec: VaultCodec | null = null;
+
+  /** Fetch received files in the background as they arrive (the CLI fetches them itself, then prints). */
+  autoFetchFiles = true;
 
   /** The CLI prints here: after the commit, before the ack. */
   committedHook: ((applied: AppliedIncoming) => void | Promise<void>) | null = null;

@@ -26,6 +26,7 @@ import type { ClientParts } from './client-parts.js';
 import type { OutboxRow } from './local-store.js';
 import { composeFields, type ComposeInput } from './message-body.js';
 import { controlFieldsOf, type ControlBody } from './message-control.js';
+import type { AttachmentRef } from './attachment-wire.js';
 import { RelayError, credentialRefused, isTransient } from './relay-api.js';
 import { certifiedMemberDevices, envelopesFor } from './sealed-envelopes.js';
 import { SAFETY_NUMBER_CHANGED, changedError } from './trust.js';
@@ -111,13 +112,16 @@ export class Outbox {
 
   /**
    * Writes a new message and its outbox entry; nothing goes on the network here. `expiresIn`:
-   * the conversation's disappearing timer; `timer`: this is a timer notice (kind timer).
+   * the conversation's disappearing timer; `timer`: this is a timer notice (kind timer);
+   * `files`: uploaded files, the message goes out as kind `attachment`.
    */
-  enqueue(target: Pending['target'], text: string, kind: 'text' | 'request', opts: { expiresIn?: number | null; timer?: number } = {}): ChatMessage {
+  enqueue(target: Pending['target'], text: string, kind: 'text' | 'request', opts: { expiresIn?: number | null; timer?: number; files?: AttachmentRef[] } = {}): ChatMessage {
     const me = this.d.me();
     const nowMs = this.now();
     const extra = opts.timer !== undefined ? controlFieldsOf({ kind: 'timer', seconds: opts.timer }) : opts.expiresIn ? { expiresIn: opts.expiresIn } : undefined;
     const fields = this.fieldsFor(target, opts.timer !== undefined ? 'timer' : kind, text, nowMs, extra);
+    if (opts.files) fields.files = opts.files;
+    const files = opts.files;
     const pending: Pending = { target, fields };
     const isDirect = target.kind === 'direct';
     return this.d.store.insertOutgoing({
@@ -134,6 +138,7 @@ export class Outbox {
       nowMs,
       expiresIn: opts.expiresIn ?? null,
       timerSeconds: opts.timer ?? null,
+      files,
     });
   }
 
@@ -189,6 +194,8 @@ export class Outbox {
       device: this.d.me().deviceKey,
       ...(target.kind === 'direct' ? { to: target.peer } : {}),
     };
+    const files = this.d.store.attachments.refsOf(msg.id);
+    if (files.length > 0) fields.files = files;
     const pending: Pending = { target, fields, ...(stakeRef ? { stakeRef } : {}) };
     return this.d.store.requeue(messageId, JSON.stringify(pending), msg.kind === 'request', this.now());
   }

@@ -26,11 +26,16 @@ import {
   type CreateGroupBody, type PatchGroupBody,
 } from '../../shared/api/groups.js';
 import { StakeConfig, StakeList, StakeRecord } from '../../shared/api/stakes.js';
+import { BlobUploadResult } from '../../shared/api/blobs.js';
+import { Transform, type Readable, type Writable } from 'node:stream';
 import { NetworkError, createAgent, httpRequest, type HttpResponse } from './http-transport.js';
 import { RequestPacer, type RequestPriority } from './request-pacer.js';
 import type http from 'node:http';
 
-const QUOTA_CODES = new Set(['recipient-full', 'too-many-requests-pending']);
+const QUOTA_CODES = new Set(['recipient-full', 'too-many-requests-pending', 'blob-quota-full']);
+
+/** Bytes so far and the whole, for progress bars. */
+export type Progress = (done: number, total: number) => void;
 
 /**
  * Whether the relay refused our credential itself (revoked key, relay reset), as opposed to a
@@ -96,6 +101,10 @@ export function warmResponseChecks(): void {
 interface CallOptions<S extends TSchema | null> {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** raw bytes instead of JSON: made afresh for each attempt (a 429 is retried), with their length */
+  stream?: { open: () => Readable; length: number; contentType: string };
+  /** a 2xx answer's body goes here, streamed */
+  sink?: Writable;
   /** answer schema; null = any JSON */
   schema: S;
   auth?: boolean;
@@ -367,6 +376,30 @@ export class RelayApi {
     return { results, via };
   }
 
+  // ---- blobs (relay-contract-2 §5) ----
+
+  /** Streams `length` bytes of ciphertext from `open()` (called again if a 429 is retried) to the relay. */
+  uploadBlob(open: () => Readable, length: number, onProgress?: Progress): Promise<BlobUploadResult> {
+    const counted = () => open().pipe(counter(length, onProgress));
+    return this.call('POST', '/blobs', { stream: { open: counted, length, contentType: 'application/octet-stream' }, schema: BlobUploadResult, timeoutMs: 60_000 });
+  }
+
+  /** Streams a blob into `sink`; `size` (from the message) drives the progress callback. */
+  async downloadBlob(id: string, sink: Writable, size: number, onProgress?: Progress): Promise<void> {
+    const through = counter(size, onProgress);
+    const done = new Promise<void>((resolve, reject) => {
+      through.pipe(sink);
+      sink.once('finish', resolve);
+      sink.once('error', reject);
+    });
+    await this.call('GET', `/blobs/${encodeURIComponent(id)}`, { schema: null, sink: through, timeoutMs: 60_000 });
+    await done;
+  }
+
+  async deleteBlob(id: string): Promise<void> {
+    await this.call('DELETE', `/blobs/${encodeURIComponent(id)}`, { schema: null });
+  }
+
   // ---- plumbing ----
 
   private async call<S extends TSchema | null>(
@@ -386,12 +419,15 @@ export class RelayApi {
     if (opts.body !== undefined) {
       body = Buffer.from(JSON.stringify(opts.body));
       headers['content-type'] = 'application/json';
+    } else if (opts.stream) {
+      headers['content-type'] = opts.stream.contentType;
+      headers['content-length'] = String(opts.stream.length);
     }
     let res: HttpResponse;
     for (let attempt = 0; ; attempt++) {
       // the sign-in routes are budgeted per peer address, not per credential, but pacing them too costs nothing
       await this.pacer.acquire(opts.priority ?? 'user');
-      res = await httpRequest(this.agent, { method, url, headers, body, timeoutMs: opts.timeoutMs, signal: opts.signal });
+      res = await httpRequest(this.agent, { method, url, headers, body: opts.stream ? opts.stream.open() : body, sink: opts.sink, timeoutMs: opts.timeoutMs, signal: opts.signal });
       // a quota 429 (the recipient's queue is full) will not clear by waiting a moment: report it
       if (res.status !== 429 || QUOTA_CODES.has((parseJson(res.body) as { code?: unknown } | null)?.code as string)) break;
       const waitMs = retryAfterMs(res.headers['retry-after']);
@@ -413,6 +449,18 @@ export class RelayApi {
     }
     return json as never;
   }
+}
+
+/** Passes bytes through, reporting how many have gone by. */
+function counter(total: number, onProgress?: Progress): Transform {
+  let done = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      done += chunk.length;
+      onProgress?.(done, total);
+      cb(null, chunk);
+    },
+  });
 }
 
 function chunks<T>(items: T[]): T[][] {

@@ -209,7 +209,7 @@ export class SyncEngine {
     const sentAt = normaliseTime(opened.m.sentAt, receivedAt);
     // botName is the relay's word, not the signer's: taken only where the relay says a token posted.
     const botName = botPost ? readBotName(env.botName) : null;
-    const base = { id: opened.m.id.toLowerCase(), envelopeId: env.id, author, kind: body.kind, text: body.text, sentAt, receivedAt, via: env.via, botName, control: body.control, expiresIn: body.expiresIn };
+    const base = { id: opened.m.id.toLowerCase(), envelopeId: env.id, author, kind: body.kind, text: body.text, sentAt, receivedAt, via: env.via, botName, control: body.control, expiresIn: body.expiresIn, files: body.files };
     if (opened.kind === 'group') {
       const groupId = opened.groupId!;
       return {

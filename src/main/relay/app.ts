@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LIMITS } from '../../shared/api/common.js';
@@ -19,6 +20,9 @@ import { withDoorbell } from './live/ringing-store.js';
 import { WaiterRegistry } from './live/waiters.js';
 import { stakeRoutes } from './routes/stakes.js';
 import { healthRoutes } from './routes/health.js';
+import { blobRoutes } from './routes/blobs.js';
+import { BlobFiles } from './blobs/blob-files.js';
+import { sweepBlobs } from './blobs/blob-sweep.js';
 import { createStakeChain } from './chain/stake-chain.js';
 import { createStakeService } from './stake-service.js';
 
@@ -106,9 +110,15 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   accountRoutes(app, store, { now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled });
   stakeRoutes(app, store, stakes);
   healthRoutes(app, store);
+  const blobDir = deps.blobDir ?? (deps.dataDir ? join(deps.dataDir, 'blobs') : null);
+  const blobFiles = blobDir ? new BlobFiles(blobDir) : null;
+  const retentionMs = config.retentionDays * 24 * HOUR;
+  await blobRoutes(app, store, { now, files: blobFiles, maxBlobBytes: config.maxBlobMib * MIB, quotaBytes: config.maxBlobStorageMib * MIB, retentionMs, checkDisk: sends.checkDisk });
 
-  // Retention: unacked envelopes older than the operator's period go, at start-up and hourly.
-  const sweep = () => store.sweep(now() - config.retentionDays * 24 * HOUR).catch((err) => app.log.error({ err }, 'retention sweep failed'));
+  // Retention: unacked envelopes older than the operator's period go, at start-up and hourly;
+  // so do expired blobs (row and file).
+  const sweep = () =>
+    Promise.all([store.sweep(now() - retentionMs), blobFiles ? sweepBlobs(store, blobFiles, now()) : 0]).catch((err) => app.log.error({ err }, 'retention sweep failed'));
   let timer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
     await sweep();

@@ -30,7 +30,8 @@ Serve options:
                              $RELAY_DATABASE_URL); any number of relays may share one database
                              and serve as one (a cluster). Connect directly, not through a
                              transaction-pooling proxy. The data folder then holds only --lan's
-                             TLS files, and the disk guard is off (watch the database's disk)
+                             TLS files and (without --blob-dir) blob bytes, and the disk guard
+                             is off (watch the database's disk)
   --node-id <name>           this node's name in the cluster, shown in pg_stat_activity
                              (default: host name, process id and a random suffix)
   --lan                      serve HTTPS on all interfaces with a self-signed certificate
@@ -58,6 +59,11 @@ Serve options:
                              past it 429 too-many-requests-pending (default ${DEFAULT_CONFIG.maxRequestsPerPair})
   --min-free-disk-mib <n>    sends answer 507 storage-full while the data folder's disk has less
                              free; 0 turns the guard off (default ${DEFAULT_CONFIG.minFreeDiskMib})
+  --max-blob-mib <n>         largest attachment blob one upload may store, 413 past it (default ${DEFAULT_CONFIG.maxBlobMib})
+  --max-blob-storage-mib <n> MiB of unexpired blobs per uploading wallet; 429 blob-quota-full
+                             past it (default ${DEFAULT_CONFIG.maxBlobStorageMib})
+  --blob-dir <dir>           folder for blob bytes (default <data>/blobs); the nodes of a cluster
+                             must all name one shared folder (their metadata is in the database)
   -h, --help                 show this help
 
 Admin commands (act on <data>/relay.db, or on --database, directly; safe beside running relays):
@@ -108,6 +114,11 @@ export interface ServeOptions {
   maxQueuedMib?: number;
   maxRequestsPerPair?: number;
   minFreeDiskMib?: number;
+  /** relay-contract-2 §5; default DEFAULT_CONFIG's */
+  maxBlobMib?: number;
+  maxBlobStorageMib?: number;
+  /** null or absent: <dataDir>/blobs */
+  blobDir?: string | null;
 }
 
 export type AdminCommand =
@@ -178,6 +189,9 @@ function parseServe(argv: readonly string[], env: Readonly<Record<string, string
         'max-queued-mib': { type: 'string' },
         'max-requests-per-pair': { type: 'string' },
         'min-free-disk-mib': { type: 'string' },
+        'max-blob-mib': { type: 'string' },
+        'max-blob-storage-mib': { type: 'string' },
+        'blob-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -212,6 +226,10 @@ function parseServe(argv: readonly string[], env: Readonly<Record<string, string
       maxRequestsPerPair:
         values['max-requests-per-pair'] === undefined ? DEFAULT_CONFIG.maxRequestsPerPair : integer('--max-requests-per-pair', values['max-requests-per-pair'], 1, 1_000_000),
       minFreeDiskMib: values['min-free-disk-mib'] === undefined ? DEFAULT_CONFIG.minFreeDiskMib : integer('--min-free-disk-mib', values['min-free-disk-mib'], 0, 1_073_741_824),
+      maxBlobMib: values['max-blob-mib'] === undefined ? DEFAULT_CONFIG.maxBlobMib : integer('--max-blob-mib', values['max-blob-mib'], 1, 4096),
+      maxBlobStorageMib:
+        values['max-blob-storage-mib'] === undefined ? DEFAULT_CONFIG.maxBlobStorageMib : integer('--max-blob-storage-mib', values['max-blob-storage-mib'], 1, 1_073_741_824),
+      blobDir: values['blob-dir'] === undefined ? null : nonEmptyPath('--blob-dir', values['blob-dir']),
     },
   };
 }
@@ -304,8 +322,11 @@ function nodeId(v: string | undefined): string | null {
 }
 
 function dataDir(v: string | undefined): string {
-  if (v === undefined) return DEFAULT_DATA_DIR;
-  if (v.trim() === '') throw new UsageError('--data: empty path');
+  return v === undefined ? DEFAULT_DATA_DIR : nonEmptyPath('--data', v);
+}
+
+function nonEmptyPath(flag: string, v: string): string {
+  if (v.trim() === '') throw new UsageError(`${flag}: empty path`);
   return v;
 }
 

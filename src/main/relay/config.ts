@@ -26,6 +26,10 @@ export interface RelayConfig {
   maxRequestsPerPair: number;
   /** Sends answer 507 storage-full while the data folder has less free space than this (needs `RelayDeps.dataDir`). */
   minFreeDiskMib: number;
+  /** Largest blob one upload may store, in MiB (413 blob-too-large past it). */
+  maxBlobMib: number;
+  /** MiB of unexpired blobs per uploading wallet (429 blob-quota-full past it). */
+  maxBlobStorageMib: number;
 }
 
 export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
@@ -40,6 +44,8 @@ export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
   maxQueuedMib: 64,
   maxRequestsPerPair: 20,
   minFreeDiskMib: 512,
+  maxBlobMib: 25,
+  maxBlobStorageMib: 512,
 };
 
 export interface RelayDeps {
@@ -53,6 +59,11 @@ export interface RelayDeps {
   stakeChain?: StakeChain;
   /** The data folder, whose file system the disk guard watches; no guard without it. */
   dataDir?: string;
+  /**
+   * Where blob bytes are kept; default `<dataDir>/blobs`. Nodes of a cluster must share one
+   * folder. Without either, the blob routes answer 503 blobs-unavailable.
+   */
+  blobDir?: string;
   /** TLS material for `--lan`; the app then serves HTTPS. */
   https?: { key: string; cert: string };
   /** Wakes held pulls; a clustered store brings one that rings across nodes. Default: in-process. */

@@ -45,7 +45,7 @@ export function isLowOrderPoint(hexKey: string): boolean {
   return LOW_ORDER_HEX.has(top >= 8 ? key.slice(0, 62) + (top - 8).toString(16) + key[63] : key);
 }
 
-const MIN_CIPHERTEXT = 17; // 16-byte GCM tag + at least one byte
+export const MIN_CIPHERTEXT = 17; // 16-byte GCM tag + at least one byte
 const TEXT_MIN_LENGTH = 24;
 const TEXT_SHARE = 0.9;
 
@@ -104,6 +104,14 @@ function decodesAsTextPayload(bytes: Buffer): boolean {
   }
 }
 
+/**
+ * The relay's whole plaintext check on decoded ciphertext, for envelopes and for the first bytes
+ * of a blob. Text of TEXT_MIN_LENGTH bytes or more is all caught by looksLikePlaintext.
+ */
+export function looksUnsealed(bytes: Buffer): boolean {
+  return looksLikePlaintext(bytes) || (bytes.length < TEXT_MIN_LENGTH && decodesAsTextPayload(bytes));
+}
+
 export interface SealedFields {
   ciphertext: string; // canonical padded base64
   nonce: string;
@@ -117,8 +125,7 @@ export function checkSealedFields(input: { ciphertext: string; nonce: string; ep
   if (!ct) return { status: 400, error: 'ciphertext must be standard base64' };
   if (ct.bytes.length > maxBytes) return { status: 413, error: `ciphertext is over ${maxBytes} bytes` };
   if (ct.bytes.length < MIN_CIPHERTEXT) return { status: 400, error: `ciphertext must decode to at least ${MIN_CIPHERTEXT} bytes (GCM tag + data)` };
-  // Text of TEXT_MIN_LENGTH bytes or more is all caught by looksLikePlaintext.
-  if (looksLikePlaintext(ct.bytes) || (ct.bytes.length < TEXT_MIN_LENGTH && decodesAsTextPayload(ct.bytes))) return { status: 400, error: 'ciphertext looks like plaintext; seal content on the client first' };
+  if (looksUnsealed(ct.bytes)) return { status: 400, error: 'ciphertext looks like plaintext; seal content on the client first' };
   const nonce = canonicalBase64(input.nonce);
   if (!nonce || nonce.bytes.length !== 12) return { status: 400, error: 'nonce must be base64 of exactly 12 bytes' };
   const eph = input.ephemeralPublicKey.toLowerCase();

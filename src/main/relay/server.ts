@@ -31,8 +31,10 @@ export interface RunningRelay {
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
 
 export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay> {
-  // On a cluster the folder holds nothing but --lan's TLS files.
+  // On a cluster the folder holds nothing but --lan's TLS files and, without --blob-dir, the
+  // blobs (whose folder the relay makes when it starts).
   if (!opts.database || opts.lan) mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const blobDir = opts.blobDir ?? join(opts.dataDir, 'blobs');
   const scheme = opts.lan ? 'https' : 'http';
   // LAN addresses matter only when the relay is reachable on them
   const lanIps = opts.lan && WILDCARDS.has(opts.host) ? lanIPv4Addresses() : [];
@@ -66,8 +68,10 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
         maxQueuedMib: opts.maxQueuedMib ?? DEFAULT_CONFIG.maxQueuedMib,
         maxRequestsPerPair: opts.maxRequestsPerPair ?? DEFAULT_CONFIG.maxRequestsPerPair,
         minFreeDiskMib: opts.minFreeDiskMib ?? DEFAULT_CONFIG.minFreeDiskMib,
+        maxBlobMib: opts.maxBlobMib ?? DEFAULT_CONFIG.maxBlobMib,
+        maxBlobStorageMib: opts.maxBlobStorageMib ?? DEFAULT_CONFIG.maxBlobStorageMib,
       };
-      const app: FastifyInstance = await createRelay({ store, config, ...clustered, https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined });
+      const app: FastifyInstance = await createRelay({ store, config, ...clustered, blobDir, https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined });
       try {
         await app.listen({ host: opts.host, port: wantedPort });
       } catch (err) {

@@ -49,7 +49,7 @@ describe('receipt and typing bodies', () => {
     expect(readBody(received({ ...common, kind: 'typing', state: 'on' }))).toBeNull();
     expect(readSignal(received({ ...common, kind: 'text', text: 'hi' }))).toBeNull();
     expect(readSignal(received({ ...common, kind: 'reaction', of: ids(1), state: 'on' }))).toBeNull();
-    expect(readBody(received({ ...common, kind: 'text', text: 'hi', to: PEER }))).toEqual({ kind: 'text', text: 'hi', to: PEER, device: null, control: null, expiresIn: null });
+    expect(readBody(received({ ...common, kind: 'text', text: 'hi', to: PEER }))).toEqual({ kind: 'text', text: 'hi', to: PEER, device: null, control: null, expiresIn: null, files: null });
   });
 
   it('extra fields of a signal are not carried into what the client reads', () => {

@@ -16,7 +16,8 @@ without a valid one (429 with Retry-After and RateLimit headers); at most 100 en
 request, 64 KiB of ciphertext per envelope, 1 MiB per body. Queue quotas per recipient device
 (429 \`recipient-full\`), undelivered contact requests per sender and recipient (429
 \`too-many-requests-pending\`), a disk guard on sends (507 \`storage-full\`) and 16 devices
-per wallet (409 \`too-many-devices\`).
+per wallet (409 \`too-many-devices\`). Blobs: at most 25 MiB each by default (413) and 512 MiB
+of unexpired blobs per wallet (429 \`blob-quota-full\`).
 Errors are \`{ "error": string, "code"?: string }\`.`;
 
 /** Stable names for client generators, one per operation. */
@@ -61,6 +62,9 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /api/v1/stakes': 'listStakes',
   'GET /api/v1/stakes/:id': 'getStake',
   'POST /api/v1/stakes/:id/release': 'releaseStake',
+  'POST /api/v1/blobs': 'uploadBlob',
+  'GET /api/v1/blobs/:id': 'downloadBlob',
+  'DELETE /api/v1/blobs/:id': 'deleteBlob',
 };
 
 /** The OpenAPI 3.1.0 document at /openapi.json and the human-readable reference at `/`, both offline. */
@@ -77,6 +81,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'groups', description: 'Groups, their members, group sends and bot tokens' },
         { name: 'account', description: 'Sign-in, API keys, devices, handle, inbox policy, contacts' },
         { name: 'stakes', description: 'Refundable anti-spam stakes paid into an escrow contract on one EVM chain' },
+        { name: 'blobs', description: 'Encrypted attachment bytes: upload, download with Range, delete' },
       ],
       components: {
         securitySchemes: {

@@ -12,6 +12,7 @@ const STATUS: Record<StoreErrorCode, number> = {
   'recipient-full': 429,
   'too-many-requests-pending': 429,
   'too-many-devices': 409,
+  'blob-quota-full': 429,
 };
 
 /** Runs a store call and turns its refusals into HTTP answers. */

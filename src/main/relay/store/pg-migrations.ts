@@ -3,7 +3,8 @@ import type { PgSql } from './pg-client.js';
 
 /**
  * The relay's PostgreSQL schema history, oldest first: the same tables and rules as the SQLite
- * schema (sqlite-migrations.ts) at its version 4. Never edit a shipped entry: append a new one.
+ * schema (sqlite-migrations.ts): version 1 is SQLite's 4, version 2 its 5 (blobs). Never edit a
+ * shipped entry: append a new one.
  * Addresses, keys and handles are stored lower-case; times are epoch milliseconds (bigint).
  * `seq` identity columns stand in for SQLite's rowid where order of insertion breaks ties.
  */
@@ -223,6 +224,23 @@ export const PG_MIGRATIONS: readonly Migration[] = [
         hits bigint[] NOT NULL,
         touched_at bigint NOT NULL
       );
+    `,
+  },
+  {
+    version: 2,
+    name: 'blobs',
+    sql: `
+      -- Uploaded attachment metadata (relay-contract-2 §5), as SQLite's version 5; the bytes are
+      -- files in the directory the operator names (--blob-dir), shared by every node.
+      CREATE TABLE blobs (
+        id text PRIMARY KEY,
+        uploader text NOT NULL,
+        size bigint NOT NULL,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL
+      );
+      CREATE INDEX blobs_uploader ON blobs (uploader, expires_at);
+      CREATE INDEX blobs_expiry ON blobs (expires_at);
     `,
   },
 ];

@@ -1,4 +1,5 @@
 import { pgAccountsPart } from './pg-accounts.js';
+import { pgBlobsPart } from './pg-blobs.js';
 import { openPg, type PgSql } from './pg-client.js';
 import { pgCredentialsPart } from './pg-credentials.js';
 import { pgEnvelopesPart } from './pg-envelopes.js';
@@ -45,6 +46,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     ...pgGroupsPart(sql),
     ...envelopes,
     ...pgStakesPart(sql),
+    ...pgBlobsPart(sql),
     sql,
     get groupCommits() {
       return envelopes.batches;

@@ -236,6 +236,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE envelopes ADD COLUMN bot_name TEXT;
     `,
   },
+  {
+    version: 5,
+    name: 'blobs',
+    sql: `
+      -- Uploaded attachment ciphertext (relay-contract-2 §5): the bytes are a file named by the
+      -- id in the blob folder; this row says whose it is, how big, and until when it is kept.
+      CREATE TABLE blobs (
+        id TEXT PRIMARY KEY,
+        uploader TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      -- The quota sums a wallet's unexpired blobs; the sweep takes the oldest expired ones.
+      CREATE INDEX blobs_uploader ON blobs (uploader, expires_at);
+      CREATE INDEX blobs_expiry ON blobs (expires_at);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = latestVersion(MIGRATIONS);

@@ -1,6 +1,7 @@
 import { BUSY_TIMEOUT_MS, openDatabase } from '../../sqlite/open-database.js';
 import { GroupCommit } from './group-commit.js';
 import { accountsPart } from './sqlite-accounts.js';
+import { blobsPart } from './sqlite-blobs.js';
 import { credentialsPart } from './sqlite-credentials.js';
 import { envelopesPart } from './sqlite-envelopes.js';
 import { groupsPart } from './sqlite-groups.js';
@@ -101,6 +102,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     ...groupsPart(db),
     ...envelopesPart(db, commit),
     ...stakesPart(db),
+    ...blobsPart(db),
     get groupCommits() {
       return commit.commits;
     },

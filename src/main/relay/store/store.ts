@@ -20,7 +20,8 @@ export type StoreErrorCode =
   | 'nonce-invalid' // unknown, expired, used, or bound to another address (401)
   | 'recipient-full' // the send would pass a recipient device's queue quota (429)
   | 'too-many-requests-pending' // too many undelivered requests from this sender to this wallet (429)
-  | 'too-many-devices'; // the wallet already has MAX_DEVICES current devices (409)
+  | 'too-many-devices' // the wallet already has MAX_DEVICES current devices (409)
+  | 'blob-quota-full'; // the upload would pass the uploader's blob storage quota (429)
 
 /** Current devices a wallet may have at once (relay-contract-2 §2). */
 export const MAX_DEVICES = 16;
@@ -232,6 +233,19 @@ export interface GroupPatch {
   avatar?: string | null;
 }
 
+/** An uploaded blob's metadata (relay-contract-2 §5); its bytes are a file named by the id. */
+export interface BlobRow {
+  /** 128 random bits, base64url */
+  id: string;
+  uploader: string;
+  size: number;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** What deleting a blob found. */
+export type BlobDeleteOutcome = 'deleted' | 'not-found' | 'not-yours';
+
 export interface RelayStats {
   accounts: number;
   devices: number;
@@ -334,6 +348,20 @@ export interface RelayStore {
   listStakes(address: string, role: 'sent' | 'received' | null, limit: number): Promise<StakeRow[]>;
   setStakeStatus(id: string, status: StakeStatus): Promise<void>;
   setReleaseSignature(id: string, signature: string): Promise<void>;
+
+  // blobs (relay-contract-2 §5): metadata only; the bytes are files the HTTP layer keeps
+  /** Bytes of the uploader's blobs that have not expired at `now`. */
+  blobUsage(uploader: string, now: number): Promise<number>;
+  /** Records a blob whose file is already in place; throws blob-quota-full when the uploader's unexpired blobs would pass quotaBytes. */
+  insertBlob(b: BlobRow, quotaBytes: number): Promise<void>;
+  /** The row, expired or not (the caller decides what an expired one means). */
+  getBlob(id: string): Promise<BlobRow | null>;
+  /** Removes the row when `uploader` uploaded it. */
+  deleteBlob(id: string, uploader: string): Promise<BlobDeleteOutcome>;
+  /** Removes rows that expired at or before `now` (at most `limit`) and returns their ids, so their files can go. */
+  sweepBlobs(now: number, limit: number): Promise<string[]>;
+  /** Those of `ids` that have no row: files left by a crash between rename and commit. */
+  unknownBlobIds(ids: string[]): Promise<string[]>;
 
   // operator
   setVerified(address: string, verified: boolean): Promise<boolean>;

@@ -18,6 +18,7 @@ const ACCOUNT_ROUTES = [
   'delete /api/v1/groups/{id}/members/{address}', 'post /api/v1/groups/{id}/join', 'post /api/v1/groups/{id}/tokens',
   'delete /api/v1/groups/{id}/tokens/{tokenId}',
 ];
+const BLOB_ROUTES = ['post /api/v1/blobs', 'get /api/v1/blobs/{id}', 'delete /api/v1/blobs/{id}'];
 
 describe('the OpenAPI document and the reference', () => {
   it('is OpenAPI 3.1.0 at version 1.0.0, lists every route, and needs no credential', async () => {
@@ -26,8 +27,11 @@ describe('the OpenAPI document and the reference', () => {
     expect(r.body.openapi).toBe('3.1.0');
     expect(r.body.info.version).toBe('1.0.0');
     const ops = Object.entries(r.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, m]) => Object.keys(m).map((verb) => `${verb} ${p}`));
-    for (const route of [...SEED_ROUTES, ...ACCOUNT_ROUTES]) expect(ops).toContain(route);
+    for (const route of [...SEED_ROUTES, ...ACCOUNT_ROUTES, ...BLOB_ROUTES]) expect(ops).toContain(route);
     expect(ops.filter((o) => !o.includes('/api/v1/'))).toEqual([]);
+    // blobs go up and come down as raw bytes, not JSON
+    expect(Object.keys(r.body.paths['/api/v1/blobs'].post.requestBody.content)).toEqual(['application/octet-stream']);
+    expect(Object.keys(r.body.paths['/api/v1/blobs/{id}'].get.responses['206'].content)).toEqual(['application/octet-stream']);
   });
 
   it('passes the Redocly linter (recommended rules) with no errors or warnings', async () => {
