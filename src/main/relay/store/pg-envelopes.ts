@@ -310,6 +310,16 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
     });
   };
 
+  /**
+   * The first `limit` envelopes a pull sees, oldest first, as a subquery: a device's own and
+   * those sealed to no device are two ordered index ranges (envelopes_device_inbox), merged.
+   */
+  const inboxPage = (address: string, deviceKey: string | null, limit: number) => {
+    const to = address.toLowerCase();
+    if (deviceKey === null) return sql`(SELECT * FROM envelopes WHERE recipient = ${to} ORDER BY seq LIMIT ${limit})`;
+    return sql`((SELECT * FROM envelopes WHERE recipient = ${to} AND device_key = ${deviceKey.toLowerCase()} ORDER BY seq LIMIT ${limit})
+      UNION ALL (SELECT * FROM envelopes WHERE recipient = ${to} AND device_key IS NULL ORDER BY seq LIMIT ${limit}) ORDER BY seq LIMIT ${limit})`;
+  };
   const deviceFilter = (deviceKey: string | null) => (deviceKey === null ? sql`` : sql`AND (device_key = ${deviceKey.toLowerCase()} OR device_key IS NULL)`);
 
   return {
@@ -324,15 +334,14 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
       });
     },
     async pull(address, deviceKey, limit) {
-      const rows = await sql<EnvelopeRow[]>`SELECT ${sql.unsafe(ENVELOPE_COLUMNS)} FROM envelopes
-        WHERE recipient = ${address.toLowerCase()} ${deviceFilter(deviceKey)} ORDER BY seq LIMIT ${limit}`;
+      const rows = await sql<EnvelopeRow[]>`SELECT ${sql.unsafe(ENVELOPE_COLUMNS)} FROM ${inboxPage(address, deviceKey, limit)} e ORDER BY seq`;
       // `stake` only on staked requests, as on the wire
       for (const r of rows) if (r.stake === null) delete r.stake;
       return [...rows];
     },
     async pullWire(address, deviceKey, limit) {
       const [{ page }] = await sql<{ page: string }[]>`SELECT coalesce(string_agg(${sql.unsafe(ENVELOPE_JSON)}, ',' ORDER BY e.seq), '') AS page
-        FROM (SELECT * FROM envelopes WHERE recipient = ${address.toLowerCase()} ${deviceFilter(deviceKey)} ORDER BY seq LIMIT ${limit}) e,
+        FROM ${inboxPage(address, deviceKey, limit)} e,
         ${sql.unsafe(ENVELOPE_WIRE)}`;
       return `[${page}]`;
     },
