@@ -134,7 +134,7 @@ test('5. a device is revoked only after confirming, never the one in use; a revo
   const tabletKey = ((await cliOk(tablet, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], { WORDS: words.join(' ') }))[0] as { deviceKey: string }).deviceKey;
 
   await goTo(ann.page, 'Settings');
-  const devices = ann.page.getByRole('list', { name: 'Devices' });
+  const devices = ann.page.getByRole('list', { name: 'Devices', exact: true });
   await expect(devices.getByRole('listitem')).toHaveCount(3);
   // the device in use offers no Revoke at all
   await expect(devices.getByRole('listitem').filter({ hasText: 'This device' }).getByRole('button')).toHaveCount(0);
