@@ -159,11 +159,10 @@ describe.skipIf(missing !== null)(`a cluster of two nodes on one PostgreSQL data
     }
   });
 
-  // Skipped for now: stopping PostgreSQL at a bad moment makes the driver (postgres 3.4.9) write to
-  // a connection it has already closed, from a setImmediate of its own: an uncaught TypeError
-  // ("Cannot read properties of null (reading 'write')", connection.js nextWrite) that no caller
-  // can catch and that ends the process. It failed a CI run that way; issue 11 keeps it open.
-  it.skip('PostgreSQL stopped mid-send: 503 with Retry-After, no partial batch, and service again when it is back', async () => {
+  // Stopping PostgreSQL at a bad moment once made the driver write to a connection it had closed,
+  // from a setImmediate of its own: an uncaught TypeError that ended the process. patches/ guards
+  // that write (porsager/postgres#1208); this test failed CI before it.
+  it('PostgreSQL stopped mid-send: 503 with Retry-After, no partial batch, and service again when it is back', async () => {
     const c = await twoNodes();
     const cluster = sharedCluster();
     try {
