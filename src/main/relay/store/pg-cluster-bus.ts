@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Doorbell, Recipient } from '../live/doorbell.js';
 import type { RevocationBus } from './credential-cache.js';
-import { listenOn, type PgListener, type PgSql } from './pg-client.js';
+import { listenOn, type ListenHandlers, type PgListener, type PgSql } from './pg-client.js';
 
 const DOORBELL = 'relay_doorbell';
 const REVOKED = 'relay_revoked';
@@ -38,7 +38,13 @@ export const defaultNodeId = (): string => `${hostname()}-${process.pid}-${rando
  * every 250 ms and rings the recipients of what arrived, so no pull waits past its wait time; when
  * LISTEN is back it rings everything queued since it went down, and empties its credential cache.
  */
-export async function joinClusterBus(sql: PgSql, url: string, nodeId = defaultNodeId()): Promise<ClusterBus> {
+export async function joinClusterBus(
+  sql: PgSql,
+  url: string,
+  nodeId = defaultNodeId(),
+  // a test stands in a LISTEN connection that never comes up, to see the fallback alone
+  listen: (url: string, channels: readonly string[], handlers: ListenHandlers) => PgListener = listenOn,
+): Promise<ClusterBus> {
   const doorbellListeners = new Set<(recipients: readonly Recipient[]) => void>();
   const heldListeners = new Set<(keyId: string) => void>();
   const revokedListeners = new Set<() => void>();
@@ -129,7 +135,7 @@ export async function joinClusterBus(sql: PgSql, url: string, nodeId = defaultNo
 
   let everUp = false;
   let missedSince: number | null = null;
-  const listener: PgListener = listenOn(url, [DOORBELL, REVOKED, HELD], {
+  const listener: PgListener = listen(url, [DOORBELL, REVOKED, HELD], {
     notify(channel, payload) {
       const newline = payload.indexOf('\n');
       const own = payload.slice(0, newline) === nodeId;

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Recipient } from '../../live/doorbell.js';
+import { joinClusterBus } from '../pg-cluster-bus.js';
+import type { PgListener } from '../pg-client.js';
+import { openPgStore, type PgRelayStore } from '../pg-store.js';
+import { direct, item } from './deliveries.js';
+import { pgMissing, startPgCluster, type PgCluster } from './pg-cluster.js';
+import { addr, devKey } from './temp-store.js';
+
+const missing = pgMissing();
+
+/** A LISTEN connection that never comes up, as when the database refuses it for good. */
+const neverListening = (): PgListener => ({ listening: false, ready: async () => undefined, close: async () => undefined });
+
+describe.skipIf(missing !== null)('cluster bus without LISTEN (the fallback poll)', () => {
+  let cluster: PgCluster;
+  let store: PgRelayStore;
+  let url: string;
+  beforeAll(async () => {
+    cluster = startPgCluster();
+    url = await cluster.createDatabase();
+    store = await openPgStore(url, { nodeId: 'sender' });
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    cluster?.destroy();
+  });
+
+  it('rings the recipients of envelopes queued by another node, device-bound or not, from the envelope sequence alone', async () => {
+    const bus = await joinClusterBus(store.sql, url, 'poller', neverListening);
+    const rung: Recipient[] = [];
+    const stop = bus.listen((recipients) => rung.push(...recipients));
+    try {
+      expect(bus.listening).toBe(false);
+      await store.addDevice({ publicKey: devKey(3), address: addr(0xc), certificate: '0x00', now: 1 });
+      // Delivered straight through the store: no node rings, so only the poll can find them.
+      await store.deliver(direct(addr(1), [item(addr(0xb)), item(addr(0xc), { recipientDeviceKey: devKey(3), nonce: 'BBECAwQFBgcICQoL' })]));
+      // Within a held pull's shortest useful wait (1 s), where the poll looks every 250 ms.
+      await expect.poll(() => rung.map((r) => `${r.address}/${r.deviceKey}`).sort(), { timeout: 1000, interval: 25 }).toEqual([
+        `${addr(0xb)}/null`,
+        `${addr(0xc)}/${devKey(3)}`,
+      ]);
+    } finally {
+      stop();
+      await bus.close();
+    }
+  });
+});
