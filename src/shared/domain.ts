@@ -115,6 +115,12 @@ export interface ChatMessage {
   expiresAt: string | null;
 }
 
+/**
+ * What deleting one of your own messages answers: the message as it now is ("message deleted"),
+ * or, for one still waiting to go, `removed: true`: it was withdrawn before it left and is gone.
+ */
+export type DeletedMessage = ChatMessage & { removed?: true };
+
 export interface ContactRequest {
   address: string;
   handle: string | null;

@@ -5,7 +5,7 @@
  */
 import { Type, type Static, type TSchema } from 'typebox';
 import type {
-  ApiKeyInfo, AppStatus, ConversationId, Preferences, TypingNotice, BotToken, ChatMessage, ContactRequest, ConversationSummary,
+  ApiKeyInfo, AppStatus, ConversationId, Preferences, TypingNotice, BotToken, ChatMessage, DeletedMessage, ContactRequest, ConversationSummary,
   DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, KnownHandle, RejectedMessage, RelayStatus, StakeInfo, StakeSettings, SyncStatus,
 } from './domain.js';
 import type { ContactTrust, DeviceNotice, SafetyNumberInfo } from './trust.js';
@@ -67,7 +67,7 @@ export const commands = {
   'messages.retry': cmd<ChatMessage>()(Type.Object({ messageId: Uuid }, { additionalProperties: false })),
   /** one's own message only; the others' devices and one's own other devices apply it too */
   'messages.edit': cmd<ChatMessage>()(Type.Object({ conversationId: ConvId, messageId: Uuid, text: Type.String({ minLength: 1, maxLength: MESSAGE_MAX_CHARS }) }, { additionalProperties: false })),
-  'messages.delete': cmd<ChatMessage>()(Type.Object({ conversationId: ConvId, messageId: Uuid }, { additionalProperties: false })),
+  'messages.delete': cmd<DeletedMessage>()(Type.Object({ conversationId: ConvId, messageId: Uuid }, { additionalProperties: false })),
   /** disappearing messages: 0 = off, else 30 s to 4 weeks; a notice tells the other side */
   'conversations.setTimer': cmd<ConversationSummary>()(
     Type.Object({ conversationId: ConvId, seconds: Type.Union([Type.Literal(0), Type.Integer({ minimum: TIMER_MIN_SECONDS, maximum: TIMER_MAX_SECONDS })]) }, { additionalProperties: false }),

@@ -52,7 +52,9 @@ export async function runMessageChange(m: Messenger, command: 'edit' | 'delete' 
   const changed = command === 'edit'
     ? m.changes.edit({ conversationId, messageId, text: args.slice(2).join(' ') })
     : m.changes.delete({ conversationId, messageId });
-  printJson({ ...changeLine(changed), sent: await sendNow(m) });
+  // a message withdrawn before it left was never sent, and its withdrawal sends nothing
+  if ('removed' in changed) printJson({ ...changeLine(changed), removed: true, sent: false });
+  else printJson({ ...changeLine(changed), sent: await sendNow(m) });
 }
 
 /** What `sync` prints for a message an edit or delete changed. */

@@ -54,6 +54,9 @@ export const MESSAGE_CHANGES_SQL = {
     WHERE conversation_id = @conv AND expires_in IS NOT NULL AND expires_at_ms IS NULL`,
   expired: 'SELECT id, conversation_id FROM messages WHERE expires_at_ms <= ? ORDER BY expires_at_ms',
   deleteMessage: 'DELETE FROM messages WHERE id = ?',
+  // an own message still waiting in the outbox, never handed to the relay
+  withdrawQueued: `DELETE FROM outbox WHERE message_id = @id
+    AND EXISTS (SELECT 1 FROM messages WHERE id = @id AND conversation_id = @conv AND from_me = 1 AND state = 'sending')`,
   nextExpiry: 'SELECT MIN(expires_at_ms) AS next FROM messages WHERE expires_at_ms IS NOT NULL',
   // the conversation list's preview falls back to the newest message still there
   relinkLastMessage: `UPDATE conversations SET last_message_seq =
@@ -84,6 +87,20 @@ export class MessageChangesStore {
       ? this.s.applyEdit.run({ id: c.body.of, text: c.body.text, at: c.sentAt }).changes
       : this.s.applyDelete.run({ id: c.body.of, at: c.sentAt }).changes;
     return changed > 0 ? { applied: c.body.of } : { ignored: true };
+  }
+
+  /**
+   * Takes back an own message that never left: its outbox entry and the message itself go, so
+   * it is never sent at all (a delete for everyone would send the text first, then its delete).
+   * False when it is not waiting in the outbox. The caller makes sure no send has it in hand.
+   */
+  withdrawQueued(id: string, conversationId: ConversationId): boolean {
+    return this.db.transaction(() => {
+      if (this.s.withdrawQueued.run({ id, conv: conversationId }).changes === 0) return false;
+      this.s.deleteMessage.run(id);
+      this.s.relinkLastMessage.run({ conv: conversationId });
+      return true;
+    })();
   }
 
   /**

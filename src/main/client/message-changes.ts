@@ -11,7 +11,7 @@
  *   sent, for our own). One timer is kept for the next message due; when it fires, every
  *   message due goes in one store call (expireMessages) and the app hears `message.removed`.
  */
-import type { ChatMessage, ConversationId, ConversationSummary } from '../../shared/domain.js';
+import type { ChatMessage, ConversationId, DeletedMessage, ConversationSummary } from '../../shared/domain.js';
 import type { Events } from '../../shared/ipc.js';
 import type { LocalStore } from './local-store.js';
 import { MessengerError } from './messenger-error.js';
@@ -56,9 +56,18 @@ export class MessageChanges {
     return this.change(m, { kind: 'edit', of: m.id, text: a.text });
   }
 
-  /** Deletes one of our own messages for everyone: a "message deleted" placeholder stays. */
-  delete(a: { conversationId: string; messageId: string }): ChatMessage {
+  /**
+   * Deletes one of our own messages for everyone: a "message deleted" placeholder stays. One
+   * still waiting to go is withdrawn instead (it never leaves, and no placeholder stays): the
+   * answer says `removed`, and the app hears `message.removed`.
+   */
+  delete(a: { conversationId: string; messageId: string }): DeletedMessage {
     const m = this.ownMessage(a.conversationId, a.messageId, 'delete');
+    if (m.state === 'sending' && this.d.outbox.withdraw(m.id, m.conversationId)) {
+      this.d.onRemoved({ conversationId: m.conversationId, ids: [m.id] });
+      this.d.onConversation(m.conversationId);
+      return { ...m, text: '', deleted: true, removed: true };
+    }
     return this.change(m, { kind: 'delete', of: m.id });
   }
 

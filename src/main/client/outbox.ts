@@ -18,7 +18,7 @@ import type { StakeCurrency, Routed } from '../../shared/api/common.js';
 import type { EnvelopeInput, SendResult } from '../../shared/api/envelopes.js';
 import type { StakeQuote } from '../../shared/api/stakes.js';
 import type { StakeRefusal } from '../../shared/stake/stake-types.js';
-import type { ChatMessage } from '../../shared/domain.js';
+import type { ChatMessage, ConversationId } from '../../shared/domain.js';
 import type { VaultClient } from '../vault/vault-client.js';
 import { VaultError } from '../vault/vault-error.js';
 import { verifyInParallel, type VerifiedDevice } from './certified-devices.js';
@@ -102,6 +102,8 @@ export function backoffMs(attempts: number): number {
 export class Outbox {
   private flushing: Promise<SendOutcome[]> | null = null;
   private again = false;
+  /** ids of the entries a run has read and not finished with */
+  private readonly taken = new Set<string>();
   private ownDevices: { at: number; list: VerifiedDevice[] } | null = null;
 
   constructor(private readonly d: OutboxDeps) {}
@@ -222,8 +224,27 @@ export class Outbox {
     return this.flushing;
   }
 
+  /**
+   * Withdraws an own message still waiting to go (see MessageChangesStore.withdrawQueued);
+   * false when a send has already taken it, or it is not waiting.
+   */
+  withdraw(messageId: string, conversationId: ConversationId): boolean {
+    if (this.taken.has(messageId)) return false;
+    return this.d.store.changes.withdrawQueued(messageId, conversationId);
+  }
+
   private async flushOnce(force: boolean): Promise<SendOutcome[]> {
     const due = this.d.store.dueOutbox(force ? Number.MAX_SAFE_INTEGER : this.now(), 100);
+    // taken before the first await, so a withdraw can never race this run's POST
+    for (const row of due) this.taken.add(row.messageId);
+    try {
+      return await this.sendDue(due);
+    } finally {
+      for (const row of due) this.taken.delete(row.messageId);
+    }
+  }
+
+  private async sendDue(due: OutboxRow[]): Promise<SendOutcome[]> {
     const outcomes: SendOutcome[] = [];
     const direct: Array<{ row: OutboxRow; p: Pending }> = [];
     for (const row of due) {

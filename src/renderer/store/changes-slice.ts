@@ -17,7 +17,10 @@ export const createChangesSlice: StateCreator<Store, [], [], ChangesSlice> = (se
     get().messageUpdated(await call('messages.edit', { conversationId, messageId, text }));
   },
   deleteMessage: async (conversationId, messageId) => {
-    get().messageUpdated(await call('messages.delete', { conversationId, messageId }));
+    const m = await call('messages.delete', { conversationId, messageId });
+    // a message withdrawn before it left is gone, not a "message deleted" placeholder
+    if (m.removed) get().messagesRemoved(conversationId, [messageId]);
+    else get().messageUpdated(m);
   },
   setTimer: async (conversationId, seconds) => {
     get().conversationUpdated(await call('conversations.setTimer', { conversationId, seconds }));

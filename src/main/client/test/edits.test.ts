@@ -65,6 +65,35 @@ describe('edit and delete', { timeout: 60_000 }, () => {
     expect(() => ann1.m.changes.edit({ conversationId: annToBob, messageId: message.id, text: 'back' })).toThrow(/deleted/);
   });
 
+  it('a message deleted while it waits in the outbox is withdrawn: it never reaches anyone, and no delete goes out', async () => {
+    const queued = outboxOf(ann1.m).enqueue({ kind: 'direct', peer: bob.address }, 'sent to the wrong person', 'text');
+    const removed: Events['message.removed'][] = [];
+    const stop = ann1.m.on('message.removed', (r) => removed.push(r));
+    try {
+      const answer = ann1.m.changes.delete({ conversationId: annToBob, messageId: queued.id });
+      expect(answer).toMatchObject({ id: queued.id, removed: true, deleted: true });
+      expect(removed).toEqual([{ conversationId: annToBob, ids: [queued.id] }]);
+    } finally {
+      stop();
+    }
+    expect(ann1.m.store.getMessage(queued.id)).toBeNull();
+    expect(ann1.m.store.outboxCount()).toBe(0);
+    // nothing to send: neither the message nor a delete of it reaches bob or ann's other device
+    expect(await ann1.m.flushOutbox(true)).toEqual([]);
+    await bob.m.syncPass();
+    await ann2.m.syncPass();
+    for (const p of [bob, ann2]) expect(p.m.store.getMessage(queued.id)).toBeNull();
+
+    // one a send has already taken is deleted for everyone as usual
+    const inFlight = outboxOf(ann1.m).enqueue({ kind: 'direct', peer: bob.address }, 'already on its way', 'text');
+    const sending = ann1.m.flushOutbox(true);
+    expect(ann1.m.changes.delete({ conversationId: annToBob, messageId: inFlight.id })).toMatchObject({ deleted: true, text: '' });
+    await sending;
+    await ann1.m.flushOutbox(true);
+    await bob.m.syncPass();
+    expect(bob.m.store.getMessage(inFlight.id)).toMatchObject({ deleted: true, text: '' });
+  });
+
   it('only the author edits or deletes: the command refuses, and a forged change is refused and reported', async () => {
     const { message } = await ann1.m.sendAndWait(annToBob, 'my words');
     await bob.m.syncPass();
