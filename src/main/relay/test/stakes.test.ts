@@ -181,8 +181,11 @@ anvilSuite(`stakes on a relay with anvil${why}`, () => {
     const quote = (await send(slow, alice, envelopeTo(bob))).body.stakeQuote;
     await deposit(c, ANVIL_KEYS[1], quote);
     expect((await send(slow, alice, envelopeTo(bob, { stakeRef: quote.ref }))).body).toMatchObject({ routed: 'stake-gate', stakeStatus: 'unconfirmed' });
+    // refused, not held back: nothing waits for the recipient, and the ref is still unused
+    expect((await pull(slow, bob)).body.envelopes).toEqual([]);
     await c.test.mine({ blocks: 1 });
     expect((await send(slow, alice, envelopeTo(bob, { stakeRef: quote.ref }))).body.routed).toBe('request');
+    expect((await pull(slow, bob)).body.envelopes).toHaveLength(1);
   });
 
   it('a deposit that the chain dropped (evm_revert) is refused', async () => {
