@@ -4,7 +4,7 @@
  * types; desktop notifications, switched on in Settings, come while the window is in the
  * background, not from a muted conversation, and a click opens the conversation.
  */
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { expectAccessible } from './axe.js';
 import { acceptRequest, createAccount, goTo, messageFromDirectory, messages, openConversation, send } from './flows.js';
 import { expect, test } from './fixtures.js';
@@ -43,10 +43,32 @@ async function leaveWindow(page: Page): Promise<void> {
   })()`);
 }
 
+/**
+ * Counts the page's permission requests from its first load on (the tab is reloaded for it);
+ * a request grants the permission, as a person clicking Allow would.
+ */
+async function countPermissionRequests(a: { context: BrowserContext; page: Page }): Promise<void> {
+  await a.context.exposeBinding('grantNotifications', () => a.context.grantPermissions(['notifications']));
+  await a.context.addInitScript(`(() => {
+    const N = window.Notification;
+    const real = N.requestPermission.bind(N);
+    window.permissionRequests = 0;
+    N.requestPermission = async () => {
+      window.permissionRequests += 1;
+      await window.grantNotifications();
+      return real();
+    };
+  })()`);
+  await a.page.reload();
+}
+
+const permissionRequests = (page: Page) => page.evaluate('window.permissionRequests') as Promise<number>;
+
 test('messages arrive at once, with ticks, typing and notifications', async ({ relay, app }) => {
   test.slow();
   const alice = await app('alice');
   const bob = await app('bob');
+  await countPermissionRequests(bob);
   await createAccount(alice.page, { relayUrl: relay.url, handle: 'alice' });
   await createAccount(bob.page, { relayUrl: relay.url, handle: 'bob' });
   await messageFromDirectory(alice.page, 'bob');
@@ -85,17 +107,20 @@ test('messages arrive at once, with ticks, typing and notifications', async ({ r
   await expect(messages(alice.page).getByText('Sounds good')).toBeVisible();
   await expect(typing).toBeHidden();
 
-  // Notifications: the browser's permission is granted in this context; the switch turns them on and sticks.
-  await bob.context.grantPermissions(['notifications']);
+  // Notifications: never asked for on load or while chatting; the switch asks once (the request
+  // grants it here), turns them on, and sticks.
+  expect(await permissionRequests(bob.page)).toBe(0);
   await recordNotifications(bob.page);
   await goTo(bob.page, 'Settings');
   const notify = bob.page.getByRole('switch', { name: 'Desktop notifications' });
   await expect(notify).toHaveAttribute('aria-checked', 'false');
   await notify.click();
   await expect(notify).toHaveAttribute('aria-checked', 'true');
+  expect(await permissionRequests(bob.page)).toBe(1);
   await goTo(bob.page, 'Chats');
   await goTo(bob.page, 'Settings');
   await expect(notify).toHaveAttribute('aria-checked', 'true');
+  expect(await permissionRequests(bob.page)).toBe(1);
   await bob.page.getByRole('region', { name: 'Notifications and receipts' }).screenshot({ path: test.info().outputPath('settings-notifications.png') });
   await expectAccessible(bob.page, 'settings with notification switches');
 

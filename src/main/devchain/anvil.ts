@@ -28,7 +28,7 @@ export function anvilBinary(): string | null {
 
 /** Why anvil tests cannot run here, or null when they can: for `describe.skipIf`. */
 export const ANVIL_MISSING: string | null = anvilBinary() === null
-  ? `no anvil binary for ${process.platform}-${process.arch} in node_modules/@foundry-rs (npm ci installs it on Linux, macOS and Windows x64)`
+  ? `no anvil binary for ${process.platform}-${process.arch} in node_modules/@foundry-rs (package.json lists only @foundry-rs/anvil-linux-amd64, so npm ci installs it on Linux x64 alone)`
   : null;
 
 /** The well-known anvil development accounts of the default mnemonic "test test … junk": public test keys, never real funds. */

@@ -106,6 +106,12 @@ describe.skipIf(ANVIL_MISSING !== null)(`escrow contract on anvil${ANVIL_MISSING
     expect(await revertName(sim(ANVIL_KEYS[1], 'deposit', [SENDER.address, nextRef(), Number(ok)], STAKE))).toBe('SelfStake');
     const latest = await now();
     expect(await revertName(sim(ANVIL_KEYS[1], 'deposit', [RECIPIENT.address, nextRef(), Number(latest)], STAKE))).toBe('BadDeadline');
+    // the boundary, with the block's time pinned: a deadline of that very second is refused, the next one is not
+    await at(t);
+    expect(await revertName(write(ANVIL_KEYS[1], 'deposit', [RECIPIENT.address, nextRef(), Number(t)], STAKE))).toBe('BadDeadline');
+    await at(t);
+    const soonest = await deposit({ deadline: t + 1n });
+    expect((await stake(soonest.id))[3]).toBe(Number(t + 1n));
     await at(t);
     expect(await revertName(write(ANVIL_KEYS[1], 'deposit', [RECIPIENT.address, nextRef(), Number(t + 30n * DAY + 1n)], STAKE))).toBe('BadDeadline');
     // exactly 30 days is the longest lock allowed
@@ -158,6 +164,10 @@ describe.skipIf(ANVIL_MISSING !== null)(`escrow contract on anvil${ANVIL_MISSING
     expect(await revertName(sim(ANVIL_KEYS[2], 'forfeit', [a.id]))).toBe('NotActive');
     await at(t + DAY);
     expect(await revertName(write(ANVIL_KEYS[2], 'forfeit', [b.id]))).toBe('DeadlinePassed');
+    // the signed way meets the same deadline
+    await at(t + DAY);
+    expect(await revertName(write(ANVIL_KEYS[3], 'forfeitWithSig', [b.id, await signAs(ANVIL_KEYS[2], 'Forfeit', b.id)]))).toBe('DeadlinePassed');
+    expect((await stake(b.id))[4]).toBe(1);
   });
 
   it('refund: not at deadline − 1, by anyone at the deadline, back to the sender, once', async () => {

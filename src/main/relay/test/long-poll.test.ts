@@ -231,6 +231,49 @@ describe('long-poll limits', () => {
     }
   });
 
+  // Made certain with a shim that holds the look after the wake until the other device has
+  // acked (SQLite only, like the abort race above; the test below covers clusters by chance).
+  it.skipIf(CLUSTER_MODE)('a wake that finds nothing sends the pull back to waiting, and it still costs one request', async () => {
+    let watched = '';
+    let looks = 0;
+    let lookAfterWake!: () => void;
+    const woken = new Promise<void>((r) => (lookAfterWake = r));
+    let ackDone!: () => void;
+    const acked = new Promise<void>((r) => (ackDone = r));
+    const r = await startRelay({ rateLimit: 120 }, {
+      wrapStore: (store) => Object.assign(Object.create(store) as typeof store, {
+        async pullWire(address: string, deviceKey: string | null, limit: number) {
+          // the held pull's looks: before holding, once registered, then after the wake
+          if (deviceKey === watched && ++looks === 3) {
+            lookAfterWake();
+            await acked;
+          }
+          return store.pullWire(address, deviceKey, limit);
+        },
+      }),
+    });
+    try {
+      const [a, b] = await pair(r);
+      const otherDevice = await signIn(r.url, b.account, newDeviceKey());
+      const start = Number((await pull(r, b) as Awaited<ReturnType<typeof call>>).headers.get('ratelimit-remaining'));
+      watched = b.deviceKey;
+      const pending = pull(r, b, '?wait=2') as ReturnType<typeof call>;
+      await held(r, 1);
+      const unbound = await send(r, a, envelopeTo({ address: b.address }));
+      await woken;
+      expect((await call(r.url, 'POST', '/api/v1/envelopes/ack', { auth: otherDevice.apiKey, body: { ids: [unbound.body.envelope.id] } })).body.acked).toBe(1);
+      ackDone();
+      const res = await pending;
+      expect([res.status, res.body]).toEqual([200, { envelopes: [] }]);
+      // before holding, once registered, after the wake, once registered again
+      expect(looks).toBe(4);
+      expect(Number(res.headers.get('ratelimit-remaining'))).toBe(start - 1);
+    } finally {
+      ackDone();
+      await r.close();
+    }
+  });
+
   it('a held pull costs one request of the rate-limit budget, however long it waits and however often it is woken', async () => {
     const r = await startRelay({ rateLimit: 120 });
     try {

@@ -97,6 +97,21 @@ anvilSuite(`stakes on a relay with anvil${why}`, () => {
     await expect(startRelay({ stake: { ...base, escrow: c.escrow, chainId: 25 } })).rejects.toThrow(/serves chain 31337, not --stake-chain-id 25/);
   });
 
+  it('reads the chain through the next --stake-rpc when the first does not answer', async () => {
+    // port 1 on loopback: nothing listens, the connection is refused at once
+    const r = await startRelay({ stake: { rpcUrls: ['http://127.0.0.1:1', c.anvil.rpcUrl], chainId: c.anvil.chainId, escrow: c.escrow, confirmations: 1, publicRpcUrls: [] } });
+    try {
+      const bob = await gatedRecipient(r);
+      const alice = await signIn(r.url, privateKeyToAccount(ANVIL_KEYS[3]));
+      const quote = (await send(r, alice, envelopeTo(bob))).body.stakeQuote;
+      await deposit(c, ANVIL_KEYS[3], quote);
+      const staked = await send(r, alice, envelopeTo(bob, { stakeRef: quote.ref }));
+      expect([staked.status, staked.body.routed, staked.body.envelope?.stake?.status]).toEqual([200, 'request', 'active']);
+    } finally {
+      await r.close();
+    }
+  });
+
   it('quote → deposit → staked send is delivered as a request carrying the stake; a replay is refused as used', async () => {
     const bob = await gatedRecipient(relay, '0.02');
     const alice = await signIn(relay.url, privateKeyToAccount(ANVIL_KEYS[1]));
@@ -181,8 +196,11 @@ anvilSuite(`stakes on a relay with anvil${why}`, () => {
     const quote = (await send(slow, alice, envelopeTo(bob))).body.stakeQuote;
     await deposit(c, ANVIL_KEYS[1], quote);
     expect((await send(slow, alice, envelopeTo(bob, { stakeRef: quote.ref }))).body).toMatchObject({ routed: 'stake-gate', stakeStatus: 'unconfirmed' });
+    // refused, not held back: nothing waits for the recipient, and the ref is still unused
+    expect((await pull(slow, bob)).body.envelopes).toEqual([]);
     await c.test.mine({ blocks: 1 });
     expect((await send(slow, alice, envelopeTo(bob, { stakeRef: quote.ref }))).body.routed).toBe('request');
+    expect((await pull(slow, bob)).body.envelopes).toHaveLength(1);
   });
 
   it('a deposit that the chain dropped (evm_revert) is refused', async () => {
