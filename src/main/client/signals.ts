@@ -3,8 +3,8 @@
  * peer's certified devices like a message, but never stored and never queued in the outbox.
  * They are worth something only now: one lost while the relay is away is not sent later.
  *
- * Receipts are batched per peer: gathered for 300 ms, then at most one POST a second each
- * (every state and id pending goes in it); typing notices go at once, `on` at most every 3 s. Both use the pacer's
+ * Receipts are batched per peer: gathered for 300 ms, then one receipt message a second each
+ * (up to 100 ids of one state; the rest waits its turn); typing notices go at once, `on` at most every 3 s. Both use the pacer's
  * background budget, so they never hold up a message.
  */
 import type { ReceiptState } from '../../shared/domain.js';
@@ -47,16 +47,7 @@ export class Signals {
     for (const id of ids) p[state].add(id.toLowerCase());
     // a read receipt says delivered too
     if (state === 'read') for (const id of ids) p.delivered.delete(id.toLowerCase());
-    if (this.timers.has(peer)) return;
-    // Even the first waits a moment: a conversation on screen reads what just arrived, and the
-    // read receipt then stands for both (each request counts against the relay's 120 a minute).
-    const wait = Math.max(RECEIPT_GATHER_MS, (this.lastReceiptAt.get(peer) ?? -Infinity) + RECEIPT_SPACING_MS - this.d.now());
-    const t = setTimeout(() => {
-      this.timers.delete(peer);
-      void this.flushReceipts(peer);
-    }, wait);
-    t.unref?.();
-    this.timers.set(peer, t);
+    this.arm(peer);
   }
 
   /** `on` while composing (renewed at most every 3 s), `off` when sent or cleared. */
@@ -86,17 +77,33 @@ export class Signals {
     this.pending.clear();
   }
 
+  private arm(peer: string): void {
+    if (this.timers.has(peer)) return;
+    // Even the first waits a moment: a conversation on screen reads what just arrived, and the
+    // read receipt then stands for both (each request counts against the relay's 120 a minute).
+    const wait = Math.max(RECEIPT_GATHER_MS, (this.lastReceiptAt.get(peer) ?? -Infinity) + RECEIPT_SPACING_MS - this.d.now());
+    const t = setTimeout(() => {
+      this.timers.delete(peer);
+      void this.flushReceipts(peer);
+    }, wait);
+    t.unref?.();
+    this.timers.set(peer, t);
+  }
+
+  /**
+   * Sends one receipt message (wire format: at most one per conversation a second), delivered
+   * ones first; whatever else is pending waits its second.
+   */
   private async flushReceipts(peer: string): Promise<void> {
     const p = this.pending.get(peer);
-    this.pending.delete(peer);
     if (!p || this.closed) return;
     this.lastReceiptAt.set(peer, this.d.now());
-    const bodies: SignalBody[] = [];
-    for (const state of ['delivered', 'read'] as const) {
-      const ids = [...p[state]];
-      for (let i = 0; i < ids.length; i += MAX_RECEIPT_IDS) bodies.push({ kind: 'receipt', of: ids.slice(i, i + MAX_RECEIPT_IDS), state });
-    }
-    await this.send(peer, bodies).catch(() => undefined);
+    const state: ReceiptState = p.delivered.size > 0 ? 'delivered' : 'read';
+    const ids = [...p[state]].slice(0, MAX_RECEIPT_IDS);
+    for (const id of ids) p[state].delete(id);
+    if (p.delivered.size === 0 && p.read.size === 0) this.pending.delete(peer);
+    else this.arm(peer);
+    await this.send(peer, [{ kind: 'receipt', of: ids, state }]).catch(() => undefined);
   }
 
   private async send(peer: string, bodies: SignalBody[]): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The pacing of receipts and typing notices going out (issue 9): receipts to one person are
- * gathered and go at most one request a second, a read receipt stands for the delivered one of
+ * gathered and go one receipt message a second, a read receipt stands for the delivered one of
  * the same message; typing `on` is renewed at most every 3 s and `off` goes only after an `on`.
  * Sealing and the relay are stand-ins here: what is counted is what would be sent.
  */
@@ -51,7 +51,7 @@ afterEach(() => {
 });
 
 describe('receipts going out', () => {
-  it('are gathered per person and sent at most one request a second, in the background budget', async () => {
+  it('are gathered per person and sent one receipt message a second, in the background budget', async () => {
     signals.receipt(PEER, [ID(1)], 'delivered');
     signals.receipt(PEER, [ID(2)], 'delivered');
     await vi.advanceTimersByTimeAsync(299);
@@ -66,11 +66,21 @@ describe('receipts going out', () => {
     await vi.advanceTimersByTimeAsync(999);
     expect(posts).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(posts.slice(1)).toEqual([{
-      to: [PEER],
-      bodies: [{ kind: 'receipt', of: [ID(3), ID(4)], state: 'delivered' }, { kind: 'receipt', of: [ID(1), ID(2)], state: 'read' }],
-      priority: 'background',
-    }]);
+    // one receipt message a second: delivered first, the read ones a second later
+    expect(posts.slice(1)).toEqual([{ to: [PEER], bodies: [{ kind: 'receipt', of: [ID(3), ID(4)], state: 'delivered' }], priority: 'background' }]);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(posts).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(posts.slice(2)).toEqual([{ to: [PEER], bodies: [{ kind: 'receipt', of: [ID(1), ID(2)], state: 'read' }], priority: 'background' }]);
+  });
+
+  it('more ids than one receipt holds go 100 at a time, a second apart', async () => {
+    const ids = Array.from({ length: 150 }, (_, i) => ID(i + 1));
+    signals.receipt(PEER, ids, 'read');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(posts.map((p) => p.bodies)).toEqual([[{ kind: 'receipt', of: ids.slice(0, 100), state: 'read' }]]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(posts.map((p) => p.bodies)).toEqual([[{ kind: 'receipt', of: ids.slice(0, 100), state: 'read' }], [{ kind: 'receipt', of: ids.slice(100), state: 'read' }]]);
   });
 
   it('a read receipt stands for the delivered one of the same message; people are paced apart', async () => {
