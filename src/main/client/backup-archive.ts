@@ -113,6 +113,8 @@ export async function writeArchive(store: LocalStore, files: ArchiveFiles, walle
   const db = store.backup;
   const rows: Partial<Record<ArchiveTable, number>> = {};
   for (const { name } of ARCHIVE_TABLES) rows[name] = db.count(name);
+  // only some settings travel (a handful of rows: one page)
+  rows.profile = db.page('profile', null, 10_000).rows.filter((r) => isPortableSetting(String(r.key))).length;
   // the file list is small (one entry per kept file), the messages are not
   const kept = keptFiles(db);
   const head: ArchiveHead = {
@@ -154,8 +156,8 @@ export async function writeArchive(store: LocalStore, files: ArchiveFiles, walle
     }
     await flush();
   }
-  // what was written is what the head promised, profile settings aside (only some travel) and
-  // bar a message that arrived or expired meanwhile: the reader checks against the end record
+  // what was written is what the head promised, bar a message that arrived or expired
+  // meanwhile: the reader checks the end record's counts
   for (const f of kept) {
     await sink(json(Rec.File, { messageId: f.messageId, index: f.index, size: f.size }));
     let got = 0;
@@ -167,7 +169,7 @@ export async function writeArchive(store: LocalStore, files: ArchiveFiles, walle
       }
     }
     if (got !== f.size) throw new ArchiveError('archive-malformed', `the kept file of message ${f.messageId} holds ${got} bytes, not ${f.size}`);
-    done += Math.ceil(f.size / 1024);
+    done += Math.ceil(f.size / 1024) + 1;
     onProgress?.({ done, total });
   }
   await sink(json(Rec.End, { rows: written }));

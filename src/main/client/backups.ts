@@ -10,8 +10,10 @@
  * that already holds conversations is refused: a restore does not merge histories.
  */
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { BACKUP_PASSPHRASE_MIN, BACKUP_PIECE_BYTES, type BackupProgress, type BackupSummary } from '../../shared/backup.js';
 import type { Attachments } from './attachments.js';
 import { ArchiveError, readArchive, writeArchive, type ArchiveErrorCode, type OnProgress } from './backup-archive.js';
 import { DEFAULT_BACKUP_PARAMS, readBackupFile, writeBackupFile, type BackupParams } from './backup-file.js';
@@ -29,13 +31,7 @@ export interface BackupsDeps {
   params?: BackupParams;
 }
 
-export interface BackupSummary {
-  path: string;
-  bytes: number;
-  conversations: number;
-  messages: number;
-  files: number;
-}
+type Progress = (p: BackupProgress) => void;
 
 const ARCHIVE_TO_MESSENGER: Record<ArchiveErrorCode, MessengerErrorCode> = {
   'archive-malformed': 'backup-damaged',
@@ -51,13 +47,14 @@ export class Backups {
   /** Writes a backup of the profile to `path` (replacing it only once complete). */
   async export(path: string, passphrase: string, onProgress?: OnProgress): Promise<BackupSummary> {
     const wallet = this.d.wallet();
+    if (passphrase.length < BACKUP_PASSPHRASE_MIN) throw new MessengerError('bad-argument', `a backup passphrase has at least ${BACKUP_PASSPHRASE_MIN} characters`);
     const files = await this.d.attachments.archiveFiles();
     let head: Awaited<ReturnType<typeof writeArchive>> | null = null;
     const { bytes } = await writeBackupFile(path, passphrase, async (sink) => {
       head = await writeArchive(this.d.store, files, wallet, sink, onProgress);
     }, this.d.params ?? DEFAULT_BACKUP_PARAMS);
     const h = head!;
-    return { path, bytes, conversations: h.rows.conversations ?? 0, messages: h.rows.messages ?? 0, files: h.files.count };
+    return { savedTo: path, download: null, bytes, conversations: h.rows.conversations ?? 0, messages: h.rows.messages ?? 0, files: h.files.count };
   }
 
   /** Restores the backup at `path` into this (new) profile; on any failure nothing has changed. */
@@ -74,10 +71,85 @@ export class Backups {
       // the sync loop may have stored something while the file was read
       if (!this.d.store.backup.holdsNoHistory()) throw notNew();
       this.d.store.backup.adopt(restored.backup);
-      return { path, bytes: 0, conversations: restored.backup.count('conversations'), messages: restored.backup.count('messages'), files: head.files.count };
+      return { savedTo: null, download: null, bytes: (await stat(path)).size, conversations: restored.backup.count('conversations'), messages: restored.backup.count('messages'), files: head.files.count };
     } finally {
       restored.close();
       await Promise.all(['', '-wal', '-shm', '-journal'].map((s) => rm(temp + s, { force: true })));
+    }
+  }
+}
+
+/**
+ * The page's side of backups (web mode, and restore in both shells): a backup is written into
+ * the profile's `backups` folder and read out in pieces for a download; an upload is written
+ * there in pieces, restored, and removed. Names are the folder's own (BACKUP_NAME_PATTERN,
+ * checked at the doorway), so the page never names a path.
+ */
+export class BackupFolder {
+  private readonly dir: string;
+
+  constructor(
+    private readonly backups: Backups,
+    profileDir: string,
+    private readonly progress: Progress,
+  ) {
+    this.dir = join(profileDir, 'backups');
+  }
+
+  private path(name: string): string {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    return join(this.dir, name);
+  }
+
+  /** Exports to `path` when given (the shell's save dialog), else into the folder for a download. */
+  async export(passphrase: string, path?: string): Promise<BackupSummary> {
+    const name = `relay-${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}.relaybackup`;
+    const summary = await this.backups.export(path ?? this.path(name), passphrase, (p) => this.progress({ op: 'export', ...p }));
+    return path ? summary : { ...summary, savedTo: null, download: name };
+  }
+
+  /** One piece of a download from `offset`; the file goes once its last piece is read. */
+  async download(name: string, offset: number): Promise<{ data: string; next: number | null }> {
+    const path = this.path(name);
+    const fh = await open(path, 'r').catch(() => {
+      throw new MessengerError('not-found', 'that backup is no longer here; export it again');
+    });
+    try {
+      const buf = Buffer.alloc(BACKUP_PIECE_BYTES);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, offset);
+      const next = offset + bytesRead < (await fh.stat()).size ? offset + bytesRead : null;
+      if (next === null) await rm(path, { force: true });
+      return { data: buf.subarray(0, bytesRead).toString('base64'), next };
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Writes a piece of an upload at `offset` (no name: a new upload). */
+  async upload(name: string | undefined, offset: number, data: string): Promise<{ name: string; size: number }> {
+    const bytes = Buffer.from(data, 'base64');
+    if (bytes.length > BACKUP_PIECE_BYTES) throw new MessengerError('bad-argument', `a piece holds at most ${BACKUP_PIECE_BYTES} bytes`);
+    const upload = name ?? `upload-${randomBytes(8).toString('hex')}.relaybackup`;
+    if (name === undefined && offset !== 0) throw new MessengerError('bad-argument', 'an upload starts at offset 0');
+    const fh = await open(this.path(upload), name === undefined ? 'wx' : 'r+', 0o600).catch(() => {
+      throw new MessengerError('not-found', 'that upload is no longer here; pick the file again');
+    });
+    try {
+      if ((await fh.stat()).size !== offset) throw new MessengerError('bad-argument', 'pieces of an upload come in order');
+      await fh.write(bytes, 0, bytes.length, offset);
+      return { name: upload, size: offset + bytes.length };
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Restores an upload, which is removed whatever the outcome (a retry uploads again). */
+  async restore(name: string, passphrase: string): Promise<BackupSummary> {
+    const path = this.path(name);
+    try {
+      return await this.backups.restore(path, passphrase, (p) => this.progress({ op: 'restore', ...p }));
+    } finally {
+      await rm(path, { force: true });
     }
   }
 }
