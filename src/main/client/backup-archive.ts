@@ -158,6 +158,8 @@ export async function writeArchive(store: LocalStore, files: ArchiveFiles, walle
   }
   // what was written is what the head promised, bar a message that arrived or expired
   // meanwhile: the reader checks the end record's counts
+  let fileBytes = 0;
+  let fileCount = 0;
   for (const f of kept) {
     await sink(json(Rec.File, { messageId: f.messageId, index: f.index, size: f.size }));
     let got = 0;
@@ -169,15 +171,18 @@ export async function writeArchive(store: LocalStore, files: ArchiveFiles, walle
       }
     }
     if (got !== f.size) throw new ArchiveError('archive-malformed', `the kept file of message ${f.messageId} holds ${got} bytes, not ${f.size}`);
-    done += Math.ceil(f.size / 1024) + 1;
-    onProgress?.({ done, total });
+    fileBytes += f.size;
+    onProgress?.({ done: done + fileUnits(fileBytes, ++fileCount), total });
   }
   await sink(json(Rec.End, { rows: written }));
   return head;
 }
 
+/** Progress units of files: KiB, and one per file (so that empty-ish files count too). */
+const fileUnits = (bytes: number, count: number) => Math.ceil(bytes / 1024) + count;
+
 function totalOf(head: ArchiveHead): number {
-  return Object.values(head.rows).reduce((n: number, c) => n + (c ?? 0), 0) + Math.ceil(head.files.bytes / 1024) + head.files.count;
+  return Object.values(head.rows).reduce((n: number, c) => n + (c ?? 0), 0) + fileUnits(head.files.bytes, head.files.count);
 }
 
 /** Splits any chunking of the input back into records; bounded by MAX_RECORD_BYTES. */
@@ -248,6 +253,8 @@ export async function readArchive(
   let file: { messageId: string; index: number; size: number; got: number; hash: ReturnType<typeof createHash>; out: ReturnType<ArchiveFiles['create']> } | null = null;
   const created: Array<ReturnType<ArchiveFiles['create']>> = [];
   const got: Partial<Record<ArchiveTable, number>> = {};
+  let fileBytes = 0;
+  let fileCount = 0;
   let ended = false;
   const finishFile = async () => {
     if (!file) return;
@@ -256,8 +263,8 @@ export async function readArchive(
     if (!row || row.sha256 !== file.hash.digest('hex')) throw new ArchiveError('archive-malformed', `file ${file.messageId}/${file.index} does not match its message`);
     await file.out.end();
     db.setAttachmentPath(file.messageId, file.index, file.out.path);
-    done += Math.ceil(file.size / 1024) + 1;
-    onProgress?.({ done, total });
+    fileBytes += file.size;
+    onProgress?.({ done: done + fileUnits(fileBytes, ++fileCount), total });
     file = null;
   };
   try {
