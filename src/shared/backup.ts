@@ -26,3 +26,9 @@ export interface BackupProgress {
   done: number;
   total: number;
 }
+
+/** "3 conversations, 120 messages, 2 files": what a backup holds, in words. */
+export function backupCounts(s: Pick<BackupSummary, 'conversations' | 'messages' | 'files'>): string {
+  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  return `${n(s.conversations, 'conversation')}, ${n(s.messages, 'message')}, ${n(s.files, 'file')}`;
+}

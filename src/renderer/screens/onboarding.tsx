@@ -5,7 +5,7 @@ import { FormError } from '../components/form-error.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { RelayChooser } from './relay-chooser.js';
-import { RestoreBackup } from './backup.js';
+import { RestoreBackup } from './restore-backup.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 
 /**
