@@ -11,7 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readAtRest, writeAtRest } from '../client/attachment-crypto.js';
+import { keptFilesIn } from '../client/attachment-crypto.js';
 import type { ArchiveFiles } from '../client/backup-archive.js';
 import { Backups } from '../client/backups.js';
 import { LocalStore, type IncomingMessage } from '../client/local-store.js';
@@ -26,21 +26,11 @@ const CONVERSATIONS = 50;
 const WALLET = '0x' + 'ab'.repeat(20);
 const PASSPHRASE = 'bench backup passphrase';
 
-function filesIn(dir: string, key: Buffer): ArchiveFiles {
-  return {
-    read: (path) => readAtRest(path, key),
-    create: (messageId, index) => {
-      const path = join(dir, `${messageId}.${index}`);
-      return { path, ...writeAtRest(path, key) };
-    },
-  };
-}
-
 function profile(root: string, name: string) {
   const dir = join(root, name);
   const filesDir = join(dir, 'files');
   mkdirSync(filesDir, { recursive: true });
-  const files = filesIn(filesDir, randomBytes(32));
+  const files = keptFilesIn(filesDir, randomBytes(32));
   const store = LocalStore.open(join(dir, 'client.db'));
   const backups = new Backups({ store, profileDir: dir, attachments: { archiveFiles: async () => files }, wallet: () => WALLET, openStore: (f) => LocalStore.open(f) });
   return { store, files, backups };

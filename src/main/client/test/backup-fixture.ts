@@ -5,8 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { readAtRest, writeAtRest } from '../attachment-crypto.js';
+import { keptFilesIn } from '../attachment-crypto.js';
 import type { ArchiveFiles } from '../backup-archive.js';
 import { ARCHIVE_TABLES, type ArchiveRow, type ArchiveTable } from '../backup-store.js';
 import type { IncomingMessage, LocalStore } from '../local-store.js';
@@ -19,13 +18,7 @@ const GROUP = 'grp_backup_fixture';
 /** An ArchiveFiles over a folder and a key, as Attachments.archiveFiles gives. */
 export function folderFiles(dir: string, key: Buffer): ArchiveFiles {
   mkdirSync(dir, { recursive: true });
-  return {
-    read: (path) => readAtRest(path, key),
-    create: (messageId, index) => {
-      const path = join(dir, `${messageId}.${index}`);
-      return { path, ...writeAtRest(path, key) };
-    },
-  };
+  return keptFilesIn(dir, key);
 }
 
 function incoming(n: number, over: Partial<IncomingMessage> = {}): IncomingMessage {
