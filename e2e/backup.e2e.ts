@@ -56,7 +56,7 @@ test('export a backup in web mode, and restore it on a new profile of the same w
   await chooseRelay(page, relay.url);
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await openConversation(page, '@bob');
-  await expect(page.getByText('Kept in the backup: the harbour at noon')).toBeVisible();
-  await expect(page.getByText('and a second message ✓')).toBeVisible();
+  await expect(page.getByText('Kept in the backup: the harbour at noon', { exact: true })).toBeVisible();
+  await expect(page.getByText('and a second message ✓', { exact: true })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('restored-conversation.png') });
 });

@@ -19,9 +19,6 @@ export function ExportBackup() {
   return (
     <section className="card section" aria-labelledby="backup-title">
       <h2 id="backup-title">Backup</h2>
-      <p className="field-hint">
-        One file with your contacts, conversations, messages, groups, settings and files, encrypted with a passphrase you choose. It never holds your wallet key: your recovery phrase restores the wallet, then the backup restores its history.
-      </p>
       <form
         className="stack"
         onSubmit={async (e) => {
@@ -36,6 +33,9 @@ export function ExportBackup() {
           showToast('success', 'Backup exported.');
         }}
       >
+        <p className="field-hint">
+          One file with your contacts, conversations, messages, groups, settings and files, encrypted with a passphrase you choose. It never holds your wallet key: your recovery phrase restores the wallet, then the backup restores its history.
+        </p>
         <label className="field">
           <span className="field-label">Backup passphrase</span>
           <input type="password" value={pass} onChange={(e) => setPass(e.target.value)} autoComplete="new-password" aria-invalid={short} aria-describedby="backup-pass-hint" />
