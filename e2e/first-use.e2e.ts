@@ -109,6 +109,7 @@ test('1. a private key without 0x, as wallets export it, is imported', async ({ 
   await a.page.getByRole('radio', { name: 'Private key' }).check();
   await a.page.getByRole('textbox', { name: 'Private key' }).fill('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
   await a.page.getByRole('button', { name: 'Import wallet' }).click();
+  await a.page.getByRole('button', { name: 'Skip' }).click();
   await expect(a.page.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
   await expect(a.page.getByText('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')).toBeVisible();
 });

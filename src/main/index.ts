@@ -43,6 +43,11 @@ if (!app.requestSingleInstanceLock()) {
         relayLauncher: builtRelayLauncher(here, sqliteEnv),
         keychain: { codec: safeStorageCodec(safeStorage), refusal: keychainRefusal(safeStorage, process.platform) },
         openExternal: (url) => shell.openExternal(url),
+        chooseSavePath: async (defaultPath) => {
+          const options = { defaultPath, filters: [{ name: 'Relay backup', extensions: ['relaybackup'] }] };
+          const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+          return r.canceled || !r.filePath ? null : r.filePath;
+        },
         notify: ({ title, body, onClick }) => {
           if (!Notification.isSupported()) return false;
           const n = new Notification({ title, body, silent: false });

@@ -76,6 +76,10 @@ export const commandNames = [
   'conversations.mute',
   'preferences.get',
   'preferences.set',
+  'backup.export',
+  'backup.download',
+  'backup.upload',
+  'backup.restore',
   'notifications.show',
   'links.openExternal',
 ] as const;

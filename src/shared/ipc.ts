@@ -9,6 +9,7 @@ import type {
   DeviceInfo, DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, KnownHandle, RejectedMessage, RelayStatus, StakeInfo, StakeSettings, SyncStatus,
 } from './domain.js';
 import type { ContactTrust, DeviceNotice, SafetyNumberInfo } from './trust.js';
+import { BACKUP_NAME_PATTERN, BACKUP_PASSPHRASE_MIN, BACKUP_PIECE_BYTES, type BackupProgress, type BackupSummary } from './backup.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { TIMER_MAX_SECONDS, TIMER_MIN_SECONDS } from './disappearing.js';
 import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
@@ -21,6 +22,7 @@ const ConvId = Type.String({ pattern: CONVERSATION_ID_PATTERN });
 const Uuid = Type.String({ pattern: '^[0-9a-f-]{36}$' });
 const Passphrase = Type.String({ minLength: 0, maxLength: 1024 });
 const NoArgs = Type.Object({}, { additionalProperties: false });
+const BackupName = Type.String({ pattern: BACKUP_NAME_PATTERN });
 
 /** `cmd<Result>()(argsSchema)`: the schema checks arguments at the doorway; Result types the answer. */
 function cmd<R>() {
@@ -168,6 +170,14 @@ export const commands = {
   'notifications.show': cmd<{ shown: boolean }>()(
     Type.Object({ title: Type.String({ maxLength: 200 }), body: Type.String({ maxLength: 500 }), conversationId: Type.Optional(ConvId) }, { additionalProperties: false }),
   ),
+  // backups (src/main/client/backups.ts): null when the person cancelled the shell's save dialog;
+  // in web mode the file is downloaded, and in both a restore's file is uploaded, in base64 pieces
+  'backup.export': cmd<BackupSummary | null>()(Type.Object({ passphrase: Type.String({ minLength: BACKUP_PASSPHRASE_MIN, maxLength: 1024 }) }, { additionalProperties: false })),
+  'backup.download': cmd<{ data: string; next: number | null }>()(Type.Object({ name: BackupName, offset: Type.Integer({ minimum: 0 }) }, { additionalProperties: false })),
+  'backup.upload': cmd<{ name: string; size: number }>()(
+    Type.Object({ name: Type.Optional(BackupName), offset: Type.Integer({ minimum: 0 }), data: Type.String({ maxLength: Math.ceil(BACKUP_PIECE_BYTES / 3) * 4 }) }, { additionalProperties: false }),
+  ),
+  'backup.restore': cmd<BackupSummary>()(Type.Object({ name: BackupName, passphrase: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false })),
   'links.openExternal': cmd<void>()(Type.Object({ url: Type.String({ pattern: '^https?://', maxLength: 2048 }) }, { additionalProperties: false })),
 } as const;
 
@@ -197,9 +207,11 @@ export interface Events {
   'notification.clicked': { conversationId: ConversationId | null };
   /** a wallet's set of certified devices changed (someone's, or our own) */
   'devices.changed': DeviceNotice;
+  /** how far a backup's export or restore got */
+  'backup.progress': BackupProgress;
 }
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.removed', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked', 'devices.changed'];
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.removed', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked', 'devices.changed', 'backup.progress'];
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {

@@ -42,6 +42,11 @@ const PLAIN: Record<string, string> = {
   'recipient-full': 'Not delivered: their inbox on the relay is full. Try again later.',
   'too-many-requests-pending': 'Not delivered: too many of your contact requests to them are still unread.',
   'storage-full': 'Not delivered: the relay is low on disk space. Try again later.',
+  'backup-wrong-passphrase': 'That passphrase does not open this backup. Nothing was changed.',
+  'backup-damaged': 'This backup file is damaged or was altered, so it cannot be restored. Nothing was changed.',
+  'backup-other-wallet': 'This backup belongs to another wallet. Import that wallet’s recovery phrase to restore it.',
+  'backup-too-new': 'This backup was made by a newer version of the app. Update the app, then restore it.',
+  'backup-not-new-profile': 'A backup can be restored only into a new profile, before any conversation.',
 };
 
 /** What an HTTP refusal from the relay means, by command. */

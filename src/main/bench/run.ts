@@ -86,6 +86,11 @@ export const SECTIONS: BenchSection[] = [
       }),
   },
   {
+    name: 'backup',
+    // BACKUP_BENCH_MESSAGES=2000 tries it quickly; the figure is for 100,000
+    load: () => optionalSection('backup', './backup-bench.ts', 'benchBackup', { options: (ctx) => ({ quick: ctx.quick, log: ctx.log }) }),
+  },
+  {
     name: 'cli',
     load: () =>
       optionalSection('cli', './cli-bench.ts', 'benchCli', {

@@ -11,9 +11,11 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GCM_TAG_BYTES } from './attachment-wire.js';
+import type { ArchiveFiles } from './backup-archive.js';
 
 const AT_REST_VERSION = 1;
 const NONCE_BYTES = 12;
@@ -112,27 +114,13 @@ export async function storeAtRest(blobPath: string, ref: { key: Buffer; nonce: B
 
 /** Decrypts a file kept at rest into `destPath` (the person's Save). */
 export async function exportFile(restPath: string, restKey: Buffer, destPath: string): Promise<void> {
-  const fh = await open(restPath, 'r');
-  const head = Buffer.alloc(1 + NONCE_BYTES);
-  const tag = Buffer.alloc(GCM_TAG_BYTES);
-  let end: number;
-  try {
-    const size = (await fh.stat()).size;
-    await fh.read(head, 0, head.length, 0);
-    end = size - GCM_TAG_BYTES;
-    await fh.read(tag, 0, GCM_TAG_BYTES, end);
-  } finally {
-    await fh.close();
-  }
-  if (head[0] !== AT_REST_VERSION) throw new IntegrityError('the stored file is not in a known format');
-  const decipher = createDecipheriv('aes-256-gcm', restKey, head.subarray(1)).setAuthTag(tag);
   const temp = `${destPath}.part`;
   try {
-    await pipeline(createReadStream(restPath, { start: head.length, end: end - 1 }), decipher, createWriteStream(temp, { mode: 0o600 }));
+    await pipeline(Readable.from(readAtRest(restPath, restKey)), createWriteStream(temp, { mode: 0o600 }));
     await rename(temp, destPath);
   } catch (e) {
     await rm(temp, { force: true });
-    throw e instanceof Error && /authenticate/.test(e.message) ? new IntegrityError('the stored file was altered or corrupted') : e;
+    throw e;
   }
 }
 
@@ -143,4 +131,73 @@ async function syncFile(path: string): Promise<void> {
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * A kept file's plaintext as a stream (a backup's copy). The tag is checked at the end: an
+ * altered file throws IntegrityError after its bytes were read, so a caller keeps nothing of a
+ * stream that did not end cleanly.
+ */
+export async function* readAtRest(restPath: string, restKey: Buffer): AsyncGenerator<Buffer> {
+  const fh = await open(restPath, 'r');
+  const head = Buffer.alloc(1 + NONCE_BYTES);
+  const tag = Buffer.alloc(GCM_TAG_BYTES);
+  let end: number;
+  try {
+    const size = (await fh.stat()).size;
+    if (size < head.length + GCM_TAG_BYTES) throw new IntegrityError('the stored file is too short');
+    await fh.read(head, 0, head.length, 0);
+    end = size - GCM_TAG_BYTES;
+    await fh.read(tag, 0, GCM_TAG_BYTES, end);
+  } finally {
+    await fh.close();
+  }
+  if (head[0] !== AT_REST_VERSION) throw new IntegrityError('the stored file is not in a known format');
+  const decipher = createDecipheriv('aes-256-gcm', restKey, head.subarray(1)).setAuthTag(tag);
+  if (end > head.length) for await (const chunk of createReadStream(restPath, { start: head.length, end: end - 1 }) as AsyncIterable<Buffer>) yield decipher.update(chunk);
+  try {
+    yield decipher.final();
+  } catch {
+    throw new IntegrityError('the stored file was altered or corrupted');
+  }
+}
+
+/** Writes a file to keep at rest from its plaintext, bit by bit; `end` renames it into place, `abort` removes it (even once in place). */
+export function writeAtRest(destPath: string, restKey: Buffer): { write(chunk: Uint8Array): Promise<void>; end(): Promise<void>; abort(): Promise<void> } {
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', restKey, nonce);
+  const temp = `${destPath}.part`;
+  const out = createWriteStream(temp, { mode: 0o600 });
+  const put = (b: Buffer) => new Promise<void>((resolve, reject) => out.write(b, (e) => (e ? reject(e) : resolve())));
+  let started: Promise<void> | null = null;
+  const head = () => (started ??= put(Buffer.concat([Buffer.from([AT_REST_VERSION]), nonce])));
+  return {
+    async write(chunk) {
+      await head();
+      await put(cipher.update(chunk));
+    },
+    async end() {
+      await head();
+      await put(Buffer.concat([cipher.final(), cipher.getAuthTag()]));
+      await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      await syncFile(temp);
+      await rename(temp, destPath);
+    },
+    async abort() {
+      out.destroy();
+      await rm(temp, { force: true });
+      await rm(destPath, { force: true });
+    },
+  };
+}
+
+/** The kept files of a profile's folder `dir` under `restKey`, as an archive reads and writes them (`<message id>.<index>`). */
+export function keptFilesIn(dir: string, restKey: Buffer): ArchiveFiles {
+  return {
+    read: (path) => readAtRest(path, restKey),
+    create: (messageId, index) => {
+      const path = join(dir, `${messageId}.${index}`);
+      return { path, ...writeAtRest(path, restKey) };
+    },
+  };
 }

@@ -17,6 +17,7 @@ import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson 
 import { ADDRESS, CONVERSATION_ID_PATTERN } from '../../shared/identity-patterns.js';
 import { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS, snippetParts } from '../../shared/message-search.js';
 import { changeLine, runMessageChange, shownText } from './cli-message-changes.js';
+import { isBackupCommand, runBackupCommand } from './backup-cli.js';
 
 const PROG = 'client';
 const DEFAULT_UNLOCK_TTL_S = 300;
@@ -77,6 +78,12 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   verify <address|@handle> [--off]   mark them verified against their current devices (--off: take the mark away;
                                      either lets messages go to them again after a change)
   keys | mint-key <label> | revoke-key <id>
+  backup --out FILE --passphrase-env VAR             write an encrypted backup of this profile's history (never the
+                                                     wallet key) → {savedTo, bytes, conversations, messages, files}
+  restore --in FILE --passphrase-env VAR             restore one into this profile (same wallet, no conversations yet:
+                                                     right after init) → {conversations, messages, files}
+                                     for these two, --passphrase-env names the backup's passphrase (at least 8
+                                     characters); the profile's own comes from ${DEFAULT_PASSPHRASE_ENV}. Progress: JSON lines on stderr
   group create <name> [--public] [--password P]      → {id, …}
   group add <id> <address|@handle>                   → {…, added: member|invited}; invited until they accept
   group remove <id> <address>                        remove a member or withdraw an invitation
@@ -119,7 +126,8 @@ async function main(argv: string[]): Promise<void> {
     pullLimit,
   });
   try {
-    const passphrase = passphraseFromEnv(values['passphrase-env'], PROG);
+    // backup and restore name their file's passphrase with --passphrase-env (backup-cli.ts)
+    const passphrase = passphraseFromEnv(isBackupCommand(command) ? undefined : values['passphrase-env'], PROG);
     if (command === 'init') {
       await init(messenger, passphrase, values, args);
       return;
@@ -174,6 +182,8 @@ function parseCli(argv: string[]) {
         off: { type: 'boolean' },
         conversation: { type: 'string' },
         file: { type: 'string', multiple: true },
+        out: { type: 'string' },
+        in: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -300,6 +310,10 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       return;
     case 'sync':
       await sync(m, values.json === true || values.follow === true, values.follow === true);
+      return;
+    case 'backup':
+    case 'restore':
+      await runBackupCommand(m, command, args, values);
       return;
     case 'save-file': {
       need(args, 3, '<messageId> <index> <PATH>');

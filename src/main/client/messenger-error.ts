@@ -19,7 +19,13 @@ export type MessengerErrorCode =
   | 'chain-refused'
   | 'stake-refused'
   // safety numbers (trust.ts): a verified contact's devices changed; the person is asked first
-  | 'safety-number-changed';
+  | 'safety-number-changed'
+  // backups (backups.ts)
+  | 'backup-wrong-passphrase'
+  | 'backup-damaged'
+  | 'backup-other-wallet'
+  | 'backup-too-new'
+  | 'backup-not-new-profile';
 
 export class MessengerError extends Error {
   constructor(

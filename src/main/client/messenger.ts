@@ -77,6 +77,7 @@ import { Attachments } from './attachments.js';
 import type { AttachmentRef } from './attachment-wire.js';
 import type { IncomingSignal } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
+import { BackupFolder, Backups } from './backups.js';
 
 /** The commands the Messenger serves (the shell owns the rest). */
 export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show'>;
@@ -134,6 +135,9 @@ export class Messenger {
   /** edits, deletes and disappearing messages */
   readonly changes: MessageChanges;
   readonly trust: Trust;
+  /** backup and restore (backups.ts); `backupFolder` is the page's side of it */
+  readonly backups: Backups;
+  readonly backupFolder: BackupFolder;
   /** peers shown typing, each until a renewal is overdue */
   private readonly typingUntil = new Map<string, NodeJS.Timeout>();
   private closed = false;
@@ -195,6 +199,8 @@ export class Messenger {
       onUpdated: (id) => { const m = this.store.getMessage(id); if (m) this.emit('message.updated', m); },
       onRefused: (r) => this.emit('message.rejected', { envelopeId: `${r.messageId}/${r.index}`, claimedSender: this.store.getMessage(r.messageId)?.from ?? '', reason: `file "${r.name}": ${r.reason}` }),
     });
+    this.backups = new Backups({ store, profileDir: opts.profileDir, attachments: this.attachments, wallet: () => this.me().address, openStore: (f) => LocalStore.open(f) });
+    this.backupFolder = new BackupFolder(this.backups, opts.profileDir, (p) => this.emit('backup.progress', p));
     this.loop = new SyncLoop({
       session: this.session,
       outbox: this.outbox,
@@ -328,6 +334,10 @@ export class Messenger {
       'conversations.mute': async (a) => this.mute(a),
       'preferences.get': async () => this.preferences(),
       'preferences.set': async (a) => this.setPreferences(a),
+      'backup.export': (a) => this.backupFolder.export(a.passphrase),
+      'backup.download': (a) => this.backupFolder.download(a.name, a.offset),
+      'backup.upload': (a) => this.backupFolder.upload(a.name, a.offset, a.data),
+      'backup.restore': (a) => this.backupFolder.restore(a.name, a.passphrase),
     };
   }
 

@@ -37,6 +37,8 @@ export interface AppServicesOptions {
    * is clicked); absent in web mode, where the page uses the browser's own.
    */
   notify?: (n: { title: string; body: string; onClick: () => void }) => boolean;
+  /** Asks where to save a file (Electron's save dialog; null: cancelled); absent in web mode, where the page downloads it. */
+  chooseSavePath?: (defaultName: string) => Promise<string | null>;
   /** Messenger's background sync period (tests shorten it) */
   pollIntervalMs?: number;
 }
@@ -255,6 +257,11 @@ export class AppServices {
       'notifications.show': async ({ title, body, conversationId }) => {
         const shown = this.opts.notify?.({ title, body, onClick: () => this.emit('notification.clicked', { conversationId: (conversationId ?? null) as never }) }) ?? false;
         return { shown };
+      },
+      'backup.export': async ({ passphrase }) => {
+        if (!this.opts.chooseSavePath) return this.messenger.backupFolder.export(passphrase);
+        const path = await this.opts.chooseSavePath(`relay-${new Date().toISOString().slice(0, 10)}.relaybackup`);
+        return path === null ? null : this.messenger.backupFolder.export(passphrase, path);
       },
       'links.openExternal': async ({ url }) => {
         const u = new URL(url);

@@ -5,6 +5,7 @@ import { FormError } from '../components/form-error.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { RelayChooser } from './relay-chooser.js';
+import { RestoreBackup } from './restore-backup.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 
 /**
@@ -29,6 +30,7 @@ export function Onboarding() {
       {step === 'create-phrase' && <ShowPhrase />}
       {step === 'create-confirm' && <ConfirmPhrase />}
       {step === 'import' && <ImportWallet />}
+      {step === 'restore' && <RestoreStep />}
       {step === 'relay' && <ChooseRelay />}
       {step === 'handle' && <ClaimHandle />}
       <Steps step={step} />
@@ -38,7 +40,7 @@ export function Onboarding() {
 
 function Steps({ step }: { step: string }) {
   const order = ['welcome', 'phrase', 'relay', 'handle'];
-  const at = step === 'create-phrase' || step === 'create-confirm' || step === 'import' ? 1 : Math.max(0, order.indexOf(step));
+  const at = step === 'create-phrase' || step === 'create-confirm' || step === 'import' || step === 'restore' ? 1 : Math.max(0, order.indexOf(step));
   return (
     <ol className="steps" aria-label="Setup progress">
       {['Wallet', 'Recovery', 'Relay', 'Handle'].map((label, i) => (
@@ -238,6 +240,11 @@ function ImportWallet() {
       </form>
     </section>
   );
+}
+
+function RestoreStep() {
+  const goToOnboardingStep = useStore((s) => s.goToOnboardingStep);
+  return <RestoreBackup onDone={() => goToOnboardingStep('relay')} />;
 }
 
 function ChooseRelay() {

@@ -15,6 +15,7 @@ import { RelayChooser } from './relay-chooser.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 import { StakeChain } from './stake-chain.js';
 import { OwnDeviceNotices } from './own-device-notices.js';
+import { ExportBackup } from './export-backup.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
@@ -34,6 +35,7 @@ export function Settings() {
       <StakeChain />
       <Devices />
       <ApiKeys />
+      <ExportBackup />
       <Appearance />
     </div>
   );

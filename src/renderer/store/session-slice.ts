@@ -4,7 +4,7 @@ import { call } from '../bridge.js';
 import type { Store } from './store.js';
 import { bareHandle } from '../../shared/identity-patterns.js';
 
-export type OnboardingStep = 'welcome' | 'create-phrase' | 'create-confirm' | 'import' | 'relay' | 'handle' | 'done';
+export type OnboardingStep = 'welcome' | 'create-phrase' | 'create-confirm' | 'import' | 'restore' | 'relay' | 'handle' | 'done';
 
 export interface SessionSlice {
   status: AppStatus | null;
@@ -52,7 +52,8 @@ export const createSessionSlice: StateCreator<Store, [], [], SessionSlice> = (se
   importWallet: async ({ mnemonic, privateKey, passphrase }) => {
     if (privateKey) await call('wallet.importPrivateKey', { privateKey, passphrase });
     else await call('wallet.importMnemonic', { mnemonic: mnemonic ?? '', passphrase });
-    set({ onboarding: { step: 'relay', mnemonic: null }, status: await call('app.status', {}) });
+    // an imported wallet may have a backup of its history: offered before the relay
+    set({ onboarding: { step: 'restore', mnemonic: null }, status: await call('app.status', {}) });
   },
   unlockWallet: async (passphrase) => {
     const status = await call('wallet.unlock', { passphrase });

@@ -7,6 +7,7 @@
  * it and persists nothing of the domain.
  */
 import { create } from 'zustand';
+import { createBackupSlice, type BackupSlice } from './backup-slice.js';
 import { createChangesSlice, type ChangesSlice } from './changes-slice.js';
 import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.js';
 import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
@@ -37,7 +38,8 @@ export type Store = SessionSlice &
   HandlesSlice &
   ChangesSlice &
   TrustSlice &
-  SearchSlice;
+  SearchSlice &
+  BackupSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -55,4 +57,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createChangesSlice(...a),
   ...createTrustSlice(...a),
   ...createSearchSlice(...a),
+  ...createBackupSlice(...a),
 }));
