@@ -74,6 +74,8 @@ import { SyncLoop } from './sync-loop.js';
 import { Signals } from './signals.js';
 import { MessageChanges, type ScheduleTimer } from './message-changes.js';
 import { Attachments } from './attachments.js';
+import { HistoryTransfer } from './history-transfer.js';
+import { messagesArchiveSink, messagesArchiveSource } from './history-archive.js';
 import type { AttachmentRef } from './attachment-wire.js';
 import type { IncomingSignal } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
@@ -107,6 +109,8 @@ export interface MessengerOptions {
   now?: () => number;
   /** test seam: the timer that makes messages disappear (fake time) */
   expiryTimer?: ScheduleTimer;
+  /** test seam: history transfers in small chunks and blobs */
+  history?: { chunkBytes?: number; blobBytes?: number };
 }
 
 const DB_FILE = 'client.db';
@@ -134,6 +138,8 @@ export class Messenger {
   /** edits, deletes and disappearing messages */
   readonly changes: MessageChanges;
   readonly trust: Trust;
+  /** history to and from our other devices */
+  readonly history: HistoryTransfer;
   /** peers shown typing, each until a renewal is overdue */
   private readonly typingUntil = new Map<string, NodeJS.Timeout>();
   private closed = false;
@@ -174,8 +180,18 @@ export class Messenger {
       holdsBack: (peer) => this.trust.holdsBack(peer),
     });
     this.stakes = new Stakes({ ...shared, api: () => this.ready(), outbox: this.outbox, onUpdated: (m) => this.emit('message.updated', m) });
+    this.history = new HistoryTransfer({
+      ...shared, ...opts.history, profileDir: opts.profileDir,
+      source: () => messagesArchiveSource(store), sink: () => messagesArchiveSink(store, now),
+      onProgress: (p) => this.emit('history.progress', p),
+      onOutcome: (o) => {
+        this.emit('history.outcome', o);
+        for (const c of this.store.listConversations()) this.emit('conversation.updated', c);
+      },
+    });
     this.engine = new SyncEngine({
       ...shared,
+      history: this.history,
       crashAt: opts.crashAt ?? null,
       pullLimit: opts.pullLimit,
       onCommitted: (applied) => this.onCommitted(applied),
@@ -298,6 +314,7 @@ export class Messenger {
       'contacts.handles': async (a) => this.knownHandles(a.addresses),
       'contacts.safetyNumber': (a) => this.trust.safetyNumber(a.address),
       'contacts.verify': (a) => this.trust.verify(a.address, a.verified),
+      'history.send': (a) => this.history.send(a.deviceKey),
       'contacts.trust': async (a) => this.trust.status(a.address, true),
       'directory.search': (a) => this.searchDirectory(a),
       'groups.listPublic': () => this.listPublicGroups(),
@@ -958,6 +975,7 @@ export class Messenger {
     this.loop.noteCommitted(applied);
     // files are fetched after the ack, off the sync path; the CLI awaits fetchPending itself
     if (this.autoFetchFiles && applied.messages.some((m) => this.attachments.hasPending(m.id))) void this.attachments.fetchPending().catch(() => undefined);
+    if (this.autoFetchFiles && this.history.hasPending()) void this.history.importPending().catch(() => undefined);
   }
 
   /** A peer types on while notices come at least every 6 s; a message from them or an `off` ends it. */
