@@ -144,3 +144,61 @@ async function syncFile(path: string): Promise<void> {
     await fh.close();
   }
 }
+
+/**
+ * A kept file's plaintext as a stream (a backup's copy). The tag is checked at the end: an
+ * altered file throws IntegrityError after its bytes were read, so a caller keeps nothing of a
+ * stream that did not end cleanly.
+ */
+export async function* readAtRest(restPath: string, restKey: Buffer): AsyncGenerator<Buffer> {
+  const fh = await open(restPath, 'r');
+  const head = Buffer.alloc(1 + NONCE_BYTES);
+  const tag = Buffer.alloc(GCM_TAG_BYTES);
+  let end: number;
+  try {
+    const size = (await fh.stat()).size;
+    if (size < head.length + GCM_TAG_BYTES) throw new IntegrityError('the stored file is too short');
+    await fh.read(head, 0, head.length, 0);
+    end = size - GCM_TAG_BYTES;
+    await fh.read(tag, 0, GCM_TAG_BYTES, end);
+  } finally {
+    await fh.close();
+  }
+  if (head[0] !== AT_REST_VERSION) throw new IntegrityError('the stored file is not in a known format');
+  const decipher = createDecipheriv('aes-256-gcm', restKey, head.subarray(1)).setAuthTag(tag);
+  if (end > head.length) for await (const chunk of createReadStream(restPath, { start: head.length, end: end - 1 }) as AsyncIterable<Buffer>) yield decipher.update(chunk);
+  try {
+    yield decipher.final();
+  } catch {
+    throw new IntegrityError('the stored file was altered or corrupted');
+  }
+}
+
+/** Writes a file to keep at rest from its plaintext, bit by bit; `end` renames it into place, `abort` removes it (even once in place). */
+export function writeAtRest(destPath: string, restKey: Buffer): { write(chunk: Uint8Array): Promise<void>; end(): Promise<void>; abort(): Promise<void> } {
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', restKey, nonce);
+  const temp = `${destPath}.part`;
+  const out = createWriteStream(temp, { mode: 0o600 });
+  const put = (b: Buffer) => new Promise<void>((resolve, reject) => out.write(b, (e) => (e ? reject(e) : resolve())));
+  let started: Promise<void> | null = null;
+  const head = () => (started ??= put(Buffer.concat([Buffer.from([AT_REST_VERSION]), nonce])));
+  return {
+    async write(chunk) {
+      await head();
+      await put(cipher.update(chunk));
+    },
+    async end() {
+      await head();
+      await put(Buffer.concat([cipher.final(), cipher.getAuthTag()]));
+      await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      await syncFile(temp);
+      await rename(temp, destPath);
+    },
+    async abort() {
+      out.destroy();
+      await rm(temp, { force: true });
+      await rm(destPath, { force: true });
+    },
+  };
+}

@@ -17,7 +17,8 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { VaultCodec } from '../vault/secret-codec.js';
-import { IntegrityError, encryptForUpload, exportFile, storeAtRest } from './attachment-crypto.js';
+import { IntegrityError, encryptForUpload, exportFile, readAtRest, storeAtRest, writeAtRest } from './attachment-crypto.js';
+import type { ArchiveFiles } from './backup-archive.js';
 import type { AttachmentRow } from './attachment-store.js';
 import { GCM_TAG_BYTES, MAX_FILES, MAX_FILE_BYTES, cleanName, type AttachmentRef } from './attachment-wire.js';
 import type { LocalStore } from './local-store.js';
@@ -199,6 +200,19 @@ export class Attachments {
       removed++;
     }
     return removed;
+  }
+
+  /** The kept files' plaintext for an archive (backup-archive.ts), and where a restored one is kept: under this profile's key. */
+  async archiveFiles(): Promise<ArchiveFiles> {
+    const key = await this.profileKey();
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    return {
+      read: (path) => readAtRest(path, key),
+      create: (messageId, index) => {
+        const path = join(this.dir, `${messageId}.${index}`);
+        return { path, ...writeAtRest(path, key) };
+      },
+    };
   }
 
   /** Forgets the unwrapped key (the profile locked). */

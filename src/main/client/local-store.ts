@@ -20,6 +20,7 @@ import { MessageChangesStore } from './message-changes-store.js';
 import type { ControlBody } from './message-control.js';
 import { TrustStore } from './trust-store.js';
 import { MessageSearchStore } from './local-store-search.js';
+import { BackupStore } from './backup-store.js';
 
 export type ContactState = 'known' | 'allowed' | 'requested' | 'blocked';
 
@@ -202,6 +203,8 @@ export class LocalStore {
   readonly changes: MessageChangesStore;
   /** device sets, verified marks and device notices (safety numbers) */
   readonly trust: TrustStore;
+  /** whole tables, page by page, for backups and history archives */
+  readonly backup: BackupStore;
 
   private constructor(db: Database.Database) {
     this.db = db;
@@ -210,6 +213,7 @@ export class LocalStore {
     this.trust = new TrustStore(db);
     this.search = new MessageSearchStore(db);
     this.attachments = new AttachmentStore(db);
+    this.backup = new BackupStore(db);
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 
