@@ -1,78 +1,59 @@
 /**
- * A minimal history archive (format `relay-history-messages-v1`): the conversations shown and
- * their messages, one JSON line per message. It stands in until the full archive of backups
- * (contacts, groups, settings, files) is plugged into HistoryTransfer; the transfer does not
- * care which format it carries, it names it in the message and the receiver refuses one it
- * cannot read.
+ * What a history transfer carries: the backup archive (backup-archive.ts: contacts, groups,
+ * conversations, messages, settings and the kept files), the same stream a backup file holds.
+ *
+ * The receiving side reads it into a database of its own in the profile's `history/` folder
+ * (readArchive checks every record: the wallet, the schema, the counts, each file's SHA-256),
+ * and only then merges that into the profile (history-store.ts), so a malformed archive changes
+ * nothing. Files are written once, straight into the profile's `files/` under its own key.
  */
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
+import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { ChatMessage, ConversationId } from '../../shared/domain.js';
 import type { HistoryImported } from '../../shared/history.js';
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, readArchive, writeArchive, type ArchiveFiles } from './backup-archive.js';
 import type { HistorySink, HistorySource } from './history-transfer.js';
-import type { IncomingMessage, LocalStore } from './local-store.js';
+import { LocalStore } from './local-store.js';
 
-export const MESSAGES_ARCHIVE_FORMAT = 'relay-history-messages-v1';
-const PAGE = 500;
+/** the format a `history` message names */
+export const HISTORY_ARCHIVE_FORMAT = `${ARCHIVE_FORMAT}-v${ARCHIVE_VERSION}`;
 
-interface Line {
-  conversationId: ConversationId;
-  conversationKind: 'direct' | 'group';
-  peer: string;
-  message: Pick<ChatMessage, 'id' | 'from' | 'fromMe' | 'kind' | 'text' | 'sentAt' | 'receivedAt' | 'via' | 'botName'>;
+export interface ArchiveParts {
+  store: LocalStore;
+  /** the profile's kept files (Attachments.archiveFiles: needs the profile unlocked) */
+  files: () => Promise<ArchiveFiles>;
+  wallet: () => string;
 }
 
-export function messagesArchiveSource(store: LocalStore): HistorySource {
+export function archiveSource(p: ArchiveParts): HistorySource {
   return {
-    format: MESSAGES_ARCHIVE_FORMAT,
+    format: HISTORY_ARCHIVE_FORMAT,
     async write(sink: Writable, onProgress) {
-      const conversations = store.listConversations();
-      for (const [i, c] of conversations.entries()) {
-        for (let before: string | null = null; ; ) {
-          const page = store.listMessages(c.id, before, PAGE);
-          // newest page first; the receiver's order comes from sentAt, not from the file
-          for (const m of page) {
-            if (m.deleted || m.timerSeconds !== null) continue;
-            const line: Line = { conversationId: c.id, conversationKind: c.kind, peer: c.peer, message: { id: m.id, from: m.from, fromMe: m.fromMe, kind: m.kind, text: m.text, sentAt: m.sentAt, receivedAt: m.receivedAt, via: m.via, botName: m.botName } };
-            if (!sink.write(`${JSON.stringify(line)}\n`)) await once(sink, 'drain');
-          }
-          if (page.length < PAGE) break;
-          before = page[0].id;
-        }
-        onProgress?.(i + 1, conversations.length);
-      }
+      await writeArchive(p.store, await p.files(), p.wallet(), async (chunk) => {
+        if (!sink.write(chunk)) await once(sink, 'drain');
+      }, (pr) => onProgress?.(pr.done, pr.total));
       sink.end();
     },
   };
 }
 
-export function messagesArchiveSink(store: LocalStore, now: () => number): HistorySink {
+export function archiveSink(p: ArchiveParts & { tempDir: string }): HistorySink {
   return {
-    formats: [MESSAGES_ARCHIVE_FORMAT],
+    formats: [HISTORY_ARCHIVE_FORMAT],
     async read(source: Readable, onProgress): Promise<HistoryImported> {
-      const conversations = new Set<string>();
-      let messages = 0;
-      let batch: IncomingMessage[] = [];
-      const flush = () => {
-        messages += store.applyIncoming(batch, [], now()).messages.length;
-        batch = [];
-        onProgress?.(messages, 0);
-      };
-      for await (const text of createInterface({ input: source, crlfDelay: Infinity })) {
-        if (text === '') continue;
-        const l = JSON.parse(text) as Line;
-        conversations.add(l.conversationId);
-        const m = l.message;
-        batch.push({
-          id: m.id, envelopeId: `history:${m.id}`, conversationId: l.conversationId, conversationKind: l.conversationKind, peer: l.peer,
-          author: m.from, fromMe: m.fromMe, kind: m.kind, text: m.text, sentAt: m.sentAt, receivedAt: m.receivedAt ?? m.sentAt,
-          routed: 'inbox', via: m.via, botName: m.botName, isRequest: false,
-        });
-        if (batch.length >= PAGE) flush();
+      mkdirSync(p.tempDir, { recursive: true, mode: 0o700 });
+      const file = join(p.tempDir, `in-${randomUUID()}.db`);
+      const staging = LocalStore.open(file);
+      try {
+        await readArchive(source, { store: staging, files: await p.files(), wallet: p.wallet() }, (pr) => onProgress?.(pr.done, pr.total));
+        return p.store.historyMerge.merge(staging.backup);
+      } finally {
+        staging.close();
+        for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true });
       }
-      flush();
-      return { conversations: conversations.size, messages };
     },
   };
 }

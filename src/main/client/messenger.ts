@@ -75,7 +75,7 @@ import { Signals } from './signals.js';
 import { MessageChanges, type ScheduleTimer } from './message-changes.js';
 import { Attachments } from './attachments.js';
 import { HistoryTransfer } from './history-transfer.js';
-import { messagesArchiveSink, messagesArchiveSource } from './history-archive.js';
+import { archiveSink, archiveSource } from './history-archive.js';
 import type { AttachmentRef } from './attachment-wire.js';
 import type { IncomingSignal } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
@@ -180,12 +180,14 @@ export class Messenger {
       holdsBack: (peer) => this.trust.holdsBack(peer),
     });
     this.stakes = new Stakes({ ...shared, api: () => this.ready(), outbox: this.outbox, onUpdated: (m) => this.emit('message.updated', m) });
+    const archive = { store, files: () => this.attachments.archiveFiles(), wallet: () => this.me().address };
     this.history = new HistoryTransfer({
       ...shared, ...opts.history, profileDir: opts.profileDir,
-      source: () => messagesArchiveSource(store), sink: () => messagesArchiveSink(store, now),
+      source: () => archiveSource(archive), sink: () => archiveSink({ ...archive, tempDir: join(opts.profileDir, 'history') }),
       onProgress: (p) => this.emit('history.progress', p),
       onOutcome: (o) => {
         this.emit('history.outcome', o);
+        this.changes.reschedule();
         for (const c of this.store.listConversations()) this.emit('conversation.updated', c);
       },
     });

@@ -16,13 +16,14 @@ import { buildDirectFrame } from '../../vault/frames.js';
 import { buildPayload } from '../../vault/payload.js';
 import { nodeSealer } from '../../vault/sealer-node.js';
 import { ChunkSealer } from '../history-crypto.js';
-import { MESSAGES_ARCHIVE_FORMAT } from '../history-archive.js';
+import { HISTORY_ARCHIVE_FORMAT } from '../history-archive.js';
 import type { Messenger } from '../messenger.js';
 import { RelayApi } from '../relay-api.js';
-import { cleanup, newProfile, startRelay, type Relay } from './harness.js';
+import { cleanup, newProfile, startRelay, tempDir, type Relay } from './harness.js';
 
 let relay: Relay;
 let alice: Awaited<ReturnType<typeof newProfile>>;
+let photo: { messageId: string; bytes: Buffer };
 
 /** small chunks and blobs: the short history of the test still makes several of each */
 const SMALL = { options: { history: { chunkBytes: 1024, blobBytes: 4 * (1024 + 16) } } };
@@ -40,7 +41,14 @@ beforeAll(async () => {
   await carol.m.syncPass();
   await carol.m.acceptRequest({ address: alice.address });
   await carol.m.sendAndWait(`direct:${alice.address}`, 'hi alice');
+  const bytes = randomBytes(40_000);
+  const path = join(tempDir('files'), 'photo.jpg');
+  writeFileSync(path, bytes);
+  const { message } = await bob.m.sendFiles(`direct:${alice.address}`, [path], 'a photo');
+  photo = { messageId: message.id, bytes };
+  alice.m.autoFetchFiles = false;
   await alice.m.syncPass();
+  expect(await alice.m.attachments.fetchPending()).toEqual({ saved: 1, refused: 0 });
 }, 120_000);
 afterAll(cleanup);
 
@@ -63,6 +71,7 @@ function listen(m: Messenger): { progress: HistoryProgress[]; outcomes: HistoryO
 function everything(m: Messenger): Array<{ conversation: string; messages: unknown[] }> {
   return m.listConversations().map((c) => ({
     conversation: c.id,
+    title: c.title,
     messages: m.listMessages({ conversationId: c.id, limit: 1000 }).map((x) => [x.id, x.from, x.fromMe, x.text, x.sentAt]),
   }));
 }
@@ -96,7 +105,7 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     expect(onB.rejected).toEqual([]);
     expect(b.m.history.hasPending()).toBe(true);
     const outcome = await b.m.history.importPending();
-    expect(outcome).toEqual({ state: 'received', fromDevice: alice.deviceKey, conversations: 2, messages: 33 });
+    expect(outcome).toEqual({ state: 'received', fromDevice: alice.deviceKey, conversations: 2, messages: 34 });
     expect(onB.outcomes).toEqual([outcome]);
     expect(new Set(onB.progress.map((p) => p.phase))).toEqual(new Set(['download', 'verify', 'import']));
     expect(onB.progress.every((p) => p.direction === 'receive' && p.deviceKey === alice.deviceKey)).toBe(true);
@@ -104,8 +113,14 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     expect(verified.done).toBe(sent.size);
 
     const mine = everything(alice.m);
-    expect(mine.map((c) => c.messages.length).sort()).toEqual([2, 31]);
+    expect(mine.map((c) => c.messages.length).sort()).toEqual([2, 32]);
+    expect(mine.map((c) => c.title).sort()).toEqual(['@bob_hist', '@carol_hist']);
     expect(everything(b.m)).toEqual(mine);
+    // the received file came along, kept at rest under B's own key
+    expect(b.m.attachments.filesOf(photo.messageId).map((f) => [f.name, f.state])).toEqual([['photo.jpg', 'saved']]);
+    const out = join(tempDir('export'), 'photo.jpg');
+    await b.m.attachments.exportFile(photo.messageId, 0, out);
+    expect(readFileSync(out).equals(photo.bytes)).toBe(true);
     expect(b.m.history.hasPending()).toBe(false);
     // the blobs were the wallet's own: the receiver deleted them once imported
     expect([...blobFiles()].filter((n) => added.includes(n))).toEqual([]);
@@ -157,7 +172,7 @@ describe('history on a new device', { timeout: 120_000 }, () => {
       const blob = await api.uploadBlob(() => Readable.from([sealedArchive]), sealedArchive.length);
       const m = JSON.stringify({
         id: globalThis.crypto.randomUUID(), kind: 'history', from: mallory.address, sentAt: new Date().toISOString(), to: alice.address, device: mallory.deviceKey,
-        toDevice: b.deviceKey, format: MESSAGES_ARCHIVE_FORMAT, key: key.toString('base64'), chunkSize: 1024, size: sealer.size(), sha256: sealer.sha256(), blobs: [{ id: blob.id, size: blob.size }],
+        toDevice: b.deviceKey, format: HISTORY_ARCHIVE_FORMAT, key: key.toString('base64'), chunkSize: 1024, size: sealer.size(), sha256: sealer.sha256(), blobs: [{ id: blob.id, size: blob.size }],
       });
       const sealed = nodeSealer.seal(b.deviceKey, buildDirectFrame(buildPayload(m, await mallory.account.signMessage({ message: m }))));
       await api.send([{ toAddress: alice.address, recipientDeviceKey: b.deviceKey, ciphertext: sealed.ciphertext, ephemeralPublicKey: sealed.ephemeralPublicKey, nonce: sealed.nonce }]);
