@@ -23,6 +23,7 @@ import { cleanup, newProfile, startRelay, tempDir, type Relay } from './harness.
 
 let relay: Relay;
 let alice: Awaited<ReturnType<typeof newProfile>>;
+let bob: Awaited<ReturnType<typeof newProfile>>;
 let photo: { messageId: string; bytes: Buffer };
 
 /** small chunks and blobs: the short history of the test still makes several of each */
@@ -31,7 +32,7 @@ const SMALL = { options: { history: { chunkBytes: 1024, blobBytes: 4 * (1024 + 1
 beforeAll(async () => {
   relay = await startRelay();
   alice = await newProfile(relay.url, { handle: 'alice_hist', ...SMALL });
-  const bob = await newProfile(relay.url, { handle: 'bob_hist' });
+  bob = await newProfile(relay.url, { handle: 'bob_hist' });
   const carol = await newProfile(relay.url, { handle: 'carol_hist' });
   await alice.m.sendAndWait(`direct:${bob.address}`, 'hi bob');
   await bob.m.syncPass();
@@ -124,6 +125,20 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     expect(b.m.history.hasPending()).toBe(false);
     // the blobs were the wallet's own: the receiver deleted them once imported
     expect([...blobFiles()].filter((n) => added.includes(n))).toEqual([]);
+  });
+
+  it('a new device that already received messages keeps them and takes the rest, without doubles', async () => {
+    const f = await newDevice();
+    // sealed to every certified device of alice's, the new one included
+    const { message } = await bob.m.sendAndWait(`direct:${alice.address}`, 'while you were setting up');
+    expect((await f.m.syncPass()).stored).toBe(1);
+    await alice.m.syncPass();
+    await alice.m.history.send(f.deviceKey);
+    await f.m.syncPass();
+    expect(await f.m.history.importPending()).toMatchObject({ state: 'received', messages: everything(alice.m).reduce((n, c) => n + c.messages.length, 0) - 1 });
+    expect(everything(f.m)).toEqual(everything(alice.m));
+    expect(f.m.listMessages({ conversationId: `direct:${bob.address}`, limit: 1000 }).filter((x) => x.id === message.id)).toHaveLength(1);
+    expect(f.m.listConversations().find((c) => c.id === `direct:${bob.address}`)!.lastMessage!.text).toBe('while you were setting up');
   });
 
   it('a blob altered on the relay is refused, and nothing is imported', async () => {
