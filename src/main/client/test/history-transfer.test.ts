@@ -69,7 +69,7 @@ function listen(m: Messenger): { progress: HistoryProgress[]; outcomes: HistoryO
   return seen;
 }
 
-function everything(m: Messenger): Array<{ conversation: string; messages: unknown[] }> {
+function everything(m: Messenger): Array<{ conversation: string; title: string; messages: unknown[] }> {
   return m.listConversations().map((c) => ({
     conversation: c.id,
     title: c.title,
