@@ -23,6 +23,8 @@ export function subscribeToMain(): () => void {
     on('app.status', (x) => s().statusChanged(x)),
     on('typing', (t) => s().typingReceived(t)),
     on('devices.changed', (n) => s().deviceNoticeReceived(n)),
+    on('history.progress', (p) => s().historyProgressed(p)),
+    on('history.outcome', (o) => s().historyFinished(o)),
     on('notification.clicked', ({ conversationId }) => openFromNotification(conversationId)),
   ];
   return () => offs.forEach((off) => off());

@@ -15,6 +15,7 @@ import { RelayChooser } from './relay-chooser.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 import { StakeChain } from './stake-chain.js';
 import { OwnDeviceNotices } from './own-device-notices.js';
+import { HistoryTransfer } from './history-transfer.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
@@ -266,6 +267,7 @@ function Devices() {
       </p>
       <KeychainNote />
       {address && <OwnDeviceNotices address={address} />}
+      <HistoryTransfer />
       <ul className="plain-list" aria-label="Devices">
         {devices.map((d) => (
           <li key={d.publicKey} className="device-row">
