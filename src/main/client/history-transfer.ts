@@ -147,7 +147,10 @@ export class HistoryTransfer {
     const from = typeof m.device === 'string' ? m.device.toLowerCase() : '';
     if (!/^[0-9a-f]{64}$/.test(from) || from === me.deviceKey) return 'the history message names no other sending device';
     if (!(await this.d.devices.isCertified(me.address, from))) return `device ${from.slice(0, 12)}… is not a certified device of this wallet; its history was refused`;
-    const pending: PendingTransfer = { messageId: String(m.id).toLowerCase(), fromDevice: from, fields };
+    const messageId = String(m.id).toLowerCase();
+    // it names the temp files of the download
+    if (!/^[0-9a-f-]{36}$/.test(messageId)) return 'a malformed history message was refused';
+    const pending: PendingTransfer = { messageId, fromDevice: from, fields };
     this.d.store.setSetting(PENDING_SETTING, JSON.stringify(pending));
     return '';
   }
