@@ -24,6 +24,8 @@ export function subscribeToMain(): () => void {
     on('typing', (t) => s().typingReceived(t)),
     on('devices.changed', (n) => s().deviceNoticeReceived(n)),
     on('backup.progress', (p) => s().backupProgressed(p)),
+    on('history.progress', (p) => s().historyProgressed(p)),
+    on('history.outcome', (o) => s().historyFinished(o)),
     on('notification.clicked', ({ conversationId }) => openFromNotification(conversationId)),
   ];
   return () => offs.forEach((off) => off());

@@ -63,6 +63,7 @@ export const commandNames = [
   'invitations.decline',
   'devices.list',
   'devices.revoke',
+  'history.send',
   'apiKeys.list',
   'apiKeys.mint',
   'apiKeys.revoke',

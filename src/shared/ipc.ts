@@ -10,6 +10,7 @@ import type {
 } from './domain.js';
 import type { ContactTrust, DeviceNotice, SafetyNumberInfo } from './trust.js';
 import { BACKUP_NAME_PATTERN, BACKUP_PASSPHRASE_MIN, BACKUP_PIECE_BYTES, type BackupProgress, type BackupSummary } from './backup.js';
+import type { HistoryOutcome, HistoryProgress, HistorySent } from './history.js';
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { TIMER_MAX_SECONDS, TIMER_MIN_SECONDS } from './disappearing.js';
 import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
@@ -136,6 +137,8 @@ export const commands = {
   // settings
   'devices.list': cmd<DeviceInfo[]>()(NoArgs),
   'devices.revoke': cmd<void>()(Type.Object({ publicKey: Type.String({ pattern: '^[0-9a-f]{64}$' }) }, { additionalProperties: false })),
+  /** seals this device's history to another certified device of the wallet and sends it over the relay */
+  'history.send': cmd<HistorySent>()(Type.Object({ deviceKey: Type.String({ pattern: '^[0-9a-f]{64}$' }) }, { additionalProperties: false })),
   'apiKeys.list': cmd<ApiKeyInfo[]>()(NoArgs),
   'apiKeys.mint': cmd<{ apiKey: string; key: ApiKeyInfo }>()(Type.Object({ label: Type.String({ maxLength: 64 }) }, { additionalProperties: false })),
   'apiKeys.revoke': cmd<void>()(Type.Object({ id: Uuid }, { additionalProperties: false })),
@@ -209,9 +212,13 @@ export interface Events {
   'devices.changed': DeviceNotice;
   /** how far a backup's export or restore got */
   'backup.progress': BackupProgress;
+  /** a history transfer to or from another device of ours moved on */
+  'history.progress': HistoryProgress;
+  /** history from another device of ours was imported, or refused */
+  'history.outcome': HistoryOutcome;
 }
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.removed', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked', 'devices.changed', 'backup.progress'];
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.removed', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked', 'devices.changed', 'backup.progress', 'history.progress', 'history.outcome'];
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {

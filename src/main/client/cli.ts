@@ -18,6 +18,7 @@ import { ADDRESS, CONVERSATION_ID_PATTERN } from '../../shared/identity-patterns
 import { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS, snippetParts } from '../../shared/message-search.js';
 import { changeLine, runMessageChange, shownText } from './cli-message-changes.js';
 import { isBackupCommand, runBackupCommand } from './backup-cli.js';
+import { receiveHistory, runHistory } from './cli-history.js';
 
 const PROG = 'client';
 const DEFAULT_UNLOCK_TTL_S = 300;
@@ -73,6 +74,12 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
                                      (local: sync first for what is still on the relay)
   directory <query>
   devices | revoke-device <publicKey>
+  history send <deviceKey>           send this device's history (conversations, messages, contacts, groups, settings,
+                                     files), sealed to that new device of this wallet → {history: "sent", deviceKey, size,
+                                     blobs}; progress as JSON lines on stderr
+  history receive                    sync, then import history another device of this wallet sent here (every sync does
+                                     too) → {history: "received", fromDevice, conversations, messages} | {history:
+                                     "refused", fromDevice, reason} (exit 1; nothing imported) | {history: "none"}
   safety-number <address|@handle>    → {address, safetyNumber: "12345 …" (12 groups of 5), verified, changed, myDevices, theirDevices}
                                      compare it with theirs; changed: their devices changed since you verified them
   verify <address|@handle> [--off]   mark them verified against their current devices (--off: take the mark away;
@@ -314,6 +321,9 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'backup':
     case 'restore':
       await runBackupCommand(m, command, args, values);
+      return;
+    case 'history':
+      await runHistory(m, args);
       return;
     case 'save-file': {
       need(args, 3, '<messageId> <index> <PATH>');
@@ -645,6 +655,7 @@ async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void>
   const res = await m.syncPass().finally(off);
   // then the files of what it stored (and of earlier runs' messages still waiting for theirs)
   await fetchThenPrint();
+  await receiveHistory(m);
   if (res.deferred > 0) process.stderr.write(`${JSON.stringify({ deferred: res.deferred, note: 'left on the relay for the next sync' })}\n`);
 }
 

@@ -21,6 +21,7 @@ import type { ControlBody } from './message-control.js';
 import { TrustStore } from './trust-store.js';
 import { MessageSearchStore } from './local-store-search.js';
 import { BackupStore } from './backup-store.js';
+import { HistoryMergeStore } from './history-store.js';
 
 export type ContactState = 'known' | 'allowed' | 'requested' | 'blocked';
 
@@ -205,6 +206,8 @@ export class LocalStore {
   readonly trust: TrustStore;
   /** whole tables, page by page, for backups and history archives */
   readonly backup: BackupStore;
+  /** a history archive from another device merged in (history-store.ts) */
+  readonly historyMerge: HistoryMergeStore;
 
   private constructor(db: Database.Database) {
     this.db = db;
@@ -214,6 +217,7 @@ export class LocalStore {
     this.search = new MessageSearchStore(db);
     this.attachments = new AttachmentStore(db);
     this.backup = new BackupStore(db);
+    this.historyMerge = new HistoryMergeStore(db);
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 

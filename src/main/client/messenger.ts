@@ -74,6 +74,8 @@ import { SyncLoop } from './sync-loop.js';
 import { Signals } from './signals.js';
 import { MessageChanges, type ScheduleTimer } from './message-changes.js';
 import { Attachments } from './attachments.js';
+import { HistoryTransfer } from './history-transfer.js';
+import { archiveSink, archiveSource } from './history-archive.js';
 import type { AttachmentRef } from './attachment-wire.js';
 import type { IncomingSignal } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
@@ -108,6 +110,8 @@ export interface MessengerOptions {
   now?: () => number;
   /** test seam: the timer that makes messages disappear (fake time) */
   expiryTimer?: ScheduleTimer;
+  /** test seam: history transfers in small chunks and blobs */
+  history?: { chunkBytes?: number; blobBytes?: number };
 }
 
 const DB_FILE = 'client.db';
@@ -138,6 +142,8 @@ export class Messenger {
   /** backup and restore (backups.ts); `backupFolder` is the page's side of it */
   readonly backups: Backups;
   readonly backupFolder: BackupFolder;
+  /** history to and from our other devices */
+  readonly history: HistoryTransfer;
   /** peers shown typing, each until a renewal is overdue */
   private readonly typingUntil = new Map<string, NodeJS.Timeout>();
   private closed = false;
@@ -178,8 +184,20 @@ export class Messenger {
       holdsBack: (peer) => this.trust.holdsBack(peer),
     });
     this.stakes = new Stakes({ ...shared, api: () => this.ready(), outbox: this.outbox, onUpdated: (m) => this.emit('message.updated', m) });
+    const archive = { store, files: () => this.attachments.archiveFiles(), wallet: () => this.me().address };
+    this.history = new HistoryTransfer({
+      ...shared, ...opts.history, profileDir: opts.profileDir,
+      source: () => archiveSource(archive), sink: () => archiveSink({ ...archive, tempDir: join(opts.profileDir, 'history') }),
+      onProgress: (p) => this.emit('history.progress', p),
+      onOutcome: (o) => {
+        this.emit('history.outcome', o);
+        this.changes.reschedule();
+        for (const c of this.store.listConversations()) this.emit('conversation.updated', c);
+      },
+    });
     this.engine = new SyncEngine({
       ...shared,
+      history: this.history,
       crashAt: opts.crashAt ?? null,
       pullLimit: opts.pullLimit,
       onCommitted: (applied) => this.onCommitted(applied),
@@ -304,6 +322,7 @@ export class Messenger {
       'contacts.handles': async (a) => this.knownHandles(a.addresses),
       'contacts.safetyNumber': (a) => this.trust.safetyNumber(a.address),
       'contacts.verify': (a) => this.trust.verify(a.address, a.verified),
+      'history.send': (a) => this.history.send(a.deviceKey),
       'contacts.trust': async (a) => this.trust.status(a.address, true),
       'directory.search': (a) => this.searchDirectory(a),
       'groups.listPublic': () => this.listPublicGroups(),
@@ -968,6 +987,7 @@ export class Messenger {
     this.loop.noteCommitted(applied);
     // files are fetched after the ack, off the sync path; the CLI awaits fetchPending itself
     if (this.autoFetchFiles && applied.messages.some((m) => this.attachments.hasPending(m.id))) void this.attachments.fetchPending().catch(() => undefined);
+    if (this.autoFetchFiles && this.history.hasPending()) void this.history.importPending().catch(() => undefined);
   }
 
   /** A peer types on while notices come at least every 6 s; a message from them or an `off` ends it. */

@@ -27,6 +27,8 @@ import type { ClientParts } from './client-parts.js';
 import type { AppliedIncoming, IncomingMessage } from './local-store.js';
 import { readBody, readBotName, readSignal, type ReadSignal } from './message-body.js';
 import { isTransient } from './relay-api.js';
+import type { HistoryTransfer } from './history-transfer.js';
+import { HISTORY_KIND } from './history-wire.js';
 
 export type CrashPoint = 'before-commit' | 'after-commit' | 'after-print' | 'after-ack';
 
@@ -68,6 +70,8 @@ export interface SyncEngineDeps extends ClientParts {
   /** test seam: SIGKILL ourselves at this point of the first batch that stores something */
   crashAt?: CrashPoint | null;
   pullLimit?: number;
+  /** `history` messages from our other devices (history-transfer.ts) */
+  history?: Pick<HistoryTransfer, 'accept'>;
 }
 
 export class SyncEngine {
@@ -198,6 +202,7 @@ export class SyncEngine {
 
   /** The message to store, a signal to apply, a rejection reason, or '' for a valid message of a kind we ignore. */
   private async check(env: Envelope, opened: OpenedMessage, me: { address: string; deviceKey: string }, receivedAt: string): Promise<IncomingMessage | IncomingSignal | string> {
+    if (opened.m.kind === HISTORY_KIND) return this.d.history ? this.d.history.accept(env, opened) : '';
     const body = readBody(opened.m as Record<string, unknown>);
     if (body === null) return this.checkSignal(opened, me);
     const author = opened.author.toLowerCase();

@@ -16,6 +16,7 @@ import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 import { StakeChain } from './stake-chain.js';
 import { OwnDeviceNotices } from './own-device-notices.js';
 import { ExportBackup } from './export-backup.js';
+import { HistoryTransfer } from './history-transfer.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
@@ -268,6 +269,7 @@ function Devices() {
       </p>
       <KeychainNote />
       {address && <OwnDeviceNotices address={address} />}
+      <HistoryTransfer />
       <ul className="plain-list" aria-label="Devices">
         {devices.map((d) => (
           <li key={d.publicKey} className="device-row">

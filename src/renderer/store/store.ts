@@ -13,6 +13,7 @@ import { createConversationsSlice, type ConversationsSlice } from './conversatio
 import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
 import { createGroupsSlice, type GroupsSlice } from './groups-slice.js';
 import { createHandlesSlice, type HandlesSlice } from './handles-slice.js';
+import { createHistorySlice, type HistorySlice } from './history-slice.js';
 import { createInvitationsSlice, type InvitationsSlice } from './invitations-slice.js';
 import { createLiveSlice, type LiveSlice } from './live-slice.js';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.js';
@@ -38,6 +39,7 @@ export type Store = SessionSlice &
   HandlesSlice &
   ChangesSlice &
   TrustSlice &
+  HistorySlice &
   SearchSlice &
   BackupSlice;
 
@@ -50,6 +52,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createDirectorySlice(...a),
   ...createGroupsSlice(...a),
   ...createSettingsSlice(...a),
+  ...createHistorySlice(...a),
   ...createStakesSlice(...a),
   ...createUiSlice(...a),
   ...createLiveSlice(...a),

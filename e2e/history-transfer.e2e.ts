@@ -1,0 +1,39 @@
+/**
+ * History on a new device (issue 13), as a person meets it: after setting up a second computer
+ * of the same wallet, Settings offers to send it the history; the new device (a headless client
+ * here) receives the same conversation.
+ */
+import { expectAccessible } from './axe.js';
+import { createAccount, goTo, messageFromDirectory, messages, send } from './flows.js';
+import { expect, test } from './fixtures.js';
+import { cliOk, tempDir } from './harness.js';
+
+test('Settings offers to send the history to a new device of mine, which then has the conversation', async ({ relay, app }) => {
+  test.slow();
+  const gus = await app('gus');
+  const words = await createAccount(gus.page, { relayUrl: relay.url, handle: 'gus' });
+  await cliOk(tempDir('cli-hana'), ['init', '--relay', relay.url, '--handle', 'hana']);
+  await messageFromDirectory(gus.page, 'hana');
+  await send(gus.page, 'Hello Hana, from my old laptop');
+  await expect(messages(gus.page).getByText('Hello Hana, from my old laptop')).toBeVisible();
+
+  const second = tempDir('cli-gus-new-laptop');
+  const [fresh] = (await cliOk(second, ['init', '--relay', relay.url, '--mnemonic-env', 'GUS_WORDS'], { GUS_WORDS: words.join(' ') })) as Array<{ deviceKey: string }>;
+  await goTo(gus.page, 'Chats');
+  await goTo(gus.page, 'Settings');
+  const offer = gus.page.getByRole('group', { name: /^Send your history to / });
+  await expect(offer).toBeVisible({ timeout: 20_000 });
+  await expect(offer.getByRole('heading')).toHaveText(`Send your history to ${fresh.deviceKey.slice(0, 6)}…${fresh.deviceKey.slice(-4)}?`);
+  await expectAccessible(gus.page, 'Settings offering to send the history');
+  await gus.page.getByRole('region', { name: 'Devices' }).screenshot({ path: test.info().outputPath('history-offer.png') });
+
+  await offer.getByRole('button', { name: 'Send history' }).click();
+  await expect(gus.page.getByRole('status').filter({ hasText: /^History sent to / })).toBeVisible({ timeout: 30_000 });
+  await expect(offer).toBeHidden();
+  await gus.page.getByRole('region', { name: 'Devices' }).screenshot({ path: test.info().outputPath('history-sent.png') });
+
+  const [received] = (await cliOk(second, ['history', 'receive'])) as Array<{ history: string; conversations: number; messages: number }>;
+  expect(received).toMatchObject({ history: 'received', conversations: 1, messages: 1 });
+  const [list] = (await cliOk(second, ['conversations'])) as Array<Array<{ title: string; lastMessage: { text: string } }>>;
+  expect(list.map((c) => [c.title, c.lastMessage.text])).toEqual([['@hana', 'Hello Hana, from my old laptop']]);
+});

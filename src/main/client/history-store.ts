@@ -1,0 +1,81 @@
+/**
+ * The SQL of history on a new device: a received archive, read into a database of its own
+ * first (readArchive checks every record there), is merged into this profile's in one
+ * transaction. Unlike a restore, the profile need not be empty: a new device may already hold
+ * a few messages that reached it since it was set up. What it holds wins; everything else of the
+ * archive is added. `seq` and notice ids are this database's own (assigned anew, in the
+ * archive's order); a conversation's last message is found again afterwards. The outbox stays
+ * with the device that wrote it (that device sends those messages), and only the portable
+ * settings travel (backup-store.ts).
+ */
+import type Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { HistoryImported } from '../../shared/history.js';
+import { ARCHIVE_TABLES, isPortableSetting, type ArchiveRow, type ArchiveTable, type BackupStore } from './backup-store.js';
+
+const MERGED = ARCHIVE_TABLES.filter((t) => t.name !== 'outbox');
+/** keys this database assigns itself */
+const OWN_KEYS: Partial<Record<ArchiveTable, string>> = { messages: 'seq', device_notices: 'id' };
+
+export class HistoryMergeStore {
+  private readonly inserts = new Map<string, Statement>();
+  private readonly columns = new Map<ArchiveTable, Set<string>>();
+  private readonly s;
+
+  constructor(private readonly db: Database.Database) {
+    for (const { name } of MERGED) this.columns.set(name, new Set((db.pragma(`table_info(${name})`) as Array<{ name: string }>).map((c) => c.name)));
+    this.s = {
+      upsertSetting: db.prepare('INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      relink: db.prepare(`UPDATE conversations SET
+          last_message_seq = (SELECT seq FROM messages WHERE conversation_id = conversations.id ORDER BY sent_at DESC, seq DESC LIMIT 1),
+          updated_at = MAX(updated_at, COALESCE((SELECT MAX(sent_at) FROM messages WHERE conversation_id = conversations.id), updated_at))
+        WHERE id = ?`),
+    };
+  }
+
+  /** Adds every row of `restored` this database lacks, all in one transaction; counts what the archive held and what was new. */
+  merge(restored: BackupStore, pageRows = 2000): HistoryImported {
+    return this.db.transaction((): HistoryImported => {
+      const touched = new Set<string>();
+      let messages = 0;
+      for (const { name } of MERGED) {
+        for (let after: ArchiveRow[string] = null, more = true; more; ) {
+          const { rows, next } = restored.page(name, after, pageRows);
+          for (const row of rows) {
+            if (name === 'profile') {
+              if (isPortableSetting(String(row.key))) this.s.upsertSetting.run(row.key, row.value);
+              continue;
+            }
+            const own = OWN_KEYS[name];
+            const fields: ArchiveRow = Object.fromEntries(Object.entries(row).filter(([c]) => c !== own));
+            if (name === 'conversations') fields.last_message_seq = null;
+            // history is not news: the headless client does not print it as it would a new message
+            if (name === 'messages') fields.shown = 1;
+            const added = this.insertNew(name, fields) > 0;
+            if (added && name === 'messages') messages++;
+            if (added && (name === 'messages' || name === 'conversations')) touched.add(String(name === 'messages' ? row.conversation_id : row.id));
+          }
+          after = next;
+          more = next !== null;
+        }
+      }
+      for (const id of touched) this.s.relink.run(id);
+      return { conversations: restored.count('conversations'), messages };
+    })();
+  }
+
+  private insertNew(table: ArchiveTable, row: ArchiveRow): number {
+    const known = this.columns.get(table)!;
+    const cols = Object.keys(row);
+    // column names reach the SQL text: only the table's own pass
+    const unknown = cols.find((c) => !known.has(c));
+    if (unknown !== undefined) throw new Error(`${table} has no column ${JSON.stringify(unknown)}`);
+    const id = `${table}(${cols.join(',')})`;
+    let st = this.inserts.get(id);
+    if (!st) {
+      st = this.db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')}) ON CONFLICT DO NOTHING`);
+      this.inserts.set(id, st);
+    }
+    return st.run(row).changes;
+  }
+}
