@@ -184,7 +184,12 @@ export function writeAtRest(destPath: string, restKey: Buffer): { write(chunk: U
       await rename(temp, destPath);
     },
     async abort() {
-      out.destroy();
+      // the stream may still be opening its file: removing it before 'close' would leave it behind
+      await new Promise<void>((resolve) => {
+        if (out.closed) return resolve();
+        out.once('close', () => resolve());
+        out.destroy();
+      });
       await rm(temp, { force: true });
       await rm(destPath, { force: true });
     },
