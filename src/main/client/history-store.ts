@@ -5,7 +5,9 @@
  * a few messages that reached it since it was set up. What it holds wins; everything else of the
  * archive is added. `seq` and notice ids are this database's own (assigned anew, in the
  * archive's order); a conversation's last message is found again afterwards. The outbox stays
- * with the device that wrote it (that device sends those messages), and only the portable
+ * with the device that wrote it, and so do its messages still waiting to go: that device sends
+ * them, and their own-device copies arrive here like any other (a stuck "sending" row would
+ * otherwise win over that copy). Only the portable
  * settings travel (backup-store.ts).
  */
 import type Database from 'better-sqlite3';
@@ -37,6 +39,8 @@ export class HistoryMergeStore {
   merge(restored: BackupStore, pageRows = 2000): HistoryImported {
     return this.db.transaction((): HistoryImported => {
       const touched = new Set<string>();
+      /** own messages still waiting to go there: that device sends them, and its copy comes here then */
+      const unsent = new Set<string>();
       let messages = 0;
       for (const { name } of MERGED) {
         for (let after: ArchiveRow[string] = null, more = true; more; ) {
@@ -46,6 +50,11 @@ export class HistoryMergeStore {
               if (isPortableSetting(String(row.key))) this.s.upsertSetting.run(row.key, row.value);
               continue;
             }
+            if (name === 'messages' && row.from_me === 1 && row.state === 'sending') {
+              unsent.add(String(row.id));
+              continue;
+            }
+            if (name === 'attachments' && unsent.has(String(row.message_id))) continue;
             const own = OWN_KEYS[name];
             const fields: ArchiveRow = Object.fromEntries(Object.entries(row).filter(([c]) => c !== own));
             if (name === 'conversations') fields.last_message_seq = null;

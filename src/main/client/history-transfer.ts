@@ -59,6 +59,8 @@ export interface HistoryTransferDeps {
   sink: () => HistorySink;
   onProgress?: (p: HistoryProgress) => void;
   onOutcome?: (o: HistoryOutcome) => void;
+  /** a new device of this wallet is about to hold its history: what is sent from now on must reach it too */
+  onNewOwnDevice?: () => void;
   /** test seams: smaller chunks and blobs make many of each from a small archive */
   chunkBytes?: number;
   blobBytes?: number;
@@ -90,6 +92,7 @@ export class HistoryTransfer {
     // fresh, so that a device revoked a minute ago is not sent years of messages
     const device = (await this.d.devices.fetch(me.address)).find((x) => x.publicKey === target);
     if (!device) throw new MessengerError('not-found', `${target.slice(0, 12)}… is not a certified device of this wallet`);
+    this.d.onNewOwnDevice?.();
     const progress = (phase: HistoryPhase, done: number, total: number) => this.d.onProgress?.({ direction: 'send', deviceKey: target, phase, done, total });
 
     const key = randomBytes(32);

@@ -189,6 +189,7 @@ export class Messenger {
       ...shared, ...opts.history, profileDir: opts.profileDir,
       source: () => archiveSource(archive), sink: () => archiveSink({ ...archive, tempDir: join(opts.profileDir, 'history') }),
       onProgress: (p) => this.emit('history.progress', p),
+      onNewOwnDevice: () => this.outbox.forgetOwnDevices(),
       onOutcome: (o) => {
         this.emit('history.outcome', o);
         this.changes.reschedule();

@@ -262,6 +262,11 @@ export class Outbox {
     return outcomes;
   }
 
+  /** Reads this wallet's devices afresh at the next send (a new one is known to be there). */
+  forgetOwnDevices(): void {
+    this.ownDevices = null;
+  }
+
   private async ownOtherDevices(): Promise<VerifiedDevice[]> {
     const me = this.d.me();
     if (!this.ownDevices || this.now() - this.ownDevices.at > OWN_DEVICES_TTL_MS) {

@@ -141,6 +141,18 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     expect(f.m.listConversations().find((c) => c.id === `direct:${bob.address}`)!.lastMessage!.text).toBe('while you were setting up');
   });
 
+  it('a message still waiting to go on the old device stays there; it reaches the new one once sent, as sent', async () => {
+    const g = await newDevice();
+    const waiting = alice.m['outbox'].enqueue({ kind: 'direct', peer: bob.address }, 'still in the outbox', 'text');
+    await alice.m.history.send(g.deviceKey);
+    await g.m.syncPass();
+    expect(await g.m.history.importPending()).toMatchObject({ state: 'received' });
+    expect(g.m.store.getMessage(waiting.id)).toBeNull();
+    await alice.m.flushOutbox(true);
+    await g.m.syncPass();
+    expect(g.m.store.getMessage(waiting.id)).toMatchObject({ text: 'still in the outbox', fromMe: true, state: 'sent' });
+  });
+
   it('a blob altered on the relay is refused, and nothing is imported', async () => {
     const c = await newDevice();
     const onC = listen(c.m);
