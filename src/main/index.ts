@@ -43,6 +43,10 @@ if (!app.requestSingleInstanceLock()) {
         relayLauncher: builtRelayLauncher(here, sqliteEnv),
         keychain: { codec: safeStorageCodec(safeStorage), refusal: keychainRefusal(safeStorage, process.platform) },
         openExternal: (url) => shell.openExternal(url),
+        chooseSavePath: async (name) => {
+          const r = win ? await dialog.showSaveDialog(win, { defaultPath: name }) : await dialog.showSaveDialog({ defaultPath: name });
+          return r.canceled || !r.filePath ? null : r.filePath;
+        },
         notify: ({ title, body, onClick }) => {
           if (!Notification.isSupported()) return false;
           const n = new Notification({ title, body, silent: false });

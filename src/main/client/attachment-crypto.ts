@@ -6,7 +6,8 @@
  * - at rest in the profile, a file is `0x01 ‖ nonce(12) ‖ AES-256-GCM(profile file key, file) ‖ tag(16)`,
  *   the profile file key being random and kept sealed with the vault's codec (files-key.ts).
  *
- * Nothing here writes a plaintext byte to disk except `exportFile`, on the person's request.
+ * Nothing here writes a plaintext byte to disk except `exportFile`, on the person's request
+ * (`readAtRest` hands them to web mode's Save in memory).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -112,6 +113,33 @@ export async function storeAtRest(blobPath: string, ref: { key: Buffer; nonce: B
 
 /** Decrypts a file kept at rest into `destPath` (the person's Save). */
 export async function exportFile(restPath: string, restKey: Buffer, destPath: string): Promise<void> {
+  const { decipher, start, end } = await openAtRest(restPath, restKey);
+  const temp = `${destPath}.part`;
+  try {
+    await pipeline(createReadStream(restPath, { start, end }), decipher, createWriteStream(temp, { mode: 0o600 }));
+    await rename(temp, destPath);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw atRestError(e);
+  }
+}
+
+/** Decrypts a file kept at rest into memory (web mode's Save hands the bytes to the browser); a file is at most 25 MiB. */
+export async function readAtRest(restPath: string, restKey: Buffer): Promise<Buffer> {
+  const { decipher, start, end } = await openAtRest(restPath, restKey);
+  const parts: Buffer[] = [];
+  try {
+    await pipeline(createReadStream(restPath, { start, end }), decipher, async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) parts.push(chunk);
+    });
+  } catch (e) {
+    throw atRestError(e);
+  }
+  return Buffer.concat(parts);
+}
+
+/** The decipher of a kept file, with its tag set, and the byte range of its ciphertext. */
+async function openAtRest(restPath: string, restKey: Buffer): Promise<{ decipher: ReturnType<typeof createDecipheriv>; start: number; end: number }> {
   const fh = await open(restPath, 'r');
   const head = Buffer.alloc(1 + NONCE_BYTES);
   const tag = Buffer.alloc(GCM_TAG_BYTES);
@@ -125,16 +153,10 @@ export async function exportFile(restPath: string, restKey: Buffer, destPath: st
     await fh.close();
   }
   if (head[0] !== AT_REST_VERSION) throw new IntegrityError('the stored file is not in a known format');
-  const decipher = createDecipheriv('aes-256-gcm', restKey, head.subarray(1)).setAuthTag(tag);
-  const temp = `${destPath}.part`;
-  try {
-    await pipeline(createReadStream(restPath, { start: head.length, end: end - 1 }), decipher, createWriteStream(temp, { mode: 0o600 }));
-    await rename(temp, destPath);
-  } catch (e) {
-    await rm(temp, { force: true });
-    throw e instanceof Error && /authenticate/.test(e.message) ? new IntegrityError('the stored file was altered or corrupted') : e;
-  }
+  return { decipher: createDecipheriv('aes-256-gcm', restKey, head.subarray(1)).setAuthTag(tag), start: head.length, end: end - 1 };
 }
+
+const atRestError = (e: unknown) => (e instanceof Error && /authenticate/.test(e.message) ? new IntegrityError('the stored file was altered or corrupted') : e);
 
 async function syncFile(path: string): Promise<void> {
   const fh = await open(path, 'r+');

@@ -17,6 +17,7 @@ import { warmResponseChecks } from '../client/relay-api.js';
 import { warmCertificateChecks } from '../vault/device-certificate.js';
 import type { VaultCodec } from '../vault/secret-codec.js';
 import { readVaultHeader } from '../vault/vault-file.js';
+import { AttachmentCommands, eventWithFiles, withFiles } from './attachment-commands.js';
 import { readSettings, writeSettings, type AppSettings } from './app-settings.js';
 import { EmbeddedRelay, type RelayLauncher } from './embedded-relay.js';
 import { lockProfile } from './profile-lock.js';
@@ -37,6 +38,8 @@ export interface AppServicesOptions {
    * is clicked); absent in web mode, where the page uses the browser's own.
    */
   notify?: (n: { title: string; body: string; onClick: () => void }) => boolean;
+  /** Electron's save dialog for a received file: the path chosen, or null; absent in web mode (the browser downloads it) */
+  chooseSavePath?: (suggestedName: string) => Promise<string | null>;
   /** Messenger's background sync period (tests shorten it) */
   pollIntervalMs?: number;
 }
@@ -89,7 +92,7 @@ export class AppServices {
         localRelay: () => s.relay.status(),
         ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
       });
-      for (const name of eventNames) s.messenger.on(name, (payload) => s.emit(name, payload as never));
+      for (const name of eventNames) s.messenger.on(name, (payload) => s.emit(name, eventWithFiles(s.messenger.attachments, name, payload) as never));
       // The local relay may have moved to another port since last time: point the profile at it.
       if (s.settings.relay?.mode === 'local') {
         await relayUp;
@@ -222,8 +225,16 @@ export class AppServices {
 
   /** The Messenger's handlers, with the shell's own commands and the ones whose answer the shell completes. */
   private createHandlers(): Handlers {
+    const files = new AttachmentCommands({
+      messenger: () => this.messenger,
+      profileDir: this.profileDir(),
+      chooseSavePath: this.opts.chooseSavePath,
+      emitProgress: (p) => this.emit('file.progress', p),
+    });
     return {
       ...this.messenger.handlers(),
+      ...files.handlers(),
+      'messages.list': async (a) => withFiles(this.messenger.attachments, this.messenger.listMessages(a)),
       'app.status': () => this.status(),
       'wallet.unlock': async (a) => {
         await this.messenger.unlock(a);
