@@ -23,6 +23,7 @@ export function subscribeToMain(): () => void {
     on('app.status', (x) => s().statusChanged(x)),
     on('typing', (t) => s().typingReceived(t)),
     on('devices.changed', (n) => s().deviceNoticeReceived(n)),
+    on('file.progress', (p) => s().fileProgressed(p)),
     on('notification.clicked', ({ conversationId }) => openFromNotification(conversationId)),
   ];
   return () => offs.forEach((off) => off());

@@ -10,6 +10,7 @@ import { create } from 'zustand';
 import { createChangesSlice, type ChangesSlice } from './changes-slice.js';
 import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.js';
 import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
+import { createFilesSlice, type FilesSlice } from './files-slice.js';
 import { createGroupsSlice, type GroupsSlice } from './groups-slice.js';
 import { createHandlesSlice, type HandlesSlice } from './handles-slice.js';
 import { createInvitationsSlice, type InvitationsSlice } from './invitations-slice.js';
@@ -37,7 +38,8 @@ export type Store = SessionSlice &
   HandlesSlice &
   ChangesSlice &
   TrustSlice &
-  SearchSlice;
+  SearchSlice &
+  FilesSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -55,4 +57,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createChangesSlice(...a),
   ...createTrustSlice(...a),
   ...createSearchSlice(...a),
+  ...createFilesSlice(...a),
 }));

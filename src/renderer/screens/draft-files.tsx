@@ -1,0 +1,61 @@
+import { useRef } from 'react';
+import type { ConversationId } from '../../shared/domain.js';
+import { Icon } from '../components/icon.js';
+import { fileSize } from '../format.js';
+import type { DraftFile } from '../store/files-slice.js';
+import { useStore } from '../store/store.js';
+
+const NO_FILES: DraftFile[] = [];
+
+/** The files chosen for the next message, as chips above the message box; each can be removed. */
+export function DraftFiles({ conversationId }: { conversationId: ConversationId }) {
+  const files = useStore((s) => s.draftFiles[conversationId] ?? NO_FILES);
+  const removeDraftFile = useStore((s) => s.removeDraftFile);
+  if (files.length === 0) return null;
+  return (
+    <ul className="draft-files" aria-label="Files to send">
+      {files.map((f) => (
+        <li key={f.key} className="draft-file">
+          <Thumb f={f} />
+          <span className="draft-file-name" title={f.file.name}>
+            {f.file.name}
+          </span>
+          <span className="draft-file-size">{fileSize(f.file.size)}</span>
+          <button type="button" className="icon-btn icon-btn-sm" aria-label={`Remove ${f.file.name}`} title="Remove" onClick={() => removeDraftFile(conversationId, f.key)}>
+            <Icon name="x" size={14} />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The preview that will be sent, or a file icon. */
+function Thumb({ f }: { f: DraftFile }) {
+  return f.preview ? <img className="draft-file-thumb" src={f.preview} alt="" /> : <Icon name="file" size={18} className="draft-file-icon" />;
+}
+
+/** The attach button and its hidden file input. */
+export function AttachButton({ conversationId }: { conversationId: ConversationId }) {
+  const addDraftFiles = useStore((s) => s.addDraftFiles);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        hidden
+        data-testid="attach-input"
+        onChange={(e) => {
+          const picked = Array.from(e.currentTarget.files ?? []);
+          e.currentTarget.value = '';
+          void addDraftFiles(conversationId, picked);
+        }}
+      />
+      <button type="button" className="icon-btn attach-btn" aria-label="Attach files" title="Attach files (or drop or paste them)" onClick={() => input.current?.click()}>
+        <Icon name="paperclip" />
+      </button>
+    </>
+  );
+}
