@@ -15,7 +15,7 @@ export function MessageFiles({ m }: { m: ChatMessage }) {
   return (
     <ul className="msg-files" aria-label="Files">
       {m.files.map((f) => (
-        <li key={f.index} className={f.preview ? 'msg-file has-preview' : 'msg-file'}>
+        <li key={f.index} className={f.preview ? 'msg-file has-preview' : 'msg-file'} data-state={f.state}>
           {f.preview && <img className="msg-file-preview" src={f.preview} alt={`Preview of ${f.name}`} />}
           <FileRow messageId={m.id} f={f} />
         </li>
