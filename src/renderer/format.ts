@@ -117,7 +117,8 @@ export function requestOutcome(m: ChatMessage, peerName: string): { tone: 'succe
 
 export function lastMessagePreview(c: ConversationSummary): string {
   if (!c.lastMessage) return c.kind === 'group' ? 'No messages yet' : 'Say hello';
-  return (c.lastMessage.fromMe ? 'You: ' : '') + c.lastMessage.text.replace(/\s+/g, ' ');
+  // only files carry no words (a text message has at least one character)
+  return (c.lastMessage.fromMe ? 'You: ' : '') + (c.lastMessage.text.replace(/\s+/g, ' ') || 'File');
 }
 
 const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
