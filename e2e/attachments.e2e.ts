@@ -13,13 +13,15 @@ import { acceptRequest, createAccount, messageFromDirectory, messages, send } fr
 import { expect, test } from './fixtures.js';
 import { tempDir } from './harness.js';
 
+// The page-side code is written as strings: this project's e2e types have no DOM.
+
 /** Pastes a PNG drawn in the page into the message box, as a screenshot pasted from the clipboard would be. */
 async function pasteImage(page: Page, name: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message' }).evaluate(async (box, fileName) => {
+  await page.getByRole('textbox', { name: 'Message' }).evaluate(`async (box) => {
     const canvas = document.createElement('canvas');
     canvas.width = 640;
     canvas.height = 400;
-    const ctx = canvas.getContext('2d')!;
+    const ctx = canvas.getContext('2d');
     const g = ctx.createLinearGradient(0, 0, 640, 400);
     g.addColorStop(0, '#f97316');
     g.addColorStop(1, '#4f46e5');
@@ -29,26 +31,23 @@ async function pasteImage(page: Page, name: string): Promise<void> {
     ctx.beginPath();
     ctx.arc(320, 200, 110, 0, Math.PI * 2);
     ctx.fill();
-    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
     const dt = new DataTransfer();
-    dt.items.add(new File([blob], fileName, { type: 'image/png' }));
+    dt.items.add(new File([blob], ${JSON.stringify(name)}, { type: 'image/png' }));
     box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, name);
+  }`);
 }
 
 /** Drops a file on the conversation, as from a file manager. */
 async function dropFile(page: Page, name: string, bytes: Buffer, type: string): Promise<void> {
-  const dataTransfer = await page.evaluateHandle(
-    ({ name, b64, type }) => {
-      const bin = atob(b64);
-      const arr = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) arr[i] = bin.charCodeAt(i);
-      const dt = new DataTransfer();
-      dt.items.add(new File([arr], name, { type }));
-      return dt;
-    },
-    { name, b64: bytes.toString('base64'), type },
-  );
+  const dataTransfer = await page.evaluateHandle(`(() => {
+    const bin = atob(${JSON.stringify(bytes.toString('base64'))});
+    const arr = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) arr[i] = bin.charCodeAt(i);
+    const dt = new DataTransfer();
+    dt.items.add(new File([arr], ${JSON.stringify(name)}, { type: ${JSON.stringify(type)} }));
+    return dt;
+  })()`);
   const target = messages(page);
   await target.dispatchEvent('dragenter', { dataTransfer });
   await target.dispatchEvent('drop', { dataTransfer });
@@ -75,13 +74,12 @@ test('send an image and a PDF between two apps; a failed upload retries', async 
 
   // Bob's page notes whether the preview was on screen while the file was still pending (his app
   // fetches files on its own, so by the time a locator looks the file may be saved already)
-  await bob.page.evaluate(() => {
-    const w = window as unknown as { previewWhilePending: boolean };
-    w.previewWhilePending = false;
+  await bob.page.evaluate(`{
+    window.previewWhilePending = false;
     new MutationObserver(() => {
-      if (document.querySelector('.msg-file[data-state="pending"] img.msg-file-preview')) w.previewWhilePending = true;
+      if (document.querySelector('.msg-file[data-state="pending"] img.msg-file-preview')) window.previewWhilePending = true;
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
-  });
+  }`);
 
   // an image, pasted: a chip with its preview, removable, then sent with a caption
   await pasteImage(alice.page, 'sunset.png');
@@ -102,9 +100,9 @@ test('send an image and a PDF between two apps; a failed upload retries', async 
   const preview = bobImage.getByRole('img', { name: 'Preview of sunset.png' });
   await expect(preview).toBeVisible();
   expect(await preview.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
-  expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
+  expect(await preview.evaluate('(img) => img.naturalWidth')).toBeGreaterThan(100);
   await expect(bobImage.getByRole('button', { name: 'Save sunset.png' })).toBeVisible();
-  expect(await bob.page.evaluate(() => (window as unknown as { previewWhilePending: boolean }).previewWhilePending)).toBe(true);
+  expect(await bob.page.evaluate('window.previewWhilePending')).toBe(true);
 
   // a PDF, picked with the attach button (over one chunk, so it crosses the doorway in parts)
   const dir = tempDir('attachments');

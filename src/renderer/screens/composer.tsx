@@ -5,7 +5,8 @@ import { splitMessage } from '../message-split.js';
 import { useStore } from '../store/store.js';
 import { BridgeError } from '../bridge.js';
 import { SafetyChangedDialog } from './safety-changed-dialog.js';
-import { AttachButton, DraftFiles } from './draft-files.js';
+import { AttachButton } from './attach-button.js';
+import { DraftFiles } from './draft-files.js';
 import { CAPTION_MAX_CHARS } from '../../shared/attachments.js';
 
 const MAX_ROWS_PX = 180;
