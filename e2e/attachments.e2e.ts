@@ -13,11 +13,13 @@ import { acceptRequest, createAccount, messageFromDirectory, messages, send } fr
 import { expect, test } from './fixtures.js';
 import { tempDir } from './harness.js';
 
-// The page-side code is written as strings: this project's e2e types have no DOM.
+// The page-side code is written as strings (expressions, not functions: a string is evaluated,
+// never called): this project's e2e types have no DOM.
 
 /** Pastes a PNG drawn in the page into the message box, as a screenshot pasted from the clipboard would be. */
 async function pasteImage(page: Page, name: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message' }).evaluate(`async (box) => {
+  await page.evaluate(`(async () => {
+    const box = document.querySelector('textarea[aria-label="Message"]');
     const canvas = document.createElement('canvas');
     canvas.width = 640;
     canvas.height = 400;
@@ -35,7 +37,7 @@ async function pasteImage(page: Page, name: string): Promise<void> {
     const dt = new DataTransfer();
     dt.items.add(new File([blob], ${JSON.stringify(name)}, { type: 'image/png' }));
     box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }`);
+  })()`);
 }
 
 /** Drops a file on the conversation, as from a file manager. */
@@ -100,7 +102,7 @@ test('send an image and a PDF between two apps; a failed upload retries', async 
   const preview = bobImage.getByRole('img', { name: 'Preview of sunset.png' });
   await expect(preview).toBeVisible();
   expect(await preview.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
-  expect(await preview.evaluate('(img) => img.naturalWidth')).toBeGreaterThan(100);
+  expect(await preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
   await expect(bobImage.getByRole('button', { name: 'Save sunset.png' })).toBeVisible();
   expect(await bob.page.evaluate('window.previewWhilePending')).toBe(true);
 
