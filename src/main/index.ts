@@ -43,8 +43,8 @@ if (!app.requestSingleInstanceLock()) {
         relayLauncher: builtRelayLauncher(here, sqliteEnv),
         keychain: { codec: safeStorageCodec(safeStorage), refusal: keychainRefusal(safeStorage, process.platform) },
         openExternal: (url) => shell.openExternal(url),
-        chooseSavePath: async (defaultPath) => {
-          const options = { defaultPath, filters: [{ name: 'Relay backup', extensions: ['relaybackup'] }] };
+        chooseSavePath: async (defaultPath, filters) => {
+          const options = { defaultPath, ...(filters ? { filters } : {}) };
           const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
           return r.canceled || !r.filePath ? null : r.filePath;
         },

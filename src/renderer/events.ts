@@ -26,6 +26,7 @@ export function subscribeToMain(): () => void {
     on('backup.progress', (p) => s().backupProgressed(p)),
     on('history.progress', (p) => s().historyProgressed(p)),
     on('history.outcome', (o) => s().historyFinished(o)),
+    on('file.progress', (p) => s().fileProgressed(p)),
     on('notification.clicked', ({ conversationId }) => openFromNotification(conversationId)),
   ];
   return () => offs.forEach((off) => off());

@@ -117,5 +117,15 @@ export function requestOutcome(m: ChatMessage, peerName: string): { tone: 'succe
 
 export function lastMessagePreview(c: ConversationSummary): string {
   if (!c.lastMessage) return c.kind === 'group' ? 'No messages yet' : 'Say hello';
-  return (c.lastMessage.fromMe ? 'You: ' : '') + c.lastMessage.text.replace(/\s+/g, ' ');
+  // only files carry no words (a text message has at least one character)
+  return (c.lastMessage.fromMe ? 'You: ' : '') + (c.lastMessage.text.replace(/\s+/g, ' ') || 'File');
+}
+
+const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+
+/** A file's size as people read it: 820 bytes, 14.2 KB, 3.1 MB (binary multiples, as file managers show them). */
+export function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  if (bytes < 1024 * 1024) return `${sizeFormat.format(bytes / 1024)} KB`;
+  return `${sizeFormat.format(bytes / (1024 * 1024))} MB`;
 }

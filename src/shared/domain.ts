@@ -2,6 +2,7 @@
  * Domain types the client produces and the renderer shows. Plain data: what crosses the
  * IPC doorway (structured clone in Electron, JSON in web mode).
  */
+import type { MessageFile } from './attachments.js';
 import type { Routed, StakeCurrency } from './api/common.js';
 import type { UnknownSenders } from './api/account.js';
 
@@ -113,6 +114,8 @@ export interface ChatMessage {
   expiresIn: number | null;
   /** when this device removes it (ISO), once the countdown started (read here, or sent by us) */
   expiresAt: string | null;
+  /** its files (kind `attachment`), when it has any: filled where messages leave main for the app */
+  files?: MessageFile[];
 }
 
 /**

@@ -14,6 +14,7 @@ import type { HistoryOutcome, HistoryProgress, HistorySent } from './history.js'
 import { MESSAGE_MAX_CHARS } from './domain.js';
 import { TIMER_MAX_SECONDS, TIMER_MIN_SECONDS } from './disappearing.js';
 import { ADDRESS_PATTERN, CONVERSATION_ID_PATTERN } from './identity-patterns.js';
+import { CAPTION_MAX_CHARS, FILE_CHUNK_BYTES, MAX_FILES, MAX_FILE_BYTES, PREVIEW_MAX_CHARS, PREVIEW_PATTERN, type FileProgress } from './attachments.js';
 import { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS, type MessageSearchHit } from './message-search.js';
 import type { commandNames } from './bridge-methods.js';
 
@@ -74,6 +75,36 @@ export const commands = {
   /** disappearing messages: 0 = off, else 30 s to 4 weeks; a notice tells the other side */
   'conversations.setTimer': cmd<ConversationSummary>()(
     Type.Object({ conversationId: ConvId, seconds: Type.Union([Type.Literal(0), Type.Integer({ minimum: TIMER_MIN_SECONDS, maximum: TIMER_MAX_SECONDS })]) }, { additionalProperties: false }),
+  ),
+
+  // files (issue 12): a file's bytes cross in chunks of FILE_CHUNK_BYTES (base64) into a staged
+  // upload; `attachments.send` uploads the staged files and sends them (progress: `file.progress`
+  // with the send's id); a failed send keeps them staged for a retry
+  'attachments.stage': cmd<{ uploadId: string }>()(
+    Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }), size: Type.Integer({ minimum: 1, maximum: MAX_FILE_BYTES }) }, { additionalProperties: false }),
+  ),
+  'attachments.append': cmd<{ received: number }>()(
+    Type.Object({ uploadId: Uuid, offset: Type.Integer({ minimum: 0 }), data: Type.String({ minLength: 1, maxLength: Math.ceil(FILE_CHUNK_BYTES / 3) * 4 }) }, { additionalProperties: false }),
+  ),
+  'attachments.send': cmd<ChatMessage>()(
+    Type.Object(
+      {
+        sendId: Uuid,
+        conversationId: ConvId,
+        text: Type.String({ maxLength: CAPTION_MAX_CHARS }),
+        files: Type.Array(Type.Object({ uploadId: Uuid, preview: Type.Optional(Type.String({ pattern: PREVIEW_PATTERN, maxLength: PREVIEW_MAX_CHARS })) }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_FILES }),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  'attachments.discard': cmd<void>()(Type.Object({ uploadIds: Type.Array(Uuid, { maxItems: 100 }) }, { additionalProperties: false })),
+  /** downloads the received files still pending now (they are fetched on their own after each sync) */
+  'attachments.fetch': cmd<{ saved: number; refused: number }>()(NoArgs),
+  /** Electron: a save dialog, then the file written there; web mode answers `handled: false` and the page reads the bytes */
+  'attachments.save': cmd<{ handled: boolean; saved: boolean }>()(Type.Object({ messageId: Uuid, index: Type.Integer({ minimum: 0, maximum: MAX_FILES - 1 }) }, { additionalProperties: false })),
+  /** a received file's plaintext from `offset`, at most FILE_CHUNK_BYTES (base64), and its whole size */
+  'attachments.read': cmd<{ data: string; size: number }>()(
+    Type.Object({ messageId: Uuid, index: Type.Integer({ minimum: 0, maximum: MAX_FILES - 1 }), offset: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
   ),
 
   // contact requests and contacts
@@ -216,9 +247,11 @@ export interface Events {
   'history.progress': HistoryProgress;
   /** history from another device of ours was imported, or refused */
   'history.outcome': HistoryOutcome;
+  /** a file's upload or download moved on (each whole percent) */
+  'file.progress': FileProgress;
 }
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.removed', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked', 'devices.changed', 'backup.progress', 'history.progress', 'history.outcome'];
+export const eventNames: readonly EventName[] = ['message.new', 'message.updated', 'message.removed', 'message.rejected', 'conversation.updated', 'request.new', 'contact.updated', 'sync.status', 'relay.status', 'app.status', 'typing', 'notification.clicked', 'devices.changed', 'backup.progress', 'history.progress', 'history.outcome', 'file.progress'];
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {

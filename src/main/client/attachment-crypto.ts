@@ -6,7 +6,8 @@
  * - at rest in the profile, a file is `0x01 ‖ nonce(12) ‖ AES-256-GCM(profile file key, file) ‖ tag(16)`,
  *   the profile file key being random and kept sealed with the vault's codec (files-key.ts).
  *
- * Nothing here writes a plaintext byte to disk except `exportFile`, on the person's request.
+ * Nothing here writes a plaintext byte to disk except `exportFile`, on the person's request
+ * (`readAtRestWhole` hands them to web mode's Save in memory).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -122,6 +123,13 @@ export async function exportFile(restPath: string, restKey: Buffer, destPath: st
     await rm(temp, { force: true });
     throw e;
   }
+}
+
+/** Decrypts a file kept at rest into memory (web mode's Save hands the bytes to the browser); a file is at most 25 MiB. */
+export async function readAtRestWhole(restPath: string, restKey: Buffer): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of readAtRest(restPath, restKey)) parts.push(chunk);
+  return Buffer.concat(parts);
 }
 
 async function syncFile(path: string): Promise<void> {

@@ -4,17 +4,10 @@
  */
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { BLOB_ID_PATTERN, DEFAULT_MAX_BLOB_MIB } from '../../shared/api/blobs.js';
+import { BLOB_ID_PATTERN } from '../../shared/api/blobs.js';
+import { MAX_FILES, MAX_FILE_BYTES, PREVIEW_MAX_CHARS, PREVIEW_PATTERN } from '../../shared/attachments.js';
 
-/** Most files one message carries. */
-export const MAX_FILES = 10;
-/** AES-GCM's tag, which the blob carries after the ciphertext. */
-export const GCM_TAG_BYTES = 16;
-/**
- * Largest file: its blob (the file plus the GCM tag) must fit the relay's default cap of 25 MiB
- * (relay-contract-2 §5 caps the blob, not the file).
- */
-export const MAX_FILE_BYTES = DEFAULT_MAX_BLOB_MIB * 1024 * 1024 - GCM_TAG_BYTES;
+export { GCM_TAG_BYTES, MAX_FILES, MAX_FILE_BYTES } from '../../shared/attachments.js';
 
 export const AttachmentRef = Type.Object({
   blob: Type.String({ pattern: BLOB_ID_PATTERN }),
@@ -27,6 +20,8 @@ export const AttachmentRef = Type.Object({
   size: Type.Integer({ minimum: 1, maximum: MAX_FILE_BYTES }),
   /** SHA-256 of the plaintext file, lower-case hex */
   sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  /** an image's downscaled preview made by the sender, shown before the file is fetched */
+  preview: Type.Optional(Type.String({ pattern: PREVIEW_PATTERN, maxLength: PREVIEW_MAX_CHARS })),
 });
 export type AttachmentRef = Static<typeof AttachmentRef>;
 

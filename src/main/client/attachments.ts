@@ -17,10 +17,12 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { VaultCodec } from '../vault/secret-codec.js';
-import { IntegrityError, encryptForUpload, exportFile, keptFilesIn, storeAtRest } from './attachment-crypto.js';
+import type { MessageFile } from '../../shared/attachments.js';
+import { IntegrityError, encryptForUpload, exportFile, keptFilesIn, readAtRestWhole, storeAtRest } from './attachment-crypto.js';
 import type { ArchiveFiles } from './backup-archive.js';
 import type { AttachmentRow } from './attachment-store.js';
 import { GCM_TAG_BYTES, MAX_FILES, MAX_FILE_BYTES, cleanName, type AttachmentRef } from './attachment-wire.js';
+import { byPercent } from './file-progress.js';
 import type { LocalStore } from './local-store.js';
 import { MessengerError } from './messenger-error.js';
 import { mimeTypeOf } from './mime-types.js';
@@ -60,6 +62,8 @@ export interface AttachmentsDeps {
   /** a message's files changed (saved or refused) */
   onUpdated?: (messageId: string) => void;
   onRefused?: (r: RefusedFile) => void;
+  /** a file's download moved on */
+  onDownloadProgress?: (messageId: string, index: number, done: number, total: number) => void;
 }
 
 export class Attachments {
@@ -111,16 +115,36 @@ export class Attachments {
     return this.d.store.attachments.ofMessage(messageId).map((r) => ({ index: r.index, name: r.name, mime: r.mime, size: r.size, state: r.state, path: r.path, error: r.error }));
   }
 
+  /** The files of a page of messages as the app shows them, by message id (messages without files are absent). */
+  viewsOf(messageIds: string[]): Map<string, MessageFile[]> {
+    const out = new Map<string, MessageFile[]>();
+    for (const r of this.d.store.attachments.ofMessages(messageIds)) {
+      let list = out.get(r.messageId);
+      if (!list) out.set(r.messageId, (list = []));
+      list.push({ index: r.index, name: r.name, mime: r.mime, size: r.size, state: r.state, error: r.error, preview: r.preview ?? null });
+    }
+    return out;
+  }
+
   hasPending(messageId: string): boolean {
     return this.d.store.attachments.hasPending(messageId);
   }
 
   /** Writes a kept file's plaintext to `destPath` (the person's Save). */
   async exportFile(messageId: string, index: number, destPath: string): Promise<void> {
+    await exportFile(this.savedPath(messageId, index), await this.profileKey(), destPath);
+  }
+
+  /** A kept file's plaintext in memory (at most 25 MiB): web mode's Save hands it to the browser. */
+  async readFile(messageId: string, index: number): Promise<Buffer> {
+    return readAtRestWhole(this.savedPath(messageId, index), await this.profileKey());
+  }
+
+  private savedPath(messageId: string, index: number): string {
     const row = this.d.store.attachments.ofMessage(messageId).find((r) => r.index === index);
     if (!row) throw new MessengerError('not-found', 'no such file');
     if (row.state !== 'saved' || !row.path) throw new MessengerError('bad-argument', `the file is not saved on this device (${row.state})`);
-    await exportFile(row.path, await this.profileKey(), destPath);
+    return row.path;
   }
 
   private async fetchAll(): Promise<{ saved: number; refused: number }> {
@@ -145,7 +169,8 @@ export class Attachments {
     const blobPath = join(this.temp, `${row.messageId}.${row.index}.blob`);
     const dest = join(this.dir, `${row.messageId}.${row.index}`);
     try {
-      await this.d.api().downloadBlob(row.blob, createWriteStream(blobPath, { mode: 0o600 }), row.size + GCM_TAG_BYTES);
+      const progress: Progress | undefined = this.d.onDownloadProgress ? byPercent((done, total) => this.d.onDownloadProgress!(row.messageId, row.index, done, total)) : undefined;
+      await this.d.api().downloadBlob(row.blob, createWriteStream(blobPath, { mode: 0o600 }), row.size + GCM_TAG_BYTES, progress);
       await storeAtRest(blobPath, { key: Buffer.from(row.key, 'base64'), nonce: Buffer.from(row.nonce, 'base64'), size: row.size, sha256: row.sha256 }, await this.profileKey(), dest);
       this.d.store.attachments.markSaved(row.messageId, row.index, dest);
       return 'saved';

@@ -317,4 +317,13 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 12,
+    name: 'attachment previews',
+    sql: `
+      -- An image's downscaled preview (a data: URL the sender made, at most 8 KiB), carried in
+      -- the attachment message so that the app shows it before the file is fetched.
+      ALTER TABLE attachments ADD COLUMN preview TEXT;
+    `,
+  },
 ];

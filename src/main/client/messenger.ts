@@ -82,7 +82,7 @@ import type { AppliedIncoming } from './local-store.js';
 import { BackupFolder, Backups } from './backups.js';
 
 /** The commands the Messenger serves (the shell owns the rest). */
-export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show'>;
+export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show' | `attachments.${string}`>;
 export type ClientHandlers = { [K in ClientCommand]: (args: CommandArgs<K>) => Promise<CommandResult<K>> };
 
 export { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase, DEVICE_REVOKED_MESSAGE };
@@ -216,6 +216,7 @@ export class Messenger {
     this.attachments = new Attachments({
       api, store, profileDir: opts.profileDir, codec: () => this.filesCodec,
       onUpdated: (id) => { const m = this.store.getMessage(id); if (m) this.emit('message.updated', m); },
+      onDownloadProgress: (id, index, done, total) => this.emit('file.progress', { direction: 'down', id, index, done, total }),
       onRefused: (r) => this.emit('message.rejected', { envelopeId: `${r.messageId}/${r.index}`, claimedSender: this.store.getMessage(r.messageId)?.from ?? '', reason: `file "${r.name}": ${r.reason}` }),
     });
     this.backups = new Backups({ store, profileDir: opts.profileDir, attachments: this.attachments, wallet: () => this.me().address, openStore: (f) => LocalStore.open(f) });
@@ -625,10 +626,11 @@ export class Messenger {
     return { message: this.store.getMessage(m.id)!, outcome };
   }
 
-  /** Uploads the files (encrypted) and sends an attachment message with them; `text` is its caption. */
-  async sendFiles(conversationId: ConversationId, paths: string[], text = '', onProgress?: (file: number, done: number, total: number) => void): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
+  /** Uploads the files (encrypted) and sends an attachment message with them; `text` is its caption, `previews` the images' (the app's). */
+  async sendFiles(conversationId: ConversationId, paths: string[], text = '', onProgress?: (file: number, done: number, total: number) => void, previews?: Array<string | undefined>): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
     this.ready();
-    return this.sendAndWait(conversationId, text, false, await this.attachments.upload(paths, onProgress));
+    const refs = await this.attachments.upload(paths, onProgress);
+    return this.sendAndWait(conversationId, text, false, refs.map((r, i) => (previews?.[i] ? { ...r, preview: previews[i] } : r)));
   }
 
   private enqueue(conversationId: ConversationId, text: string, asRequest: boolean, files?: AttachmentRef[]): ChatMessage {

@@ -17,6 +17,7 @@ import { warmResponseChecks } from '../client/relay-api.js';
 import { warmCertificateChecks } from '../vault/device-certificate.js';
 import type { VaultCodec } from '../vault/secret-codec.js';
 import { readVaultHeader } from '../vault/vault-file.js';
+import { AttachmentCommands, eventWithFiles, withFiles } from './attachment-commands.js';
 import { readSettings, writeSettings, type AppSettings } from './app-settings.js';
 import { EmbeddedRelay, type RelayLauncher } from './embedded-relay.js';
 import { lockProfile } from './profile-lock.js';
@@ -37,8 +38,11 @@ export interface AppServicesOptions {
    * is clicked); absent in web mode, where the page uses the browser's own.
    */
   notify?: (n: { title: string; body: string; onClick: () => void }) => boolean;
-  /** Asks where to save a file (Electron's save dialog; null: cancelled); absent in web mode, where the page downloads it. */
-  chooseSavePath?: (defaultName: string) => Promise<string | null>;
+  /**
+   * Asks where to save a file: a received file, or a backup (with its file type). Electron's save
+   * dialog; null: cancelled. Absent in web mode, where the page downloads it.
+   */
+  chooseSavePath?: (defaultName: string, filters?: Array<{ name: string; extensions: string[] }>) => Promise<string | null>;
   /** Messenger's background sync period (tests shorten it) */
   pollIntervalMs?: number;
 }
@@ -91,7 +95,7 @@ export class AppServices {
         localRelay: () => s.relay.status(),
         ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
       });
-      for (const name of eventNames) s.messenger.on(name, (payload) => s.emit(name, payload as never));
+      for (const name of eventNames) s.messenger.on(name, (payload) => s.emit(name, eventWithFiles(s.messenger.attachments, name, payload) as never));
       // The local relay may have moved to another port since last time: point the profile at it.
       if (s.settings.relay?.mode === 'local') {
         await relayUp;
@@ -224,8 +228,16 @@ export class AppServices {
 
   /** The Messenger's handlers, with the shell's own commands and the ones whose answer the shell completes. */
   private createHandlers(): Handlers {
+    const files = new AttachmentCommands({
+      messenger: () => this.messenger,
+      profileDir: this.profileDir(),
+      chooseSavePath: this.opts.chooseSavePath,
+      emitProgress: (p) => this.emit('file.progress', p),
+    });
     return {
       ...this.messenger.handlers(),
+      ...files.handlers(),
+      'messages.list': async (a) => withFiles(this.messenger.attachments, this.messenger.listMessages(a)),
       'app.status': () => this.status(),
       'wallet.unlock': async (a) => {
         await this.messenger.unlock(a);
@@ -260,7 +272,7 @@ export class AppServices {
       },
       'backup.export': async ({ passphrase }) => {
         if (!this.opts.chooseSavePath) return this.messenger.backupFolder.export(passphrase);
-        const path = await this.opts.chooseSavePath(`relay-${new Date().toISOString().slice(0, 10)}.relaybackup`);
+        const path = await this.opts.chooseSavePath(`relay-${new Date().toISOString().slice(0, 10)}.relaybackup`, [{ name: 'Relay backup', extensions: ['relaybackup'] }]);
         return path === null ? null : this.messenger.backupFolder.export(passphrase, path);
       },
       'links.openExternal': async ({ url }) => {

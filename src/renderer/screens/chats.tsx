@@ -14,6 +14,8 @@ import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
+import { FileDrop } from './file-drop.js';
+import { OutgoingSends } from './outgoing-sends.js';
 import { TimerControl } from './timer-control.js';
 import { ConversationSearch } from './conversation-search.js';
 import { MessageSearchResults } from './message-search-results.js';
@@ -255,14 +257,17 @@ function Conversation({ c }: { c: ConversationSummary }) {
       )}
       <TypingNote c={c} />
       {!group && <DeviceNotices address={c.peer} name={c.title} />}
-      {messages ? (
-        <MessageList conversation={c} messages={messages} />
-      ) : (
-        <div className="message-scroller loading" aria-busy="true">
-          <p className="subtle">Opening messages…</p>
-        </div>
-      )}
-      <Composer conversationId={c.id} placeholder={group ? `Message ${c.title}` : `Message ${c.title}`} />
+      <FileDrop conversationId={c.id} title={c.title}>
+        {messages ? (
+          <MessageList conversation={c} messages={messages} />
+        ) : (
+          <div className="message-scroller loading" aria-busy="true">
+            <p className="subtle">Opening messages…</p>
+          </div>
+        )}
+        <OutgoingSends conversationId={c.id} />
+        <Composer conversationId={c.id} placeholder={group ? `Message ${c.title}` : `Message ${c.title}`} />
+      </FileDrop>
     </>
   );
 }

@@ -5,6 +5,9 @@ import { splitMessage } from '../message-split.js';
 import { useStore } from '../store/store.js';
 import { BridgeError } from '../bridge.js';
 import { SafetyChangedDialog } from './safety-changed-dialog.js';
+import { AttachButton } from './attach-button.js';
+import { DraftFiles } from './draft-files.js';
+import { CAPTION_MAX_CHARS } from '../../shared/attachments.js';
 
 const MAX_ROWS_PX = 180;
 /** the count appears from here on, so the limit never comes as a surprise */
@@ -21,6 +24,9 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
   const [held, setHeld] = useState<string | null>(null);
   const title = useStore((s) => s.conversations.find((c) => c.id === conversationId)?.title ?? '');
   const ref = useRef<HTMLTextAreaElement>(null);
+  const fileCount = useStore((s) => s.draftFiles[conversationId]?.length ?? 0);
+  const addDraftFiles = useStore((s) => s.addDraftFiles);
+  const sendDraftFiles = useStore((s) => s.sendDraftFiles);
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -40,7 +46,15 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
   const tooLong = body.length > MESSAGE_MAX_CHARS;
   const parts = useMemo(() => (tooLong ? splitMessage(body, MESSAGE_MAX_CHARS).length : 0), [tooLong, body]);
 
+  const captionTooLong = fileCount > 0 && body.length > CAPTION_MAX_CHARS;
   const send = () => {
+    if (fileCount > 0) {
+      if (captionTooLong) return showToast('error', `Beside files a message can say up to ${count.format(CAPTION_MAX_CHARS)} characters; send the text on its own.`);
+      setText('');
+      sendDraftFiles(conversationId, body);
+      composerSent(conversationId);
+      return;
+    }
     if (!body || tooLong) return;
     setText('');
     // The message shows at once as "sending"; a failure becomes a Retry on the message itself.
@@ -80,7 +94,8 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
         send();
       }}
     >
-      {tooLong && (
+      <DraftFiles conversationId={conversationId} />
+      {tooLong && fileCount === 0 && (
         <div className="composer-limit" role="alert">
           <span>
             This message is {count.format(body.length)} characters; one message can hold up to {count.format(MESSAGE_MAX_CHARS)}. Shorten it, or send it in parts.
@@ -90,6 +105,7 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
           </button>
         </div>
       )}
+      <AttachButton conversationId={conversationId} />
       <textarea
         ref={ref}
         rows={1}
@@ -101,6 +117,13 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
         onChange={(e) => {
           setText(e.target.value);
           composerChanged(conversationId, e.target.value);
+        }}
+        onPaste={(e) => {
+          // a pasted image or copied files join the message; pasted text stays text
+          const files = Array.from(e.clipboardData.files);
+          if (files.length === 0) return;
+          e.preventDefault();
+          void addDraftFiles(conversationId, files);
         }}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -126,7 +149,7 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
           }}
         />
       )}
-      <button type="submit" className="send-btn" aria-label="Send" title={tooLong ? 'Too long to send as one message' : 'Send (Enter)'} disabled={!body || tooLong}>
+      <button type="submit" className="send-btn" aria-label="Send" title={tooLong && fileCount === 0 ? 'Too long to send as one message' : 'Send (Enter)'} disabled={fileCount === 0 && (!body || tooLong)}>
         <Icon name="send" size={18} />
       </button>
     </form>

@@ -21,7 +21,7 @@ export function MessageBody({ m }: { m: ChatMessage }) {
   const own = m.fromMe && m.state !== 'failed';
   return (
     <>
-      <p className="msg-text">{m.text}</p>
+      {(m.text !== '' || !m.files?.length) && <p className="msg-text">{m.text}</p>}
       {own && <MessageMenu onEdit={() => setEditing(true)} onDelete={() => setConfirmDelete(true)} />}
       {confirmDelete && <DeleteDialog m={m} onClose={() => setConfirmDelete(false)} />}
     </>

@@ -7,6 +7,7 @@ import { clockTime, dayKey, dayLabel, deliveryNote, displayName, fullTime } from
 import { StakeAsk } from './stake-ask.js';
 import { TimerNotice } from './timer-notice.js';
 import { MessageBody } from './message-body.js';
+import { MessageFiles } from './message-files.js';
 import { useFocusedMessage } from './use-focused-message.js';
 import { useStore } from '../store/store.js';
 
@@ -206,6 +207,7 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
         </div>
       )}
       <div className="bubble">
+        <MessageFiles m={m} />
         <MessageBody m={m} />
         <span className="msg-meta">
           {m.editedAt && !m.deleted && <span className="msg-edited">edited</span>}

@@ -8,7 +8,8 @@ export function upsert(list: ChatMessage[], m: ChatMessage): ChatMessage[] {
   for (let i = list.length - 1; i >= 0; i--) {
     if (list[i].id === m.id) {
       const next = list.slice();
-      next[i] = m;
+      // a command's answer (an edit's, a retry's) comes without files: the ones listed stay
+      next[i] = m.files || !list[i].files ? m : { ...m, files: list[i].files };
       return next;
     }
   }

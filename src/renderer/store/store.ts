@@ -11,6 +11,7 @@ import { createBackupSlice, type BackupSlice } from './backup-slice.js';
 import { createChangesSlice, type ChangesSlice } from './changes-slice.js';
 import { createConversationsSlice, type ConversationsSlice } from './conversations-slice.js';
 import { createDirectorySlice, type DirectorySlice } from './directory-slice.js';
+import { createFilesSlice, type FilesSlice } from './files-slice.js';
 import { createGroupsSlice, type GroupsSlice } from './groups-slice.js';
 import { createHandlesSlice, type HandlesSlice } from './handles-slice.js';
 import { createHistorySlice, type HistorySlice } from './history-slice.js';
@@ -41,7 +42,8 @@ export type Store = SessionSlice &
   TrustSlice &
   HistorySlice &
   SearchSlice &
-  BackupSlice;
+  BackupSlice &
+  FilesSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createSessionSlice(...a),
@@ -61,4 +63,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createTrustSlice(...a),
   ...createSearchSlice(...a),
   ...createBackupSlice(...a),
+  ...createFilesSlice(...a),
 }));

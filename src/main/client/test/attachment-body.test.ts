@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { composeFields, readBody } from '../message-body.js';
 import { MAX_FILE_BYTES, type AttachmentRef } from '../attachment-wire.js';
+import { PREVIEW_MAX_CHARS } from '../../../shared/attachments.js';
 
 const PEER = '0x' + 'ab'.repeat(20);
 const DEVICE = 'cd'.repeat(32);
@@ -45,5 +46,14 @@ describe('the attachment kind on the wire', () => {
     const names = ['../../etc/passwd', 'C:\\Users\\x\\report.pdf', 'invoice\u202Efdp.exe', '..'];
     const read = roundTrip({ ...base, files: names.map((name) => ref({ name })) });
     expect(read?.files?.map((f) => f.name)).toEqual(['passwd', 'report.pdf', 'invoicefdp.exe', 'file']);
+  });
+
+  it('carries an image preview as a small data: URL of an image, and drops a message whose preview is anything else', () => {
+    const base = { id: randomUUID(), sentAt: new Date().toISOString(), kind: 'attachment', to: PEER, device: DEVICE };
+    const preview = `data:image/jpeg;base64,${randomBytes(600).toString('base64')}`;
+    expect(roundTrip({ ...base, files: [ref({ preview }), ref({ name: 'notes.txt' })] })?.files?.map((f) => f.preview)).toEqual([preview, undefined]);
+    const tooLarge = `data:image/jpeg;base64,${'A'.repeat(PREVIEW_MAX_CHARS)}`;
+    for (const bad of [tooLarge, 'data:image/svg+xml;base64,PHN2Zy8+', 'https://example.com/cat.jpg', 'data:text/html;base64,PGI+aGk8L2I+'])
+      expect(roundTrip({ ...base, files: [ref({ preview: bad })] })).toBeNull();
   });
 });

@@ -44,6 +44,24 @@ describe('dispatch', () => {
     expect(link.ok).toBe(false);
   });
 
+  it('keeps files inside their bounds at the doorway: 10 a message, 25 MiB each, chunks under a frame, image previews only', async () => {
+    const uuid = '0b6c2a4e-5f1d-4c3b-9a8e-7d6f5e4c3b2a';
+    const conversationId = `direct:0x${'a'.repeat(40)}`;
+    const refused = [
+      ['attachments.stage', { name: 'big.iso', size: 25 * 1024 * 1024 - 15 }],
+      ['attachments.stage', { name: '', size: 10 }],
+      ['attachments.append', { uploadId: uuid, offset: 0, data: 'A'.repeat(Math.ceil((512 * 1024) / 3) * 4 + 4) }],
+      ['attachments.send', { sendId: uuid, conversationId, text: '', files: Array.from({ length: 11 }, () => ({ uploadId: uuid })) }],
+      ['attachments.send', { sendId: uuid, conversationId, text: '', files: [] }],
+      ['attachments.send', { sendId: uuid, conversationId, text: '', files: [{ uploadId: uuid, preview: 'data:image/svg+xml;base64,PHN2Zy8+' }] }],
+      ['attachments.send', { sendId: uuid, conversationId, text: 'x'.repeat(4001), files: [{ uploadId: uuid }] }],
+    ] as const;
+    for (const [name, args] of refused) expect(await dispatch(echoHandlers(), name, args), `${name} ${JSON.stringify(args).slice(0, 80)}`).toMatchObject({ ok: false, error: { code: 'bad-arguments' } });
+    const ten = { sendId: uuid, conversationId, text: 'hi', files: Array.from({ length: 10 }, () => ({ uploadId: uuid, preview: 'data:image/jpeg;base64,AAAA' })) };
+    expect(await dispatch(echoHandlers(), 'attachments.send', ten)).toMatchObject({ ok: true });
+    expect(await dispatch(echoHandlers(), 'attachments.stage', { name: 'ok.bin', size: 25 * 1024 * 1024 - 16 })).toMatchObject({ ok: true });
+  });
+
   it('turns thrown errors into plain messages without stack traces', async () => {
     const boom = { ...echoHandlers(), 'app.status': async () => { throw new TypeError("Cannot read properties of undefined (reading 'x')"); } } as unknown as Handlers;
     const r = await dispatch(boom, 'app.status', {});

@@ -1,0 +1,35 @@
+import type { ConversationId } from '../../shared/domain.js';
+import { Icon } from '../components/icon.js';
+import { fileSize } from '../format.js';
+import type { DraftFile } from '../store/files-slice.js';
+import { useStore } from '../store/store.js';
+
+const NO_FILES: DraftFile[] = [];
+
+/** The files chosen for the next message, as chips above the message box; each can be removed. */
+export function DraftFiles({ conversationId }: { conversationId: ConversationId }) {
+  const files = useStore((s) => s.draftFiles[conversationId] ?? NO_FILES);
+  const removeDraftFile = useStore((s) => s.removeDraftFile);
+  if (files.length === 0) return null;
+  return (
+    <ul className="draft-files" aria-label="Files to send">
+      {files.map((f) => (
+        <li key={f.key} className="draft-file">
+          <Thumb f={f} />
+          <span className="draft-file-name" title={f.file.name}>
+            {f.file.name}
+          </span>
+          <span className="draft-file-size">{fileSize(f.file.size)}</span>
+          <button type="button" className="icon-btn icon-btn-sm" aria-label={`Remove ${f.file.name}`} title="Remove" onClick={() => removeDraftFile(conversationId, f.key)}>
+            <Icon name="x" size={14} />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The preview that will be sent, or a file icon. */
+function Thumb({ f }: { f: DraftFile }) {
+  return f.preview ? <img className="draft-file-thumb" src={f.preview} alt="" /> : <Icon name="file" size={18} className="draft-file-icon" />;
+}
