@@ -9,7 +9,7 @@ import { AttachmentStore } from './attachment-store.js';
 import type { AttachmentRef } from './attachment-wire.js';
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import { openDatabase } from '../sqlite/open-database.js';
+import { openDatabase, type OpenDatabaseOptions } from '../sqlite/open-database.js';
 import type { Routed, StakeCurrency } from '../../shared/api/common.js';
 import type { GroupSummary } from '../../shared/api/groups.js';
 import type {
@@ -213,9 +213,9 @@ export class LocalStore {
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 
-  /** Opens (creating if needed) and migrates the database file. */
-  static open(file: string): LocalStore {
-    return new LocalStore(openDatabase(file, { migrations: MIGRATIONS, owner: 'client' }));
+  /** Opens (creating if needed) and migrates the database file; with a key, encrypted (a clear file is encrypted in place first). */
+  static open(file: string, opts: Pick<OpenDatabaseOptions, 'key' | 'afterEncryptStep'> = {}): LocalStore {
+    return new LocalStore(openDatabase(file, { migrations: MIGRATIONS, owner: 'client', ...opts }));
   }
 
   close(): void {

@@ -1,12 +1,16 @@
 /**
  * Opens one of our SQLite files the same way everywhere (relay and client): the Electron-ABI
- * binding when the shell names one, WAL with synchronous=FULL, foreign keys, a busy timeout,
+ * binding when the shell names one, the key when the file is encrypted (a clear file given a
+ * key is encrypted in place first), WAL with synchronous=FULL, foreign keys, a busy timeout,
  * the too-new guard before anything touches the file, then the migrations.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { BUSY_TIMEOUT_MS, connect } from './connect.js';
+import { applyKey, DatabaseKeyError, databaseFileState } from './database-cipher.js';
+import { encryptInPlace, removeEncryptingLeftovers, type EncryptStep } from './encrypt-in-place.js';
 import { assertNotTooNew, migrate, type Migration } from './migrations.js';
 
-export const BUSY_TIMEOUT_MS = 5000;
+export { BUSY_TIMEOUT_MS };
 /** Pages (4 KiB) after which a commit checkpoints by itself: about 4 MiB of WAL. */
 const WAL_AUTOCHECKPOINT_PAGES = 1000;
 /** What a reset WAL file is truncated back to, so one burst does not keep a huge file. */
@@ -16,6 +20,10 @@ export interface OpenDatabaseOptions {
   migrations: readonly Migration[];
   /** whose database, for error messages: "relay", "client" */
   owner: string;
+  /** 32 bytes: the file is (made) encrypted with it (database-cipher.ts) */
+  key?: Buffer;
+  /** tests: stands for a crash after a step of encrypting a clear file */
+  afterEncryptStep?: (step: EncryptStep) => void;
 }
 
 function configure(db: Database.Database): void {
@@ -32,10 +40,17 @@ function configure(db: Database.Database): void {
 
 /** Opens (creating and migrating if needed) `file`; closes it again if any step fails. */
 export function openDatabase(file: string, options: OpenDatabaseOptions): Database.Database {
-  // Under Electron the shell points RELAY_SQLITE_BINDING at a binding built for Electron's ABI.
-  const nativeBinding = process.env.RELAY_SQLITE_BINDING || undefined;
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
+  if (options.key) {
+    // a clear file from before encryption is turned over first; a crash in a past turn-over
+    // left either the clear file (done again now) or the encrypted one, and maybe a temp file
+    if (databaseFileState(file) === 'clear') encryptInPlace(file, options.key, { owner: options.owner, afterStep: options.afterEncryptStep });
+    else removeEncryptingLeftovers(file);
+  } else if (databaseFileState(file) === 'encrypted') {
+    throw new DatabaseKeyError('locked', `the ${options.owner} database ${file} is encrypted: it opens only with the key the unlocked vault gives`);
+  }
+  const db = connect(file);
   try {
+    if (options.key) applyKey(db, options.key, options.owner);
     assertNotTooNew(db, options.migrations, options.owner);
     configure(db);
     migrate(db, options.migrations, options.owner);
