@@ -117,7 +117,7 @@ function fieldSealing(rounds: number): { seal_us: number; open_us: number } {
   return { seal_us: ((t1 - t0) / rounds) * 1000, open_us: ((t2 - t1) / rounds) * 1000 };
 }
 
-export async function benchDbcrypt(opts: DbcryptBenchOptions = {}): Promise<Record<string, number>> {
+export async function benchDbcrypt(opts: DbcryptBenchOptions = {}): Promise<Record<string, number | Record<string, number>>> {
   const log = opts.log ?? (() => undefined);
   const total = opts.quick ? 2_000 : 10_000;
   const sends = opts.quick ? 50 : 200;

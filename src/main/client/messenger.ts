@@ -77,6 +77,7 @@ import { Attachments } from './attachments.js';
 import type { AttachmentRef } from './attachment-wire.js';
 import type { IncomingSignal } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
+import { ProfileDatabase } from './profile-database.js';
 
 /** The commands the Messenger serves (the shell owns the rest). */
 export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show'>;
@@ -121,6 +122,8 @@ export class Messenger {
   private readonly opts: MessengerOptions;
   private readonly events = new EventEmitter();
   private readonly session: RelaySession;
+  /** client.db, encrypted with the vault's database key */
+  private readonly database: ProfileDatabase;
   private identity: { address: string; deviceKey: string } | null = null;
   private unlocked = false;
   private readonly devices: CertifiedDevices;
@@ -143,6 +146,7 @@ export class Messenger {
     this.profileDir = opts.profileDir;
     this.store = store;
     this.vault = vault;
+    this.database = new ProfileDatabase(join(opts.profileDir, DB_FILE), store, vault);
     this.events.setMaxListeners(100);
     const now = opts.now ?? Date.now;
     this.session = new RelaySession({
@@ -218,7 +222,7 @@ export class Messenger {
   /** Opens (creating) the profile folder, its database and its vault worker. */
   static async open(opts: MessengerOptions): Promise<Messenger> {
     mkdirSync(opts.profileDir, { recursive: true, mode: 0o700 });
-    const store = LocalStore.open(join(opts.profileDir, DB_FILE));
+    const store = ProfileDatabase.openStore(join(opts.profileDir, DB_FILE));
     const vault = new VaultClient({ profileDir: opts.profileDir, codec: opts.codec, timeoutMs: opts.vaultTimeoutMs });
     const m = new Messenger(opts, store, vault);
     try {
@@ -405,10 +409,11 @@ export class Messenger {
     if (remember === 0) forgetTicket(apiKeyTicket);
     const plain = this.opts.codec ?? passphraseCodec(passphrase);
     const codec = remember ? ticketingCodec(plain, { passphrase, path: apiKeyTicket, ttlMs: remember }) : plain;
-    // both unwraps cost a scrypt: run the API key's beside the vault's
-    const apiKey = this.session.unwrapStoredKey(codec);
+    // both unwraps cost a scrypt: run the API key's beside the vault's, unless the key is in the
+    // encrypted database, which opens only once the vault is unlocked
+    const apiKey = this.database.hasProfileData ? this.session.unwrapStoredKey(codec) : null;
     const st = await this.vault.unlock(this.opts.codec ? {} : { passphrase, ...(remember === undefined ? {} : { rememberMs: remember }) });
-    await apiKey;
+    await (apiKey ?? this.openDatabase().then(() => this.session.unwrapStoredKey(codec)));
     await this.walletOpened(st.address!, st.deviceKey!, passphrase, codec);
     return this.appStatus();
   }
@@ -420,10 +425,12 @@ export class Messenger {
     this.filesCodec = null;
     this.attachments.lock();
     this.loop.stop();
+    this.database.lock();
     await this.vault.lock();
   }
 
   private async walletOpened(address: string, deviceKey: string, passphrase: string, codec?: VaultCodec): Promise<void> {
+    await this.openDatabase();
     this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
     this.unlocked = true;
     this.session.setCodec(codec ?? this.opts.codec ?? passphraseCodec(passphrase));
@@ -438,6 +445,13 @@ export class Messenger {
       }
     }
     this.emit('app.status', await this.appStatus());
+  }
+
+  /** The profile's database, encrypted, in place of the store in memory (or the clear file): profile-database.ts. */
+  private async openDatabase(): Promise<void> {
+    await this.database.unlock();
+    this.session.reload();
+    this.changes.expireDue();
   }
 
   // =========================================================================================
