@@ -248,7 +248,9 @@ export class Messenger {
 
   private emit<E extends EventName>(event: E, payload: Events[E]): void {
     // a message deleted for everyone or expired takes its kept files off the disk
-    if (event === 'message.removed' || (event === 'message.updated' && (payload as ChatMessage).deleted)) void this.attachments.sweepFiles().catch(() => undefined);
+    // (never against the store in memory of a locked profile: it refers to no file, so all would go)
+    const sweep = event === 'message.removed' || (event === 'message.updated' && (payload as ChatMessage).deleted);
+    if (sweep && this.database.hasProfileData) void this.attachments.sweepFiles().catch(() => undefined);
     try {
       this.events.emit(event, payload);
     } catch {
