@@ -5,7 +5,7 @@
  * owns a profile folder:
  *
  *   <profileDir>/vault.json   wallet + device key (the vault worker's file; encrypted)
- *   <profileDir>/client.db    local database (SQLite, WAL, synchronous=FULL)
+ *   <profileDir>/client.db    local database (SQLite, WAL, synchronous=FULL; encrypted: profile-database.ts)
  *
  * ## Commands
  * Every command of `src/shared/ipc.ts` except the shell's own (`relay.setLocal`,
