@@ -14,14 +14,16 @@
  */
 import { closeSync, copyFileSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
 import { encryptOpenDatabase } from './database-cipher.js';
-import { connect } from './connect.js';
 
 export const ENCRYPT_STEPS = ['stale-temp-removed', 'checkpointed', 'copied', 'encrypted', 'synced', 'side-files-removed', 'renamed', 'folder-synced'] as const;
 export type EncryptStep = (typeof ENCRYPT_STEPS)[number];
 
 export interface EncryptInPlaceOptions {
   owner: string;
+  /** opens a bare connection (open-database.ts: the binding the shell names) */
+  connect: (file: string) => Database.Database;
   /** called after each step; tests throw from it to stand for a crash there */
   afterStep?: (step: EncryptStep) => void;
 }
@@ -51,7 +53,7 @@ export function encryptInPlace(file: string, key: Buffer, opts: EncryptInPlaceOp
   removeEncryptingLeftovers(file);
   step('stale-temp-removed');
 
-  const clear = connect(file);
+  const clear = opts.connect(file);
   try {
     const mode = clear.pragma('journal_mode = DELETE', { simple: true });
     if (mode !== 'delete') throw new Error(`could not checkpoint ${file} before encrypting it (another process has it open?)`);
@@ -63,7 +65,7 @@ export function encryptInPlace(file: string, key: Buffer, opts: EncryptInPlaceOp
   copyFileSync(file, temp);
   step('copied');
 
-  const copy = connect(temp);
+  const copy = opts.connect(temp);
   try {
     encryptOpenDatabase(copy, key, opts.owner);
   } finally {

@@ -4,13 +4,12 @@
  * key is encrypted in place first), WAL with synchronous=FULL, foreign keys, a busy timeout,
  * the too-new guard before anything touches the file, then the migrations.
  */
-import type Database from 'better-sqlite3';
-import { BUSY_TIMEOUT_MS, connect } from './connect.js';
+import Database from 'better-sqlite3';
 import { applyKey, DatabaseKeyError, databaseFileState } from './database-cipher.js';
 import { encryptInPlace, removeEncryptingLeftovers, type EncryptStep } from './encrypt-in-place.js';
 import { assertNotTooNew, migrate, type Migration } from './migrations.js';
 
-export { BUSY_TIMEOUT_MS };
+export const BUSY_TIMEOUT_MS = 5000;
 /** Pages (4 KiB) after which a commit checkpoints by itself: about 4 MiB of WAL. */
 const WAL_AUTOCHECKPOINT_PAGES = 1000;
 /** What a reset WAL file is truncated back to, so one burst does not keep a huge file. */
@@ -39,12 +38,18 @@ function configure(db: Database.Database): void {
   db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
 }
 
+/** A bare connection, with the Electron-ABI binding when the shell names one (sqlite-binding.ts). */
+function connect(file: string): Database.Database {
+  const nativeBinding = process.env.RELAY_SQLITE_BINDING || undefined;
+  return new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
+}
+
 /** Opens (creating and migrating if needed) `file`; closes it again if any step fails. */
 export function openDatabase(file: string, options: OpenDatabaseOptions): Database.Database {
   if (options.key) {
     // a clear file from before encryption is turned over first; a crash in a past turn-over
     // left either the clear file (done again now) or the encrypted one, and maybe a temp file
-    if (databaseFileState(file) === 'clear') encryptInPlace(file, options.key, { owner: options.owner, afterStep: options.afterEncryptStep });
+    if (databaseFileState(file) === 'clear') encryptInPlace(file, options.key, { owner: options.owner, connect, afterStep: options.afterEncryptStep });
     else removeEncryptingLeftovers(file);
   } else if (databaseFileState(file) === 'encrypted') {
     throw new DatabaseKeyError('locked', `the ${options.owner} database ${file} is encrypted: it opens only with the key the unlocked vault gives`);
