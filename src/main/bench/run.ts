@@ -71,6 +71,11 @@ export const SECTIONS: BenchSection[] = [
       }),
   },
   {
+    name: 'dbcrypt',
+    // needs the SQLite with encryption (better-sqlite3-multiple-ciphers); without it the section fails saying so
+    load: () => optionalSection('dbcrypt', './dbcrypt-bench.ts', 'benchDbcrypt', { options: (ctx) => ({ quick: ctx.quick, log: ctx.log }) }),
+  },
+  {
     name: 'ui',
     load: () =>
       optionalSection('ui', './ui-bench.ts', 'benchUi', {

@@ -20,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, expect } from '@playwright/test';
 import { build } from 'vite';
 import { LocalStore } from '../client/local-store.js';
+import { effectivePassphrase } from '../client/profile-passphrase.js';
+import { VaultClient } from '../vault/vault-client.js';
 import type { IncomingMessage } from '../client/local-store.js';
 import { AppServices } from '../services/app-services.js';
 import { sourceRelayLauncher } from '../services/relay-launcher.js';
@@ -73,7 +75,16 @@ async function prepareProfile(dataDir: string, relayUrl: string): Promise<void> 
   } finally {
     await services.close();
   }
-  const store = LocalStore.open(join(dataDir, 'profile/client.db'));
+  // client.db is encrypted with a key the unlocked vault gives
+  const vault = new VaultClient({ profileDir: join(dataDir, 'profile') });
+  let key: Buffer;
+  try {
+    await vault.unlock({ passphrase: effectivePassphrase('') });
+    key = Buffer.from((await vault.databaseKey()).key, 'hex');
+  } finally {
+    await vault.close();
+  }
+  const store = LocalStore.open(join(dataDir, 'profile/client.db'), { key });
   try {
     const start = Date.now() - MESSAGES * 60_000;
     const items: IncomingMessage[] = [];

@@ -7,7 +7,7 @@
  * and only then merges that into the profile (history-store.ts), so a malformed archive changes
  * nothing. Files are written once, straight into the profile's `files/` under its own key.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -46,7 +46,8 @@ export function archiveSink(p: ArchiveParts & { tempDir: string }): HistorySink 
     async read(source: Readable, onProgress): Promise<HistoryImported> {
       mkdirSync(p.tempDir, { recursive: true, mode: 0o700 });
       const file = join(p.tempDir, `in-${randomUUID()}.db`);
-      const staging = LocalStore.open(file);
+      // encrypted under a key that dies with it: no history is ever written to disk in clear
+      const staging = LocalStore.open(file, { key: randomBytes(32) });
       try {
         await readArchive(source, { store: staging, files: await p.files(), wallet: p.wallet() }, (pr) => onProgress?.(pr.done, pr.total));
         return p.store.historyMerge.merge(staging.backup);

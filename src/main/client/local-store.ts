@@ -9,7 +9,7 @@ import { AttachmentStore } from './attachment-store.js';
 import type { AttachmentRef } from './attachment-wire.js';
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import { openDatabase } from '../sqlite/open-database.js';
+import { openDatabase, type OpenDatabaseOptions } from '../sqlite/open-database.js';
 import type { Routed, StakeCurrency } from '../../shared/api/common.js';
 import type { GroupSummary } from '../../shared/api/groups.js';
 import type {
@@ -22,6 +22,8 @@ import { TrustStore } from './trust-store.js';
 import { MessageSearchStore } from './local-store-search.js';
 import { BackupStore } from './backup-store.js';
 import { HistoryMergeStore } from './history-store.js';
+
+export type StoreOpenOptions = Pick<OpenDatabaseOptions, 'key' | 'afterEncryptStep'>;
 
 export type ContactState = 'known' | 'allowed' | 'requested' | 'blocked';
 
@@ -193,23 +195,32 @@ const CONVERSATION_SELECT = `
   LEFT JOIN messages m ON m.seq = v.last_message_seq`;
 
 export class LocalStore {
-  private readonly db: Database.Database;
-  private readonly s: ReturnType<typeof prepareAll>;
+  // not readonly: switchTo() puts another connection (and its statements) in place
+  private db!: Database.Database;
+  private s!: ReturnType<typeof prepareAll>;
   /** full-text search over the messages (local-store-search.ts) */
-  readonly search: MessageSearchStore;
+  search!: MessageSearchStore;
   /** files of attachment messages, written in the same transactions as their messages */
-  readonly attachments: AttachmentStore;
-  private readonly applyIncomingTx: (items: IncomingMessage[], ackIds: string[], nowMs: number) => AppliedIncoming;
+  attachments!: AttachmentStore;
+  private applyIncomingTx!: (items: IncomingMessage[], ackIds: string[], nowMs: number) => AppliedIncoming;
   /** edits, deletes and disappearing messages */
-  readonly changes: MessageChangesStore;
+  changes!: MessageChangesStore;
   /** device sets, verified marks and device notices (safety numbers) */
-  readonly trust: TrustStore;
+  trust!: TrustStore;
   /** whole tables, page by page, for backups and history archives */
-  readonly backup: BackupStore;
+  backup!: BackupStore;
   /** a history archive from another device merged in (history-store.ts) */
-  readonly historyMerge: HistoryMergeStore;
+  historyMerge!: HistoryMergeStore;
 
-  private constructor(db: Database.Database) {
+  /** what this store has open, to go back to if switchTo() fails */
+  private opened!: { file: string; opts: StoreOpenOptions };
+
+  private constructor(db: Database.Database, opened: { file: string; opts: StoreOpenOptions }) {
+    this.attach(db, opened);
+  }
+
+  private attach(db: Database.Database, opened: { file: string; opts: StoreOpenOptions }): void {
+    this.opened = opened;
     this.db = db;
     this.s = prepareAll(db);
     this.changes = new MessageChangesStore(db);
@@ -221,9 +232,35 @@ export class LocalStore {
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 
-  /** Opens (creating if needed) and migrates the database file. */
-  static open(file: string): LocalStore {
-    return new LocalStore(openDatabase(file, { migrations: MIGRATIONS, owner: 'client' }));
+  /**
+   * Closes this connection and opens `file` in its place, for everyone holding this store: the
+   * encrypted profile database opens only once the vault gives its key (profile-database.ts).
+   * If it does not open (a wrong key…), the previous file is opened again and the error thrown.
+   */
+  switchTo(file: string, opts: StoreOpenOptions = {}): void {
+    const previous = this.opened;
+    this.close();
+    try {
+      this.attach(openDatabase(file, { migrations: MIGRATIONS, owner: 'client', ...opts }), { file, opts });
+    } catch (e) {
+      this.attach(openDatabase(previous.file, { migrations: MIGRATIONS, owner: 'client', ...previous.opts }), previous);
+      throw e;
+    }
+  }
+
+  /** A store in memory only, for while the profile's own (encrypted) database is locked. */
+  static inMemory(): LocalStore {
+    return LocalStore.open(':memory:');
+  }
+
+  /** Every profile setting, to carry those written while locked (in memory) into the real database. */
+  allSettings(): Array<{ key: string; value: string }> {
+    return this.s.allSettings.all() as Array<{ key: string; value: string }>;
+  }
+
+  /** Opens (creating if needed) and migrates the database file; with a key, encrypted (a clear file is encrypted in place first). */
+  static open(file: string, opts: StoreOpenOptions = {}): LocalStore {
+    return new LocalStore(openDatabase(file, { migrations: MIGRATIONS, owner: 'client', ...opts }), { file, opts });
   }
 
   close(): void {
@@ -717,6 +754,7 @@ export const LOCAL_STORE_SQL = {
   getSetting: 'SELECT value FROM profile WHERE key = ?',
   setSetting: 'INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   deleteSetting: 'DELETE FROM profile WHERE key = ?',
+  allSettings: 'SELECT key, value FROM profile',
 
   getContact: 'SELECT address, handle, verified, state FROM contacts WHERE address = ?',
   contactByHandle: 'SELECT address, handle, verified, state FROM contacts WHERE handle = ?',

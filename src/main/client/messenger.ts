@@ -5,7 +5,7 @@
  * owns a profile folder:
  *
  *   <profileDir>/vault.json   wallet + device key (the vault worker's file; encrypted)
- *   <profileDir>/client.db    local database (SQLite, WAL, synchronous=FULL)
+ *   <profileDir>/client.db    local database (SQLite, WAL, synchronous=FULL; encrypted: profile-database.ts)
  *
  * ## Commands
  * Every command of `src/shared/ipc.ts` except the shell's own (`relay.setLocal`,
@@ -41,6 +41,7 @@
  * later runs: `unlock` → ready. When ready, the SyncLoop flushes the outbox and pulls (paced
  * to stay inside 120 requests a minute) unless `autoSync: false`. `close()` at exit.
  */
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,6 +81,7 @@ import type { AttachmentRef } from './attachment-wire.js';
 import type { IncomingSignal } from './sync-engine.js';
 import type { AppliedIncoming } from './local-store.js';
 import { BackupFolder, Backups } from './backups.js';
+import { ProfileDatabase } from './profile-database.js';
 
 /** The commands the Messenger serves (the shell owns the rest). */
 export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show' | `attachments.${string}`>;
@@ -126,6 +128,8 @@ export class Messenger {
   private readonly opts: MessengerOptions;
   private readonly events = new EventEmitter();
   private readonly session: RelaySession;
+  /** client.db, encrypted with the vault's database key */
+  private readonly database: ProfileDatabase;
   private identity: { address: string; deviceKey: string } | null = null;
   private unlocked = false;
   private readonly devices: CertifiedDevices;
@@ -153,6 +157,7 @@ export class Messenger {
     this.profileDir = opts.profileDir;
     this.store = store;
     this.vault = vault;
+    this.database = new ProfileDatabase(join(opts.profileDir, DB_FILE), store, vault);
     this.events.setMaxListeners(100);
     const now = opts.now ?? Date.now;
     this.session = new RelaySession({
@@ -219,7 +224,8 @@ export class Messenger {
       onDownloadProgress: (id, index, done, total) => this.emit('file.progress', { direction: 'down', id, index, done, total }),
       onRefused: (r) => this.emit('message.rejected', { envelopeId: `${r.messageId}/${r.index}`, claimedSender: this.store.getMessage(r.messageId)?.from ?? '', reason: `file "${r.name}": ${r.reason}` }),
     });
-    this.backups = new Backups({ store, profileDir: opts.profileDir, attachments: this.attachments, wallet: () => this.me().address, openStore: (f) => LocalStore.open(f) });
+    this.backups = new Backups({ store, profileDir: opts.profileDir, attachments: this.attachments, wallet: () => this.me().address, // the restore's staging file is encrypted under a key that dies with it: nothing lands on disk in clear
+      openStore: (f) => LocalStore.open(f, { key: randomBytes(32) }) });
     this.backupFolder = new BackupFolder(this.backups, opts.profileDir, (p) => this.emit('backup.progress', p));
     this.loop = new SyncLoop({
       session: this.session,
@@ -244,7 +250,7 @@ export class Messenger {
   /** Opens (creating) the profile folder, its database and its vault worker. */
   static async open(opts: MessengerOptions): Promise<Messenger> {
     mkdirSync(opts.profileDir, { recursive: true, mode: 0o700 });
-    const store = LocalStore.open(join(opts.profileDir, DB_FILE));
+    const store = ProfileDatabase.openStore(join(opts.profileDir, DB_FILE));
     const vault = new VaultClient({ profileDir: opts.profileDir, codec: opts.codec, timeoutMs: opts.vaultTimeoutMs });
     const m = new Messenger(opts, store, vault);
     try {
@@ -270,7 +276,9 @@ export class Messenger {
 
   private emit<E extends EventName>(event: E, payload: Events[E]): void {
     // a message deleted for everyone or expired takes its kept files off the disk
-    if (event === 'message.removed' || (event === 'message.updated' && (payload as ChatMessage).deleted)) void this.attachments.sweepFiles().catch(() => undefined);
+    // (never against the store in memory of a locked profile: it refers to no file, so all would go)
+    const sweep = event === 'message.removed' || (event === 'message.updated' && (payload as ChatMessage).deleted);
+    if (sweep && this.database.hasProfileData) void this.attachments.sweepFiles().catch(() => undefined);
     try {
       this.events.emit(event, payload);
     } catch {
@@ -436,10 +444,11 @@ export class Messenger {
     if (remember === 0) forgetTicket(apiKeyTicket);
     const plain = this.opts.codec ?? passphraseCodec(passphrase);
     const codec = remember ? ticketingCodec(plain, { passphrase, path: apiKeyTicket, ttlMs: remember }) : plain;
-    // both unwraps cost a scrypt: run the API key's beside the vault's
-    const apiKey = this.session.unwrapStoredKey(codec);
+    // both unwraps cost a scrypt: run the API key's beside the vault's, unless the key is in the
+    // encrypted database, which opens only once the vault is unlocked
+    const apiKey = this.database.hasProfileData ? this.session.unwrapStoredKey(codec) : null;
     const st = await this.vault.unlock(this.opts.codec ? {} : { passphrase, ...(remember === undefined ? {} : { rememberMs: remember }) });
-    await apiKey;
+    await (apiKey ?? this.openDatabase().then(() => this.session.unwrapStoredKey(codec)));
     await this.walletOpened(st.address!, st.deviceKey!, passphrase, codec);
     return this.appStatus();
   }
@@ -451,10 +460,12 @@ export class Messenger {
     this.filesCodec = null;
     this.attachments.lock();
     this.loop.stop();
+    this.database.lock();
     await this.vault.lock();
   }
 
   private async walletOpened(address: string, deviceKey: string, passphrase: string, codec?: VaultCodec): Promise<void> {
+    await this.openDatabase();
     this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
     this.unlocked = true;
     this.session.setCodec(codec ?? this.opts.codec ?? passphraseCodec(passphrase));
@@ -469,6 +480,13 @@ export class Messenger {
       }
     }
     this.emit('app.status', await this.appStatus());
+  }
+
+  /** The profile's database, encrypted, in place of the store in memory (or the clear file): profile-database.ts. */
+  private async openDatabase(): Promise<void> {
+    await this.database.unlock();
+    this.session.reload();
+    this.changes.expireDue();
   }
 
   // =========================================================================================

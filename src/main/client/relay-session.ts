@@ -59,6 +59,14 @@ export class RelaySession {
     if (url) this.api = this.newApi(url, d.store.getSetting(S.relayFingerprint));
   }
 
+  /** Takes the relay from the store again: the profile's own database opens only at unlock (profile-database.ts). */
+  reload(): void {
+    const url = this.d.store.getSetting(S.relayUrl);
+    if (!url || url === this.api?.origin) return;
+    this.api?.close();
+    this.api = this.newApi(url, this.d.store.getSetting(S.relayFingerprint));
+  }
+
   get connected(): boolean {
     return this.state.connected;
   }

@@ -1,9 +1,12 @@
 /**
  * Opens one of our SQLite files the same way everywhere (relay and client): the Electron-ABI
- * binding when the shell names one, WAL with synchronous=FULL, foreign keys, a busy timeout,
+ * binding when the shell names one, the key when the file is encrypted (a clear file given a
+ * key is encrypted in place first), WAL with synchronous=FULL, foreign keys, a busy timeout,
  * the too-new guard before anything touches the file, then the migrations.
  */
 import Database from 'better-sqlite3';
+import { applyKey, DatabaseKeyError, databaseFileState } from './database-cipher.js';
+import { encryptInPlace, removeEncryptingLeftovers, type EncryptStep } from './encrypt-in-place.js';
 import { assertNotTooNew, migrate, type Migration } from './migrations.js';
 
 export const BUSY_TIMEOUT_MS = 5000;
@@ -16,11 +19,16 @@ export interface OpenDatabaseOptions {
   migrations: readonly Migration[];
   /** whose database, for error messages: "relay", "client" */
   owner: string;
+  /** 32 bytes: the file is (made) encrypted with it (database-cipher.ts) */
+  key?: Buffer;
+  /** tests: stands for a crash after a step of encrypting a clear file */
+  afterEncryptStep?: (step: EncryptStep) => void;
 }
 
 function configure(db: Database.Database): void {
   const mode = db.pragma('journal_mode = WAL', { simple: true });
-  if (mode !== 'wal') throw new Error(`could not switch ${db.name} to WAL (journal_mode is ${String(mode)})`);
+  // a store in memory (the client's while its file is locked) has no WAL to switch to
+  if (mode !== 'wal' && !(db.memory && mode === 'memory')) throw new Error(`could not switch ${db.name} to WAL (journal_mode is ${String(mode)})`);
   // This build defaults WAL to NORMAL, which may lose the last commits on power loss: a 200'd
   // envelope on the relay, an acked one in the client.
   db.pragma('synchronous = FULL');
@@ -30,12 +38,25 @@ function configure(db: Database.Database): void {
   db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
 }
 
+/** A bare connection, with the Electron-ABI binding when the shell names one (sqlite-binding.ts). */
+function connect(file: string): Database.Database {
+  const nativeBinding = process.env.RELAY_SQLITE_BINDING || undefined;
+  return new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
+}
+
 /** Opens (creating and migrating if needed) `file`; closes it again if any step fails. */
 export function openDatabase(file: string, options: OpenDatabaseOptions): Database.Database {
-  // Under Electron the shell points RELAY_SQLITE_BINDING at a binding built for Electron's ABI.
-  const nativeBinding = process.env.RELAY_SQLITE_BINDING || undefined;
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
+  if (options.key) {
+    // a clear file from before encryption is turned over first; a crash in a past turn-over
+    // left either the clear file (done again now) or the encrypted one, and maybe a temp file
+    if (databaseFileState(file) === 'clear') encryptInPlace(file, options.key, { owner: options.owner, connect, afterStep: options.afterEncryptStep });
+    else removeEncryptingLeftovers(file);
+  } else if (databaseFileState(file) === 'encrypted') {
+    throw new DatabaseKeyError('locked', `the ${options.owner} database ${file} is encrypted: it opens only with the key the unlocked vault gives`);
+  }
+  const db = connect(file);
   try {
+    if (options.key) applyKey(db, options.key, options.owner);
     assertNotTooNew(db, options.migrations, options.owner);
     configure(db);
     migrate(db, options.migrations, options.owner);

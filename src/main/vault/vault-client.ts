@@ -147,6 +147,9 @@ export class VaultClient {
   deviceCertificate(opts?: CallOptions): Promise<DeviceCertificate> {
     return this.call('deviceCertificate', {}, opts);
   }
+  databaseKey(opts?: CallOptions): Promise<{ key: string }> {
+    return this.call('databaseKey', {}, opts);
+  }
   signSiwe(params: { message: string; expectedUri: string }, opts?: CallOptions): Promise<SiweSigned> {
     return this.call('signSiwe', params, opts);
   }

@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { signDeviceCertificate, verifyDeviceCertificate } from './device-certificate.js';
 import { buildDirectFrame, buildGroupFrame, checkFrameMatchesEnvelope, isUuid, parseFrame } from './frames.js';
@@ -55,6 +56,7 @@ interface Unlocked {
 }
 
 const MAX_RECIPIENTS = 1000;
+const DATABASE_KEY_INFO = 'relay-messenger/client-db/v1';
 const MAX_BATCH = 500;
 /** the relay's limit on decoded ciphertext per envelope (relay-contract.md §3) */
 const MAX_CIPHERTEXT_BYTES = 64 * 1024;
@@ -214,6 +216,15 @@ export class VaultCore {
   deviceCertificate(): DeviceCertificate {
     const k = this.keys();
     return { address: k.address, publicKey: k.deviceKey, certificate: signDeviceCertificate(k.walletKey, k.deviceKey, k.address) };
+  }
+
+  /**
+   * The local database's key: HKDF of the device secret, so it needs no file of its own, never
+   * changes with the passphrase, and exists outside the vault only while the vault is unlocked.
+   */
+  databaseKey(): { key: string } {
+    const k = this.keys();
+    return { key: Buffer.from(hkdfSync('sha256', k.devicePrivateKey, Buffer.alloc(0), DATABASE_KEY_INFO, 32)).toString('hex') };
   }
 
   async signSiwe(params: { message: string; expectedUri: string }): Promise<SiweSigned> {

@@ -172,6 +172,8 @@ export interface VaultMethods {
   unlock: { params: PassphraseParams; result: VaultStatus };
   lock: { params: Record<string, never>; result: VaultStatus };
   deviceCertificate: { params: Record<string, never>; result: DeviceCertificate };
+  /** The key of the profile's local database (64 hex), derived from the device secret: only while unlocked. */
+  databaseKey: { params: Record<string, never>; result: { key: string } };
   signSiwe: { params: { message: string; expectedUri: string }; result: SiweSigned };
   sealMessage: { params: SealMessageParams; result: SealMessageResult };
   signTransaction: { params: { transaction: TransactionToSign }; result: SignedTransaction };

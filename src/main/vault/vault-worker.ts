@@ -50,6 +50,7 @@ const handlers: Handlers = {
   unlock: (p) => core.unlock(p),
   lock: () => core.lock(),
   deviceCertificate: () => core.deviceCertificate(),
+  databaseKey: () => core.databaseKey(),
   signSiwe: (p) => core.signSiwe(p),
   sealMessage: (p) => core.sealMessage(p),
   signTransaction: (p) => core.signTransaction(p),
