@@ -98,7 +98,7 @@ export class BackupStore {
   /** Writes rows in one transaction; a column this schema lacks throws before anything is written. */
   insertRows(table: ArchiveTable, rows: ArchiveRow[]): void {
     this.db.transaction(() => {
-      for (const row of rows) this.insertOne(table, row);
+      for (const row of rows) this.insertRow(table, row);
     })();
   }
 
@@ -123,7 +123,7 @@ export class BackupStore {
           const { rows, next } = restored.page(name, after, pageRows);
           for (const row of rows) {
             if (name === 'profile') this.s.upsertSetting.run(row.key, row.value);
-            else this.insertOne(name, row);
+            else this.insertRow(name, row);
           }
           after = next;
           more = next !== null;
@@ -132,17 +132,22 @@ export class BackupStore {
     })();
   }
 
-  private insertOne(table: ArchiveTable, row: ArchiveRow): void {
+  /**
+   * Inserts one row by its own column names (checked against the table's). `ifNew`: a row whose
+   * key is already here is left as it is (history merged into a device's own). Returns whether it
+   * went in.
+   */
+  insertRow(table: ArchiveTable, row: ArchiveRow, ifNew = false): boolean {
     const unknown = this.hasColumns(table, row);
     // column names reach the SQL text: only the table's own pass
     if (unknown !== null) throw new Error(`${table} has no column ${JSON.stringify(unknown)}`);
     const cols = Object.keys(row);
-    const id = `${table}(${cols.join(',')})`;
+    const id = `${table}(${cols.join(',')})${ifNew ? ' if new' : ''}`;
     let st = this.inserts.get(id);
     if (!st) {
-      st = this.db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`);
+      st = this.db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})${ifNew ? ' ON CONFLICT DO NOTHING' : ''}`);
       this.inserts.set(id, st);
     }
-    st.run(row);
+    return st.run(row).changes > 0;
   }
 }

@@ -11,7 +11,6 @@
  * settings travel (backup-store.ts).
  */
 import type Database from 'better-sqlite3';
-import type { Statement } from 'better-sqlite3';
 import type { HistoryImported } from '../../shared/history.js';
 import { ARCHIVE_TABLES, isPortableSetting, type ArchiveRow, type ArchiveTable, type BackupStore } from './backup-store.js';
 
@@ -20,12 +19,13 @@ const MERGED = ARCHIVE_TABLES.filter((t) => t.name !== 'outbox');
 const OWN_KEYS: Partial<Record<ArchiveTable, string>> = { messages: 'seq', device_notices: 'id' };
 
 export class HistoryMergeStore {
-  private readonly inserts = new Map<string, Statement>();
-  private readonly columns = new Map<ArchiveTable, Set<string>>();
   private readonly s;
 
-  constructor(private readonly db: Database.Database) {
-    for (const { name } of MERGED) this.columns.set(name, new Set((db.pragma(`table_info(${name})`) as Array<{ name: string }>).map((c) => c.name)));
+  /** `rows`: the BackupStore of the same connection, whose checked inserts this uses */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly rows: BackupStore,
+  ) {
     this.s = {
       upsertSetting: db.prepare('INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       relink: db.prepare(`UPDATE conversations SET
@@ -60,7 +60,7 @@ export class HistoryMergeStore {
             if (name === 'conversations') fields.last_message_seq = null;
             // history is not news: the headless client does not print it as it would a new message
             if (name === 'messages') fields.shown = 1;
-            const added = this.insertNew(name, fields) > 0;
+            const added = this.rows.insertRow(name, fields, true);
             if (added && name === 'messages') messages++;
             if (added && (name === 'messages' || name === 'conversations')) touched.add(String(name === 'messages' ? row.conversation_id : row.id));
           }
@@ -71,20 +71,5 @@ export class HistoryMergeStore {
       for (const id of touched) this.s.relink.run(id);
       return { conversations: restored.count('conversations'), messages };
     })();
-  }
-
-  private insertNew(table: ArchiveTable, row: ArchiveRow): number {
-    const known = this.columns.get(table)!;
-    const cols = Object.keys(row);
-    // column names reach the SQL text: only the table's own pass
-    const unknown = cols.find((c) => !known.has(c));
-    if (unknown !== undefined) throw new Error(`${table} has no column ${JSON.stringify(unknown)}`);
-    const id = `${table}(${cols.join(',')})`;
-    let st = this.inserts.get(id);
-    if (!st) {
-      st = this.db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')}) ON CONFLICT DO NOTHING`);
-      this.inserts.set(id, st);
-    }
-    return st.run(row).changes;
   }
 }

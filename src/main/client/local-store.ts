@@ -228,7 +228,7 @@ export class LocalStore {
     this.search = new MessageSearchStore(db);
     this.attachments = new AttachmentStore(db);
     this.backup = new BackupStore(db);
-    this.historyMerge = new HistoryMergeStore(db);
+    this.historyMerge = new HistoryMergeStore(db, this.backup);
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
   }
 
