@@ -1,18 +1,19 @@
 /**
  * A file's bytes across the doorway, in FILE_CHUNK_BYTES pieces of base64 (the same in Electron
  * and web mode, whose frames are capped at 1 MiB): picked files into main to be sent, a
- * received file's plaintext out of main for the browser to download.
+ * received file's plaintext out of main for the browser to download; backups use the same
+ * pieces and the same download.
  */
 import { FILE_CHUNK_BYTES } from '../shared/attachments.js';
 import { call } from './bridge.js';
 
-function toBase64(bytes: Uint8Array): string {
+export function toBase64(bytes: Uint8Array): string {
   let bin = '';
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin);
 }
 
-function fromBase64(text: string): Uint8Array {
+export function fromBase64(text: string): Uint8Array {
   const bin = atob(text);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);

@@ -1,9 +1,11 @@
 /**
  * Backups as the app sees them (issue 13): what an export or a restore did, and its progress.
  * The file itself never reaches the page whole: in web mode it is carried in base64 pieces of
- * at most BACKUP_PIECE_BYTES (the socket takes frames of 1 MiB).
+ * at most BACKUP_PIECE_BYTES (the socket takes frames of 1 MiB), the same pieces as a file's.
  */
-export const BACKUP_PIECE_BYTES = 512 * 1024;
+import { FILE_CHUNK_BYTES } from './attachments.js';
+
+export const BACKUP_PIECE_BYTES = FILE_CHUNK_BYTES;
 /** a backup kept in the profile's backups folder, to be downloaded or restored */
 export const BACKUP_NAME_PATTERN = '^[a-z0-9-]{1,80}\\.relaybackup$';
 /** a backup passphrase: long enough to be worth scrypt, not a page of text */

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import { BACKUP_PIECE_BYTES, type BackupProgress, type BackupSummary } from '../../shared/backup.js';
 import { call } from '../bridge.js';
+import { downloadBlob, fromBase64, toBase64 } from '../file-transfer.js';
 import type { Store } from './store.js';
 
 /**
@@ -16,32 +17,14 @@ export interface BackupSlice {
   restoreBackup: (file: File, passphrase: string) => Promise<BackupSummary>;
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let text = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(text);
-}
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const raw = atob(text);
-  const out = new Uint8Array(raw.length);
-  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
-  return out;
-}
-
 async function download(name: string): Promise<void> {
-  const parts: Uint8Array<ArrayBuffer>[] = [];
+  const parts: Uint8Array[] = [];
   for (let offset: number | null = 0; offset !== null; ) {
     const piece: { data: string; next: number | null } = await call('backup.download', { name, offset });
     parts.push(fromBase64(piece.data));
     offset = piece.next;
   }
-  const url = URL.createObjectURL(new Blob(parts, { type: 'application/octet-stream' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  downloadBlob(new Blob(parts as BlobPart[], { type: 'application/octet-stream' }), name);
 }
 
 export const createBackupSlice: StateCreator<Store, [], [], BackupSlice> = (set) => ({
