@@ -53,9 +53,9 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   if (stakeChain) await stakeChain.verify();
   const doorbell: Doorbell = deps.doorbell ?? new LocalDoorbell();
   const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations), doorbell);
-  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId) => doorbell.held?.(keyId));
+  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold) => doorbell.held?.(keyId, hold));
   const stopRinging = doorbell.listen((recipients) => waiters.ring(recipients));
-  const stopReplacing = doorbell.onHeldElsewhere?.((keyId) => waiters.replace(keyId));
+  const stopReplacing = doorbell.onHeld?.((keyId, hold, own) => waiters.heard(keyId, hold, own));
   const stopListening = () => {
     stopRinging();
     stopReplacing?.();

@@ -17,12 +17,15 @@ export interface Doorbell {
   /** Adds a listener; the returned function removes it. */
   listen(listener: (recipients: readonly Recipient[]) => void): () => void;
   /**
-   * A clustered doorbell also keeps "one held pull per credential" cluster-wide: `held` says a
-   * pull of the credential is now held on this node, and every other node's `onHeldElsewhere`
-   * listeners answer theirs. A single process needs neither.
+   * A clustered doorbell also keeps "one held pull per credential" cluster-wide. `held` announces
+   * that a pull of the credential is now held on this node (`hold` tells this node's holds apart);
+   * `onHeld` listeners on every node hear every announcement, their own node's included, in the
+   * one order the database delivers them to all nodes. That order decides which of two pulls held
+   * at once on different nodes is the later one (see WaiterRegistry.heard). A single process
+   * needs neither.
    */
-  held?(keyId: string): void;
-  onHeldElsewhere?(listener: (keyId: string) => void): () => void;
+  held?(keyId: string, hold: number): void;
+  onHeld?(listener: (keyId: string, hold: number, own: boolean) => void): () => void;
 }
 
 /** The doorbell of a relay that runs as one process. */

@@ -8,6 +8,8 @@ export interface Waiter {
   readonly address: string;
   /** null for a key bound to no device: it sees every envelope of its wallet */
   readonly deviceKey: string | null;
+  /** tells this node's held pulls of one credential apart in cluster announcements */
+  readonly hold: number;
   /** Settles once, with the first reason. */
   readonly woken: Promise<WakeReason>;
   /** Stops waiting (removes the waiter) with this reason; later calls do nothing. */
@@ -30,11 +32,14 @@ export class WaiterRegistry {
   readonly #byAddress = new Map<string, Set<Waiter>>();
   readonly #byKey = new Map<string, Waiter>();
   readonly #max: number;
-  readonly #onRegister: (keyId: string) => void;
+  readonly #onRegister: (keyId: string, hold: number) => void;
+  /** held pulls whose announcement this node has heard back from the cluster */
+  readonly #announced = new WeakSet<Waiter>();
+  #holds = 0;
   #closed = false;
 
-  /** `onRegister` hears of every held pull (a cluster tells its other nodes). */
-  constructor(max: number, onRegister: (keyId: string) => void = () => undefined) {
+  /** `onRegister` hears of every held pull (a cluster tells every node, this one included). */
+  constructor(max: number, onRegister: (keyId: string, hold: number) => void = () => undefined) {
     this.#max = max;
     this.#onRegister = onRegister;
   }
@@ -49,7 +54,8 @@ export class WaiterRegistry {
    */
   register(keyId: string, address: string, deviceKey: string | null, ms: number): Waiter {
     this.#byKey.get(keyId)?.wake('replaced');
-    if (this.#closed) return { keyId, address, deviceKey, woken: Promise.resolve('shutdown'), wake: () => undefined };
+    const hold = ++this.#holds;
+    if (this.#closed) return { keyId, address, deviceKey, hold, woken: Promise.resolve('shutdown'), wake: () => undefined };
     if (this.#byKey.size >= this.#max) throw new TooManyWaiters(this.#max);
     let settle!: (r: WakeReason) => void;
     const woken = new Promise<WakeReason>((resolve) => (settle = resolve));
@@ -59,6 +65,7 @@ export class WaiterRegistry {
       keyId,
       address,
       deviceKey,
+      hold,
       woken,
       wake: (reason) => {
         if (done) return;
@@ -77,13 +84,24 @@ export class WaiterRegistry {
     let set = this.#byAddress.get(address);
     if (!set) this.#byAddress.set(address, (set = new Set()));
     set.add(waiter);
-    this.#onRegister(keyId);
+    this.#onRegister(keyId, hold);
     return waiter;
   }
 
-  /** Answers the held pull of a credential, if any, as replaced (by one held on another node). */
-  replace(keyId: string): void {
-    this.#byKey.get(keyId)?.wake('replaced');
+  /**
+   * A cluster's announcement of a held pull, heard in the order every node hears them. Our own
+   * announcement marks our pull as announced. Another node's answers our pull of that credential
+   * (as replaced) only if ours was announced before it, that is, if ours is the older of the two;
+   * if ours is not announced yet it is the newer one, and the other node answers its own pull
+   * when it hears ours. Every node reaches the same verdict, so exactly the last pull stays held
+   * however the announcements race.
+   */
+  heard(keyId: string, hold: number, own: boolean): void {
+    const w = this.#byKey.get(keyId);
+    if (!w) return;
+    if (own) {
+      if (w.hold === hold) this.#announced.add(w);
+    } else if (this.#announced.has(w)) w.wake('replaced');
   }
 
   /**

@@ -46,7 +46,7 @@ export async function joinClusterBus(
   listen: (url: string, channels: readonly string[], handlers: ListenHandlers) => PgListener = listenOn,
 ): Promise<ClusterBus> {
   const doorbellListeners = new Set<(recipients: readonly Recipient[]) => void>();
-  const heldListeners = new Set<(keyId: string) => void>();
+  const heldListeners = new Set<(keyId: string, hold: number, own: boolean) => void>();
   const revokedListeners = new Set<() => void>();
   const fire = (recipients: readonly Recipient[]) => {
     if (recipients.length > 0) for (const l of doorbellListeners) l(recipients);
@@ -61,10 +61,10 @@ export async function joinClusterBus(
   const unheard = new Map<number, () => void>();
   let revocations = 0;
   let revocationPending: number[] = [];
-  let heldPending = new Set<string>();
+  let heldPending: string[] = [];
   let sending: Promise<void> | null = null;
   const send = async () => {
-    while (pending.size > 0 || revocationPending.length > 0 || heldPending.size > 0) {
+    while (pending.size > 0 || revocationPending.length > 0 || heldPending.length > 0) {
       const batch = [...pending.values()];
       pending = new Map();
       const payloads: string[] = [];
@@ -79,9 +79,9 @@ export async function joinClusterBus(
       }
       if (current) payloads.push(current);
       const notes = payloads.map((p) => ({ channel: DOORBELL, payload: `${nodeId}\n${p}` }));
-      // Credential ids are uuids: a few hundred fit one payload.
-      const held = [...heldPending];
-      heldPending = new Set();
+      // `keyId:hold`, with uuid credential ids: a hundred fit one payload.
+      const held = heldPending;
+      heldPending = [];
       for (let i = 0; i < held.length; i += 100) notes.push({ channel: HELD, payload: `${nodeId}\n${held.slice(i, i + 100).join(',')}` });
       for (const n of revocationPending) notes.push({ channel: REVOKED, payload: `${nodeId}\n${n}` });
       revocationPending = [];
@@ -98,7 +98,7 @@ export async function joinClusterBus(
       .then(send)
       .finally(() => {
         sending = null;
-        if (pending.size > 0 || revocationPending.length > 0 || heldPending.size > 0) flushSoon();
+        if (pending.size > 0 || revocationPending.length > 0 || heldPending.length > 0) flushSoon();
       });
   };
 
@@ -144,11 +144,15 @@ export async function joinClusterBus(
         else unheard.get(Number(payload.slice(newline + 1)))?.();
         return;
       }
-      if (own) return;
       if (channel === HELD) {
-        for (const keyId of payload.slice(newline + 1).split(',')) for (const l of heldListeners) l(keyId);
+        // Our own announcements too: where they fall among the others' is what orders the holds.
+        for (const part of payload.slice(newline + 1).split(',')) {
+          const colon = part.lastIndexOf(':');
+          for (const l of heldListeners) l(part.slice(0, colon), Number(part.slice(colon + 1)), own);
+        }
         return;
       }
+      if (own) return;
       const recipients: Recipient[] = [];
       for (const part of payload.slice(newline + 1).split(',')) {
         const colon = part.indexOf(':');
@@ -190,11 +194,11 @@ export async function joinClusterBus(
       doorbellListeners.add(l);
       return () => doorbellListeners.delete(l);
     },
-    held(keyId) {
-      heldPending.add(keyId);
+    held(keyId, hold) {
+      heldPending.push(`${keyId}:${hold}`);
       flushSoon();
     },
-    onHeldElsewhere(l) {
+    onHeld(l) {
       heldListeners.add(l);
       return () => heldListeners.delete(l);
     },
