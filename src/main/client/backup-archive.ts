@@ -26,6 +26,7 @@
  * Files follow all rows: a file's SHA-256 is checked against its attachment row as it is restored.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { LocalStore } from './local-store.js';
 import { ARCHIVE_TABLES, isPortableSetting, type ArchiveRow, type ArchiveTable, type BackupStore } from './backup-store.js';
 
@@ -115,8 +116,9 @@ export async function writeArchive(store: LocalStore, files: ArchiveFiles, walle
   for (const { name } of ARCHIVE_TABLES) rows[name] = db.count(name);
   // only some settings travel (a handful of rows: one page)
   rows.profile = db.page('profile', null, 10_000).rows.filter((r) => isPortableSetting(String(r.key))).length;
-  // the file list is small (one entry per kept file), the messages are not
-  const kept = keptFiles(db);
+  // the file list is small (one entry per kept file), the messages are not. A kept file gone
+  // from disk is left out rather than failing the whole archive: the reader fetches it again.
+  const kept = keptFiles(db).filter((f) => existsSync(f.path));
   const head: ArchiveHead = {
     format: ARCHIVE_FORMAT,
     version: ARCHIVE_VERSION,
@@ -320,6 +322,8 @@ export async function readArchive(
       }
     }
     if (!head || !ended) throw new ArchiveError('archive-truncated', 'the archive ends before its end record: it is incomplete');
+    // saved on the writer's side but not in the archive (gone from its disk): download it again
+    db.refetchUnkeptFiles();
     return head;
   } catch (e) {
     await Promise.all(created.map((c) => c.abort().catch(() => undefined)));

@@ -64,6 +64,7 @@ export class BackupStore {
       schema: db.prepare('SELECT user_version FROM pragma_user_version').pluck(),
       upsertSetting: db.prepare('INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       setAttachmentPath: db.prepare('UPDATE attachments SET path = ? WHERE message_id = ? AND idx = ?'),
+      refetchUnkept: db.prepare("UPDATE attachments SET state = 'pending', attempts = 0, error = NULL WHERE state = 'saved' AND path IS NULL"),
     };
   }
 
@@ -104,6 +105,11 @@ export class BackupStore {
 
   setAttachmentPath(messageId: string, index: number, path: string): void {
     this.s.setAttachmentPath.run(path, messageId, index);
+  }
+
+  /** Files marked saved that came without their bytes go back to the download queue. */
+  refetchUnkeptFiles(): number {
+    return this.s.refetchUnkept.run().changes;
   }
 
   /** Whether the history tables are all empty (a new profile). */

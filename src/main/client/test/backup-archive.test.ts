@@ -4,7 +4,7 @@
  * or read into a database with history is refused.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ArchiveError, readArchive, writeArchive, type ArchiveFiles } from '../backup-archive.js';
@@ -90,5 +90,22 @@ describe('archive round trip', () => {
     await expect(readArchive(from(src.chunks), { store: dst, files, wallet: '0x' + '99'.repeat(20) })).rejects.toMatchObject({ code: 'archive-other-wallet' });
     expect(dst.backup.holdsNoHistory()).toBe(true);
     await expect(readArchive(from(src.chunks), { store: src.store, files, wallet: ME })).rejects.toMatchObject({ code: 'archive-target-not-empty' });
+  });
+
+  it('leaves out a kept file gone from disk instead of failing, and the restored profile downloads it again', async () => {
+    const src = await source();
+    const [lost, still] = src.store.backup.page('attachments', null, 10).rows;
+    rmSync(String(lost.path));
+    const chunks: Uint8Array[] = [];
+    const head = await writeArchive(src.store, src.files, ME, async (c) => void chunks.push(c));
+    expect(head.files.count).toBe(1);
+    const dir = tempDir('archive-lost');
+    const dst = LocalStore.open(join(dir, 'client.db'));
+    await readArchive(from(chunks), { store: dst, files: folderFiles(join(dir, 'files'), randomBytes(32)), wallet: ME });
+    const rows = dst.backup.page('attachments', null, 10).rows;
+    const byIdx = (r: typeof lost) => rows.find((x) => x.message_id === r.message_id && x.idx === r.idx)!;
+    expect(byIdx(lost)).toMatchObject({ state: 'pending', path: null, attempts: 0 });
+    expect(byIdx(still)).toMatchObject({ state: 'saved' });
+    expect(String(byIdx(still).path).startsWith(join(dir, 'files'))).toBe(true);
   });
 });
