@@ -36,4 +36,17 @@ test('Settings offers to send the history to a new device of mine, which then ha
   expect(received).toMatchObject({ history: 'received', conversations: 1, messages: 1 });
   const [list] = (await cliOk(second, ['conversations'])) as Array<Array<{ title: string; lastMessage: { text: string } }>>;
   expect(list.map((c) => [c.title, c.lastMessage.text])).toEqual([['@hana', 'Hello Hana, from my old laptop']]);
+
+  // A third device: "Not now" hides the offer, and it stays hidden after the app is reloaded.
+  const [tablet] = (await cliOk(tempDir('cli-gus-tablet'), ['init', '--relay', relay.url, '--mnemonic-env', 'GUS_WORDS'], { GUS_WORDS: words.join(' ') })) as Array<{ deviceKey: string }>;
+  const short = `${tablet.deviceKey.slice(0, 6)}…${tablet.deviceKey.slice(-4)}`;
+  await goTo(gus.page, 'Chats');
+  await goTo(gus.page, 'Settings');
+  await expect(offer.getByRole('heading')).toHaveText(`Send your history to ${short}?`, { timeout: 20_000 });
+  await offer.getByRole('button', { name: 'Not now' }).click();
+  await expect(offer).toBeHidden();
+  await gus.page.reload();
+  await goTo(gus.page, 'Settings');
+  await expect(gus.page.getByRole('region', { name: 'Devices' })).toContainText(short);
+  await expect(offer).toBeHidden();
 });

@@ -71,6 +71,7 @@ export const commandNames = [
   'devices.list',
   'devices.revoke',
   'history.send',
+  'history.decline',
   'apiKeys.list',
   'apiKeys.mint',
   'apiKeys.revoke',

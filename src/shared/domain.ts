@@ -186,6 +186,8 @@ export interface DeviceInfo {
   publicKey: string;
   createdAt: string;
   current: boolean;
+  /** another device of ours: whether this device sent it its history, or was told "not now" (null: neither yet) */
+  history: 'sent' | 'declined' | null;
 }
 
 export interface ApiKeyInfo {

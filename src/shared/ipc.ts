@@ -170,6 +170,8 @@ export const commands = {
   'devices.revoke': cmd<void>()(Type.Object({ publicKey: Type.String({ pattern: '^[0-9a-f]{64}$' }) }, { additionalProperties: false })),
   /** seals this device's history to another certified device of the wallet and sends it over the relay */
   'history.send': cmd<HistorySent>()(Type.Object({ deviceKey: Type.String({ pattern: '^[0-9a-f]{64}$' }) }, { additionalProperties: false })),
+  /** "Not now" to the offer to send this device's history to `deviceKey`: remembered, so the offer stays gone after a restart */
+  'history.decline': cmd<void>()(Type.Object({ deviceKey: Type.String({ pattern: '^[0-9a-f]{64}$' }) }, { additionalProperties: false })),
   'apiKeys.list': cmd<ApiKeyInfo[]>()(NoArgs),
   'apiKeys.mint': cmd<{ apiKey: string; key: ApiKeyInfo }>()(Type.Object({ label: Type.String({ maxLength: 64 }) }, { additionalProperties: false })),
   'apiKeys.revoke': cmd<void>()(Type.Object({ id: Uuid }, { additionalProperties: false })),

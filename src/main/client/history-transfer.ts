@@ -69,6 +69,8 @@ export interface HistoryTransferDeps {
 /** The relay's default cap is 25 MiB; a blob of whole chunks stays under 24. */
 const DEFAULT_BLOB_BYTES = 24 * 1024 * 1024;
 const PENDING_SETTING = 'history.incoming';
+/** { deviceKey: 'sent' | 'declined' }: how each other device of ours answered the offer of history */
+const ANSWERS_SETTING = 'history.answers';
 
 interface PendingTransfer {
   messageId: string;
@@ -127,10 +129,30 @@ export class HistoryTransfer {
       const message = { id: randomUUID(), kind: HISTORY_KIND, sentAt: new Date(this.d.now()).toISOString(), to: me.address, device: me.deviceKey, ...fields };
       const sealed = await this.d.vault.sealMessage({ frame: 'direct', message, recipients: [{ deviceKey: target, address: me.address, certificate: device.certificate }] });
       await this.d.api().send(envelopesFor(sealed.sealed, [{ address: me.address }]));
+      this.answer(target, 'sent');
       return { deviceKey: target, size, blobs: blobs.length };
     } finally {
       await rm(sealedPath, { force: true });
     }
+  }
+
+  /** "Not now" to sending the history to `deviceKey`, remembered across restarts. */
+  decline(deviceKey: string): void {
+    this.answer(deviceKey.toLowerCase(), 'declined');
+  }
+
+  /** How each other device of ours answered the offer of this device's history. */
+  answers(): Record<string, 'sent' | 'declined'> {
+    const raw = this.d.store.getSetting(ANSWERS_SETTING);
+    try {
+      return raw ? (JSON.parse(raw) as Record<string, 'sent' | 'declined'>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private answer(deviceKey: string, how: 'sent' | 'declined'): void {
+    this.d.store.setSetting(ANSWERS_SETTING, JSON.stringify({ ...this.answers(), [deviceKey]: how }));
   }
 
   /**

@@ -333,6 +333,7 @@ export class Messenger {
       'contacts.safetyNumber': (a) => this.trust.safetyNumber(a.address),
       'contacts.verify': (a) => this.trust.verify(a.address, a.verified),
       'history.send': (a) => this.history.send(a.deviceKey),
+      'history.decline': async (a) => this.history.decline(a.deviceKey),
       'contacts.trust': async (a) => this.trust.status(a.address, true),
       'directory.search': (a) => this.searchDirectory(a),
       'groups.listPublic': () => this.listPublicGroups(),
@@ -935,7 +936,11 @@ export class Messenger {
     const me = this.me();
     const res = await this.ready().deviceKeys(me.address);
     this.trust.observe(me.address, keepCertified(me.address, res?.devices ?? []));
-    return (res?.devices ?? []).map((d) => ({ publicKey: d.publicKey.toLowerCase(), createdAt: d.createdAt, current: d.publicKey.toLowerCase() === me.deviceKey }));
+    const answers = this.history.answers();
+    return (res?.devices ?? []).map((d) => {
+      const publicKey = d.publicKey.toLowerCase();
+      return { publicKey, createdAt: d.createdAt, current: publicKey === me.deviceKey, history: answers[publicKey] ?? null };
+    });
   }
 
   async revokeDevice(a: CommandArgs<'devices.revoke'>): Promise<void> {

@@ -24,8 +24,9 @@ export function HistoryTransfer() {
   const sendHistory = useStore((s) => s.sendHistory);
   const dismiss = useStore((s) => s.dismissHistoryOffer);
   const action = useAction(sendHistory);
+  const decline = useAction(dismiss);
   const newest = devices.filter((d) => !d.current).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
-  const offer = newest && !h.dismissed.includes(newest.publicKey) && h.sentTo !== newest.publicKey && h.progress === null ? newest : null;
+  const offer = newest && newest.history === null && h.progress === null ? newest : null;
   return (
     <>
       {h.progress && <Progress p={h.progress} />}
@@ -55,9 +56,9 @@ export function HistoryTransfer() {
           <p className="subtle small">
             Your conversations, messages, contacts, groups, settings and files go to that device only, encrypted to its key; the relay carries them without being able to read them.
           </p>
-          <FormError error={action.error} />
+          <FormError error={action.error ?? decline.error} />
           <div className="row">
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => dismiss(offer.publicKey)}>
+            <button type="button" className="btn btn-ghost btn-sm" disabled={decline.busy || action.busy} onClick={() => void decline.run(offer.publicKey)}>
               Not now
             </button>
             <button type="button" className="btn btn-primary btn-sm" disabled={action.busy} onClick={() => void action.run(offer.publicKey)}>

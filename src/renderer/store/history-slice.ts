@@ -12,29 +12,35 @@ export interface HistorySlice {
     sentTo: string | null;
     /** the last history received here (or refused) */
     outcome: HistoryOutcome | null;
-    /** devices the person said "Not now" to, this session */
-    dismissed: string[];
   };
   sendHistory: (deviceKey: string) => Promise<void>;
-  dismissHistoryOffer: (deviceKey: string) => void;
+  /** "Not now": main remembers it, so the offer does not come back after a restart */
+  dismissHistoryOffer: (deviceKey: string) => Promise<void>;
   historyProgressed: (p: HistoryProgress) => void;
   historyFinished: (o: HistoryOutcome) => void;
 }
 
 export const createHistorySlice: StateCreator<Store, [], [], HistorySlice> = (set) => {
   const patch = (p: Partial<HistorySlice['history']>) => set((s) => ({ history: { ...s.history, ...p } }));
+  /** The device's answer as main now records it, without fetching the list again. */
+  const answered = (deviceKey: string, history: 'sent' | 'declined') =>
+    set((s) => ({ settings: { ...s.settings, devices: s.settings.devices.map((d) => (d.publicKey === deviceKey ? { ...d, history } : d)) } }));
   return {
-    history: { progress: null, sentTo: null, outcome: null, dismissed: [] },
+    history: { progress: null, sentTo: null, outcome: null },
     sendHistory: async (deviceKey) => {
       patch({ sentTo: null, progress: { direction: 'send', deviceKey, phase: 'pack', done: 0, total: 0 } });
       try {
         await call('history.send', { deviceKey });
         patch({ sentTo: deviceKey });
+        answered(deviceKey, 'sent');
       } finally {
         patch({ progress: null });
       }
     },
-    dismissHistoryOffer: (deviceKey) => set((s) => ({ history: { ...s.history, dismissed: [...s.history.dismissed, deviceKey] } })),
+    dismissHistoryOffer: async (deviceKey) => {
+      await call('history.decline', { deviceKey });
+      answered(deviceKey, 'declined');
+    },
     historyProgressed: (p) => patch({ progress: p }),
     historyFinished: (o) => patch({ outcome: o, progress: null }),
   };

@@ -173,7 +173,7 @@ describe('direct messages between two profiles', { timeout: 120_000 }, () => {
     const hits = await alice.m.searchDirectory({ q: 'bob_d' });
     expect(hits).toContainEqual({ handle: 'bob_dir', address: bob.address, verified: false });
     const devices = await alice.m.listDevices();
-    expect(devices).toEqual([{ publicKey: alice.deviceKey, createdAt: expect.any(String), current: true }]);
+    expect(devices).toEqual([{ publicKey: alice.deviceKey, createdAt: expect.any(String), current: true, history: null }]);
     const st = await alice.m.appStatus();
     expect(st).toMatchObject({ hasWallet: true, unlocked: true, ready: true, address: alice.address, handle: 'alice_dir', deviceKey: alice.deviceKey });
     expect(st.relay).toMatchObject({ mode: 'url', url: relay.url, connected: true });

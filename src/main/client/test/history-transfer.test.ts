@@ -17,9 +17,9 @@ import { buildPayload } from '../../vault/payload.js';
 import { nodeSealer } from '../../vault/sealer-node.js';
 import { ChunkSealer } from '../history-crypto.js';
 import { HISTORY_ARCHIVE_FORMAT } from '../history-archive.js';
-import type { Messenger } from '../messenger.js';
+import { Messenger } from '../messenger.js';
 import { RelayApi } from '../relay-api.js';
-import { cleanup, newProfile, startRelay, tempDir, type Relay } from './harness.js';
+import { PASSPHRASE, cleanup, newProfile, startRelay, tempDir, type Relay } from './harness.js';
 
 let relay: Relay;
 let alice: Awaited<ReturnType<typeof newProfile>>;
@@ -101,6 +101,8 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     expect(onA.progress.filter((p) => p.phase === 'upload').at(-1)).toMatchObject({ direction: 'send', deviceKey: b.deviceKey, done: expect.any(Number) });
     const lastUpload = onA.progress.filter((p) => p.phase === 'upload').at(-1)!;
     expect(lastUpload.done).toBe(lastUpload.total);
+    // A's list of devices says B has it: the app offers it no more
+    expect((await alice.m.listDevices()).find((d) => d.publicKey === b.deviceKey)?.history).toBe('sent');
 
     await b.m.syncPass();
     expect(onB.rejected).toEqual([]);
@@ -125,6 +127,24 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     expect(b.m.history.hasPending()).toBe(false);
     // the blobs were the wallet's own: the receiver deleted them once imported
     expect([...blobFiles()].filter((n) => added.includes(n))).toEqual([]);
+  });
+
+  it('"Not now" to a new device is remembered across a restart; the other devices are still offered', async () => {
+    const declined = await newDevice();
+    const other = await newDevice();
+    const a = await newDevice();
+    await a.m.history.decline(declined.deviceKey);
+    await a.m.close();
+    const again = await Messenger.open({ profileDir: a.dir, shell: 'web', autoSync: false });
+    try {
+      await again.unlock({ passphrase: PASSPHRASE });
+      const answers = Object.fromEntries((await again.listDevices()).map((d) => [d.publicKey, d.history]));
+      expect(answers[declined.deviceKey]).toBe('declined');
+      expect(answers[other.deviceKey]).toBeNull();
+      expect(answers[a.deviceKey]).toBeNull();
+    } finally {
+      await again.close();
+    }
   });
 
   it('a new device that already received messages keeps them and takes the rest, without doubles', async () => {
