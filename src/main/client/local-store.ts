@@ -479,7 +479,7 @@ export class LocalStore {
   // ---- outbox ----
 
   dueOutbox(nowMs: number, limit = 100): OutboxRow[] {
-    return (this.s.dueOutbox.all(nowMs, limit) as Array<Record<string, unknown>>).map(outboxFromRow);
+    return (this.s.dueOutbox.all({ now: nowMs, limit }) as Array<Record<string, unknown>>).map(outboxFromRow);
   }
 
   getOutbox(messageId: string): OutboxRow | null {
@@ -814,7 +814,12 @@ export const LOCAL_STORE_SQL = {
     VALUES (@message_id, @conv, @payload, @as_request, 0, @next, @queued)
     ON CONFLICT (message_id) DO UPDATE SET attempts = 0, next_attempt_ms = excluded.next_attempt_ms, last_error = NULL`,
   getOutbox: 'SELECT * FROM outbox WHERE message_id = ?',
-  dueOutbox: 'SELECT * FROM outbox WHERE next_attempt_ms <= ? ORDER BY queued_ms, message_id LIMIT ?',
+  // Due, or queued before a due entry of its conversation (still in its backoff): it goes along,
+  // first, so a conversation's messages never overtake one another after a failed try.
+  dueOutbox: `SELECT * FROM outbox o WHERE EXISTS (
+      SELECT 1 FROM outbox l WHERE l.conversation_id = o.conversation_id AND l.next_attempt_ms <= @now
+        AND (l.queued_ms, l.message_id) >= (o.queued_ms, o.message_id))
+    ORDER BY queued_ms, message_id LIMIT @limit`,
   deferOutbox: 'UPDATE outbox SET attempts = @attempts, next_attempt_ms = @next, last_error = @error WHERE message_id = @id',
   deleteOutbox: 'DELETE FROM outbox WHERE message_id = ?',
   outboxCount: 'SELECT COUNT(*) AS n FROM outbox',

@@ -139,6 +139,23 @@ describe('local store', () => {
     store.close();
   });
 
+  it('sends an entry still in its backoff along with, and before, a later due entry of its conversation', () => {
+    const store = LocalStore.open(join(tempDir('store'), 'client.db'));
+    const queue = (id: string, peer: string, nowMs: number) =>
+      store.insertOutgoing({ id, conversationId: `direct:${peer}`, kind: 'direct', peer, author: ME, messageKind: 'text', text: id, sentAt: new Date().toISOString(), payload: '{}', asRequest: false, nowMs });
+    const OTHER = '0x' + '77'.repeat(20);
+    const first = queue('0f000000-0000-4000-8000-000000000011', PEER, 100);
+    const elsewhere = queue('0f000000-0000-4000-8000-000000000012', OTHER, 150);
+    store.deferOutbox(first.id, 1, 5000, 'relay down');
+    store.deferOutbox(elsewhere.id, 1, 5000, 'relay down');
+    expect(store.dueOutbox(1000)).toEqual([]);
+    const second = queue('0f000000-0000-4000-8000-000000000013', PEER, 200);
+    // the other conversation's entry keeps its backoff; this one's earlier entry goes first
+    expect(store.dueOutbox(1000).map((r) => r.messageId)).toEqual([first.id, second.id]);
+    expect(store.dueOutbox(5000).map((r) => r.messageId)).toEqual([first.id, elsewhere.id, second.id]);
+    store.close();
+  });
+
   it('moves own messages sending → sent → delivered → read by the peer, never backwards, and only in their conversation', () => {
     const store = LocalStore.open(join(tempDir('store'), 'client.db'));
     const own = (id: string, conversationId: `direct:${string}` = `direct:${PEER}`) =>
