@@ -4,7 +4,7 @@
  * here) receives the same conversation.
  */
 import { expectAccessible } from './axe.js';
-import { createAccount, goTo, messageFromDirectory, messages, send } from './flows.js';
+import { chooseRelay, createAccount, goTo, messageFromDirectory, messages, openConversation, send } from './flows.js';
 import { expect, test } from './fixtures.js';
 import { cliOk, tempDir } from './harness.js';
 
@@ -49,4 +49,40 @@ test('Settings offers to send the history to a new device of mine, which then ha
   await goTo(gus.page, 'Settings');
   await expect(gus.page.getByRole('region', { name: 'Devices' })).toContainText(short);
   await expect(offer).toBeHidden();
+});
+
+test('the new computer, set up in the app, receives the history and shows the conversation', async ({ relay, app }) => {
+  test.slow();
+  const ivy = await app('ivy');
+  const words = await createAccount(ivy.page, { relayUrl: relay.url, handle: 'ivy' });
+  await cliOk(tempDir('cli-jon'), ['init', '--relay', relay.url, '--handle', 'jon']);
+  await messageFromDirectory(ivy.page, 'jon');
+  await send(ivy.page, 'Before the move, from the old computer');
+  await expect(messages(ivy.page).getByText('Before the move, from the old computer')).toBeVisible();
+
+  const fresh = await app('ivy-new-computer');
+  const page = fresh.page;
+  await page.getByRole('button', { name: 'I already have a wallet' }).click();
+  await page.getByRole('textbox', { name: 'Recovery phrase' }).fill(words.join(' '));
+  await page.getByRole('button', { name: 'Import wallet' }).click();
+  await page.getByRole('button', { name: 'Skip' }).click();
+  await chooseRelay(page, relay.url);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+
+  await goTo(ivy.page, 'Settings');
+  const offer = ivy.page.getByRole('group', { name: /^Send your history to / });
+  await offer.getByRole('button', { name: 'Send history' }).click({ timeout: 20_000 });
+  await expect(ivy.page.getByRole('status').filter({ hasText: /^History sent to / })).toBeVisible({ timeout: 30_000 });
+
+  // the new computer imports it on its own (its sync finds the history message)
+  await goTo(page, 'Settings');
+  const received = page.getByRole('status').filter({ hasText: /^History received from / });
+  await expect(received).toHaveText(/: 1 conversation, 1 message\.$/, { timeout: 30_000 });
+  // the old computer is not offered the history back
+  await expect(page.getByRole('region', { name: 'Devices' }).locator('.device-row')).toHaveCount(2);
+  await expect(page.getByRole('group', { name: /^Send your history to / })).toBeHidden();
+  await page.getByRole('region', { name: 'Devices' }).screenshot({ path: test.info().outputPath('history-received.png') });
+  await goTo(page, 'Chats');
+  await openConversation(page, '@jon');
+  await expect(messages(page).getByText('Before the move, from the old computer')).toBeVisible();
 });

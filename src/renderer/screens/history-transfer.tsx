@@ -15,8 +15,8 @@ const PHASES: Record<HistoryPhase, string> = {
 
 /**
  * Settings → Devices: offers to send this device's history to the newest other device of the
- * wallet (sealed to that device's key, through the relay), and shows a transfer's progress and
- * outcome on either side.
+ * wallet set up after this one (sealed to that device's key, through the relay), and shows a
+ * transfer's progress and outcome on either side.
  */
 export function HistoryTransfer() {
   const devices = useStore((s) => s.settings.devices);
@@ -25,7 +25,9 @@ export function HistoryTransfer() {
   const dismiss = useStore((s) => s.dismissHistoryOffer);
   const action = useAction(sendHistory);
   const decline = useAction(dismiss);
-  const newest = devices.filter((d) => !d.current).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+  // only a device set up after this one is new: never offer history back to an older computer
+  const mine = devices.find((d) => d.current);
+  const newest = devices.filter((d) => !d.current && (!mine || d.createdAt > mine.createdAt)).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
   const offer = newest && newest.history === null && h.progress === null ? newest : null;
   return (
     <>
@@ -34,7 +36,8 @@ export function HistoryTransfer() {
         <p className="note small" role="status">
           <Icon name="check" size={16} />
           <span>
-            History received from {shortAddress(h.outcome.fromDevice)}: {h.outcome.conversations} conversations, {h.outcome.messages} messages.
+            History received from {shortAddress(h.outcome.fromDevice)}: {h.outcome.conversations} conversation{h.outcome.conversations === 1 ? '' : 's'},{' '}
+            {h.outcome.messages} message{h.outcome.messages === 1 ? '' : 's'}.
           </span>
         </p>
       )}
