@@ -62,7 +62,8 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
                                                      from 30s to 4w too) → {conversationId, timerSeconds, sent}
                                      <conversation>: direct:0x… | group:ID | 0xADDRESS | @handle
                                      --follow: keep running (held pulls: each message printed as one JSON
-                                     line the moment it is stored) until Ctrl-C / SIGTERM
+                                     line the moment it is stored; history from another device
+                                     is imported as it comes) until Ctrl-C / SIGTERM
   outbox                             send what is queued → one line per message
   requests                           pending contact requests (syncs first; offline, says so and shows the last synced)
   allow <address> | block <address> | unblock <address> | decline <address>
@@ -636,6 +637,19 @@ async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void>
   if (follow) {
     // files are fetched as each message arrives
     const offFiles = m.on('message.new', () => void fetchThenPrint().catch((e: unknown) => process.stderr.write(`${JSON.stringify({ files: 'not fetched', error: (e as Error).message })}\n`)));
+    // history sent from another device of the wallet is imported as it arrives, one after another,
+    // its outcome printed as a line like `sync` prints it
+    let importing: Promise<unknown> = Promise.resolve();
+    const importHistory = () => {
+      if (!m.history.hasPending()) return;
+      importing = importing.then(() => receiveHistory(m)).catch((e: unknown) => process.stderr.write(`${JSON.stringify({ history: 'not imported', error: (e as Error).message })}\n`));
+    };
+    const hooked = m.committedHook;
+    m.committedHook = async (applied: AppliedIncoming) => {
+      await hooked?.(applied);
+      importHistory();
+    };
+    importHistory();
     // the background loop holds a pull open; the profile closes (cancelling it) in main's finally
     const stopped = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', resolve);
@@ -646,6 +660,7 @@ async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void>
     m.follow();
     process.stderr.write(`${JSON.stringify({ following: true, note: 'each message is printed as it arrives; Ctrl-C ends' })}\n`);
     const signal = await stopped;
+    await importing;
     clearInterval(alive);
     off();
     offFiles();
