@@ -55,7 +55,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations), doorbell);
   const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold) => doorbell.held?.(keyId, hold));
   const stopRinging = doorbell.listen((recipients) => waiters.ring(recipients));
-  const stopReplacing = doorbell.onHeld?.((keyId, hold, own) => waiters.heard(keyId, hold, own));
+  const stopReplacing = doorbell.onHeld?.((keyId, hold, outranks) => waiters.heard(keyId, hold, outranks));
   const stopListening = () => {
     stopRinging();
     stopReplacing?.();

@@ -18,14 +18,12 @@ export interface Doorbell {
   listen(listener: (recipients: readonly Recipient[]) => void): () => void;
   /**
    * A clustered doorbell also keeps "one held pull per credential" cluster-wide. `held` announces
-   * that a pull of the credential is now held on this node (`hold` tells this node's holds apart);
-   * `onHeld` listeners on every node hear every announcement, their own node's included, in the
-   * one order the database delivers them to all nodes. That order decides which of two pulls held
-   * at once on different nodes is the later one (see WaiterRegistry.heard). A single process
-   * needs neither.
+   * that a pull of the credential is now held on this node, registered at `hold` (ms since the
+   * epoch); `onHeld` listeners hear the other nodes' announcements, with `outranks` saying whether
+   * the announcing node wins a tie (see WaiterRegistry.heard). A single process needs neither.
    */
   held?(keyId: string, hold: number): void;
-  onHeld?(listener: (keyId: string, hold: number, own: boolean) => void): () => void;
+  onHeld?(listener: (keyId: string, hold: number, outranks: boolean) => void): () => void;
 }
 
 /** The doorbell of a relay that runs as one process. */

@@ -8,7 +8,7 @@ export interface Waiter {
   readonly address: string;
   /** null for a key bound to no device: it sees every envelope of its wallet */
   readonly deviceKey: string | null;
-  /** tells this node's held pulls of one credential apart in cluster announcements */
+  /** when it was registered (ms since the epoch, strictly increasing on this node): the cluster's order of held pulls */
   readonly hold: number;
   /** Settles once, with the first reason. */
   readonly woken: Promise<WakeReason>;
@@ -33,9 +33,7 @@ export class WaiterRegistry {
   readonly #byKey = new Map<string, Waiter>();
   readonly #max: number;
   readonly #onRegister: (keyId: string, hold: number) => void;
-  /** held pulls whose announcement this node has heard back from the cluster */
-  readonly #announced = new WeakSet<Waiter>();
-  #holds = 0;
+  #lastHold = 0;
   #closed = false;
 
   /** `onRegister` hears of every held pull (a cluster tells every node, this one included). */
@@ -54,7 +52,7 @@ export class WaiterRegistry {
    */
   register(keyId: string, address: string, deviceKey: string | null, ms: number): Waiter {
     this.#byKey.get(keyId)?.wake('replaced');
-    const hold = ++this.#holds;
+    const hold = (this.#lastHold = Math.max(performance.timeOrigin + performance.now(), this.#lastHold + 0.001));
     if (this.#closed) return { keyId, address, deviceKey, hold, woken: Promise.resolve('shutdown'), wake: () => undefined };
     if (this.#byKey.size >= this.#max) throw new TooManyWaiters(this.#max);
     let settle!: (r: WakeReason) => void;
@@ -89,19 +87,14 @@ export class WaiterRegistry {
   }
 
   /**
-   * A cluster's announcement of a held pull, heard in the order every node hears them. Our own
-   * announcement marks our pull as announced. Another node's answers our pull of that credential
-   * (as replaced) only if ours was announced before it, that is, if ours is the older of the two;
-   * if ours is not announced yet it is the newer one, and the other node answers its own pull
-   * when it hears ours. Every node reaches the same verdict, so exactly the last pull stays held
-   * however the announcements race.
+   * Another node's announcement of a held pull of `keyId`, registered at `hold`. Our pull of that
+   * credential is answered (as replaced) when the other one is the later: every node compares the
+   * same two registration times (ties broken by node name, `outranks`), so every node reaches the
+   * same verdict whatever order the announcements arrive in, and exactly the last pull stays held.
    */
-  heard(keyId: string, hold: number, own: boolean): void {
+  heard(keyId: string, hold: number, outranks: boolean): void {
     const w = this.#byKey.get(keyId);
-    if (!w) return;
-    if (own) {
-      if (w.hold === hold) this.#announced.add(w);
-    } else if (this.#announced.has(w)) w.wake('replaced');
+    if (w && (hold > w.hold || (hold === w.hold && outranks))) w.wake('replaced');
   }
 
   /**

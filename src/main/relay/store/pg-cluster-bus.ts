@@ -46,7 +46,7 @@ export async function joinClusterBus(
   listen: (url: string, channels: readonly string[], handlers: ListenHandlers) => PgListener = listenOn,
 ): Promise<ClusterBus> {
   const doorbellListeners = new Set<(recipients: readonly Recipient[]) => void>();
-  const heldListeners = new Set<(keyId: string, hold: number, own: boolean) => void>();
+  const heldListeners = new Set<(keyId: string, hold: number, outranks: boolean) => void>();
   const revokedListeners = new Set<() => void>();
   const fire = (recipients: readonly Recipient[]) => {
     if (recipients.length > 0) for (const l of doorbellListeners) l(recipients);
@@ -144,15 +144,15 @@ export async function joinClusterBus(
         else unheard.get(Number(payload.slice(newline + 1)))?.();
         return;
       }
+      if (own) return;
       if (channel === HELD) {
-        // Our own announcements too: where they fall among the others' is what orders the holds.
+        const outranks = payload.slice(0, newline) > nodeId;
         for (const part of payload.slice(newline + 1).split(',')) {
           const colon = part.lastIndexOf(':');
-          for (const l of heldListeners) l(part.slice(0, colon), Number(part.slice(colon + 1)), own);
+          for (const l of heldListeners) l(part.slice(0, colon), Number(part.slice(colon + 1)), outranks);
         }
         return;
       }
-      if (own) return;
       const recipients: Recipient[] = [];
       for (const part of payload.slice(newline + 1).split(',')) {
         const colon = part.indexOf(':');

@@ -2,87 +2,87 @@ import { describe, expect, it } from 'vitest';
 import { WaiterRegistry, type WakeReason } from '../live/waiters.js';
 
 /**
- * Two nodes of a cluster, each with its own registry, and the database's notification log: every
- * announcement is appended once and delivered to every node in log order, but each node hears
- * the log when the test says so (a slow LISTEN connection is just a node that hears late).
+ * Two nodes of a cluster, each with its own registry. Every announcement of a held pull reaches
+ * the other node when the test says so, in whatever order: a slow LISTEN connection is a node
+ * that hears late, and announcements can overtake one another on the way.
  */
 function cluster() {
-  const log: { node: string; keyId: string; hold: number }[] = [];
-  const heardUpTo = new Map<string, number>();
-  const nodes = new Map<string, WaiterRegistry>();
-  const node = (name: string) => {
-    const reg = new WaiterRegistry(100, (keyId, hold) => log.push({ node: name, keyId, hold }));
-    nodes.set(name, reg);
-    heardUpTo.set(name, 0);
+  const pending = new Map<string, Array<{ keyId: string; hold: number }>>([['a', []], ['b', []]]);
+  const regs = new Map<string, WaiterRegistry>();
+  const node = (name: 'a' | 'b') => {
+    const other = name === 'a' ? 'b' : 'a';
+    const reg = new WaiterRegistry(100, (keyId, hold) => pending.get(other)!.push({ keyId, hold }));
+    regs.set(name, reg);
     return reg;
   };
-  /** Delivers to `name` everything in the log it has not heard yet. */
-  const hear = (name: string) => {
-    const reg = nodes.get(name)!;
-    for (let i = heardUpTo.get(name)!; i < log.length; i++) reg.heard(log[i].keyId, log[i].hold, log[i].node === name);
-    heardUpTo.set(name, log.length);
+  /** Delivers to `name` what the other node announced, newest first when `reversed`. */
+  const hear = (name: 'a' | 'b', reversed = false) => {
+    const list = pending.get(name)!.splice(0);
+    if (reversed) list.reverse();
+    // node b's name sorts after a's: it wins a tie on a
+    for (const x of list) regs.get(name)!.heard(x.keyId, x.hold, name === 'a');
   };
   return { node, hear };
 }
 
 const state = (w: { woken: Promise<WakeReason> }) => Promise.race([w.woken, new Promise<'held'>((r) => setImmediate(() => r('held')))]);
+const later = () => new Promise((r) => setTimeout(r, 2));
 
 describe('one held pull per credential across nodes', () => {
-  it('the later of two pulls stays held even when the earlier announcement reaches the other node late', async () => {
+  it('the later pull stays held even when the other node hears of the earlier one only after it', async () => {
     const { node, hear } = cluster();
     const a = node('a');
     const b = node('b');
     const first = a.register('key', '0xb', null, 60_000);
-    hear('a'); // a hears its own announcement; b's LISTEN is slow and has heard nothing yet
+    await later();
     const second = b.register('key', '0xb', null, 60_000);
-    hear('b'); // b now hears a's older announcement: its own pull is newer and not announced yet
+    hear('b'); // b hears of the earlier pull late: its own is newer and stays
     expect(await state(second)).toBe('held');
-    hear('a'); // a hears b's: a's pull was announced first, so it is the one replaced
+    hear('a');
     expect(await first.woken).toBe('replaced');
     expect(await state(second)).toBe('held');
     expect(a.size + b.size).toBe(1);
   });
 
-  it('when both nodes hear promptly, the earlier pull is answered and the later one held', async () => {
-    const { node, hear } = cluster();
-    const a = node('a');
-    const b = node('b');
-    const first = a.register('key', '0xb', null, 60_000);
-    hear('a');
-    hear('b');
-    const second = b.register('key', '0xb', null, 60_000);
-    hear('a');
-    hear('b');
-    expect(await first.woken).toBe('replaced');
-    expect(await state(second)).toBe('held');
+  it('the same verdict whichever node hears first', async () => {
+    for (const order of [['a', 'b'], ['b', 'a']] as const) {
+      const { node, hear } = cluster();
+      const a = node('a');
+      const b = node('b');
+      const first = b.register('key', '0xb', null, 60_000);
+      await later();
+      const second = a.register('key', '0xb', null, 60_000);
+      hear(order[0]);
+      hear(order[1]);
+      expect(await first.woken).toBe('replaced');
+      expect(await state(second)).toBe('held');
+    }
   });
 
-  it('pulls registered at once on two nodes: exactly one stays held, the same verdict on both', async () => {
+  it('several announcements out of order: only the last pull is left', async () => {
     const { node, hear } = cluster();
     const a = node('a');
     const b = node('b');
-    const onA = a.register('key', '0xb', null, 60_000);
     const onB = b.register('key', '0xb', null, 60_000);
-    hear('b');
+    await later();
+    a.register('key', '0xb', null, 60_000); // replaced on a at once by the next
+    await later();
+    const last = a.register('key', '0xb', null, 60_000);
+    hear('b', true);
     hear('a');
-    expect(await onA.woken).toBe('replaced');
-    expect(await state(onB)).toBe('held');
+    expect(await onB.woken).toBe('replaced');
+    expect(await state(last)).toBe('held');
+    expect(a.size + b.size).toBe(1);
   });
 
-  it('another credential and an outdated announcement of our own are ignored', async () => {
+  it('another credential is left alone', async () => {
     const { node, hear } = cluster();
     const a = node('a');
     const b = node('b');
-    const old = a.register('key', '0xb', null, 60_000);
-    const current = a.register('key', '0xb', null, 60_000); // replaces `old` on the spot
-    expect(await old.woken).toBe('replaced');
+    const mine = a.register('key', '0xb', null, 60_000);
+    await later();
     b.register('other', '0xc', null, 60_000);
     hear('a');
-    expect(await state(current)).toBe('held');
-    const later = b.register('key', '0xb', null, 60_000);
-    hear('a');
-    hear('b');
-    expect(await current.woken).toBe('replaced');
-    expect(await state(later)).toBe('held');
+    expect(await state(mine)).toBe('held');
   });
 });
