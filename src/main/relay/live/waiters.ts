@@ -36,7 +36,7 @@ export class WaiterRegistry {
   #lastHold = 0;
   #closed = false;
 
-  /** `onRegister` hears of every held pull (a cluster tells every node, this one included). */
+  /** `onRegister` hears of every held pull with its registration time (a cluster tells its other nodes). */
   constructor(max: number, onRegister: (keyId: string, hold: number) => void = () => undefined) {
     this.#max = max;
     this.#onRegister = onRegister;
