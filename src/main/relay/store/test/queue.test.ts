@@ -75,6 +75,32 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       await failure(t.store.deliver(direct(A, [item(B), item(C, { recipientDeviceKey: devKey(7) })])));
       expect((await sendOne(t.store, B, A)).routed).toBe('request');
     });
+    // PostgreSQL's batches send COMMIT right behind the insert without waiting for it: an insert
+    // that fails must still fail its deliveries, and a COMMIT after it must have kept nothing.
+    it('answers no delivery whose insert failed at the database, and keeps none of its rows', async () => {
+      const poison = backend.name === 'postgres'
+        ? [
+            `CREATE FUNCTION poisoned() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.nonce = 'poison' THEN RAISE EXCEPTION 'poisoned'; END IF; RETURN NEW; END $$`,
+            'CREATE TRIGGER poisoned BEFORE INSERT ON envelopes FOR EACH ROW EXECUTE FUNCTION poisoned()',
+          ]
+        : [`CREATE TRIGGER poisoned BEFORE INSERT ON envelopes WHEN NEW.nonce = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`];
+      for (const statement of poison) await t.rows(statement);
+      const settled = await Promise.allSettled([
+        t.store.deliver(direct(A, [item(B, { nonce: 'before' })])),
+        t.store.deliver(direct(C, [item(B, { nonce: 'ok' }), item(B, { nonce: 'poison' })])),
+        t.store.deliver(direct(A, [item(B, { nonce: 'after' })])),
+      ]);
+      expect(settled[1].status).toBe('rejected');
+      const queued = (await t.store.pull(B, null, 10)).map((e) => e.nonce);
+      expect(queued).not.toContain('poison');
+      expect(queued).not.toContain('ok');
+      // what was answered is there, and what was refused is not
+      for (const [i, nonce] of [[0, 'before'], [2, 'after']] as const) {
+        expect(queued.includes(nonce), nonce).toBe(settled[i].status === 'fulfilled');
+      }
+      // the store goes on: the next delivery is queued
+      expect((await sendOne(t.store, A, B, { nonce: 'later' })).envelope?.nonce).toBe('later');
+    });
   });
 
   describe('group deliveries', () => {
