@@ -356,10 +356,14 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
       return [...rows];
     },
     async pullWire(address, deviceKey, limit) {
-      const [{ page }] = await sql<{ page: string }[]>`SELECT coalesce(string_agg(${sql.unsafe(ENVELOPE_JSON)}, ',' ORDER BY e.seq), '') AS page
+      // As raw bytes, decoded here: no row object per pull, and the brackets added by the query
+      // rather than by a second string. Measured in the cluster bench: pull p99 7-9 ms instead of
+      // 13-14. (Sent on as a Buffer without decoding it was worse, 12-14 ms: each page is then
+      // external memory, which V8 counts towards its next full collection.)
+      const [[page]] = (await sql`SELECT '[' || coalesce(string_agg(${sql.unsafe(ENVELOPE_JSON)}, ',' ORDER BY e.seq), '') || ']' AS page
         FROM ${inboxPage(address, deviceKey, limit)} e,
-        ${sql.unsafe(ENVELOPE_WIRE)}`;
-      return `[${page}]`;
+        ${sql.unsafe(ENVELOPE_WIRE)}`.raw()) as unknown as Buffer[][];
+      return page.toString('utf8');
     },
     async ack(address, deviceKey, ids) {
       const unique = [...new Set(ids.map((id) => String(id).toLowerCase()))];
