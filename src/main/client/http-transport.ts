@@ -51,10 +51,16 @@ export function normalizeFingerprint(fp: string): string {
   return hex;
 }
 
+/**
+ * How long an idle kept-alive connection is kept: under the relay's own 5 s (app.ts), so this
+ * side closes it first, instead of reusing it just as the relay closes it (a reset request).
+ */
+export const IDLE_SOCKET_MS = 4_000;
+
 /** Keep-alive agent; for https with a pin, one that checks the certificate before use. */
 export function createAgent(baseUrl: URL, fingerprint: string | null): http.Agent {
-  if (baseUrl.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets: 8 });
-  if (fingerprint === null) return new https.Agent({ keepAlive: true, maxSockets: 8 });
+  if (baseUrl.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets: 8, timeout: IDLE_SOCKET_MS });
+  if (fingerprint === null) return new https.Agent({ keepAlive: true, maxSockets: 8, timeout: IDLE_SOCKET_MS });
   const pin = normalizeFingerprint(fingerprint);
   return new PinnedAgent(pin);
 }
@@ -62,7 +68,7 @@ export function createAgent(baseUrl: URL, fingerprint: string | null): http.Agen
 class PinnedAgent extends https.Agent {
   constructor(private readonly pin: string) {
     // the chain is not verified (self-signed); the pin below replaces that check entirely
-    super({ keepAlive: true, maxSockets: 8, rejectUnauthorized: false });
+    super({ keepAlive: true, maxSockets: 8, timeout: IDLE_SOCKET_MS, rejectUnauthorized: false });
   }
 
   override createConnection(options: https.RequestOptions, cb?: (err: Error | null, socket: Duplex) => void): Duplex | undefined {
@@ -90,16 +96,42 @@ class PinnedAgent extends https.Agent {
   }
 }
 
-export function httpRequest(agent: http.Agent, req: HttpRequest): Promise<HttpResponse> {
+/**
+ * A request that a kept-alive connection lost before any answer (the server closed it as the
+ * request went out) is sent once more on a new one, when it is safe to repeat: a GET or HEAD
+ * (Node's advice for `request.reusedSocket`). Anything else fails as it is, and its caller decides.
+ */
+export async function httpRequest(agent: http.Agent, req: HttpRequest): Promise<HttpResponse> {
+  try {
+    return await attempt(agent, req);
+  } catch (e) {
+    if (!(e instanceof StaleSocket)) throw e;
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw e.cause;
+    return attempt(agent, req).catch((again: unknown) => {
+      throw again instanceof StaleSocket ? again.cause : again;
+    });
+  }
+}
+
+/** A kept-alive connection was reset before the answer began. */
+class StaleSocket extends Error {
+  constructor(override readonly cause: NetworkError) {
+    super(cause.message);
+  }
+}
+
+function attempt(agent: http.Agent, req: HttpRequest): Promise<HttpResponse> {
   const mod = req.url.protocol === 'https:' ? https : http;
   return new Promise<HttpResponse>((resolve, reject) => {
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     if (Buffer.isBuffer(req.body)) headers['content-length'] = String(req.body.length);
     if (req.signal?.aborted) return reject(new NetworkError('request cancelled', 'aborted'));
+    let answered = false;
     const r = mod.request(
       req.url,
       { method: req.method, headers, agent, timeout: req.timeoutMs ?? 20_000 },
       (res) => {
+        answered = true;
         const status = res.statusCode ?? 0;
         if (req.sink && status >= 200 && status < 300) {
           pipeline(res, req.sink).then(() => resolve({ status, headers: res.headers, body: Buffer.alloc(0) }), (e: unknown) => reject(toNetworkError(e)));
@@ -112,7 +144,10 @@ export function httpRequest(agent: http.Agent, req: HttpRequest): Promise<HttpRe
       },
     );
     r.on('timeout', () => r.destroy(new NetworkError('relay request timed out', 'timeout')));
-    r.on('error', (e) => reject(toNetworkError(e)));
+    r.on('error', (e) => {
+      const err = toNetworkError(e);
+      reject(r.reusedSocket && !answered && (err.code === 'ECONNRESET' || err.code === 'EPIPE') ? new StaleSocket(err) : err);
+    });
     if (req.signal) {
       const signal = req.signal;
       const abort = () => r.destroy(new NetworkError('request cancelled', 'aborted'));
