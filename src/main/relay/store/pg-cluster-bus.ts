@@ -7,6 +7,16 @@ import { listenOn, type ListenHandlers, type PgListener, type PgSql } from './pg
 const DOORBELL = 'relay_doorbell';
 const REVOKED = 'relay_revoked';
 const HELD = 'relay_held';
+/**
+ * Under load the ringer sends at most one NOTIFY per this many milliseconds and gathers what is
+ * rung meanwhile; after a quiet spell a ring goes out at once. Each NOTIFY is a transaction of its
+ * own that wakes every node's LISTEN backend, so its rate should not follow the rate of sends: this
+ * bounds it to 200 a second per node. A wake on another node waits at most this much longer, and
+ * only while rings keep coming. (On the 2-core bench machine its effect on the send rate is within
+ * the noise: README, "Relay clusters".)
+ */
+export const RING_GATHER_MS = 5;
+
 /** NOTIFY payloads must stay under 8000 bytes. */
 const MAX_PAYLOAD = 7000;
 /** How often a node whose LISTEN connection is down looks at the envelope sequence. */
@@ -32,11 +42,13 @@ export const defaultNodeId = (): string => `${hostname()}-${process.pid}-${rando
  *
  * A ring is sent AFTER the delivery's commit (withDoorbell rings once `deliver` resolved, which the
  * batcher does only after COMMIT), never inside the send's transaction: a NOTIFY in a transaction
- * takes a cluster-wide lock at commit and would serialise every node's commits. Rings of the same
- * turn of the event loop go out as one NOTIFY (the ringer coalesces), while this node's own held
- * pulls are rung at once. While the LISTEN connection is down the node polls the envelope sequence
- * every 250 ms and rings the recipients of what arrived, so no pull waits past its wait time; when
- * LISTEN is back it rings everything queued since it went down, and empties its credential cache.
+ * takes a cluster-wide lock at commit and would serialise every node's commits. The ringer
+ * coalesces: what is rung in the same turn of the event loop goes out as one NOTIFY, and under load
+ * at most one NOTIFY per RING_GATHER_MS, while this node's own held pulls are rung at once.
+ *
+ * While the LISTEN connection is down the node polls the envelope sequence every 250 ms and rings
+ * the recipients of what arrived, so no pull waits past its wait time; when LISTEN is back it rings
+ * everything queued since it went down, and empties its credential cache.
  */
 export async function joinClusterBus(
   sql: PgSql,
@@ -63,38 +75,45 @@ export async function joinClusterBus(
   let revocationPending: number[] = [];
   let heldPending: string[] = [];
   let sending: Promise<void> | null = null;
+  /** when the last NOTIFY went out (performance.now()) */
+  let lastSent = -Infinity;
+  // One NOTIFY per call; what is rung meanwhile waits for the next one (flushSoon), RING_GATHER_MS on.
   const send = async () => {
-    while (pending.size > 0 || revocationPending.length > 0 || heldPending.length > 0) {
-      const batch = [...pending.values()];
-      pending = new Map();
-      const payloads: string[] = [];
-      let current = '';
-      for (const r of batch) {
-        const part = `${r.address}:${r.deviceKey ?? ''}`;
-        if (current.length + part.length + 1 > MAX_PAYLOAD) {
-          payloads.push(current);
-          current = '';
-        }
-        current += (current ? ',' : '') + part;
+    const batch = [...pending.values()];
+    pending = new Map();
+    const payloads: string[] = [];
+    let current = '';
+    for (const r of batch) {
+      const part = `${r.address}:${r.deviceKey ?? ''}`;
+      if (current.length + part.length + 1 > MAX_PAYLOAD) {
+        payloads.push(current);
+        current = '';
       }
-      if (current) payloads.push(current);
-      const notes = payloads.map((p) => ({ channel: DOORBELL, payload: `${nodeId}\n${p}` }));
-      // `keyId:hold`, with uuid credential ids: a hundred fit one payload.
-      const held = heldPending;
-      heldPending = [];
-      for (let i = 0; i < held.length; i += 100) notes.push({ channel: HELD, payload: `${nodeId}\n${held.slice(i, i + 100).join(',')}` });
-      for (const n of revocationPending) notes.push({ channel: REVOKED, payload: `${nodeId}\n${n}` });
-      revocationPending = [];
-      try {
-        // One round trip, outside any delivery's transaction.
-        await sql`SELECT pg_notify(n.channel, n.payload) FROM unnest(${notes.map((n) => n.channel)}::text[], ${notes.map((n) => n.payload)}::text[]) AS n(channel, payload)`;
-      } catch {
-        // The database is gone: the other nodes' LISTEN is down as well, and they poll.
-      }
+      current += (current ? ',' : '') + part;
+    }
+    if (current) payloads.push(current);
+    const notes = payloads.map((p) => ({ channel: DOORBELL, payload: `${nodeId}\n${p}` }));
+    // `keyId:hold`, with uuid credential ids: a hundred fit one payload.
+    const held = heldPending;
+    heldPending = [];
+    for (let i = 0; i < held.length; i += 100) notes.push({ channel: HELD, payload: `${nodeId}\n${held.slice(i, i + 100).join(',')}` });
+    for (const n of revocationPending) notes.push({ channel: REVOKED, payload: `${nodeId}\n${n}` });
+    revocationPending = [];
+    if (notes.length === 0) return;
+    try {
+      // One round trip, outside any delivery's transaction.
+      lastSent = performance.now();
+      await sql`SELECT pg_notify(n.channel, n.payload) FROM unnest(${notes.map((n) => n.channel)}::text[], ${notes.map((n) => n.payload)}::text[]) AS n(channel, payload)`;
+    } catch {
+      // The database is gone: the other nodes' LISTEN is down as well, and they poll.
     }
   };
   const flushSoon = () => {
-    sending ??= new Promise<void>((resolve) => setImmediate(resolve))
+    sending ??= new Promise<void>((resolve) => {
+      const wait = lastSent + RING_GATHER_MS - performance.now();
+      if (wait > 0) setTimeout(resolve, wait);
+      else setImmediate(resolve);
+    })
       .then(send)
       .finally(() => {
         sending = null;

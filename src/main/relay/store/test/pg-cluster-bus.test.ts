@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recipient } from '../../live/doorbell.js';
-import { joinClusterBus } from '../pg-cluster-bus.js';
+import { joinClusterBus, RING_GATHER_MS } from '../pg-cluster-bus.js';
 import type { PgListener } from '../pg-client.js';
 import { openPgStore, type PgRelayStore } from '../pg-store.js';
 import { direct, item } from './deliveries.js';
@@ -43,6 +43,47 @@ describe.skipIf(missing !== null)('cluster bus without LISTEN (the fallback poll
     } finally {
       stop();
       await bus.close();
+    }
+  });
+});
+
+describe.skipIf(missing !== null)('cluster bus ringer', () => {
+  let cluster: PgCluster;
+  let store: PgRelayStore;
+  let url: string;
+  beforeAll(async () => {
+    cluster = startPgCluster();
+    url = await cluster.createDatabase();
+    store = await openPgStore(url, { nodeId: 'ringer' });
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    cluster?.destroy();
+  });
+
+  it('gathers a steady stream of rings into one NOTIFY per RING_GATHER_MS at most, and every recipient is heard on the other node', async () => {
+    const ringer = await joinClusterBus(store.sql, url, 'ringer');
+    const hearer = await joinClusterBus(store.sql, url, 'hearer');
+    const heard: Recipient[][] = [];
+    const stop = hearer.listen((recipients) => heard.push([...recipients]));
+    try {
+      await expect.poll(() => ringer.listening && hearer.listening, { timeout: 5000 }).toBe(true);
+      // a ring every millisecond or so, as a node's batches of sends would under load
+      const rings = 40;
+      const started = performance.now();
+      for (let i = 0; i < rings; i++) {
+        ringer.ring([{ address: addr(0x100 + i), deviceKey: i % 2 === 0 ? null : devKey(i) }]);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      const elapsed = performance.now() - started;
+      await expect.poll(() => new Set(heard.flat().map((r) => `${r.address}/${r.deviceKey}`)).size, { timeout: 3000, interval: 20 }).toBe(rings);
+      // One NOTIFY per ring (about 40) without the gathering.
+      expect(heard.length).toBeLessThanOrEqual(Math.ceil(elapsed / RING_GATHER_MS) + 2);
+      expect(heard.length).toBeLessThan(rings / 2);
+    } finally {
+      stop();
+      await ringer.close();
+      await hearer.close();
     }
   });
 });
