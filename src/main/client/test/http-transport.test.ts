@@ -34,47 +34,47 @@ function resettingServer(): Promise<{ server: Server; url: URL; connections: () 
 
 describe('the client transport on a kept-alive connection the relay has just closed', () => {
   let server: Server | null = null;
+  let agent: ReturnType<typeof createAgent> | null = null;
   afterEach(() => {
+    agent?.destroy();
     server?.close();
+    agent = null;
     server = null;
   });
-
-  it('sends a GET again on a new connection, and the caller sees only the answer', async () => {
+  /** The resetting server, a client agent for it, and one GET answered: a kept-alive connection. */
+  async function keptAlive() {
     const s = await resettingServer();
     server = s.server;
-    const agent = createAgent(s.url, null);
-    expect((await httpRequest(agent, { method: 'GET', url: s.url, headers: {} })).status).toBe(200);
-    const again = await httpRequest(agent, { method: 'GET', url: s.url, headers: {} });
+    const a = createAgent(s.url, null);
+    agent = a;
+    expect((await httpRequest(a, { method: 'GET', url: s.url, headers: {} })).status).toBe(200);
+    return { ...s, agent: a };
+  }
+
+  it('sends a GET again on a new connection, and the caller sees only the answer', async () => {
+    const s = await keptAlive();
+    const again = await httpRequest(s.agent, { method: 'GET', url: s.url, headers: {} });
     expect(again.status).toBe(200);
     expect(JSON.parse(again.body.toString())).toEqual({ ok: true });
     expect(s.connections()).toBe(2);
-    agent.destroy();
   });
 
   it('does not repeat a POST: it fails as a network error, and was sent once', async () => {
-    const s = await resettingServer();
-    server = s.server;
-    const agent = createAgent(s.url, null);
-    expect((await httpRequest(agent, { method: 'GET', url: s.url, headers: {} })).status).toBe(200);
-    const failed = await httpRequest(agent, { method: 'POST', url: s.url, headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') }).then(
+    const s = await keptAlive();
+    const failed = await httpRequest(s.agent, { method: 'POST', url: s.url, headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') }).then(
       () => null,
       (e: unknown) => e,
     );
     expect(failed).toBeInstanceOf(NetworkError);
     expect((failed as NetworkError).code).toBe('ECONNRESET');
     expect(s.connections()).toBe(1);
-    agent.destroy();
   });
 
   it('closes an idle kept-alive connection itself before the relay would (5 s)', async () => {
-    const s = await resettingServer();
-    server = s.server;
-    const agent = createAgent(s.url, null);
-    await httpRequest(agent, { method: 'GET', url: s.url, headers: {} });
-    const idle = Object.values(agent.freeSockets).flat()[0];
+    const s = await keptAlive();
+    const idle = Object.values(s.agent.freeSockets).flat()[0];
     expect(idle).toBeDefined();
     expect(idle!.timeout).toBeGreaterThan(0);
     expect(idle!.timeout).toBeLessThan(5_000);
-    agent.destroy();
   });
 });

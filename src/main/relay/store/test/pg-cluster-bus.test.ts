@@ -12,21 +12,26 @@ const missing = pgMissing();
 /** A LISTEN connection that never comes up, as when the database refuses it for good. */
 const neverListening = (): PgListener => ({ listening: false, ready: async () => undefined, close: async () => undefined });
 
-describe.skipIf(missing !== null)('cluster bus without LISTEN (the fallback poll)', () => {
+describe.skipIf(missing !== null)('cluster bus', () => {
   let cluster: PgCluster;
-  let store: PgRelayStore;
-  let url: string;
-  beforeAll(async () => {
+  const stores: PgRelayStore[] = [];
+  beforeAll(() => {
     cluster = startPgCluster();
-    url = await cluster.createDatabase();
-    store = await openPgStore(url, { nodeId: 'sender' });
   }, 60_000);
   afterAll(async () => {
-    await store?.close();
+    for (const s of stores) await s.close();
     cluster?.destroy();
   });
+  /** A node's store on a database of its own, so that one test's rings never reach another's. */
+  const nodeStore = async (nodeId: string): Promise<{ url: string; store: PgRelayStore }> => {
+    const url = await cluster.createDatabase();
+    const store = await openPgStore(url, { nodeId });
+    stores.push(store);
+    return { url, store };
+  };
 
-  it('rings the recipients of envelopes queued by another node, device-bound or not, from the envelope sequence alone', async () => {
+  it('without LISTEN (the fallback poll), rings the recipients of envelopes queued by another node, device-bound or not, from the envelope sequence alone', async () => {
+    const { url, store } = await nodeStore('sender');
     const bus = await joinClusterBus(store.sql, url, 'poller', neverListening);
     const rung: Recipient[] = [];
     const stop = bus.listen((recipients) => rung.push(...recipients));
@@ -45,23 +50,9 @@ describe.skipIf(missing !== null)('cluster bus without LISTEN (the fallback poll
       await bus.close();
     }
   });
-});
-
-describe.skipIf(missing !== null)('cluster bus ringer', () => {
-  let cluster: PgCluster;
-  let store: PgRelayStore;
-  let url: string;
-  beforeAll(async () => {
-    cluster = startPgCluster();
-    url = await cluster.createDatabase();
-    store = await openPgStore(url, { nodeId: 'ringer' });
-  }, 60_000);
-  afterAll(async () => {
-    await store?.close();
-    cluster?.destroy();
-  });
 
   it('gathers a steady stream of rings into one NOTIFY per RING_GATHER_MS at most, and every recipient is heard on the other node', async () => {
+    const { url, store } = await nodeStore('ringer');
     const ringer = await joinClusterBus(store.sql, url, 'ringer');
     const hearer = await joinClusterBus(store.sql, url, 'hearer');
     const heard: Recipient[][] = [];
