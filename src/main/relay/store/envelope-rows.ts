@@ -27,6 +27,34 @@ export function newEnvelopeRow(
   };
 }
 
+/** Text that JSON writes as it is between quotes: the canonical base64 every checked send carries. */
+const PLAIN_JSON_TEXT = /^[A-Za-z0-9+/=]*$/;
+
+/**
+ * A row's wire Envelope (as presentEnvelope and JSON.stringify write it) in two parts, the JSON
+ * before its ciphertext and after it, for a store that keeps them so that a pull only joins
+ * `head ‖ ciphertext ‖ tail`; the ciphertext itself is not kept twice. Null when the ciphertext
+ * would need escaping (the store's callers may pass any text): the store then builds that row's
+ * JSON from its columns.
+ */
+export function envelopeWireParts(e: EnvelopeRow): [head: string, tail: string] | null {
+  if (!PLAIN_JSON_TEXT.test(e.ciphertext)) return null;
+  const head = JSON.stringify({ id: e.id, senderAddress: e.senderAddress, recipientAddress: e.recipientAddress, recipientDeviceKey: e.recipientDeviceKey, ciphertext: '' });
+  const rest = JSON.stringify({
+    ephemeralPublicKey: e.ephemeralPublicKey,
+    nonce: e.nonce,
+    createdAt: new Date(e.createdAt).toISOString(),
+    delivered: false,
+    routed: e.routed,
+    groupId: e.groupId,
+    via: e.via,
+    botName: e.botName,
+  });
+  // head ends `"ciphertext":""}` and rest starts `{`: the ciphertext goes between the quotes
+  const tail = `",${rest.slice(1, -1)}${e.stake ? `,"stake":${e.stake}` : ''}}`;
+  return [head.slice(0, -2), tail];
+}
+
 /** The refusals of relay-contract-2 §2's queue quotas, naming the item. */
 export const recipientFull = (to: string, index: number) =>
   new StoreError('recipient-full', `${to} has too much undelivered mail queued on this relay; nothing was sent, try again after they have caught up`, index);

@@ -253,6 +253,18 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX envelopes_device_inbox ON envelopes (recipient, device_key, seq);
     `,
   },
+  {
+    version: 4,
+    name: 'envelopes keep their wire JSON around the ciphertext',
+    sql: `
+      -- Written at the send (envelope-rows.ts, envelopeWireParts), so that a pull joins
+      -- head || ciphertext || tail instead of building each row's JSON (most of a pull's time).
+      -- Nullable and not filled in: a row without them (queued before this version, or by a
+      -- node still running the earlier version) is built from its columns as before; adding
+      -- them rewrites nothing, and nodes still running the earlier version keep working.
+      ALTER TABLE envelopes ADD COLUMN wire_head text, ADD COLUMN wire_tail text;
+    `,
+  },
 ];
 
 /** The advisory lock key of migrations (any constant shared by every node). */

@@ -166,6 +166,19 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       expect(await t.store.pullWire(C, devKey(1), 100)).toBe('[]');
     });
 
+    it.runIf(backend.name === 'postgres')('builds the same page for rows queued before the wire JSON was kept (or by a node not yet upgraded)', async () => {
+      await devices(B, 1);
+      await t.store.createGroup({ id: G, name: 'g', isPublic: true, passwordHash: null, avatar: null, creatorAddress: A, now: 1 });
+      await t.store.addMember(G, B, 1);
+      await t.store.deliver(direct(A, [item(B, { recipientDeviceKey: devKey(1) }), item(B, { nonce: 'a"b\\c\u0001é😀' })], 1_582_934_400_001));
+      await t.store.deliver({ ...groupSend(A, [item(B)]), botName: 'ci "bot" \\ 😀' });
+      const kept = await t.store.pullWire(B, devKey(1), 100);
+      expect((await t.rows('SELECT count(*)::int AS n FROM envelopes WHERE wire_head IS NOT NULL AND wire_tail IS NOT NULL'))[0].n).toBe(3);
+      await t.rows('UPDATE envelopes SET wire_head = NULL, wire_tail = NULL');
+      expect(await t.store.pullWire(B, devKey(1), 100)).toBe(kept);
+      expect(kept).toBe(JSON.stringify((await t.store.pull(B, devKey(1), 100)).map(presentEnvelope)));
+    });
+
     it('gives a device-bound key its device’s envelopes and unbound ones; an unbound key sees all', async () => {
       await devices(B, 1, 2);
       const d1 = (await sendOne(t.store, A, B, { recipientDeviceKey: devKey(1) })).envelope!;
