@@ -29,6 +29,21 @@ describe.skipIf(missing !== null)('PostgreSQL driver setup (pg-client)', () => {
     }
   });
 
+  it('hands a query the connection that went idle last, so light traffic stays on one warm backend (patched)', async () => {
+    const sql = openPg(url, { max: 4 });
+    try {
+      // a burst opens all four connections
+      const burst = await Promise.all([0, 1, 2, 3].map(() => sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`));
+      expect(new Set(burst.map(([r]) => r.pid)).size).toBe(4);
+      // then one query at a time: unpatched, each took the connection idle longest, turning through all four
+      const pids: number[] = [];
+      for (let i = 0; i < 8; i++) pids.push((await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0].pid);
+      expect(new Set(pids).size).toBe(1);
+    } finally {
+      await sql.end();
+    }
+  });
+
   it('a new connection whose statements are cancelled at once fails only the caller, never as an unhandled rejection', async () => {
     const unhandled: unknown[] = [];
     const record = (e: unknown) => unhandled.push(e);
