@@ -1,6 +1,7 @@
 import type { EnvelopeStake } from '../../../shared/api/stakes.js';
 import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type StakeRow } from './store.js';
 import { uuidv7 } from './uuidv7.js';
+import { presentEnvelope } from '../http/present.js';
 
 /** Decoded bytes of a padded base64 ciphertext, as the queue_usage counters count them. */
 export const decodedSize = (base64: string) => (base64.length / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
@@ -29,30 +30,21 @@ export function newEnvelopeRow(
 
 /** Text that JSON writes as it is between quotes: the canonical base64 every checked send carries. */
 const PLAIN_JSON_TEXT = /^[A-Za-z0-9+/=]*$/;
+/** Where the ciphertext's text starts in a presented envelope's JSON (a value's own quotes are escaped, so only the key matches). */
+const CIPHERTEXT_VALUE = '"ciphertext":"';
 
 /**
- * A row's wire Envelope (as presentEnvelope and JSON.stringify write it) in two parts, the JSON
- * before its ciphertext and after it, for a store that keeps them so that a pull only joins
+ * A row's wire Envelope, exactly as presentEnvelope and JSON.stringify write it, in two parts: the
+ * JSON before its ciphertext and after it, for a store that keeps them so that a pull only joins
  * `head ‖ ciphertext ‖ tail`; the ciphertext itself is not kept twice. Null when the ciphertext
  * would need escaping (the store's callers may pass any text): the store then builds that row's
  * JSON from its columns.
  */
 export function envelopeWireParts(e: EnvelopeRow): [head: string, tail: string] | null {
   if (!PLAIN_JSON_TEXT.test(e.ciphertext)) return null;
-  const head = JSON.stringify({ id: e.id, senderAddress: e.senderAddress, recipientAddress: e.recipientAddress, recipientDeviceKey: e.recipientDeviceKey, ciphertext: '' });
-  const rest = JSON.stringify({
-    ephemeralPublicKey: e.ephemeralPublicKey,
-    nonce: e.nonce,
-    createdAt: new Date(e.createdAt).toISOString(),
-    delivered: false,
-    routed: e.routed,
-    groupId: e.groupId,
-    via: e.via,
-    botName: e.botName,
-  });
-  // head ends `"ciphertext":""}` and rest starts `{`: the ciphertext goes between the quotes
-  const tail = `",${rest.slice(1, -1)}${e.stake ? `,"stake":${e.stake}` : ''}}`;
-  return [head.slice(0, -2), tail];
+  const json = JSON.stringify(presentEnvelope({ ...e, ciphertext: '' }));
+  const at = json.indexOf(CIPHERTEXT_VALUE) + CIPHERTEXT_VALUE.length;
+  return [json.slice(0, at), json.slice(at)];
 }
 
 /** The refusals of relay-contract-2 §2's queue quotas, naming the item. */
