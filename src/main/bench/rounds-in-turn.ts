@@ -14,6 +14,8 @@ export interface RoundsOptions {
   retries: number;
   /** the CPU counters; /proc/stat by default, a fake in tests */
   meter?: () => CpuTimes | null;
+  /** told of every round measured: the larger stolen share of its two sides, and whether it was kept */
+  onRound?: (steal: number, kept: boolean) => void;
 }
 
 export interface RoundsResult<A, B> {
@@ -49,7 +51,9 @@ export async function roundsInTurn<A, B>(opts: RoundsOptions, measureA: () => Pr
       a = await timed(measureA);
     }
     const steal = Math.max(a.steal, b.steal);
-    if (steal > opts.stealLimit && result.remeasured < opts.retries) {
+    const dropped = steal > opts.stealLimit && result.remeasured < opts.retries;
+    opts.onRound?.(steal, !dropped);
+    if (dropped) {
       result.remeasured++;
       result.droppedSteal = Math.max(result.droppedSteal, steal);
       continue;

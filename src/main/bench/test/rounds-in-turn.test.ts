@@ -74,6 +74,17 @@ describe('roundsInTurn', () => {
     expect(r.keptOverLimit).toBe(0);
   });
 
+  it('tells onRound of every round measured, dropped or kept, with its larger stolen share', async () => {
+    const heard: Array<[number, boolean]> = [];
+    await roundsInTurn(
+      { rounds: 2, stealLimit: 0.02, retries: 1, meter: fakeMeter([0, 50, 30, 0, 0, 5]), onRound: (steal, kept) => heard.push([steal, kept]) },
+      async () => 1,
+      async () => 2,
+    );
+    expect(heard.map(([, kept]) => kept)).toEqual([false, true, true]);
+    expect(heard.map(([steal]) => steal)).toEqual([0.05, 0.03, 0.005].map((x) => expect.closeTo(x, 6)));
+  });
+
   it('keeps rounds over the limit once its retries are spent, and says so', async () => {
     const r = await roundsInTurn(
       { rounds: 2, stealLimit: 0.02, retries: 1, meter: fakeMeter([90, 0, 90, 0, 90, 0]) },

@@ -1,0 +1,49 @@
+import { listenOn, openPg } from '../pg-client.js';
+
+/**
+ * A bare NOTIFY on one connection heard on another LISTENing connection of the same database: the
+ * least any PostgreSQL doorbell costs on this machine, with no relay in the way. The cluster bench
+ * measures it beside the cross-node wake, so that a slow wake can be told from a slow machine.
+ */
+export interface NotifyHop {
+  /** `count` hops one after another; each one's time in ms, from the NOTIFY sent to it being heard */
+  measure(count: number): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'bench_hop';
+
+export async function openNotifyHop(url: string): Promise<NotifyHop> {
+  let heard: ((payload: string) => void) | null = null;
+  const listener = listenOn(url, [CHANNEL], {
+    notify: (_channel, payload) => heard?.(payload),
+    up: () => undefined,
+    down: () => undefined,
+  });
+  await listener.ready(10_000);
+  const sql = openPg(url, { max: 1, applicationName: 'bench notify hop' });
+  await sql`SELECT 1`;
+  let n = 0;
+  return {
+    async measure(count) {
+      const times: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const payload = String(++n);
+        const arrived = new Promise<number>((resolve) => {
+          heard = (p) => {
+            if (p === payload) resolve(performance.now());
+          };
+        });
+        const sentAt = performance.now();
+        await sql`SELECT pg_notify(${CHANNEL}, ${payload})`;
+        times.push((await arrived) - sentAt);
+      }
+      heard = null;
+      return times;
+    },
+    async close() {
+      await listener.close();
+      await sql.end({ timeout: 1 });
+    },
+  };
+}
