@@ -12,6 +12,7 @@ export interface NotifyHop {
 }
 
 const CHANNEL = 'bench_hop';
+const HEAR_WITHIN_MS = 5000;
 
 export async function openNotifyHop(url: string): Promise<NotifyHop> {
   let heard: ((payload: string) => void) | null = null;
@@ -29,14 +30,21 @@ export async function openNotifyHop(url: string): Promise<NotifyHop> {
       const times: number[] = [];
       for (let i = 0; i < count; i++) {
         const payload = String(++n);
-        const arrived = new Promise<number>((resolve) => {
+        let timer: NodeJS.Timeout | undefined;
+        const arrived = new Promise<number>((resolve, reject) => {
           heard = (p) => {
             if (p === payload) resolve(performance.now());
           };
+          // a notification sent while the LISTEN connection was down is lost: fail, never hang
+          timer = setTimeout(() => reject(new Error(`a NOTIFY was not heard within ${HEAR_WITHIN_MS} ms`)), HEAR_WITHIN_MS);
         });
         const sentAt = performance.now();
-        await sql`SELECT pg_notify(${CHANNEL}, ${payload})`;
-        times.push((await arrived) - sentAt);
+        try {
+          await sql`SELECT pg_notify(${CHANNEL}, ${payload})`;
+          times.push((await arrived) - sentAt);
+        } finally {
+          clearTimeout(timer);
+        }
       }
       heard = null;
       return times;
