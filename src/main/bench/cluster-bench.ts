@@ -193,20 +193,19 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
         latencies.push(Math.max(0, woke.at - sentAt));
         await callJson('POST', `${b.url}/api/v1/envelopes/ack`, sleeper.apiKey, { ids: woke.ids });
       }
-      log(`wakes: p50 ${percentile(sortedCopy(latencies), 0.5).toFixed(2)} ms`);
       return latencies;
+    };
+    // each round's median beside its stolen share (onRound), to tell a slow round from a slow machine
+    const logMedian = (what: string) => (times: number[]) => {
+      log(`${what}: p50 ${percentile(sortedCopy(times), 0.5).toFixed(2)} ms`);
+      return times;
     };
     const hop = await openNotifyHop(databaseUrl);
     const perRound = 50;
-    const hopTimes = async (count: number): Promise<number[]> => {
-      const times = await hop.measure(count);
-      log(`bare NOTIFY hops: p50 ${percentile(sortedCopy(times), 0.5).toFixed(2)} ms`);
-      return times;
-    };
     const wakeRounds = await roundsInTurn(
       roundOptions('wakes', Math.max(1, Math.round(wakes / perRound)), log),
-      () => wakeTimes(perRound),
-      () => hopTimes(perRound),
+      () => wakeTimes(perRound).then(logMedian('wakes')),
+      () => hop.measure(perRound).then(logMedian('bare NOTIFY hops')),
     ).finally(() => hop.close());
     const latencies = sortedCopy(wakeRounds.a.flat());
     const hops = sortedCopy(wakeRounds.b.flat());

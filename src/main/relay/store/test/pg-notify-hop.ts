@@ -21,9 +21,14 @@ export async function openNotifyHop(url: string): Promise<NotifyHop> {
     up: () => undefined,
     down: () => undefined,
   });
-  await listener.ready(10_000);
   const sql = openPg(url, { max: 1, applicationName: 'bench notify hop' });
-  await sql`SELECT 1`;
+  try {
+    await listener.ready(10_000);
+    await sql`SELECT 1`;
+  } catch (e) {
+    await Promise.all([listener.close(), sql.end({ timeout: 1 })]);
+    throw e;
+  }
   let n = 0;
   return {
     async measure(count) {
