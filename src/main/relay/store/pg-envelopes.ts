@@ -39,12 +39,23 @@ const ENVELOPE_JSON = `coalesce(e.wire_head || e.ciphertext || e.wire_tail, (SEL
 
 /**
  * The first `$2` envelopes a pull sees, oldest first, as a subquery ($1 the recipient, $3 the
- * device): a device's own and those sealed to no device are two ordered index ranges
- * (envelopes_device_inbox), merged.
+ * device): a device's own (envelopes_device_page) and those sealed to no device
+ * (envelopes_unbound_page) are two ordered index ranges, each stopping at the page size, merged.
+ *
+ * Each page is written so that an inbox index is the only way to its order, whatever the planner
+ * estimates. The driver prepares statements, and a connection's cached generic plan estimates a
+ * recipient as the table's average: with a few busy recipients (a small team's relay, the bench)
+ * `recipient = $1 … ORDER BY seq` looked cheapest by walking the primary key in seq order and
+ * filtering, which for a quiet recipient reads the whole queue (61 ms against 0.08 ms at 100,000
+ * rows; pg-query-plans.test.ts). An equality drops its column from the order wanted, leaving
+ * `seq`, which the primary key gives too; a range that is an equality in disguise (`>= $1 AND
+ * <= $1`: the same rows under any deterministic collation) keeps `recipient` in it, and no other
+ * index gives `recipient, seq`.
  */
-const INBOX_PAGE = `(SELECT * FROM envelopes WHERE recipient = $1 ORDER BY seq LIMIT $2)`;
-const DEVICE_PAGE = `((SELECT * FROM envelopes WHERE recipient = $1 AND device_key = $3 ORDER BY seq LIMIT $2)
-  UNION ALL (SELECT * FROM envelopes WHERE recipient = $1 AND device_key IS NULL ORDER BY seq LIMIT $2) ORDER BY seq LIMIT $2)`;
+const INBOX_PAGE = `(SELECT * FROM envelopes WHERE recipient >= $1 AND recipient <= $1 ORDER BY recipient, seq LIMIT $2)`;
+const DEVICE_PAGE = `((SELECT * FROM envelopes WHERE device_key = $3 AND recipient >= $1 AND recipient <= $1 ORDER BY recipient, seq LIMIT $2)
+  UNION ALL (SELECT * FROM envelopes WHERE device_key IS NULL AND recipient >= $1 AND recipient <= $1 ORDER BY recipient, seq LIMIT $2)
+  ORDER BY recipient, seq LIMIT $2)`;
 const rowsOf = (page: string) => `SELECT ${ENVELOPE_COLUMNS} FROM ${page} e ORDER BY seq`;
 const wireOf = (page: string) => `SELECT '[' || coalesce(string_agg(${ENVELOPE_JSON}, ',' ORDER BY e.seq), '') || ']' AS page FROM ${page} e`;
 // Whole statements, parameters bound, rather than tagged templates with nested fragments: a
@@ -58,6 +69,9 @@ const ACK = {
   any: `DELETE FROM envelopes WHERE recipient = $1 AND id = ANY($2::text[])`,
   device: `DELETE FROM envelopes WHERE recipient = $1 AND id = ANY($2::text[]) AND (device_key = $3 OR device_key IS NULL)`,
 };
+
+/** The queue's statements, each taking ($1 recipient, $2 limit or ids, $3 device); exported so that tests can EXPLAIN them. */
+export const PG_ENVELOPE_SQL = { pull: PULL, pullWire: PULL_WIRE, ack: ACK } as const;
 
 /** Everything the routing rules and the checks need about one item, read for a whole batch at once. */
 interface ItemFacts {
