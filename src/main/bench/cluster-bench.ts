@@ -174,8 +174,9 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
 
     // (3) cross-node wake: a pull held on B, a send on A; from the send's 200 to the pull's answer.
     // In rounds of 50, each beside 50 bare NOTIFYs heard on another connection (the machine's floor
-    // for any PostgreSQL doorbell), and measured again under stolen CPU time like the comparisons:
-    // in the runs of 2026-11-27 with long spells of steal the wake's p50 was 22–24 ms, not 2.
+    // for any PostgreSQL doorbell), and measured again under stolen CPU time like the comparisons.
+    // The baseline is what showed that the wakes of 22–38 ms in some runs were not the machine's:
+    // they were the sleeper's pull on a cached generic plan reading the whole queue (README).
     const waker = await signIn(a.url, 'bench waker');
     const sleeper = await signIn(b.url, 'bench sleeper');
     const one = envelopeBodies([{ address: sleeper.address, deviceKey: sleeper.deviceKey }], 1, 1)[0];
