@@ -108,12 +108,15 @@ export async function joinClusterBus(
       // The database is gone: the other nodes' LISTEN is down as well, and they poll.
     }
   };
+  // libuv times a timer from the loop's clock as of its last turn, so one can fire up to a
+  // millisecond early by performance.now(): the gap is looked at again rather than trusted.
+  const afterGather = (resolve: () => void) => {
+    const wait = lastSent + RING_GATHER_MS - performance.now();
+    if (wait > 0) setTimeout(() => afterGather(resolve), Math.ceil(wait));
+    else setImmediate(resolve);
+  };
   const flushSoon = () => {
-    sending ??= new Promise<void>((resolve) => {
-      const wait = lastSent + RING_GATHER_MS - performance.now();
-      if (wait > 0) setTimeout(resolve, wait);
-      else setImmediate(resolve);
-    })
+    sending ??= new Promise<void>(afterGather)
       .then(send)
       .finally(() => {
         sending = null;
