@@ -269,14 +269,11 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: "a device's page has an index whose order no other index gives",
     sql: `
-      -- A connection's cached generic plan estimates every recipient as the table's average, and
-      -- with a few busy recipients "recipient = $1 ORDER BY seq" then looked cheapest by walking
-      -- the primary key in seq order, which reads the whole queue for a quiet recipient (61 ms
-      -- against 0.08 ms at 100,000 rows). The pages now keep the recipient in their order
-      -- (pg-envelopes.ts), which only these indexes give, each range stopping at the page size:
-      -- a device's own envelopes, and those sealed to no device. They replace
-      -- envelopes_device_inbox, so a send writes as many index entries as before. Building them
-      -- locks the envelopes against writes for as long as it takes to read the queue once.
+      -- The orders the pages ask for (pg-envelopes.ts, INBOX_PAGE and DEVICE_PAGE), which no
+      -- other index gives, so that no planner estimate, a cached generic plan's included, walks
+      -- the primary key through the whole queue instead. They replace envelopes_device_inbox, so
+      -- a send writes as many index entries as before. Building them holds writes to the
+      -- envelopes back for as long as reading the queue once takes.
       CREATE INDEX envelopes_device_page ON envelopes (device_key, recipient, seq) WHERE device_key IS NOT NULL;
       CREATE INDEX envelopes_unbound_page ON envelopes (recipient, seq) WHERE device_key IS NULL;
       DROP INDEX envelopes_device_inbox;

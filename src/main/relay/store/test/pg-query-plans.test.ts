@@ -78,6 +78,7 @@ describe.skipIf(missing !== null)('PostgreSQL queue statements on a skewed queue
     await sql
       .begin(async (tx) => {
         await tx.unsafe(`SET LOCAL plan_cache_mode = ${mode}`);
+        // prepared statements outlive transactions: the last call's is still there
         await tx.unsafe('DEALLOCATE ALL');
         await tx.unsafe(`PREPARE under_test(${types}) AS ${text}`);
         const args = params.map((p) => (Array.isArray(p) ? `ARRAY[${p.map((x) => `'${String(x)}'`).join(',')}]::text[]` : typeof p === 'number' ? String(p) : `'${String(p)}'`));
@@ -88,7 +89,6 @@ describe.skipIf(missing !== null)('PostgreSQL queue statements on a skewed queue
       .catch((e: unknown) => {
         if (!(e instanceof Error) || e.message !== 'rollback') throw e;
       });
-    await sql.unsafe('DEALLOCATE ALL');
     return root!;
   }
 
