@@ -4,7 +4,7 @@
  * compute the same number: each side's half depends only on its wallet address and its set of
  * certified device keys, and the two halves are put in ascending order.
  *
- * The derivation (version 1) is written out in src/main/vault/SAFETY-NUMBERS.md so that another
+ * The derivation (version 1) is written out in docs/safety-numbers.md so that another
  * client can reproduce it; the test vector there is checked by the tests.
  */
 import { sha256 } from '@noble/hashes/sha2.js';

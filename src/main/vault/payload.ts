@@ -130,7 +130,7 @@ export interface VerifiedAuthor {
 }
 
 /**
- * The receiver's checks (WIRE-FORMAT.md, Payload): the recovered signer must be m.from, and
+ * The receiver's checks (docs/wire-format.md, Receiver checks): the recovered signer must be m.from, and
  * m.from must be the envelope's sender, except for a bot post (`via === 'group-token'` on a
  * group frame), where the relay names the group creator as sender and the author shown is
  * m.from.

@@ -3,7 +3,7 @@ import { fromBase64 } from './base64.js';
 import { VaultError } from './vault-error.js';
 
 /**
- * The seal of WIRE-FORMAT.md (beside this file): X25519(e, R) -> HKDF-SHA256(ikm = s, salt = E || R,
+ * The seal of docs/wire-format.md: X25519(e, R) -> HKDF-SHA256(ikm = s, salt = E || R,
  * info = "relay-seal-v1", 32) -> AES-256-GCM(k, n, frame), tag appended, no AAD.
  * Two implementations share this interface: `nobleSealer` (portable, sealer-noble.ts) and
  * `nodeSealer` (node:crypto, sealer-node.ts). Tests hold them against each other and

@@ -1,5 +1,5 @@
 /**
- * Safety numbers: the derivation as SAFETY-NUMBERS.md writes it (its vector was computed by an
+ * Safety numbers: the derivation as docs/safety-numbers.md writes it (its vector was computed by an
  * independent Python implementation of that text), the QR code against python-qrcode's matrix,
  * and, between real profiles on a real relay, equal numbers on both sides that change when
  * either side adds or revokes a device, the notices, the reset of the verified mark, and the

@@ -2,7 +2,7 @@ import { createCipheriv, diffieHellman, generateKeyPairSync, hkdfSync, randomByt
 import { describe, expect, it } from 'vitest';
 import { checkSealedFields, decodeBase64, isLowOrderPoint, looksLikePlaintext } from '../sealed-fields.js';
 
-/** A real seal per src/main/vault/WIRE-FORMAT.md with node:crypto, independent of the vault's code. */
+/** A real seal per docs/wire-format.md (Seal) with node:crypto, independent of the vault's code. */
 function sealRandomMessage(): { ciphertext: string; nonce: string; ephemeralPublicKey: string } {
   const recipient = generateKeyPairSync('x25519');
   const eph = generateKeyPairSync('x25519');
