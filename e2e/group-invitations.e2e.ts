@@ -1,5 +1,5 @@
 /**
- * Consent to groups (relay-contract-2 §3), as a person meets it in the app: a stranger who
+ * Consent to groups (docs/protocol.md §12 Groups), as a person meets it in the app: a stranger who
  * adds me to a group only invites me; I accept or decline in Requests; someone I blocked, or
  * anyone while I take messages only from contacts, cannot reach me through a group. The
  * strangers are headless client profiles, the way a second person or a script would drive them.

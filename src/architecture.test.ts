@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The folder boundaries of README.md's Architecture section, read from the import statements of every source file:
+ * The folder boundaries of docs/architecture.md, read from the import statements of every source file:
  * what each runtime zone may import, where SQL may live, and that nothing a test loads reaches
  * `electron`.
  */

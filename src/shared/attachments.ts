@@ -10,7 +10,7 @@ export const MAX_FILES = 10;
 export const GCM_TAG_BYTES = 16;
 /**
  * Largest file: its blob (the file plus the GCM tag) must fit the relay's default cap of 25 MiB
- * (relay-contract-2 §5 caps the blob, not the file).
+ * (docs/protocol.md §14 Blobs caps the blob, not the file).
  */
 export const MAX_FILE_BYTES = DEFAULT_MAX_BLOB_MIB * 1024 * 1024 - GCM_TAG_BYTES;
 /**

@@ -205,7 +205,7 @@ export interface InboxPolicy {
   stake: string | null;
 }
 
-/** The relay's stake chain as this profile reaches it (relay-contract-2 §4). */
+/** The relay's stake chain as this profile reaches it (docs/protocol.md §13 Stakes). */
 export interface StakeSettings {
   /** false: the relay takes no stakes */
   enabled: boolean;

@@ -114,7 +114,7 @@ export const commands = {
   // "spam": a staked request's stake goes to us (a transaction), the sender is blocked and forgotten
   'requests.spam': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
 
-  // stakes (relay-contract-2 §4): requests.accept releases a staked request's stake
+  // stakes (docs/protocol.md §13 Stakes): requests.accept releases a staked request's stake
   'stakes.settings': cmd<StakeSettings>()(NoArgs),
   'stakes.setRpcUrl': cmd<StakeSettings>()(
     Type.Object({ chainId: Type.Integer({ minimum: 1 }), url: Type.Union([Type.String({ pattern: '^https?://', maxLength: 2048 }), Type.Null()]) }, { additionalProperties: false }),
@@ -149,7 +149,7 @@ export const commands = {
   ),
   'groups.join': cmd<GroupInfo>()(Type.Object({ groupId: Uuid, password: Type.Optional(Type.String({ maxLength: 128 })) }, { additionalProperties: false })),
   'groups.leave': cmd<void>()(Type.Object({ groupId: Uuid }, { additionalProperties: false })),
-  // `added: 'invited'` when the other wallet must accept first (relay-contract-2 §3)
+  // `added: 'invited'` when the other wallet must accept first (docs/protocol.md §12 Groups)
   'groups.addMember': cmd<GroupAddResult>()(Type.Object({ groupId: Uuid, member: Recipient }, { additionalProperties: false })),
   'groups.removeMember': cmd<GroupInfo>()(Type.Object({ groupId: Uuid, address: Address }, { additionalProperties: false })),
   'groups.listTokens': cmd<BotToken[]>()(Type.Object({ groupId: Uuid }, { additionalProperties: false })),

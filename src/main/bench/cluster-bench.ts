@@ -176,7 +176,7 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
     // In rounds of 50, each beside 50 bare NOTIFYs heard on another connection (the machine's floor
     // for any PostgreSQL doorbell), and measured again under stolen CPU time like the comparisons.
     // The baseline is what showed that the wakes of 22–38 ms in some runs were not the machine's:
-    // they were the sleeper's pull on a cached generic plan reading the whole queue (README).
+    // they were the sleeper's pull on a cached generic plan reading the whole queue (docs/benchmarks.md, cluster).
     const waker = await signIn(a.url, 'bench waker');
     const sleeper = await signIn(b.url, 'bench sleeper');
     const one = envelopeBodies([{ address: sleeper.address, deviceKey: sleeper.deviceKey }], 1, 1)[0];

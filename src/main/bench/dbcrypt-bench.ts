@@ -7,7 +7,7 @@
  *    in ms per 1,000; and 200 single sends (insertOutgoing, one fsync'd commit each), p50;
  *  - page load: a fresh connection (open, key, schema check) and the newest page of 50, p50 of
  *    20; then paging back through a 1,000-message conversation 50 at a time, p95.
- * And, for the alternative weighed in README (sealing each message body on its own), the cost of
+ * And, for the alternative weighed in docs/benchmarks.md, dbcrypt (sealing each message body on its own), the cost of
  * one AES-256-GCM seal and open of a message text, in µs: what every insert and every message
  * of a page would add, before search (which that design loses) is counted.
  */

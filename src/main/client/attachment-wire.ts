@@ -1,5 +1,5 @@
 /**
- * The `files` of an `attachment` message (wire-format "Kinds beyond text and request"): what a
+ * The `files` of an `attachment` message (docs/wire-format.md, Files): what a
  * sender signs for each file, and how a receiver checks it before it fetches anything.
  */
 import { Type, type Static } from 'typebox';

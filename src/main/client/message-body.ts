@@ -9,7 +9,7 @@
  * - `device` (people, not bots): the sender's device key, which must be one of the sender's
  *   certified devices.
  *
- * Signals (kinds `receipt` and `typing`, wire-format "Kinds beyond text and request") are
+ * Signals (kinds `receipt` and `typing`, docs/wire-format.md, Signals) are
  * never shown as messages: composeSignal and readSignal below. A receiver drops a malformed
  * one and ignores kinds it does not know; neither fails the batch it came in.
  */

@@ -59,7 +59,7 @@ export interface SendOutcome {
 interface Pending {
   target: { kind: 'direct'; peer: string } | { kind: 'group'; groupId: string };
   fields: ComposeInput;
-  /** the deposited stake's quote ref, sent on the recipient's envelopes (relay-contract-2 §4) */
+  /** the deposited stake's quote ref, sent on the recipient's envelopes (docs/protocol.md §13 Stakes) */
   stakeRef?: string;
 }
 
@@ -78,7 +78,7 @@ const BACKOFF_MAX_MS = 5 * 60 * 1000;
 const OWN_DEVICES_TTL_MS = 30_000;
 
 /**
- * Quota refusals (relay-contract-2 §2) answer 429 or 507 like a busy relay, but they last until
+ * Quota refusals (docs/protocol.md §4 Limits) answer 429 or 507 like a busy relay, but they last until
  * the recipient catches up or the operator frees disk: retrying quietly would leave the message
  * showing "sending" with no word of why, so they fail at once and the person retries.
  */

@@ -1,5 +1,5 @@
 /**
- * Typed client for the relay's REST API (seed-relay-api.md + relay-contract.md), built on the
+ * Typed client for the relay's REST API (docs/protocol.md), built on the
  * shared typebox schemas: request bodies are the schemas' static types and every answer the
  * client relies on is checked against its schema before use, so a misbehaving relay shows up
  * as a RelayError rather than as undefined deep inside the sync loop.
@@ -40,7 +40,7 @@ export type Progress = (done: number, total: number) => void;
 /**
  * Whether the relay refused our credential itself (revoked key, relay reset), as opposed to a
  * 401 about one group: a key whose wallet is not a member of that group is 401 `not-a-member`
- * there (relay-contract §4) and must not make us drop the key.
+ * there (docs/protocol.md §2, group member keys) and must not make us drop the key.
  */
 export function credentialRefused(e: unknown): boolean {
   return e instanceof RelayError && e.status === 401 && e.code !== 'not-a-member' && e.code !== 'token-scope';
@@ -236,7 +236,7 @@ export class RelayApi {
     return this.call('GET', `/keys/${address}`, { schema: DeviceKeys, nullOn: [404], priority });
   }
 
-  // ---- stakes (relay-contract-2 §4) ----
+  // ---- stakes (docs/protocol.md §13) ----
 
   stakeConfig(): Promise<StakeConfig> {
     return this.call('GET', '/stake-config', { schema: StakeConfig, auth: false });
@@ -262,7 +262,7 @@ export class RelayApi {
   }
 
   /**
-   * Whether this relay holds pulls (relay-contract-2 §1): null until a held pull was tried,
+   * Whether this relay holds pulls (docs/protocol.md §10): null until a held pull was tried,
    * then whether its answer carried `Relay-Wait`. A relay that does not is polled instead.
    */
   holdsPulls: boolean | null = null;
@@ -330,7 +330,7 @@ export class RelayApi {
     return this.call('PATCH', `/groups/${encodeURIComponent(id)}`, { body, schema: GroupDetail });
   }
 
-  /** `status: invited` when the wallet must accept first (relay-contract-2 §3); 403 `blocked` when it refuses. */
+  /** `status: invited` when the wallet must accept first (docs/protocol.md §12); 403 `blocked` when it refuses. */
   addMember(id: string, address: string): Promise<AddMemberResult> {
     return this.call('POST', `/groups/${encodeURIComponent(id)}/members`, { body: { address }, schema: AddMemberResult });
   }
@@ -376,7 +376,7 @@ export class RelayApi {
     return { results, via };
   }
 
-  // ---- blobs (relay-contract-2 §5) ----
+  // ---- blobs (docs/protocol.md §14) ----
 
   /** Streams `length` bytes of ciphertext from `open()` (called again if a 429 is retried) to the relay. */
   uploadBlob(open: () => Readable, length: number, onProgress?: Progress): Promise<BlobUploadResult> {

@@ -1,5 +1,5 @@
 /**
- * Paying and settling stakes (relay-contract-2 §4) on the client side. The relay names the
+ * Paying and settling stakes (docs/protocol.md §13 Stakes) on the client side. The relay names the
  * chain and the escrow; this talks to the chain over JSON-RPC (the relay's published RPC URL,
  * or one the person set for that chain id), and every transaction and signature is made by
  * the vault: the wallet key never leaves its worker.

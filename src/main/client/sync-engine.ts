@@ -54,7 +54,7 @@ export interface SyncPassResult {
   unsettled: number;
 }
 
-/** A pass whose first pull the relay holds until something arrives (relay-contract-2 §1). */
+/** A pass whose first pull the relay holds until something arrives (docs/protocol.md §10). */
 export interface Hold {
   waitSeconds: number;
   signal: AbortSignal;

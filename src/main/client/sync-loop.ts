@@ -2,7 +2,7 @@
  * The background cycle while the wallet is open: flush the outbox, run a sync pass, learn the
  * names of groups and senders the pass brought, then go again.
  *
- * Against a relay that holds pulls (relay-contract-2 §1) the next cycle starts at once with a
+ * Against a relay that holds pulls (docs/protocol.md §10) the next cycle starts at once with a
  * held pull: the relay answers it the moment something for us commits, so a message arrives
  * without any timer; after the wake the pass commits, acks and drains with `wait=0`, then
  * holds again. Otherwise (a relay without `Relay-Wait`, the relay away, envelopes we cannot

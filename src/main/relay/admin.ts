@@ -1,5 +1,5 @@
 /**
- * Operator commands (relay-contract §4). They open the relay's database as a second
+ * Operator commands (docs/protocol.md §16 Operating a relay). They open the relay's database as a second
  * connection; WAL lets them run beside a running relay, whose next request reads the change.
  * With --database they act on a cluster's PostgreSQL database, which every node reads.
  */

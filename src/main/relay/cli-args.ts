@@ -109,12 +109,12 @@ export interface ServeOptions {
   trustProxy: boolean;
   /** default DEFAULT_CONFIG.maxHeldPulls */
   maxHeldPulls?: number;
-  /** relay-contract-2 §2 quotas; each defaults to DEFAULT_CONFIG's */
+  /** docs/protocol.md §4 quotas; each defaults to DEFAULT_CONFIG's */
   maxQueued?: number;
   maxQueuedMib?: number;
   maxRequestsPerPair?: number;
   minFreeDiskMib?: number;
-  /** relay-contract-2 §5; default DEFAULT_CONFIG's */
+  /** docs/protocol.md §14; default DEFAULT_CONFIG's */
   maxBlobMib?: number;
   maxBlobStorageMib?: number;
   /** null or absent: <dataDir>/blobs */

@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<void> {
     if (!(err instanceof UsageError)) throw err;
     const admin = argv[0] === 'admin';
     process.stderr.write(`relay${admin ? ' admin' : ''}: ${err.message}\n\n${USAGE}`);
-    // relay-contract §4: operator commands fail with 1, whatever the reason
+    // docs/protocol.md §16: operator commands fail with 1, whatever the reason
     process.exit(admin ? 1 : 2);
   }
   switch (invocation.mode) {

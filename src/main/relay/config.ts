@@ -9,7 +9,7 @@ export interface RelayConfig {
   rateLimit: number;
   retentionDays: number;
   stakeCurrency: StakeCurrency;
-  /** The chain and escrow stakes are paid on (relay-contract-2 §4); null: no stakes (a LAN relay). */
+  /** The chain and escrow stakes are paid on (docs/protocol.md §13 Stakes); null: no stakes (a LAN relay). */
   stake?: (StakeChainConfig & { publicRpcUrls: string[] }) | null;
   chainId: number;
   /** Extra Host header values accepted besides loopback names and the baseUrl host (e.g. a LAN IP). */

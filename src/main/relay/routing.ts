@@ -5,7 +5,7 @@ import type { RoutingFacts } from './store/store.js';
 export const DEFAULT_STAKE = '0.01';
 
 /**
- * The anti-spam rules of a direct send (relay-contract §3, §4), first rule that applies.
+ * The anti-spam rules of a direct send (docs/protocol.md §9 Routing), first rule that applies.
  * A block always wins; stake-gate applies to asRequest intros from unknown senders too.
  */
 export function routeDirect(f: RoutingFacts): { routed: Routed; stakeRequired?: string } {
@@ -27,7 +27,7 @@ export function routeDirect(f: RoutingFacts): { routed: Routed; stakeRequired?: 
   }
 }
 
-/** What the added wallet's lists and policy say about being put into a group (relay-contract-2 §3). */
+/** What the added wallet's lists and policy say about being put into a group (docs/protocol.md §12 Groups). */
 export interface GroupAddFacts {
   /** the wallet blocks the group's creator or the one adding it */
   blocksCreatorOrAdder: boolean;

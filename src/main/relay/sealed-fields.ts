@@ -1,6 +1,6 @@
 /**
  * Checks on the three content fields of an envelope: the relay cannot read them, but it can
- * refuse what is plainly not sealed (relay-contract §3 and §4 "Plaintext check").
+ * refuse what is plainly not sealed (docs/protocol.md §8 Sending envelopes, "Sealed, not plaintext").
  */
 
 export type FieldProblem = { status: 400 | 413; error: string };

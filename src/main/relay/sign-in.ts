@@ -40,7 +40,7 @@ export async function recoverSigner(text: string, signature: string): Promise<st
   }
 }
 
-/** The exact text a wallet signs to certify one of its device keys (relay-contract §1). */
+/** The exact text a wallet signs to certify one of its device keys (docs/protocol.md §2 Identities and credentials). */
 export function deviceCertificateText(publicKey: string, address: string): string {
   return `Relay device key ${publicKey.toLowerCase()} for ${address.toLowerCase()}`;
 }

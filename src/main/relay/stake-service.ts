@@ -1,5 +1,5 @@
 /**
- * Payable stakes on the relay (relay-contract-2 §4): quotes for stake-gated sends, the check
+ * Payable stakes on the relay (docs/protocol.md §13 Stakes): quotes for stake-gated sends, the check
  * of a staked send against the chain, and the stakes a caller sees. The chain is read by
  * state (`stakes(id)` at head − (confirmations − 1)), never by log scans.
  */

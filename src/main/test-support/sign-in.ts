@@ -1,5 +1,5 @@
 /**
- * Signs a wallet in through the relay's real account API (relay-contract §2): challenge,
+ * Signs a wallet in through the relay's real account API (docs/protocol.md §3 Sign-in): challenge,
  * EIP-191 signature, device certificate. Used by the bench and by the CLI test, so both
  * drive the relay exactly as a client does.
  */

@@ -4,7 +4,7 @@ import { isAddress, signPersonalMessage, verifyPersonalSignature } from './walle
 
 /**
  * A device certificate binds a device's X25519 key to a wallet: the wallet's EIP-191 signature
- * over `Relay device key <64-hex-public-key> for <lower-case-address>` (relay-contract.md §1).
+ * over `Relay device key <64-hex-public-key> for <lower-case-address>` (docs/protocol.md §2 Identities and credentials).
  * Pure, so that the relay verifies with the same code the client signs with.
  */
 

@@ -58,7 +58,7 @@ interface Unlocked {
 const MAX_RECIPIENTS = 1000;
 const DATABASE_KEY_INFO = 'relay-messenger/client-db/v1';
 const MAX_BATCH = 500;
-/** the relay's limit on decoded ciphertext per envelope (relay-contract.md §3) */
+/** the relay's limit on decoded ciphertext per envelope (docs/protocol.md §4 Limits) */
 const MAX_CIPHERTEXT_BYTES = 64 * 1024;
 
 function requireString(value: unknown, name: string): string {

@@ -3,7 +3,7 @@ import type { StakeInfo, StakeSettings } from '../../shared/domain.js';
 import { call } from '../bridge.js';
 import type { Store } from './store.js';
 
-/** Stakes (relay-contract-2 §4): what this wallet sent and received, and the chain they live on. */
+/** Stakes (docs/protocol.md §13 Stakes): what this wallet sent and received, and the chain they live on. */
 export interface StakesSlice {
   stakes: { list: StakeInfo[]; chain: StakeSettings | null; loaded: boolean };
   loadStakes: () => Promise<void>;

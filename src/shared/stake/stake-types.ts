@@ -2,6 +2,6 @@
 export const STAKE_STATUSES = ['active', 'released', 'forfeited', 'refunded'] as const;
 export type StakeStatus = (typeof STAKE_STATUSES)[number];
 
-/** Why a staked send was refused (relay-contract-2 §4). */
+/** Why a staked send was refused (docs/protocol.md §13 Stakes). */
 export const STAKE_REFUSALS = ['unconfirmed', 'not-found', 'insufficient', 'bad-deadline', 'used', 'expired-quote'] as const;
 export type StakeRefusal = (typeof STAKE_REFUSALS)[number];

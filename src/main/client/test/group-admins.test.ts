@@ -1,5 +1,5 @@
 /**
- * Group admins through the client (relay-contract-2 §3): the creator names and unnames them
+ * Group admins through the client (docs/protocol.md §12 Groups): the creator names and unnames them
  * (`groups.addAdmin` / `groups.removeAdmin`, and the CLI's `group admin` / `group unadmin`);
  * an admin adds and removes members but not the creator; the relay refuses the same to a
  * plain member, and to an admin once unnamed.

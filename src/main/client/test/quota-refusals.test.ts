@@ -1,5 +1,5 @@
 /**
- * A send the relay refuses for a quota (relay-contract-2 §2) fails at once with the relay's
+ * A send the relay refuses for a quota (docs/protocol.md §4 Limits) fails at once with the relay's
  * code, kept with the message, instead of waiting in the outbox as if the relay were busy;
  * in a batch, only the message to the full inbox fails.
  */

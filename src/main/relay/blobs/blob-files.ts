@@ -1,5 +1,5 @@
 /**
- * The bytes of blobs (relay-contract-2 §5) as files named by their id in one folder. An upload
+ * The bytes of blobs (docs/protocol.md §14 Blobs) as files named by their id in one folder. An upload
  * is streamed to a temp file in `<dir>/.tmp` (never held whole in memory), fsynced, and renamed
  * into place only once it is complete, so a crash mid-upload leaves nothing under a blob's name;
  * the row in the store is written after the rename, and a file without a row is an orphan the

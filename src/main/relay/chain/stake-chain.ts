@@ -2,7 +2,7 @@ import { createPublicClient, encodeAbiParameters, fallback, hexToBytes, http, ke
 import { ESCROW_ABI, ESCROW_IMMUTABLE_RANGES, ESCROW_RUNTIME_HASH } from '../../../shared/stake/escrow-artifact.js';
 import { STAKE_STATUSES, type StakeStatus } from '../../../shared/stake/stake-types.js';
 
-/** The chain a relay takes stakes on (relay-contract-2 §4). */
+/** The chain a relay takes stakes on (docs/protocol.md §13 Stakes). */
 export interface StakeChainConfig {
   /** tried in order; the next one answers when one fails */
   rpcUrls: string[];

@@ -5,7 +5,7 @@ const RECHECK_MS = 1000;
 
 /**
  * Refuses sends with 507 while the data folder's file system has less than `minFreeBytes`
- * free (relay-contract-2 §2), so that a flood cannot fill the disk under SQLite; pulls, acks
+ * free (docs/protocol.md §4 Limits), so that a flood cannot fill the disk under SQLite; pulls, acks
  * and sign-in never ask it and keep working. The free space is read at most once a second.
  */
 export function diskGuard(dir: string | undefined, minFreeBytes: number, now: () => number = Date.now): () => Promise<void> {

@@ -7,7 +7,7 @@ import { SlidingWindowStore } from './sliding-window-store.js';
 const WINDOW_MS = 60_000;
 
 /**
- * The key a request counts against (relay-contract-2 §2): the credential as the relay resolves
+ * The key a request counts against (docs/protocol.md §4 Limits): the credential as the relay resolves
  * it, by its id, so header-case and whitespace variants of one key share one budget; requests
  * whose credential is missing or invalid share one budget per peer address, so guessing is
  * slowed (401 until it is spent, 429 after).
@@ -29,7 +29,7 @@ export function freeOfLimit(req: FastifyRequest): boolean {
   return route === undefined || !route.startsWith('/api/');
 }
 
-/** Both sign-in routes share one budget per TCP peer (relay-contract §4). */
+/** Both sign-in routes share one budget per TCP peer (docs/protocol.md §3 Sign-in). */
 export const signInRateLimit = (max: number) => ({ max, timeWindow: WINDOW_MS, keyGenerator: (req: FastifyRequest) => 'signin:' + req.ip });
 
 export async function registerRateLimit(
@@ -49,7 +49,7 @@ export async function registerRateLimit(
     skipOnError: true,
     keyGenerator: rateLimitKey(resolve),
     enableDraftSpec: true,
-    // `/`, its assets and the OpenAPI document are free (relay-contract §4).
+    // `/`, its assets and the OpenAPI document are free (docs/protocol.md §1 Conventions).
     allowList: freeOfLimit,
     errorResponseBuilder: (_req, ctx) => new HttpError(429, `rate limit exceeded: ${ctx.max} requests a minute; retry in ${ctx.after}`, 'rate-limited'),
   });

@@ -6,7 +6,7 @@ const INTEGER_TEXT = /^[+-]?\d+$/;
 
 /**
  * TypeBox's compiler, strict for bodies and converting query strings, except that it would turn
- * `limit=1.5` into 1: an integer parameter must be written as one (relay-contract §4).
+ * `limit=1.5` into 1: an integer parameter must be written as one (docs/protocol.md §1 Conventions).
  *
  * Each validator is compiled on its route's first request, not at start-up: an idle relay then
  * holds only the validators of the routes it has served (compiling all of them took a fifth of

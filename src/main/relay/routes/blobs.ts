@@ -32,7 +32,7 @@ export interface BlobOptions {
 const describe = (description: string) => ({ ...ErrorBody, description });
 const Binary = { type: 'string', format: 'binary' } as const;
 
-/** Uploading, downloading (with Range) and deleting attachment ciphertext (relay-contract-2 §5). */
+/** Uploading, downloading (with Range) and deleting attachment ciphertext (docs/protocol.md §14 Blobs). */
 export async function blobRoutes(app: FastifyInstance, store: RelayStore, opts: BlobOptions): Promise<void> {
   const auth = { auth: 'api-key' as const };
   const files = (): BlobFiles => {

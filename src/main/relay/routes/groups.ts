@@ -28,7 +28,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
 
   /**
    * The group, if this caller may see it: a token scoped to it, or a member's key. A key of a
-   * wallet that is not a current member is not accepted for the group (401, relay-contract §4);
+   * wallet that is not a current member is not accepted for the group (401, docs/protocol.md §2);
    * an unknown group is 404 for everyone.
    */
   async function visibleGroup(req: IdReq): Promise<{ group: GroupRow; caller: Caller; role: GroupRole | null }> {
@@ -109,7 +109,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
       memberDeviceKeys[address] = list.map((d) => d.publicKey);
       memberDevices[address] = list.map((d) => ({ publicKey: d.publicKey, certificate: d.certificate }));
     }
-    // Admins manage bot tokens too (relay-contract-2 §3), so they see the list the creator sees.
+    // Admins manage bot tokens too (docs/protocol.md §12 Groups), so they see the list the creator sees.
     const managing = caller.kind === 'group-token' || role === 'creator' || role === 'admin';
     return {
       group: await detail(group, managing),
@@ -165,7 +165,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
     schema: {
       tags: ['groups'], summary: 'Add a member, or invite them (creator or admin)', security: apiKeyAuth,
       description:
-        'The added wallet\'s own rules decide (relay-contract-2 §3): if it allows you or has written to you it is a member at once (`status: member`); ' +
+        'The added wallet\'s own rules decide: if it allows you or has written to you it is a member at once (`status: member`); ' +
         'if it blocks you or the creator, or blocks all strangers, 403 `blocked`; otherwise it is invited (`status: invited`) and joins only if it accepts ' +
         '(`POST /api/v1/groups/{id}/invitation`). An invited wallet gets nothing of the group.',
       params: IdParams, body: AddMemberBody, response: { 200: AddMemberResult, ...errorResponses(400, 401, 403, 404, 429) },

@@ -10,7 +10,7 @@ import { apiKeyAuth, errorResponses } from './route-docs.js';
 
 const LIST_LIMIT = 200;
 
-/** GET /stake-config, the caller's stakes, and the recipient's release signature (relay-contract-2 §4). */
+/** GET /stake-config, the caller's stakes, and the recipient's release signature (docs/protocol.md §13 Stakes). */
 export function stakeRoutes(app: FastifyInstance, store: RelayStore, stakes: StakeService): void {
   const auth = { auth: 'api-key' as const };
 

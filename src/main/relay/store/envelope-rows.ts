@@ -47,7 +47,7 @@ export function envelopeWireParts(e: EnvelopeRow): [head: string, tail: string] 
   return [json.slice(0, at), json.slice(at)];
 }
 
-/** The refusals of relay-contract-2 §2's queue quotas, naming the item. */
+/** The refusals of the queue quotas (docs/protocol.md §4 Limits), naming the item. */
 export const recipientFull = (to: string, index: number) =>
   new StoreError('recipient-full', `${to} has too much undelivered mail queued on this relay; nothing was sent, try again after they have caught up`, index);
 export const tooManyRequestsPending = (to: string, max: number, index: number) =>

@@ -13,7 +13,7 @@ const HELD = 'relay_held';
  * own that wakes every node's LISTEN backend, so its rate should not follow the rate of sends: this
  * bounds it to 200 a second per node. A wake on another node waits at most this much longer, and
  * only while rings keep coming. (On the 2-core bench machine its effect on the send rate is within
- * the noise: README, "Relay clusters".)
+ * the noise: docs/benchmarks.md, cluster.)
  */
 export const RING_GATHER_MS = 5;
 

@@ -170,7 +170,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX stakes_sender ON stakes (sender, created_at);
       CREATE INDEX stakes_recipient ON stakes (recipient, created_at);
 
-      -- Queue quotas (relay-contract-2 §2), kept by statement triggers over the rows a statement
+      -- Queue quotas (docs/protocol.md §4), kept by statement triggers over the rows a statement
       -- inserted or deleted, so a batch of a few hundred envelopes updates each counter once.
       CREATE TABLE queue_usage (
         recipient text NOT NULL,
@@ -230,7 +230,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'blobs',
     sql: `
-      -- Uploaded attachment metadata (relay-contract-2 §5), as SQLite's version 5; the bytes are
+      -- Uploaded attachment metadata (docs/protocol.md §14), as SQLite's version 5; the bytes are
       -- files in the directory the operator names (--blob-dir), shared by every node.
       CREATE TABLE blobs (
         id text PRIMARY KEY,

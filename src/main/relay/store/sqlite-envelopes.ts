@@ -135,7 +135,7 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
           ? routeDirect(readFacts(sender, to, item.asRequest))
           : { routed: s.blocked.get({ recipient: to, sender }) === undefined ? ('inbox' as const) : ('blocked' as const) };
       if (route.routed === 'stake-gate') {
-        // relay-contract-2 §4: without a chain nobody can pay, so the gate lets requests through
+        // docs/protocol.md §9: without a chain nobody can pay, so the gate lets requests through
         if (d.stakesEnabled === false) route = { routed: 'request' };
         else if (item.stake) route = stakedRoute(item, d, opened);
       }

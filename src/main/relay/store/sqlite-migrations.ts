@@ -133,7 +133,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'payable stakes',
     sql: `
-      -- A quote the relay issued for a stake-gated send (relay-contract-2 §4): the ref is
+      -- A quote the relay issued for a stake-gated send (docs/protocol.md §13): the ref is
       -- bound to the sender, the recipient and the amount, and dropped once it expired.
       CREATE TABLE stake_quotes (
         ref TEXT PRIMARY KEY,
@@ -175,7 +175,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE group_members ADD COLUMN is_admin INTEGER NOT NULL DEFAULT 0;
 
-      -- An invited wallet is not a member until it accepts (relay-contract-2 §3).
+      -- An invited wallet is not a member until it accepts (docs/protocol.md §12).
       CREATE TABLE group_invitations (
         group_id TEXT NOT NULL REFERENCES chat_groups (id),
         address TEXT NOT NULL,
@@ -240,7 +240,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: 'blobs',
     sql: `
-      -- Uploaded attachment ciphertext (relay-contract-2 §5): the bytes are a file named by the
+      -- Uploaded attachment ciphertext (docs/protocol.md §14): the bytes are a file named by the
       -- id in the blob folder; this row says whose it is, how big, and until when it is kept.
       CREATE TABLE blobs (
         id TEXT PRIMARY KEY,

@@ -23,10 +23,10 @@ export type StoreErrorCode =
   | 'too-many-devices' // the wallet already has MAX_DEVICES current devices (409)
   | 'blob-quota-full'; // the upload would pass the uploader's blob storage quota (429)
 
-/** Current devices a wallet may have at once (relay-contract-2 §2). */
+/** Current devices a wallet may have at once (docs/protocol.md §4 Limits). */
 export const MAX_DEVICES = 16;
 
-/** Per-recipient queue limits a send is checked against (relay-contract-2 §2); operator flags. */
+/** Per-recipient queue limits a send is checked against (docs/protocol.md §4 Limits); operator flags. */
 export interface QueueLimits {
   /** undelivered envelopes per recipient device (per wallet for envelopes sealed to no device) */
   maxQueued: number;
@@ -170,7 +170,7 @@ export interface DeliveryItem {
   ephemeralPublicKey: string;
   nonce: string;
   asRequest: boolean;
-  /** the quote ref the sender deposited with (relay-contract-2 §4), lower-case */
+  /** the quote ref the sender deposited with (docs/protocol.md §13 Stakes), lower-case */
   stakeRef?: string;
   /** present when the envelope carried a stakeRef */
   stake?: StakeCheck;
@@ -212,7 +212,7 @@ export interface RoutingFacts {
   recipientStake: string | null;
 }
 
-/** What adding a wallet to a group did (relay-contract-2 §3). */
+/** What adding a wallet to a group did (docs/protocol.md §12 Groups). */
 export type AddOutcome = 'member' | 'invited' | 'blocked';
 
 /** A caller's standing in a group. */
@@ -233,7 +233,7 @@ export interface GroupPatch {
   avatar?: string | null;
 }
 
-/** An uploaded blob's metadata (relay-contract-2 §5); its bytes are a file named by the id. */
+/** An uploaded blob's metadata (docs/protocol.md §14 Blobs); its bytes are a file named by the id. */
 export interface BlobRow {
   /** 128 random bits, base64url */
   id: string;
@@ -340,7 +340,7 @@ export interface RelayStore {
   listBotTokens(groupId: string): Promise<BotTokenRow[]>;
   revokeBotToken(groupId: string, id: string, now: number): Promise<boolean>;
 
-  // stakes (relay-contract-2 §4)
+  // stakes (docs/protocol.md §13 Stakes)
   createStakeQuote(q: StakeQuoteRow): Promise<void>;
   getStakeQuote(ref: string): Promise<StakeQuoteRow | null>;
   getStake(id: string): Promise<StakeRow | null>;
@@ -349,7 +349,7 @@ export interface RelayStore {
   setStakeStatus(id: string, status: StakeStatus): Promise<void>;
   setReleaseSignature(id: string, signature: string): Promise<void>;
 
-  // blobs (relay-contract-2 §5): metadata only; the bytes are files the HTTP layer keeps
+  // blobs (docs/protocol.md §14 Blobs): metadata only; the bytes are files the HTTP layer keeps
   /** Bytes of the uploader's blobs that have not expired at `now`. */
   blobUsage(uploader: string, now: number): Promise<number>;
   /** Records a blob whose file is already in place; throws blob-quota-full when the uploader's unexpired blobs would pass quotaBytes. */

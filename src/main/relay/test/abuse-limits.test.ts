@@ -1,5 +1,5 @@
 /**
- * relay-contract-2 §2 and issue 8's findings 1, 2 and 4: the limits an attacker cannot walk
+ * docs/protocol.md §4 Limits and issue 8's findings 1, 2 and 4: the limits an attacker cannot walk
  * around, each against a real relay over HTTP.
  */
 import { request } from 'node:http';
@@ -178,7 +178,7 @@ describe('queue quotas', () => {
 });
 
 describe('operator flags', () => {
-  it('take the defaults of relay-contract-2 §2 and refuse nonsense', () => {
+  it('take the defaults of docs/protocol.md §4 and refuse nonsense', () => {
     const plain = parseInvocation([]);
     expect(plain.mode === 'serve' && plain.options).toMatchObject({ maxQueued: 10_000, maxQueuedMib: 64, maxRequestsPerPair: 20, minFreeDiskMib: 512 });
     expect(DEFAULT_CONFIG).toMatchObject({ maxQueued: 10_000, maxQueuedMib: 64, maxRequestsPerPair: 20, minFreeDiskMib: 512 });

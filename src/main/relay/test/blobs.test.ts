@@ -1,5 +1,5 @@
 /**
- * Blobs (relay-contract-2 §5): encrypted attachment bytes streamed up and down, with Range, a
+ * Blobs (docs/protocol.md §14 Blobs): encrypted attachment bytes streamed up and down, with Range, a
  * size cap, a per-wallet quota, the envelope plaintext check, uploader-only delete and expiry.
  */
 import { randomBytes } from 'node:crypto';

@@ -10,7 +10,7 @@ import { startNode, type ClusterNode } from './cluster-harness.js';
 import { call, envelopeTo, signIn, type TestUser } from './harness.js';
 
 /**
- * What makes two relay processes on one PostgreSQL database one relay (relay-contract-2 §6):
+ * What makes two relay processes on one PostgreSQL database one relay (docs/protocol.md §16 Operating a relay):
  * each case talks to node A and node B directly. The rest of the relay's HTTP suite runs on a
  * cluster too (npm run test:cluster).
  */

@@ -1,5 +1,5 @@
 /**
- * relay-contract-2 §3 and issue 8's finding 3: being put into a group follows the added
+ * docs/protocol.md §12 Groups and issue 8's finding 3: being put into a group follows the added
  * wallet's own rules, and group admins have exactly the rights the contract gives them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

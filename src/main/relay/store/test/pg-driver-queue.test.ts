@@ -5,7 +5,7 @@
  * when the query ends (push). Unpatched, a list that never empties (a pool whose connections were
  * all opened by a burst, then used one at a time) kept a spent slot per query for good and
  * remove() scanned them all: a relay node's every query got slower the longer it ran (the
- * figures are in README, "Relay clusters").
+ * figures are in docs/benchmarks.md, cluster).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
