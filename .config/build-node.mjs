@@ -26,8 +26,8 @@ export const ENTRIES = {
   start: 'src/main/web/start.ts',
   'web-cli': 'src/main/web/cli.ts',
   'relay-cli': 'src/main/relay/cli.ts',
-  'client-cli': 'src/main/client/cli.ts',
-  'bot-cli': 'src/main/client/bot-cli.ts',
+  'client-cli': 'src/main/client/cli/cli.ts',
+  'bot-cli': 'src/main/client/cli/bot-cli.ts',
   'vault-worker': 'src/main/vault/vault-worker.ts',
 };
 

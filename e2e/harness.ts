@@ -101,7 +101,7 @@ export class TestRelay {
 /** The headless client CLI on its own profile, as a second person (or QA) drives it; JSON lines out. */
 export async function clientCli(profile: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; json: unknown[]; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [tsx, 'src/main/client/cli.ts', '--profile', profile, ...args], { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: 'e2e', ...env } });
+    const c = spawn(process.execPath, [tsx, 'src/main/client/cli/cli.ts', '--profile', profile, ...args], { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: 'e2e', ...env } });
     let out = '';
     let err = '';
     c.stdout.on('data', (d) => (out += d));

@@ -6,7 +6,7 @@
  * the recipient's devices, so the relay should run with `--rate-limit 0`, and this client does
  * not pace itself to the usual 120 requests a minute.
  */
-import { Messenger } from '../src/main/client/messenger.js';
+import { Messenger } from '../src/main/client/core/messenger.js';
 import type { ConversationId } from '../src/shared/domain.js';
 
 const [profileDir, to, countArg, prefix] = process.argv.slice(2);

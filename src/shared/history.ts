@@ -1,4 +1,4 @@
-/** History on a new device: what the app hears of a transfer (src/main/client/history-transfer.ts). */
+/** History on a new device: what the app hears of a transfer (src/main/client/history/history-transfer.ts). */
 
 export type HistoryPhase = 'pack' | 'upload' | 'download' | 'verify' | 'import';
 

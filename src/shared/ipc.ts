@@ -206,7 +206,7 @@ export const commands = {
   'notifications.show': cmd<{ shown: boolean }>()(
     Type.Object({ title: Type.String({ maxLength: 200 }), body: Type.String({ maxLength: 500 }), conversationId: Type.Optional(ConvId) }, { additionalProperties: false }),
   ),
-  // backups (src/main/client/backups.ts): null when the person cancelled the shell's save dialog;
+  // backups (src/main/client/backup/backups.ts): null when the person cancelled the shell's save dialog;
   // in web mode the file is downloaded, and in both a restore's file is uploaded, in base64 pieces
   'backup.export': cmd<BackupSummary | null>()(Type.Object({ passphrase: Type.String({ minLength: BACKUP_PASSPHRASE_MIN, maxLength: 1024 }) }, { additionalProperties: false })),
   'backup.download': cmd<{ data: string; next: number | null }>()(Type.Object({ name: BackupName, offset: Type.Integer({ minimum: 0 }) }, { additionalProperties: false })),

@@ -11,10 +11,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keptFilesIn } from '../client/attachment-crypto.js';
-import type { ArchiveFiles } from '../client/backup-archive.js';
-import { Backups } from '../client/backups.js';
-import { LocalStore, type IncomingMessage } from '../client/local-store.js';
+import { keptFilesIn } from '../client/attachments/attachment-crypto.js';
+import type { ArchiveFiles } from '../client/backup/backup-archive.js';
+import { Backups } from '../client/backup/backups.js';
+import { LocalStore, type IncomingMessage } from '../client/store/local-store.js';
 
 export interface BackupBenchOptions {
   quick?: boolean;

@@ -59,7 +59,7 @@ export async function benchCli(opts: { quick?: boolean; log?: (line: string) => 
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const whoamiNpm = await timed('whoami (npm run client)', () => run(npm, ['run', '--silent', 'client', '--', '--profile', alice, 'whoami']));
     const fromSource = await timed('whoami (source under tsx, no remembered unlock)', () =>
-      run(process.execPath, ['--import', 'tsx', 'src/main/client/cli.ts', '--profile', alice, '--unlock-ttl', '0', 'whoami']),
+      run(process.execPath, ['--import', 'tsx', 'src/main/client/cli/cli.ts', '--profile', alice, '--unlock-ttl', '0', 'whoami']),
     );
     return { cli_whoami_ms: whoami, cli_send_ms: send, cli_whoami_npm_ms: whoamiNpm, cli_whoami_from_source_ms: fromSource };
   } finally {

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConversationId } from '../../shared/domain.js';
-import { LocalStore, type IncomingMessage } from '../client/local-store.js';
+import { LocalStore, type IncomingMessage } from '../client/store/local-store.js';
 import { percentile } from './report.js';
 
 export interface SearchBenchOptions {

@@ -14,10 +14,10 @@ import type { ChatMessage, ConversationId } from '../../shared/domain.js';
 import { FILE_CHUNK_BYTES, MAX_FILE_BYTES, MAX_FILES, PREVIEWS_MAX_CHARS_PER_MESSAGE, type FileProgress } from '../../shared/attachments.js';
 import type { EventName, Events } from '../../shared/ipc.js';
 import { AppError } from '../../shared/plain-errors.js';
-import { cleanName } from '../client/attachment-wire.js';
-import type { Attachments } from '../client/attachments.js';
-import { byPercent } from '../client/file-progress.js';
-import type { Messenger } from '../client/messenger.js';
+import { cleanName } from '../client/attachments/attachment-wire.js';
+import type { Attachments } from '../client/attachments/attachments.js';
+import { byPercent } from '../client/attachments/file-progress.js';
+import type { Messenger } from '../client/core/messenger.js';
 import type { Handlers } from '../commands/handler-types.js';
 
 /** files staged and not yet sent, across every conversation: enough for a few drafts, not a disk filler */

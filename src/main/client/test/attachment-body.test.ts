@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { composeFields, readBody } from '../message-body.js';
-import { MAX_FILE_BYTES, type AttachmentRef } from '../attachment-wire.js';
+import { composeFields, readBody } from '../messages/message-body.js';
+import { MAX_FILE_BYTES, type AttachmentRef } from '../attachments/attachment-wire.js';
 import { PREVIEW_MAX_CHARS } from '../../../shared/attachments.js';
 
 const PEER = '0x' + 'ab'.repeat(20);

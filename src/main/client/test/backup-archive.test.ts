@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ArchiveError, readArchive, writeArchive, type ArchiveFiles } from '../backup-archive.js';
-import { LocalStore } from '../local-store.js';
+import { ArchiveError, readArchive, writeArchive, type ArchiveFiles } from '../backup/backup-archive.js';
+import { LocalStore } from '../store/local-store.js';
 import { ME, dump, fillProfile, folderFiles } from './backup-fixture.js';
 import { cleanup, tempDir } from './harness.js';
 

@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Backups } from '../backups.js';
-import type { BackupParams } from '../backup-file.js';
-import { LocalStore } from '../local-store.js';
+import { Backups } from '../backup/backups.js';
+import type { BackupParams } from '../backup/backup-file.js';
+import { LocalStore } from '../store/local-store.js';
 import { ME, dump, fillProfile, folderFiles } from './backup-fixture.js';
 import { cleanup, tempDir } from './harness.js';
 

@@ -5,10 +5,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { keptFilesIn } from '../attachment-crypto.js';
-import type { ArchiveFiles } from '../backup-archive.js';
-import { ARCHIVE_TABLES, type ArchiveRow, type ArchiveTable } from '../backup-store.js';
-import type { IncomingMessage, LocalStore } from '../local-store.js';
+import { keptFilesIn } from '../attachments/attachment-crypto.js';
+import type { ArchiveFiles } from '../backup/backup-archive.js';
+import { ARCHIVE_TABLES, type ArchiveRow, type ArchiveTable } from '../backup/backup-store.js';
+import type { IncomingMessage, LocalStore } from '../store/local-store.js';
 
 export const ME = '0x' + 'a1'.repeat(20);
 export const BOB = '0x' + 'b2'.repeat(20);

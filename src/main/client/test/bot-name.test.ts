@@ -1,6 +1,6 @@
 /** The relay's botName is unsigned text: the client cleans and caps it before anything shows it. */
 import { describe, expect, it } from 'vitest';
-import { MAX_BOT_NAME, readBotName } from '../message-body.js';
+import { MAX_BOT_NAME, readBotName } from '../messages/message-body.js';
 
 describe('readBotName', () => {
   it('trims, drops control and format characters, and caps at 64 characters', () => {

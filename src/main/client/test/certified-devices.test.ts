@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { signDeviceCertificate, verifyDeviceCertificates } from '../../vault/device-certificate.js';
 import type { CertificateToCheck } from '../../vault/vault-protocol.js';
 import { addressFromPrivateKey } from '../../vault/wallet.js';
-import { verifyInParallel } from '../certified-devices.js';
-import { certifiedMemberDevices } from '../sealed-envelopes.js';
+import { verifyInParallel } from '../trust/certified-devices.js';
+import { certifiedMemberDevices } from '../messages/sealed-envelopes.js';
 
 /** `members` wallets with two devices each; the first device of every third member carries another wallet's signature. */
 function groupDevices(members: number): { devices: Record<string, Array<{ publicKey: string; certificate: string }>>; forged: Set<string> } {

@@ -9,7 +9,7 @@ import { signIn } from '../../test-support/sign-in.js';
 import { buildDirectFrame } from '../../vault/frames.js';
 import { buildPayload } from '../../vault/payload.js';
 import { nodeSealer } from '../../vault/sealer-node.js';
-import { RelayApi } from '../relay-api.js';
+import { RelayApi } from '../network/relay-api.js';
 import { cleanup, cli, cliOk, newProfile, runEntry, startRelay, tempDir, type Relay } from './harness.js';
 
 let relay: Relay;

@@ -6,8 +6,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../shared/domain.js';
-import { Messenger } from '../messenger.js';
-import type { CrashPoint } from '../sync-engine.js';
+import { Messenger } from '../core/messenger.js';
+import type { CrashPoint } from '../core/sync-engine.js';
 import { PASSPHRASE, cleanup, cli, newProfile, startRelay } from './harness.js';
 
 afterAll(cleanup);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, ContactRequest } from '../../../shared/domain.js';
-import type { Messenger } from '../messenger.js';
+import type { Messenger } from '../core/messenger.js';
 import { ANVIL_MISSING } from '../../devchain/anvil.js';
 import { startLocalChain } from '../../devchain/local-chain.js';
 import { cleanup, newProfile, startRelay, type Relay } from './harness.js';

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { ConversationId, RejectedMessage } from '../../../shared/domain.js';
 import type { Events } from '../../../shared/ipc.js';
-import { LocalStore, type IncomingMessage } from '../local-store.js';
-import type { Messenger } from '../messenger.js';
-import type { ScheduleTimer } from '../message-changes.js';
-import type { Outbox } from '../outbox.js';
+import { LocalStore, type IncomingMessage } from '../store/local-store.js';
+import type { Messenger } from '../core/messenger.js';
+import type { ScheduleTimer } from '../messages/message-changes.js';
+import type { Outbox } from '../core/outbox.js';
 import { cleanup, newProfile, startRelay, tempDir, type Relay } from './harness.js';
 
 type Profile = Awaited<ReturnType<typeof newProfile>>;

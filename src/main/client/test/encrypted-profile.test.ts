@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseFileState } from '../../sqlite/database-cipher.js';
-import { Messenger } from '../messenger.js';
+import { Messenger } from '../core/messenger.js';
 import { cleanup, newProfile, PASSPHRASE, startRelay, type Relay } from './harness.js';
 
 let relay: Relay;

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ConversationId } from '../../../shared/domain.js';
 import { DatabaseKeyError, databaseFileState } from '../../sqlite/database-cipher.js';
 import { ENCRYPT_STEPS, encryptingTempFile, type EncryptStep } from '../../sqlite/encrypt-in-place.js';
-import { LocalStore, type IncomingMessage } from '../local-store.js';
+import { LocalStore, type IncomingMessage } from '../store/local-store.js';
 import { cleanup, tempDir } from './harness.js';
 
 afterAll(cleanup);

@@ -12,7 +12,7 @@ import { buildDirectFrame, buildGroupFrame } from '../../vault/frames.js';
 import { buildPayload } from '../../vault/payload.js';
 import { nodeSealer } from '../../vault/sealer-node.js';
 import type { RejectedMessage } from '../../../shared/domain.js';
-import { RelayApi } from '../relay-api.js';
+import { RelayApi } from '../network/relay-api.js';
 import { cleanup, newProfile, startRelay, type Relay } from './harness.js';
 
 let relay: Relay;

@@ -5,7 +5,7 @@
  * plain member, and to an admin once unnamed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RelayError } from '../relay-api.js';
+import { RelayError } from '../network/relay-api.js';
 import { cleanup, newProfile, runEntry, startRelay, type Relay } from './harness.js';
 
 type Profile = Awaited<ReturnType<typeof newProfile>>;

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationId } from '../../../shared/domain.js';
-import { postAsBot } from '../bot.js';
-import { RelayError } from '../relay-api.js';
+import { postAsBot } from '../cli/bot.js';
+import { RelayError } from '../network/relay-api.js';
 import { cleanup, newProfile, startRelay, tempDir, type Relay } from './harness.js';
 
 type Profile = Awaited<ReturnType<typeof newProfile>>;

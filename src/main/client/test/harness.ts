@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_CONFIG } from '../../relay/config.js';
 import { startRelayServer, type RunningRelay } from '../../relay/server.js';
 import type { ServeOptions } from '../../relay/cli-args.js';
-import { Messenger, type MessengerOptions } from '../messenger.js';
+import { Messenger, type MessengerOptions } from '../core/messenger.js';
 import { runTs, type Finished } from '../../test-support/child-process.js';
 
 export const PASSPHRASE = 'correct horse battery staple';

@@ -11,7 +11,7 @@ afterAll(cleanup);
 
 /** `sync --follow` on a profile: its stdout lines as they come, and a clean stop. */
 function follow(profile: string) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/client/cli.ts'), '--profile', profile, 'sync', '--follow'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/client/cli/cli.ts'), '--profile', profile, 'sync', '--follow'], {
     cwd: ROOT,
     env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ChunkSealer, HistoryIntegrityError, openChunks, sealedLength } from '../history-crypto.js';
+import { ChunkSealer, HistoryIntegrityError, openChunks, sealedLength } from '../history/history-crypto.js';
 
 const CHUNK = 1024;
 const TAG = 16;

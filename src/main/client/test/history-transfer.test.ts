@@ -15,10 +15,10 @@ import { signIn } from '../../test-support/sign-in.js';
 import { buildDirectFrame } from '../../vault/frames.js';
 import { buildPayload } from '../../vault/payload.js';
 import { nodeSealer } from '../../vault/sealer-node.js';
-import { ChunkSealer } from '../history-crypto.js';
-import { HISTORY_ARCHIVE_FORMAT } from '../history-archive.js';
-import { Messenger } from '../messenger.js';
-import { RelayApi } from '../relay-api.js';
+import { ChunkSealer } from '../history/history-crypto.js';
+import { HISTORY_ARCHIVE_FORMAT } from '../history/history-archive.js';
+import { Messenger } from '../core/messenger.js';
+import { RelayApi } from '../network/relay-api.js';
 import { PASSPHRASE, cleanup, newProfile, startRelay, tempDir, type Relay } from './harness.js';
 
 let relay: Relay;

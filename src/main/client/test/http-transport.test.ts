@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, httpRequest, NetworkError } from '../http-transport.js';
+import { createAgent, httpRequest, NetworkError } from '../network/http-transport.js';
 
 /**
  * A server that answers the first request of each connection and keeps it alive, then resets

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Messenger } from '../messenger.js';
+import { Messenger } from '../core/messenger.js';
 import { toIpcError } from '../../../shared/plain-errors.js';
 import { PASSPHRASE, cleanup, newProfile, startRelay, tempDir, type Relay } from './harness.js';
 

@@ -8,8 +8,8 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, DeliveryState, TypingNotice } from '../../../shared/domain.js';
-import { Messenger } from '../messenger.js';
-import { Signals } from '../signals.js';
+import { Messenger } from '../core/messenger.js';
+import { Signals } from '../core/signals.js';
 import { PASSPHRASE, ROOT, cleanup, newProfile, runEntry, startRelay, tempDir, type Relay } from './harness.js';
 
 afterEach(async () => {
@@ -257,7 +257,7 @@ describe('live delivery', () => {
     const bobAddress = (init.json[0] as { address: string }).address;
     const alice = await newProfile(relay.url);
 
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/client/cli.ts'), '--profile', dir, 'sync', '--follow'], {
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/client/cli/cli.ts'), '--profile', dir, 'sync', '--follow'], {
       cwd: ROOT,
       env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE },
       stdio: ['ignore', 'pipe', 'pipe'],

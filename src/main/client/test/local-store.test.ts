@@ -7,8 +7,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SchemaTooNewError } from '../../sqlite/migrations.js';
-import { LocalStore, type IncomingMessage } from '../local-store.js';
-import { MIGRATIONS } from '../local-store-migrations.js';
+import { LocalStore, type IncomingMessage } from '../store/local-store.js';
+import { MIGRATIONS } from '../store/local-store-migrations.js';
 import { cleanup, tempDir } from './harness.js';
 
 afterAll(cleanup);

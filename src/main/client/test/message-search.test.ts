@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../sqlite/migrations.js';
 import { MATCH_END, MATCH_START, ftsQuery, snippetParts } from '../../../shared/message-search.js';
-import { LocalStore, type IncomingMessage } from '../local-store.js';
-import { MESSAGE_SEARCH_SQL } from '../local-store-search.js';
+import { LocalStore, type IncomingMessage } from '../store/local-store.js';
+import { MESSAGE_SEARCH_SQL } from '../store/local-store-search.js';
 import { explain } from '../../sqlite/test/query-plan.js';
-import { MIGRATIONS } from '../local-store-migrations.js';
-import { Messenger } from '../messenger.js';
+import { MIGRATIONS } from '../store/local-store-migrations.js';
+import { Messenger } from '../core/messenger.js';
 import { cleanup, tempDir } from './harness.js';
 
 afterAll(cleanup);

@@ -9,8 +9,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explain } from '../../sqlite/test/query-plan.js';
-import { LOCAL_STORE_SQL } from '../local-store.js';
-import { LocalStore } from '../local-store.js';
+import { LOCAL_STORE_SQL } from '../store/local-store.js';
+import { LocalStore } from '../store/local-store.js';
 import { cleanup, tempDir } from './harness.js';
 
 const CONVERSATIONS = 40;

@@ -10,9 +10,9 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from 'selfsigned';
-import { NetworkError, normalizeFingerprint } from '../http-transport.js';
-import { RelayApi, RelayError } from '../relay-api.js';
-import { RequestPacer } from '../request-pacer.js';
+import { NetworkError, normalizeFingerprint } from '../network/http-transport.js';
+import { RelayApi, RelayError } from '../network/relay-api.js';
+import { RequestPacer } from '../network/request-pacer.js';
 
 const servers: Array<http.Server> = [];
 afterAll(async () => {

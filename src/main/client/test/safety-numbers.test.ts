@@ -6,9 +6,9 @@
  * question asked before the first message after a change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupDigits, safetyHalf, safetyNumber } from '../safety-number.js';
+import { groupDigits, safetyHalf, safetyNumber } from '../trust/safety-number.js';
 import decodeQR from 'qr/decode.js';
-import { qrRows } from '../qr-code.js';
+import { qrRows } from '../trust/qr-code.js';
 import type { DeviceNotice } from '../../../shared/trust.js';
 import { cleanup, newProfile, runEntry, startRelay, type Relay } from './harness.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { composeSignal, MAX_RECEIPT_IDS, readBody, readSignal, type SignalBody } from '../message-body.js';
+import { composeSignal, MAX_RECEIPT_IDS, readBody, readSignal, type SignalBody } from '../messages/message-body.js';
 
 const common = { id: randomUUID(), sentAt: '2025-01-02T03:04:05.000Z' };
 const PEER = '0x' + 'ab'.repeat(20);

@@ -6,9 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VaultClient } from '../../vault/vault-client.js';
-import type { CertifiedDevices } from '../certified-devices.js';
-import type { RelayApi } from '../relay-api.js';
-import { Signals } from '../signals.js';
+import type { CertifiedDevices } from '../trust/certified-devices.js';
+import type { RelayApi } from '../network/relay-api.js';
+import { Signals } from '../core/signals.js';
 
 const ME = '0x' + '1'.repeat(40);
 const PEER = '0x' + '2'.repeat(40);

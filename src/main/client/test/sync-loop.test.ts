@@ -5,11 +5,11 @@
  * again; against a relay without `Relay-Wait` it polls. The engine and relay are stand-ins.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LocalStore } from '../local-store.js';
-import type { Outbox } from '../outbox.js';
-import type { RelaySession } from '../relay-session.js';
-import type { Hold, SyncEngine, SyncPassResult } from '../sync-engine.js';
-import { SyncLoop } from '../sync-loop.js';
+import type { LocalStore } from '../store/local-store.js';
+import type { Outbox } from '../core/outbox.js';
+import type { RelaySession } from '../core/relay-session.js';
+import type { Hold, SyncEngine, SyncPassResult } from '../core/sync-engine.js';
+import { SyncLoop } from '../core/sync-loop.js';
 
 /** Each pass: whether it held the pull, and for how long. */
 let passes: Array<number | null>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../../shared/ipc.js';
-import { RelayError } from '../../client/relay-api.js';
+import { RelayError } from '../../client/network/relay-api.js';
 import { VaultError } from '../../vault/vault-error.js';
 import { dispatch } from '../dispatch.js';
 import type { Handlers } from '../handler-types.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_CHUNK_BYTES, MAX_FILE_BYTES, type FileProgress } from '../../../shared/attachments.js';
 import type { ConversationId } from '../../../shared/domain.js';
-import type { Messenger } from '../../client/messenger.js';
+import type { Messenger } from '../../client/core/messenger.js';
 import { cleanup, newProfile, startRelay, tempDir, type Relay } from '../../client/test/harness.js';
 import { AttachmentCommands, withFiles } from '../attachment-commands.js';
 

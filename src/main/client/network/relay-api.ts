@@ -1,0 +1,510 @@
+/**
+ * Typed client for the relay's REST API (docs/protocol.md), built on the
+ * shared typebox schemas: request bodies are the schemas' static types and every answer the
+ * client relies on is checked against its schema before use, so a misbehaving relay shows up
+ * as a RelayError rather than as undefined deep inside the sync loop.
+ *
+ * Rate limits: a RequestPacer per credential keeps us under 120 requests a minute; if the
+ * relay still answers 429 we wait for its `Retry-After` and try again.
+ */
+import { Compile } from 'typebox/compile';
+import type { TSchema, Static } from 'typebox';
+import {
+  ChallengeResult, KeyList, MintKeyResult, Policy,
+  type ApiKeyMeta, type SignInBody, type UnknownSenders,
+} from '../../../shared/api/account.js';
+import { LIMITS } from '../../../shared/api/common.js';
+import { DeviceKeys, DirectoryResult, HandleRecord, Me } from '../../../shared/api/directory.js';
+import {
+  BatchResults, GroupSendResults, PullResult,
+  type EnvelopeInput, type GroupEnvelopeInput, type Envelope, type SendResult,
+} from '../../../shared/api/envelopes.js';
+import {
+  AddMemberResult, GroupDetail, GroupList, GroupView, InvitationAnswer, InvitationList, MintTokenResult,
+  type Invitation,
+  type GroupSummary,
+  type CreateGroupBody, type PatchGroupBody,
+} from '../../../shared/api/groups.js';
+import { StakeConfig, StakeList, StakeRecord } from '../../../shared/api/stakes.js';
+import { BlobUploadResult } from '../../../shared/api/blobs.js';
+import { Transform, type Readable, type Writable } from 'node:stream';
+import { NetworkError, createAgent, httpRequest, type HttpResponse } from './http-transport.js';
+import { RequestPacer, type RequestPriority } from './request-pacer.js';
+import type http from 'node:http';
+
+const QUOTA_CODES = new Set(['recipient-full', 'too-many-requests-pending', 'blob-quota-full']);
+
+/** Bytes so far and the whole, for progress bars. */
+export type Progress = (done: number, total: number) => void;
+
+/**
+ * Whether the relay refused our credential itself (revoked key, relay reset), as opposed to a
+ * 401 about one group: a key whose wallet is not a member of that group is 401 `not-a-member`
+ * there (docs/protocol.md §2, group member keys) and must not make us drop the key.
+ */
+export function credentialRefused(e: unknown): boolean {
+  return e instanceof RelayError && e.status === 401 && e.code !== 'not-a-member' && e.code !== 'token-scope';
+}
+
+/** The relay answered with an error status (or with a body that breaks the contract). */
+export class RelayError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+    this.name = 'RelayError';
+  }
+}
+
+export { NetworkError };
+
+export interface RelayApiOptions {
+  /** base URL of the relay, e.g. http://127.0.0.1:8080 (the /api/v1 prefix is added here) */
+  baseUrl: string;
+  /** SHA-256 fingerprint of a self-signed relay certificate (https only); enforced on every connection */
+  fingerprint?: string | null;
+  /** `sk_live_…` or `gtk_live_…`; may be set later with setCredential */
+  credential?: string | null;
+  pacer?: RequestPacer;
+  /** how many 429 answers in a row to sit out before giving up */
+  max429Retries?: number;
+  /** longest Retry-After we are willing to honour in-line (ms); longer becomes an error */
+  maxRetryAfterMs?: number;
+}
+
+type Checked<S extends TSchema> = { schema: S; check: (v: unknown) => boolean };
+const checkers = new Map<TSchema, (v: unknown) => boolean>();
+function checker<S extends TSchema>(schema: S): Checked<S> {
+  let check = checkers.get(schema);
+  if (!check) {
+    const compiled = Compile(schema);
+    check = (v: unknown) => compiled.Check(v);
+    checkers.set(schema, check);
+  }
+  return { schema, check };
+}
+
+/** The answers of a send and a pull (the paths a person waits on), in the order a first send meets them. */
+const HOT_ANSWERS: readonly TSchema[] = [DeviceKeys, GroupView, GroupSendResults, BatchResults, PullResult, GroupDetail];
+
+/**
+ * Compiles the checks of the hot answers ahead of need. A long-lived shell calls it once it has
+ * settled, so that a first send does not compile them on its way (tens of milliseconds on a
+ * busy machine); a one-shot CLI command never does.
+ */
+export function warmResponseChecks(): void {
+  for (const schema of HOT_ANSWERS) checker(schema);
+}
+
+interface CallOptions<S extends TSchema | null> {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** raw bytes instead of JSON: made afresh for each attempt (a 429 is retried), with their length */
+  stream?: { open: () => Readable; length: number; contentType: string };
+  /** a 2xx answer's body goes here, streamed */
+  sink?: Writable;
+  /** answer schema; null = any JSON */
+  schema: S;
+  auth?: boolean;
+  priority?: RequestPriority;
+  /** statuses that are a normal answer rather than an error (returned as null) */
+  nullOn?: number[];
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** sees the answer's headers (before its body is checked) */
+  onHeaders?: (headers: HttpResponse['headers']) => void;
+}
+
+export class RelayApi {
+  readonly baseUrl: URL;
+  readonly fingerprint: string | null;
+  private credential: string | null;
+  private readonly agent: http.Agent;
+  readonly pacer: RequestPacer;
+  private readonly max429Retries: number;
+  private readonly maxRetryAfterMs: number;
+
+  constructor(opts: RelayApiOptions) {
+    const url = new URL(opts.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('relay URL must be http:// or https://');
+    url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    url.search = '';
+    url.hash = '';
+    this.baseUrl = url;
+    this.fingerprint = opts.fingerprint ?? null;
+    if (this.fingerprint && url.protocol !== 'https:') throw new Error('a certificate fingerprint needs an https:// relay URL');
+    this.credential = opts.credential ?? null;
+    this.agent = createAgent(url, this.fingerprint);
+    this.pacer = opts.pacer ?? new RequestPacer();
+    this.max429Retries = opts.max429Retries ?? 5;
+    this.maxRetryAfterMs = opts.maxRetryAfterMs ?? 65_000;
+  }
+
+  /** The base URL without a trailing slash, as stored in profiles. */
+  get origin(): string {
+    return this.baseUrl.toString().replace(/\/+$/, '');
+  }
+
+  setCredential(credential: string | null): void {
+    this.credential = credential;
+  }
+
+  hasCredential(): boolean {
+    return this.credential !== null;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  // ---- sign-in (no credential) ----
+
+  challenge(address: string): Promise<ChallengeResult> {
+    return this.call('POST', '/auth/challenge', { body: { address }, schema: ChallengeResult, auth: false });
+  }
+
+  signIn(body: SignInBody): Promise<MintKeyResult> {
+    return this.call('POST', '/auth/keys', { body, schema: MintKeyResult, auth: false });
+  }
+
+  // ---- account ----
+
+  me(): Promise<Static<typeof Me>> {
+    return this.call('GET', '/me', { schema: Me });
+  }
+
+  async listKeys(): Promise<ApiKeyMeta[]> {
+    return (await this.call('GET', '/me/keys', { schema: KeyList })).keys;
+  }
+
+  mintKey(label: string): Promise<MintKeyResult> {
+    return this.call('POST', '/me/keys', { body: { label }, schema: MintKeyResult });
+  }
+
+  async revokeKey(id: string): Promise<void> {
+    await this.call('DELETE', `/me/keys/${encodeURIComponent(id)}`, { schema: null });
+  }
+
+  async revokeDevice(publicKey: string): Promise<void> {
+    await this.call('DELETE', `/devices/${encodeURIComponent(publicKey)}`, { schema: null });
+  }
+
+  claimHandle(handle: string): Promise<HandleRecord> {
+    return this.call('PUT', '/me/handle', { body: { handle }, schema: HandleRecord });
+  }
+
+  getPolicy(): Promise<Policy> {
+    return this.call('GET', '/me/policy', { schema: Policy });
+  }
+
+  setPolicy(unknownSenders: UnknownSenders, stake?: string): Promise<Policy> {
+    return this.call('PUT', '/me/policy', { body: stake === undefined ? { unknownSenders } : { unknownSenders, stake }, schema: Policy });
+  }
+
+  async allow(address: string): Promise<void> {
+    await this.call('PUT', `/contacts/${address}`, { schema: null });
+  }
+
+  async forget(address: string): Promise<void> {
+    await this.call('DELETE', `/contacts/${address}`, { schema: null });
+  }
+
+  async block(address: string): Promise<void> {
+    await this.call('PUT', `/blocks/${address}`, { schema: null });
+  }
+
+  async unblock(address: string): Promise<void> {
+    await this.call('DELETE', `/blocks/${address}`, { schema: null });
+  }
+
+  // ---- directory ----
+
+  /** null when the handle is not claimed */
+  resolveHandle(handle: string): Promise<HandleRecord | null> {
+    return this.call('GET', `/handles/${encodeURIComponent(handle)}`, { schema: HandleRecord, nullOn: [404] });
+  }
+
+  async directory(q: string, limit: number = LIMITS.directoryDefault): Promise<Static<typeof DirectoryResult>['results']> {
+    const query = q.trim() === '' ? { limit } : { q: q.trim(), limit };
+    return (await this.call('GET', '/directory', { query, schema: DirectoryResult })).results;
+  }
+
+  /** The address's certified devices; null when it has none (404). Always fresh: callers verify certificates. */
+  deviceKeys(address: string, priority: RequestPriority = 'user'): Promise<DeviceKeys | null> {
+    return this.call('GET', `/keys/${address}`, { schema: DeviceKeys, nullOn: [404], priority });
+  }
+
+  // ---- stakes (docs/protocol.md §13) ----
+
+  stakeConfig(): Promise<StakeConfig> {
+    return this.call('GET', '/stake-config', { schema: StakeConfig, auth: false });
+  }
+
+  async stakes(role?: 'sent' | 'received'): Promise<StakeRecord[]> {
+    return (await this.call('GET', '/stakes', { query: { role }, schema: StakeList })).stakes;
+  }
+
+  stake(id: string): Promise<StakeRecord> {
+    return this.call('GET', `/stakes/${id}`, { schema: StakeRecord });
+  }
+
+  /** Hands the relay our EIP-712 Release signature for the sender to submit. */
+  async releaseStake(id: string, signature: string): Promise<void> {
+    await this.call('POST', `/stakes/${id}/release`, { body: { signature }, schema: null });
+  }
+
+  // ---- envelopes ----
+
+  async pull(limit: number = LIMITS.pullDefault, priority: RequestPriority = 'background'): Promise<Envelope[]> {
+    return (await this.call('GET', '/envelopes', { query: { limit }, schema: PullResult, priority })).envelopes;
+  }
+
+  /**
+   * Whether this relay holds pulls (docs/protocol.md §10): null until a held pull was tried,
+   * then whether its answer carried `Relay-Wait`. A relay that does not is polled instead.
+   */
+  holdsPulls: boolean | null = null;
+
+  /**
+   * A pull held by the relay for up to `waitSeconds` (1–25) until something arrives for us.
+   * A relay that does not know `wait` answers at once (or refuses the parameter with 400, and
+   * is asked again without it); either way `holdsPulls` becomes false.
+   */
+  async heldPull(limit: number, waitSeconds: number, signal?: AbortSignal): Promise<Envelope[]> {
+    let honoured = false;
+    const onHeaders = (h: HttpResponse['headers']) => {
+      honoured = h['relay-wait'] !== undefined;
+    };
+    try {
+      const res = await this.call('GET', '/envelopes', { query: { limit, wait: waitSeconds }, schema: PullResult, priority: 'background', timeoutMs: (waitSeconds + 15) * 1000, signal, onHeaders });
+      this.holdsPulls = honoured;
+      return res.envelopes;
+    } catch (e) {
+      if (!(e instanceof RelayError && e.status === 400)) throw e;
+      this.holdsPulls = false;
+      return this.pull(limit);
+    }
+  }
+
+  /**
+   * Sends direct envelopes as batches of at most 100 (the relay's cap); results come back in
+   * input order. Each batch is all-or-nothing on the relay.
+   */
+  async send(envelopes: EnvelopeInput[], priority: RequestPriority = 'user'): Promise<SendResult[]> {
+    const out: SendResult[] = [];
+    for (const chunk of chunks(envelopes)) {
+      const res = await this.call('POST', '/envelopes', { body: { envelopes: chunk }, schema: BatchResults, priority });
+      if (res.results.length !== chunk.length) throw new RelayError(502, 'relay answered a different number of send results');
+      out.push(...res.results);
+    }
+    return out;
+  }
+
+  async ack(ids: string[], priority: RequestPriority = 'user'): Promise<number> {
+    let acked = 0;
+    for (let i = 0; i < ids.length; i += LIMITS.pullMax) {
+      const res = await this.call('POST', '/envelopes/ack', { body: { ids: ids.slice(i, i + LIMITS.pullMax) }, schema: null, priority });
+      acked += typeof (res as { acked?: unknown })?.acked === 'number' ? (res as { acked: number }).acked : 0;
+    }
+    return acked;
+  }
+
+  // ---- groups ----
+
+  async listGroups(mine: boolean, limit: number = LIMITS.groupListMax, before?: string): Promise<GroupSummary[]> {
+    const query = { mine: mine ? '1' : undefined, limit, before };
+    return (await this.call('GET', '/groups', { query, schema: GroupList })).groups;
+  }
+
+  group(id: string, priority: RequestPriority = 'user'): Promise<GroupView> {
+    return this.call('GET', `/groups/${encodeURIComponent(id)}`, { schema: GroupView, priority });
+  }
+
+  createGroup(body: CreateGroupBody): Promise<GroupDetail> {
+    return this.call('POST', '/groups', { body, schema: GroupDetail });
+  }
+
+  patchGroup(id: string, body: PatchGroupBody): Promise<GroupDetail> {
+    return this.call('PATCH', `/groups/${encodeURIComponent(id)}`, { body, schema: GroupDetail });
+  }
+
+  /** `status: invited` when the wallet must accept first (docs/protocol.md §12); 403 `blocked` when it refuses. */
+  addMember(id: string, address: string): Promise<AddMemberResult> {
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/members`, { body: { address }, schema: AddMemberResult });
+  }
+
+  async invitations(): Promise<Invitation[]> {
+    return (await this.call('GET', '/me/invitations', { schema: InvitationList })).invitations;
+  }
+
+  answerInvitation(id: string, accept: boolean): Promise<InvitationAnswer> {
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/invitation`, { body: { accept }, schema: InvitationAnswer });
+  }
+
+  async setAdmin(id: string, address: string, admin: boolean): Promise<void> {
+    await this.call(admin ? 'PUT' : 'DELETE', `/groups/${encodeURIComponent(id)}/admins/${address}`, { schema: null });
+  }
+
+  async removeMember(id: string, address: string): Promise<void> {
+    await this.call('DELETE', `/groups/${encodeURIComponent(id)}/members/${address}`, { schema: null });
+  }
+
+  joinGroup(id: string, password?: string): Promise<GroupDetail> {
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/join`, { body: password === undefined ? {} : { password }, schema: GroupDetail });
+  }
+
+  mintBotToken(id: string, name: string): Promise<Static<typeof MintTokenResult>> {
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/tokens`, { body: { name }, schema: MintTokenResult });
+  }
+
+  async revokeBotToken(id: string, tokenId: string): Promise<void> {
+    await this.call('DELETE', `/groups/${encodeURIComponent(id)}/tokens/${encodeURIComponent(tokenId)}`, { schema: null });
+  }
+
+  /** Group envelopes, in batches of at most 100; `via` tells whether the relay saw a bot token. */
+  async groupSend(id: string, envelopes: GroupEnvelopeInput[]): Promise<{ results: SendResult[]; via: 'group-token' | 'api-key' }> {
+    const results: SendResult[] = [];
+    let via: 'group-token' | 'api-key' = 'api-key';
+    for (const chunk of chunks(envelopes)) {
+      const res = await this.call('POST', `/groups/${encodeURIComponent(id)}/envelopes`, { body: { envelopes: chunk }, schema: GroupSendResults });
+      if (res.results.length !== chunk.length) throw new RelayError(502, 'relay answered a different number of send results');
+      results.push(...res.results);
+      via = res.via;
+    }
+    return { results, via };
+  }
+
+  // ---- blobs (docs/protocol.md §14) ----
+
+  /** Streams `length` bytes of ciphertext from `open()` (called again if a 429 is retried) to the relay. */
+  uploadBlob(open: () => Readable, length: number, onProgress?: Progress): Promise<BlobUploadResult> {
+    const counted = () => open().pipe(counter(length, onProgress));
+    return this.call('POST', '/blobs', { stream: { open: counted, length, contentType: 'application/octet-stream' }, schema: BlobUploadResult, timeoutMs: 60_000 });
+  }
+
+  /** Streams a blob into `sink`; `size` (from the message) drives the progress callback. */
+  async downloadBlob(id: string, sink: Writable, size: number, onProgress?: Progress): Promise<void> {
+    const through = counter(size, onProgress);
+    const done = new Promise<void>((resolve, reject) => {
+      through.pipe(sink);
+      sink.once('finish', resolve);
+      sink.once('error', reject);
+    });
+    await this.call('GET', `/blobs/${encodeURIComponent(id)}`, { schema: null, sink: through, timeoutMs: 60_000 });
+    await done;
+  }
+
+  async deleteBlob(id: string): Promise<void> {
+    await this.call('DELETE', `/blobs/${encodeURIComponent(id)}`, { schema: null });
+  }
+
+  // ---- plumbing ----
+
+  private async call<S extends TSchema | null>(
+    method: string,
+    path: string,
+    opts: CallOptions<S>,
+  ): Promise<S extends TSchema ? Static<S> : unknown> {
+    const url = new URL(this.baseUrl.toString());
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/api/v1${path}`;
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {};
+    if (opts.auth !== false) {
+      if (!this.credential) throw new RelayError(401, 'not signed in to this relay', 'no-credential');
+      headers.authorization = `Bearer ${this.credential}`;
+    }
+    let body: Buffer | undefined;
+    if (opts.body !== undefined) {
+      body = Buffer.from(JSON.stringify(opts.body));
+      headers['content-type'] = 'application/json';
+    } else if (opts.stream) {
+      headers['content-type'] = opts.stream.contentType;
+      headers['content-length'] = String(opts.stream.length);
+    }
+    let res: HttpResponse;
+    for (let attempt = 0; ; attempt++) {
+      // the sign-in routes are budgeted per peer address, not per credential, but pacing them too costs nothing
+      await this.pacer.acquire(opts.priority ?? 'user');
+      res = await httpRequest(this.agent, { method, url, headers, body: opts.stream ? opts.stream.open() : body, sink: opts.sink, timeoutMs: opts.timeoutMs, signal: opts.signal });
+      // a quota 429 (the recipient's queue is full) will not clear by waiting a moment: report it
+      if (res.status !== 429 || QUOTA_CODES.has((parseJson(res.body) as { code?: unknown } | null)?.code as string)) break;
+      const waitMs = retryAfterMs(res.headers['retry-after']);
+      if (attempt >= this.max429Retries || waitMs > this.maxRetryAfterMs) {
+        throw new RelayError(429, `relay rate limit: retry after ${Math.ceil(waitMs / 1000)} s`, 'rate-limited');
+      }
+      this.pacer.pauseFor(waitMs);
+    }
+    opts.onHeaders?.(res.headers);
+    const json = parseJson(res.body);
+    if (opts.nullOn?.includes(res.status)) return null as never;
+    if (res.status < 200 || res.status >= 300) {
+      const err = json as { error?: unknown; code?: unknown } | null;
+      const message = typeof err?.error === 'string' ? err.error : `relay answered HTTP ${res.status}`;
+      throw new RelayError(res.status, message, typeof err?.code === 'string' ? err.code : null);
+    }
+    if (opts.schema !== null && !checker(opts.schema).check(json)) {
+      throw new RelayError(502, `relay answer to ${method} ${path} does not match the API contract`, 'bad-answer');
+    }
+    return json as never;
+  }
+}
+
+/** Passes bytes through, reporting how many have gone by. */
+function counter(total: number, onProgress?: Progress): Transform {
+  let done = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      done += chunk.length;
+      onProgress?.(done, total);
+      cb(null, chunk);
+    },
+  });
+}
+
+function chunks<T>(items: T[]): T[][] {
+  if (items.length === 0) return [];
+  const out: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  // stay well under the relay's 1 MiB body cap as well as its 100-envelope cap
+  const maxBytes = LIMITS.bodyMaxBytes - 64 * 1024;
+  for (const item of items) {
+    const size = JSON.stringify(item).length + 1;
+    if (current.length > 0 && (current.length >= LIMITS.batchMax || bytes + size > maxBytes)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += size;
+  }
+  out.push(current);
+  return out;
+}
+
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return null;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function retryAfterMs(h: string | string[] | undefined): number {
+  const v = Array.isArray(h) ? h[0] : h;
+  if (!v) return 1000;
+  const secs = Number(v);
+  if (Number.isFinite(secs) && secs >= 0) return Math.max(250, secs * 1000);
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(250, at - Date.now()) : 1000;
+}
+
+/** True for errors where trying again later may succeed (relay down, timeouts, 5xx, 429). */
+export function isTransient(e: unknown): boolean {
+  if (e instanceof NetworkError) return e.code !== 'pin-mismatch';
+  if (e instanceof RelayError) return e.status === 429 || e.status >= 500;
+  return false;
+}
