@@ -73,13 +73,13 @@ export async function benchClient(opts: ClientBenchOptions = {}): Promise<Record
     // members who allow the sender are added at once rather than invited (docs/protocol.md §12)
     await inBatches(members.length, 10, (i) => callJson('PUT', `${url}/api/v1/contacts/${sender.address}`, members[i].apiKey));
     await messenger.connectRelay({ mode: 'url', url });
-    const group = await messenger.createGroup({ name: 'bench group', isPublic: false });
-    for (const { address } of members) await messenger.addMember({ groupId: group.id, member: address });
+    const group = await messenger.groups.create({ name: 'bench group', isPublic: false });
+    for (const { address } of members) await messenger.groups.addMember({ groupId: group.id, member: address });
     const conv = `group:${group.id}` as const;
 
     const timed = async (label: string): Promise<{ ms: number; copies: number }> => {
       const t0 = performance.now();
-      const { outcome } = await messenger!.sendAndWait(conv, `bench message ${label}`);
+      const { outcome } = await messenger!.messages.sendAndWait(conv, `bench message ${label}`);
       const ms = performance.now() - t0;
       if (outcome.state !== 'sent') throw new Error(`bench send ${label} was not sent: ${outcome.error}`);
       return { ms, copies: outcome.deliveries.length };

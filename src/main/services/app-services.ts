@@ -237,7 +237,7 @@ export class AppServices {
     return {
       ...this.messenger.handlers(),
       ...files.handlers(),
-      'messages.list': async (a) => withFiles(this.messenger.attachments, this.messenger.listMessages(a)),
+      'messages.list': async (a) => withFiles(this.messenger.attachments, this.messenger.messages.listMessages(a)),
       'app.status': () => this.status(),
       'wallet.unlock': async (a) => {
         await this.messenger.unlock(a);

@@ -100,7 +100,7 @@ export class AttachmentCommands {
     if (files.reduce((n, f) => n + (f.preview?.length ?? 0), 0) > PREVIEWS_MAX_CHARS_PER_MESSAGE) throw new AppError('bad-arguments', 'The image previews are too large for one message.');
     const progress = staged.map((s, index) => byPercent((done, total) => this.d.emitProgress({ direction: 'up', id: sendId, index, done, total })));
     const m = this.d.messenger();
-    const { message } = await m.sendFiles(conversationId, staged.map((s) => s.path), text, (i, done, total) => progress[i](done, total), files.map((f) => f.preview));
+    const { message } = await m.messages.sendFiles(conversationId, staged.map((s) => s.path), text, (i, done, total) => progress[i](done, total), files.map((f) => f.preview));
     await this.discard(files.map((f) => f.uploadId));
     return withFiles(m.attachments, [message])[0];
   }

@@ -16,12 +16,12 @@ async function conversationOf(m: Messenger, arg: string): Promise<ConversationId
   const id = arg.toLowerCase();
   if (CONVERSATION_ID.test(id)) return id as ConversationId;
   // opened (created if new), so that a timer can be set before anything was said
-  return (await m.openConversation({ to: arg })).id;
+  return (await m.conversations.open({ to: arg })).id;
 }
 
 /** Sends what the change queued; `sent: false` when it waits in the outbox (offline). */
 async function sendNow(m: Messenger): Promise<boolean> {
-  const outcomes = await m.flushOutbox(true);
+  const outcomes = await m.messages.flushOutbox(true);
   return outcomes.every((o) => o.state === 'sent');
 }
 

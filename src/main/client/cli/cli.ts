@@ -250,7 +250,7 @@ function nonNegativeInt(v: string, name: string, max: number): number {
 function searchHits(m: Messenger, query: string, values: Values) {
   if (query.length > SEARCH_QUERY_MAX_CHARS) throw new UsageError(`the query is longer than ${SEARCH_QUERY_MAX_CHARS} characters`);
   const limit = values.limit === undefined ? undefined : Math.min(positiveInt(values.limit, '--limit'), SEARCH_MAX_LIMIT);
-  return m.searchMessages({ query, ...(values.conversation ? { conversationId: values.conversation } : {}), ...(limit ? { limit } : {}) }).map((h) => {
+  return m.messages.search({ query, ...(values.conversation ? { conversationId: values.conversation } : {}), ...(limit ? { limit } : {}) }).map((h) => {
     const parts = snippetParts(h.snippet);
     return {
       id: h.messageId,
@@ -287,10 +287,10 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       const files = values.file ?? [];
       need(args, files.length > 0 ? 1 : 2, files.length > 0 ? '<0xADDRESS|@handle>' : '<0xADDRESS|@handle> <text>');
       if (files.length > 0 && (values.request || values.stake !== undefined)) throw new UsageError('--file goes with neither --request nor --stake');
-      const to = await m.resolveRecipient(args[0]);
+      const to = await m.contacts.resolveRecipient(args[0]);
       const max = values.stake === undefined ? null : values.stake === ANY_STAKE ? 'any' : stakeAmount(values.stake);
       const text = args.slice(1).join(' ');
-      const { outcome } = files.length > 0 ? await m.sendFiles(`direct:${to}`, files, text) : await m.sendAndWait(`direct:${to}`, text, values.request === true);
+      const { outcome } = files.length > 0 ? await m.messages.sendFiles(`direct:${to}`, files, text) : await m.messages.sendAndWait(`direct:${to}`, text, values.request === true);
       if (max !== null && outcome.routed === 'stake-gate' && outcome.stakeQuote) {
         const asked = BigInt(outcome.stakeQuote.amountWei);
         if (max !== 'any' && asked > max) throw new MessengerError('bad-argument', `they ask for ${formatWei(asked)} ${outcome.stakeCurrency ?? ''}, more than --stake ${values.stake}; nothing was paid`);
@@ -333,31 +333,31 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       return;
     }
     case 'outbox': {
-      for (const o of await m.flushOutbox(true)) printJson(o);
+      for (const o of await m.messages.flushOutbox(true)) printJson(o);
       return;
     }
     case 'requests':
       await syncFirst(m);
-      printJson(m.listRequests());
+      printJson(m.contacts.listRequests());
       return;
     case 'allow':
       need(args, 1, '<address>');
-      await m.allow(address(args[0]));
+      await m.contacts.allow(address(args[0]));
       printJson({ ok: true, allowed: address(args[0]) });
       return;
     case 'block':
       need(args, 1, '<address>');
-      await m.block({ address: address(args[0]) });
+      await m.contacts.block({ address: address(args[0]) });
       printJson({ ok: true, blocked: address(args[0]) });
       return;
     case 'unblock':
       need(args, 1, '<address>');
-      await m.unblock({ address: address(args[0]) });
+      await m.contacts.unblock({ address: address(args[0]) });
       printJson({ ok: true, unblocked: address(args[0]) });
       return;
     case 'decline': {
       const who = await pendingRequestFrom(m, args);
-      await m.declineRequest({ address: who });
+      await m.contacts.declineRequest({ address: who });
       printJson({ ok: true, declined: who });
       return;
     }
@@ -366,19 +366,19 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       const p = args[0];
       if (p !== 'request' && p !== 'stake-gate' && p !== 'block') throw new UsageError('policy must be request, stake-gate or block');
       if (values.stake !== undefined && p !== 'stake-gate') throw new UsageError('--stake applies to stake-gate only');
-      printJson(await m.setPolicy({ unknownSenders: p, ...(values.stake !== undefined ? { stake: values.stake } : {}) }));
+      printJson(await m.account.setPolicy({ unknownSenders: p, ...(values.stake !== undefined ? { stake: values.stake } : {}) }));
       return;
     }
     case 'conversations':
       await syncFirst(m);
-      printJson(m.listConversations());
+      printJson(m.conversations.list());
       return;
     case 'messages':
       need(args, 1, '<conversationId>');
-      printJson(m.listMessages({ conversationId: args[0], ...(values.limit ? { limit: positiveInt(values.limit, '--limit') } : {}) }));
+      printJson(m.messages.listMessages({ conversationId: args[0], ...(values.limit ? { limit: positiveInt(values.limit, '--limit') } : {}) }));
       return;
     case 'directory':
-      printJson(await m.searchDirectory({ q: args.join(' ') }));
+      printJson(await m.contacts.searchDirectory({ q: args.join(' ') }));
       return;
     case 'search':
       need(args, 1, '<query>');
@@ -386,31 +386,31 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       printJson(searchHits(m, args.join(' '), values));
       return;
     case 'devices':
-      printJson(await m.listDevices());
+      printJson(await m.account.listDevices());
       return;
     case 'safety-number':
     case 'verify': {
       need(args, 1, '<address|@handle>');
-      const who = await m.resolveRecipient(args[0]);
+      const who = await m.contacts.resolveRecipient(args[0]);
       const info = command === 'verify' ? await m.trust.verify(who, values.off !== true) : await m.trust.safetyNumber(who);
       printJson({ address: info.address, safetyNumber: groupDigits(info.digits), verified: info.verified, verifiedAt: info.verifiedAt, changed: info.changed, myDevices: info.myDevices, theirDevices: info.theirDevices });
       return;
     }
     case 'revoke-device':
       need(args, 1, '<publicKey>');
-      await m.revokeDevice({ publicKey: args[0].toLowerCase() });
+      await m.account.revokeDevice({ publicKey: args[0].toLowerCase() });
       printJson({ ok: true });
       return;
     case 'keys':
-      printJson(await m.listApiKeys());
+      printJson(await m.account.listApiKeys());
       return;
     case 'mint-key':
       need(args, 1, '<label>');
-      printJson(await m.mintApiKey({ label: args[0] }));
+      printJson(await m.account.mintApiKey({ label: args[0] }));
       return;
     case 'revoke-key':
       need(args, 1, '<id>');
-      await m.revokeApiKey({ id: args[0] });
+      await m.account.revokeApiKey({ id: args[0] });
       printJson({ ok: true });
       return;
     case 'group':
@@ -425,7 +425,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       return;
     case 'accept': {
       const who = await pendingRequestFrom(m, args);
-      await m.acceptRequest({ address: who });
+      await m.contacts.acceptRequest({ address: who });
       const staked = (await m.stakes.settings()).enabled ? (await m.stakes.list('received')).find((x) => x.peer === who && x.released) ?? null : null;
       printJson({ ok: true, accepted: who, stake: staked });
       return;
@@ -434,12 +434,12 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       need(args, 1, '<address>');
       const who = address(args[0]);
       const forfeited = await m.stakes.forfeitFrom(who);
-      await m.block({ address: who });
+      await m.contacts.block({ address: who });
       printJson({ ok: true, blocked: who, stake: forfeited });
       return;
     }
     case 'invitations':
-      printJson(await m.listInvitations());
+      printJson(await m.groups.listInvitations());
       return;
     default:
       throw new UsageError(`unknown command "${command}"`);
@@ -451,7 +451,7 @@ async function pendingRequestFrom(m: Messenger, args: string[]): Promise<string>
   need(args, 1, '<address>');
   await syncFirst(m);
   const who = address(args[0]);
-  if (!m.listRequests().some((r) => r.address === who)) throw new MessengerError('not-found', `there is no contact request from ${who}`);
+  if (!m.contacts.listRequests().some((r) => r.address === who)) throw new MessengerError('not-found', `there is no contact request from ${who}`);
   return who;
 }
 
@@ -528,62 +528,62 @@ async function group(m: Messenger, args: string[], values: Values): Promise<void
   switch (sub) {
     case 'create': {
       need(rest, 1, '<name>');
-      printJson(await m.createGroup({ name: rest.join(' '), isPublic: values.public === true, ...(values.password ? { password: values.password } : {}) }));
+      printJson(await m.groups.create({ name: rest.join(' '), isPublic: values.public === true, ...(values.password ? { password: values.password } : {}) }));
       return;
     }
     case 'add':
       need(rest, 2, '<id> <address|@handle>');
-      printJson(await m.addMember({ groupId: groupId(rest[0]), member: rest[1] }));
+      printJson(await m.groups.addMember({ groupId: groupId(rest[0]), member: rest[1] }));
       return;
     case 'remove':
       need(rest, 2, '<id> <address>');
-      printJson(await m.removeMember({ groupId: groupId(rest[0]), address: address(rest[1]) }));
+      printJson(await m.groups.removeMember({ groupId: groupId(rest[0]), address: address(rest[1]) }));
       return;
     case 'accept':
-      printJson(await m.acceptInvitation({ groupId: groupId(rest[0]) }));
+      printJson(await m.groups.acceptInvitation({ groupId: groupId(rest[0]) }));
       return;
     case 'decline':
-      await m.declineInvitation({ groupId: groupId(rest[0]), blockInviter: values.block === true });
+      await m.groups.declineInvitation({ groupId: groupId(rest[0]), blockInviter: values.block === true });
       printJson({ ok: true, declined: groupId(rest[0]), blocked: values.block === true });
       return;
     case 'admin':
     case 'unadmin':
       need(rest, 2, '<id> <address>');
-      printJson(await m.setAdmin({ groupId: groupId(rest[0]), address: address(rest[1]) }, sub === 'admin'));
+      printJson(await m.groups.setAdmin({ groupId: groupId(rest[0]), address: address(rest[1]) }, sub === 'admin'));
       return;
     case 'join':
-      printJson(await m.joinGroup({ groupId: groupId(rest[0]), ...(values.password !== undefined ? { password: values.password } : {}) }));
+      printJson(await m.groups.join({ groupId: groupId(rest[0]), ...(values.password !== undefined ? { password: values.password } : {}) }));
       return;
     case 'leave':
-      await m.leaveGroup({ groupId: groupId(rest[0]) });
+      await m.groups.leave({ groupId: groupId(rest[0]) });
       printJson({ ok: true });
       return;
     case 'info':
-      printJson(await m.getGroup({ groupId: groupId(rest[0]) }));
+      printJson(await m.groups.get({ groupId: groupId(rest[0]) }));
       return;
     case 'list':
-      printJson(values.public ? await m.listPublicGroups() : await m.listMyGroups());
+      printJson(values.public ? await m.groups.listPublic() : await m.groups.listMine());
       return;
     case 'send': {
       const files = values.file ?? [];
       need(rest, files.length > 0 ? 1 : 2, files.length > 0 ? '<id>' : '<id> <text>');
       const id = groupId(rest[0]);
       const text = rest.slice(1).join(' ');
-      const { outcome } = files.length > 0 ? await m.sendFiles(`group:${id}` as ConversationId, files, text) : await m.sendAndWait(`group:${id}` as ConversationId, text);
+      const { outcome } = files.length > 0 ? await m.messages.sendFiles(`group:${id}` as ConversationId, files, text) : await m.messages.sendAndWait(`group:${id}` as ConversationId, text);
       printJson({ messageId: outcome.messageId, groupId: id, state: sendState(outcome), routed: outcome.routed, error: outcome.error, devices: outcome.deliveries });
       exitUnlessDelivered(outcome);
       return;
     }
     case 'token':
       need(rest, 2, '<id> <name>');
-      printJson(await m.mintBotToken({ groupId: groupId(rest[0]), name: rest.slice(1).join(' ') }));
+      printJson(await m.groups.mintBotToken({ groupId: groupId(rest[0]), name: rest.slice(1).join(' ') }));
       return;
     case 'tokens':
-      printJson(await m.listBotTokens({ groupId: groupId(rest[0]) }));
+      printJson(await m.groups.listBotTokens({ groupId: groupId(rest[0]) }));
       return;
     case 'revoke-token':
       need(rest, 2, '<id> <tokenId>');
-      await m.revokeBotToken({ groupId: groupId(rest[0]), tokenId: rest[1].toLowerCase() });
+      await m.groups.revokeBotToken({ groupId: groupId(rest[0]), tokenId: rest[1].toLowerCase() });
       printJson({ ok: true });
       return;
     default:

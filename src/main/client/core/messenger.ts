@@ -10,9 +10,10 @@
  * ## Commands
  * Every command of `src/shared/ipc.ts` except the shell's own (`relay.setLocal`,
  * `relay.shareOnLan`, `links.openExternal`) has one method here, taking the command's
- * argument object and resolving to exactly its result type; `handlers()` maps the command
- * names to them, typed so that a missing command fails to compile. Arguments are normalised
- * here (mnemonic spacing, address case), so the app and the CLI get the same.
+ * argument object and resolving to exactly its result type. Most live in the feature modules
+ * (groups/, contacts/, account/, conversations/, messages/), each with its part of the command
+ * table; `handlers()` merges them, typed so that a missing command fails to compile. Arguments
+ * are normalised there (mnemonic spacing, address case), so the app and the CLI get the same.
  *
  * `relay.connect` takes a resolved URL (the shell turns mode `local`/`lan` into one) and,
  * for a self-signed LAN relay, the certificate's SHA-256 fingerprint, which is then pinned on
@@ -45,48 +46,40 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApiKeyMeta } from '../../../shared/api/account.js';
-import type { GroupDetail, GroupSummary } from '../../../shared/api/groups.js';
-import type {
-  ApiKeyInfo, AppStatus, BotToken, ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeviceInfo,
-  DirectoryHit, GroupAddResult, GroupInfo, GroupInvitation, InboxPolicy, KnownHandle, Preferences, RelayStatus, SyncStatus,
-} from '../../../shared/domain.js';
-import { DEFAULT_PREFERENCES } from '../../../shared/domain.js';
-import type { CommandArgs, CommandName, CommandResult, EventName, Events } from '../../../shared/ipc.js';
-import { SEARCH_DEFAULT_LIMIT, type MessageSearchHit } from '../../../shared/message-search.js';
+import type { AppStatus, ChatMessage, ConversationId, RelayStatus, SyncStatus } from '../../../shared/domain.js';
+import type { CommandArgs, EventName, Events } from '../../../shared/ipc.js';
+import { fingerprintProblem, parseRelayUrl } from '../../../shared/relay-address.js';
+import { bareHandle } from '../../../shared/identity-patterns.js';
 import { passphraseCodec, type VaultCodec } from '../../vault/secret-codec.js';
 import { VaultClient } from '../../vault/vault-client.js';
 import { VaultError } from '../../vault/vault-error.js';
-import { CertifiedDevices, keepCertified } from '../trust/certified-devices.js';
-import { Trust } from '../trust/trust.js';
-import { LocalStore, groupInfoOf, type GroupRecord } from '../store/local-store.js';
-import { MessengerError } from './messenger-error.js';
-import { Outbox, type SendOutcome } from './outbox.js';
-import { RelayError, isTransient, type RelayApi } from '../network/relay-api.js';
-import { parseRecipient } from '../../../shared/recipient.js';
-import { fingerprintProblem, parseRelayUrl } from '../../../shared/relay-address.js';
-import { ADDRESS, bareHandle } from '../../../shared/identity-patterns.js';
-import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from '../store/profile-passphrase.js';
 import { forgetTicket, ticketingCodec, ticketPath } from '../../vault/unlock-ticket.js';
-import { RelaySession, revokedError, DEVICE_REVOKED_MESSAGE } from './relay-session.js';
+import { Account } from '../account/account.js';
+import { Attachments } from '../attachments/attachments.js';
+import { BackupFolder, Backups } from '../backup/backups.js';
+import { Contacts } from '../contacts/contacts.js';
+import { Conversations } from '../conversations/conversations.js';
+import { Groups } from '../groups/groups.js';
+import { archiveSink, archiveSource } from '../history/history-archive.js';
+import { HistoryTransfer } from '../history/history-transfer.js';
+import { MessageChanges, type ScheduleTimer } from '../messages/message-changes.js';
+import { Messages } from '../messages/messages.js';
+import type { RelayApi } from '../network/relay-api.js';
 import { Stakes } from '../stakes/stakes.js';
+import { LocalStore, type AppliedIncoming } from '../store/local-store.js';
+import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from '../store/profile-passphrase.js';
+import { ProfileDatabase } from '../store/profile-database.js';
+import { CertifiedDevices } from '../trust/certified-devices.js';
+import { Trust } from '../trust/trust.js';
+import type { ClientHandlers, FeatureContext } from './feature-context.js';
+import { MessengerError } from './messenger-error.js';
+import { Outbox } from './outbox.js';
+import { RelaySession, DEVICE_REVOKED_MESSAGE } from './relay-session.js';
+import { Signals } from './signals.js';
 import { SyncEngine, type CrashPoint, type SyncPassResult } from './sync-engine.js';
 import { SyncLoop } from './sync-loop.js';
-import { Signals } from './signals.js';
-import { MessageChanges, type ScheduleTimer } from '../messages/message-changes.js';
-import { Attachments } from '../attachments/attachments.js';
-import { HistoryTransfer } from '../history/history-transfer.js';
-import { archiveSink, archiveSource } from '../history/history-archive.js';
-import type { AttachmentRef } from '../attachments/attachment-wire.js';
-import type { IncomingSignal } from './sync-engine.js';
-import type { AppliedIncoming } from '../store/local-store.js';
-import { BackupFolder, Backups } from '../backup/backups.js';
-import { ProfileDatabase } from '../store/profile-database.js';
 
-/** The commands the Messenger serves (the shell owns the rest). */
-export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show' | `attachments.${string}`>;
-export type ClientHandlers = { [K in ClientCommand]: (args: CommandArgs<K>) => Promise<CommandResult<K>> };
-
+export type { ClientCommand, ClientHandlers } from './feature-context.js';
 export { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase, DEVICE_REVOKED_MESSAGE };
 
 export interface MessengerOptions {
@@ -117,9 +110,6 @@ export interface MessengerOptions {
 }
 
 const DB_FILE = 'client.db';
-const PREFERENCES_KEY = 'preferences';
-/** how long "typing…" shows without a renewal (the sender renews every 3 s) */
-const TYPING_SHOWN_MS = 6000;
 
 export class Messenger {
   readonly profileDir: string;
@@ -144,13 +134,23 @@ export class Messenger {
   readonly changes: MessageChanges;
   readonly trust: Trust;
   /** backup and restore (backups.ts); `backupFolder` is the page's side of it */
-  readonly backups: Backups;
   readonly backupFolder: BackupFolder;
+  readonly backups: Backups;
   /** history to and from our other devices */
   readonly history: HistoryTransfer;
-  /** peers shown typing, each until a renewal is overdue */
-  private readonly typingUntil = new Map<string, NodeJS.Timeout>();
+  // the features, each with its commands (feature-context.ts)
+  readonly groups: Groups;
+  readonly contacts: Contacts;
+  readonly account: Account;
+  readonly conversations: Conversations;
+  readonly messages: Messages;
+  private filesCodec: VaultCodec | null = null;
   private closed = false;
+  /** Fetch received files in the background as they arrive (the CLI fetches them itself, then prints). */
+  autoFetchFiles = true;
+  /** The CLI prints here: after the commit, before the ack. */
+  committedHook: ((applied: AppliedIncoming) => void | Promise<void>) | null = null;
+
 
   private constructor(opts: MessengerOptions, store: LocalStore, vault: VaultClient) {
     this.opts = opts;
@@ -208,14 +208,14 @@ export class Messenger {
       pullLimit: opts.pullLimit,
       onCommitted: (applied) => this.onCommitted(applied),
       onRejected: (r) => this.emit('message.rejected', r),
-      onSignals: (signals) => this.applySignals(signals),
+      onSignals: (signals) => this.conversations.applySignals(signals),
     });
     this.changes = new MessageChanges({
       store, outbox: this.outbox, me: () => this.me(), now, schedule: opts.expiryTimer,
       onMessage: (event, m) => this.emit(event, m),
       onRemoved: (removed) => this.emit('message.removed', removed),
       onConversation: (id) => this.emitConversation(id),
-      onQueued: () => void this.kickOutbox(),
+      onQueued: () => void this.messages.kickOutbox(),
     });
     this.signals = new Signals({ api, vault, devices: this.devices, me: () => this.me(), now });
     this.attachments = new Attachments({
@@ -236,7 +236,7 @@ export class Messenger {
       pollIntervalMs: opts.pollIntervalMs,
       autoSync: opts.autoSync !== false,
       mayRun: () => this.unlocked && this.session.hasRelay() && !this.session.isRevoked(),
-      refreshGroup: (id) => this.refreshGroup(id),
+      refreshGroup: (id) => this.groups.refresh(id),
       onHandleLearned: (known) => {
         this.emit('contact.updated', known);
         this.emitConversation(`direct:${known.address}`);
@@ -245,7 +245,20 @@ export class Messenger {
       },
       onStatus: (st) => this.emit('sync.status', st),
     });
+    const ctx: FeatureContext = {
+      store, emit: (e, p) => this.emit(e, p), emitConversation: (id) => this.emitConversation(id),
+      me: () => this.me(), ready: () => this.ready(), nowMs: () => this.nowMs(),
+    };
+    const wantHandles = (addresses: readonly string[]) => this.loop.wantHandles(addresses);
+    this.contacts = new Contacts({ ...ctx, stakes: this.stakes, wantHandles });
+    const resolveRecipient = (to: string) => this.contacts.resolveRecipient(to);
+    this.groups = new Groups({ ...ctx, resolveRecipient, block: (a) => this.contacts.block(a) });
+    this.account = new Account({ ...ctx, trust: this.trust, history: this.history, whoami: () => this.whoami() });
+    this.conversations = new Conversations({ ...ctx, signals: this.signals, session: this.session, resolveRecipient, wantHandles, onRead: (id) => this.changes.read(id) });
+    const { outbox, changes, trust, signals, attachments, session } = this;
+    this.messages = new Messages({ ...ctx, outbox, changes, trust, signals, attachments, session, announce: () => this.loop.announce() });
   }
+
 
   /** Opens (creating) the profile folder, its database and its vault worker. */
   static async open(opts: MessengerOptions): Promise<Messenger> {
@@ -293,10 +306,15 @@ export class Messenger {
   }
 
   // =========================================================================================
-  // the command map
+  // the command map: the merge of the features' tables and the Messenger's own
 
   handlers(): ClientHandlers {
     return {
+      ...this.conversations.handlers(),
+      ...this.messages.handlers(),
+      ...this.contacts.handlers(),
+      ...this.groups.handlers(),
+      ...this.account.handlers(),
       'app.status': () => this.appStatus(),
       'wallet.create': (a) => this.createWallet(a),
       'wallet.importMnemonic': (a) => this.importMnemonic(a),
@@ -305,71 +323,24 @@ export class Messenger {
       'relay.connect': (a) => this.connectRelay(a),
       'relay.status': async () => this.relayStatus(),
       'profile.claimHandle': (a) => this.claimHandle(a),
-      'conversations.list': async () => this.listConversations(),
-      'conversations.open': (a) => this.openConversation(a),
-      'conversations.markRead': async (a) => this.markRead(a),
-      'messages.list': async (a) => this.listMessages(a),
-      'messages.send': async (a) => this.sendMessage(a),
-      'messages.retry': async (a) => this.retryMessage(a),
-      'messages.edit': async (a) => this.changes.edit(a),
-      'messages.delete': async (a) => this.changes.delete(a),
-      'conversations.setTimer': async (a) => this.changes.setTimer(a),
-      'messages.search': async (a) => this.searchMessages(a),
-      'requests.list': async () => this.listRequests(),
-      'requests.accept': (a) => this.acceptRequest(a),
-      'requests.decline': (a) => this.declineRequest(a),
-      'requests.spam': async (a) => {
-        await this.stakes.forfeitFrom(a.address);
-        await this.block(a);
-      },
       'stakes.settings': () => this.stakes.settings(),
       'stakes.setRpcUrl': (a) => this.stakes.setRpcUrl(a.chainId, a.url),
       'stakes.list': (a) => this.stakes.list(a.role),
       'stakes.pay': (a) => this.stakes.pay(a.messageId),
       'stakes.refund': (a) => this.stakes.refund(a.id),
-      'contacts.block': (a) => this.block(a),
-      'contacts.unblock': (a) => this.unblock(a),
-      'contacts.handles': async (a) => this.knownHandles(a.addresses),
       'contacts.safetyNumber': (a) => this.trust.safetyNumber(a.address),
       'contacts.verify': (a) => this.trust.verify(a.address, a.verified),
+      'contacts.trust': async (a) => this.trust.status(a.address, true),
       'history.send': (a) => this.history.send(a.deviceKey),
       'history.decline': async (a) => this.history.decline(a.deviceKey),
-      'contacts.trust': async (a) => this.trust.status(a.address, true),
-      'directory.search': (a) => this.searchDirectory(a),
-      'groups.listPublic': () => this.listPublicGroups(),
-      'groups.listMine': () => this.listMyGroups(),
-      'groups.get': (a) => this.getGroup(a),
-      'groups.create': (a) => this.createGroup(a),
-      'groups.join': (a) => this.joinGroup(a),
-      'groups.leave': (a) => this.leaveGroup(a),
-      'groups.addMember': (a) => this.addMember(a),
-      'groups.removeMember': (a) => this.removeMember(a),
-      'groups.listTokens': (a) => this.listBotTokens(a),
-      'groups.mintToken': (a) => this.mintBotToken(a),
-      'groups.revokeToken': (a) => this.revokeBotToken(a),
-      'groups.addAdmin': (a) => this.setAdmin(a, true),
-      'groups.removeAdmin': (a) => this.setAdmin(a, false),
-      'invitations.list': () => this.listInvitations(),
-      'invitations.accept': (a) => this.acceptInvitation(a),
-      'invitations.decline': (a) => this.declineInvitation(a),
-      'devices.list': () => this.listDevices(),
-      'devices.revoke': (a) => this.revokeDevice(a),
-      'apiKeys.list': () => this.listApiKeys(),
-      'apiKeys.mint': (a) => this.mintApiKey(a),
-      'apiKeys.revoke': (a) => this.revokeApiKey(a),
-      'policy.get': () => this.getPolicy(),
-      'policy.set': (a) => this.setPolicy(a),
       'sync.now': () => this.syncNow(),
-      'conversations.typing': (a) => this.typing(a),
-      'conversations.mute': async (a) => this.mute(a),
-      'preferences.get': async () => this.preferences(),
-      'preferences.set': async (a) => this.setPreferences(a),
       'backup.export': (a) => this.backupFolder.export(a.passphrase),
       'backup.download': (a) => this.backupFolder.download(a.name, a.offset),
       'backup.upload': (a) => this.backupFolder.upload(a.name, a.offset, a.data),
       'backup.restore': (a) => this.backupFolder.restore(a.name, a.passphrase),
     };
   }
+
 
   // =========================================================================================
   // status
@@ -530,453 +501,6 @@ export class Messenger {
   }
 
   // =========================================================================================
-  // conversations and messages
-
-  listConversations(): ConversationSummary[] {
-    return this.store.listConversations();
-  }
-
-  /** Opens (creating) the direct conversation with `0x…` or `@handle`. */
-  async openConversation(a: CommandArgs<'conversations.open'>): Promise<ConversationSummary> {
-    const address = await this.resolveRecipient(a.to);
-    const id = `direct:${address}` as const;
-    this.store.ensureConversation(id, 'direct', address, new Date(this.nowMs()).toISOString());
-    this.loop.wantHandles([address]);
-    const c = this.store.getConversation(id)!;
-    this.emit('conversation.updated', c);
-    return c;
-  }
-
-  /** Marks the conversation read, and tells the peer so (`read` receipts) unless the person turned that off. */
-  markRead(a: CommandArgs<'conversations.markRead'>): void {
-    const id = a.conversationId as ConversationId;
-    const unread = this.store.getConversation(id)?.unread ?? 0;
-    this.store.markRead(id);
-    this.changes.read(id);
-    this.emitConversation(id);
-    if (unread === 0 || !id.startsWith('direct:') || !this.preferences().readReceipts || !this.session.hasCredential()) return;
-    const ids = this.store.listMessages(id, null, Math.min(unread, 100)).filter((m) => !m.fromMe && m.routed === 'inbox').map((m) => m.id);
-    this.signals.receipt(id.slice(7), ids, 'read');
-  }
-
-  /** Typing notices go to direct conversations only (a group's would reach every member's devices). */
-  async typing(a: CommandArgs<'conversations.typing'>): Promise<void> {
-    const id = a.conversationId as ConversationId;
-    if (!id.startsWith('direct:') || !this.session.hasCredential() || this.session.isRevoked()) return;
-    await this.signals.typing(id.slice(7), a.state);
-  }
-
-  mute(a: CommandArgs<'conversations.mute'>): ConversationSummary {
-    const id = a.conversationId as ConversationId;
-    const c = this.store.getConversation(id);
-    if (!c) throw new MessengerError('not-found', 'no such conversation');
-    this.store.setMuted(id, a.muted);
-    const updated = this.store.getConversation(id)!;
-    this.emit('conversation.updated', updated);
-    return updated;
-  }
-
-  preferences(): Preferences {
-    const raw = this.store.getSetting(PREFERENCES_KEY);
-    let kept: Partial<Preferences> = {};
-    try {
-      kept = raw ? (JSON.parse(raw) as Partial<Preferences>) : {};
-    } catch {
-      // unreadable: the defaults
-    }
-    return { ...DEFAULT_PREFERENCES, ...kept };
-  }
-
-  setPreferences(a: CommandArgs<'preferences.set'>): Preferences {
-    const next = { ...this.preferences(), ...a };
-    this.store.setSetting(PREFERENCES_KEY, JSON.stringify(next));
-    return next;
-  }
-
-  /** Receipts move own messages forward (delivered → read); typing notices pass straight to the app. */
-  private applySignals(signals: IncomingSignal[]): void {
-    for (const { from, signal } of signals) {
-      const conversationId = `direct:${from}` as const;
-      if (signal.kind === 'typing') {
-        this.setTyping(from, signal.state);
-        continue;
-      }
-      const changed = signal.state === 'read' ? this.store.markReadByPeer(conversationId, signal.of) : this.store.markDelivered(conversationId, signal.of);
-      for (const id of changed) {
-        const m = this.store.getMessage(id);
-        if (m) this.emit('message.updated', m);
-      }
-    }
-  }
-
-  /**
-   * A page of a conversation, oldest first: the `limit` (default 200) newest messages, or
-   * with `before` (a message id) the `limit` messages just older than that one, or with
-   * `around` (a message id) the `limit` older ones, it and the newer ones (to open at it).
-   */
-  listMessages(a: CommandArgs<'messages.list'>): ChatMessage[] {
-    if (a.before && a.around) throw new MessengerError('bad-argument', 'messages.list takes before or around, not both');
-    if (!a.around) return this.store.listMessages(a.conversationId as ConversationId, a.before ?? null, a.limit ?? 200);
-    const page = this.store.listMessagesAround(a.conversationId as ConversationId, a.around, a.limit ?? 200);
-    if (!page) throw new MessengerError('not-found', 'no such message in this conversation');
-    return page;
-  }
-
-  /** Local full-text search (every word, as a prefix), newest first; across conversations or in one. */
-  searchMessages(a: CommandArgs<'messages.search'>): MessageSearchHit[] {
-    return this.store.search.search(a.query, { conversationId: (a.conversationId as ConversationId | undefined) ?? null, limit: a.limit ?? SEARCH_DEFAULT_LIMIT });
-  }
-
-  /**
-   * Stores the message (state `sending`) and returns at once; the outbox sends it in the
-   * background and `message.updated` reports the routing. Use `sendAndWait` to await it.
-   */
-  sendMessage(a: CommandArgs<'messages.send'>): ChatMessage {
-    const m = this.enqueue(a.conversationId as ConversationId, a.text, a.asRequest === true);
-    void this.kickOutbox();
-    return m;
-  }
-
-  /** Stores the message and makes one send attempt now; the outcome carries the per-device routing. */
-  async sendAndWait(conversationId: ConversationId, text: string, asRequest = false, files?: AttachmentRef[]): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
-    const m = this.enqueue(conversationId, text, asRequest, files);
-    const outcomes = await this.outbox.flush(true);
-    const outcome = outcomes.find((o) => o.messageId === m.id) ?? { messageId: m.id, state: 'queued' as const, routed: null, stakeRequired: null, stakeCurrency: null, deliveries: [], error: null };
-    return { message: this.store.getMessage(m.id)!, outcome };
-  }
-
-  /** Uploads the files (encrypted) and sends an attachment message with them; `text` is its caption, `previews` the images' (the app's). */
-  async sendFiles(conversationId: ConversationId, paths: string[], text = '', onProgress?: (file: number, done: number, total: number) => void, previews?: Array<string | undefined>): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
-    this.ready();
-    const refs = await this.attachments.upload(paths, onProgress);
-    return this.sendAndWait(conversationId, text, false, refs.map((r, i) => (previews?.[i] ? { ...r, preview: previews[i] } : r)));
-  }
-
-  private enqueue(conversationId: ConversationId, text: string, asRequest: boolean, files?: AttachmentRef[]): ChatMessage {
-    this.me();
-    // queued for a relay that will never take it again would read as "waiting", not as refused
-    if (this.session.isRevoked()) throw revokedError();
-    let m: ChatMessage;
-    if (conversationId.startsWith('direct:')) {
-      const peer = conversationId.slice(7);
-      if (!ADDRESS.test(peer)) throw new MessengerError('bad-argument', 'not a direct conversation id');
-      // replying to a pending request answers it: the relay counts the reply as "has written before"
-      if (this.store.getContact(peer.toLowerCase())?.state === 'requested') this.store.acceptRequest(peer.toLowerCase(), this.nowMs());
-      this.trust.assertMaySend(peer);
-      m = this.outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest && !files ? 'request' : 'text', { expiresIn: this.changes.expiresIn(conversationId), files });
-      this.signals.messageSent(peer.toLowerCase());
-    } else if (conversationId.startsWith('group:')) {
-      if (asRequest) throw new MessengerError('bad-argument', 'a group message cannot be a contact request');
-      m = this.outbox.enqueue({ kind: 'group', groupId: conversationId.slice(6).toLowerCase() }, text, 'text', { expiresIn: this.changes.expiresIn(conversationId), files });
-    } else throw new MessengerError('bad-argument', 'unknown conversation id');
-    this.emit('message.new', m);
-    this.emitConversation(m.conversationId);
-    this.changes.reschedule();
-    this.loop.announce();
-    return m;
-  }
-
-  retryMessage(a: CommandArgs<'messages.retry'>): ChatMessage {
-    if (!this.outbox.retry(a.messageId)) throw new MessengerError('not-found', 'no failed message of yours with that id');
-    const m = this.store.getMessage(a.messageId)!;
-    this.emit('message.updated', m);
-    void this.kickOutbox();
-    return m;
-  }
-
-  /** Sends what is in the outbox now (all of it with `force`, else only what is due). */
-  flushOutbox(force = false): Promise<SendOutcome[]> {
-    this.ready();
-    return this.outbox.flush(force);
-  }
-
-  private async kickOutbox(): Promise<void> {
-    if (!this.session.hasCredential()) return;
-    try {
-      await this.outbox.flush(false);
-    } catch {
-      // the outbox keeps the message; the loop retries
-    }
-    this.loop.announce();
-  }
-
-  // =========================================================================================
-  // contact requests and contacts
-
-  listRequests(): ContactRequest[] {
-    return this.store.listRequests();
-  }
-
-  /** Allows the sender on the relay (later messages reach the inbox) and shows the conversation. */
-  async acceptRequest(a: CommandArgs<'requests.accept'>): Promise<void> {
-    const address = a.address.toLowerCase();
-    await this.stakes.releaseFrom(address);
-    await this.ready().allow(address);
-    this.store.acceptRequest(address, this.nowMs());
-    this.emitConversation(`direct:${address}`);
-  }
-
-  /** Forgets the sender and what they wrote, here and on the relay's allow list. */
-  async declineRequest(a: CommandArgs<'requests.decline'>): Promise<void> {
-    const address = a.address.toLowerCase();
-    this.store.declineRequest(address);
-    try {
-      await this.ready().forget(address);
-    } catch (e) {
-      if (!isTransient(e)) throw e;
-    }
-  }
-
-  async block(a: CommandArgs<'contacts.block'>): Promise<void> {
-    const address = a.address.toLowerCase();
-    await this.ready().block(address);
-    this.store.blockContact(address, this.nowMs());
-  }
-
-  /** The handles known for these addresses; the others are looked up and announced (`contact.updated`). */
-  knownHandles(addresses: readonly string[]): KnownHandle[] {
-    const known: KnownHandle[] = [];
-    for (const a of new Set(addresses.map((x) => x.toLowerCase()))) {
-      const c = this.store.getContact(a);
-      if (c?.handle) known.push({ address: a, handle: c.handle, verified: c.verified });
-    }
-    this.loop.wantHandles(addresses);
-    return known;
-  }
-
-  async unblock(a: CommandArgs<'contacts.unblock'>): Promise<void> {
-    const address = a.address.toLowerCase();
-    await this.ready().unblock(address);
-    this.store.setContactState(address, 'known', this.nowMs());
-    this.emitConversation(`direct:${address}`);
-  }
-
-  /** Allows an address without a pending request (CLI `allow`). */
-  async allow(address: string): Promise<void> {
-    const a = address.toLowerCase();
-    await this.ready().allow(a);
-    this.store.acceptRequest(a, this.nowMs());
-  }
-
-  // =========================================================================================
-  // directory
-
-  async searchDirectory(a: CommandArgs<'directory.search'>): Promise<DirectoryHit[]> {
-    const hits = await this.ready().directory(a.q, 20);
-    return hits.map((h) => ({ handle: h.handle, address: h.address.toLowerCase(), verified: h.verified }));
-  }
-
-  /** `0x…` as is; `@name` (or `name`) through the relay's handle lookup. */
-  async resolveRecipient(to: string): Promise<string> {
-    const r = parseRecipient(to);
-    if ('problem' in r) throw new MessengerError('bad-argument', r.problem);
-    if (r.kind === 'address') return r.address;
-    let rec;
-    try {
-      rec = await this.ready().resolveHandle(r.handle);
-    } catch (e) {
-      // Offline, a contact we already know by this handle is still who it names: the message
-      // can wait in the outbox like any other. (Online, the relay's answer wins: handles move.)
-      const known = isTransient(e) ? this.store.findContactByHandle(r.handle) : null;
-      if (known) return known.address;
-      throw e;
-    }
-    if (!rec) throw new MessengerError('not-found', `no one has claimed the handle @${r.handle}`);
-    const address = rec.address.toLowerCase();
-    this.store.setContactHandle(address, rec.handle, rec.verified, this.nowMs());
-    return address;
-  }
-
-  // =========================================================================================
-  // groups
-
-  async listPublicGroups(): Promise<GroupInfo[]> {
-    const list = await this.ready().listGroups(false);
-    return list.map((g) => this.groupInfoFromSummary(g));
-  }
-
-  async listMyGroups(): Promise<GroupInfo[]> {
-    const list = await this.ready().listGroups(true);
-    for (const g of list) {
-      const local = this.store.getGroup(g.id);
-      this.store.upsertGroup({ ...this.recordFromSummary(g), creator: local?.creator ?? null, members: local?.members ?? null, isMember: true }, this.nowMs());
-    }
-    return list.map((g) => groupInfoOf(this.store.getGroup(g.id)!, this.me().address));
-  }
-
-  /** The group as a member sees it (with creator and members); a non-member gets what the public list knows. */
-  async getGroup(a: CommandArgs<'groups.get'>): Promise<GroupInfo> {
-    const id = a.groupId.toLowerCase();
-    try {
-      return await this.refreshGroup(id);
-    } catch (e) {
-      // 404: no such group; 401 not-a-member: it exists but we are not (or no longer) in it
-      if (!(e instanceof RelayError && (e.status === 404 || e.code === 'not-a-member'))) throw e;
-      const local = this.store.getGroup(id);
-      if (local) {
-        this.store.setGroupMembership(id, false);
-        return groupInfoOf({ ...local, isMember: false }, this.me().address);
-      }
-      throw new MessengerError('not-found', 'no such group, or it is private');
-    }
-  }
-
-  async createGroup(a: CommandArgs<'groups.create'>): Promise<GroupInfo> {
-    const g = await this.ready().createGroup({ name: a.name, isPublic: a.isPublic, ...(a.password ? { password: a.password } : {}), ...(a.avatar ? { avatar: a.avatar } : {}) });
-    return this.storeGroupDetail(g);
-  }
-
-  async joinGroup(a: CommandArgs<'groups.join'>): Promise<GroupInfo> {
-    const g = await this.ready().joinGroup(a.groupId.toLowerCase(), a.password);
-    return this.storeGroupDetail(g);
-  }
-
-  async leaveGroup(a: CommandArgs<'groups.leave'>): Promise<void> {
-    const id = a.groupId.toLowerCase();
-    await this.ready().removeMember(id, this.me().address);
-    this.store.setGroupMembership(id, false);
-    this.emitConversation(`group:${id}`);
-  }
-
-  /** Adds at once when they allow us, otherwise invites them (`added: 'invited'`); a wallet that refuses is 403. */
-  async addMember(a: CommandArgs<'groups.addMember'>): Promise<GroupAddResult> {
-    const address = await this.resolveRecipient(a.member);
-    const res = await this.ready().addMember(a.groupId.toLowerCase(), address);
-    return { ...this.storeGroupDetail(res), added: res.status };
-  }
-
-  async setAdmin(a: CommandArgs<'groups.addAdmin'>, admin: boolean): Promise<GroupInfo> {
-    const id = a.groupId.toLowerCase();
-    await this.ready().setAdmin(id, a.address.toLowerCase(), admin);
-    return this.refreshGroup(id);
-  }
-
-  async listInvitations(): Promise<GroupInvitation[]> {
-    return (await this.ready().invitations()).map((i) => ({ ...i, groupId: i.groupId.toLowerCase() }));
-  }
-
-  async acceptInvitation(a: CommandArgs<'invitations.accept'>): Promise<GroupInfo> {
-    const res = await this.ready().answerInvitation(a.groupId.toLowerCase(), true);
-    if (!res.group) throw new MessengerError('not-found', 'the relay did not return the group');
-    return this.storeGroupDetail(res.group);
-  }
-
-  async declineInvitation(a: CommandArgs<'invitations.decline'>): Promise<void> {
-    const id = a.groupId.toLowerCase();
-    const inviter = a.blockInviter ? (await this.ready().invitations()).find((i) => i.groupId.toLowerCase() === id)?.invitedBy : undefined;
-    await this.ready().answerInvitation(id, false);
-    if (inviter) await this.block({ address: inviter });
-  }
-
-  async removeMember(a: CommandArgs<'groups.removeMember'>): Promise<GroupInfo> {
-    const id = a.groupId.toLowerCase();
-    await this.ready().removeMember(id, a.address.toLowerCase());
-    return this.refreshGroup(id);
-  }
-
-  async listBotTokens(a: CommandArgs<'groups.listTokens'>): Promise<BotToken[]> {
-    const view = await this.ready().group(a.groupId.toLowerCase());
-    return (view.botTokens ?? []).map((t) => ({ ...t }));
-  }
-
-  async mintBotToken(a: CommandArgs<'groups.mintToken'>): Promise<{ token: string; botToken: BotToken }> {
-    const res = await this.ready().mintBotToken(a.groupId.toLowerCase(), a.name);
-    return { token: res.token, botToken: { ...res.botToken } };
-  }
-
-  async revokeBotToken(a: CommandArgs<'groups.revokeToken'>): Promise<void> {
-    await this.ready().revokeBotToken(a.groupId.toLowerCase(), a.tokenId.toLowerCase());
-  }
-
-  private async refreshGroup(id: string): Promise<GroupInfo> {
-    const view = await this.ready().group(id);
-    return this.storeGroupDetail(view.group);
-  }
-
-  private storeGroupDetail(g: GroupDetail): GroupInfo {
-    const me = this.me().address;
-    const members = g.members.map((m) => m.toLowerCase());
-    const rec: GroupRecord = { ...this.recordFromSummary(g), creator: g.creatorAddress.toLowerCase(), members, isMember: members.includes(me) };
-    this.store.upsertGroup(rec, this.nowMs());
-    if (rec.isMember) this.store.ensureConversation(`group:${g.id}`, 'group', g.id, g.createdAt);
-    this.emitConversation(`group:${g.id}`);
-    // Admins and invitations are the relay's to know: shown as fetched, not kept locally.
-    const admins = (g.admins ?? []).map((x) => x.toLowerCase());
-    const info = groupInfoOf(rec, me);
-    return {
-      ...info,
-      admins,
-      ...(g.invited ? { invited: g.invited.map((x) => x.toLowerCase()) } : {}),
-      canManage: info.isCreator || admins.includes(me),
-    };
-  }
-
-  private recordFromSummary(g: GroupSummary): Omit<GroupRecord, 'creator' | 'members' | 'isMember'> {
-    return {
-      id: g.id.toLowerCase(),
-      name: g.name,
-      isPublic: g.isPublic,
-      verified: g.verified,
-      hasPassword: g.hasPassword,
-      avatar: typeof g.avatar === 'string' ? g.avatar : null,
-      memberCount: g.memberCount,
-      createdAt: g.createdAt,
-    };
-  }
-
-  private groupInfoFromSummary(g: GroupSummary): GroupInfo {
-    const local = this.store.getGroup(g.id.toLowerCase());
-    return groupInfoOf({ ...this.recordFromSummary(g), creator: local?.creator ?? null, members: local?.members ?? null, isMember: local?.isMember ?? false }, this.me().address);
-  }
-
-  // =========================================================================================
-  // settings: devices, API keys, policy
-
-  async listDevices(): Promise<DeviceInfo[]> {
-    const me = this.me();
-    const res = await this.ready().deviceKeys(me.address);
-    this.trust.observe(me.address, keepCertified(me.address, res?.devices ?? []));
-    const answers = this.history.answers();
-    return (res?.devices ?? []).map((d) => {
-      const publicKey = d.publicKey.toLowerCase();
-      return { publicKey, createdAt: d.createdAt, current: publicKey === me.deviceKey, history: answers[publicKey] ?? null };
-    });
-  }
-
-  async revokeDevice(a: CommandArgs<'devices.revoke'>): Promise<void> {
-    const key = a.publicKey.toLowerCase();
-    // Revoking the device in use would leave this profile signed out with no way back in from
-    // here: refused, so that it is done from another device (or by a fresh sign-in elsewhere).
-    if (key === this.whoami()?.deviceKey.toLowerCase()) {
-      throw new MessengerError('bad-argument', 'that is the device you are using; revoke it from another device (this one would be signed out and could not sign in again)');
-    }
-    await this.ready().revokeDevice(key);
-  }
-
-  async listApiKeys(): Promise<ApiKeyInfo[]> {
-    return (await this.ready().listKeys()).map(apiKeyInfo);
-  }
-
-  async mintApiKey(a: CommandArgs<'apiKeys.mint'>): Promise<{ apiKey: string; key: ApiKeyInfo }> {
-    const res = await this.ready().mintKey(a.label);
-    return { apiKey: res.apiKey, key: apiKeyInfo(res.key) };
-  }
-
-  async revokeApiKey(a: CommandArgs<'apiKeys.revoke'>): Promise<void> {
-    await this.ready().revokeKey(a.id.toLowerCase());
-  }
-
-  async getPolicy(): Promise<InboxPolicy> {
-    const p = await this.ready().getPolicy();
-    return { unknownSenders: p.unknownSenders, stake: p.stake ?? null };
-  }
-
-  async setPolicy(a: CommandArgs<'policy.set'>): Promise<InboxPolicy> {
-    const p = await this.ready().setPolicy(a.unknownSenders, a.unknownSenders === 'stake-gate' ? a.stake : undefined);
-    return { unknownSenders: p.unknownSenders, stake: p.stake ?? null };
-  }
-
-  // =========================================================================================
   // sync
 
   /** Sends the whole outbox, then pulls until the inbox is empty. */
@@ -1005,8 +529,7 @@ export class Messenger {
     }
     for (const r of applied.refused) this.emit('message.rejected', { envelopeId: r.envelopeId, claimedSender: r.author, reason: r.reason });
     this.changes.reschedule();
-    for (const m of applied.messages) if (!m.fromMe && this.typingUntil.has(m.from)) this.setTyping(m.from, 'off');
-    this.sendDeliveredReceipts(applied);
+    this.conversations.committed(applied);
     for (const id of applied.conversations) this.emitConversation(id);
     for (const r of applied.requests) this.emit('request.new', r);
     await this.committedHook?.(applied);
@@ -1016,37 +539,6 @@ export class Messenger {
     if (this.autoFetchFiles && this.history.hasPending()) void this.history.importPending().catch(() => undefined);
   }
 
-  /** A peer types on while notices come at least every 6 s; a message from them or an `off` ends it. */
-  private setTyping(from: string, state: 'on' | 'off'): void {
-    const shown = this.typingUntil.get(from);
-    if (shown) clearTimeout(shown);
-    this.typingUntil.delete(from);
-    if (state === 'on') {
-      const t = setTimeout(() => this.setTyping(from, 'off'), TYPING_SHOWN_MS);
-      t.unref?.();
-      this.typingUntil.set(from, t);
-    } else if (!shown) return;
-    this.emit('typing', { conversationId: `direct:${from}`, from, state });
-  }
-
-  /** Direct messages that reached the inbox are acknowledged to their sender (requests are not, until accepted). */
-  private sendDeliveredReceipts(applied: AppliedIncoming): void {
-    const byPeer = new Map<string, string[]>();
-    for (const m of applied.messages) {
-      if (m.fromMe || m.routed !== 'inbox' || !m.conversationId.startsWith('direct:')) continue;
-      const peer = m.conversationId.slice(7);
-      byPeer.set(peer, [...(byPeer.get(peer) ?? []), m.id]);
-    }
-    for (const [peer, ids] of byPeer) this.signals.receipt(peer, ids, 'delivered');
-  }
-
-  private filesCodec: VaultCodec | null = null;
-
-  /** Fetch received files in the background as they arrive (the CLI fetches them itself, then prints). */
-  autoFetchFiles = true;
-
-  /** The CLI prints here: after the commit, before the ack. */
-  committedHook: ((applied: AppliedIncoming) => void | Promise<void>) | null = null;
 
   // =========================================================================================
   // plumbing
@@ -1072,17 +564,13 @@ export class Messenger {
     this.closed = true;
     this.signals.close();
     this.changes.close();
-    for (const t of this.typingUntil.values()) clearTimeout(t);
+    this.conversations.close();
     await this.loop.close();
     this.session.close();
     await this.vault.close().catch(() => undefined);
     this.store.close();
     this.events.removeAllListeners();
   }
-}
-
-function apiKeyInfo(k: ApiKeyMeta): ApiKeyInfo {
-  return { id: k.id, label: k.label, prefix: k.prefix, deviceKey: k.deviceKey, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt };
 }
 
 export { VaultError };

@@ -19,9 +19,9 @@ afterAll(cleanup);
 async function acquainted(tag: string) {
   const alice = await newProfile(relay.url, { handle: `alice_${tag}` });
   const bob = await newProfile(relay.url, { handle: `bob_${tag}` });
-  await alice.m.sendAndWait(`direct:${bob.address}`, 'hi bob');
+  await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'hi bob');
   await bob.m.syncPass();
-  await bob.m.acceptRequest({ address: alice.address });
+  await bob.m.contacts.acceptRequest({ address: alice.address });
   // the background fetch would race the test's own call
   bob.m.autoFetchFiles = false;
   return { alice, bob };
@@ -39,7 +39,7 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
     const photo = randomBytes(3 * 1024 * 1024 + 17);
     const notes = Buffer.from('meeting notes\n'.repeat(1000));
     const progress: number[] = [];
-    const { message, outcome } = await alice.m.sendFiles(`direct:${bob.address}`, [file('photo.jpg', photo), file('notes.txt', notes)], 'from the trip', (i, done) => i === 0 && progress.push(done));
+    const { message, outcome } = await alice.m.messages.sendFiles(`direct:${bob.address}`, [file('photo.jpg', photo), file('notes.txt', notes)], 'from the trip', (i, done) => i === 0 && progress.push(done));
     expect(outcome.state).toBe('sent');
     expect(progress.at(-1)).toBe(photo.length + 16);
     expect(alice.m.attachments.filesOf(message.id).map((f) => [f.name, f.mime, f.size, f.state])).toEqual([
@@ -52,7 +52,7 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
 
     const pass = await bob.m.syncPass();
     expect(pass.stored).toBe(1);
-    const received = bob.m.listMessages({ conversationId: `direct:${alice.address}` }).find((m) => m.id === message.id)!;
+    const received = bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).find((m) => m.id === message.id)!;
     expect(received.text).toBe('from the trip');
     expect(bob.m.attachments.filesOf(message.id).map((f) => f.state)).toEqual(['pending', 'pending']);
 
@@ -73,14 +73,14 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
 
   it('a file message its author deletes for everyone takes the kept file off the receiver\'s disk', async () => {
     const { alice, bob } = await acquainted('gone');
-    const { message } = await alice.m.sendFiles(`direct:${bob.address}`, [file('draft.txt', Buffer.from('a draft\n'.repeat(500)))], 'oops');
+    const { message } = await alice.m.messages.sendFiles(`direct:${bob.address}`, [file('draft.txt', Buffer.from('a draft\n'.repeat(500)))], 'oops');
     await bob.m.syncPass();
     expect(await bob.m.attachments.fetchPending()).toEqual({ saved: 1, refused: 0 });
     const kept = bob.m.attachments.filesOf(message.id)[0].path!;
     expect(readdirSync(join(bob.dir, 'files'))).toContain(kept.slice(join(bob.dir, 'files').length + 1));
 
     await alice.m.changes.delete({ conversationId: `direct:${bob.address}`, messageId: message.id });
-    await alice.m.flushOutbox();
+    await alice.m.messages.flushOutbox();
     const removed = new Promise<void>((resolve) => bob.m.on('message.updated', (m) => m.id === message.id && m.deleted && resolve()));
     await bob.m.syncPass();
     await removed;
@@ -92,7 +92,7 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
     const { alice, bob } = await acquainted('tamper');
     const rejected: RejectedMessage[] = [];
     bob.m.on('message.rejected', (r) => rejected.push(r));
-    const { message } = await alice.m.sendFiles(`direct:${bob.address}`, [file('contract.pdf', randomBytes(200_000))]);
+    const { message } = await alice.m.messages.sendFiles(`direct:${bob.address}`, [file('contract.pdf', randomBytes(200_000))]);
     const blobId = alice.m.store.attachments.refsOf(message.id)[0].blob;
     const onRelay = join(relay.dataDir, 'blobs', blobId);
     const bytes = readFileSync(onRelay);
@@ -116,9 +116,9 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
     const { alice, bob } = await acquainted('limits');
     const one = file('a.bin', randomBytes(100));
     const blobsBefore = readdirSync(join(relay.dataDir, 'blobs')).length;
-    await expect(alice.m.sendFiles(`direct:${bob.address}`, Array.from({ length: 11 }, () => one))).rejects.toThrow(/1 to 10 files/);
-    await expect(alice.m.sendFiles(`direct:${bob.address}`, [file('empty.txt', Buffer.alloc(0))])).rejects.toThrow(/empty/);
-    await expect(alice.m.sendFiles(`direct:${bob.address}`, [join(tempDir('none'), 'missing.bin')])).rejects.toThrow(/not a readable file/);
+    await expect(alice.m.messages.sendFiles(`direct:${bob.address}`, Array.from({ length: 11 }, () => one))).rejects.toThrow(/1 to 10 files/);
+    await expect(alice.m.messages.sendFiles(`direct:${bob.address}`, [file('empty.txt', Buffer.alloc(0))])).rejects.toThrow(/empty/);
+    await expect(alice.m.messages.sendFiles(`direct:${bob.address}`, [join(tempDir('none'), 'missing.bin')])).rejects.toThrow(/not a readable file/);
     expect(readdirSync(join(relay.dataDir, 'blobs')).length).toBe(blobsBefore);
   });
 });

@@ -21,8 +21,8 @@ afterAll(cleanup);
 describe('bot token', () => {
   it('is read from the variable named by --token-env; --token still works but warns that others can read it', async () => {
     const owner = await newProfile(relay.url);
-    const group = await owner.m.createGroup({ name: 'Builds', isPublic: false });
-    const { token } = await owner.m.mintBotToken({ groupId: group.id, name: 'ci' });
+    const group = await owner.m.groups.create({ name: 'Builds', isPublic: false });
+    const { token } = await owner.m.groups.mintBotToken({ groupId: group.id, name: 'ci' });
 
     const fromEnv = await runEntry('bot-cli', ['--relay', relay.url, '--token-env', 'CI_BOT_TOKEN', '--group', group.id, 'from the environment'], { CI_BOT_TOKEN: token });
     expect(fromEnv.code, fromEnv.stderr).toBe(0);

@@ -17,14 +17,14 @@ describe('crash safety of the sync loop', () => {
     const relay = await startRelay();
     const alice = await newProfile(relay.url);
     const bob = await newProfile(relay.url);
-    await bob.m.acceptRequest({ address: alice.address });
+    await bob.m.contacts.acceptRequest({ address: alice.address });
     // the CLI drives bob's profile from here on; one process at a time owns it
     await bob.m.close();
 
     const sent: string[] = [];
     const send = async (n: number) => {
       for (let i = 0; i < n; i++) {
-        const { outcome } = await alice.m.sendAndWait(`direct:${bob.address}`, `message ${sent.length + 1}`);
+        const { outcome } = await alice.m.messages.sendAndWait(`direct:${bob.address}`, `message ${sent.length + 1}`);
         expect(outcome.state).toBe('sent');
         sent.push(outcome.messageId);
       }
@@ -58,7 +58,7 @@ describe('crash safety of the sync loop', () => {
     try {
       await reopened.unlock({ passphrase: PASSPHRASE });
       expect((await reopened.syncPass()).pulled).toBe(0);
-      expect(reopened.listMessages({ conversationId: `direct:${alice.address}`, limit: 100 }).map((m) => m.id).sort()).toEqual([...sent].sort());
+      expect(reopened.messages.listMessages({ conversationId: `direct:${alice.address}`, limit: 100 }).map((m) => m.id).sort()).toEqual([...sent].sort());
     } finally {
       await reopened.close();
     }
@@ -72,7 +72,7 @@ describe('outbox while the relay is down', () => {
     const bob = await newProfile(relay.url);
     await relay.stop();
 
-    const { outcome, message } = await alice.m.sendAndWait(`direct:${bob.address}`, 'written offline');
+    const { outcome, message } = await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'written offline');
     expect(outcome.state).toBe('queued');
     expect(outcome.error).toBeTruthy();
     expect(message.state).toBe('sending');
@@ -91,7 +91,7 @@ describe('outbox while the relay is down', () => {
       });
       await restarted.unlock({ passphrase: PASSPHRASE });
       expect(restarted.syncStatus().pendingOutbox).toBe(1);
-      expect(restarted.listMessages({ conversationId: `direct:${bob.address}` }).map((m) => m.state)).toEqual(['sending']);
+      expect(restarted.messages.listMessages({ conversationId: `direct:${bob.address}` }).map((m) => m.state)).toEqual(['sending']);
 
       // same port, same data: the background loop's retry gets through
       await startRelay({ dataDir: relay.dataDir, port: relay.port });
@@ -104,7 +104,7 @@ describe('outbox while the relay is down', () => {
 
     const pass = await bob.m.syncPass();
     expect(pass.stored).toBe(1);
-    expect(bob.m.listMessages({ conversationId: `direct:${alice.address}` }).map((m) => m.text)).toEqual(['written offline']);
+    expect(bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).map((m) => m.text)).toEqual(['written offline']);
     expect((await bob.m.syncPass()).stored).toBe(0);
   }, 120_000);
 });

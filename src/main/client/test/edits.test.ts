@@ -30,8 +30,8 @@ beforeAll(async () => {
   bob = await newProfile(relay.url, { handle: 'bob_e' });
   annToBob = `direct:${bob.address}`;
   bobToAnn = `direct:${ann1.address}`;
-  await bob.m.allow(ann1.address);
-  await ann1.m.allow(bob.address);
+  await bob.m.contacts.allow(ann1.address);
+  await ann1.m.contacts.allow(bob.address);
 }, 120_000);
 afterAll(cleanup);
 
@@ -41,14 +41,14 @@ function outboxOf(m: Messenger): Outbox {
 
 describe('edit and delete', { timeout: 60_000 }, () => {
   it('an edit from one device and a delete from the other reach the peer and the sender\'s other device', async () => {
-    const { message } = await ann1.m.sendAndWait(annToBob, 'see you at 5');
+    const { message } = await ann1.m.messages.sendAndWait(annToBob, 'see you at 5');
     await bob.m.syncPass();
     await ann2.m.syncPass();
     expect(ann2.m.store.getMessage(message.id)).toMatchObject({ text: 'see you at 5', fromMe: true, editedAt: null });
 
     const edited = ann1.m.changes.edit({ conversationId: annToBob, messageId: message.id, text: 'see you at 6' });
     expect(edited).toMatchObject({ text: 'see you at 6', editedAt: expect.any(String), deleted: false });
-    await ann1.m.flushOutbox(true);
+    await ann1.m.messages.flushOutbox(true);
     await bob.m.syncPass();
     await ann2.m.syncPass();
     expect(bob.m.store.getMessage(message.id)).toMatchObject({ text: 'see you at 6', editedAt: edited.editedAt, fromMe: false });
@@ -57,7 +57,7 @@ describe('edit and delete', { timeout: 60_000 }, () => {
     // the second device deletes it: the peer and the first device follow
     const deleted = ann2.m.changes.delete({ conversationId: annToBob, messageId: message.id });
     expect(deleted).toMatchObject({ deleted: true, text: '' });
-    await ann2.m.flushOutbox(true);
+    await ann2.m.messages.flushOutbox(true);
     await bob.m.syncPass();
     await ann1.m.syncPass();
     for (const p of [bob, ann1]) expect(p.m.store.getMessage(message.id)).toMatchObject({ deleted: true, text: '' });
@@ -79,23 +79,23 @@ describe('edit and delete', { timeout: 60_000 }, () => {
     expect(ann1.m.store.getMessage(queued.id)).toBeNull();
     expect(ann1.m.store.outboxCount()).toBe(0);
     // nothing to send: neither the message nor a delete of it reaches bob or ann's other device
-    expect(await ann1.m.flushOutbox(true)).toEqual([]);
+    expect(await ann1.m.messages.flushOutbox(true)).toEqual([]);
     await bob.m.syncPass();
     await ann2.m.syncPass();
     for (const p of [bob, ann2]) expect(p.m.store.getMessage(queued.id)).toBeNull();
 
     // one a send has already taken is deleted for everyone as usual
     const inFlight = outboxOf(ann1.m).enqueue({ kind: 'direct', peer: bob.address }, 'already on its way', 'text');
-    const sending = ann1.m.flushOutbox(true);
+    const sending = ann1.m.messages.flushOutbox(true);
     expect(ann1.m.changes.delete({ conversationId: annToBob, messageId: inFlight.id })).toMatchObject({ deleted: true, text: '' });
     await sending;
-    await ann1.m.flushOutbox(true);
+    await ann1.m.messages.flushOutbox(true);
     await bob.m.syncPass();
     expect(bob.m.store.getMessage(inFlight.id)).toMatchObject({ deleted: true, text: '' });
   });
 
   it('only the author edits or deletes: the command refuses, and a forged change is refused and reported', async () => {
-    const { message } = await ann1.m.sendAndWait(annToBob, 'my words');
+    const { message } = await ann1.m.messages.sendAndWait(annToBob, 'my words');
     await bob.m.syncPass();
     expect(() => bob.m.changes.edit({ conversationId: bobToAnn, messageId: message.id, text: 'your words' })).toThrow(/only your own/);
     expect(() => bob.m.changes.delete({ conversationId: bobToAnn, messageId: message.id })).toThrow(/only your own/);
@@ -103,7 +103,7 @@ describe('edit and delete', { timeout: 60_000 }, () => {
     // bob's client sends the change anyway (past the command's check): ann's devices refuse it
     outboxOf(bob.m).enqueueChange({ kind: 'direct', peer: ann1.address }, { kind: 'edit', of: message.id, text: 'forged' });
     outboxOf(bob.m).enqueueChange({ kind: 'direct', peer: ann1.address }, { kind: 'delete', of: message.id });
-    await bob.m.flushOutbox(true);
+    await bob.m.messages.flushOutbox(true);
     const rejected: RejectedMessage[] = [];
     ann1.m.on('message.rejected', (r) => rejected.push(r));
     await ann1.m.syncPass();
@@ -116,14 +116,14 @@ describe('edit and delete', { timeout: 60_000 }, () => {
   });
 
   it('works in a group, from either device of the author', async () => {
-    const g = await ann1.m.createGroup({ name: 'Edits', isPublic: false });
-    await ann1.m.addMember({ groupId: g.id, member: bob.address });
+    const g = await ann1.m.groups.create({ name: 'Edits', isPublic: false });
+    await ann1.m.groups.addMember({ groupId: g.id, member: bob.address });
     const conv = `group:${g.id}` as const;
-    const { message } = await ann1.m.sendAndWait(conv, 'group typo');
+    const { message } = await ann1.m.messages.sendAndWait(conv, 'group typo');
     await ann2.m.syncPass();
     await bob.m.syncPass();
     ann2.m.changes.edit({ conversationId: conv, messageId: message.id, text: 'group text' });
-    await ann2.m.flushOutbox(true);
+    await ann2.m.messages.flushOutbox(true);
     await bob.m.syncPass();
     await ann1.m.syncPass();
     for (const p of [bob, ann1]) expect(p.m.store.getMessage(message.id)).toMatchObject({ text: 'group text', editedAt: expect.any(String) });
@@ -198,14 +198,14 @@ describe('disappearing messages under a fake clock', { timeout: 90_000 }, () => 
     const bobTime = fakeTime();
     const ann = await newProfile(relay.url, { options: annTime.options });
     const bo = await newProfile(relay.url, { options: bobTime.options });
-    await bo.m.allow(ann.address);
+    await bo.m.contacts.allow(ann.address);
     const conv: ConversationId = `direct:${bo.address}`;
-    await ann.m.openConversation({ to: bo.address });
+    await ann.m.conversations.open({ to: bo.address });
 
     const set = ann.m.changes.setTimer({ conversationId: conv, seconds: 300 });
     expect(set.timerSeconds).toBe(300);
-    const { message } = await ann.m.sendAndWait(conv, 'this will vanish');
-    await ann.m.flushOutbox(true);
+    const { message } = await ann.m.messages.sendAndWait(conv, 'this will vanish');
+    await ann.m.messages.flushOutbox(true);
     const sentAt = Date.parse(message.sentAt);
     expect(ann.m.store.getMessage(message.id)).toMatchObject({ expiresIn: 300, expiresAt: new Date(sentAt + 300_000).toISOString() });
     expect(annTime.clock.armed?.at).toBe(sentAt + 300_000);
@@ -214,7 +214,7 @@ describe('disappearing messages under a fake clock', { timeout: 90_000 }, () => 
     await bo.m.syncPass();
     const theirs: ConversationId = `direct:${ann.address}`;
     expect(bo.m.store.getConversation(theirs)!.timerSeconds).toBe(300);
-    expect(bo.m.listMessages({ conversationId: theirs }).map((m) => [m.timerSeconds, m.text, m.expiresIn, m.expiresAt])).toEqual([
+    expect(bo.m.messages.listMessages({ conversationId: theirs }).map((m) => [m.timerSeconds, m.text, m.expiresIn, m.expiresAt])).toEqual([
       [300, '', null, null],
       [null, 'this will vanish', 300, null],
     ]);
@@ -232,18 +232,18 @@ describe('disappearing messages under a fake clock', { timeout: 90_000 }, () => 
     bo.m.changes.expireDue();
     expect(bo.m.store.getMessage(message.id)).not.toBeNull();
     const readAt = bobTime.clock.t;
-    bo.m.markRead({ conversationId: theirs });
+    bo.m.conversations.markRead({ conversationId: theirs });
     expect(bo.m.store.getMessage(message.id)!.expiresAt).toBe(new Date(readAt + 300_000).toISOString());
     bobTime.advanceTo(readAt + 299_999);
     expect(bo.m.store.getMessage(message.id)).not.toBeNull();
     bobTime.advanceTo(readAt + 300_000);
     expect(bo.m.store.getMessage(message.id)).toBeNull();
     // the timer notice itself stays, as does the conversation
-    expect(bo.m.listMessages({ conversationId: theirs }).map((m) => m.timerSeconds)).toEqual([300]);
+    expect(bo.m.messages.listMessages({ conversationId: theirs }).map((m) => m.timerSeconds)).toEqual([300]);
 
     // turning it off: later messages carry no timer
     ann.m.changes.setTimer({ conversationId: conv, seconds: 0 });
-    const { message: kept } = await ann.m.sendAndWait(conv, 'this stays');
+    const { message: kept } = await ann.m.messages.sendAndWait(conv, 'this stays');
     expect(ann.m.store.getMessage(kept.id)).toMatchObject({ expiresIn: null, expiresAt: null });
     await bo.m.syncPass();
     expect(bo.m.store.getConversation(theirs)!.timerSeconds).toBe(0);

@@ -28,11 +28,11 @@ describe('encrypted profile database', { timeout: 120_000 }, () => {
     const alice = await newProfile(relay.url, { handle: 'alice_dbc' });
     const bob = await newProfile(relay.url, { handle: 'bob_dbc' });
     const text = 'the aubergine parliament meets at noon';
-    const { outcome } = await alice.m.sendAndWait(`direct:${bob.address}`, text);
+    const { outcome } = await alice.m.messages.sendAndWait(`direct:${bob.address}`, text);
     expect(outcome.state).toBe('sent');
     expect((await bob.m.syncPass()).stored).toBe(1);
     // a pending request's conversation is not searched: accept it first
-    await bob.m.acceptRequest({ address: alice.address });
+    await bob.m.contacts.acceptRequest({ address: alice.address });
     expect(bob.m.store.search.search('aubergine', { limit: 5 })).toHaveLength(1);
     for (const p of [alice, bob]) {
       expect(databaseFileState(join(p.dir, 'client.db'))).toBe('encrypted');
@@ -45,7 +45,7 @@ describe('encrypted profile database', { timeout: 120_000 }, () => {
   it('opens the file only once unlocked, and closes it on lock', async () => {
     const carol = await newProfile(relay.url, { handle: 'carol_dbc' });
     const dave = await newProfile(relay.url, { handle: 'dave_dbc' });
-    await carol.m.sendAndWait(`direct:${dave.address}`, 'kept behind the key');
+    await carol.m.messages.sendAndWait(`direct:${dave.address}`, 'kept behind the key');
     const conversationId = `direct:${dave.address}` as const;
     const key = await carol.m.vault.databaseKey();
     expect(key.key).toMatch(/^[0-9a-f]{64}$/);
@@ -54,16 +54,16 @@ describe('encrypted profile database', { timeout: 120_000 }, () => {
     const again = await Messenger.open({ profileDir: carol.dir, shell: 'web', autoSync: false });
     try {
       // locked: the store is in memory, the vault refuses the key
-      expect(again.listMessages({ conversationId })).toEqual([]);
+      expect(again.messages.listMessages({ conversationId })).toEqual([]);
       await expect(again.vault.databaseKey()).rejects.toMatchObject({ code: 'locked' });
       const status = await again.unlock({ passphrase: PASSPHRASE });
       // the relay and its API key came out of the encrypted file: signed in without asking again
       expect(status.ready).toBe(true);
-      expect(again.listMessages({ conversationId }).map((m) => m.text)).toEqual(['kept behind the key']);
+      expect(again.messages.listMessages({ conversationId }).map((m) => m.text)).toEqual(['kept behind the key']);
       // the same key every unlock (it is derived, not stored)
       expect(await again.vault.databaseKey()).toEqual(key);
       await again.lock();
-      expect(again.listMessages({ conversationId })).toEqual([]);
+      expect(again.messages.listMessages({ conversationId })).toEqual([]);
     } finally {
       await again.close();
     }

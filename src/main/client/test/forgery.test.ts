@@ -106,10 +106,10 @@ describe('forged and tampered envelopes', () => {
     expect(reasons).toMatch(/bad-frame/);
     expect(reasons).toMatch(/bad-payload/);
 
-    expect(bob.m.listMessages({ conversationId: `direct:${alice.address}` })).toEqual([]);
-    const fromMallory = bob.m.listMessages({ conversationId: `direct:${mallory.address}` });
+    expect(bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` })).toEqual([]);
+    const fromMallory = bob.m.messages.listMessages({ conversationId: `direct:${mallory.address}` });
     expect(fromMallory.map((x) => [x.from, x.text])).toEqual([[mallory.address, 'hello, honestly']]);
-    expect(bob.m.listRequests().map((r) => r.address)).toEqual([mallory.address]);
+    expect(bob.m.contacts.listRequests().map((r) => r.address)).toEqual([mallory.address]);
 
     // rejected envelopes were acked: nothing comes back
     expect((await bob.m.syncPass()).pulled).toBe(0);
@@ -131,7 +131,7 @@ describe('forged and tampered envelopes', () => {
     const pass = await bobSyncs();
     expect(pass.stored).toBe(0);
     expect(pass.reasons).toEqual([expect.stringMatching(/names no recipient/)]);
-    expect(bob.m.listMessages({ conversationId: `direct:${mallory.address}` }).map((x) => x.text)).not.toContain('to whom it may concern');
+    expect(bob.m.messages.listMessages({ conversationId: `direct:${mallory.address}` }).map((x) => x.text)).not.toContain('to whom it may concern');
     // acked: it does not come back
     expect((await bob.m.syncPass()).pulled).toBe(0);
   });

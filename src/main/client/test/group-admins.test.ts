@@ -23,10 +23,10 @@ beforeAll(async () => {
   hal = await newProfile(relay.url, { handle: 'hal' });
   ivy = await newProfile(relay.url, { handle: 'ivy' });
   jon = await newProfile(relay.url, { handle: 'jon' });
-  for (const p of [hal, ivy]) await p.m.allow(gia.address);
-  await jon.m.allow(hal.address);
-  groupId = (await gia.m.createGroup({ name: 'Rota', isPublic: false })).id;
-  for (const p of [hal, ivy]) await gia.m.addMember({ groupId, member: p.address });
+  for (const p of [hal, ivy]) await p.m.contacts.allow(gia.address);
+  await jon.m.contacts.allow(hal.address);
+  groupId = (await gia.m.groups.create({ name: 'Rota', isPublic: false })).id;
+  for (const p of [hal, ivy]) await gia.m.groups.addMember({ groupId, member: p.address });
 }, 120_000);
 afterAll(cleanup);
 
@@ -38,30 +38,30 @@ async function refusal(p: Promise<unknown>): Promise<number> {
 
 describe('group admins', { timeout: 120_000 }, () => {
   it('a plain member can neither manage members nor name admins', async () => {
-    expect(await refusal(ivy.m.removeMember({ groupId, address: hal.address }))).toBe(403);
-    expect(await refusal(ivy.m.setAdmin({ groupId, address: ivy.address }, true))).toBe(403);
+    expect(await refusal(ivy.m.groups.removeMember({ groupId, address: hal.address }))).toBe(403);
+    expect(await refusal(ivy.m.groups.setAdmin({ groupId, address: ivy.address }, true))).toBe(403);
   });
 
   it('the creator names an admin from the CLI, who then adds and removes members, but not the creator', async () => {
     const named = await runEntry('cli', ['--profile', gia.dir, 'group', 'admin', groupId, hal.address]);
     expect(named.code, named.stderr).toBe(0);
     expect(named.json[0]).toMatchObject({ id: groupId, admins: [hal.address] });
-    const seen = await hal.m.getGroup({ groupId });
+    const seen = await hal.m.groups.get({ groupId });
     expect(seen).toMatchObject({ admins: [hal.address], canManage: true, isCreator: false });
 
-    const added = await hal.m.addMember({ groupId, member: '@jon' });
+    const added = await hal.m.groups.addMember({ groupId, member: '@jon' });
     expect(added).toMatchObject({ added: 'member' });
     expect(added.members).toContain(jon.address);
-    expect((await hal.m.removeMember({ groupId, address: ivy.address })).members).not.toContain(ivy.address);
-    expect(await refusal(hal.m.removeMember({ groupId, address: gia.address }))).toBe(403);
+    expect((await hal.m.groups.removeMember({ groupId, address: ivy.address })).members).not.toContain(ivy.address);
+    expect(await refusal(hal.m.groups.removeMember({ groupId, address: gia.address }))).toBe(403);
     // only the creator names admins
-    expect(await refusal(hal.m.setAdmin({ groupId, address: jon.address }, true))).toBe(403);
+    expect(await refusal(hal.m.groups.setAdmin({ groupId, address: jon.address }, true))).toBe(403);
   });
 
   it('unnamed, the admin loses those rights', async () => {
-    const after = await gia.m.setAdmin({ groupId, address: hal.address }, false);
+    const after = await gia.m.groups.setAdmin({ groupId, address: hal.address }, false);
     expect(after.admins).toEqual([]);
-    expect((await hal.m.getGroup({ groupId })).canManage).toBe(false);
-    expect(await refusal(hal.m.removeMember({ groupId, address: jon.address }))).toBe(403);
+    expect((await hal.m.groups.get({ groupId })).canManage).toBe(false);
+    expect(await refusal(hal.m.groups.removeMember({ groupId, address: jon.address }))).toBe(403);
   });
 });

@@ -31,17 +31,17 @@ describe('handles main learns for the app', { timeout: 120_000 }, () => {
     const learned: KnownHandle[] = [];
     alice.m.on('contact.updated', (k) => learned.push(k as KnownHandle));
 
-    expect(alice.m.knownHandles([carol.address.toUpperCase().replace('0X', '0x'), nobody])).toEqual([]);
+    expect(alice.m.contacts.knownHandles([carol.address.toUpperCase().replace('0X', '0x'), nobody])).toEqual([]);
     const carolKnown = await until(() => learned.find((k) => k.address === carol.address));
     expect(carolKnown).toEqual({ address: carol.address, handle: 'carol_h', verified: false });
-    expect(alice.m.knownHandles([carol.address, nobody])).toEqual([carolKnown]);
+    expect(alice.m.contacts.knownHandles([carol.address, nobody])).toEqual([carolKnown]);
     // the directory has no handle for `nobody`: nothing is announced for it
     expect(learned.map((k) => k.address)).toEqual([carol.address]);
 
     const dave = await newProfile(relay.url, { handle: 'dave_h' });
     const updates: ConversationSummary[] = [];
     alice.m.on('conversation.updated', (c) => updates.push(c as ConversationSummary));
-    const opened = await alice.m.openConversation({ to: dave.address });
+    const opened = await alice.m.conversations.open({ to: dave.address });
     expect(opened.title).not.toBe('@dave_h');
     const retitled = await until(() => updates.find((c) => c.id === opened.id && c.title === '@dave_h'));
     expect(retitled.peer).toBe(dave.address);

@@ -34,18 +34,18 @@ beforeAll(async () => {
   alice = await newProfile(relay.url, { handle: 'alice_hist', ...SMALL });
   bob = await newProfile(relay.url, { handle: 'bob_hist' });
   const carol = await newProfile(relay.url, { handle: 'carol_hist' });
-  await alice.m.sendAndWait(`direct:${bob.address}`, 'hi bob');
+  await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'hi bob');
   await bob.m.syncPass();
-  await bob.m.acceptRequest({ address: alice.address });
-  for (let i = 0; i < 30; i++) await bob.m.sendAndWait(`direct:${alice.address}`, `bob's message ${i}: ${'x'.repeat(100)}`);
-  await alice.m.sendAndWait(`direct:${carol.address}`, 'hello carol, ünïcode ✓');
+  await bob.m.contacts.acceptRequest({ address: alice.address });
+  for (let i = 0; i < 30; i++) await bob.m.messages.sendAndWait(`direct:${alice.address}`, `bob's message ${i}: ${'x'.repeat(100)}`);
+  await alice.m.messages.sendAndWait(`direct:${carol.address}`, 'hello carol, ünïcode ✓');
   await carol.m.syncPass();
-  await carol.m.acceptRequest({ address: alice.address });
-  await carol.m.sendAndWait(`direct:${alice.address}`, 'hi alice');
+  await carol.m.contacts.acceptRequest({ address: alice.address });
+  await carol.m.messages.sendAndWait(`direct:${alice.address}`, 'hi alice');
   const bytes = randomBytes(40_000);
   const path = join(tempDir('files'), 'photo.jpg');
   writeFileSync(path, bytes);
-  const { message } = await bob.m.sendFiles(`direct:${alice.address}`, [path], 'a photo');
+  const { message } = await bob.m.messages.sendFiles(`direct:${alice.address}`, [path], 'a photo');
   photo = { messageId: message.id, bytes };
   alice.m.autoFetchFiles = false;
   await alice.m.syncPass();
@@ -70,10 +70,10 @@ function listen(m: Messenger): { progress: HistoryProgress[]; outcomes: HistoryO
 }
 
 function everything(m: Messenger): Array<{ conversation: string; title: string; messages: unknown[] }> {
-  return m.listConversations().map((c) => ({
+  return m.conversations.list().map((c) => ({
     conversation: c.id,
     title: c.title,
-    messages: m.listMessages({ conversationId: c.id, limit: 1000 }).map((x) => [x.id, x.from, x.fromMe, x.text, x.sentAt]),
+    messages: m.messages.listMessages({ conversationId: c.id, limit: 1000 }).map((x) => [x.id, x.from, x.fromMe, x.text, x.sentAt]),
   }));
 }
 
@@ -85,7 +85,7 @@ describe('history on a new device', { timeout: 120_000 }, () => {
   it('device A sends its history to new device B, which then shows the same conversations and messages', async () => {
     const b = await newDevice();
     expect(b.address).toBe(alice.address);
-    expect(b.m.listConversations()).toEqual([]);
+    expect(b.m.conversations.list()).toEqual([]);
     const onA = listen(alice.m);
     const onB = listen(b.m);
 
@@ -102,7 +102,7 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     const lastUpload = onA.progress.filter((p) => p.phase === 'upload').at(-1)!;
     expect(lastUpload.done).toBe(lastUpload.total);
     // A's list of devices says B has it: the app offers it no more
-    expect((await alice.m.listDevices()).find((d) => d.publicKey === b.deviceKey)?.history).toBe('sent');
+    expect((await alice.m.account.listDevices()).find((d) => d.publicKey === b.deviceKey)?.history).toBe('sent');
 
     await b.m.syncPass();
     expect(onB.rejected).toEqual([]);
@@ -138,7 +138,7 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     const again = await Messenger.open({ profileDir: a.dir, shell: 'web', autoSync: false });
     try {
       await again.unlock({ passphrase: PASSPHRASE });
-      const answers = Object.fromEntries((await again.listDevices()).map((d) => [d.publicKey, d.history]));
+      const answers = Object.fromEntries((await again.account.listDevices()).map((d) => [d.publicKey, d.history]));
       expect(answers[declined.deviceKey]).toBe('declined');
       expect(answers[other.deviceKey]).toBeNull();
       expect(answers[a.deviceKey]).toBeNull();
@@ -150,15 +150,15 @@ describe('history on a new device', { timeout: 120_000 }, () => {
   it('a new device that already received messages keeps them and takes the rest, without doubles', async () => {
     const f = await newDevice();
     // sealed to every certified device of alice's, the new one included
-    const { message } = await bob.m.sendAndWait(`direct:${alice.address}`, 'while you were setting up');
+    const { message } = await bob.m.messages.sendAndWait(`direct:${alice.address}`, 'while you were setting up');
     expect((await f.m.syncPass()).stored).toBe(1);
     await alice.m.syncPass();
     await alice.m.history.send(f.deviceKey);
     await f.m.syncPass();
     expect(await f.m.history.importPending()).toMatchObject({ state: 'received', messages: everything(alice.m).reduce((n, c) => n + c.messages.length, 0) - 1 });
     expect(everything(f.m)).toEqual(everything(alice.m));
-    expect(f.m.listMessages({ conversationId: `direct:${bob.address}`, limit: 1000 }).filter((x) => x.id === message.id)).toHaveLength(1);
-    expect(f.m.listConversations().find((c) => c.id === `direct:${bob.address}`)!.lastMessage!.text).toBe('while you were setting up');
+    expect(f.m.messages.listMessages({ conversationId: `direct:${bob.address}`, limit: 1000 }).filter((x) => x.id === message.id)).toHaveLength(1);
+    expect(f.m.conversations.list().find((c) => c.id === `direct:${bob.address}`)!.lastMessage!.text).toBe('while you were setting up');
   });
 
   it('a message still waiting to go on the old device stays there; it reaches the new one once sent, as sent', async () => {
@@ -168,7 +168,7 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     await g.m.syncPass();
     expect(await g.m.history.importPending()).toMatchObject({ state: 'received' });
     expect(g.m.store.getMessage(waiting.id)).toBeNull();
-    await alice.m.flushOutbox(true);
+    await alice.m.messages.flushOutbox(true);
     await g.m.syncPass();
     expect(g.m.store.getMessage(waiting.id)).toMatchObject({ text: 'still in the outbox', fromMe: true, state: 'sent' });
   });
@@ -189,7 +189,7 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     expect(outcome).toMatchObject({ state: 'refused', fromDevice: alice.deviceKey, reason: expect.stringMatching(/does not authenticate.*nothing was imported/) });
     expect(onC.outcomes).toEqual([outcome]);
     expect(onC.progress.some((p) => p.phase === 'import')).toBe(false);
-    expect(c.m.listConversations()).toEqual([]);
+    expect(c.m.conversations.list()).toEqual([]);
     expect(c.m.history.hasPending()).toBe(false);
   });
 
@@ -231,6 +231,6 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     expect(onB.rejected.map((r) => r.reason)).toEqual([expect.stringMatching(/history sent by 0x[0-9a-f]{40}, another wallet, was refused/)]);
     expect(b.m.history.hasPending()).toBe(false);
     expect(await b.m.history.importPending()).toBeNull();
-    expect(b.m.listConversations()).toEqual([]);
+    expect(b.m.conversations.list()).toEqual([]);
   });
 });

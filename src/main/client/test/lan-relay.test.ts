@@ -21,14 +21,14 @@ describe('a LAN relay with a pinned certificate', () => {
     expect(relay.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(relay.fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     const [a, b] = await Promise.all([newProfile(relay.url, { fingerprint: relay.fingerprint! }), newProfile(relay.url, { fingerprint: relay.fingerprint! })]);
-    const { outcome } = await a.m.sendAndWait(`direct:${b.address}`, 'over TLS');
+    const { outcome } = await a.m.messages.sendAndWait(`direct:${b.address}`, 'over TLS');
     expect(outcome.routed).toBe('request');
     await b.m.syncPass();
-    expect(b.m.listMessages({ conversationId: `direct:${a.address}` }).map((m) => m.text)).toEqual(['over TLS']);
+    expect(b.m.messages.listMessages({ conversationId: `direct:${a.address}` }).map((m) => m.text)).toEqual(['over TLS']);
     expect((await a.m.appStatus()).relay).toMatchObject({ mode: 'lan', url: relay.url, connected: true });
 
     // the sealed API key: the profile folder never holds it in clear
-    const key = await a.m.mintApiKey({ label: 'x' }).catch((e: unknown) => e);
+    const key = await a.m.account.mintApiKey({ label: 'x' }).catch((e: unknown) => e);
     expect(toIpcError(key).code).toBe('entitlement-required');
     for (const file of readdirSync(a.dir)) {
       const bytes = readFileSync(join(a.dir, file)).toString('latin1');

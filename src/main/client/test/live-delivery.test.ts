@@ -73,16 +73,16 @@ describe('live delivery', () => {
     // an hour between polls: only a held pull can bring the message in time
     const bob = await liveProfile(relay.url, 3_600_000);
     const alice = await newProfile(relay.url);
-    await bob.m.allow(alice.address);
+    await bob.m.contacts.allow(alice.address);
     await holding(relay);
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const arrived = nextMessage(bob.m, 'live hello');
-    const { outcome } = await alice.m.sendAndWait(`direct:${bob.address}`, 'live hello');
+    const { outcome } = await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'live hello');
     expect(outcome.state).toBe('sent');
     const msg = await arrived;
     expect(msg).toMatchObject({ from: alice.address, text: 'live hello', routed: 'inbox' });
-    expect(bob.m.listMessages({ conversationId: `direct:${alice.address}` }).map((x) => x.text)).toEqual(['live hello']);
+    expect(bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).map((x) => x.text)).toEqual(['live hello']);
     vi.useRealTimers();
   }, 30_000);
 
@@ -108,10 +108,10 @@ describe('live delivery', () => {
       const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
       const bob = await liveProfile(proxyUrl, 200);
       const alice = await newProfile(relay.url);
-      await bob.m.allow(alice.address);
+      await bob.m.contacts.allow(alice.address);
       for (let i = 0; i < 200 && bob.m.syncStatus().lastSyncAt === null; i++) await new Promise((r) => setTimeout(r, 25));
       const arrived = nextMessage(bob.m, 'polled hello');
-      await alice.m.sendAndWait(`direct:${bob.address}`, 'polled hello');
+      await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'polled hello');
       expect((await arrived).text).toBe('polled hello');
       // one try at holding, then plain polls
       expect(held).toHaveLength(1);
@@ -126,7 +126,7 @@ describe('live delivery', () => {
     const relay = await startRelay();
     const bob = await liveProfile(relay.url, 200);
     const alice = await newProfile(relay.url);
-    await bob.m.allow(alice.address);
+    await bob.m.contacts.allow(alice.address);
     await holding(relay);
 
     const wentOffline = new Promise<void>((resolve) => {
@@ -141,7 +141,7 @@ describe('live delivery', () => {
     await wentOffline;
     const back = await startRelay({ dataDir: relay.dataDir, port: relay.port });
     const arrived = nextMessage(bob.m, 'after the restart');
-    await alice.m.sendAndWait(`direct:${bob.address}`, 'after the restart');
+    await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'after the restart');
     expect((await arrived).from).toBe(alice.address);
     // the cycle that brought it ends, and the next one holds again
     await holding(back);
@@ -165,27 +165,27 @@ describe('live delivery', () => {
     const relay = await startRelay();
     const alice = await liveProfile(relay.url, 3_600_000);
     const bob = await liveProfile(relay.url, 3_600_000);
-    await bob.m.allow(alice.address);
-    await alice.m.openConversation({ to: bob.address });
+    await bob.m.contacts.allow(alice.address);
+    await alice.m.conversations.open({ to: bob.address });
     await holding(relay, 2);
     // every receipt either side queues (the spy calls through)
     const calls = vi.spyOn(Signals.prototype, 'receipt');
 
     const arrived = nextMessage(bob.m, 'tick tock');
-    const sent = alice.m.sendMessage({ conversationId: `direct:${bob.address}`, text: 'tick tock' });
+    const sent = alice.m.messages.send({ conversationId: `direct:${bob.address}`, text: 'tick tock' });
     expect(sent.delivery).toBe('sending');
     const delivered = await deliveryOf(alice.m, sent.id, 'delivered');
     expect(delivered).toMatchObject({ state: 'sent', delivery: 'delivered' });
     await arrived;
 
     const read = deliveryOf(alice.m, sent.id, 'read');
-    bob.m.markRead({ conversationId: `direct:${alice.address}` });
+    bob.m.conversations.markRead({ conversationId: `direct:${alice.address}` });
     expect((await read).delivery).toBe('read');
-    expect(alice.m.listMessages({ conversationId: `direct:${bob.address}` }).map((m) => m.delivery)).toEqual(['read']);
+    expect(alice.m.messages.listMessages({ conversationId: `direct:${bob.address}` }).map((m) => m.delivery)).toEqual(['read']);
 
     // A receipt answered with a receipt would be queued while Alice commits it, before the read
     // shows; a message after both comes through the same held pulls all the same.
-    const marker = bob.m.sendMessage({ conversationId: `direct:${alice.address}`, text: 'marker' });
+    const marker = bob.m.messages.send({ conversationId: `direct:${alice.address}`, text: 'marker' });
     await nextMessage(alice.m, marker.text);
     const queued = calls.mock.calls.map(([peer, ids, state]) => ({ peer, ids: [...ids], state }));
     // Bob acknowledges Alice's message, delivered then read; Alice answers neither (she may
@@ -201,29 +201,29 @@ describe('live delivery', () => {
     const relay = await startRelay();
     const alice = await liveProfile(relay.url, 3_600_000);
     const bob = await liveProfile(relay.url, 3_600_000);
-    await bob.m.allow(alice.address);
-    expect(bob.m.setPreferences({ readReceipts: false })).toMatchObject({ readReceipts: false });
+    await bob.m.contacts.allow(alice.address);
+    expect(bob.m.conversations.setPreferences({ readReceipts: false })).toMatchObject({ readReceipts: false });
     await holding(relay, 2);
 
-    const sent = alice.m.sendMessage({ conversationId: `direct:${bob.address}`, text: 'quietly' });
+    const sent = alice.m.messages.send({ conversationId: `direct:${bob.address}`, text: 'quietly' });
     await deliveryOf(alice.m, sent.id, 'delivered');
-    bob.m.markRead({ conversationId: `direct:${alice.address}` });
+    bob.m.conversations.markRead({ conversationId: `direct:${alice.address}` });
     // a receipt would come through the same held pull as the delivered one; a later message shows it did not
-    const marker = bob.m.sendMessage({ conversationId: `direct:${alice.address}`, text: 'after reading' });
+    const marker = bob.m.messages.send({ conversationId: `direct:${alice.address}`, text: 'after reading' });
     await nextMessage(alice.m, marker.text);
-    expect(alice.m.listMessages({ conversationId: `direct:${bob.address}` }).find((m) => m.id === sent.id)!.delivery).toBe('delivered');
+    expect(alice.m.messages.listMessages({ conversationId: `direct:${bob.address}` }).find((m) => m.id === sent.id)!.delivery).toBe('delivered');
   }, 60_000);
 
   it('typing shows on the other side and goes after 6 s without a renewal', async () => {
     const relay = await startRelay();
     const alice = await liveProfile(relay.url, 3_600_000);
     const bob = await liveProfile(relay.url, 3_600_000);
-    await bob.m.allow(alice.address);
+    await bob.m.contacts.allow(alice.address);
     await holding(relay, 2);
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const on = nextTyping(bob.m);
-    await alice.m.typing({ conversationId: `direct:${bob.address}`, state: 'on' });
+    await alice.m.conversations.typing({ conversationId: `direct:${bob.address}`, state: 'on' });
     expect(await on).toEqual({ conversationId: `direct:${alice.address}`, from: alice.address, state: 'on' });
     // the expiry is a timer that emits as it fires: a listener sees it during advanceTimersByTime
     const seen: TypingNotice[] = [];
@@ -239,13 +239,13 @@ describe('live delivery', () => {
     const relay = await startRelay();
     const alice = await liveProfile(relay.url, 3_600_000);
     const bob = await newProfile(relay.url);
-    const group = await alice.m.createGroup({ name: 'Quiet', isPublic: false });
+    const group = await alice.m.groups.create({ name: 'Quiet', isPublic: false });
     // every signal leaves through Signals.send: count what goes where
     const sends = vi.spyOn(Signals.prototype as unknown as { send: (peer: string, bodies: unknown[]) => Promise<void> }, 'send');
-    await alice.m.typing({ conversationId: `group:${group.id}`, state: 'on' });
-    await alice.m.typing({ conversationId: `group:${group.id}`, state: 'off' });
+    await alice.m.conversations.typing({ conversationId: `group:${group.id}`, state: 'on' });
+    await alice.m.conversations.typing({ conversationId: `group:${group.id}`, state: 'off' });
     expect(sends).not.toHaveBeenCalled();
-    await alice.m.typing({ conversationId: `direct:${bob.address}`, state: 'on' });
+    await alice.m.conversations.typing({ conversationId: `direct:${bob.address}`, state: 'on' });
     expect(sends.mock.calls).toEqual([[bob.address, [{ kind: 'typing', state: 'on' }]]]);
   }, 60_000);
 
@@ -283,11 +283,11 @@ describe('live delivery', () => {
     for (let i = 0; i < 600 && !stderr.includes('"following":true'); i++) await new Promise((r) => setTimeout(r, 100));
     await holding(relay);
 
-    await alice.m.sendAndWait(`direct:${bobAddress}`, 'follow me');
+    await alice.m.messages.sendAndWait(`direct:${bobAddress}`, 'follow me');
     await gotLine;
     expect(lines).toEqual([expect.objectContaining({ from: alice.address, text: 'follow me', routed: 'request', groupId: null })]);
     // each later message is a line of its own, printed as it is stored
-    await alice.m.sendAndWait(`direct:${bobAddress}`, 'and me');
+    await alice.m.messages.sendAndWait(`direct:${bobAddress}`, 'and me');
     for (let i = 0; i < 400 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 25));
     expect(lines.map((l) => l.text)).toEqual(['follow me', 'and me']);
     proc.kill('SIGTERM');

@@ -213,11 +213,11 @@ describe('message search', () => {
     const m = await Messenger.open({ profileDir: tempDir('search-messenger'), shell: 'web', autoSync: false });
     try {
       m.store.applyIncoming([incoming('hello there')], [], 1);
-      const [only] = m.listMessages({ conversationId: `direct:${PEER}` });
-      expect(m.listMessages({ conversationId: `direct:${PEER}`, around: only.id }).map((x) => x.id)).toEqual([only.id]);
-      expect(() => m.listMessages({ conversationId: `direct:${PEER}`, before: only.id, around: only.id })).toThrow(/before or around, not both/);
-      expect(() => m.listMessages({ conversationId: `direct:${OTHER}`, around: only.id })).toThrow(/no such message in this conversation/);
-      expect(m.searchMessages({ query: 'hello' }).map((h) => h.messageId)).toEqual([only.id]);
+      const [only] = m.messages.listMessages({ conversationId: `direct:${PEER}` });
+      expect(m.messages.listMessages({ conversationId: `direct:${PEER}`, around: only.id }).map((x) => x.id)).toEqual([only.id]);
+      expect(() => m.messages.listMessages({ conversationId: `direct:${PEER}`, before: only.id, around: only.id })).toThrow(/before or around, not both/);
+      expect(() => m.messages.listMessages({ conversationId: `direct:${OTHER}`, around: only.id })).toThrow(/no such message in this conversation/);
+      expect(m.messages.search({ query: 'hello' }).map((h) => h.messageId)).toEqual([only.id]);
     } finally {
       await m.close();
     }

@@ -104,7 +104,7 @@ describe('between profiles on a relay', () => {
     const marked = await alice.m.trust.verify(bob.address, true);
     expect(marked.verified).toBe(true);
     expect((await alice.m.trust.safetyNumber(bob.address)).verified).toBe(true);
-    await alice.m.sendAndWait(`direct:${bob.address}`, 'checked your number');
+    await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'checked your number');
 
     // Bob sets up a second computer with the same wallet
     const bob2 = await newProfile(relay.url, { mnemonic: bob.mnemonic! });
@@ -118,20 +118,20 @@ describe('between profiles on a relay', () => {
     expect(alice.m.trust.notices(bob.address).map((n) => n.change)).toEqual(['added']);
 
     // the first message after the change asks first; "send anyway" (verify false) answers it
-    expect(() => alice.m.sendMessage({ conversationId: `direct:${bob.address}`, text: 'still you?' })).toThrow(expect.objectContaining({ code: 'safety-number-changed' }));
+    expect(() => alice.m.messages.send({ conversationId: `direct:${bob.address}`, text: 'still you?' })).toThrow(expect.objectContaining({ code: 'safety-number-changed' }));
     const answered = await alice.m.trust.verify(bob.address, false);
     expect(answered).toMatchObject({ verified: false, changed: false });
-    const { outcome } = await alice.m.sendAndWait(`direct:${bob.address}`, 'still you?');
+    const { outcome } = await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'still you?');
     expect(outcome.state).toBe('sent');
     expect(outcome.deliveries.filter((d) => !d.own).map((d) => d.deviceKey).sort()).toEqual([bob.deviceKey, bob2.deviceKey].sort());
 
     // Bob's first computer hears of the new device of his own (Settings)
-    await bob.m.listDevices();
+    await bob.m.account.listDevices();
     expect(bob.m.trust.notices(bob.address)).toEqual([expect.objectContaining({ change: 'added', deviceKey: bob2.deviceKey })]);
 
     // verified again, then Bob revokes the second device: the number goes back, a notice, the mark goes
     await alice.m.trust.verify(bob.address, true);
-    await bob.m.revokeDevice({ publicKey: bob2.deviceKey });
+    await bob.m.account.revokeDevice({ publicKey: bob2.deviceKey });
     const afterRevoke = await alice.m.trust.safetyNumber(bob.address);
     expect(afterRevoke.digits).toBe(fromAlice.digits);
     expect(afterRevoke).toMatchObject({ verified: false, changed: true, theirDevices: 1 });
@@ -149,7 +149,7 @@ describe('between profiles on a relay', () => {
     const dave = await newProfile(relay.url);
     await carol.m.trust.verify(dave.address, true);
     await newProfile(relay.url, { mnemonic: dave.mnemonic! });
-    const { outcome, message } = await carol.m.sendAndWait(`direct:${dave.address}`, 'hello again');
+    const { outcome, message } = await carol.m.messages.sendAndWait(`direct:${dave.address}`, 'hello again');
     expect(outcome.state).toBe('failed');
     expect(message).toMatchObject({ state: 'failed', errorCode: 'safety-number-changed' });
     expect(outcome.deliveries).toEqual([]);

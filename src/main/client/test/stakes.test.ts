@@ -48,7 +48,7 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
 
   /** A message from `sender` to bob held back by his gate, paid for. */
   async function paidRequest(sender: Awaited<ReturnType<typeof newProfile>>, text: string) {
-    const { outcome } = await sender.m.sendAndWait(`direct:${bob.address}`, text);
+    const { outcome } = await sender.m.messages.sendAndWait(`direct:${bob.address}`, text);
     expect(outcome).toMatchObject({ routed: 'stake-gate', stakeRequired: STAKE });
     expect(outcome.stakeQuote?.amountWei).toBe(STAKE_WEI.toString());
     const paid = await sender.m.stakes.pay(outcome.messageId);
@@ -61,7 +61,7 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     chain = await startLocalChain();
     relay = await startRelay({ stake: { rpcUrls: [chain.anvil.rpcUrl], chainId: chain.anvil.chainId, escrow: chain.escrow, confirmations: 1, publicRpcUrls: [chain.anvil.rpcUrl] } });
     bob = await funded('1');
-    await bob.m.setPolicy({ unknownSenders: 'stake-gate', stake: STAKE });
+    await bob.m.account.setPolicy({ unknownSenders: 'stake-gate', stake: STAKE });
   }, 300_000);
   afterAll(async () => {
     await cleanup();
@@ -85,10 +85,10 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     expect(await onChainStatus(stake.id)).toBe(1);
 
     await bob.m.syncPass();
-    expect(bob.m.listRequests().map((r) => [r.address, r.intro])).toEqual([[alice.address, 'hello bob, here is my stake']]);
+    expect(bob.m.contacts.listRequests().map((r) => [r.address, r.intro])).toEqual([[alice.address, 'hello bob, here is my stake']]);
     expect(await bob.m.stakes.list('received')).toEqual([expect.objectContaining({ id: stake.id, role: 'received', peer: alice.address, status: 'active', released: false })]);
 
-    await bob.m.acceptRequest({ address: alice.address });
+    await bob.m.contacts.acceptRequest({ address: alice.address });
     expect((await bob.m.stakes.list('received'))[0]).toMatchObject({ id: stake.id, released: true });
     expect((await alice.m.stakes.list('sent'))[0]).toMatchObject({ id: stake.id, released: true, refundable: true });
 
@@ -110,16 +110,16 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     expect(await onChainStatus(stake.id)).toBe(3);
     expect(await balance(bob.address)).toBe(before + STAKE_WEI - (await gasPaid(bob.address, start)));
     expect((await bob.m.stakes.list('received')).find((s) => s.id === stake.id)).toMatchObject({ status: 'forfeited' });
-    expect(bob.m.listRequests().map((r) => r.address)).not.toContain(carol.address);
+    expect(bob.m.contacts.listRequests().map((r) => r.address)).not.toContain(carol.address);
     await expect(carol.m.stakes.refund(stake.id)).rejects.toThrow(/already forfeited/);
   }, 60_000);
 
   it('a short balance or an unreachable chain is a clear error and pays nothing', async () => {
     const poor = await funded('0.01');
-    const { outcome } = await poor.m.sendAndWait(`direct:${bob.address}`, 'I cannot afford this');
+    const { outcome } = await poor.m.messages.sendAndWait(`direct:${bob.address}`, 'I cannot afford this');
     await expect(poor.m.stakes.pay(outcome.messageId)).rejects.toMatchObject({ code: 'insufficient-funds', message: expect.stringMatching(/holds 0\.01 ETH; this needs 0\.05 ETH/) });
     const offline = await funded('1');
-    const sent = await offline.m.sendAndWait(`direct:${bob.address}`, 'the chain is away');
+    const sent = await offline.m.messages.sendAndWait(`direct:${bob.address}`, 'the chain is away');
     await offline.m.stakes.setRpcUrl(chain.anvil.chainId, 'http://127.0.0.1:1');
     await expect(offline.m.stakes.pay(sent.outcome.messageId)).rejects.toMatchObject({ code: 'chain-unreachable' });
     expect(await balance(offline.address)).toBe(parseEther('1'));
@@ -145,7 +145,7 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     expect(notYet.code).toBe(1);
     expect(notYet.stderr).toMatch(/not refundable yet/i);
     await bob.m.syncPass();
-    await bob.m.acceptRequest({ address });
+    await bob.m.contacts.acceptRequest({ address });
     const refunded = await cliOk<{ status: string }>(profile, ['stake', 'refund', sent.stake.id]);
     expect(refunded.status).toBe('released');
     expect(await onChainStatus(sent.stake.id)).toBe(2);

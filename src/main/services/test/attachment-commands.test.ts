@@ -27,9 +27,9 @@ const PREVIEW = `data:image/jpeg;base64,${Buffer.from('preview bytes').toString(
 async function acquainted(relayUrl: string, tag: string) {
   const alice = await newProfile(relayUrl, { handle: `alice_${tag}` });
   const bob = await newProfile(relayUrl, { handle: `bob_${tag}` });
-  await alice.m.sendAndWait(`direct:${bob.address}`, 'hi bob');
+  await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'hi bob');
   await bob.m.syncPass();
-  await bob.m.acceptRequest({ address: alice.address });
+  await bob.m.contacts.acceptRequest({ address: alice.address });
   bob.m.autoFetchFiles = false;
   return { alice, bob };
 }
@@ -72,7 +72,7 @@ describe('the app\'s file commands', { timeout: 120_000 }, () => {
     expect(readdirSync(join(alice.dir, 'outgoing'))).toEqual([]);
 
     await bob.m.syncPass();
-    const [before] = withFiles(bob.m.attachments, bob.m.listMessages({ conversationId: `direct:${alice.address}` }).filter((m) => m.id === sent.id));
+    const [before] = withFiles(bob.m.attachments, bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).filter((m) => m.id === sent.id));
     expect(before.files!.map((f) => [f.name, f.state, f.preview])).toEqual([
       ['photo.jpg', 'pending', PREVIEW],
       ['notes.txt', 'pending', null],
