@@ -15,7 +15,7 @@ const width = String(count).length;
 
 const m = await Messenger.open({ profileDir, shell: 'web', autoSync: false, requestsPerMinute: 0 });
 try {
-  await m.unlock({ passphrase: process.env.RELAY_PASSPHRASE ?? '' });
+  await m.wallet.unlock({ passphrase: process.env.RELAY_PASSPHRASE ?? '' });
   const conversationId = `direct:${await m.contacts.resolveRecipient(to)}` as ConversationId;
   for (let i = 1; i <= count; i++) {
     m.messages.send({ conversationId, text: `${prefix} ${String(i).padStart(width, '0')}` });

@@ -69,7 +69,7 @@ export async function benchClient(opts: ClientBenchOptions = {}): Promise<Record
 
     // the sender is a real profile: vault worker, local database, outbox; no client-side pacing against a relay with its limit off
     messenger = await Messenger.open({ profileDir: join(dir, 'sender'), autoSync: false, requestsPerMinute: 0 });
-    const sender = await messenger.createWallet({ passphrase: 'bench passphrase' });
+    const sender = await messenger.wallet.create({ passphrase: 'bench passphrase' });
     // members who allow the sender are added at once rather than invited (docs/protocol.md §12)
     await inBatches(members.length, 10, (i) => callJson('PUT', `${url}/api/v1/contacts/${sender.address}`, members[i].apiKey));
     await messenger.connectRelay({ mode: 'url', url });

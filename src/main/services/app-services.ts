@@ -145,7 +145,7 @@ export class AppServices {
   private async tryOpenWallet(): Promise<void> {
     const st = await this.messenger.vault.status();
     if (!st.hasWallet || st.unlocked) return;
-    await this.messenger.unlock({ passphrase: '' }).catch(() => undefined);
+    await this.messenger.wallet.unlock({ passphrase: '' }).catch(() => undefined);
   }
 
   onEvent(fn: Listener): () => void {
@@ -240,7 +240,7 @@ export class AppServices {
       'messages.list': async (a) => withFiles(this.messenger.attachments, this.messenger.messages.listMessages(a)),
       'app.status': () => this.status(),
       'wallet.unlock': async (a) => {
-        await this.messenger.unlock(a);
+        await this.messenger.wallet.unlock(a);
         return this.status();
       },
       'relay.connect': (a) => this.connect(a),

@@ -142,7 +142,7 @@ async function main(argv: string[]): Promise<void> {
     }
     if (command === 'lock') {
       if (args.length > 0) throw new UsageError('lock takes no arguments');
-      await messenger.lock();
+      await messenger.wallet.lock();
       printJson({ locked: true });
       return;
     }
@@ -206,17 +206,17 @@ async function init(m: Messenger, passphrase: string, values: Values, args: stri
   let mnemonic: string | undefined;
   if (st.hasWallet) {
     if (values['mnemonic-env'] || values['private-key-env']) throw new MessengerError('bad-argument', 'this profile already has a wallet');
-    await m.unlock({ passphrase });
+    await m.wallet.unlock({ passphrase });
   } else if (values['mnemonic-env']) {
     const words = process.env[values['mnemonic-env']];
     if (!words) throw new UsageError(`${values['mnemonic-env']} is empty`);
-    await m.importMnemonic({ mnemonic: words, passphrase });
+    await m.wallet.importMnemonic({ mnemonic: words, passphrase });
   } else if (values['private-key-env']) {
     const key = process.env[values['private-key-env']];
     if (!key) throw new UsageError(`${values['private-key-env']} is empty`);
-    await m.importPrivateKey({ privateKey: key, passphrase });
+    await m.wallet.importPrivateKey({ privateKey: key, passphrase });
   } else {
-    mnemonic = (await m.createWallet({ passphrase })).mnemonic;
+    mnemonic = (await m.wallet.create({ passphrase })).mnemonic;
   }
   if (values.relay) {
     await m.connectRelay({ mode: values.fingerprint ? 'lan' : 'url', url: values.relay, ...(values.fingerprint ? { fingerprint: values.fingerprint } : {}) });
@@ -231,7 +231,7 @@ async function init(m: Messenger, passphrase: string, values: Values, args: stri
 async function openProfile(m: Messenger, passphrase: string, rememberMs: number): Promise<void> {
   const st = await m.vault.status();
   if (!st.hasWallet) throw new MessengerError('no-wallet', 'this profile has no wallet; run init first');
-  const status = await m.unlock({ passphrase }, { rememberMs });
+  const status = await m.wallet.unlock({ passphrase }, { rememberMs });
   if (status.relay.revoked) throw new MessengerError('device-revoked', DEVICE_REVOKED_MESSAGE);
   if (!status.ready) throw new MessengerError('not-signed-in', `not signed in to the relay${status.relay.lastError ? `: ${status.relay.lastError}` : ''}`);
 }

@@ -50,10 +50,8 @@ import type { AppStatus, ChatMessage, ConversationId, RelayStatus, SyncStatus } 
 import type { CommandArgs, EventName, Events } from '../../../shared/ipc.js';
 import { fingerprintProblem, parseRelayUrl } from '../../../shared/relay-address.js';
 import { bareHandle } from '../../../shared/identity-patterns.js';
-import { passphraseCodec, type VaultCodec } from '../../vault/secret-codec.js';
 import { VaultClient } from '../../vault/vault-client.js';
 import { VaultError } from '../../vault/vault-error.js';
-import { forgetTicket, ticketingCodec, ticketPath } from '../../vault/unlock-ticket.js';
 import { Account } from '../account/account.js';
 import { Attachments } from '../attachments/attachments.js';
 import { BackupFolder, Backups } from '../backup/backups.js';
@@ -62,7 +60,7 @@ import { Conversations } from '../conversations/conversations.js';
 import { Groups } from '../groups/groups.js';
 import { archiveSink, archiveSource } from '../history/history-archive.js';
 import { HistoryTransfer } from '../history/history-transfer.js';
-import { MessageChanges, type ScheduleTimer } from '../messages/message-changes.js';
+import { MessageChanges } from '../messages/message-changes.js';
 import { Messages } from '../messages/messages.js';
 import type { RelayApi } from '../network/relay-api.js';
 import { Stakes } from '../stakes/stakes.js';
@@ -76,38 +74,14 @@ import { MessengerError } from './messenger-error.js';
 import { Outbox } from './outbox.js';
 import { RelaySession, DEVICE_REVOKED_MESSAGE } from './relay-session.js';
 import { Signals } from './signals.js';
-import { SyncEngine, type CrashPoint, type SyncPassResult } from './sync-engine.js';
+import { SyncEngine, type SyncPassResult } from './sync-engine.js';
 import { SyncLoop } from './sync-loop.js';
+import { ProfileWallet } from './profile-wallet.js';
+import type { MessengerOptions } from './messenger-options.js';
 
 export type { ClientCommand, ClientHandlers } from './feature-context.js';
+export type { MessengerOptions } from './messenger-options.js';
 export { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase, DEVICE_REVOKED_MESSAGE };
-
-export interface MessengerOptions {
-  profileDir: string;
-  shell?: 'electron' | 'web';
-  /** the OS-keychain codec (Electron safeStorage); without it, the passphrase protects the profile */
-  codec?: VaultCodec;
-  /** background loop period while ready (default 3 s; the pacer keeps the total within 120/min) */
-  pollIntervalMs?: number;
-  /** run the background sync loop once ready (default true; the CLI turns it off) */
-  autoSync?: boolean;
-  /** what the shell knows of its embedded relay, merged into relay.status */
-  localRelay?: () => RelayStatus['local'];
-  vaultTimeoutMs?: number;
-  /**
-   * Client-side request budget per minute for the relay key (default 120, the relay's limit);
-   * 0 turns pacing off, for a relay whose operator turned its limit off.
-   */
-  requestsPerMinute?: number;
-  /** test seam for crash-safety tests */
-  crashAt?: CrashPoint | null;
-  pullLimit?: number;
-  now?: () => number;
-  /** test seam: the timer that makes messages disappear (fake time) */
-  expiryTimer?: ScheduleTimer;
-  /** test seam: history transfers in small chunks and blobs */
-  history?: { chunkBytes?: number; blobBytes?: number };
-}
 
 const DB_FILE = 'client.db';
 
@@ -120,8 +94,8 @@ export class Messenger {
   private readonly session: RelaySession;
   /** client.db, encrypted with the vault's database key */
   private readonly database: ProfileDatabase;
-  private identity: { address: string; deviceKey: string } | null = null;
-  private unlocked = false;
+  /** the wallet's life here, and who we are while it is open */
+  readonly wallet: ProfileWallet;
   private readonly devices: CertifiedDevices;
   private readonly outbox: Outbox;
   private readonly engine: SyncEngine;
@@ -144,7 +118,6 @@ export class Messenger {
   readonly account: Account;
   readonly conversations: Conversations;
   readonly messages: Messages;
-  private filesCodec: VaultCodec | null = null;
   private closed = false;
   /** Fetch received files in the background as they arrive (the CLI fetches them itself, then prints). */
   autoFetchFiles = true;
@@ -219,7 +192,7 @@ export class Messenger {
     });
     this.signals = new Signals({ api, vault, devices: this.devices, me: () => this.me(), now });
     this.attachments = new Attachments({
-      api, store, profileDir: opts.profileDir, codec: () => this.filesCodec,
+      api, store, profileDir: opts.profileDir, codec: () => this.wallet.filesCodec,
       onUpdated: (id) => { const m = this.store.getMessage(id); if (m) this.emit('message.updated', m); },
       onDownloadProgress: (id, index, done, total) => this.emit('file.progress', { direction: 'down', id, index, done, total }),
       onRefused: (r) => this.emit('message.rejected', { envelopeId: `${r.messageId}/${r.index}`, claimedSender: this.store.getMessage(r.messageId)?.from ?? '', reason: `file "${r.name}": ${r.reason}` }),
@@ -235,7 +208,7 @@ export class Messenger {
       now,
       pollIntervalMs: opts.pollIntervalMs,
       autoSync: opts.autoSync !== false,
-      mayRun: () => this.unlocked && this.session.hasRelay() && !this.session.isRevoked(),
+      mayRun: () => this.wallet.unlocked && this.session.hasRelay() && !this.session.isRevoked(),
       refreshGroup: (id) => this.groups.refresh(id),
       onHandleLearned: (known) => {
         this.emit('contact.updated', known);
@@ -244,6 +217,16 @@ export class Messenger {
         if (request) this.emit('request.new', request);
       },
       onStatus: (st) => this.emit('sync.status', st),
+    });
+    this.wallet = new ProfileWallet({
+      vault, database: this.database, session: this.session, profileDir: opts.profileDir, codec: opts.codec,
+      onDatabaseOpen: () => this.changes.expireDue(),
+      onLock: () => {
+        this.attachments.lock();
+        this.loop.stop();
+      },
+      appStatus: () => this.appStatus(),
+      onOpened: (st) => this.emit('app.status', st),
     });
     const ctx: FeatureContext = {
       store, emit: (e, p) => this.emit(e, p), emitConversation: (id) => this.emitConversation(id),
@@ -268,7 +251,7 @@ export class Messenger {
     const m = new Messenger(opts, store, vault);
     try {
       const st = await vault.status();
-      if (st.hasWallet && st.address && st.deviceKey) m.identity = { address: st.address, deviceKey: st.deviceKey };
+      if (st.hasWallet && st.address && st.deviceKey) m.wallet.identity = { address: st.address, deviceKey: st.deviceKey };
       // what ran out while the profile was closed goes now; the timer takes the rest
       m.changes.expireDue();
     } catch (e) {
@@ -300,7 +283,7 @@ export class Messenger {
   }
 
   private emitConversation(id: ConversationId): void {
-    if (!this.identity) return;
+    if (!this.wallet.identity) return;
     const c = this.store.getConversation(id);
     if (c) this.emit('conversation.updated', c);
   }
@@ -316,10 +299,10 @@ export class Messenger {
       ...this.groups.handlers(),
       ...this.account.handlers(),
       'app.status': () => this.appStatus(),
-      'wallet.create': (a) => this.createWallet(a),
-      'wallet.importMnemonic': (a) => this.importMnemonic(a),
-      'wallet.importPrivateKey': (a) => this.importPrivateKey(a),
-      'wallet.unlock': (a) => this.unlock(a),
+      'wallet.create': (a) => this.wallet.create(a),
+      'wallet.importMnemonic': (a) => this.wallet.importMnemonic(a),
+      'wallet.importPrivateKey': (a) => this.wallet.importPrivateKey(a),
+      'wallet.unlock': (a) => this.wallet.unlock(a),
       'relay.connect': (a) => this.connectRelay(a),
       'relay.status': async () => this.relayStatus(),
       'profile.claimHandle': (a) => this.claimHandle(a),
@@ -376,89 +359,8 @@ export class Messenger {
 
   /** The wallet address and device key of this profile (null before a wallet exists). */
   whoami(): { address: string; deviceKey: string; handle: string | null } | null {
-    return this.identity ? { ...this.identity, handle: this.session.handle } : null;
-  }
-
-  // =========================================================================================
-  // wallet
-
-  async createWallet(a: CommandArgs<'wallet.create'>): Promise<{ address: string; mnemonic: string }> {
-    const passphrase = effectivePassphrase(a.passphrase);
-    const w = await this.vault.createWallet(this.opts.codec ? {} : { passphrase });
-    await this.walletOpened(w.address, w.deviceKey, passphrase);
-    return { address: w.address, mnemonic: w.mnemonic };
-  }
-
-  async importMnemonic(a: CommandArgs<'wallet.importMnemonic'>): Promise<{ address: string }> {
-    const passphrase = effectivePassphrase(a.passphrase);
-    // pasted phrases come with stray spaces, line breaks and capitals
-    const mnemonic = a.mnemonic.trim().toLowerCase().split(/\s+/).join(' ');
-    const w = await this.vault.importMnemonic({ mnemonic, ...(this.opts.codec ? {} : { passphrase }) });
-    await this.walletOpened(w.address, w.deviceKey, passphrase);
-    return { address: w.address };
-  }
-
-  async importPrivateKey(a: CommandArgs<'wallet.importPrivateKey'>): Promise<{ address: string }> {
-    const passphrase = effectivePassphrase(a.passphrase);
-    const w = await this.vault.importPrivateKey({ privateKey: a.privateKey.trim(), ...(this.opts.codec ? {} : { passphrase }) });
-    await this.walletOpened(w.address, w.deviceKey, passphrase);
-    return { address: w.address };
-  }
-
-  /**
-   * `rememberMs` (the command-line client): keep this unlock for so long in unlock tickets, so
-   * the next command skips both scrypts (vault/unlock-ticket.ts); 0 forgets them.
-   */
-  async unlock(a: CommandArgs<'wallet.unlock'>, opts: { rememberMs?: number } = {}): Promise<AppStatus> {
-    const passphrase = effectivePassphrase(a.passphrase);
-    const remember = this.opts.codec ? undefined : opts.rememberMs;
-    const apiKeyTicket = ticketPath(this.opts.profileDir, 'api-key');
-    if (remember === 0) forgetTicket(apiKeyTicket);
-    const plain = this.opts.codec ?? passphraseCodec(passphrase);
-    const codec = remember ? ticketingCodec(plain, { passphrase, path: apiKeyTicket, ttlMs: remember }) : plain;
-    // both unwraps cost a scrypt: run the API key's beside the vault's, unless the key is in the
-    // encrypted database, which opens only once the vault is unlocked
-    const apiKey = this.database.hasProfileData ? this.session.unwrapStoredKey(codec) : null;
-    const st = await this.vault.unlock(this.opts.codec ? {} : { passphrase, ...(remember === undefined ? {} : { rememberMs: remember }) });
-    await (apiKey ?? this.openDatabase().then(() => this.session.unwrapStoredKey(codec)));
-    await this.walletOpened(st.address!, st.deviceKey!, passphrase, codec);
-    return this.appStatus();
-  }
-
-  /** Locks the vault and forgets any remembered unlock (the CLI's `lock`). */
-  async lock(): Promise<void> {
-    forgetTicket(ticketPath(this.opts.profileDir, 'api-key'));
-    this.unlocked = false;
-    this.filesCodec = null;
-    this.attachments.lock();
-    this.loop.stop();
-    this.database.lock();
-    await this.vault.lock();
-  }
-
-  private async walletOpened(address: string, deviceKey: string, passphrase: string, codec?: VaultCodec): Promise<void> {
-    await this.openDatabase();
-    this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
-    this.unlocked = true;
-    this.session.setCodec(codec ?? this.opts.codec ?? passphraseCodec(passphrase));
-    // not the API key's remembering codec: its one ticket would then hold the file key instead
-    this.filesCodec = this.opts.codec ?? passphraseCodec(passphrase);
-    if (this.session.hasRelay()) {
-      try {
-        await this.session.ensureSignedIn();
-      } catch (e) {
-        // the wallet is open either way; the relay's trouble shows in relay.status
-        this.session.failed(e);
-      }
-    }
-    this.emit('app.status', await this.appStatus());
-  }
-
-  /** The profile's database, encrypted, in place of the store in memory (or the clear file): profile-database.ts. */
-  private async openDatabase(): Promise<void> {
-    await this.database.unlock();
-    this.session.reload();
-    this.changes.expireDue();
+    const id = this.wallet.identity;
+    return id ? { ...id, handle: this.session.handle } : null;
   }
 
   // =========================================================================================
@@ -477,7 +379,7 @@ export class Messenger {
     if (fpProblem) throw new MessengerError('bad-argument', fpProblem);
     this.loop.stop();
     this.session.pointAt(a.mode, parsed.url, a.fingerprint ?? null);
-    if (this.unlocked) {
+    if (this.wallet.unlocked) {
       try {
         await this.session.ensureSignedIn();
       } catch (e) {
@@ -548,13 +450,12 @@ export class Messenger {
   }
 
   private me(): { address: string; deviceKey: string } {
-    if (!this.identity) throw new MessengerError('no-wallet', 'this profile has no wallet yet');
-    return this.identity;
+    return this.wallet.me();
   }
 
   /** The API client, once the wallet is open and signed in. */
   private ready(): RelayApi {
-    if (!this.unlocked) throw new MessengerError('locked', 'unlock the wallet first');
+    if (!this.wallet.unlocked) throw new MessengerError('locked', 'unlock the wallet first');
     return this.session.signedIn();
   }
 

@@ -56,7 +56,7 @@ describe('crash safety of the sync loop', () => {
     // and the relay holds nothing more for bob: everything committed was acked
     const reopened = await Messenger.open({ profileDir: bob.dir, autoSync: false });
     try {
-      await reopened.unlock({ passphrase: PASSPHRASE });
+      await reopened.wallet.unlock({ passphrase: PASSPHRASE });
       expect((await reopened.syncPass()).pulled).toBe(0);
       expect(reopened.messages.listMessages({ conversationId: `direct:${alice.address}`, limit: 100 }).map((m) => m.id).sort()).toEqual([...sent].sort());
     } finally {
@@ -89,7 +89,7 @@ describe('outbox while the relay is down', () => {
           if (m.id === message.id && m.state === 'sent') resolve(m);
         });
       });
-      await restarted.unlock({ passphrase: PASSPHRASE });
+      await restarted.wallet.unlock({ passphrase: PASSPHRASE });
       expect(restarted.syncStatus().pendingOutbox).toBe(1);
       expect(restarted.messages.listMessages({ conversationId: `direct:${bob.address}` }).map((m) => m.state)).toEqual(['sending']);
 

@@ -56,13 +56,13 @@ describe('encrypted profile database', { timeout: 120_000 }, () => {
       // locked: the store is in memory, the vault refuses the key
       expect(again.messages.listMessages({ conversationId })).toEqual([]);
       await expect(again.vault.databaseKey()).rejects.toMatchObject({ code: 'locked' });
-      const status = await again.unlock({ passphrase: PASSPHRASE });
+      const status = await again.wallet.unlock({ passphrase: PASSPHRASE });
       // the relay and its API key came out of the encrypted file: signed in without asking again
       expect(status.ready).toBe(true);
       expect(again.messages.listMessages({ conversationId }).map((m) => m.text)).toEqual(['kept behind the key']);
       // the same key every unlock (it is derived, not stored)
       expect(await again.vault.databaseKey()).toEqual(key);
-      await again.lock();
+      await again.wallet.lock();
       expect(again.messages.listMessages({ conversationId })).toEqual([]);
     } finally {
       await again.close();

@@ -99,9 +99,9 @@ export async function newProfile(relayUrl: string, opts: ProfileOptions & { fing
   const m = await Messenger.open({ profileDir: dir, shell: 'web', autoSync: false, ...opts.options });
   cleanups.push(() => m.close());
   let mnemonic: string | null = null;
-  if (opts.mnemonic) await m.importMnemonic({ mnemonic: opts.mnemonic, passphrase: PASSPHRASE });
-  else if (opts.privateKey) await m.importPrivateKey({ privateKey: opts.privateKey, passphrase: PASSPHRASE });
-  else mnemonic = (await m.createWallet({ passphrase: PASSPHRASE })).mnemonic;
+  if (opts.mnemonic) await m.wallet.importMnemonic({ mnemonic: opts.mnemonic, passphrase: PASSPHRASE });
+  else if (opts.privateKey) await m.wallet.importPrivateKey({ privateKey: opts.privateKey, passphrase: PASSPHRASE });
+  else mnemonic = (await m.wallet.create({ passphrase: PASSPHRASE })).mnemonic;
   const status = await m.connectRelay({ mode: opts.fingerprint ? 'lan' : 'url', url: relayUrl, ...(opts.fingerprint ? { fingerprint: opts.fingerprint } : {}) });
   if (!status.ready) throw new Error(`profile not ready: ${status.relay.lastError}`);
   if (opts.handle) await m.claimHandle({ handle: opts.handle });

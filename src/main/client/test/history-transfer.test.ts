@@ -137,7 +137,7 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     await a.m.close();
     const again = await Messenger.open({ profileDir: a.dir, shell: 'web', autoSync: false });
     try {
-      await again.unlock({ passphrase: PASSPHRASE });
+      await again.wallet.unlock({ passphrase: PASSPHRASE });
       const answers = Object.fromEntries((await again.account.listDevices()).map((d) => [d.publicKey, d.history]));
       expect(answers[declined.deviceKey]).toBe('declined');
       expect(answers[other.deviceKey]).toBeNull();

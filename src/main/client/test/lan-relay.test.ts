@@ -39,7 +39,7 @@ describe('a LAN relay with a pinned certificate', () => {
   it('a wrong pin refuses the relay before signing in', async () => {
     const m = await Messenger.open({ profileDir: tempDir('wrong-pin'), autoSync: false });
     try {
-      await m.createWallet({ passphrase: PASSPHRASE });
+      await m.wallet.create({ passphrase: PASSPHRASE });
       const wrong = relay.fingerprint!.replace(/^../, relay.fingerprint!.startsWith('00') ? '11' : '00');
       const err = await m.connectRelay({ mode: 'lan', url: relay.url, fingerprint: wrong }).catch((e: unknown) => e);
       expect(toIpcError(err).code).toBe('pin-mismatch');

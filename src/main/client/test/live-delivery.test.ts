@@ -21,7 +21,7 @@ afterEach(async () => {
 /** A profile whose background loop runs (the harness's profiles sync by hand). */
 async function liveProfile(relayUrl: string, pollIntervalMs: number): Promise<{ m: Messenger; address: string }> {
   const m = await Messenger.open({ profileDir: tempDir('live'), shell: 'web', pollIntervalMs });
-  await m.createWallet({ passphrase: PASSPHRASE });
+  await m.wallet.create({ passphrase: PASSPHRASE });
   const st = await m.connectRelay({ mode: 'url', url: relayUrl });
   if (!st.ready) throw new Error(`not ready: ${st.relay.lastError}`);
   return { m, address: m.whoami()!.address };
@@ -154,7 +154,7 @@ describe('live delivery', () => {
     const bob = await liveProfile(relay.url, 3_600_000);
     const carol = await liveProfile(relay.url, 3_600_000);
     await holding(relay, 2);
-    await bob.m.lock();
+    await bob.m.wallet.lock();
     await holding(relay, 1);
     // close waits for the cycle in flight: a hold it did not cancel would keep it 25 s (the timeout here is 10 s)
     await carol.m.close();

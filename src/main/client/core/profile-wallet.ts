@@ -1,0 +1,122 @@
+/**
+ * The wallet's life in a profile: created or imported, unlocked (opening the encrypted
+ * database and the relay key beside it), locked; and who we are while it is open.
+ */
+import type { AppStatus } from '../../../shared/domain.js';
+import type { CommandArgs } from '../../../shared/ipc.js';
+import { passphraseCodec, type VaultCodec } from '../../vault/secret-codec.js';
+import { forgetTicket, ticketingCodec, ticketPath } from '../../vault/unlock-ticket.js';
+import type { VaultClient } from '../../vault/vault-client.js';
+import type { ProfileDatabase } from '../store/profile-database.js';
+import { effectivePassphrase } from '../store/profile-passphrase.js';
+import { MessengerError } from './messenger-error.js';
+import type { RelaySession } from './relay-session.js';
+
+export interface ProfileWalletDeps {
+  vault: VaultClient;
+  database: ProfileDatabase;
+  session: RelaySession;
+  profileDir: string;
+  /** the OS-keychain codec (Electron); without it the passphrase protects the profile */
+  codec?: VaultCodec;
+  /** the database is open: what ran out while it was closed goes (messages/message-changes.ts) */
+  onDatabaseOpen(): void;
+  /** locked: the background work that needs the keys stops */
+  onLock(): void;
+  appStatus(): Promise<AppStatus>;
+  onOpened(status: AppStatus): void;
+}
+
+export class ProfileWallet {
+  identity: { address: string; deviceKey: string } | null = null;
+  unlocked = false;
+  /** the kept files' codec while unlocked (attachments/) */
+  filesCodec: VaultCodec | null = null;
+
+  constructor(private readonly d: ProfileWalletDeps) {}
+
+  me(): { address: string; deviceKey: string } {
+    if (!this.identity) throw new MessengerError('no-wallet', 'this profile has no wallet yet');
+    return this.identity;
+  }
+
+  async create(a: CommandArgs<'wallet.create'>): Promise<{ address: string; mnemonic: string }> {
+    const passphrase = effectivePassphrase(a.passphrase);
+    const w = await this.d.vault.createWallet(this.d.codec ? {} : { passphrase });
+    await this.opened(w.address, w.deviceKey, passphrase);
+    return { address: w.address, mnemonic: w.mnemonic };
+  }
+
+  async importMnemonic(a: CommandArgs<'wallet.importMnemonic'>): Promise<{ address: string }> {
+    const passphrase = effectivePassphrase(a.passphrase);
+    // pasted phrases come with stray spaces, line breaks and capitals
+    const mnemonic = a.mnemonic.trim().toLowerCase().split(/\s+/).join(' ');
+    const w = await this.d.vault.importMnemonic({ mnemonic, ...(this.d.codec ? {} : { passphrase }) });
+    await this.opened(w.address, w.deviceKey, passphrase);
+    return { address: w.address };
+  }
+
+  async importPrivateKey(a: CommandArgs<'wallet.importPrivateKey'>): Promise<{ address: string }> {
+    const passphrase = effectivePassphrase(a.passphrase);
+    const w = await this.d.vault.importPrivateKey({ privateKey: a.privateKey.trim(), ...(this.d.codec ? {} : { passphrase }) });
+    await this.opened(w.address, w.deviceKey, passphrase);
+    return { address: w.address };
+  }
+
+  /**
+   * `rememberMs` (the command-line client): keep this unlock for so long in unlock tickets, so
+   * the next command skips both scrypts (vault/unlock-ticket.ts); 0 forgets them.
+   */
+  async unlock(a: CommandArgs<'wallet.unlock'>, opts: { rememberMs?: number } = {}): Promise<AppStatus> {
+    const { session, vault } = this.d;
+    const passphrase = effectivePassphrase(a.passphrase);
+    const remember = this.d.codec ? undefined : opts.rememberMs;
+    const apiKeyTicket = ticketPath(this.d.profileDir, 'api-key');
+    if (remember === 0) forgetTicket(apiKeyTicket);
+    const plain = this.d.codec ?? passphraseCodec(passphrase);
+    const codec = remember ? ticketingCodec(plain, { passphrase, path: apiKeyTicket, ttlMs: remember }) : plain;
+    // both unwraps cost a scrypt: run the API key's beside the vault's, unless the key is in the
+    // encrypted database, which opens only once the vault is unlocked
+    const apiKey = this.d.database.hasProfileData ? session.unwrapStoredKey(codec) : null;
+    const st = await vault.unlock(this.d.codec ? {} : { passphrase, ...(remember === undefined ? {} : { rememberMs: remember }) });
+    await (apiKey ?? this.openDatabase().then(() => session.unwrapStoredKey(codec)));
+    await this.opened(st.address!, st.deviceKey!, passphrase, codec);
+    return this.d.appStatus();
+  }
+
+  /** Locks the vault and forgets any remembered unlock (the CLI's `lock`). */
+  async lock(): Promise<void> {
+    forgetTicket(ticketPath(this.d.profileDir, 'api-key'));
+    this.unlocked = false;
+    this.filesCodec = null;
+    this.d.onLock();
+    this.d.database.lock();
+    await this.d.vault.lock();
+  }
+
+  private async opened(address: string, deviceKey: string, passphrase: string, codec?: VaultCodec): Promise<void> {
+    const { session } = this.d;
+    await this.openDatabase();
+    this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
+    this.unlocked = true;
+    session.setCodec(codec ?? this.d.codec ?? passphraseCodec(passphrase));
+    // not the API key's remembering codec: its one ticket would then hold the file key instead
+    this.filesCodec = this.d.codec ?? passphraseCodec(passphrase);
+    if (session.hasRelay()) {
+      try {
+        await session.ensureSignedIn();
+      } catch (e) {
+        // the wallet is open either way; the relay's trouble shows in relay.status
+        session.failed(e);
+      }
+    }
+    this.d.onOpened(await this.d.appStatus());
+  }
+
+  /** The profile's database, encrypted, in place of the store in memory (or the clear file): profile-database.ts. */
+  private async openDatabase(): Promise<void> {
+    await this.d.database.unlock();
+    this.d.session.reload();
+    this.d.onDatabaseOpen();
+  }
+}
