@@ -1,23 +1,26 @@
 /**
  * The client's local database (better-sqlite3, one file in the profile folder): profile
  * settings, contacts, groups, conversations, messages, contact requests, the outbox, pending
- * acks and the certified-device cache. Every SQL statement of the client lives here,
- * prepared once when the store opens. Multi-row changes are single transactions, which is
+ * acks and the certified-device cache. Its statements are in local-store-sql.ts (prepared
+ * once when the store opens), its rows and records in local-store-rows.ts; the feature tables
+ * have sub-stores of their own over the same connection (attachments/, messages/, trust/,
+ * backup/, history/ *-store.ts). Multi-row changes are single transactions, which is
  * what lets the sync loop promise "commit, then ack": a crash leaves either nothing or all.
  */
 import { AttachmentStore } from '../attachments/attachment-store.js';
-import type { AttachmentRef } from '../attachments/attachment-wire.js';
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import { openDatabase, type OpenDatabaseOptions } from '../../sqlite/open-database.js';
 import type { Routed, StakeCurrency } from '../../../shared/api/common.js';
-import type { GroupSummary } from '../../../shared/api/groups.js';
-import type {
-  ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeliveryState, GroupInfo, MessageState, ReceiptState,
-} from '../../../shared/domain.js';
+import type { ChatMessage, ContactRequest, ConversationId, ConversationSummary } from '../../../shared/domain.js';
+import { openDatabase, type OpenDatabaseOptions } from '../../sqlite/open-database.js';
+import {
+  AROUND_NEWER_MAX, conversationFromRow, groupFromRow, messageFromRow, outboxFromRow, requestFromRow,
+  type AppliedIncoming, type CertifiedDevice, type ContactRow, type ContactState, type ConversationRowDb, type GroupRecord,
+  type GroupRowDb, type IncomingMessage, type MessageRowDb, type OutboxRow, type OutgoingMessage, type RequestRowDb,
+} from './local-store-rows.js';
+import { prepareAll } from './local-store-sql.js';
 import { MIGRATIONS } from './local-store-migrations.js';
 import { MessageChangesStore } from '../messages/message-changes-store.js';
-import type { ControlBody } from '../messages/message-control.js';
 import { TrustStore } from '../trust/trust-store.js';
 import { MessageSearchStore } from './local-store-search.js';
 import { BackupStore } from '../backup/backup-store.js';
@@ -25,174 +28,12 @@ import { HistoryMergeStore } from '../history/history-store.js';
 
 export type StoreOpenOptions = Pick<OpenDatabaseOptions, 'key' | 'afterEncryptStep'>;
 
-export type ContactState = 'known' | 'allowed' | 'requested' | 'blocked';
 
-export interface ContactRow {
-  address: string;
-  handle: string | null;
-  verified: boolean;
-  state: ContactState;
-}
-
-/** A group as the relay summarises it, plus what this client knows as a member. */
-export interface GroupRecord extends GroupSummary {
-  creator: string | null;
-  members: string[] | null;
-  isMember: boolean;
-}
-
-export interface OutboxRow {
-  messageId: string;
-  conversationId: ConversationId;
-  payload: string;
-  asRequest: boolean;
-  attempts: number;
-  nextAttemptMs: number;
-  lastError: string | null;
-}
-
-export interface CertifiedDevice {
-  publicKey: string;
-  certificate: string;
-  createdAt: string;
-  fetchedMs: number;
-}
-
-/** A message that passed every check, ready to be stored. */
-export interface IncomingMessage {
-  id: string;
-  envelopeId: string;
-  conversationId: ConversationId;
-  conversationKind: 'direct' | 'group';
-  peer: string;
-  author: string;
-  fromMe: boolean;
-  kind: 'text' | 'request';
-  text: string;
-  sentAt: string;
-  receivedAt: string;
-  routed: 'inbox' | 'request';
-  via: 'group-token' | 'api-key' | null;
-  /** the relay's name for the bot token that posted (bot posts only), already cleaned */
-  botName: string | null;
-  /** a direct message from someone we have not accepted, routed as a request */
-  isRequest: boolean;
-  /** an edit, delete or timer (message-control.ts) */
-  control?: ControlBody | null;
-  /** the sender's disappearing timer (seconds) */
-  expiresIn?: number | null;
-  /** an attachment message's files, to fetch */
-  files?: AttachmentRef[] | null;
-}
-
-export interface AppliedIncoming {
-  /** only the messages that were new (redeliveries are silently skipped) */
-  messages: ChatMessage[];
-  requests: ContactRequest[];
-  conversations: ConversationId[];
-  /** messages an edit or delete changed */
-  changed: ChatMessage[];
-  /** edits and deletes refused (not by the author of the message they name) */
-  refused: Array<{ envelopeId: string; author: string; reason: string }>;
-}
-
-export interface OutgoingMessage {
-  id: string;
-  conversationId: ConversationId;
-  kind: 'direct' | 'group';
-  peer: string;
-  author: string;
-  messageKind: 'text' | 'request';
-  text: string;
-  sentAt: string;
-  payload: string;
-  asRequest: boolean;
-  nowMs: number;
-  /** the conversation's disappearing timer when sent */
-  expiresIn?: number | null;
-  /** a timer notice: the seconds set */
-  timerSeconds?: number | null;
-  /** an attachment message's files, already uploaded */
-  files?: AttachmentRef[];
-}
-
-interface MessageRowDb {
-  seq: number;
-  id: string;
-  conversation_id: string;
-  author: string;
-  from_me: number;
-  kind: 'text' | 'request';
-  text: string;
-  sent_at: string;
-  received_at: string | null;
-  state: MessageState;
-  routed: Routed | null;
-  stake_required: string | null;
-  stake_currency: StakeCurrency | null;
-  via: 'group-token' | 'api-key' | null;
-  bot_name: string | null;
-  error: string | null;
-  error_code: string | null;
-  peer_state: ReceiptState | null;
-  edited_at: string | null;
-  deleted_at: string | null;
-  timer_seconds: number | null;
-  expires_in: number | null;
-  expires_at_ms: number | null;
-  author_handle: string | null;
-}
-
-interface ConversationRowDb {
-  id: string;
-  kind: 'direct' | 'group';
-  peer: string;
-  unread: number;
-  updated_at: string;
-  muted: number;
-  timer_seconds: number;
-  contact_handle: string | null;
-  contact_verified: number | null;
-  group_name: string | null;
-  group_verified: number | null;
-  last_text: string | null;
-  last_sent_at: string | null;
-  last_from_me: number | null;
-}
-
-interface GroupRowDb {
-  id: string;
-  name: string;
-  is_public: number;
-  verified: number;
-  has_password: number;
-  avatar: string | null;
-  member_count: number;
-  created_at: string;
-  creator: string | null;
-  members: string | null;
-  is_member: number;
-}
-
-/** The most messages from a jumped-to message up to the newest (more would be a very long list to hand over). */
-export const AROUND_NEWER_MAX = 20_000;
-
-export function shortAddress(address: string): string {
-  return `${address.slice(0, 6)}…${address.slice(-4)}`;
-}
-
-const MESSAGE_COLUMNS = `m.seq, m.id, m.conversation_id, m.author, m.from_me, m.kind, m.text, m.sent_at, m.received_at, m.state,
-  m.routed, m.stake_required, m.stake_currency, m.via, m.bot_name, m.error, m.error_code, m.peer_state,
-  m.edited_at, m.deleted_at, m.timer_seconds, m.expires_in, m.expires_at_ms, c.handle AS author_handle`;
-
-const CONVERSATION_SELECT = `
-  SELECT v.id, v.kind, v.peer, v.unread, v.updated_at, v.muted, v.timer_seconds,
-    c.handle AS contact_handle, c.verified AS contact_verified, g.name AS group_name, g.verified AS group_verified,
-    CASE WHEN m.deleted_at IS NOT NULL THEN 'Message deleted' WHEN m.timer_seconds IS NOT NULL THEN 'Disappearing messages changed' ELSE m.text END AS last_text, m.sent_at AS last_sent_at, m.from_me AS last_from_me
-  FROM conversations v
-  LEFT JOIN contacts c ON v.kind = 'direct' AND c.address = v.peer
-  LEFT JOIN groups g ON v.kind = 'group' AND g.id = v.peer
-  LEFT JOIN messages m ON m.seq = v.last_message_seq`;
+export {
+  AROUND_NEWER_MAX, groupInfoOf, shortAddress,
+  type AppliedIncoming, type CertifiedDevice, type ContactRow, type ContactState, type GroupRecord, type IncomingMessage, type OutboxRow, type OutgoingMessage,
+} from './local-store-rows.js';
+export { LOCAL_STORE_SQL } from './local-store-sql.js';
 
 export class LocalStore {
   // not readonly: switchTo() puts another connection (and its statements) in place
@@ -641,207 +482,3 @@ export class LocalStore {
   }
 }
 
-interface RequestRowDb {
-  address: string;
-  intro: string;
-  received_at: string;
-  message_count: number;
-  handle: string | null;
-  verified: number | null;
-}
-
-function requestFromRow(r: RequestRowDb): ContactRequest {
-  return { address: r.address, handle: r.handle, verified: r.verified === 1, intro: r.intro, receivedAt: r.received_at, messageCount: r.message_count };
-}
-
-function messageFromRow(r: MessageRowDb): ChatMessage {
-  return {
-    id: r.id,
-    conversationId: r.conversation_id as ConversationId,
-    from: r.author,
-    fromMe: r.from_me === 1,
-    fromHandle: r.author_handle,
-    kind: r.kind,
-    text: r.text,
-    sentAt: r.sent_at,
-    receivedAt: r.received_at,
-    state: r.state,
-    delivery: deliveryOf(r),
-    routed: r.routed,
-    stakeRequired: r.stake_required,
-    stakeCurrency: r.stake_currency,
-    via: r.via,
-    botName: r.bot_name,
-    error: r.error,
-    errorCode: r.error_code,
-    editedAt: r.edited_at,
-    deleted: r.deleted_at !== null,
-    timerSeconds: r.timer_seconds,
-    expiresIn: r.expires_in,
-    expiresAt: r.expires_at_ms === null ? null : new Date(r.expires_at_ms).toISOString(),
-  };
-}
-
-function deliveryOf(r: MessageRowDb): DeliveryState | null {
-  if (r.from_me !== 1) return null;
-  return r.peer_state ?? (r.state === 'sent' ? 'sent' : 'sending');
-}
-
-function conversationFromRow(r: ConversationRowDb): ConversationSummary {
-  const title = r.kind === 'group' ? (r.group_name ?? 'Group') : r.contact_handle ? `@${r.contact_handle}` : shortAddress(r.peer);
-  return {
-    id: r.id as ConversationId,
-    kind: r.kind,
-    peer: r.peer,
-    title,
-    verified: r.kind === 'group' ? r.group_verified === 1 : r.contact_verified === 1,
-    lastMessage: r.last_text === null ? null : { text: r.last_text, at: r.last_sent_at!, fromMe: r.last_from_me === 1 },
-    unread: r.unread,
-    updatedAt: r.updated_at,
-    muted: r.muted === 1,
-    timerSeconds: r.timer_seconds,
-  };
-}
-
-function groupFromRow(r: GroupRowDb): GroupRecord {
-  return {
-    id: r.id,
-    name: r.name,
-    isPublic: r.is_public === 1,
-    verified: r.verified === 1,
-    hasPassword: r.has_password === 1,
-    avatar: r.avatar,
-    memberCount: r.member_count,
-    createdAt: r.created_at,
-    creator: r.creator,
-    members: r.members === null ? null : (JSON.parse(r.members) as string[]),
-    isMember: r.is_member === 1,
-  };
-}
-
-export function groupInfoOf(g: GroupRecord, me: string): GroupInfo {
-  const info: GroupInfo = {
-    id: g.id,
-    name: g.name,
-    isPublic: g.isPublic,
-    verified: g.verified,
-    hasPassword: g.hasPassword,
-    avatar: g.avatar,
-    memberCount: g.memberCount,
-    createdAt: g.createdAt,
-    isMember: g.isMember,
-    isCreator: g.creator === me,
-  };
-  if (g.isMember && g.creator !== null) info.creatorAddress = g.creator;
-  if (g.isMember && g.members !== null) info.members = g.members;
-  return info;
-}
-
-function outboxFromRow(r: Record<string, unknown>): OutboxRow {
-  return {
-    messageId: r.message_id as string,
-    conversationId: r.conversation_id as ConversationId,
-    payload: r.payload as string,
-    asRequest: r.as_request === 1,
-    attempts: r.attempts as number,
-    nextAttemptMs: r.next_attempt_ms as number,
-    lastError: (r.last_error as string | null) ?? null,
-  };
-}
-
-/** Every statement of the local store, prepared once per connection (exported for the query-plan test). */
-export const LOCAL_STORE_SQL = {
-  getSetting: 'SELECT value FROM profile WHERE key = ?',
-  setSetting: 'INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-  deleteSetting: 'DELETE FROM profile WHERE key = ?',
-  allSettings: 'SELECT key, value FROM profile',
-
-  getContact: 'SELECT address, handle, verified, state FROM contacts WHERE address = ?',
-  contactByHandle: 'SELECT address, handle, verified, state FROM contacts WHERE handle = ?',
-  upsertContactState: `INSERT INTO contacts (address, state, updated_ms) VALUES (@address, @state, @now)
-    ON CONFLICT (address) DO UPDATE SET state = excluded.state, updated_ms = excluded.updated_ms`,
-  // 'known' never overrides a decision (allowed, requested or blocked)
-  contactKnown: `INSERT INTO contacts (address, state, updated_ms) VALUES (@address, 'known', @now) ON CONFLICT (address) DO NOTHING`,
-  upsertContactHandle: `INSERT INTO contacts (address, handle, verified, state, updated_ms) VALUES (@address, @handle, @verified, 'known', @now)
-    ON CONFLICT (address) DO UPDATE SET handle = excluded.handle, verified = excluded.verified`,
-  deleteContact: 'DELETE FROM contacts WHERE address = ?',
-
-  upsertGroup: `INSERT INTO groups (id, name, is_public, verified, has_password, avatar, member_count, created_at, creator, members, is_member, fetched_ms)
-    VALUES (@id, @name, @is_public, @verified, @has_password, @avatar, @member_count, @created_at, @creator, @members, @is_member, @fetched_ms)
-    ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_public = excluded.is_public, verified = excluded.verified,
-      has_password = excluded.has_password, avatar = excluded.avatar, member_count = excluded.member_count,
-      created_at = excluded.created_at, creator = COALESCE(excluded.creator, groups.creator),
-      members = COALESCE(excluded.members, groups.members), is_member = excluded.is_member, fetched_ms = excluded.fetched_ms`,
-  getGroup: 'SELECT * FROM groups WHERE id = ?',
-  setGroupMembership: 'UPDATE groups SET is_member = ? WHERE id = ?',
-
-  ensureConversation: `INSERT INTO conversations (id, kind, peer, updated_at) VALUES (@id, @kind, @peer, @at) ON CONFLICT (id) DO NOTHING`,
-  touchConversation: `UPDATE conversations SET
-      last_message_seq = CASE WHEN last_message_seq IS NULL OR @at >= (SELECT sent_at FROM messages WHERE seq = last_message_seq) THEN @seq ELSE last_message_seq END,
-      updated_at = MAX(updated_at, @at), unread = unread + @unread
-    WHERE id = @id`,
-  listConversations: `${CONVERSATION_SELECT}
-    WHERE v.kind = 'group' OR c.state IS NULL OR c.state IN ('known', 'allowed')
-    ORDER BY v.updated_at DESC, v.id`,
-  getConversation: `${CONVERSATION_SELECT} WHERE v.id = ?`,
-  markRead: 'UPDATE conversations SET unread = 0 WHERE id = ?',
-  setMuted: 'UPDATE conversations SET muted = ? WHERE id = ?',
-  deleteConversation: 'DELETE FROM conversations WHERE id = ?',
-
-  insertMessage: `INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, received_at, state, routed, via, bot_name, envelope_id, shown)
-    VALUES (@id, @conv, @author, @from_me, @kind, @text, @sent_at, @received_at, @state, @routed, @via, @bot_name, @envelope_id, @shown)
-    ON CONFLICT (id) DO NOTHING`,
-  getMessage: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.id = ?`,
-  messageOrder: 'SELECT sent_at, seq, conversation_id FROM messages WHERE id = ?',
-  listMessages: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
-    WHERE m.conversation_id = @conv ORDER BY m.sent_at DESC, m.seq DESC LIMIT @limit`,
-  listMessagesBefore: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
-    WHERE m.conversation_id = @conv AND (m.sent_at < @sent_at OR (m.sent_at = @sent_at AND m.seq < @seq))
-    ORDER BY m.sent_at DESC, m.seq DESC LIMIT @limit`,
-  listMessagesFrom: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author
-    WHERE m.conversation_id = @conv AND (m.sent_at > @sent_at OR (m.sent_at = @sent_at AND m.seq >= @seq))
-    ORDER BY m.sent_at, m.seq LIMIT @limit`,
-  unshown: `SELECT ${MESSAGE_COLUMNS} FROM messages m LEFT JOIN contacts c ON c.address = m.author WHERE m.shown = 0 ORDER BY m.seq`,
-  markShown: 'UPDATE messages SET shown = 1 WHERE seq = ?',
-  markSent: `UPDATE messages SET state = 'sent', routed = @routed, stake_required = @stake_required, stake_currency = @stake_currency,
-    via = @via, deliveries = @deliveries, error = NULL, error_code = NULL WHERE id = @id`,
-  markFailed: `UPDATE messages SET state = 'failed', error = ?, error_code = ? WHERE id = ?`,
-  markPeerDelivered: `UPDATE messages SET peer_state = 'delivered' WHERE id = ? AND conversation_id = ? AND from_me = 1 AND peer_state IS NULL`,
-  markPeerRead: `UPDATE messages SET peer_state = 'read' WHERE id = ? AND conversation_id = ? AND from_me = 1 AND (peer_state IS NULL OR peer_state = 'delivered')`,
-  markSending: `UPDATE messages SET state = 'sending', error = NULL, error_code = NULL WHERE id = ?`,
-
-  insertOutbox: `INSERT INTO outbox (message_id, conversation_id, payload, as_request, attempts, next_attempt_ms, queued_ms)
-    VALUES (@message_id, @conv, @payload, @as_request, 0, @next, @queued)
-    ON CONFLICT (message_id) DO UPDATE SET attempts = 0, next_attempt_ms = excluded.next_attempt_ms, last_error = NULL`,
-  getOutbox: 'SELECT * FROM outbox WHERE message_id = ?',
-  // Due, or queued before a due entry of its conversation (still in its backoff): it goes along,
-  // first, so a conversation's messages never overtake one another after a failed try.
-  dueOutbox: `SELECT * FROM outbox o WHERE EXISTS (
-      SELECT 1 FROM outbox l WHERE l.conversation_id = o.conversation_id AND l.next_attempt_ms <= @now
-        AND (l.queued_ms, l.message_id) >= (o.queued_ms, o.message_id))
-    ORDER BY queued_ms, message_id LIMIT @limit`,
-  deferOutbox: 'UPDATE outbox SET attempts = @attempts, next_attempt_ms = @next, last_error = @error WHERE message_id = @id',
-  deleteOutbox: 'DELETE FROM outbox WHERE message_id = ?',
-  outboxCount: 'SELECT COUNT(*) AS n FROM outbox',
-  nextOutboxDue: 'SELECT MIN(next_attempt_ms) AS next FROM outbox',
-
-  insertPendingAck: 'INSERT INTO pending_acks (envelope_id, added_ms) VALUES (?, ?) ON CONFLICT (envelope_id) DO NOTHING',
-  pendingAcks: 'SELECT envelope_id FROM pending_acks ORDER BY added_ms LIMIT ?',
-  deletePendingAck: 'DELETE FROM pending_acks WHERE envelope_id = ?',
-
-  upsertRequest: `INSERT INTO requests (address, intro, received_at, message_count) VALUES (@address, @intro, @received_at, 1)
-    ON CONFLICT (address) DO UPDATE SET message_count = requests.message_count + 1`,
-  listRequests: `SELECT r.address, r.intro, r.received_at, r.message_count, c.handle, c.verified
-    FROM requests r LEFT JOIN contacts c ON c.address = r.address ORDER BY r.received_at DESC`,
-  getRequest: `SELECT r.address, r.intro, r.received_at, r.message_count, c.handle, c.verified
-    FROM requests r LEFT JOIN contacts c ON c.address = r.address WHERE r.address = ?`,
-  deleteRequest: 'DELETE FROM requests WHERE address = ?',
-
-  certifiedDevices: 'SELECT public_key, certificate, created_at, fetched_ms FROM certified_devices WHERE address = ? ORDER BY created_at',
-  deleteCertifiedDevices: 'DELETE FROM certified_devices WHERE address = ?',
-  insertCertifiedDevice: 'INSERT INTO certified_devices (address, public_key, certificate, created_at, fetched_ms) VALUES (?, ?, ?, ?, ?)',
-};
-
-function prepareAll(db: Database.Database): Record<keyof typeof LOCAL_STORE_SQL, Statement> {
-  return Object.fromEntries(Object.entries(LOCAL_STORE_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof LOCAL_STORE_SQL, Statement>;
-}
