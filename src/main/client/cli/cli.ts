@@ -1,115 +1,29 @@
 /**
  * The headless client: `npm run client -- --profile DIR <command> ...`. QA and bots drive it,
  * so its output is a contract: one JSON value per line on stdout; errors as one JSON line
- * `{ error, code }` on stderr with exit code 1 (2 for bad usage). See USAGE below.
+ * `{ error, code }` on stderr with exit code 1 (2 for bad usage). See USAGE (cli-usage.ts).
  */
 import { parseArgs } from 'node:util';
-import type { ConversationId } from '../../../shared/domain.js';
 import { DEVICE_REVOKED_MESSAGE, Messenger } from '../core/messenger.js';
 import { MessengerError } from '../core/messenger-error.js';
 import { groupDigits } from '../trust/safety-number.js';
-import type { AppliedIncoming } from '../store/local-store.js';
 import type { CrashPoint } from '../core/sync-engine.js';
-import type { SendOutcome } from '../core/outbox.js';
 import { isTransient } from '../network/relay-api.js';
 import { formatWei } from '../../../shared/stake/amount.js';
-import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
-import { ADDRESS, CONVERSATION_ID_PATTERN } from '../../../shared/identity-patterns.js';
+import { UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
+import { CONVERSATION_ID_PATTERN } from '../../../shared/identity-patterns.js';
 import { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS, snippetParts } from '../../../shared/message-search.js';
-import { changeLine, runMessageChange, shownText } from './cli-message-changes.js';
+import { runMessageChange } from './cli-message-changes.js';
 import { isBackupCommand, runBackupCommand } from './backup-cli.js';
-import { receiveHistory, runHistory } from './cli-history.js';
+import { runHistory } from './cli-history.js';
+import { address, exitUnlessDelivered, need, sendState } from './cli-args.js';
+import { group } from './cli-groups.js';
+import { sync } from './cli-sync.js';
+import { DEFAULT_UNLOCK_TTL_S, USAGE } from './cli-usage.js';
 
 const PROG = 'client';
-const DEFAULT_UNLOCK_TTL_S = 300;
 /** a working session at most */
 const MAX_UNLOCK_TTL_S = 24 * 60 * 60;
-
-export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env VAR] [--unlock-ttl SECONDS] <command> [args]
-       (or without npm: node bin/client.mjs --profile DIR ...)
-
-  init --relay URL [--handle NAME] [--fingerprint FP] [--mnemonic-env VAR | --private-key-env VAR] [--show-mnemonic]
-                                     create (or import) the wallet, sign in → {address, deviceKey, handle}
-  whoami                             → {address, deviceKey, handle, relay}
-  lock                               forget the remembered unlock now → {locked: true}
-  handle <name>                      claim or change the handle
-  send <0xADDRESS|@handle> <text> [--request] [--stake [MAX]]
-  send <0xADDRESS|@handle> --file PATH [--file PATH …] [text]
-                                     up to 10 files of at most 25 MiB, encrypted, with text as the caption
-                                     → {messageId, to, state, routed, stakeRequired, stakeCurrency, devices:[…]}
-                                     state: sent | queued (offline; \`outbox\` sends it) | failed | blocked | stake-required;
-                                     exit 1 when nothing was delivered (failed, blocked, stake-required)
-                                     --stake: when they ask for a stake (at most MAX, if given), deposit it from this
-                                     wallet and send with it → also {stake:{id, amountWei, deadline, …}}
-  stakes [--sent|--received]         stakes sent and received, with status (and refundable: true once it can come back)
-  stake config                       the relay's chain, the RPC URL used, this wallet's balance there
-  stake rpc <URL|relay>              use this RPC URL for the relay's chain (relay: the relay's own again)
-  stake refund <id>                  take a sent stake back: accepted by them, or past its deadline
-  accept <address>                   accept a contact request; a staked one's stake goes back to its sender
-  spam <address>                     a staked request is spam: keep its stake (a transaction; needs gas), block them
-  sync [--json] [--follow]           pull until empty; one line per new message
-                                     {id, from, groupId, routed, kind, text, sentAt, via[, files]}, with expiresIn
-                                     (seconds) when it disappears, timer (seconds, 0 = off) on a timer notice, and one per
-                                     message an edit or delete changed {id, conversationId, from, edited, text, editedAt |
-                                     deleted}. A message with files is printed once they are fetched and checked: files:
-                                     [{name, mime, size, path}] (path: kept encrypted in the profile; a refused one has
-                                     error instead)
-  save-file <messageId> <index> <PATH>
-                                     write a received file's plaintext to PATH → {saved: PATH}
-  edit <conversation> <message-id> <text>            edit one of my messages (everywhere) → {…, edited, sent}
-  delete <conversation> <message-id>                 delete one of my messages for everyone → {…, deleted, sent}
-  timer <conversation> <off|5m|1h|1d|1w>             disappearing messages in that conversation (any N s|m|h|d|w
-                                                     from 30s to 4w too) → {conversationId, timerSeconds, sent}
-                                     <conversation>: direct:0x… | group:ID | 0xADDRESS | @handle
-                                     --follow: keep running (held pulls: each message printed as one JSON
-                                     line the moment it is stored; history from another device
-                                     is imported as it comes) until Ctrl-C / SIGTERM
-  outbox                             send what is queued → one line per message
-  requests                           pending contact requests (syncs first; offline, says so and shows the last synced)
-  allow <address> | block <address> | unblock <address> | decline <address>
-  policy <request|stake-gate|block> [--stake X]
-  conversations | messages <conversationId> [--limit N]    (conversations syncs first, like requests)
-  search <query> [--conversation ID] [--limit N]
-                                     messages stored on this device with every word of the query (word prefixes),
-                                     newest first → [{id, conversationId, from, fromMe, sentAt, snippet, matches}]
-                                     (local: sync first for what is still on the relay)
-  directory <query>
-  devices | revoke-device <publicKey>
-  history send <deviceKey>           send this device's history (conversations, messages, contacts, groups, settings,
-                                     files), sealed to that new device of this wallet → {history: "sent", deviceKey, size,
-                                     blobs}; progress as JSON lines on stderr
-  history receive                    sync, then import history another device of this wallet sent here (every sync does
-                                     too) → {history: "received", fromDevice, conversations, messages} | {history:
-                                     "refused", fromDevice, reason} (exit 1; nothing imported) | {history: "none"}
-  safety-number <address|@handle>    → {address, safetyNumber: "12345 …" (12 groups of 5), verified, changed, myDevices, theirDevices}
-                                     compare it with theirs; changed: their devices changed since you verified them
-  verify <address|@handle> [--off]   mark them verified against their current devices (--off: take the mark away;
-                                     either lets messages go to them again after a change)
-  keys | mint-key <label> | revoke-key <id>
-  backup --out FILE --passphrase-env VAR             write an encrypted backup of this profile's history (never the
-                                                     wallet key) → {savedTo, bytes, conversations, messages, files}
-  restore --in FILE --passphrase-env VAR             restore one into this profile (same wallet, no conversations yet:
-                                                     right after init) → {conversations, messages, files}
-                                     for these two, --passphrase-env names the backup's passphrase (at least 8
-                                     characters); the profile's own comes from ${DEFAULT_PASSPHRASE_ENV}. Progress: JSON lines on stderr
-  group create <name> [--public] [--password P]      → {id, …}
-  group add <id> <address|@handle>                   → {…, added: member|invited}; invited until they accept
-  group remove <id> <address>                        remove a member or withdraw an invitation
-  invitations                                        group invitations waiting for my answer
-  group accept <id> | group decline <id> [--block]   answer one (--block also blocks the inviter)
-  group admin <id> <address> | group unadmin <id> <address>
-                                                     creator only: admins add/remove members, edit, mint bot tokens
-  group join <id> [--password P] | group leave <id> | group info <id> | group list [--public]
-  group send <id> <text> | group send <id> --file PATH [--file PATH …] [text]
-  group token <id> <name>                            → {token, botToken}
-  group tokens <id> | group revoke-token <id> <tokenId>
-
-The passphrase comes from the environment variable named by --passphrase-env
-(default ${DEFAULT_PASSPHRASE_ENV}); unset means an empty passphrase (still encrypted).
-An unlock is remembered for --unlock-ttl seconds (default ${DEFAULT_UNLOCK_TTL_S}; 0 = never, and forget it)
-after the last command, so that commands in a row skip the passphrase's key derivation.
-`;
-
 
 const CRASH_POINTS: readonly CrashPoint[] = ['before-commit', 'after-commit', 'after-print', 'after-ack'];
 
@@ -234,10 +148,6 @@ async function openProfile(m: Messenger, passphrase: string, rememberMs: number)
   const status = await m.wallet.unlock({ passphrase }, { rememberMs });
   if (status.relay.revoked) throw new MessengerError('device-revoked', DEVICE_REVOKED_MESSAGE);
   if (!status.ready) throw new MessengerError('not-signed-in', `not signed in to the relay${status.relay.lastError ? `: ${status.relay.lastError}` : ''}`);
-}
-
-function need(args: string[], n: number, what: string): void {
-  if (args.length < n) throw new UsageError(`missing argument: ${what}`);
 }
 
 function nonNegativeInt(v: string, name: string, max: number): number {
@@ -485,20 +395,6 @@ function stakeAmount(v: string): bigint {
   return BigInt(m[1]) * 10n ** 18n + BigInt((m[2] ?? '').padEnd(18, '0'));
 }
 
-/** What the relay did with the message, in one word: `blocked` and `stake-required` are not deliveries. */
-function sendState(o: SendOutcome): string {
-  if (o.state !== 'sent') return o.state;
-  if (o.routed === 'blocked') return 'blocked';
-  if (o.routed === 'stake-gate') return 'stake-required';
-  return 'sent';
-}
-
-/** A send that reached nobody exits 1 (the JSON line above says why); one still queued exits 0. */
-function exitUnlessDelivered(o: SendOutcome): void {
-  const state = sendState(o);
-  if (state === 'failed' || state === 'blocked' || state === 'stake-required') process.exitCode = 1;
-}
-
 /**
  * Lists answer from what is on this computer: pull first so they are current. Offline, say
  * so on stderr and answer from what was synced before.
@@ -511,167 +407,6 @@ async function syncFirst(m: Messenger): Promise<void> {
     if (!isTransient(e)) throw e;
     process.stderr.write(`${JSON.stringify({ note: `offline: showing what was synced before (${(e as Error).message})` })}\n`);
   }
-}
-
-function address(a: string): string {
-  if (!ADDRESS.test(a)) throw new UsageError(`"${a}" is not an address (0x + 40 hex)`);
-  return a.toLowerCase();
-}
-
-function groupId(id: string | undefined): string {
-  if (!id || !/^[0-9a-fA-F-]{36}$/.test(id)) throw new UsageError('a group id (uuid) is required');
-  return id.toLowerCase();
-}
-
-async function group(m: Messenger, args: string[], values: Values): Promise<void> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'create': {
-      need(rest, 1, '<name>');
-      printJson(await m.groups.create({ name: rest.join(' '), isPublic: values.public === true, ...(values.password ? { password: values.password } : {}) }));
-      return;
-    }
-    case 'add':
-      need(rest, 2, '<id> <address|@handle>');
-      printJson(await m.groups.addMember({ groupId: groupId(rest[0]), member: rest[1] }));
-      return;
-    case 'remove':
-      need(rest, 2, '<id> <address>');
-      printJson(await m.groups.removeMember({ groupId: groupId(rest[0]), address: address(rest[1]) }));
-      return;
-    case 'accept':
-      printJson(await m.groups.acceptInvitation({ groupId: groupId(rest[0]) }));
-      return;
-    case 'decline':
-      await m.groups.declineInvitation({ groupId: groupId(rest[0]), blockInviter: values.block === true });
-      printJson({ ok: true, declined: groupId(rest[0]), blocked: values.block === true });
-      return;
-    case 'admin':
-    case 'unadmin':
-      need(rest, 2, '<id> <address>');
-      printJson(await m.groups.setAdmin({ groupId: groupId(rest[0]), address: address(rest[1]) }, sub === 'admin'));
-      return;
-    case 'join':
-      printJson(await m.groups.join({ groupId: groupId(rest[0]), ...(values.password !== undefined ? { password: values.password } : {}) }));
-      return;
-    case 'leave':
-      await m.groups.leave({ groupId: groupId(rest[0]) });
-      printJson({ ok: true });
-      return;
-    case 'info':
-      printJson(await m.groups.get({ groupId: groupId(rest[0]) }));
-      return;
-    case 'list':
-      printJson(values.public ? await m.groups.listPublic() : await m.groups.listMine());
-      return;
-    case 'send': {
-      const files = values.file ?? [];
-      need(rest, files.length > 0 ? 1 : 2, files.length > 0 ? '<id>' : '<id> <text>');
-      const id = groupId(rest[0]);
-      const text = rest.slice(1).join(' ');
-      const { outcome } = files.length > 0 ? await m.messages.sendFiles(`group:${id}` as ConversationId, files, text) : await m.messages.sendAndWait(`group:${id}` as ConversationId, text);
-      printJson({ messageId: outcome.messageId, groupId: id, state: sendState(outcome), routed: outcome.routed, error: outcome.error, devices: outcome.deliveries });
-      exitUnlessDelivered(outcome);
-      return;
-    }
-    case 'token':
-      need(rest, 2, '<id> <name>');
-      printJson(await m.groups.mintBotToken({ groupId: groupId(rest[0]), name: rest.slice(1).join(' ') }));
-      return;
-    case 'tokens':
-      printJson(await m.groups.listBotTokens({ groupId: groupId(rest[0]) }));
-      return;
-    case 'revoke-token':
-      need(rest, 2, '<id> <tokenId>');
-      await m.groups.revokeBotToken({ groupId: groupId(rest[0]), tokenId: rest[1].toLowerCase() });
-      printJson({ ok: true });
-      return;
-    default:
-      throw new UsageError(`unknown group command "${sub ?? ''}"`);
-  }
-}
-
-/**
- * Pulls until the inbox is empty. Lines are printed after the local commit and before the
- * ack, and each is marked printed right after it is written, so a crash at any point neither
- * loses a message nor prints one twice (barring a crash inside that one write-and-mark).
- */
-async function sync(m: Messenger, json: boolean, follow: boolean): Promise<void> {
-  // A message with files is printed once they are saved (or refused), so its line names where they are.
-  m.autoFetchFiles = false;
-  const print = (): void => {
-    for (const msg of m.store.unshownMessages()) {
-      if (m.attachments.hasPending(msg.id)) continue;
-      const groupId = msg.conversationId.startsWith('group:') ? msg.conversationId.slice(6) : null;
-      const files = m.attachments.filesOf(msg.id).map((f) => ({ name: f.name, mime: f.mime, size: f.size, path: f.path, ...(f.state === 'refused' ? { error: f.error } : {}) }));
-      if (json) {
-        printJson({
-          id: msg.id, from: msg.from, groupId, routed: msg.routed, kind: msg.kind, text: msg.text, sentAt: msg.sentAt, via: msg.via, botName: msg.botName,
-          ...(msg.expiresIn !== null ? { expiresIn: msg.expiresIn } : {}), ...(msg.timerSeconds !== null ? { timer: msg.timerSeconds } : {}), ...(msg.editedAt ? { editedAt: msg.editedAt } : {}), ...(msg.deleted ? { deleted: true } : {}),
-          ...(files.length > 0 ? { files } : {}),
-        });
-      } else {
-        const attached = files.map((f) => ` [${f.name}, ${f.size} bytes${f.path ? ` at ${f.path}` : `: ${f.error ?? 'not fetched'}`}]`).join('');
-        process.stdout.write(`${msg.sentAt} ${msg.from}${groupId ? ` in ${groupId}` : ''}${msg.routed === 'request' ? ' (request)' : ''}: ${shownText(msg)}${attached}\n`);
-      }
-      m.store.markShown(msg.seq);
-    }
-  };
-  const printChanged = (applied: AppliedIncoming): void => {
-    for (const msg of applied.changed) {
-      if (json) printJson(changeLine(msg));
-      else process.stdout.write(`${msg.id} ${msg.deleted ? 'deleted' : `edited: ${msg.text}`}\n`);
-    }
-  };
-  const fetchThenPrint = async (): Promise<void> => {
-    await m.attachments.fetchPending();
-    print();
-  };
-  // lines a previous run committed but did not get to print
-  print();
-  m.committedHook = (applied: AppliedIncoming) => {
-    print();
-    printChanged(applied);
-  };
-  const off = m.on('message.rejected', (r) => process.stderr.write(`${JSON.stringify({ rejected: r.envelopeId, claimedSender: r.claimedSender, reason: r.reason })}\n`));
-  if (follow) {
-    // files are fetched as each message arrives
-    const offFiles = m.on('message.new', () => void fetchThenPrint().catch((e: unknown) => process.stderr.write(`${JSON.stringify({ files: 'not fetched', error: (e as Error).message })}\n`)));
-    // history sent from another device of the wallet is imported as it arrives, one after another,
-    // its outcome printed as a line like `sync` prints it
-    let importing: Promise<unknown> = Promise.resolve();
-    const importHistory = () => {
-      if (!m.history.hasPending()) return;
-      importing = importing.then(() => receiveHistory(m)).catch((e: unknown) => process.stderr.write(`${JSON.stringify({ history: 'not imported', error: (e as Error).message })}\n`));
-    };
-    const hooked = m.committedHook;
-    m.committedHook = async (applied: AppliedIncoming) => {
-      await hooked?.(applied);
-      importHistory();
-    };
-    importHistory();
-    // the background loop holds a pull open; the profile closes (cancelling it) in main's finally
-    const stopped = new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
-    // the loop's timers and sockets are unref'd (they must not hold a closing app open): this holds the process
-    const alive = setInterval(() => undefined, 1 << 30);
-    m.follow();
-    process.stderr.write(`${JSON.stringify({ following: true, note: 'each message is printed as it arrives; Ctrl-C ends' })}\n`);
-    const signal = await stopped;
-    await importing;
-    clearInterval(alive);
-    off();
-    offFiles();
-    process.stderr.write(`${JSON.stringify({ following: false, signal })}\n`);
-    return;
-  }
-  const res = await m.syncPass().finally(off);
-  // then the files of what it stored (and of earlier runs' messages still waiting for theirs)
-  await fetchThenPrint();
-  await receiveHistory(m);
-  if (res.deferred > 0) process.stderr.write(`${JSON.stringify({ deferred: res.deferred, note: 'left on the relay for the next sync' })}\n`);
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => fail(PROG, e, USAGE));
