@@ -7,7 +7,6 @@
  * Rate limits: a RequestPacer per credential keeps us under 120 requests a minute; if the
  * relay still answers 429 we wait for its `Retry-After` and try again.
  */
-import { Compile } from 'typebox/compile';
 import type { TSchema, Static } from 'typebox';
 import {
   ChallengeResult, KeyList, MintKeyResult, Policy,
@@ -28,7 +27,12 @@ import {
 import { StakeConfig, StakeList, StakeRecord } from '../../../shared/api/stakes.js';
 import { BlobUploadResult } from '../../../shared/api/blobs.js';
 import { Transform, type Readable, type Writable } from 'node:stream';
-import { NetworkError, createAgent, httpRequest, type HttpResponse } from './http-transport.js';
+import { createAgent, httpRequest, type HttpResponse } from './http-transport.js';
+import { RelayError } from './relay-error.js';
+import { checker } from './response-checks.js';
+
+export { NetworkError, RelayError, credentialRefused, isTransient } from './relay-error.js';
+export { warmResponseChecks } from './response-checks.js';
 import { RequestPacer, type RequestPriority } from './request-pacer.js';
 import type http from 'node:http';
 
@@ -37,28 +41,8 @@ const QUOTA_CODES = new Set(['recipient-full', 'too-many-requests-pending', 'blo
 /** Bytes so far and the whole, for progress bars. */
 export type Progress = (done: number, total: number) => void;
 
-/**
- * Whether the relay refused our credential itself (revoked key, relay reset), as opposed to a
- * 401 about one group: a key whose wallet is not a member of that group is 401 `not-a-member`
- * there (docs/protocol.md §2, group member keys) and must not make us drop the key.
- */
-export function credentialRefused(e: unknown): boolean {
-  return e instanceof RelayError && e.status === 401 && e.code !== 'not-a-member' && e.code !== 'token-scope';
-}
 
-/** The relay answered with an error status (or with a body that breaks the contract). */
-export class RelayError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string | null = null,
-  ) {
-    super(message);
-    this.name = 'RelayError';
-  }
-}
 
-export { NetworkError };
 
 export interface RelayApiOptions {
   /** base URL of the relay, e.g. http://127.0.0.1:8080 (the /api/v1 prefix is added here) */
@@ -74,29 +58,6 @@ export interface RelayApiOptions {
   maxRetryAfterMs?: number;
 }
 
-type Checked<S extends TSchema> = { schema: S; check: (v: unknown) => boolean };
-const checkers = new Map<TSchema, (v: unknown) => boolean>();
-function checker<S extends TSchema>(schema: S): Checked<S> {
-  let check = checkers.get(schema);
-  if (!check) {
-    const compiled = Compile(schema);
-    check = (v: unknown) => compiled.Check(v);
-    checkers.set(schema, check);
-  }
-  return { schema, check };
-}
-
-/** The answers of a send and a pull (the paths a person waits on), in the order a first send meets them. */
-const HOT_ANSWERS: readonly TSchema[] = [DeviceKeys, GroupView, GroupSendResults, BatchResults, PullResult, GroupDetail];
-
-/**
- * Compiles the checks of the hot answers ahead of need. A long-lived shell calls it once it has
- * settled, so that a first send does not compile them on its way (tens of milliseconds on a
- * busy machine); a one-shot CLI command never does.
- */
-export function warmResponseChecks(): void {
-  for (const schema of HOT_ANSWERS) checker(schema);
-}
 
 interface CallOptions<S extends TSchema | null> {
   query?: Record<string, string | number | undefined>;
@@ -502,9 +463,4 @@ function retryAfterMs(h: string | string[] | undefined): number {
   return Number.isFinite(at) ? Math.max(250, at - Date.now()) : 1000;
 }
 
-/** True for errors where trying again later may succeed (relay down, timeouts, 5xx, 429). */
-export function isTransient(e: unknown): boolean {
-  if (e instanceof NetworkError) return e.code !== 'pin-mismatch';
-  if (e instanceof RelayError) return e.status === 429 || e.status >= 500;
-  return false;
-}
+
