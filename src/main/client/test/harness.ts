@@ -116,7 +116,7 @@ export interface CliResult extends Finished {
 
 /** Runs a client entry (cli.ts or bot-cli.ts) as a child process with node + tsx. */
 export async function runEntry(entry: 'cli' | 'bot-cli', args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  const file = join(ROOT, 'src/main/client', `${entry}.ts`);
+  const file = join(ROOT, 'src/main/client/cli', `${entry}.ts`);
   const done = await runTs(file, args, { cwd: ROOT, env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, RELAY_CLIENT_TEST_CRASH: undefined, ...env } });
   const json = done.stdout
     .split('\n')
