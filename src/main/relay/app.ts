@@ -9,6 +9,8 @@ import { credentialResolver, registerAuth } from './http/auth.js';
 import { diskGuard } from './http/disk-guard.js';
 import { clientErrorHandler, registerErrorHandling, registerHostGuard, registerJsonParser } from './http/defences.js';
 import { registerOpenApi } from './http/openapi.js';
+import { relayHostnames } from './http/host-header.js';
+import { signInSites } from './sign-in-site.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validator.js';
 import { accountRoutes } from './routes/account.js';
@@ -92,7 +94,8 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     routes.set(r.url, set);
   });
 
-  registerHostGuard(app, config.baseUrl, config.allowedHosts);
+  const hostAllowed = relayHostnames(config.baseUrl, config.allowedHosts);
+  registerHostGuard(app, hostAllowed);
   registerJsonParser(app);
   registerErrorHandling(app, () => routes);
   await registerOpenApi(app);
@@ -107,7 +110,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   identityRoutes(app, store);
   envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S }, ...sends });
   groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, ...sends });
-  accountRoutes(app, store, { now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled });
+  accountRoutes(app, store, { now, sites: signInSites({ url: config.baseUrl, given: config.baseUrlGiven }, hostAllowed), chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled });
   stakeRoutes(app, store, stakes);
   healthRoutes(app, store);
   const blobDir = deps.blobDir ?? (deps.dataDir ? join(deps.dataDir, 'blobs') : null);

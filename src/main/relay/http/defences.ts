@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
 import { StoreUnavailable } from '../store/store.js';
+import { originHostname, parseHostHeader } from './host-header.js';
 
 const MAX_JSON_DEPTH = 16;
 
@@ -35,29 +36,23 @@ export function mayNestDeeperThan(text: string, depth: number): boolean {
   return false;
 }
 
-function loopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-function hostnameOf(hostHeader: string): string {
-  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1).toLowerCase();
-  const colon = hostHeader.lastIndexOf(':');
-  return (colon === -1 ? hostHeader : hostHeader.slice(0, colon)).toLowerCase();
-}
-
 /**
  * DNS-rebinding guard: a page on evil.example that resolves to 127.0.0.1 still sends
- * `Host: evil.example`, so only loopback names, the relay's own host and the operator's extra
- * hosts are served. Browsers' cross-site requests carry an Origin, refused unless it is one of
- * ours; no CORS headers are ever sent, so other sites' scripts cannot read answers.
+ * `Host: evil.example`, so only the names `hostAllowed` takes are served (421 otherwise). A
+ * Host that is not a plain host[:port] (see host-header.ts) is 400 `bad-host` on every route.
+ * Browsers' cross-site requests carry an Origin, refused unless it is one of ours; no CORS
+ * headers are ever sent, so other sites' scripts cannot read answers.
  */
-export function registerHostGuard(app: FastifyInstance, baseUrl: string, extraHosts: string[]): void {
-  const allowed = new Set([new URL(baseUrl).hostname.toLowerCase(), ...extraHosts.map((h) => h.toLowerCase())]);
-  const ok = (hostname: string) => loopbackHost(hostname) || allowed.has(hostname);
+export function registerHostGuard(app: FastifyInstance, hostAllowed: (hostname: string) => boolean): void {
   // A callback hook: it never waits, and every request passes through it.
   app.addHook('onRequest', (req, reply, done) => {
-    const host = req.headers.host;
-    if (!host || !ok(hostnameOf(host))) {
+    const raw = req.headers.host;
+    const host = raw === undefined ? null : parseHostHeader(raw);
+    if (raw !== undefined && !host) {
+      reply.code(400).send(badHost());
+      return;
+    }
+    if (!host || !hostAllowed(host.hostname)) {
       reply.code(421).send({ error: 'this relay does not answer for that host name', code: 'host-not-allowed' });
       return;
     }
@@ -66,21 +61,16 @@ export function registerHostGuard(app: FastifyInstance, baseUrl: string, extraHo
       done();
       return;
     }
-    let originHost: string | null = null;
-    if (origin !== 'null') {
-      try {
-        originHost = new URL(origin).hostname.toLowerCase();
-      } catch {
-        originHost = null;
-      }
-    }
-    if (!originHost || !ok(originHost.includes(':') ? `[${originHost}]` : originHost)) {
+    const originHost = originHostname(origin);
+    if (!originHost || !hostAllowed(originHost)) {
       reply.code(403).send({ error: 'cross-origin requests are not allowed', code: 'origin-not-allowed' });
       return;
     }
     done();
   });
 }
+
+export const badHost = () => ({ error: 'the Host header must be a plain host name or address with an optional port (1-65535)', code: 'bad-host' });
 
 /** JSON bodies: fastify's prototype-poisoning-safe parser, behind a nesting-depth limit. */
 export function registerJsonParser(app: FastifyInstance): void {
