@@ -1,5 +1,5 @@
 import { parseHostHeader } from './http/host-header.js';
-import { HttpError, badRequest } from './http/errors.js';
+import { badHost, hostNotAllowed } from './http/errors.js';
 
 /** What an EIP-4361 message names: `domain` (an authority) and `URI`. */
 export interface SignInSite {
@@ -31,8 +31,8 @@ export function signInSites(base: { url: string; given: boolean }, hostAllowed: 
   const forRequest = (protocol: string, host: string): SignInSite => {
     if (fixed) return fixed;
     const parsed = parseHostHeader(host);
-    if (!parsed) throw badRequest('the Host header must be a plain host name or address with an optional port (1-65535)', 'bad-host');
-    if (!hostAllowed(parsed.hostname)) throw new HttpError(421, 'this relay does not answer for that host name', 'host-not-allowed');
+    if (!parsed) throw badHost();
+    if (!hostAllowed(parsed.hostname)) throw hostNotAllowed();
     // a proxy's X-Forwarded-Proto (trusted only with --trust-proxy) can say only http or https
     const scheme = protocol === 'https' ? 'https' : 'http';
     return { domain: parsed.authority, uri: `${scheme}://${parsed.authority}` };
