@@ -21,7 +21,8 @@ per wallet (409 \`too-many-devices\`). Blobs: at most 25 MiB each by default (41
 of unexpired blobs per wallet (429 \`blob-quota-full\`).
 Errors are \`{ "error": string, "code": string }\`, whoever raises them (a malformed URL, an unknown
 route: 404 \`no-route\`, counted against the address's budget for bad requests); no error repeats
-the request's URL.`;
+the request's URL. On every route, a Host that is not a plain host[:port] is 400 \`bad-host\` and a
+host this relay does not answer for 421 \`host-not-allowed\`.`;
 
 /** Stable names for client generators, one per operation. */
 const OPERATION_IDS: Record<string, string> = {
