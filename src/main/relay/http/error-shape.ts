@@ -40,11 +40,14 @@ export function plainError(status: number): ErrorBody {
 /** How many seconds a peer must wait because it spent its budget for bad requests, or null. */
 export type BadRequestBudget = (ip: string) => Promise<number | null>;
 
+const MIB = 1024 * 1024;
+const sizeWords = (bytes: number | undefined) => (bytes === undefined ? 'the limit' : bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`);
+
 /** Framework errors we can say more about than their status. */
 function knownFrameworkError(err: FastifyError, req: FastifyRequest): { status: number; body: ErrorBody } | null {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, body: { error: `the request body is over ${req.routeOptions.bodyLimit ?? 'the limit of'} bytes`, code: 'too-large' } };
+      return { status: 413, body: { error: `the request body is over ${sizeWords(req.routeOptions.bodyLimit)}`, code: 'too-large' } };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
       const consumes = (req.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes;
       return { status: 415, body: { error: `send the body with Content-Type: ${consumes?.[0] ?? 'application/json'}`, code: 'unsupported-media-type' } };
