@@ -13,7 +13,7 @@ import type { CrashPoint } from './sync-engine.js';
 import type { SendOutcome } from './outbox.js';
 import { isTransient } from './relay-api.js';
 import { formatWei } from '../../shared/stake/amount.js';
-import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
+import { DEFAULT_PASSPHRASE_ENV, UsageError, fail, passphraseFromEnv, printJson, requireProfile } from './cli-support.js';
 import { ADDRESS, CONVERSATION_ID_PATTERN } from '../../shared/identity-patterns.js';
 import { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS, snippetParts } from '../../shared/message-search.js';
 import { changeLine, runMessageChange, shownText } from './cli-message-changes.js';
@@ -126,6 +126,7 @@ async function main(argv: string[]): Promise<void> {
   const unlockTtlS = values['unlock-ttl'] === undefined ? DEFAULT_UNLOCK_TTL_S : nonNegativeInt(values['unlock-ttl'], '--unlock-ttl', MAX_UNLOCK_TTL_S);
   const crash = process.env.RELAY_CLIENT_TEST_CRASH as CrashPoint | undefined;
   const pullLimit = values.limit !== undefined && command === 'sync' ? positiveInt(values.limit, '--limit') : undefined;
+  requireProfile(values.profile, command);
   const messenger = await Messenger.open({
     profileDir: values.profile,
     shell: 'web',

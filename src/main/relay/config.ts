@@ -3,8 +3,14 @@ import type { StakeChain, StakeChainConfig } from './chain/stake-chain.js';
 
 /** Everything an operator can set; the CLI and the desktop app fill it in. */
 export interface RelayConfig {
-  /** Public base URL, used as the EIP-4361 `URI` and to derive the allowed Host/Origin values. */
+  /** Public base URL, used to derive the allowed Host/Origin values (and as the sign-in site when `baseUrlGiven`). */
   baseUrl: string;
+  /**
+   * True when the operator named the base URL (`--base-url`): every sign-in message then names
+   * it, whatever the request's Host says. False when it was derived from the listen address:
+   * messages name the Host the client reached, if it is a plain host[:port] this relay answers for.
+   */
+  baseUrlGiven: boolean;
   /** Requests per rolling minute per credential; 0 turns the limit off (benchmarks, trusted operators). */
   rateLimit: number;
   retentionDays: number;
@@ -33,6 +39,7 @@ export interface RelayConfig {
 }
 
 export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
+  baseUrlGiven: false,
   rateLimit: 120,
   retentionDays: 30,
   stakeCurrency: 'ETH',

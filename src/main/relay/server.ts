@@ -56,6 +56,7 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
       const wantedPort = pickPort ? await freePort(opts.host) : opts.port;
       const config: RelayConfig = {
         baseUrl: opts.baseUrl ?? derivedBaseUrl(wantedPort),
+        baseUrlGiven: opts.baseUrl !== null,
         rateLimit: opts.rateLimit,
         retentionDays: opts.retentionDays,
         stakeCurrency: opts.stakeCurrency,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { Address, DeviceKey, OkBody } from '../../../shared/api/common.js';
+import { Address, DeviceKey, ErrorBody, OkBody } from '../../../shared/api/common.js';
 import {
   ChallengeBody, ChallengeResult, Contacts, DeviceRegistration, HandleBody, KeyList, MintKeyBody, MintKeyResult, Policy, SignInBody,
   type Policy as PolicyT, type SignInBody as SignInBodyT,
@@ -10,6 +10,7 @@ import { mintSecret } from '../credentials.js';
 import { DEFAULT_STAKE } from '../routing.js';
 import { stakeUnavailable, weiOf } from '../stake-service.js';
 import { buildChallenge, challengeNonce, deviceCertificateValid, recoverSigner } from '../sign-in.js';
+import type { SignInSites } from '../sign-in-site.js';
 import type { DeviceRow, RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.js';
@@ -23,7 +24,8 @@ const AddressParams = Type.Object({ address: Address });
 
 export interface AccountOptions {
   now: () => number;
-  baseUrl: string;
+  /** which site sign-in messages name, and whether a signed one names this relay */
+  sites: SignInSites;
   chainId: number;
   rateLimit: number;
   randomUUID: () => string;
@@ -47,11 +49,20 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     config: { auth: 'none', ...signIn },
     schema: {
       tags: ['account'], summary: 'Get an EIP-4361 sign-in message for an address (valid 5 minutes, single use)', security: [],
-      body: ChallengeBody, response: { 200: ChallengeResult, ...errorResponses(400, 429) },
+      description:
+        'The message names the relay\'s `--base-url` when it has one; otherwise the Host the request came to, which must then be a plain ' +
+        '`host[:port]` (a DNS name, an IPv4 address or a bracketed IPv6 address, port 1-65535): anything else is 400 `bad-host`.',
+      body: ChallengeBody,
+      response: {
+        200: ChallengeResult,
+        ...errorResponses(429),
+        400: { ...ErrorBody, description: 'Bad request: the body is malformed (`invalid-request`), or the Host is not a plain host[:port] (`bad-host`)' },
+        421: { ...ErrorBody, description: 'The Host names a host this relay does not answer for (`host-not-allowed`)' },
+      },
     },
   }, async (req) => {
     const address = req.body.address.toLowerCase();
-    const c = buildChallenge({ address, baseUrl: signInOrigin(req.protocol, req.host, opts.baseUrl), chainId: opts.chainId, now: opts.now() });
+    const c = buildChallenge({ address, site: opts.sites.forRequest(req.protocol, req.host), chainId: opts.chainId, now: opts.now() });
     await store.createChallenge({ nonce: c.nonce, address, message: c.message, expiresAt: c.expiresAt });
     return { message: c.message, expiresAt: iso(c.expiresAt) };
   });
@@ -60,7 +71,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     config: { auth: 'none', ...signIn },
     schema: {
       tags: ['account'], summary: 'Exchange a signed challenge for an API key (shown once), registering this device', security: [],
-      description: 'Any failed attempt uses up the challenge nonce. With `device`, its certificate must verify and the key is bound to that device.',
+      description: 'Any failed attempt uses up the challenge nonce. A message this relay did not issue, or one that no longer names it, is 400 `not-siwe`. With `device`, its certificate must verify and the key is bound to that device.',
       body: SignInBody, response: { 200: MintKeyResult, ...errorResponses(400, 401, 409, 429) },
     },
   }, async (req) => {
@@ -68,6 +79,8 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     if (!nonce) throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
     const challenge = await fromStore(store.consumeChallenge(nonce, opts.now()));
     if (challenge.message !== req.body.message) throw unauthorized('the message differs from the challenge', 'challenge-mismatch');
+    // Only messages this relay issues are stored, so this holds unless the rule changed since (an upgrade, a new --base-url).
+    if (!opts.sites.names(challenge.message)) throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
     if ((await recoverSigner(req.body.message, req.body.signature)) !== challenge.address) throw unauthorized('the signature is not by the challenged address', 'bad-signature');
     let deviceKey: string | null = null;
     if (req.body.device) {
@@ -204,17 +217,6 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     });
   }
 
-}
-
-/**
- * The URI a sign-in message names: the address the client reached this relay at, since a wallet
- * refuses to sign for any other host. One LAN relay is reached over loopback and over each of its
- * addresses; the Host guard has already vetted the name. The operator's base URL is kept when
- * the request came to its host (behind a TLS proxy its scheme is the public one, not ours).
- */
-export function signInOrigin(protocol: string, host: string, baseUrl: string): string {
-  const base = new URL(baseUrl);
-  return host.toLowerCase() === base.host.toLowerCase() ? base.origin : `${protocol}://${host}`;
 }
 
 /** A device signing in again keeps its registration; someone else's or a revoked key is 409. */

@@ -34,6 +34,22 @@ describe('the OpenAPI document and the reference', () => {
     expect(Object.keys(r.body.paths['/api/v1/blobs/{id}'].get.responses['206'].content)).toEqual(['application/octet-stream']);
   });
 
+  it('names the sign-in and blob refusals: bad-host and host-not-allowed on the challenge, not-siwe on the exchange, the entropy rule on uploads', async () => {
+    const { paths } = (await call(relay.url, 'GET', '/openapi.json')).body;
+    expect(paths['/api/v1/auth/challenge'].post.responses['400'].description).toContain('`bad-host`');
+    expect(paths['/api/v1/auth/challenge'].post.responses['421'].description).toContain('`host-not-allowed`');
+    expect(paths['/api/v1/auth/keys'].post.description).toContain('`not-siwe`');
+    expect(paths['/api/v1/blobs'].post.description).toMatch(/`not-sealed`.*entropy of at least 7.5 bits per byte/);
+    // every error answer of every operation promises both fields
+    for (const [path, ops] of Object.entries(paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { required?: string[] } }> }> }>>)) {
+      for (const [verb, op] of Object.entries(ops)) {
+        for (const [status, res] of Object.entries(op.responses)) {
+          if (Number(status) >= 400) expect(res.content?.['application/json']?.schema.required, `${verb} ${path} ${status}`).toEqual(['error', 'code']);
+        }
+      }
+    }
+  });
+
   it('passes the Redocly linter (recommended rules) with no errors or warnings', async () => {
     const r = await call(relay.url, 'GET', '/openapi.json');
     const config = await createConfig({ extends: ['recommended'] });
