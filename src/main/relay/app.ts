@@ -52,13 +52,18 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   const stakeChain = deps.stakeChain ?? (config.stake ? createStakeChain(config.stake) : null);
   if (stakeChain) await stakeChain.verify();
   const doorbell: Doorbell = deps.doorbell ?? new LocalDoorbell();
-  const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations), doorbell);
-  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold) => doorbell.held?.(keyId, hold));
-  const stopRinging = doorbell.listen((recipients) => waiters.ring(recipients));
-  const stopReplacing = doorbell.onHeld?.((keyId, hold, outranks) => waiters.heard(keyId, hold, outranks));
+  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold, wallet) => doorbell.held?.(keyId, hold, wallet));
+  // A revoked credential's held pulls answer 401 at once, here and (through the bus) on every node.
+  const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations, (r) => waiters.revoke(r)), doorbell);
+  const stops = [
+    doorbell.listen((recipients) => waiters.ring(recipients)),
+    doorbell.onHeld?.((keyId, hold, outranks) => waiters.heard(keyId, hold, outranks)),
+    doorbell.onWalletHeld?.((pull) => waiters.heardWallet(pull)),
+    // unknown news (revocations this node may have missed): every held pull comes back through auth
+    deps.revocations?.onRevoked((r) => (r ? waiters.revoke(r) : waiters.wakeAll('replaced'))),
+  ];
   const stopListening = () => {
-    stopRinging();
-    stopReplacing?.();
+    for (const stop of stops) stop?.();
   };
   const stakes = createStakeService(store, stakeChain, config.stakeCurrency, config.stake?.publicRpcUrls ?? []);
   const app = Fastify({
@@ -106,8 +111,11 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   };
   identityRoutes(app, store);
   envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S }, ...sends });
-  groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, ...sends });
-  accountRoutes(app, store, { now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled });
+  groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, stakesEnabled: stakes.enabled, maxGroupsPerWallet: config.maxGroupsPerWallet, ...sends });
+  accountRoutes(app, store, {
+    now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled,
+    maxKeysPerWallet: config.maxKeysPerWallet, checkDisk: sends.checkDisk,
+  });
   stakeRoutes(app, store, stakes);
   healthRoutes(app, store);
   const blobDir = deps.blobDir ?? (deps.dataDir ? join(deps.dataDir, 'blobs') : null);
