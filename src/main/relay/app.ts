@@ -5,7 +5,7 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import { LIMITS } from '../../shared/api/common.js';
 import type { RelayDeps } from './config.js';
 import { withCredentialCache } from './store/credential-cache.js';
-import { credentialResolver, registerAuth } from './http/auth.js';
+import { credentialResolver, credentialStillValid, registerAuth } from './http/auth.js';
 import { diskGuard } from './http/disk-guard.js';
 import { clientErrorHandler, registerErrorHandling, registerHostGuard, registerJsonParser } from './http/defences.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -59,8 +59,8 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     doorbell.listen((recipients) => waiters.ring(recipients)),
     doorbell.onHeld?.((keyId, hold, outranks) => waiters.heard(keyId, hold, outranks)),
     doorbell.onWalletHeld?.((pull) => waiters.heardWallet(pull)),
-    // unknown news (revocations this node may have missed): every held pull comes back through auth
-    deps.revocations?.onRevoked((r) => (r ? waiters.revoke(r) : waiters.wakeAll('replaced'))),
+    // unknown news (revocations this node may have missed): every held pull looks at its credential again
+    deps.revocations?.onRevoked((r) => (r ? waiters.revoke(r) : waiters.wakeAll('recheck'))),
   ];
   const stopListening = () => {
     for (const stop of stops) stop?.();
@@ -110,7 +110,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     checkDisk: diskGuard(deps.dataDir, config.minFreeDiskMib * MIB, now),
   };
   identityRoutes(app, store);
-  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S }, ...sends });
+  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S, stillValid: credentialStillValid(store) }, ...sends });
   groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, stakesEnabled: stakes.enabled, maxGroupsPerWallet: config.maxGroupsPerWallet, ...sends });
   accountRoutes(app, store, {
     now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled,

@@ -1,7 +1,7 @@
 import type { Recipient } from './doorbell.js';
 
 /** Why a held pull stopped waiting. */
-export type WakeReason = 'rung' | 'timeout' | 'replaced' | 'shutdown' | 'aborted' | 'revoked';
+export type WakeReason = 'rung' | 'timeout' | 'replaced' | 'shutdown' | 'aborted' | 'revoked' | 'recheck';
 
 /** Held pulls one wallet may have at once (docs/protocol.md, Limits); its next one answers its oldest. */
 export const MAX_HELD_PER_WALLET = 16;
@@ -169,7 +169,7 @@ export class WaiterRegistry {
     return this.#revoked.some((x) => x.at >= since && matches(x.r, keyId, address, deviceKey));
   }
 
-  /** Answers every held pull with `reason` (a node that may have missed revocations: each pull comes back through auth). */
+  /** Wakes every held pull with `reason` (`recheck`: this node may have missed revocations, each pull looks at its credential again). */
   wakeAll(reason: WakeReason): void {
     for (const w of [...this.#byKey.values()]) w.wake(reason);
   }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { StakeCurrency } from '../../../shared/api/common.js';
 import { AckBody, AckResult, BatchResults, PullQuery, PullResult, SendBody, SendResult } from '../../../shared/api/envelopes.js';
@@ -12,10 +12,12 @@ import { fromStore } from '../http/store-errors.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
 import { TooManyWaiters, type WaiterRegistry } from '../live/waiters.js';
 
-/** What held pulls need: the registry and what to tell a client turned away at the cap. */
+/** What held pulls need: the registry, what to tell a client turned away at the cap, and a fresh look at a credential. */
 export interface LivePulls {
   waiters: WaiterRegistry;
   retryAfterSeconds: number;
+  /** whether the request's credential is still valid, asked of the store afresh */
+  stillValid: (req: FastifyRequest) => Promise<boolean>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -109,6 +111,12 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
         const reason = await waiter.woken;
         reply.raw.off('close', onClose);
         if (reason === 'revoked') throw unauthorized();
+        if (reason === 'recheck') {
+          // This node may have missed a revocation: a credential still valid waits out the rest.
+          if (!(await live.stillValid(req))) throw unauthorized();
+          if (page === '[]' && performance.now() < deadline) continue;
+          break;
+        }
         if (page !== '[]' || reason !== 'rung') break;
         page = await store.pullWire(caller.address, caller.deviceKey, limit);
         // Woken but nothing to show (another device acked it first): wait out the rest.
