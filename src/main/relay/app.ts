@@ -5,7 +5,7 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import { LIMITS } from '../../shared/api/common.js';
 import type { RelayDeps } from './config.js';
 import { withCredentialCache } from './store/credential-cache.js';
-import { credentialResolver, registerAuth } from './http/auth.js';
+import { credentialResolver, credentialStillValid, registerAuth } from './http/auth.js';
 import { diskGuard } from './http/disk-guard.js';
 import { clientErrorHandler, registerHostGuard, registerJsonParser } from './http/defences.js';
 import { frameworkErrors, registerClosingAnswer, registerErrorHandling, registerNotFound, type BadRequestBudget } from './http/error-shape.js';
@@ -57,13 +57,18 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   const stakeChain = deps.stakeChain ?? (config.stake ? createStakeChain(config.stake) : null);
   if (stakeChain) await stakeChain.verify();
   const doorbell: Doorbell = deps.doorbell ?? new LocalDoorbell();
-  const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations), doorbell);
-  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold) => doorbell.held?.(keyId, hold));
-  const stopRinging = doorbell.listen((recipients) => waiters.ring(recipients));
-  const stopReplacing = doorbell.onHeld?.((keyId, hold, outranks) => waiters.heard(keyId, hold, outranks));
+  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold, wallet) => doorbell.held?.(keyId, hold, wallet));
+  // A revoked credential's held pulls answer 401 at once, here and (through the bus) on every node.
+  const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations, (r) => waiters.revoke(r)), doorbell);
+  const stops = [
+    doorbell.listen((recipients) => waiters.ring(recipients)),
+    doorbell.onHeld?.((keyId, hold, outranks) => waiters.heard(keyId, hold, outranks)),
+    doorbell.onWalletHeld?.((pull) => waiters.heardWallet(pull)),
+    // unknown news (revocations this node may have missed): every held pull looks at its credential again
+    deps.revocations?.onRevoked((r) => (r ? waiters.revoke(r) : waiters.wakeAll('recheck'))),
+  ];
   const stopListening = () => {
-    stopRinging();
-    stopReplacing?.();
+    for (const stop of stops) stop?.();
   };
   // set once the rate limiter is registered (the router's refusals are configured before it)
   let badRequests: BadRequestBudget | null = null;
@@ -121,9 +126,12 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     checkDisk: diskGuard(deps.dataDir, config.minFreeDiskMib * MIB, now),
   };
   identityRoutes(app, store);
-  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S }, ...sends });
-  groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, ...sends });
-  accountRoutes(app, store, { now, sites: signInSites({ url: config.baseUrl, given: config.baseUrlGiven }, hostAllowed), chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled });
+  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S, stillValid: credentialStillValid(store) }, ...sends });
+  groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, stakesEnabled: stakes.enabled, maxGroupsPerWallet: config.maxGroupsPerWallet, ...sends });
+  accountRoutes(app, store, {
+    now, sites: signInSites({ url: config.baseUrl, given: config.baseUrlGiven }, hostAllowed), chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled,
+    maxKeysPerWallet: config.maxKeysPerWallet, checkDisk: sends.checkDisk,
+  });
   stakeRoutes(app, store, stakes);
   healthRoutes(app, store);
   const blobDir = deps.blobDir ?? (deps.dataDir ? join(deps.dataDir, 'blobs') : null);

@@ -15,10 +15,12 @@ as \`Authorization: Bearer sk_live_...\`. Group bot tokens (\`gtk_live_...\`) wo
 **Limits.** 120 requests a rolling minute per credential, and per peer address for requests
 without a valid one (429 with Retry-After and RateLimit headers); at most 100 envelopes per
 request, 64 KiB of ciphertext per envelope, 1 MiB per body. Queue quotas per recipient device
-(429 \`recipient-full\`), undelivered contact requests per sender and recipient (429
-\`too-many-requests-pending\`), a disk guard on sends (507 \`storage-full\`) and 16 devices
-per wallet (409 \`too-many-devices\`). Blobs: at most 25 MiB each by default (413) and 512 MiB
-of unexpired blobs per wallet (429 \`blob-quota-full\`).
+(429 \`recipient-full\`), of which contact requests may fill half (429 \`requests-full\`);
+undelivered contact requests and pending group invitations per sender and recipient (429
+\`too-many-requests-pending\`); a disk guard on sends and other writes (507 \`storage-full\`);
+16 devices (409 \`too-many-devices\`), 50 active API keys (409 \`too-many-keys\`), 100 created
+groups (429 \`too-many-groups\`) and 16 held pulls per wallet by default. Blobs: at most 25 MiB
+each by default (413) and 512 MiB of unexpired blobs per wallet (429 \`blob-quota-full\`).
 Errors are \`{ "error": string, "code": string }\`, whoever raises them (a malformed URL, an unknown
 route: 404 \`no-route\`, counted against the address's budget for bad requests); no error repeats
 the request's URL. On every route, a Host that is not a plain host[:port] is 400 \`bad-host\` and a

@@ -31,6 +31,10 @@ export interface AccountOptions {
   randomUUID: () => string;
   /** false on a relay without a stake chain: stake-gate cannot be set (409 stake-unavailable) */
   stakesEnabled: boolean;
+  /** active API keys one wallet may have (409 too-many-keys past it) */
+  maxKeysPerWallet: number;
+  /** throws 507 storage-full while the disk is low (handle claims and minted keys; sign-in keeps working) */
+  checkDisk: () => Promise<void>;
 }
 
 /** Sign-in (EIP-4361), API keys, devices, handle, inbox policy, contacts and blocks. */
@@ -41,7 +45,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
   async function mintKey(address: string, label: string | null, deviceKey: string | null) {
     const { secret, hash, prefix } = mintSecret('api-key');
     const row = { id: opts.randomUUID(), address, label, prefix, deviceKey, createdAt: opts.now(), lastUsedAt: null, revokedAt: null };
-    await store.insertApiKey({ ...row, hash });
+    await fromStore(store.insertApiKey({ ...row, hash }, opts.maxKeysPerWallet));
     return { apiKey: secret, key: presentApiKey(row) };
   }
 
@@ -71,7 +75,9 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     config: { auth: 'none', ...signIn },
     schema: {
       tags: ['account'], summary: 'Exchange a signed challenge for an API key (shown once), registering this device', security: [],
-      description: 'Any failed attempt uses up the challenge nonce. A message this relay did not issue, or one that no longer names it, is 400 `not-siwe`. With `device`, its certificate must verify and the key is bound to that device.',
+      description:
+        'Any failed attempt uses up the challenge nonce. A message this relay did not issue, or one that no longer names it, is 400 `not-siwe`. With `device`, its certificate must verify and the key is bound to that device. ' +
+        'A wallet has at most `--max-keys-per-wallet` active keys (default 50): past it 409 `too-many-keys`, whose message says where old keys are revoked.',
       body: SignInBody, response: { 200: MintKeyResult, ...errorResponses(400, 401, 409, 429) },
     },
   }, async (req) => {
@@ -100,11 +106,13 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     config: keyOnly,
     schema: {
       tags: ['account'], summary: 'Mint another API key (needs the developer-api entitlement; secret shown once)', security: apiKeyAuth,
-      body: MintKeyBody, response: { 201: MintKeyResult, ...errorResponses(400, 401, 403, 429) },
+      description: 'Past `--max-keys-per-wallet` active keys 409 `too-many-keys`; a relay low on disk answers 507 `storage-full`.',
+      body: MintKeyBody, response: { 201: MintKeyResult, ...errorResponses(400, 401, 403, 409, 429, 507) },
     },
   }, async (req, reply) => {
     const caller = apiKeyCaller(req);
     if (!(await store.getEntitlements(caller.address)).includes('developer-api')) throw forbidden('minting API keys needs the developer-api entitlement, granted by the relay operator', 'entitlement-required');
+    await opts.checkDisk();
     reply.code(201);
     return mintKey(caller.address, req.body?.label ?? null, null);
   });
@@ -153,11 +161,12 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     config: keyOnly,
     schema: {
       tags: ['account'], summary: 'Claim or change your handle (3-32 of a-z, 0-9, _; case-insensitive)', security: apiKeyAuth,
-      description: 'A changed handle frees the old one at once. 409 when someone else holds it.',
-      body: HandleBody, response: { 200: HandleRecord, ...errorResponses(400, 401, 409, 429) },
+      description: 'A changed handle frees the old one at once. 409 when someone else holds it; a relay low on disk answers 507 `storage-full`.',
+      body: HandleBody, response: { 200: HandleRecord, ...errorResponses(400, 401, 409, 429, 507) },
     },
   }, async (req) => {
     const caller = apiKeyCaller(req);
+    await opts.checkDisk();
     const a = await fromStore(store.setHandle(caller.address, req.body.handle.toLowerCase(), opts.now()));
     return { handle: a.handle as string, address: a.address, verified: a.verified, claimedAt: iso(a.handleClaimedAt as number) };
   });

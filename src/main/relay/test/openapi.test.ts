@@ -50,6 +50,30 @@ describe('the OpenAPI document and the reference', () => {
     }
   });
 
+  it('names each limit\'s status and code on the routes that answer them (docs/protocol.md, Limits)', async () => {
+    const paths = (await call(relay.url, 'GET', '/openapi.json')).body.paths;
+    const expected: Array<[string, string, number, string]> = [
+      ['/api/v1/envelopes', 'post', 429, 'requests-full'],
+      ['/api/v1/envelopes', 'post', 429, 'too-many-requests-pending'],
+      ['/api/v1/groups/{id}/members', 'post', 429, 'too-many-requests-pending'],
+      ['/api/v1/groups/{id}/members', 'post', 403, 'stake-required'],
+      ['/api/v1/groups', 'post', 429, 'too-many-groups'],
+      ['/api/v1/groups', 'post', 507, 'storage-full'],
+      ['/api/v1/groups/{id}', 'patch', 507, 'storage-full'],
+      ['/api/v1/groups/{id}/tokens', 'post', 507, 'storage-full'],
+      ['/api/v1/me/handle', 'put', 507, 'storage-full'],
+      ['/api/v1/me/keys', 'post', 507, 'storage-full'],
+      ['/api/v1/me/keys', 'post', 409, 'too-many-keys'],
+      ['/api/v1/auth/keys', 'post', 409, 'too-many-keys'],
+      ['/api/v1/envelopes', 'get', 401, 'Revoking the key or its device answers a held pull'],
+    ];
+    for (const [path, verb, status, code] of expected) {
+      const op = paths[path][verb];
+      expect(Object.keys(op.responses), `${verb} ${path}`).toContain(String(status));
+      expect(op.description, `${verb} ${path}`).toContain(code);
+    }
+  });
+
   it('passes the Redocly linter (recommended rules) with no errors or warnings', async () => {
     const r = await call(relay.url, 'GET', '/openapi.json');
     const config = await createConfig({ extends: ['recommended'] });
