@@ -60,6 +60,8 @@ export function quotaRefusal(m: ChatMessage, peerName: string): string | null {
       return group
         ? "Not delivered: a member's inbox on the relay is full, so nobody in the group got it. Try again later."
         : `Not delivered: ${possessive(peerName)} inbox is full. Try again later.`;
+    case 'requests-full':
+      return `Not delivered: ${peerName} has too many contact requests waiting on the relay. Try again later; once they accept you, your messages always get through.`;
     case 'too-many-requests-pending':
       return `Not delivered: ${peerName} has not yet picked up your earlier requests. Wait until they answer.`;
     case 'storage-full':

@@ -101,7 +101,8 @@ export interface ChatMessage {
   error: string | null;
   /**
    * for a failed send, the relay's code when it named one: `recipient-full` (their inbox on the
-   * relay is full), `too-many-requests-pending`, `storage-full` (the relay is low on disk)
+   * relay is full), `requests-full` (the share of it contact requests may fill is full),
+   * `too-many-requests-pending`, `storage-full` (the relay is low on disk)
    */
   errorCode: string | null;
   /** when the author last edited it (kind `edit`); null if never */

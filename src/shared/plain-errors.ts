@@ -40,8 +40,12 @@ const PLAIN: Record<string, string> = {
   'profile-in-use': 'This profile is already open in another window of the app.',
   'entitlement-required': 'This relay has not enabled developer API keys for your account. Ask its operator.',
   'recipient-full': 'Not delivered: their inbox on the relay is full. Try again later.',
-  'too-many-requests-pending': 'Not delivered: too many of your contact requests to them are still unread.',
-  'storage-full': 'Not delivered: the relay is low on disk space. Try again later.',
+  'too-many-requests-pending': 'Not delivered: too many of your contact requests and group invitations to them are still unanswered.',
+  'requests-full': 'Not delivered: they have too many contact requests waiting on the relay. Try again later.',
+  'storage-full': 'The relay is low on disk space and refuses new messages and changes for now. Try again later.',
+  'too-many-groups': 'You have created as many groups as this relay allows.',
+  'too-many-keys': 'This wallet has as many API keys as this relay allows. Revoke old ones in Settings → API keys (or revoke devices you no longer use in Settings → Devices), then try again.',
+  'stake-required': 'They ask strangers for a refundable stake first. Send them a staked contact request; once it is paid, you can invite them.',
   'backup-wrong-passphrase': 'That passphrase does not open this backup. Nothing was changed.',
   'backup-damaged': 'This backup file is damaged or was altered, so it cannot be restored. Nothing was changed.',
   'backup-other-wallet': 'This backup belongs to another wallet. Import that wallet’s recovery phrase to restore it.',
@@ -96,7 +100,8 @@ export function toIpcError(e: unknown, command?: string): IpcError {
   if (name === 'ProfileInUseError') return { code: 'profile-in-use', message: PLAIN['profile-in-use'] };
 
   if (name === 'RelayError' && typeof err?.status === 'number') {
-    const specific = (command && BY_STATUS[command]?.[err.status]) || (code && PLAIN[code] ? [code, PLAIN[code]] : null);
+    // A code with a sentence of its own says more than what the command's status usually means.
+    const specific = (code && PLAIN[code] ? [code, PLAIN[code]] : null) || (command && BY_STATUS[command]?.[err.status]);
     if (specific) return { code: specific[0], message: specific[1] };
     // The relay words its refusals for people ("that wallet does not accept group invitations
     // from you"); where it named the reason, say that rather than a generic "not allowed".

@@ -5,11 +5,14 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import { LIMITS } from '../../shared/api/common.js';
 import type { RelayDeps } from './config.js';
 import { withCredentialCache } from './store/credential-cache.js';
-import { credentialResolver, registerAuth } from './http/auth.js';
+import { credentialResolver, credentialStillValid, registerAuth } from './http/auth.js';
 import { diskGuard } from './http/disk-guard.js';
-import { clientErrorHandler, registerErrorHandling, registerHostGuard, registerJsonParser } from './http/defences.js';
+import { clientErrorHandler, registerHostGuard, registerJsonParser } from './http/defences.js';
+import { frameworkErrors, registerClosingAnswer, registerErrorHandling, registerNotFound, type BadRequestBudget } from './http/error-shape.js';
 import { registerOpenApi } from './http/openapi.js';
-import { registerRateLimit } from './http/rate-limit.js';
+import { relayHostnames } from './http/host-header.js';
+import { signInSites } from './sign-in-site.js';
+import { badRequestBudget, registerRateLimit } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validator.js';
 import { accountRoutes } from './routes/account.js';
 import { envelopeRoutes } from './routes/envelopes.js';
@@ -32,6 +35,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** pulls held open right now */
     readonly heldPulls: number;
+    /** every route as registered (path pattern → methods), for 405 answers and the error-shape test */
+    readonly routeTable: ReadonlyMap<string, ReadonlySet<string>>;
   }
 }
 
@@ -52,14 +57,21 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   const stakeChain = deps.stakeChain ?? (config.stake ? createStakeChain(config.stake) : null);
   if (stakeChain) await stakeChain.verify();
   const doorbell: Doorbell = deps.doorbell ?? new LocalDoorbell();
-  const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations), doorbell);
-  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold) => doorbell.held?.(keyId, hold));
-  const stopRinging = doorbell.listen((recipients) => waiters.ring(recipients));
-  const stopReplacing = doorbell.onHeld?.((keyId, hold, outranks) => waiters.heard(keyId, hold, outranks));
+  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold, wallet) => doorbell.held?.(keyId, hold, wallet));
+  // A revoked credential's held pulls answer 401 at once, here and (through the bus) on every node.
+  const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations, (r) => waiters.revoke(r)), doorbell);
+  const stops = [
+    doorbell.listen((recipients) => waiters.ring(recipients)),
+    doorbell.onHeld?.((keyId, hold, outranks) => waiters.heard(keyId, hold, outranks)),
+    doorbell.onWalletHeld?.((pull) => waiters.heardWallet(pull)),
+    // unknown news (revocations this node may have missed): every held pull looks at its credential again
+    deps.revocations?.onRevoked((r) => (r ? waiters.revoke(r) : waiters.wakeAll('recheck'))),
+  ];
   const stopListening = () => {
-    stopRinging();
-    stopReplacing?.();
+    for (const stop of stops) stop?.();
   };
+  // set once the rate limiter is registered (the router's refusals are configured before it)
+  let badRequests: BadRequestBudget | null = null;
   const stakes = createStakeService(store, stakeChain, config.stakeCurrency, config.stake?.publicRpcUrls ?? []);
   const app = Fastify({
     logger: deps.logger ?? false,
@@ -70,10 +82,12 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // registerClosingAnswer answers these, in the relay's error shape
+    return503OnClosing: false,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
     clientErrorHandler,
+    frameworkErrors: frameworkErrors(() => badRequests),
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Read by tests and the bench: how many pulls are held right now.
   app.decorate('heldPulls', { getter: () => waiters.size });
@@ -91,13 +105,20 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     for (const m of methods) set.add(m);
     routes.set(r.url, set);
   });
+  app.decorate('routeTable', { getter: () => routes });
 
-  registerHostGuard(app, config.baseUrl, config.allowedHosts);
+  const hostAllowed = relayHostnames(config.baseUrl, config.allowedHosts);
+  registerHostGuard(app, hostAllowed);
   registerJsonParser(app);
-  registerErrorHandling(app, () => routes);
+  registerErrorHandling(app);
+  registerClosingAnswer(app);
   await registerOpenApi(app);
   const resolveCredential = credentialResolver(store);
-  if (config.rateLimit > 0) await registerRateLimit(app, config.rateLimit, resolveCredential, deps.rateLimitStore);
+  if (config.rateLimit > 0) {
+    await registerRateLimit(app, config.rateLimit, resolveCredential, deps.rateLimitStore);
+    badRequests = badRequestBudget(app);
+  }
+  registerNotFound(app, () => routes, () => badRequests);
   registerAuth(app, store, resolveCredential, now);
 
   const sends = {
@@ -105,9 +126,12 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     checkDisk: diskGuard(deps.dataDir, config.minFreeDiskMib * MIB, now),
   };
   identityRoutes(app, store);
-  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S }, ...sends });
-  groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, ...sends });
-  accountRoutes(app, store, { now, baseUrl: config.baseUrl, chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled });
+  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S, stillValid: credentialStillValid(store) }, ...sends });
+  groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, stakesEnabled: stakes.enabled, maxGroupsPerWallet: config.maxGroupsPerWallet, ...sends });
+  accountRoutes(app, store, {
+    now, sites: signInSites({ url: config.baseUrl, given: config.baseUrlGiven }, hostAllowed), chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled,
+    maxKeysPerWallet: config.maxKeysPerWallet, checkDisk: sends.checkDisk,
+  });
   stakeRoutes(app, store, stakes);
   healthRoutes(app, store);
   const blobDir = deps.blobDir ?? (deps.dataDir ? join(deps.dataDir, 'blobs') : null);

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { StakeCurrency } from '../../shared/api/common.js';
 import type { StakeChainConfig } from './chain/stake-chain.js';
 import { DEFAULT_CONFIG } from './config.js';
+import { MAX_HELD_PER_WALLET } from './live/waiters.js';
 import { ADDRESS, TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -50,15 +51,24 @@ Serve options:
   --base-url <url>           public URL clients use (default: derived from host and port)
   --allow-host <name>        extra Host header value to accept; repeatable
   --trust-proxy              trust X-Forwarded-For (only behind your own reverse proxy)
-  --max-held-pulls <n>       long-poll pulls held open at once; past it 503 + Retry-After (default ${DEFAULT_CONFIG.maxHeldPulls})
+  --max-held-pulls <n>       long-poll pulls held open at once; past it 503 + Retry-After (default ${DEFAULT_CONFIG.maxHeldPulls}).
+                             One wallet holds at most ${MAX_HELD_PER_WALLET}: its next answers its oldest, empty
   --max-queued <n>           undelivered envelopes per recipient device, per wallet when sealed
                              to no device; sends past it are 429 recipient-full (default ${DEFAULT_CONFIG.maxQueued})
-  --max-queued-mib <n>       MiB of undelivered ciphertext, same scope (default ${DEFAULT_CONFIG.maxQueuedMib})
+  --max-queued-mib <n>       MiB of undelivered ciphertext, same scope (default ${DEFAULT_CONFIG.maxQueuedMib}).
+                             Contact requests (strangers' envelopes) fill at most half of either;
+                             past it 429 requests-full, the other half is for contacts and groups
   --max-requests-per-pair <n>
-                             undelivered contact-request envelopes from one sender to one wallet;
-                             past it 429 too-many-requests-pending (default ${DEFAULT_CONFIG.maxRequestsPerPair})
-  --min-free-disk-mib <n>    sends answer 507 storage-full while the data folder's disk has less
-                             free; 0 turns the guard off (default ${DEFAULT_CONFIG.minFreeDiskMib})
+                             undelivered contact-request envelopes and pending group invitations
+                             from one sender to one wallet; past it 429 too-many-requests-pending
+                             (default ${DEFAULT_CONFIG.maxRequestsPerPair})
+  --min-free-disk-mib <n>    sends, group creation and edits, handle claims and minted keys and
+                             bot tokens answer 507 storage-full while the data folder's disk has
+                             less free; 0 turns the guard off (default ${DEFAULT_CONFIG.minFreeDiskMib})
+  --max-groups-per-wallet <n>
+                             groups one wallet may create; past it 429 too-many-groups (default ${DEFAULT_CONFIG.maxGroupsPerWallet})
+  --max-keys-per-wallet <n>  active API keys per wallet; a sign-in past it is 409 too-many-keys,
+                             naming where old keys are revoked (default ${DEFAULT_CONFIG.maxKeysPerWallet})
   --max-blob-mib <n>         largest attachment blob one upload may store, 413 past it (default ${DEFAULT_CONFIG.maxBlobMib})
   --max-blob-storage-mib <n> MiB of unexpired blobs per uploading wallet; 429 blob-quota-full
                              past it (default ${DEFAULT_CONFIG.maxBlobStorageMib})
@@ -114,6 +124,9 @@ export interface ServeOptions {
   maxQueuedMib?: number;
   maxRequestsPerPair?: number;
   minFreeDiskMib?: number;
+  /** docs/protocol.md, Limits; each defaults to DEFAULT_CONFIG's */
+  maxGroupsPerWallet?: number;
+  maxKeysPerWallet?: number;
   /** docs/protocol.md §14; default DEFAULT_CONFIG's */
   maxBlobMib?: number;
   maxBlobStorageMib?: number;
@@ -189,6 +202,8 @@ function parseServe(argv: readonly string[], env: Readonly<Record<string, string
         'max-queued-mib': { type: 'string' },
         'max-requests-per-pair': { type: 'string' },
         'min-free-disk-mib': { type: 'string' },
+        'max-groups-per-wallet': { type: 'string' },
+        'max-keys-per-wallet': { type: 'string' },
         'max-blob-mib': { type: 'string' },
         'max-blob-storage-mib': { type: 'string' },
         'blob-dir': { type: 'string' },
@@ -226,6 +241,9 @@ function parseServe(argv: readonly string[], env: Readonly<Record<string, string
       maxRequestsPerPair:
         values['max-requests-per-pair'] === undefined ? DEFAULT_CONFIG.maxRequestsPerPair : integer('--max-requests-per-pair', values['max-requests-per-pair'], 1, 1_000_000),
       minFreeDiskMib: values['min-free-disk-mib'] === undefined ? DEFAULT_CONFIG.minFreeDiskMib : integer('--min-free-disk-mib', values['min-free-disk-mib'], 0, 1_073_741_824),
+      maxGroupsPerWallet:
+        values['max-groups-per-wallet'] === undefined ? DEFAULT_CONFIG.maxGroupsPerWallet : integer('--max-groups-per-wallet', values['max-groups-per-wallet'], 1, 1_000_000),
+      maxKeysPerWallet: values['max-keys-per-wallet'] === undefined ? DEFAULT_CONFIG.maxKeysPerWallet : integer('--max-keys-per-wallet', values['max-keys-per-wallet'], 1, 1_000_000),
       maxBlobMib: values['max-blob-mib'] === undefined ? DEFAULT_CONFIG.maxBlobMib : integer('--max-blob-mib', values['max-blob-mib'], 1, 4096),
       maxBlobStorageMib:
         values['max-blob-storage-mib'] === undefined ? DEFAULT_CONFIG.maxBlobStorageMib : integer('--max-blob-storage-mib', values['max-blob-storage-mib'], 1, 1_073_741_824),

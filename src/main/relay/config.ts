@@ -3,8 +3,14 @@ import type { StakeChain, StakeChainConfig } from './chain/stake-chain.js';
 
 /** Everything an operator can set; the CLI and the desktop app fill it in. */
 export interface RelayConfig {
-  /** Public base URL, used as the EIP-4361 `URI` and to derive the allowed Host/Origin values. */
+  /** Public base URL, used to derive the allowed Host/Origin values (and as the sign-in site when `baseUrlGiven`). */
   baseUrl: string;
+  /**
+   * True when the operator named the base URL (`--base-url`): every sign-in message then names
+   * it, whatever the request's Host says. False when it was derived from the listen address:
+   * messages name the Host the client reached, if it is a plain host[:port] this relay answers for.
+   */
+  baseUrlGiven: boolean;
   /** Requests per rolling minute per credential; 0 turns the limit off (benchmarks, trusted operators). */
   rateLimit: number;
   retentionDays: number;
@@ -16,16 +22,20 @@ export interface RelayConfig {
   allowedHosts: string[];
   /** Trust X-Forwarded-For for the sign-in rate-limit key (only behind a reverse proxy the operator runs). */
   trustProxy: boolean;
-  /** Held long-poll pulls this node keeps open at once; past it a pull answers 503 with Retry-After. */
+  /** Held long-poll pulls this node keeps open at once; past it a pull answers 503 with Retry-After (a wallet holds at most 16 whatever this is). */
   maxHeldPulls: number;
   /** Undelivered envelopes per recipient device (per wallet when sealed to no device); 429 recipient-full past it. */
   maxQueued: number;
   /** MiB of undelivered ciphertext, same scope. */
   maxQueuedMib: number;
-  /** Undelivered request-routed envelopes from one sender to one wallet; 429 too-many-requests-pending past it. */
+  /** Undelivered request-routed envelopes and pending group invitations from one sender to one wallet; 429 too-many-requests-pending past it. */
   maxRequestsPerPair: number;
-  /** Sends answer 507 storage-full while the data folder has less free space than this (needs `RelayDeps.dataDir`). */
+  /** Sends and the other writes (groups, handles, minted keys and tokens) answer 507 storage-full while the data folder has less free space than this (needs `RelayDeps.dataDir`). */
   minFreeDiskMib: number;
+  /** Groups one wallet may create; 429 too-many-groups past it. */
+  maxGroupsPerWallet: number;
+  /** Active (unrevoked) API keys one wallet may have; a sign-in or mint past it is 409 too-many-keys. */
+  maxKeysPerWallet: number;
   /** Largest blob one upload may store, in MiB (413 blob-too-large past it). */
   maxBlobMib: number;
   /** MiB of unexpired blobs per uploading wallet (429 blob-quota-full past it). */
@@ -33,6 +43,7 @@ export interface RelayConfig {
 }
 
 export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
+  baseUrlGiven: false,
   rateLimit: 120,
   retentionDays: 30,
   stakeCurrency: 'ETH',
@@ -44,6 +55,8 @@ export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
   maxQueuedMib: 64,
   maxRequestsPerPair: 20,
   minFreeDiskMib: 512,
+  maxGroupsPerWallet: 100,
+  maxKeysPerWallet: 50,
   maxBlobMib: 25,
   maxBlobStorageMib: 512,
 };

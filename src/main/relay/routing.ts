@@ -34,14 +34,21 @@ export interface GroupAddFacts {
   /** the wallet allows the one adding it, or has written to them before */
   knowsAdder: boolean;
   policy: UnknownSenders;
+  /** the one adding it has a stake to the wallet that is active or was released (not forfeited as spam) */
+  stakePaid: boolean;
+  /** false on a relay without a stake chain, where nobody can pay: stake-gate then only invites */
+  stakesEnabled: boolean;
 }
 
 /**
  * Group adds follow the same consent as a direct send: someone you know puts you in at once,
- * a block (or a `block` policy) refuses, and anyone else only invites you.
+ * a block (or a `block` policy) refuses, a stake-gate asks a stranger for a stake first (one paid
+ * to this wallet opens the contact), and anyone else only invites you.
  */
-export function routeGroupAdd(f: GroupAddFacts): 'member' | 'invited' | 'blocked' {
+export function routeGroupAdd(f: GroupAddFacts): 'member' | 'invited' | 'blocked' | 'stake-required' {
   if (f.blocksCreatorOrAdder) return 'blocked';
   if (f.knowsAdder) return 'member';
-  return f.policy === 'block' ? 'blocked' : 'invited';
+  if (f.policy === 'block') return 'blocked';
+  if (f.policy === 'stake-gate' && f.stakesEnabled && !f.stakePaid) return 'stake-required';
+  return 'invited';
 }

@@ -56,6 +56,7 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
       const wantedPort = pickPort ? await freePort(opts.host) : opts.port;
       const config: RelayConfig = {
         baseUrl: opts.baseUrl ?? derivedBaseUrl(wantedPort),
+        baseUrlGiven: opts.baseUrl !== null,
         rateLimit: opts.rateLimit,
         retentionDays: opts.retentionDays,
         stakeCurrency: opts.stakeCurrency,
@@ -68,6 +69,8 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
         maxQueuedMib: opts.maxQueuedMib ?? DEFAULT_CONFIG.maxQueuedMib,
         maxRequestsPerPair: opts.maxRequestsPerPair ?? DEFAULT_CONFIG.maxRequestsPerPair,
         minFreeDiskMib: opts.minFreeDiskMib ?? DEFAULT_CONFIG.minFreeDiskMib,
+        maxGroupsPerWallet: opts.maxGroupsPerWallet ?? DEFAULT_CONFIG.maxGroupsPerWallet,
+        maxKeysPerWallet: opts.maxKeysPerWallet ?? DEFAULT_CONFIG.maxKeysPerWallet,
         maxBlobMib: opts.maxBlobMib ?? DEFAULT_CONFIG.maxBlobMib,
         maxBlobStorageMib: opts.maxBlobStorageMib ?? DEFAULT_CONFIG.maxBlobStorageMib,
       };

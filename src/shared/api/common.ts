@@ -13,8 +13,11 @@ export const Uuid = Type.String({ format: 'uuid' });
 export const DateTime = Type.String({ format: 'date-time' });
 
 export const ErrorBody = Type.Object(
-  { error: Type.String(), code: Type.Optional(Type.String()) },
-  { title: 'Error', description: 'Every error answer has this shape.' },
+  {
+    error: Type.String({ description: 'What went wrong, in words for a person; never echoes the request URL' }),
+    code: Type.String({ description: 'A stable name for the refusal (e.g. `bad-host`, `not-sealed`, `rate-limited`)' }),
+  },
+  { title: 'Error', description: 'Every 4xx and 5xx answer has this shape, including those about the request itself (a malformed URL, an unknown route).' },
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 

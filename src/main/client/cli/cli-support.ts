@@ -2,7 +2,9 @@
  * What the two headless entries (cli.ts, bot-cli.ts) share: the passphrase rule, JSON
  * output, and errors as one JSON line on stderr with exit code 1 (2 for bad usage).
  */
+import { existsSync } from 'node:fs';
 import { toIpcError } from '../../../shared/plain-errors.js';
+import { MessengerError } from '../core/messenger-error.js';
 
 export const DEFAULT_PASSPHRASE_ENV = 'RELAY_PASSPHRASE';
 
@@ -20,6 +22,16 @@ export function passphraseFromEnv(varName: string | undefined, prog: string): st
     return '';
   }
   return value;
+}
+
+/**
+ * Only `init` makes a profile. Any other command on a folder that is not there would leave an
+ * empty profile behind (a typo in --profile, say) and then fail on it for a less clear reason.
+ */
+export function requireProfile(dir: string, command: string): void {
+  if (command !== 'init' && !existsSync(dir)) {
+    throw new MessengerError('no-profile', `there is no profile at ${dir}; run init first (only init creates a profile)`);
+  }
 }
 
 export function printJson(value: unknown): void {

@@ -10,7 +10,7 @@ import { groupDigits } from '../trust/safety-number.js';
 import type { CrashPoint } from '../core/sync-engine.js';
 import { isTransient } from '../network/relay-api.js';
 import { formatWei } from '../../../shared/stake/amount.js';
-import { UsageError, fail, passphraseFromEnv, printJson } from './cli-support.js';
+import { UsageError, fail, passphraseFromEnv, printJson, requireProfile } from './cli-support.js';
 import { CONVERSATION_ID_PATTERN } from '../../../shared/identity-patterns.js';
 import { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS, snippetParts } from '../../../shared/message-search.js';
 import { runMessageChange } from './cli-message-changes.js';
@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<void> {
   const unlockTtlS = values['unlock-ttl'] === undefined ? DEFAULT_UNLOCK_TTL_S : nonNegativeInt(values['unlock-ttl'], '--unlock-ttl', MAX_UNLOCK_TTL_S);
   const crash = process.env.RELAY_CLIENT_TEST_CRASH as CrashPoint | undefined;
   const pullLimit = values.limit !== undefined && command === 'sync' ? positiveInt(values.limit, '--limit') : undefined;
+  requireProfile(values.profile, command);
   const messenger = await Messenger.open({
     profileDir: values.profile,
     shell: 'web',

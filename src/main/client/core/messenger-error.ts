@@ -4,6 +4,7 @@
  */
 
 export type MessengerErrorCode =
+  | 'no-profile'
   | 'no-wallet'
   | 'locked'
   | 'no-relay'

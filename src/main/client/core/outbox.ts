@@ -82,7 +82,7 @@ const OWN_DEVICES_TTL_MS = 30_000;
  * the recipient catches up or the operator frees disk: retrying quietly would leave the message
  * showing "sending" with no word of why, so they fail at once and the person retries.
  */
-const QUOTA_REFUSALS = new Set(['recipient-full', 'too-many-requests-pending', 'storage-full']);
+const QUOTA_REFUSALS = new Set(['recipient-full', 'requests-full', 'too-many-requests-pending', 'storage-full']);
 
 function quotaRefusal(e: unknown): string | null {
   return e instanceof RelayError && e.code !== null && QUOTA_REFUSALS.has(e.code) ? e.code : null;

@@ -36,7 +36,7 @@ export { warmResponseChecks } from './response-checks.js';
 import { RequestPacer, type RequestPriority } from './request-pacer.js';
 import type http from 'node:http';
 
-const QUOTA_CODES = new Set(['recipient-full', 'too-many-requests-pending', 'blob-quota-full']);
+const QUOTA_CODES = new Set(['recipient-full', 'requests-full', 'too-many-requests-pending', 'too-many-groups', 'blob-quota-full']);
 
 /** Bytes so far and the whole, for progress bars. */
 export type Progress = (done: number, total: number) => void;

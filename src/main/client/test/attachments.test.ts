@@ -112,6 +112,21 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
     expect(await bob.m.attachments.fetchPending()).toEqual({ saved: 0, refused: 0 });
   });
 
+  it('files the relay would refuse as plain bytes (zeros, UTF-16, a zero-padded image) go up sealed at every size around its entropy windows', async () => {
+    const { alice, bob } = await acquainted('regular');
+    // a blob is the file plus a 16-byte tag: 1008 bytes make exactly the 1 KiB smallest window, 4080 one 4 KiB window
+    const utf16 = Buffer.from('Dear Bob, the report is attached. Привет! '.repeat(400), 'utf16le');
+    const bytes = [
+      Buffer.alloc(1007), Buffer.alloc(1008), Buffer.alloc(4080), Buffer.alloc(4081), Buffer.alloc(200_000),
+      utf16.subarray(0, 1008), utf16, Buffer.concat([randomBytes(30_000), Buffer.alloc(10_000)]),
+    ];
+    const { message, outcome } = await alice.m.messages.sendFiles(`direct:${bob.address}`, bytes.map((b, i) => file(`regular-${i}.bin`, b)));
+    expect(outcome.state).toBe('sent');
+    await bob.m.syncPass();
+    expect(await bob.m.attachments.fetchPending()).toEqual({ saved: bytes.length, refused: 0 });
+    expect(bob.m.attachments.filesOf(message.id).map((f) => f.size)).toEqual(bytes.map((b) => b.length));
+  });
+
   it('refuses more than 10 files, an empty file and a missing one before uploading anything', async () => {
     const { alice, bob } = await acquainted('limits');
     const one = file('a.bin', randomBytes(100));

@@ -10,16 +10,31 @@ let relay: Relay;
 let alice: Awaited<ReturnType<typeof newProfile>>;
 let bob: Awaited<ReturnType<typeof newProfile>>;
 let carol: Awaited<ReturnType<typeof newProfile>>;
+let dave: Awaited<ReturnType<typeof newProfile>>;
 
 beforeAll(async () => {
   relay = await startRelay({ maxQueued: 2 });
   alice = await newProfile(relay.url, { handle: 'alice' });
   bob = await newProfile(relay.url, { handle: 'bob' });
   carol = await newProfile(relay.url, { handle: 'carol' });
+  dave = await newProfile(relay.url, { handle: 'dave' });
+  // alice is bob's contact: her messages fill his whole quota, a stranger's only half of it
+  await bob.m.contacts.allow(alice.address);
 }, 60_000);
 afterAll(cleanup);
 
 describe('quota refusals', () => {
+  it("a stranger's request past half of the quota fails with requests-full and is not retried quietly", async () => {
+    const conv = `direct:${carol.address}` as const;
+    expect((await dave.m.messages.sendAndWait(conv, 'hi, it is dave')).outcome.state).toBe('sent');
+    const { outcome, message } = await dave.m.messages.sendAndWait(conv, 'hello?');
+    expect(outcome.state).toBe('failed');
+    expect(message).toMatchObject({ state: 'failed', errorCode: 'requests-full' });
+    expect(dave.m.syncStatus().pendingOutbox).toBe(0);
+    // carol picks up what is there, which leaves her queue empty for the cases below
+    await carol.m.syncPass();
+  }, 60_000);
+
   it("a send to a full inbox fails with recipient-full and is not retried quietly", async () => {
     const conv = `direct:${bob.address}` as const;
     for (const text of ['one', 'two']) expect((await alice.m.messages.sendAndWait(conv, text)).outcome.state).toBe('sent');

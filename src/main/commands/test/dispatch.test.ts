@@ -84,6 +84,17 @@ describe('toIpcError', () => {
     expect(toIpcError(new RelayError(429, 'inbox full', 'recipient-full')).code).toBe('recipient-full');
   });
 
+  it('words the relay\'s limits for a person, even where the command gives its status another meaning', () => {
+    const addMember = toIpcError(new RelayError(403, 'that wallet asks strangers for a refundable stake', 'stake-required'), 'groups.addMember');
+    expect(addMember).toMatchObject({ code: 'stake-required', message: expect.stringMatching(/staked contact request/) });
+    expect(toIpcError(new RelayError(429, 'too many', 'too-many-requests-pending'), 'groups.addMember').message).toMatch(/invitations/);
+    expect(toIpcError(new RelayError(409, 'this wallet already has 50 active API keys', 'too-many-keys'), 'relay.connect').message).toMatch(/Settings → API keys/);
+    expect(toIpcError(new RelayError(429, 'at most 100', 'too-many-groups'), 'groups.create').code).toBe('too-many-groups');
+    expect(toIpcError(new RelayError(429, 'requests full', 'requests-full'), 'messages.send').code).toBe('requests-full');
+    // a command's own meaning still wins for codes without a sentence of their own
+    expect(toIpcError(new RelayError(403, 'blocked', 'blocked'), 'groups.addMember').code).toBe('forbidden');
+  });
+
   it('gives the vault’s codes a sentence a person can act on', () => {
     expect(toIpcError(new VaultError('bad-passphrase', 'gcm auth failed')).message).toBe('That passphrase is not right.');
     expect(toIpcError(new AppError('bad-arguments', 'Enter the relay’s address.'))).toEqual({ code: 'bad-arguments', message: 'Enter the relay’s address.' });

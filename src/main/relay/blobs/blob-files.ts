@@ -29,6 +29,8 @@ export interface ReceiveLimits {
   headBytes: number;
   /** throws to refuse the upload on its first bytes (the plaintext check) */
   checkHead(head: Buffer): void;
+  /** once every byte is in the temp file: rejects to refuse the upload on bytes `read` from anywhere in it */
+  checkWritten?(size: number, read: (start: number, length: number) => Promise<Buffer>): Promise<void>;
   /** throws to refuse an upload that grew past maxBytes */
   onTooLarge(): never;
 }
@@ -55,7 +57,8 @@ export class BlobFiles {
     const id = BlobFiles.newId();
     // pid in the name: nodes of a cluster may share the folder, and each cleans only stale files
     const tempPath = join(this.temp, `${id}.${process.pid}.part`);
-    const fh = await open(tempPath, 'wx', 0o600);
+    // read as well as written: checkWritten samples the middle and the end
+    const fh = await open(tempPath, 'wx+', 0o600);
     let size = 0;
     // the socket hands over small chunks; one write per MiB instead of per chunk
     let pending: Buffer[] = [];
@@ -86,6 +89,13 @@ export class BlobFiles {
       }
       if (head) limits.checkHead(Buffer.concat(head));
       await flush();
+      if (limits.checkWritten) {
+        await limits.checkWritten(size, async (start, length) => {
+          const bytes = Buffer.alloc(length);
+          const { bytesRead } = await fh.read(bytes, 0, length, start);
+          return bytes.subarray(0, bytesRead);
+        });
+      }
       await fh.sync();
     } catch (err) {
       await fh.close().catch(() => undefined);

@@ -51,6 +51,20 @@ export function credentialResolver(store: RelayStore): (req: FastifyRequest) => 
 }
 
 /**
+ * Whether the request's credential is still valid now, looked up afresh (not the resolution the
+ * request started with): a held pull asks after its node may have missed a revocation.
+ */
+export function credentialStillValid(store: RelayStore): (req: FastifyRequest) => Promise<boolean> {
+  return async (req) => {
+    const secret = bearer(req);
+    if (!secret || parseSecret(secret) !== 'api-key') return false;
+    const hash = hashSecret(secret);
+    const key = await store.findApiKeyByHash(hash);
+    return key !== null && key.revokedAt === null && hashesEqual(key.hash, hash);
+  };
+}
+
+/**
  * Turns the credential into the caller before anything else looks at the request, so that a
  * missing or bad credential is 401 ahead of 400/404.
  */

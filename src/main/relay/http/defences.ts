@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from './errors.js';
-import { StoreUnavailable } from '../store/store.js';
+import type { FastifyInstance } from 'fastify';
+import { HttpError, badHost, hostNotAllowed } from './errors.js';
+import { originHostname, parseHostHeader } from './host-header.js';
 
 const MAX_JSON_DEPTH = 16;
 
@@ -35,49 +35,24 @@ export function mayNestDeeperThan(text: string, depth: number): boolean {
   return false;
 }
 
-function loopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-function hostnameOf(hostHeader: string): string {
-  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1).toLowerCase();
-  const colon = hostHeader.lastIndexOf(':');
-  return (colon === -1 ? hostHeader : hostHeader.slice(0, colon)).toLowerCase();
-}
-
 /**
  * DNS-rebinding guard: a page on evil.example that resolves to 127.0.0.1 still sends
- * `Host: evil.example`, so only loopback names, the relay's own host and the operator's extra
- * hosts are served. Browsers' cross-site requests carry an Origin, refused unless it is one of
- * ours; no CORS headers are ever sent, so other sites' scripts cannot read answers.
+ * `Host: evil.example`, so only the names `hostAllowed` takes are served (421 otherwise). A
+ * Host that is not a plain host[:port] (see host-header.ts) is 400 `bad-host` on every route.
+ * Browsers' cross-site requests carry an Origin, refused unless it is one of ours; no CORS
+ * headers are ever sent, so other sites' scripts cannot read answers.
  */
-export function registerHostGuard(app: FastifyInstance, baseUrl: string, extraHosts: string[]): void {
-  const allowed = new Set([new URL(baseUrl).hostname.toLowerCase(), ...extraHosts.map((h) => h.toLowerCase())]);
-  const ok = (hostname: string) => loopbackHost(hostname) || allowed.has(hostname);
+export function registerHostGuard(app: FastifyInstance, hostAllowed: (hostname: string) => boolean): void {
   // A callback hook: it never waits, and every request passes through it.
-  app.addHook('onRequest', (req, reply, done) => {
-    const host = req.headers.host;
-    if (!host || !ok(hostnameOf(host))) {
-      reply.code(421).send({ error: 'this relay does not answer for that host name', code: 'host-not-allowed' });
-      return;
-    }
+  app.addHook('onRequest', (req, _reply, done) => {
+    const raw = req.headers.host;
+    const host = raw === undefined ? null : parseHostHeader(raw);
+    if (raw !== undefined && !host) return done(badHost());
+    if (!host || !hostAllowed(host.hostname)) return done(hostNotAllowed());
     const origin = req.headers.origin;
-    if (origin === undefined) {
-      done();
-      return;
-    }
-    let originHost: string | null = null;
-    if (origin !== 'null') {
-      try {
-        originHost = new URL(origin).hostname.toLowerCase();
-      } catch {
-        originHost = null;
-      }
-    }
-    if (!originHost || !ok(originHost.includes(':') ? `[${originHost}]` : originHost)) {
-      reply.code(403).send({ error: 'cross-origin requests are not allowed', code: 'origin-not-allowed' });
-      return;
-    }
+    if (origin === undefined) return done();
+    const originHost = originHostname(origin);
+    if (!originHost || !hostAllowed(originHost)) return done(new HttpError(403, 'cross-origin requests are not allowed', 'origin-not-allowed'));
     done();
   });
 }
@@ -93,57 +68,22 @@ export function registerJsonParser(app: FastifyInstance): void {
       done(new HttpError(400, `JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, 'too-deep'), undefined);
       return;
     }
-    parse(req, text, done);
+    parse(req, text, (err, value) => {
+      // The safe parser fails prototype keys and broken JSON alike; tell them apart, so that
+      // valid JSON is not called invalid.
+      if (err && isJson(text)) done(new HttpError(400, 'JSON keys "__proto__", and "constructor" holding "prototype", are refused', 'forbidden-key'), undefined);
+      else done(err, value);
+    });
   });
 }
 
-const KNOWN_CODES: Record<string, { status: number; code: string; message?: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'too-large', message: 'request body is over 1 MiB' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported-media-type', message: 'send JSON with Content-Type: application/json' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'bad-request', message: 'the JSON body is empty' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'bad-request', message: 'Content-Length does not match the body' },
-};
-
-/**
- * One place turns every failure into `{ error, code }`: validation and parse errors are 400,
- * known refusals keep their status, and anything unexpected is a generic 500 whose details go
- * only to the log.
- */
-export function registerErrorHandling(app: FastifyInstance, routePatterns: () => Map<string, Set<string>>): void {
-  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof HttpError) return reply.code(err.statusCode).send({ error: err.message, code: err.code });
-    if (err instanceof StoreUnavailable) return reply.code(503).header('Retry-After', '1').send({ error: err.message, code: 'database-unavailable' });
-    if (err.validation) {
-      return reply.code(400).send({ error: `invalid ${err.validationContext ?? 'request'}: ${err.message}`, code: 'invalid-request' });
-    }
-    const known = err.code ? KNOWN_CODES[err.code] : undefined;
-    if (known) return reply.code(known.status).send({ error: known.message ?? err.message, code: known.code });
-    if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err as { code?: string }).code === 'FST_ERR_CTP_INVALID_CONTENT_TYPE') {
-      return reply.code(400).send({ error: 'the body is not valid JSON', code: 'invalid-json' });
-    }
-    const status = err.statusCode ?? 500;
-    if (status === 429) return reply.code(429).send({ error: err.message, code: 'rate-limited' });
-    if (status >= 400 && status < 500) return reply.code(status).send({ error: err.message, code: err.code ?? 'bad-request' });
-    req.log.error({ err }, 'request failed');
-    return reply.code(500).send({ error: 'internal error', code: 'internal' });
-  });
-
-  app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0];
-    const allow: string[] = [];
-    for (const [pattern, methods] of routePatterns()) if (matches(pattern, path)) allow.push(...methods);
-    if (allow.length > 0) {
-      return reply.code(405).header('Allow', [...new Set(allow)].sort().join(', ')).send({ error: `${req.method} is not allowed here; use ${allow.join(' or ')}`, code: 'method-not-allowed' });
-    }
-    return reply.code(404).send({ error: `no route ${req.method} ${path}`, code: 'no-route' });
-  });
-}
-
-function matches(pattern: string, path: string): boolean {
-  const a = pattern.split('/');
-  const b = path.split('/');
-  if (a.length !== b.length) return pattern.endsWith('*') && path.startsWith(pattern.slice(0, -1));
-  return a.every((seg, i) => seg.startsWith(':') ? b[i].length > 0 : seg === b[i]);
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

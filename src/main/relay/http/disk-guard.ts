@@ -4,9 +4,10 @@ import { HttpError } from './errors.js';
 const RECHECK_MS = 1000;
 
 /**
- * Refuses sends with 507 while the data folder's file system has less than `minFreeBytes`
- * free (docs/protocol.md §4 Limits), so that a flood cannot fill the disk under SQLite; pulls, acks
- * and sign-in never ask it and keep working. The free space is read at most once a second.
+ * Refuses sends, and the other writes (groups, handles, minted keys and tokens), with 507 while
+ * the data folder's file system has less than `minFreeBytes` free (docs/protocol.md §4 Limits), so
+ * that a flood cannot fill the disk under SQLite; pulls, acks and sign-in never ask it and keep
+ * working. The free space is read at most once a second.
  */
 export function diskGuard(dir: string | undefined, minFreeBytes: number, now: () => number = Date.now): () => Promise<void> {
   if (!dir || minFreeBytes <= 0) return async () => undefined;
@@ -26,7 +27,7 @@ export function diskGuard(dir: string | undefined, minFreeBytes: number, now: ()
   return async () => {
     if (now() - checkedAt >= RECHECK_MS) await (pending ??= refresh().finally(() => (pending = null)));
     if (free < minFreeBytes) {
-      throw new HttpError(507, `the relay is low on disk space (${Math.floor(free / 1048576)} MiB free); sends are refused until its operator frees some`, 'storage-full');
+      throw new HttpError(507, `the relay is low on disk space (${Math.floor(free / 1048576)} MiB free); sends and other writes are refused until its operator frees some`, 'storage-full');
     }
   };
 }

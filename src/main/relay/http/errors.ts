@@ -3,7 +3,7 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
-    readonly code?: string,
+    readonly code: string,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -16,3 +16,5 @@ export const forbidden = (message: string, code = 'forbidden') => new HttpError(
 export const notFound = (message: string, code = 'not-found') => new HttpError(404, message, code);
 export const conflict = (message: string, code = 'conflict') => new HttpError(409, message, code);
 export const tooLarge = (message: string, code = 'too-large') => new HttpError(413, message, code);
+export const badHost = () => badRequest('the Host header must be a plain host name or address with an optional port (1-65535)', 'bad-host');
+export const hostNotAllowed = () => new HttpError(421, 'this relay does not answer for that host name', 'host-not-allowed');

@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { plainError } from './error-shape.js';
 
 const DESCRIPTION = `A relay for an end-to-end encrypted messenger whose identities are wallet addresses.
 It resolves handles, searches a public directory, serves device public keys, and routes
@@ -14,11 +15,16 @@ as \`Authorization: Bearer sk_live_...\`. Group bot tokens (\`gtk_live_...\`) wo
 **Limits.** 120 requests a rolling minute per credential, and per peer address for requests
 without a valid one (429 with Retry-After and RateLimit headers); at most 100 envelopes per
 request, 64 KiB of ciphertext per envelope, 1 MiB per body. Queue quotas per recipient device
-(429 \`recipient-full\`), undelivered contact requests per sender and recipient (429
-\`too-many-requests-pending\`), a disk guard on sends (507 \`storage-full\`) and 16 devices
-per wallet (409 \`too-many-devices\`). Blobs: at most 25 MiB each by default (413) and 512 MiB
-of unexpired blobs per wallet (429 \`blob-quota-full\`).
-Errors are \`{ "error": string, "code"?: string }\`.`;
+(429 \`recipient-full\`), of which contact requests may fill half (429 \`requests-full\`);
+undelivered contact requests and pending group invitations per sender and recipient (429
+\`too-many-requests-pending\`); a disk guard on sends and other writes (507 \`storage-full\`);
+16 devices (409 \`too-many-devices\`), 50 active API keys (409 \`too-many-keys\`), 100 created
+groups (429 \`too-many-groups\`) and 16 held pulls per wallet by default. Blobs: at most 25 MiB
+each by default (413) and 512 MiB of unexpired blobs per wallet (429 \`blob-quota-full\`).
+Errors are \`{ "error": string, "code": string }\`, whoever raises them (a malformed URL, an unknown
+route: 404 \`no-route\`, counted against the address's budget for bad requests); no error repeats
+the request's URL. On every route, a Host that is not a plain host[:port] is 400 \`bad-host\` and a
+host this relay does not answer for 421 \`host-not-allowed\`.`;
 
 /** Stable names for client generators, one per operation. */
 const OPERATION_IDS: Record<string, string> = {
@@ -133,7 +139,7 @@ const INNER_ONLY = new Set(['content-length', 'transfer-encoding', 'connection',
  * Swagger UI at /reference, loaded on the first request for it: the page and its static-file
  * server are a tenth of an idle relay's memory (~7 MiB), and most relays never show the page.
  * It runs in a small Fastify instance of its own, over a static copy of this relay's document,
- * and answers through `inject`; what it does not have is this relay's 404.
+ * and answers through `inject`; what it refuses is answered in this relay's words (error-shape.ts).
  */
 function registerReference(app: FastifyInstance): void {
   let ui: Promise<FastifyInstance> | null = null;
@@ -152,7 +158,10 @@ function registerReference(app: FastifyInstance): void {
   const forward = async (req: FastifyRequest, reply: FastifyReply) => {
     // always GET: for HEAD, Fastify drops the body of this answer and keeps its length
     const res = await (await load()).inject({ method: 'GET', url: req.url, headers: req.headers });
-    if (res.statusCode === 404) return reply.callNotFound();
+    // A path outside the static folder (403 there) is as absent as a missing file: this relay's 404.
+    if (res.statusCode === 404 || res.statusCode === 403) return reply.callNotFound();
+    // Other refusals (a Range past the end) keep their status and get our words.
+    if (res.statusCode >= 400) return reply.code(res.statusCode).send(plainError(res.statusCode));
     for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !INNER_ONLY.has(name)) reply.header(name, value);
     return reply.code(res.statusCode).send(res.rawPayload);
   };

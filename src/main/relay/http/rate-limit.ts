@@ -2,6 +2,7 @@ import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Credential } from './auth.js';
 import { HttpError } from './errors.js';
+import type { BadRequestBudget } from './error-shape.js';
 import { SlidingWindowStore } from './sliding-window-store.js';
 
 const WINDOW_MS = 60_000;
@@ -27,6 +28,20 @@ export function rateLimitKey(resolve: (req: FastifyRequest) => Promise<Credentia
 export function freeOfLimit(req: FastifyRequest): boolean {
   const route = req.routeOptions.url;
   return route === undefined || !route.startsWith('/api/');
+}
+
+/**
+ * The per-address budget for bad requests, spent by requests no route takes (unknown routes,
+ * wrong methods, URLs the router refuses): the same counter as requests without a valid
+ * credential, so probing for routes is slowed like guessing keys.
+ */
+export function badRequestBudget(app: FastifyInstance): BadRequestBudget {
+  const limiter = app.createRateLimit({ keyGenerator: (req) => 'peer:' + req.ip, allowList: () => false });
+  return async (ip) => {
+    // The limiter reads only these two fields; the router's refusals come with no route to read them from.
+    const result = await limiter({ ip, routeOptions: { config: {} } } as unknown as FastifyRequest);
+    return !result.isAllowed && result.isExceeded ? result.ttlInSeconds : null;
+  };
 }
 
 /** Both sign-in routes share one budget per TCP peer (docs/protocol.md §3 Sign-in). */

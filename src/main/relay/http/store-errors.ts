@@ -10,8 +10,11 @@ const STATUS: Record<StoreErrorCode, number> = {
   'creator-cannot-leave': 409,
   'nonce-invalid': 401,
   'recipient-full': 429,
+  'requests-full': 429,
   'too-many-requests-pending': 429,
   'too-many-devices': 409,
+  'too-many-keys': 409,
+  'too-many-groups': 429,
   'blob-quota-full': 429,
 };
 

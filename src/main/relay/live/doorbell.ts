@@ -1,3 +1,5 @@
+import type { RemoteHold } from './waiters.js';
+
 /**
  * The wake-up behind long-poll pulls. A store rings it for the recipients of envelopes it has
  * COMMITTED (never before: a woken pull must find what woke it); held pulls listen. In one
@@ -21,9 +23,12 @@ export interface Doorbell {
    * that a pull of the credential is now held on this node, registered at `hold` (ms since the
    * epoch); `onHeld` listeners hear the other nodes' announcements, with `outranks` saying whether
    * the announcing node wins a tie (see WaiterRegistry.heard). A single process needs neither.
+   * With `wallet`, the announcement also says whose pull it is and until when it waits at most, for
+   * the cap of held pulls per wallet, which `onWalletHeld` listeners hear (WaiterRegistry.heardWallet).
    */
-  held?(keyId: string, hold: number): void;
+  held?(keyId: string, hold: number, wallet?: { address: string; until: number }): void;
   onHeld?(listener: (keyId: string, hold: number, outranks: boolean) => void): () => void;
+  onWalletHeld?(listener: (pull: RemoteHold) => void): () => void;
 }
 
 /** The doorbell of a relay that runs as one process. */

@@ -1,7 +1,16 @@
 import type { Recipient } from './doorbell.js';
 
 /** Why a held pull stopped waiting. */
-export type WakeReason = 'rung' | 'timeout' | 'replaced' | 'shutdown' | 'aborted';
+export type WakeReason = 'rung' | 'timeout' | 'replaced' | 'shutdown' | 'aborted' | 'revoked' | 'recheck';
+
+/** Held pulls one wallet may have at once (docs/protocol.md, Limits); its next one answers its oldest. */
+export const MAX_HELD_PER_WALLET = 16;
+
+/** A revoked credential whose held pulls must stop: one key, every key bound to a device, or a bot token (which holds none). */
+export type Revoked = { keyId: string } | { address: string; deviceKey: string } | { tokenId: string };
+
+/** How long a revocation is remembered for pulls that were between looks when it came: past the longest wait. */
+const REVOKED_MEMORY_MS = 30_000;
 
 export interface Waiter {
   readonly keyId: string;
@@ -16,6 +25,14 @@ export interface Waiter {
   wake(reason: WakeReason): void;
 }
 
+/** Another node's held pull of a wallet, as it announced it; `until` is when its wait ends at the latest. */
+export interface RemoteHold {
+  keyId: string;
+  address: string;
+  hold: number;
+  until: number;
+}
+
 export class TooManyWaiters extends Error {
   constructor(readonly max: number) {
     super(`this relay holds at most ${max} pulls at once; retry shortly or pull without wait`);
@@ -23,21 +40,31 @@ export class TooManyWaiters extends Error {
   }
 }
 
+const clock = () => performance.timeOrigin + performance.now();
+const matches = (r: Revoked, keyId: string, address: string, deviceKey: string | null) =>
+  'keyId' in r ? r.keyId === keyId : 'address' in r && r.address === address && r.deviceKey === deviceKey;
+
 /**
  * Held pulls, indexed by wallet (what a ring names) and by credential (one held pull each).
  * A waiter is removed the moment it wakes for any reason, so the registry only ever holds
- * live requests.
+ * live requests. A wallet holds at most MAX_HELD_PER_WALLET; on a cluster that counts the
+ * other nodes' pulls of the wallet too, as they announced them (`heardWallet`).
  */
 export class WaiterRegistry {
   readonly #byAddress = new Map<string, Set<Waiter>>();
   readonly #byKey = new Map<string, Waiter>();
+  /** the other nodes' held pulls by wallet, then by credential (the latest announced of each) */
+  readonly #remote = new Map<string, Map<string, RemoteHold>>();
+  /** recent revocations, for pulls that were looking at the inbox (not waiting) when one came */
+  #revoked: Array<{ r: Revoked; at: number }> = [];
   readonly #max: number;
-  readonly #onRegister: (keyId: string, hold: number) => void;
+  readonly #onRegister: (keyId: string, hold: number, wallet: { address: string; until: number }) => void;
   #lastHold = 0;
+  #heardSinceSweep = 0;
   #closed = false;
 
   /** `onRegister` hears of every held pull with its registration time (a cluster tells its other nodes). */
-  constructor(max: number, onRegister: (keyId: string, hold: number) => void = () => undefined) {
+  constructor(max: number, onRegister: (keyId: string, hold: number, wallet: { address: string; until: number }) => void = () => undefined) {
     this.#max = max;
     this.#onRegister = onRegister;
   }
@@ -48,11 +75,12 @@ export class WaiterRegistry {
 
   /**
    * Registers a held pull for `ms` milliseconds. A held pull of the same credential is
-   * answered at once (reason `replaced`); past the node's cap this throws TooManyWaiters.
+   * answered at once (reason `replaced`), and so is the wallet's oldest when it would hold more
+   * than MAX_HELD_PER_WALLET; past the node's cap this throws TooManyWaiters.
    */
   register(keyId: string, address: string, deviceKey: string | null, ms: number): Waiter {
     this.#byKey.get(keyId)?.wake('replaced');
-    const hold = (this.#lastHold = Math.max(performance.timeOrigin + performance.now(), this.#lastHold + 0.001));
+    const hold = (this.#lastHold = Math.max(clock(), this.#lastHold + 0.001));
     if (this.#closed) return { keyId, address, deviceKey, hold, woken: Promise.resolve('shutdown'), wake: () => undefined };
     if (this.#byKey.size >= this.#max) throw new TooManyWaiters(this.#max);
     let settle!: (r: WakeReason) => void;
@@ -82,7 +110,8 @@ export class WaiterRegistry {
     let set = this.#byAddress.get(address);
     if (!set) this.#byAddress.set(address, (set = new Set()));
     set.add(waiter);
-    this.#onRegister(keyId, hold);
+    this.#onRegister(keyId, hold, { address, until: hold + ms });
+    this.#capWallet(address);
     return waiter;
   }
 
@@ -98,6 +127,21 @@ export class WaiterRegistry {
   }
 
   /**
+   * Another node's held pull of a wallet: counted with this node's until its wait is over (a pull
+   * answered earlier is not announced, so it may count a little too long), and this node answers
+   * those of its own pulls of the wallet that are now among the oldest past MAX_HELD_PER_WALLET.
+   * Every node orders the same registration times, so each answers its share of the same oldest.
+   */
+  heardWallet(pull: RemoteHold): void {
+    if (++this.#heardSinceSweep >= 1000) this.#sweepRemote();
+    let holds = this.#remote.get(pull.address);
+    if (!holds) this.#remote.set(pull.address, (holds = new Map()));
+    const known = holds.get(pull.keyId);
+    if (!known || known.hold < pull.hold) holds.set(pull.keyId, pull);
+    this.#capWallet(pull.address);
+  }
+
+  /**
    * Wakes the held pulls that can see an envelope for each recipient: an unbound envelope
    * wakes every pull of its wallet, a device's envelope wakes that device's pulls and those of
    * keys bound to no device.
@@ -110,9 +154,58 @@ export class WaiterRegistry {
     }
   }
 
+  /** Answers the held pulls of a revoked credential (reason `revoked`), and remembers it a while for `isRevoked`. */
+  revoke(r: Revoked): void {
+    if ('tokenId' in r) return;
+    const now = clock();
+    this.#revoked = this.#revoked.filter((x) => x.at > now - REVOKED_MEMORY_MS);
+    this.#revoked.push({ r, at: now });
+    if ('keyId' in r) this.#byKey.get(r.keyId)?.wake('revoked');
+    else if ('address' in r) for (const w of [...(this.#byAddress.get(r.address) ?? [])]) if (w.deviceKey === r.deviceKey) w.wake('revoked');
+  }
+
+  /** Whether this credential was revoked since `since` (a held pull's registration): its page must not be sent. */
+  isRevoked(keyId: string, address: string, deviceKey: string | null, since: number): boolean {
+    return this.#revoked.some((x) => x.at >= since && matches(x.r, keyId, address, deviceKey));
+  }
+
+  /** Wakes every held pull with `reason` (`recheck`: this node may have missed revocations, each pull looks at its credential again). */
+  wakeAll(reason: WakeReason): void {
+    for (const w of [...this.#byKey.values()]) w.wake(reason);
+  }
+
   /** Answers every held pull, and every later one at once (shutdown). */
   close(): void {
     this.#closed = true;
-    for (const w of [...this.#byKey.values()]) w.wake('shutdown');
+    this.wakeAll('shutdown');
+  }
+
+  /** Answers this node's pulls of the wallet that are among its oldest past the cap, counting other nodes' pulls. */
+  #capWallet(address: string): void {
+    const local = this.#byAddress.get(address);
+    if (!local) return;
+    const all: Array<{ hold: number; keyId: string; waiter?: Waiter }> = [...local].map((w) => ({ hold: w.hold, keyId: w.keyId, waiter: w }));
+    const remote = this.#remote.get(address);
+    if (remote) {
+      const now = clock();
+      for (const [keyId, h] of remote) {
+        if (h.until <= now) remote.delete(keyId);
+        // a credential held here now holds nowhere else (the rule of one held pull per credential)
+        else if (!this.#byKey.has(keyId)) all.push({ hold: h.hold, keyId });
+      }
+      if (remote.size === 0) this.#remote.delete(address);
+    }
+    if (all.length <= MAX_HELD_PER_WALLET) return;
+    all.sort((x, y) => x.hold - y.hold || (x.keyId < y.keyId ? -1 : 1));
+    for (const x of all.slice(0, all.length - MAX_HELD_PER_WALLET)) x.waiter?.wake('replaced');
+  }
+
+  #sweepRemote(): void {
+    this.#heardSinceSweep = 0;
+    const now = clock();
+    for (const [address, holds] of this.#remote) {
+      for (const [keyId, h] of holds) if (h.until <= now) holds.delete(keyId);
+      if (holds.size === 0) this.#remote.delete(address);
+    }
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { Address, DeviceKey, OkBody } from '../../../shared/api/common.js';
+import { Address, DeviceKey, ErrorBody, OkBody } from '../../../shared/api/common.js';
 import {
   ChallengeBody, ChallengeResult, Contacts, DeviceRegistration, HandleBody, KeyList, MintKeyBody, MintKeyResult, Policy, SignInBody,
   type Policy as PolicyT, type SignInBody as SignInBodyT,
@@ -10,6 +10,7 @@ import { mintSecret } from '../credentials.js';
 import { DEFAULT_STAKE } from '../routing.js';
 import { stakeUnavailable, weiOf } from '../stake-service.js';
 import { buildChallenge, challengeNonce, deviceCertificateValid, recoverSigner } from '../sign-in.js';
+import type { SignInSites } from '../sign-in-site.js';
 import type { DeviceRow, RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.js';
@@ -23,12 +24,17 @@ const AddressParams = Type.Object({ address: Address });
 
 export interface AccountOptions {
   now: () => number;
-  baseUrl: string;
+  /** which site sign-in messages name, and whether a signed one names this relay */
+  sites: SignInSites;
   chainId: number;
   rateLimit: number;
   randomUUID: () => string;
   /** false on a relay without a stake chain: stake-gate cannot be set (409 stake-unavailable) */
   stakesEnabled: boolean;
+  /** active API keys one wallet may have (409 too-many-keys past it) */
+  maxKeysPerWallet: number;
+  /** throws 507 storage-full while the disk is low (handle claims and minted keys; sign-in keeps working) */
+  checkDisk: () => Promise<void>;
 }
 
 /** Sign-in (EIP-4361), API keys, devices, handle, inbox policy, contacts and blocks. */
@@ -39,7 +45,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
   async function mintKey(address: string, label: string | null, deviceKey: string | null) {
     const { secret, hash, prefix } = mintSecret('api-key');
     const row = { id: opts.randomUUID(), address, label, prefix, deviceKey, createdAt: opts.now(), lastUsedAt: null, revokedAt: null };
-    await store.insertApiKey({ ...row, hash });
+    await fromStore(store.insertApiKey({ ...row, hash }, opts.maxKeysPerWallet));
     return { apiKey: secret, key: presentApiKey(row) };
   }
 
@@ -47,11 +53,20 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     config: { auth: 'none', ...signIn },
     schema: {
       tags: ['account'], summary: 'Get an EIP-4361 sign-in message for an address (valid 5 minutes, single use)', security: [],
-      body: ChallengeBody, response: { 200: ChallengeResult, ...errorResponses(400, 429) },
+      description:
+        'The message names the relay\'s `--base-url` when it has one; otherwise the Host the request came to, which must then be a plain ' +
+        '`host[:port]` (a DNS name, an IPv4 address or a bracketed IPv6 address, port 1-65535): anything else is 400 `bad-host`.',
+      body: ChallengeBody,
+      response: {
+        200: ChallengeResult,
+        ...errorResponses(429),
+        400: { ...ErrorBody, description: 'Bad request: the body is malformed (`invalid-request`), or the Host is not a plain host[:port] (`bad-host`)' },
+        421: { ...ErrorBody, description: 'The Host names a host this relay does not answer for (`host-not-allowed`)' },
+      },
     },
   }, async (req) => {
     const address = req.body.address.toLowerCase();
-    const c = buildChallenge({ address, baseUrl: signInOrigin(req.protocol, req.host, opts.baseUrl), chainId: opts.chainId, now: opts.now() });
+    const c = buildChallenge({ address, site: opts.sites.forRequest(req.protocol, req.host), chainId: opts.chainId, now: opts.now() });
     await store.createChallenge({ nonce: c.nonce, address, message: c.message, expiresAt: c.expiresAt });
     return { message: c.message, expiresAt: iso(c.expiresAt) };
   });
@@ -60,7 +75,9 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     config: { auth: 'none', ...signIn },
     schema: {
       tags: ['account'], summary: 'Exchange a signed challenge for an API key (shown once), registering this device', security: [],
-      description: 'Any failed attempt uses up the challenge nonce. With `device`, its certificate must verify and the key is bound to that device.',
+      description:
+        'Any failed attempt uses up the challenge nonce. A message this relay did not issue, or one that no longer names it, is 400 `not-siwe`. With `device`, its certificate must verify and the key is bound to that device. ' +
+        'A wallet has at most `--max-keys-per-wallet` active keys (default 50): past it 409 `too-many-keys`, whose message says where old keys are revoked.',
       body: SignInBody, response: { 200: MintKeyResult, ...errorResponses(400, 401, 409, 429) },
     },
   }, async (req) => {
@@ -68,6 +85,8 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     if (!nonce) throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
     const challenge = await fromStore(store.consumeChallenge(nonce, opts.now()));
     if (challenge.message !== req.body.message) throw unauthorized('the message differs from the challenge', 'challenge-mismatch');
+    // Only messages this relay issues are stored, so this holds unless the rule changed since (an upgrade, a new --base-url).
+    if (!opts.sites.names(challenge.message)) throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
     if ((await recoverSigner(req.body.message, req.body.signature)) !== challenge.address) throw unauthorized('the signature is not by the challenged address', 'bad-signature');
     let deviceKey: string | null = null;
     if (req.body.device) {
@@ -87,11 +106,13 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     config: keyOnly,
     schema: {
       tags: ['account'], summary: 'Mint another API key (needs the developer-api entitlement; secret shown once)', security: apiKeyAuth,
-      body: MintKeyBody, response: { 201: MintKeyResult, ...errorResponses(400, 401, 403, 429) },
+      description: 'Past `--max-keys-per-wallet` active keys 409 `too-many-keys`; a relay low on disk answers 507 `storage-full`.',
+      body: MintKeyBody, response: { 201: MintKeyResult, ...errorResponses(400, 401, 403, 409, 429, 507) },
     },
   }, async (req, reply) => {
     const caller = apiKeyCaller(req);
     if (!(await store.getEntitlements(caller.address)).includes('developer-api')) throw forbidden('minting API keys needs the developer-api entitlement, granted by the relay operator', 'entitlement-required');
+    await opts.checkDisk();
     reply.code(201);
     return mintKey(caller.address, req.body?.label ?? null, null);
   });
@@ -140,11 +161,12 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     config: keyOnly,
     schema: {
       tags: ['account'], summary: 'Claim or change your handle (3-32 of a-z, 0-9, _; case-insensitive)', security: apiKeyAuth,
-      description: 'A changed handle frees the old one at once. 409 when someone else holds it.',
-      body: HandleBody, response: { 200: HandleRecord, ...errorResponses(400, 401, 409, 429) },
+      description: 'A changed handle frees the old one at once. 409 when someone else holds it; a relay low on disk answers 507 `storage-full`.',
+      body: HandleBody, response: { 200: HandleRecord, ...errorResponses(400, 401, 409, 429, 507) },
     },
   }, async (req) => {
     const caller = apiKeyCaller(req);
+    await opts.checkDisk();
     const a = await fromStore(store.setHandle(caller.address, req.body.handle.toLowerCase(), opts.now()));
     return { handle: a.handle as string, address: a.address, verified: a.verified, claimedAt: iso(a.handleClaimedAt as number) };
   });
@@ -204,17 +226,6 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     });
   }
 
-}
-
-/**
- * The URI a sign-in message names: the address the client reached this relay at, since a wallet
- * refuses to sign for any other host. One LAN relay is reached over loopback and over each of its
- * addresses; the Host guard has already vetted the name. The operator's base URL is kept when
- * the request came to its host (behind a TLS proxy its scheme is the public one, not ours).
- */
-export function signInOrigin(protocol: string, host: string, baseUrl: string): string {
-  const base = new URL(baseUrl);
-  return host.toLowerCase() === base.host.toLowerCase() ? base.origin : `${protocol}://${host}`;
 }
 
 /** A device signing in again keeps its registration; someone else's or a revoked key is 409. */

@@ -10,11 +10,12 @@ import { HttpError, badRequest, forbidden, notFound, tooLarge } from '../http/er
 import { iso } from '../http/present.js';
 import { fromStore } from '../http/store-errors.js';
 import { MIN_CIPHERTEXT, looksUnsealed } from '../sealed-fields.js';
+import { ENTROPY_WINDOW, MIN_BITS_PER_BYTE, MIN_ENTROPY_BLOB, entropyWindows, tooRegular } from '../blobs/blob-entropy.js';
 import type { RelayStore } from '../store/store.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
 
-/** Leading bytes of an upload held to the envelope plaintext check: random bytes fail it within a few dozen. */
-const HEAD_BYTES = 4096;
+/** Leading bytes of an upload held to the envelope plaintext check (random bytes fail it within a few dozen) and to the first entropy window. */
+const HEAD_BYTES = ENTROPY_WINDOW;
 const MIB = 1024 * 1024;
 
 export interface BlobOptions {
@@ -29,6 +30,8 @@ export interface BlobOptions {
   checkDisk: () => Promise<void>;
 }
 
+const tooRegularBlob = () =>
+  badRequest(`the blob does not look encrypted: some of its bytes are too regular (under ${MIN_BITS_PER_BYTE} bits of entropy per byte); encrypt it on the client first`, 'not-sealed');
 const describe = (description: string) => ({ ...ErrorBody, description });
 const Binary = { type: 'string', format: 'binary' } as const;
 
@@ -52,8 +55,10 @@ export async function blobRoutes(app: FastifyInstance, store: RelayStore, opts: 
         tags: ['blobs'], summary: 'Upload a blob of ciphertext (an encrypted attachment)', security: apiKeyAuth,
         description:
           `The body is the ciphertext itself (\`Content-Type: application/octet-stream\`), at most ${maxMib} MiB; the client encrypts each file ` +
-          'with a fresh AES-256-GCM key that travels inside the sealed message. Bytes that look like plaintext (the envelope check, on the first ' +
-          `${HEAD_BYTES} bytes) are refused with 400 \`not-sealed\`. The answer comes once the bytes are on disk. Blobs count against the uploader's ` +
+          'with a fresh AES-256-GCM key that travels inside the sealed message. Bytes that do not look sealed are refused with 400 `not-sealed`: ' +
+          `the envelope plaintext check on the first ${HEAD_BYTES} bytes and, for blobs of ${MIN_ENTROPY_BLOB} bytes or more, a byte entropy of at least ` +
+          `${MIN_BITS_PER_BYTE} bits per byte in each of the first, a middle and the last ${ENTROPY_WINDOW} bytes (the whole blob when shorter). ` +
+          "The answer comes once the bytes are on disk. Blobs count against the uploader's " +
           'storage quota (429 `blob-quota-full`) and expire with the retention period; a relay low on disk answers 507 `storage-full`.',
         consumes: ['application/octet-stream'],
         body: Binary,
@@ -81,6 +86,11 @@ export async function blobRoutes(app: FastifyInstance, store: RelayStore, opts: 
         checkHead(head) {
           if (head.length < MIN_CIPHERTEXT) throw badRequest(`a blob is at least ${MIN_CIPHERTEXT} bytes (GCM tag + data)`, 'not-sealed');
           if (looksUnsealed(head)) throw badRequest('the blob looks like plaintext; encrypt it on the client first', 'not-sealed');
+          // the first window is the head itself
+          if (head.length >= MIN_ENTROPY_BLOB && tooRegular(head)) throw tooRegularBlob();
+        },
+        async checkWritten(size, read) {
+          for (const w of entropyWindows(size).slice(1)) if (tooRegular(await read(w.start, w.length))) throw tooRegularBlob();
         },
         onTooLarge() {
           throw tooLarge(`a blob is at most ${opts.maxBlobBytes} bytes`, 'blob-too-large');

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { StakeCurrency } from '../../../shared/api/common.js';
 import { AckBody, AckResult, BatchResults, PullQuery, PullResult, SendBody, SendResult } from '../../../shared/api/envelopes.js';
@@ -7,14 +7,17 @@ import type { QueueLimits, RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';
 import { presentOutcome } from '../http/present.js';
+import { unauthorized } from '../http/errors.js';
 import { fromStore } from '../http/store-errors.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
 import { TooManyWaiters, type WaiterRegistry } from '../live/waiters.js';
 
-/** What held pulls need: the registry and what to tell a client turned away at the cap. */
+/** What held pulls need: the registry, what to tell a client turned away at the cap, and a fresh look at a credential. */
 export interface LivePulls {
   waiters: WaiterRegistry;
   retryAfterSeconds: number;
+  /** whether the request's credential is still valid, asked of the store afresh */
+  stillValid: (req: FastifyRequest) => Promise<boolean>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -44,7 +47,8 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
         'A batch is all or nothing: one bad envelope refuses the whole request and queues nothing. At most 100 envelopes and 64 KiB of ciphertext each. ' +
         'Ciphertext that looks like plaintext (printable text, base64 of base64, JSON) is refused. ' +
         'Quotas (operator flags): a recipient device with too much undelivered mail refuses the whole request with 429 `recipient-full`; ' +
-        'too many undelivered contact requests from you to one wallet is 429 `too-many-requests-pending`; a relay low on disk answers 507 `storage-full`.',
+        'an envelope routed `request` past half of that quota (the share contact requests may fill, the rest is kept for contacts and groups) is 429 `requests-full`; ' +
+        'too many undelivered contact requests and pending group invitations from you to one wallet is 429 `too-many-requests-pending`; a relay low on disk answers 507 `storage-full`.',
       body: SendBody,
       response: { 200: Type.Union([SendResult, BatchResults]), ...errorResponses(400, 401, 413, 429, 503, 507) },
     },
@@ -71,7 +75,8 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
         'Envelopes stay queued until acked. A device-bound key sees its own device\'s envelopes and those sealed to no device. ' +
         'With `wait=S` (1–25) and nothing queued, the request is held until an envelope for the caller is committed, then answers at once; ' +
         'after S seconds it answers with no envelopes. Answers to a request with `wait` carry `Relay-Wait: <S>`. One held pull per credential: ' +
-        'a second one answers the first with no envelopes, and so does the relay shutting down. A held pull counts once against the rate limit. ' +
+        'a second one answers the first with no envelopes, and so does the relay shutting down. A wallet holds at most 16 pulls: its 17th answers its oldest ' +
+        'with no envelopes. Revoking the key or its device answers a held pull with it at once with 401. A held pull counts once against the rate limit. ' +
         'When the relay already holds its maximum of pulls it answers 503 `too-many-waiters` with `Retry-After`.',
       querystring: PullQuery,
       response: { 200: PullResult, ...errorResponses(400, 401, 429, 503) },
@@ -85,6 +90,7 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
     let page = await store.pullWire(caller.address, caller.deviceKey, limit);
     if (page === '[]' && wait !== undefined && wait > 0 && live) {
       const deadline = performance.now() + wait * 1000;
+      let since: number | null = null;
       for (;;) {
         let waiter;
         try {
@@ -93,6 +99,7 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
           if (!(err instanceof TooManyWaiters)) throw err;
           return reply.code(503).header('Retry-After', String(live.retryAfterSeconds)).send({ error: err.message, code: 'too-many-waiters' } as never);
         }
+        since ??= waiter.hold;
         // An aborted request leaves the registry at once, not when its wait runs out.
         const onClose = () => waiter.wake('aborted');
         reply.raw.once('close', onClose);
@@ -103,11 +110,20 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
         if (page !== '[]') waiter.wake('rung');
         const reason = await waiter.woken;
         reply.raw.off('close', onClose);
+        if (reason === 'revoked') throw unauthorized();
+        if (reason === 'recheck') {
+          // This node may have missed a revocation: a credential still valid waits out the rest.
+          if (!(await live.stillValid(req))) throw unauthorized();
+          if (page === '[]' && performance.now() < deadline) continue;
+          break;
+        }
         if (page !== '[]' || reason !== 'rung') break;
         page = await store.pullWire(caller.address, caller.deviceKey, limit);
         // Woken but nothing to show (another device acked it first): wait out the rest.
         if (page !== '[]' || performance.now() >= deadline) break;
       }
+      // A revocation that came while the pull was reading its page (not waiting): nothing sent after it goes out.
+      if (since !== null && live.waiters.isRevoked(caller.keyId, caller.address, caller.deviceKey, since)) throw unauthorized();
     }
     // Already the wire JSON (PullResult), so Fastify sends the text as it is.
     return reply.type('application/json; charset=utf-8').send(`{"envelopes":${page}}` as unknown as PullResult);

@@ -22,7 +22,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IdParams = Type.Object({ id: Type.String({ description: 'group id (uuid)' }) });
 type IdReq = FastifyRequest<{ Params: { id: string } }>;
 
-export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now: () => number; stakeCurrency: StakeCurrency; randomUUID: () => string } & SendLimits): void {
+export interface GroupOptions extends SendLimits {
+  now: () => number;
+  stakeCurrency: StakeCurrency;
+  randomUUID: () => string;
+  /** false on a relay without a stake chain: a stake-gated wallet is invited like any other */
+  stakesEnabled: boolean;
+  /** groups one wallet may create (429 too-many-groups past it) */
+  maxGroupsPerWallet: number;
+}
+
+export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: GroupOptions): void {
   const keyOnly = { auth: 'api-key' as const };
   const keyOrToken = { auth: 'api-key-or-group-token' as const };
 
@@ -80,13 +90,19 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
     config: keyOnly,
     schema: {
       tags: ['groups'], summary: 'Create a group; you become its creator and first member', security: apiKeyAuth,
-      body: CreateGroupBody, response: { 201: GroupDetail, ...errorResponses(400, 401, 429) },
+      description:
+        'A wallet creates at most `--max-groups-per-wallet` groups (default 100): past it 429 `too-many-groups`. ' +
+        'A relay low on disk answers 507 `storage-full`.',
+      body: CreateGroupBody, response: { 201: GroupDetail, ...errorResponses(400, 401, 429, 507) },
     },
   }, async (req, reply) => {
     const caller = apiKeyCaller(req);
     const avatar = checkAvatar(req.body.avatar) ?? null;
+    await opts.checkDisk();
     const passwordHash = req.body.password ? await hashGroupPassword(req.body.password) : null;
-    const group = await store.createGroup({ id: opts.randomUUID(), name: req.body.name.trim(), isPublic: req.body.isPublic, passwordHash, avatar, creatorAddress: caller.address, now: opts.now() });
+    const group = await fromStore(
+      store.createGroup({ id: opts.randomUUID(), name: req.body.name.trim(), isPublic: req.body.isPublic, passwordHash, avatar, creatorAddress: caller.address, now: opts.now() }, opts.maxGroupsPerWallet),
+    );
     reply.code(201);
     return detail(group, true);
   });
@@ -148,15 +164,17 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
     config: keyOnly,
     schema: {
       tags: ['groups'], summary: 'Edit name, visibility, password (null removes it) or avatar (creator or admin)', security: apiKeyAuth,
-      params: IdParams, body: PatchGroupBody, response: { 200: GroupDetail, ...errorResponses(400, 401, 403, 404, 429) },
+      description: 'A relay low on disk answers 507 `storage-full`.',
+      params: IdParams, body: PatchGroupBody, response: { 200: GroupDetail, ...errorResponses(400, 401, 403, 404, 429, 507) },
     },
   }, async (req) => {
     const { group } = await managedGroup(req);
     const patch: GroupPatch = {};
     if (req.body.name !== undefined) patch.name = req.body.name.trim();
     if (req.body.isPublic !== undefined) patch.isPublic = req.body.isPublic;
-    if (req.body.password !== undefined) patch.passwordHash = req.body.password === null ? null : await hashGroupPassword(req.body.password);
     if (req.body.avatar !== undefined) patch.avatar = checkAvatar(req.body.avatar) ?? null;
+    await opts.checkDisk();
+    if (req.body.password !== undefined) patch.passwordHash = req.body.password === null ? null : await hashGroupPassword(req.body.password);
     return detail(await store.patchGroup(group.id, patch), true);
   });
 
@@ -166,14 +184,20 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
       tags: ['groups'], summary: 'Add a member, or invite them (creator or admin)', security: apiKeyAuth,
       description:
         'The added wallet\'s own rules decide: if it allows you or has written to you it is a member at once (`status: member`); ' +
-        'if it blocks you or the creator, or blocks all strangers, 403 `blocked`; otherwise it is invited (`status: invited`) and joins only if it accepts ' +
-        '(`POST /api/v1/groups/{id}/invitation`). An invited wallet gets nothing of the group.',
+        'if it blocks you or the creator, or blocks all strangers, 403 `blocked`; if it asks strangers for a stake (policy stake-gate) and you have paid it none, ' +
+        '403 `stake-required` (a staked contact request opens the contact, after which invitations work); otherwise it is invited (`status: invited`) and joins only if it accepts ' +
+        '(`POST /api/v1/groups/{id}/invitation`). An invited wallet gets nothing of the group. A pending invitation is a contact request: with your undelivered ' +
+        'requests to that wallet it counts toward `--max-requests-per-pair` (429 `too-many-requests-pending` past it).',
       params: IdParams, body: AddMemberBody, response: { 200: AddMemberResult, ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (req) => {
     const { group, caller } = await managedGroup(req);
-    const status = await fromStore(store.addOrInvite(group.id, req.body.address.toLowerCase(), caller.address, opts.now()));
+    const rules = { maxRequestsPerPair: opts.limits.maxRequestsPerPair, stakesEnabled: opts.stakesEnabled };
+    const status = await fromStore(store.addOrInvite(group.id, req.body.address.toLowerCase(), caller.address, opts.now(), rules));
     if (status === 'blocked') throw forbidden('that wallet does not accept group invitations from you', 'blocked');
+    if (status === 'stake-required') {
+      throw forbidden('that wallet asks strangers for a refundable stake: send it a staked contact request first; once that is paid, you can invite it', 'stake-required');
+    }
     return { ...(await detail((await store.getGroup(group.id)) as GroupRow, true)), status };
   });
 
@@ -275,10 +299,12 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: { now
     config: keyOnly,
     schema: {
       tags: ['groups'], summary: 'Mint a bot token for this group (creator or admin; the secret is shown once)', security: apiKeyAuth,
-      params: IdParams, body: MintTokenBody, response: { 201: MintTokenResult, ...errorResponses(400, 401, 403, 404, 429) },
+      description: 'A relay low on disk answers 507 `storage-full`.',
+      params: IdParams, body: MintTokenBody, response: { 201: MintTokenResult, ...errorResponses(400, 401, 403, 404, 429, 507) },
     },
   }, async (req, reply) => {
     const { group } = await managedGroup(req);
+    await opts.checkDisk();
     const { secret, hash, prefix } = mintSecret('group-token');
     const row = { id: opts.randomUUID(), groupId: group.id, name: req.body.name.trim(), prefix, createdAt: opts.now(), revokedAt: null };
     await store.insertBotToken({ ...row, hash });

@@ -1,3 +1,4 @@
+import type { Revoked } from '../live/waiters.js';
 import type { ApiKeyRow, BotTokenRow, RelayStore } from './store.js';
 
 const TTL_MS = 60_000;
@@ -5,13 +6,14 @@ const TTL_MS = 60_000;
 /** The credential caches of every node of a cluster, emptied together when any node revokes a credential. */
 export interface RevocationBus {
   /**
-   * Tells every other node that a credential was revoked (after the commit); resolves once the
-   * news has gone round (this node heard it back), so the revoking request answers only when the
-   * other nodes have it too. Never rejects.
+   * Tells every other node that a credential was revoked (after the commit), and which when it is
+   * known (their held pulls with it are answered 401); resolves once the news has gone round (this
+   * node heard it back), so the revoking request answers only when the other nodes have it too.
+   * Never rejects.
    */
-  announce(): Promise<void>;
-  /** Called when another node revoked something, or when revocations may have been missed. */
-  onRevoked(listener: () => void): () => void;
+  announce(revoked?: Revoked): Promise<void>;
+  /** Called when another node revoked a credential, or with null when revocations may have been missed. */
+  onRevoked(listener: (revoked: Revoked | null) => void): () => void;
   /** Whether a cached credential can be trusted now: false while this node could be missing revocations. */
   readonly trusted: boolean;
 }
@@ -28,7 +30,13 @@ type Cached<T> = { row: T; until: number };
  * after a revocation on any of them, and the cache is bypassed while a node could miss one; the
  * TTL bounds staleness should another process revoke credentials without telling anyone.
  */
-export function withCredentialCache(store: RelayStore, now: () => number = Date.now, revocations?: RevocationBus): RelayStore {
+export function withCredentialCache(
+  store: RelayStore,
+  now: () => number = Date.now,
+  revocations?: RevocationBus,
+  /** hears this node's own revocations at once, after their commit (held pulls stop) */
+  revokedHere: (revoked: Revoked) => void = () => undefined,
+): RelayStore {
   const keys = new Map<string, Cached<ApiKeyRow & { hash: Buffer }>>();
   const tokens = new Map<string, Cached<BotTokenRow & { hash: Buffer }>>();
 
@@ -51,34 +59,29 @@ export function withCredentialCache(store: RelayStore, now: () => number = Date.
     tokens.clear();
   };
   revocations?.onRevoked(forgetHere);
-  const forgetAll = async () => {
+  /** After a revocation's commit: what it revoked, when it revoked anything (held pulls with it stop here at once). */
+  const forgetAll = async (revoked: Revoked | null) => {
     forgetHere();
-    await revocations?.announce();
+    if (revoked) revokedHere(revoked);
+    await revocations?.announce(revoked ?? undefined);
+  };
+  /** Runs a revocation and tells everyone, whether it went through or not (the caches are emptied either way). */
+  const revoking = async (work: Promise<boolean>, what: Revoked): Promise<boolean> => {
+    let done = false;
+    try {
+      done = await work;
+      return done;
+    } finally {
+      await forgetAll(done ? what : null);
+    }
   };
 
   return Object.assign(Object.create(store) as RelayStore, {
     findApiKeyByHash: cached(keys, (h) => store.findApiKeyByHash(h)),
     findBotTokenByHash: cached(tokens, (h) => store.findBotTokenByHash(h)),
-    async revokeApiKey(address: string, id: string, at: number) {
-      try {
-        return await store.revokeApiKey(address, id, at);
-      } finally {
-        await forgetAll();
-      }
-    },
-    async revokeDevice(address: string, publicKey: string, at: number) {
-      try {
-        return await store.revokeDevice(address, publicKey, at);
-      } finally {
-        await forgetAll();
-      }
-    },
-    async revokeBotToken(groupId: string, id: string, at: number) {
-      try {
-        return await store.revokeBotToken(groupId, id, at);
-      } finally {
-        await forgetAll();
-      }
-    },
+    revokeApiKey: (address: string, id: string, at: number) => revoking(store.revokeApiKey(address, id, at), { keyId: id.toLowerCase() }),
+    revokeDevice: (address: string, publicKey: string, at: number) =>
+      revoking(store.revokeDevice(address, publicKey, at), { address: address.toLowerCase(), deviceKey: publicKey.toLowerCase() }),
+    revokeBotToken: (groupId: string, id: string, at: number) => revoking(store.revokeBotToken(groupId, id, at), { tokenId: id.toLowerCase() }),
   });
 }

@@ -1,12 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Doorbell, Recipient } from '../live/doorbell.js';
+import type { RemoteHold, Revoked } from '../live/waiters.js';
 import type { RevocationBus } from './credential-cache.js';
 import { listenOn, type ListenHandlers, type PgListener, type PgSql } from './pg-client.js';
 
 const DOORBELL = 'relay_doorbell';
 const REVOKED = 'relay_revoked';
 const HELD = 'relay_held';
+/**
+ * Held pulls again, with whose they are and until when they wait (`address:keyId:hold:until`), for
+ * the cap per wallet. A channel of its own: nodes of the version before read `relay_held` as
+ * `keyId:hold` and keep doing so during an upgrade.
+ */
+const HELD_WALLET = 'relay_held_wallet';
 /**
  * Under load the ringer sends at most one NOTIFY per this many milliseconds and gathers what is
  * rung meanwhile; after a quiet spell a ring goes out at once. Each NOTIFY is a transaction of its
@@ -59,12 +66,13 @@ export async function joinClusterBus(
 ): Promise<ClusterBus> {
   const doorbellListeners = new Set<(recipients: readonly Recipient[]) => void>();
   const heldListeners = new Set<(keyId: string, hold: number, outranks: boolean) => void>();
-  const revokedListeners = new Set<() => void>();
+  const walletHeldListeners = new Set<(pull: RemoteHold) => void>();
+  const revokedListeners = new Set<(revoked: Revoked | null) => void>();
   const fire = (recipients: readonly Recipient[]) => {
     if (recipients.length > 0) for (const l of doorbellListeners) l(recipients);
   };
-  const revoked = () => {
-    for (const l of revokedListeners) l();
+  const revoked = (what: Revoked | null) => {
+    for (const l of revokedListeners) l(what);
   };
 
   // --- the coalescing ringer
@@ -72,8 +80,10 @@ export async function joinClusterBus(
   /** revocations announced by this node and not yet heard back, by number */
   const unheard = new Map<number, () => void>();
   let revocations = 0;
-  let revocationPending: number[] = [];
+  /** `n` or `n\nwhat` (encodeRevoked), in the order announced */
+  let revocationPending: string[] = [];
   let heldPending: string[] = [];
+  let walletHeldPending: string[] = [];
   let sending: Promise<void> | null = null;
   /** when the last NOTIFY went out (performance.now()) */
   let lastSent = -Infinity;
@@ -97,6 +107,10 @@ export async function joinClusterBus(
     const held = heldPending;
     heldPending = [];
     for (let i = 0; i < held.length; i += 100) notes.push({ channel: HELD, payload: `${nodeId}\n${held.slice(i, i + 100).join(',')}` });
+    // `address:keyId:hold:until`: fifty fit one payload.
+    const walletHeld = walletHeldPending;
+    walletHeldPending = [];
+    for (let i = 0; i < walletHeld.length; i += 50) notes.push({ channel: HELD_WALLET, payload: `${nodeId}\n${walletHeld.slice(i, i + 50).join(',')}` });
     for (const n of revocationPending) notes.push({ channel: REVOKED, payload: `${nodeId}\n${n}` });
     revocationPending = [];
     if (notes.length === 0) return;
@@ -120,7 +134,7 @@ export async function joinClusterBus(
       .then(send)
       .finally(() => {
         sending = null;
-        if (pending.size > 0 || revocationPending.length > 0 || heldPending.length > 0) flushSoon();
+        if (pending.size > 0 || revocationPending.length > 0 || heldPending.length > 0 || walletHeldPending.length > 0) flushSoon();
       });
   };
 
@@ -157,16 +171,25 @@ export async function joinClusterBus(
 
   let everUp = false;
   let missedSince: number | null = null;
-  const listener: PgListener = listen(url, [DOORBELL, REVOKED, HELD], {
+  const listener: PgListener = listen(url, [DOORBELL, REVOKED, HELD, HELD_WALLET], {
     notify(channel, payload) {
       const newline = payload.indexOf('\n');
       const own = payload.slice(0, newline) === nodeId;
       if (channel === REVOKED) {
-        if (!own) revoked();
-        else unheard.get(Number(payload.slice(newline + 1)))?.();
+        const [n, what] = payload.slice(newline + 1).split('\n');
+        if (!own) revoked(decodeRevoked(what));
+        else unheard.get(Number(n))?.();
         return;
       }
       if (own) return;
+      if (channel === HELD_WALLET) {
+        for (const part of payload.slice(newline + 1).split(',')) {
+          const [address, keyId, hold, until] = part.split(':');
+          const pull = { address, keyId, hold: Number(hold), until: Number(until) };
+          if (keyId && Number.isFinite(pull.hold) && Number.isFinite(pull.until)) for (const l of walletHeldListeners) l(pull);
+        }
+        return;
+      }
       if (channel === HELD) {
         const outranks = payload.slice(0, newline) > nodeId;
         for (const part of payload.slice(newline + 1).split(',')) {
@@ -184,8 +207,8 @@ export async function joinClusterBus(
     },
     up() {
       if (everUp) {
-        // Whatever was said while nobody listened: ring it, and trust no cached credential.
-        revoked();
+        // Whatever was said while nobody listened: ring it, and trust no cached credential nor held pull.
+        revoked(null);
         const since = missedSince ?? older;
         missedSince = null;
         void ringSince(since).catch(() => undefined);
@@ -216,19 +239,25 @@ export async function joinClusterBus(
       doorbellListeners.add(l);
       return () => doorbellListeners.delete(l);
     },
-    held(keyId, hold) {
+    held(keyId, hold, wallet) {
       heldPending.push(`${keyId}:${hold}`);
+      if (wallet) walletHeldPending.push(`${wallet.address}:${keyId}:${hold}:${Math.ceil(wallet.until)}`);
       flushSoon();
     },
     onHeld(l) {
       heldListeners.add(l);
       return () => heldListeners.delete(l);
     },
-    announce() {
-      if (!listener.listening) return Promise.resolve();
+    onWalletHeld(l) {
+      walletHeldListeners.add(l);
+      return () => walletHeldListeners.delete(l);
+    },
+    announce(what) {
       const n = ++revocations;
-      revocationPending.push(n);
+      revocationPending.push(what ? `${n}\n${encodeRevoked(what)}` : String(n));
       flushSoon();
+      // Sent even while our LISTEN is down (the NOTIFY goes over the pool); only hearing it back needs LISTEN.
+      if (!listener.listening) return Promise.resolve();
       // PostgreSQL hands a notification to every listener at once: hearing our own back means the
       // other nodes have been sent it too. Bounded, so a lost database cannot hold the answer.
       return new Promise<void>((resolve) => {
@@ -251,4 +280,20 @@ export async function joinClusterBus(
       await listener.close();
     },
   };
+}
+
+/** What a revocation names, in its NOTIFY: `k:<key id>`, `d:<address>:<device key>` or `t:<token id>`. */
+function encodeRevoked(r: Revoked): string {
+  if ('keyId' in r) return `k:${r.keyId}`;
+  if ('address' in r) return `d:${r.address}:${r.deviceKey}`;
+  return `t:${r.tokenId}`;
+}
+
+/** null when the announcement names nothing (a node of the version before): held pulls are then all looked at again. */
+function decodeRevoked(text: string | undefined): Revoked | null {
+  const [kind, a, b] = (text ?? '').split(':');
+  if (kind === 'k' && a) return { keyId: a };
+  if (kind === 'd' && a && b) return { address: a, deviceKey: b };
+  if (kind === 't' && a) return { tokenId: a };
+  return null;
 }

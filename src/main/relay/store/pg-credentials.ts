@@ -1,5 +1,6 @@
 import type { CredentialsPart } from './sqlite-credentials.js';
-import { isUniqueViolation, type PgSql } from './pg-client.js';
+import { isUniqueViolation, type PgSql, type PgTx } from './pg-client.js';
+import { tooManyKeys } from './limit-refusals.js';
 import { MAX_DEVICES, StoreError, type ApiKeyRow, type DeviceRow } from './store.js';
 
 export const PG_DEVICE_COLUMNS = `public_key AS "publicKey", address, certificate, created_at AS "createdAt", revoked_at AS "revokedAt"`;
@@ -42,13 +43,23 @@ export function pgCredentialsPart(sql: PgSql): CredentialsPart {
         return true;
       });
     },
-    async insertApiKey(k) {
+    async insertApiKey(k, maxActive = Infinity) {
       const address = k.address.toLowerCase();
-      await sql.begin((tx) => [
-        tx`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`,
+      const insert = (tx: PgTx) =>
         tx`INSERT INTO api_keys (id, address, hash, label, prefix, device_key, created_at, last_used_at, revoked_at)
-           VALUES (${k.id.toLowerCase()}, ${address}, ${k.hash}, ${k.label}, ${k.prefix}, ${k.deviceKey?.toLowerCase() ?? null}, ${k.createdAt}, ${k.lastUsedAt}, ${k.revokedAt})`,
-      ]);
+           VALUES (${k.id.toLowerCase()}, ${address}, ${k.hash}, ${k.label}, ${k.prefix}, ${k.deviceKey?.toLowerCase() ?? null}, ${k.createdAt}, ${k.lastUsedAt}, ${k.revokedAt})`;
+      if (!Number.isFinite(maxActive)) {
+        await sql.begin((tx) => [tx`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`, insert(tx)]);
+        return;
+      }
+      await sql.begin(async (tx) => {
+        await tx`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`;
+        // The account row is locked for the count, so two nodes cannot both mint the last key allowed.
+        await tx`SELECT 1 FROM accounts WHERE address = ${address} FOR UPDATE`;
+        const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM api_keys WHERE address = ${address} AND revoked_at IS NULL`;
+        if (n >= maxActive) throw tooManyKeys(maxActive);
+        await insert(tx);
+      });
     },
     async findApiKeyByHash(hash) {
       const [r] = await sql<(ApiKeyRow & { hash: Buffer })[]>`SELECT ${cols}, hash FROM api_keys WHERE hash = ${hash}`;

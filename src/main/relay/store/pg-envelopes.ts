@@ -1,7 +1,8 @@
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeDirect } from '../routing.js';
 import { asUnavailable, isRetryable, type PgSql, type PgTx } from './pg-client.js';
-import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore } from './store.js';
+import { requestShare, StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore } from './store.js';
+import { requestsFull } from './limit-refusals.js';
 import { decodedSize, envelopeWireParts, newEnvelopeRow, recipientFull, STAKE_USED, stakedRequest, stakeFirstLook, tooManyRequestsPending } from './envelope-rows.js';
 
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
@@ -14,8 +15,8 @@ const SWEEP_CHUNK = 5000;
 const SWEEP_LOCK = 0x7377656570; // "sweep"
 /** Deadlocks between nodes are rare and cheap to retry. */
 const MAX_ATTEMPTS = 3;
-/** The namespace (first key) of the per-recipient delivery locks. */
-const RECIPIENT_LOCKS = 0x71756575; // "queu"
+/** The namespace (first key) of the per-recipient delivery locks; an invitation takes its recipient's too. */
+export const RECIPIENT_LOCKS = 0x71756575; // "queu"
 
 const ENVELOPE_COLUMNS = `id, sender AS "senderAddress", recipient AS "recipientAddress", device_key AS "recipientDeviceKey",
   ciphertext, ephemeral_public_key AS "ephemeralPublicKey", nonce, created_at AS "createdAt", routed, group_id AS "groupId", via, bot_name AS "botName", stake`;
@@ -84,6 +85,8 @@ interface ItemFacts {
   member: boolean;
   queued: number;
   queuedBytes: number;
+  requests: number;
+  requestBytes: number;
   pending: number;
 }
 
@@ -94,7 +97,8 @@ const FACTS = `SELECT
     a.unknown_senders AS policy, a.stake,
     (i.device_key IS NULL OR EXISTS (SELECT 1 FROM devices d WHERE d.public_key = i.device_key AND d.address = i.recipient AND d.revoked_at IS NULL)) AS "deviceOk",
     (i.group_id IS NULL OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = i.group_id AND m.address = i.recipient)) AS member,
-    coalesce(u.envelopes, 0) AS queued, coalesce(u.bytes, 0) AS "queuedBytes", coalesce(p.envelopes, 0) AS pending
+    coalesce(u.envelopes, 0) AS queued, coalesce(u.bytes, 0) AS "queuedBytes",
+    coalesce(u.requests, 0) AS requests, coalesce(u.request_bytes, 0) AS "requestBytes", coalesce(p.envelopes, 0) AS pending
   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS i(sender, recipient, device_key, group_id, n)
   LEFT JOIN accounts a ON a.address = i.recipient
   LEFT JOIN queue_usage u ON u.recipient = i.recipient AND u.device_key = coalesce(i.device_key, '')
@@ -131,14 +135,15 @@ interface Pending {
 
 /** What the deliveries of a batch accepted so far add to the counters read at its start. */
 class BatchTally {
-  readonly usage = new Map<string, { n: number; bytes: number }>();
+  /** per recipient device: envelopes and bytes, and of them request-routed ones */
+  readonly usage = new Map<string, { n: number; bytes: number; rn: number; rbytes: number }>();
   readonly pending = new Map<string, number>();
   readonly sent = new Set<string>();
 
   merge(o: BatchTally): void {
     for (const [k, v] of o.usage) {
-      const u = this.usage.get(k) ?? { n: 0, bytes: 0 };
-      this.usage.set(k, { n: u.n + v.n, bytes: u.bytes + v.bytes });
+      const u = this.usage.get(k) ?? { n: 0, bytes: 0, rn: 0, rbytes: 0 };
+      this.usage.set(k, { n: u.n + v.n, bytes: u.bytes + v.bytes, rn: u.rn + v.rn, rbytes: u.rbytes + v.rbytes });
     }
     for (const [k, v] of o.pending) this.pending.set(k, (this.pending.get(k) ?? 0) + v);
     for (const k of o.sent) this.sent.add(k);
@@ -204,21 +209,27 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
       }
       const usageKey = pair(to, deviceKey ?? '');
       const pendingKey = pair(sender, to);
+      const size = decodedSize(item.ciphertext);
+      const request = r.routed === 'request';
       if (d.limits) {
         const u1 = seen.usage.get(usageKey);
         const u2 = mine.usage.get(usageKey);
         const n = f.queued + (u1?.n ?? 0) + (u2?.n ?? 0);
         const bytes = f.queuedBytes + (u1?.bytes ?? 0) + (u2?.bytes ?? 0);
-        if (n + 1 > d.limits.maxQueued || bytes + decodedSize(item.ciphertext) > d.limits.maxQueuedBytes) {
+        if (n + 1 > d.limits.maxQueued || bytes + size > d.limits.maxQueuedBytes) {
           throw recipientFull(to, index);
         }
-        const pending = f.pending + (seen.pending.get(pendingKey) ?? 0) + (mine.pending.get(pendingKey) ?? 0);
-        if (r.routed === 'request' && pending + 1 > d.limits.maxRequestsPerPair) {
-          throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
+        if (request) {
+          // Strangers fill at most half of the quota: the rest stays free for contacts and groups.
+          const rn = f.requests + (u1?.rn ?? 0) + (u2?.rn ?? 0);
+          const rbytes = f.requestBytes + (u1?.rbytes ?? 0) + (u2?.rbytes ?? 0);
+          if (rn + 1 > requestShare(d.limits.maxQueued) || rbytes + size > requestShare(d.limits.maxQueuedBytes)) throw requestsFull(to, index);
+          const pending = f.pending + (seen.pending.get(pendingKey) ?? 0) + (mine.pending.get(pendingKey) ?? 0);
+          if (pending + 1 > d.limits.maxRequestsPerPair) throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
         }
       }
-      const u = mine.usage.get(usageKey) ?? { n: 0, bytes: 0 };
-      mine.usage.set(usageKey, { n: u.n + 1, bytes: u.bytes + decodedSize(item.ciphertext) });
+      const u = mine.usage.get(usageKey) ?? { n: 0, bytes: 0, rn: 0, rbytes: 0 };
+      mine.usage.set(usageKey, { n: u.n + 1, bytes: u.bytes + size, rn: u.rn + (request ? 1 : 0), rbytes: u.rbytes + (request ? size : 0) });
       if (r.routed === 'request') mine.pending.set(pendingKey, (mine.pending.get(pendingKey) ?? 0) + 1);
       if (groupId === null) mine.sent.add(pair(sender, to));
       const envelope = newEnvelopeRow(d, item, { sender, to, deviceKey, routed: r.routed, groupId, botName });

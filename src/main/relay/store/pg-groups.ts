@@ -3,12 +3,17 @@ import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeGroupAdd } from '../routing.js';
 import { isForeignKeyViolation, type PgSql, type PgTx } from './pg-client.js';
 import { PG_DEVICE_COLUMNS } from './pg-credentials.js';
+import { RECIPIENT_LOCKS } from './pg-envelopes.js';
+import { invitationsPending, tooManyGroups } from './limit-refusals.js';
 import { StoreError, type BotTokenRow, type DeviceRow, type GroupRole, type GroupRow, type InvitationRow } from './store.js';
 
 const GROUP_COLUMNS = `g.id, g.name, g.is_public AS "isPublic", g.verified, g.password_hash AS "passwordHash", g.avatar,
   g.creator_address AS "creatorAddress", g.created_at AS "createdAt",
   (SELECT count(*)::int FROM group_members m WHERE m.group_id = g.id) AS "memberCount"`;
 const BOT_TOKEN_COLUMNS = `id, group_id AS "groupId", name, prefix, created_at AS "createdAt", revoked_at AS "revokedAt"`;
+
+/** The namespace (first key) of the per-creator locks that make the group count and the insert one step. */
+const CREATOR_LOCKS = 0x67726f75; // "grou"
 
 /** Stands in for "no cursor": every real (created_at, seq) sorts below it. */
 const NO_CURSOR = { createdAt: Number.MAX_SAFE_INTEGER, seq: Number.MAX_SAFE_INTEGER };
@@ -36,10 +41,16 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
     (await q`SELECT 1 FROM group_members WHERE group_id = ${groupId} AND address = ${address}`).length > 0;
 
   return {
-    async createGroup(g) {
+    async createGroup(g, maxPerCreator = Infinity) {
       const gid = id(g.id);
       const creator = g.creatorAddress.toLowerCase();
       return sql.begin(async (tx) => {
+        if (Number.isFinite(maxPerCreator)) {
+          // Two nodes creating the creator's last allowed group at once: the second waits, then counts it.
+          await tx`SELECT pg_advisory_xact_lock(${CREATOR_LOCKS}, hashtext(${creator}))`;
+          const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM chat_groups WHERE creator_address = ${creator}`;
+          if (n >= maxPerCreator) throw tooManyGroups(maxPerCreator);
+        }
         await tx`INSERT INTO chat_groups (id, name, is_public, password_hash, avatar, creator_address, created_at)
           VALUES (${gid}, ${g.name}, ${g.isPublic}, ${g.passwordHash}, ${g.avatar}, ${creator}, ${g.now})`;
         await tx`INSERT INTO group_members (group_id, address, joined_at) VALUES (${gid}, ${creator}, ${g.now})`;
@@ -84,7 +95,7 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
         await Promise.all(join(tx, gid, address.toLowerCase(), now));
       });
     },
-    async addOrInvite(groupId, address, by, now) {
+    async addOrInvite(groupId, address, by, now, rules) {
       const gid = id(groupId);
       const wallet = address.toLowerCase();
       const adder = by.toLowerCase();
@@ -92,14 +103,28 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
         const g = await lockGroup(tx, gid);
         if (!g) throw new StoreError('not-found', 'no such group');
         if (await isMember(tx, gid, wallet)) return 'member' as const;
-        const [f] = await tx<{ blocks: boolean; knows: boolean; policy: UnknownSenders | null }[]>`SELECT
+        // The recipient's delivery lock: the pending-request counter read here is the one a send
+        // to the same wallet on another node checks and adds to (LOCK_RECIPIENTS in pg-envelopes).
+        if (rules) await tx`SELECT pg_advisory_xact_lock(${RECIPIENT_LOCKS}, hashtext(${wallet}))`;
+        const [f] = await tx<{ blocks: boolean; knows: boolean; policy: UnknownSenders | null; stakePaid: boolean; invited: boolean; pending: number }[]>`SELECT
             EXISTS (SELECT 1 FROM contacts WHERE owner = ${wallet} AND kind = 'block' AND other IN (${g.creatorAddress}, ${adder})) AS blocks,
             (EXISTS (SELECT 1 FROM contacts WHERE owner = ${wallet} AND kind = 'allow' AND other = ${adder})
               OR EXISTS (SELECT 1 FROM sent_before WHERE sender = ${wallet} AND recipient = ${adder})) AS knows,
-            (SELECT unknown_senders FROM accounts WHERE address = ${wallet}) AS policy`;
-        const outcome = routeGroupAdd({ blocksCreatorOrAdder: f.blocks, knowsAdder: f.knows, policy: f.policy ?? 'request' });
+            (SELECT unknown_senders FROM accounts WHERE address = ${wallet}) AS policy,
+            EXISTS (SELECT 1 FROM stakes WHERE sender = ${adder} AND recipient = ${wallet} AND status IN ('active', 'released')) AS "stakePaid",
+            EXISTS (SELECT 1 FROM group_invitations WHERE group_id = ${gid} AND address = ${wallet}) AS invited,
+            coalesce((SELECT envelopes FROM pending_requests WHERE sender = ${adder} AND recipient = ${wallet}), 0) AS pending`;
+        const outcome = routeGroupAdd({
+          blocksCreatorOrAdder: f.blocks,
+          knowsAdder: f.knows,
+          policy: f.policy ?? 'request',
+          stakePaid: f.stakePaid,
+          stakesEnabled: rules?.stakesEnabled ?? true,
+        });
         if (outcome === 'member') await Promise.all(join(tx, gid, wallet, now));
-        else if (outcome === 'invited') {
+        else if (outcome === 'invited' && !f.invited) {
+          const max = rules?.maxRequestsPerPair ?? Infinity;
+          if (f.pending + 1 > max) throw invitationsPending(wallet, max);
           await tx`INSERT INTO group_invitations (group_id, address, invited_by, invited_at) VALUES (${gid}, ${wallet}, ${adder}, ${now}) ON CONFLICT DO NOTHING`;
         }
         return outcome;

@@ -3,7 +3,7 @@ import type { PgSql } from './pg-client.js';
 
 /**
  * The relay's PostgreSQL schema history, oldest first: the same tables and rules as the SQLite
- * schema (sqlite-migrations.ts): version 1 is SQLite's 4, version 2 its 5 (blobs). Never edit a
+ * schema (sqlite-migrations.ts): version 1 is SQLite's 4, version 2 its 5 (blobs), version 6 its 6. Never edit a
  * shipped entry: append a new one.
  * Addresses, keys and handles are stored lower-case; times are epoch milliseconds (bigint).
  * `seq` identity columns stand in for SQLite's rowid where order of insertion breaks ties.
@@ -277,6 +277,79 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX envelopes_device_page ON envelopes (device_key, recipient, seq) WHERE device_key IS NOT NULL;
       CREATE INDEX envelopes_unbound_page ON envelopes (recipient, seq) WHERE device_key IS NULL;
       DROP INDEX envelopes_device_inbox;
+    `,
+  },
+  {
+    version: 6,
+    name: 'the requests share of the queue quota, invitations as requests, caps on groups and keys',
+    sql: `
+      -- As SQLite's version 6. Request-routed envelopes (strangers') may fill only half of a
+      -- device's quota (docs/protocol.md, Limits): queue_usage counts them apart, so the send's
+      -- facts read sees both figures. Older nodes neither read nor write the new columns; the
+      -- triggers below keep them for every node's inserts and deletes.
+      ALTER TABLE queue_usage ADD COLUMN requests bigint NOT NULL DEFAULT 0, ADD COLUMN request_bytes bigint NOT NULL DEFAULT 0;
+      UPDATE queue_usage u SET requests = r.n, request_bytes = r.b
+        FROM (SELECT recipient, coalesce(device_key, '') AS device_key, count(*) AS n, sum(decoded_size(ciphertext)) AS b
+              FROM envelopes WHERE routed = 'request' GROUP BY 1, 2) r
+        WHERE u.recipient = r.recipient AND u.device_key = r.device_key;
+      CREATE OR REPLACE FUNCTION envelopes_counted_in() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        -- Sorted, so that two nodes touching the same counters take their row locks in one order.
+        INSERT INTO queue_usage (recipient, device_key, envelopes, bytes, requests, request_bytes)
+          SELECT recipient, coalesce(device_key, ''), count(*), sum(decoded_size(ciphertext)),
+                 count(*) FILTER (WHERE routed = 'request'), coalesce(sum(decoded_size(ciphertext)) FILTER (WHERE routed = 'request'), 0)
+          FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
+          ON CONFLICT (recipient, device_key) DO UPDATE SET envelopes = queue_usage.envelopes + excluded.envelopes, bytes = queue_usage.bytes + excluded.bytes,
+            requests = queue_usage.requests + excluded.requests, request_bytes = queue_usage.request_bytes + excluded.request_bytes;
+        INSERT INTO pending_requests (sender, recipient, envelopes)
+          SELECT sender, recipient, count(*) FROM new_rows WHERE routed = 'request' GROUP BY 1, 2 ORDER BY 1, 2
+          ON CONFLICT (sender, recipient) DO UPDATE SET envelopes = pending_requests.envelopes + excluded.envelopes;
+        RETURN NULL;
+      END $$;
+      CREATE OR REPLACE FUNCTION envelopes_counted_out() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE queue_usage u SET envelopes = u.envelopes - o.n, bytes = u.bytes - o.b, requests = u.requests - o.rn, request_bytes = u.request_bytes - o.rb
+          FROM (SELECT recipient, coalesce(device_key, '') AS device_key, count(*) AS n, sum(decoded_size(ciphertext)) AS b,
+                  count(*) FILTER (WHERE routed = 'request') AS rn, coalesce(sum(decoded_size(ciphertext)) FILTER (WHERE routed = 'request'), 0) AS rb
+                FROM old_rows GROUP BY 1, 2 ORDER BY 1, 2) o
+          WHERE u.recipient = o.recipient AND u.device_key = o.device_key;
+        DELETE FROM queue_usage WHERE envelopes <= 0 AND recipient IN (SELECT recipient FROM old_rows);
+        UPDATE pending_requests p SET envelopes = p.envelopes - o.n
+          FROM (SELECT sender, recipient, count(*) AS n FROM old_rows WHERE routed = 'request' GROUP BY 1, 2 ORDER BY 1, 2) o
+          WHERE p.sender = o.sender AND p.recipient = o.recipient;
+        DELETE FROM pending_requests WHERE envelopes <= 0 AND recipient IN (SELECT recipient FROM old_rows WHERE routed = 'request');
+        RETURN NULL;
+      END $$;
+
+      -- A pending group invitation is a contact request: pending_requests counts it with the
+      -- inviter's request-routed envelopes, so the per-pair cap covers both and a send still
+      -- reads one counter.
+      INSERT INTO pending_requests (sender, recipient, envelopes)
+        SELECT invited_by, address, count(*) FROM group_invitations GROUP BY 1, 2
+        ON CONFLICT (sender, recipient) DO UPDATE SET envelopes = pending_requests.envelopes + excluded.envelopes;
+      CREATE FUNCTION invitations_counted_in() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO pending_requests (sender, recipient, envelopes)
+          SELECT invited_by, address, count(*) FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
+          ON CONFLICT (sender, recipient) DO UPDATE SET envelopes = pending_requests.envelopes + excluded.envelopes;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION invitations_counted_out() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE pending_requests p SET envelopes = p.envelopes - o.n
+          FROM (SELECT invited_by, address, count(*) AS n FROM old_rows GROUP BY 1, 2 ORDER BY 1, 2) o
+          WHERE p.sender = o.invited_by AND p.recipient = o.address;
+        DELETE FROM pending_requests WHERE envelopes <= 0 AND recipient IN (SELECT address FROM old_rows);
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER group_invitations_count_in AFTER INSERT ON group_invitations REFERENCING NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION invitations_counted_in();
+      CREATE TRIGGER group_invitations_count_out AFTER DELETE ON group_invitations REFERENCING OLD TABLE AS old_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION invitations_counted_out();
+
+      -- The counts behind --max-groups-per-wallet and --max-keys-per-wallet, each a short range.
+      CREATE INDEX chat_groups_creator ON chat_groups (creator_address);
+      CREATE INDEX api_keys_active ON api_keys (address) WHERE revoked_at IS NULL;
     `,
   },
 ];

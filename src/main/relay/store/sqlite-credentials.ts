@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ensureAccountStatement, isUniqueViolation } from './sqlite-accounts.js';
 import type { GroupCommit } from './group-commit.js';
+import { tooManyKeys } from './limit-refusals.js';
 import { MAX_DEVICES, StoreError, type ApiKeyRow, type DeviceRow, type RelayStore } from './store.js';
 
 export type CredentialsPart = Pick<
@@ -37,6 +38,7 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
       `INSERT INTO api_keys (id, address, hash, label, prefix, device_key, created_at, last_used_at, revoked_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    activeKeys: db.prepare<[string], number>(`SELECT count(*) FROM api_keys WHERE address = ? AND revoked_at IS NULL`).pluck(),
     apiKeyByHash: db.prepare<[Buffer], ApiKeyRow & { hash: Buffer }>(CREDENTIAL_SQL.apiKeyByHash),
     apiKeys: db.prepare<[string], ApiKeyRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE address = ? ORDER BY created_at, rowid`),
     // Revoking twice keeps the first time.
@@ -67,8 +69,9 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
     return true;
   });
 
-  const insertApiKey = db.transaction((k: ApiKeyRow & { hash: Buffer }) => {
+  const insertApiKey = db.transaction((k: ApiKeyRow & { hash: Buffer }, maxActive: number) => {
     s.ensureAccount.run(k.address);
+    if (s.activeKeys.get(k.address)! >= maxActive) throw tooManyKeys(maxActive);
     s.insertApiKey.run(k.id, k.address, k.hash, k.label, k.prefix, k.deviceKey, k.createdAt, k.lastUsedAt, k.revokedAt);
   });
 
@@ -82,8 +85,8 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
     async revokeDevice(address, publicKey, now) {
       return revokeDevice.immediate(address.toLowerCase(), publicKey.toLowerCase(), now);
     },
-    async insertApiKey(k) {
-      insertApiKey.immediate({ ...k, id: k.id.toLowerCase(), address: k.address.toLowerCase(), deviceKey: k.deviceKey?.toLowerCase() ?? null });
+    async insertApiKey(k, maxActive = Infinity) {
+      insertApiKey.immediate({ ...k, id: k.id.toLowerCase(), address: k.address.toLowerCase(), deviceKey: k.deviceKey?.toLowerCase() ?? null }, maxActive);
     },
     async findApiKeyByHash(hash) {
       return s.apiKeyByHash.get(hash) ?? null;

@@ -4,7 +4,8 @@ import { routeDirect } from '../routing.js';
 import type { GroupCommit } from './group-commit.js';
 import { STAKE_SQL } from './sqlite-stakes.js';
 import { decodedSize, newEnvelopeRow, recipientFull, STAKE_USED, stakedRequest, stakeFirstLook, tooManyRequestsPending } from './envelope-rows.js';
-import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore, type RoutingFacts, type StakeRow } from './store.js';
+import { requestsFull } from './limit-refusals.js';
+import { requestShare, StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore, type RoutingFacts, type StakeRow } from './store.js';
 
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
 
@@ -62,7 +63,7 @@ export const ENVELOPE_SQL = {
   ackAll: `DELETE FROM envelopes WHERE id = ? AND recipient = ?`,
   ackDevice: `DELETE FROM envelopes WHERE id = ? AND recipient = ? AND (device_key = ? OR device_key IS NULL)`,
   sweep: `DELETE FROM envelopes WHERE seq IN (SELECT seq FROM envelopes WHERE created_at < ? LIMIT ?)`,
-  usage: `SELECT envelopes, bytes FROM queue_usage WHERE recipient = ? AND device_key = ?`,
+  usage: `SELECT envelopes, bytes, requests, request_bytes AS requestBytes FROM queue_usage WHERE recipient = ? AND device_key = ?`,
   pendingRequests: `SELECT envelopes FROM pending_requests WHERE sender = ? AND recipient = ?`,
 } as const;
 
@@ -84,7 +85,7 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     ackAll: db.prepare<[string, string]>(ENVELOPE_SQL.ackAll),
     ackDevice: db.prepare<[string, string, string]>(ENVELOPE_SQL.ackDevice),
     sweep: db.prepare<[number, number]>(ENVELOPE_SQL.sweep),
-    usage: db.prepare<[string, string], { envelopes: number; bytes: number }>(ENVELOPE_SQL.usage),
+    usage: db.prepare<[string, string], { envelopes: number; bytes: number; requests: number; requestBytes: number }>(ENVELOPE_SQL.usage),
     pendingRequests: db.prepare<[string, string], number>(ENVELOPE_SQL.pendingRequests).pluck(),
   };
 
@@ -144,11 +145,16 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
       // cannot pass a quota by splitting itself into many envelopes.
       if (d.limits) {
         const used = s.usage.get(to, deviceKey ?? '');
-        if ((used?.envelopes ?? 0) + 1 > d.limits.maxQueued || (used?.bytes ?? 0) + decodedSize(item.ciphertext) > d.limits.maxQueuedBytes) {
+        const size = decodedSize(item.ciphertext);
+        if ((used?.envelopes ?? 0) + 1 > d.limits.maxQueued || (used?.bytes ?? 0) + size > d.limits.maxQueuedBytes) {
           throw recipientFull(to, index);
         }
-        if (route.routed === 'request' && (s.pendingRequests.get(sender, to) ?? 0) + 1 > d.limits.maxRequestsPerPair) {
-          throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
+        if (route.routed === 'request') {
+          // Strangers fill at most half of the quota: the rest stays free for contacts and groups.
+          if ((used?.requests ?? 0) + 1 > requestShare(d.limits.maxQueued) || (used?.requestBytes ?? 0) + size > requestShare(d.limits.maxQueuedBytes)) {
+            throw requestsFull(to, index);
+          }
+          if ((s.pendingRequests.get(sender, to) ?? 0) + 1 > d.limits.maxRequestsPerPair) throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
         }
       }
       const envelope = newEnvelopeRow(d, item, { sender, to, deviceKey, routed: route.routed, groupId, botName });

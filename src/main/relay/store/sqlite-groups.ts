@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeGroupAdd } from '../routing.js';
-import { StoreError, type AddOutcome, type BotTokenRow, type DeviceRow, type GroupRole, type GroupRow, type InvitationRow, type RelayStore } from './store.js';
+import { invitationsPending, tooManyGroups } from './limit-refusals.js';
+import { StoreError, type AddOutcome, type BotTokenRow, type DeviceRow, type GroupRole, type GroupRow, type InvitationRow, type InviteRules, type RelayStore } from './store.js';
 
 export type GroupsPart = Pick<
   RelayStore,
@@ -92,13 +93,18 @@ export function groupsPart(db: Database.Database): GroupsPart {
       `INSERT INTO group_members (group_id, address, joined_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     removeMember: db.prepare<[string, string]>(`DELETE FROM group_members WHERE group_id = ? AND address = ?`),
-    addFacts: db.prepare<[{ wallet: string; creator: string; adder: string }], { blocks: number; knows: number; policy: UnknownSenders | null }>(
+    createdBy: db.prepare<[string], number>(`SELECT count(*) FROM chat_groups WHERE creator_address = ?`).pluck(),
+    addFacts: db.prepare<[{ wallet: string; creator: string; adder: string }], { blocks: number; knows: number; policy: UnknownSenders | null; stakePaid: number }>(
       `SELECT
          EXISTS (SELECT 1 FROM contacts WHERE owner = :wallet AND kind = 'block' AND other IN (:creator, :adder)) AS blocks,
          (EXISTS (SELECT 1 FROM contacts WHERE owner = :wallet AND kind = 'allow' AND other = :adder)
            OR EXISTS (SELECT 1 FROM sent_before WHERE sender = :wallet AND recipient = :adder)) AS knows,
-         (SELECT unknown_senders FROM accounts WHERE address = :wallet) AS policy`,
+         (SELECT unknown_senders FROM accounts WHERE address = :wallet) AS policy,
+         EXISTS (SELECT 1 FROM stakes WHERE sender = :adder AND recipient = :wallet AND status IN ('active', 'released')) AS stakePaid`,
     ),
+    isInvited: db.prepare<[string, string], number>(`SELECT 1 FROM group_invitations WHERE group_id = ? AND address = ?`).pluck(),
+    // Kept by triggers: the sender's undelivered request-routed envelopes and pending invitations.
+    pendingRequests: db.prepare<[string, string], number>(`SELECT envelopes FROM pending_requests WHERE sender = ? AND recipient = ?`).pluck(),
     invite: db.prepare<[string, string, string, number]>(
       `INSERT INTO group_invitations (group_id, address, invited_by, invited_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
@@ -141,7 +147,8 @@ export function groupsPart(db: Database.Database): GroupsPart {
   };
 
   const createGroup = db.transaction(
-    (g: { id: string; name: string; isPublic: boolean; passwordHash: string | null; avatar: string | null; creatorAddress: string; now: number }) => {
+    (g: { id: string; name: string; isPublic: boolean; passwordHash: string | null; avatar: string | null; creatorAddress: string; now: number }, max: number) => {
+      if (s.createdBy.get(g.creatorAddress)! >= max) throw tooManyGroups(max);
       s.insertGroup.run(g.id, g.name, g.isPublic ? 1 : 0, g.passwordHash, g.avatar, g.creatorAddress, g.now);
       s.addMember.run(g.id, g.creatorAddress, g.now);
       return getGroup(g.id)!;
@@ -162,14 +169,24 @@ export function groupsPart(db: Database.Database): GroupsPart {
     s.dropInvitation.run(groupId, address);
   });
 
-  const addOrInvite = db.transaction((groupId: string, address: string, by: string, now: number): AddOutcome => {
+  const addOrInvite = db.transaction((groupId: string, address: string, by: string, now: number, rules: InviteRules | undefined): AddOutcome => {
     const g = s.creatorAndCount.get(groupId);
     if (!g) throw new StoreError('not-found', 'no such group');
     if (s.isMember.get(groupId, address)) return 'member';
     const f = s.addFacts.get({ wallet: address, creator: g.creatorAddress, adder: by })!;
-    const outcome = routeGroupAdd({ blocksCreatorOrAdder: f.blocks === 1, knowsAdder: f.knows === 1, policy: f.policy ?? 'request' });
+    const outcome = routeGroupAdd({
+      blocksCreatorOrAdder: f.blocks === 1,
+      knowsAdder: f.knows === 1,
+      policy: f.policy ?? 'request',
+      stakePaid: f.stakePaid === 1,
+      stakesEnabled: rules?.stakesEnabled ?? true,
+    });
     if (outcome === 'member') join(groupId, address, now);
-    else if (outcome === 'invited') s.invite.run(groupId, address, by, now);
+    else if (outcome === 'invited' && s.isInvited.get(groupId, address) === undefined) {
+      const max = rules?.maxRequestsPerPair ?? Infinity;
+      if ((s.pendingRequests.get(by, address) ?? 0) + 1 > max) throw invitationsPending(address, max);
+      s.invite.run(groupId, address, by, now);
+    }
     return outcome;
   });
 
@@ -182,8 +199,8 @@ export function groupsPart(db: Database.Database): GroupsPart {
   const id = (groupId: string) => groupId.toLowerCase();
 
   return {
-    async createGroup(g) {
-      return createGroup.immediate({ ...g, id: id(g.id), creatorAddress: g.creatorAddress.toLowerCase() });
+    async createGroup(g, maxPerCreator = Infinity) {
+      return createGroup.immediate({ ...g, id: id(g.id), creatorAddress: g.creatorAddress.toLowerCase() }, maxPerCreator);
     },
     async getGroup(groupId) {
       return getGroup(id(groupId));
@@ -223,8 +240,8 @@ export function groupsPart(db: Database.Database): GroupsPart {
       if (!s.cursor.get(id(groupId))) throw new StoreError('not-found', 'no such group');
       join.immediate(id(groupId), address.toLowerCase(), now);
     },
-    async addOrInvite(groupId, address, by, now) {
-      return addOrInvite.immediate(id(groupId), address.toLowerCase(), by.toLowerCase(), now);
+    async addOrInvite(groupId, address, by, now, rules) {
+      return addOrInvite.immediate(id(groupId), address.toLowerCase(), by.toLowerCase(), now, rules);
     },
     async listInvitations(address) {
       return s.invitations.all(address.toLowerCase());

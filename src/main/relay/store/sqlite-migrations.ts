@@ -254,6 +254,58 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX blobs_expiry ON blobs (expires_at);
     `,
   },
+  {
+    version: 6,
+    name: 'the requests share of the queue quota, invitations as requests, caps on groups and keys',
+    sql: `
+      -- Request-routed envelopes (strangers') may fill only half of a device's quota
+      -- (docs/protocol.md, Limits): queue_usage counts them apart, so the send's one point read
+      -- sees both figures.
+      ALTER TABLE queue_usage ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE queue_usage ADD COLUMN request_bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE queue_usage SET requests = r.n, request_bytes = r.b
+        FROM (SELECT recipient, coalesce(device_key, '') AS device_key, count(*) AS n,
+                sum(length(ciphertext) / 4 * 3 - (substr(ciphertext, -1) = '=') - (substr(ciphertext, -2) = '==')) AS b
+              FROM envelopes WHERE routed = 'request' GROUP BY 1, 2) AS r
+        WHERE queue_usage.recipient = r.recipient AND queue_usage.device_key = r.device_key;
+      DROP TRIGGER envelopes_usage_insert;
+      DROP TRIGGER envelopes_usage_delete;
+      CREATE TRIGGER envelopes_usage_insert AFTER INSERT ON envelopes BEGIN
+        INSERT INTO queue_usage (recipient, device_key, envelopes, bytes, requests, request_bytes)
+          VALUES (NEW.recipient, coalesce(NEW.device_key, ''), 1, length(NEW.ciphertext) / 4 * 3 - (substr(NEW.ciphertext, -1) = '=') - (substr(NEW.ciphertext, -2) = '=='),
+            NEW.routed = 'request', (NEW.routed = 'request') * (length(NEW.ciphertext) / 4 * 3 - (substr(NEW.ciphertext, -1) = '=') - (substr(NEW.ciphertext, -2) = '==')))
+          ON CONFLICT DO UPDATE SET envelopes = envelopes + 1, bytes = bytes + excluded.bytes,
+            requests = requests + excluded.requests, request_bytes = request_bytes + excluded.request_bytes;
+      END;
+      CREATE TRIGGER envelopes_usage_delete AFTER DELETE ON envelopes BEGIN
+        UPDATE queue_usage SET envelopes = envelopes - 1,
+            bytes = bytes - (length(OLD.ciphertext) / 4 * 3 - (substr(OLD.ciphertext, -1) = '=') - (substr(OLD.ciphertext, -2) = '==')),
+            requests = requests - (OLD.routed = 'request'),
+            request_bytes = request_bytes - (OLD.routed = 'request') * (length(OLD.ciphertext) / 4 * 3 - (substr(OLD.ciphertext, -1) = '=') - (substr(OLD.ciphertext, -2) = '=='))
+          WHERE recipient = OLD.recipient AND device_key = coalesce(OLD.device_key, '');
+        DELETE FROM queue_usage WHERE recipient = OLD.recipient AND device_key = coalesce(OLD.device_key, '') AND envelopes <= 0;
+      END;
+
+      -- A pending group invitation is a contact request: pending_requests counts it with the
+      -- inviter's request-routed envelopes, so the per-pair cap covers both and a send still
+      -- checks it with one point read.
+      INSERT INTO pending_requests (sender, recipient, envelopes)
+        SELECT invited_by, address, count(*) FROM group_invitations WHERE true GROUP BY 1, 2
+        ON CONFLICT DO UPDATE SET envelopes = envelopes + excluded.envelopes;
+      CREATE TRIGGER group_invitations_requests_insert AFTER INSERT ON group_invitations BEGIN
+        INSERT INTO pending_requests (sender, recipient, envelopes) VALUES (NEW.invited_by, NEW.address, 1)
+          ON CONFLICT DO UPDATE SET envelopes = envelopes + 1;
+      END;
+      CREATE TRIGGER group_invitations_requests_delete AFTER DELETE ON group_invitations BEGIN
+        UPDATE pending_requests SET envelopes = envelopes - 1 WHERE sender = OLD.invited_by AND recipient = OLD.address;
+        DELETE FROM pending_requests WHERE sender = OLD.invited_by AND recipient = OLD.address AND envelopes <= 0;
+      END;
+
+      -- The counts behind --max-groups-per-wallet and --max-keys-per-wallet, each a short range.
+      CREATE INDEX chat_groups_creator ON chat_groups (creator_address);
+      CREATE INDEX api_keys_active ON api_keys (address) WHERE revoked_at IS NULL;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = latestVersion(MIGRATIONS);

@@ -19,12 +19,21 @@ export type StoreErrorCode =
   | 'creator-cannot-leave' // 409
   | 'nonce-invalid' // unknown, expired, used, or bound to another address (401)
   | 'recipient-full' // the send would pass a recipient device's queue quota (429)
-  | 'too-many-requests-pending' // too many undelivered requests from this sender to this wallet (429)
+  | 'requests-full' // a request-routed send would pass half of that quota, the share strangers may fill (429)
+  | 'too-many-requests-pending' // too many undelivered requests (and invitations) from this sender to this wallet (429)
   | 'too-many-devices' // the wallet already has MAX_DEVICES current devices (409)
+  | 'too-many-keys' // the wallet already has its maximum of active API keys (409)
+  | 'too-many-groups' // the wallet already created its maximum of groups (429)
   | 'blob-quota-full'; // the upload would pass the uploader's blob storage quota (429)
 
 /** Current devices a wallet may have at once (docs/protocol.md §4 Limits). */
 export const MAX_DEVICES = 16;
+
+/**
+ * The share of a recipient device's queue quota that request-routed envelopes (strangers') may
+ * fill, so that a flood of them never makes a contact's message bounce (docs/protocol.md §4 Limits).
+ */
+export const requestShare = (quota: number): number => Math.floor(quota / 2);
 
 /** Per-recipient queue limits a send is checked against (docs/protocol.md §4 Limits); operator flags. */
 export interface QueueLimits {
@@ -32,8 +41,16 @@ export interface QueueLimits {
   maxQueued: number;
   /** decoded ciphertext bytes, same scope */
   maxQueuedBytes: number;
-  /** undelivered request-routed envelopes from one sender to one recipient wallet */
+  /** undelivered request-routed envelopes and pending group invitations from one sender to one recipient wallet */
   maxRequestsPerPair: number;
+}
+
+/** What an invitation to a group is checked against (docs/protocol.md, Limits): it is a contact request. */
+export interface InviteRules {
+  /** the pending invitation counts with the inviter's contact requests toward this */
+  maxRequestsPerPair: number;
+  /** false on a relay without a stake chain: a stake-gated wallet is invited like any other */
+  stakesEnabled: boolean;
 }
 
 export const NO_QUEUE_LIMITS: QueueLimits = { maxQueued: Infinity, maxQueuedBytes: Infinity, maxRequestsPerPair: Infinity };
@@ -212,8 +229,11 @@ export interface RoutingFacts {
   recipientStake: string | null;
 }
 
-/** What adding a wallet to a group did (docs/protocol.md §12 Groups). */
-export type AddOutcome = 'member' | 'invited' | 'blocked';
+/**
+ * What adding a wallet to a group did (docs/protocol.md §12 Groups): `stake-required` when the wallet asks
+ * strangers for a stake and the adder has paid none to it.
+ */
+export type AddOutcome = 'member' | 'invited' | 'blocked' | 'stake-required';
 
 /** A caller's standing in a group. */
 export type GroupRole = 'creator' | 'admin' | 'member';
@@ -279,7 +299,8 @@ export interface RelayStore {
   revokeDevice(address: string, publicKey: string, now: number): Promise<boolean>;
 
   // API keys (hash = SHA-256 of the secret; the store never sees secrets)
-  insertApiKey(k: ApiKeyRow & { hash: Buffer }): Promise<void>;
+  /** Throws too-many-keys when the wallet already has `maxActive` unrevoked keys (no cap when omitted). */
+  insertApiKey(k: ApiKeyRow & { hash: Buffer }, maxActive?: number): Promise<void>;
   findApiKeyByHash(hash: Buffer): Promise<(ApiKeyRow & { hash: Buffer }) | null>;
   listApiKeys(address: string): Promise<ApiKeyRow[]>;
   revokeApiKey(address: string, id: string, now: number): Promise<boolean>;
@@ -307,7 +328,11 @@ export interface RelayStore {
   sweep(cutoff: number): Promise<number>;
 
   // groups
-  createGroup(g: { id: string; name: string; isPublic: boolean; passwordHash: string | null; avatar: string | null; creatorAddress: string; now: number }): Promise<GroupRow>;
+  /** Throws too-many-groups when the creator already created `maxPerCreator` groups (no cap when omitted). */
+  createGroup(
+    g: { id: string; name: string; isPublic: boolean; passwordHash: string | null; avatar: string | null; creatorAddress: string; now: number },
+    maxPerCreator?: number,
+  ): Promise<GroupRow>;
   getGroup(id: string): Promise<GroupRow | null>;
   patchGroup(id: string, patch: GroupPatch): Promise<GroupRow>;
   /** Public groups (or the address's groups when mine is given), newest first, paged by the id of the last one seen. */
@@ -319,9 +344,11 @@ export interface RelayStore {
   /**
    * Adds a wallet on someone's behalf by the wallet's own routing: a member at once when it
    * allows `by` (or has written to `by`), refused when it blocks the creator or `by` or blocks
-   * strangers, otherwise invited. An existing member stays one.
+   * strangers, `stake-required` when it asks strangers for a stake and `by` has paid it none,
+   * otherwise invited. An existing member stays one. With `rules`, a new invitation counts with
+   * `by`'s contact requests to the wallet (throws too-many-requests-pending past the cap).
    */
-  addOrInvite(groupId: string, address: string, by: string, now: number): Promise<AddOutcome>;
+  addOrInvite(groupId: string, address: string, by: string, now: number, rules?: InviteRules): Promise<AddOutcome>;
   listInvitations(address: string): Promise<InvitationRow[]>;
   listInvited(groupId: string): Promise<string[]>;
   /** Accepts (joins) or declines; false when there is no such invitation. Withdrawing one is a decline by the inviter. */

@@ -38,9 +38,14 @@ describe('sign-in (EIP-4361)', () => {
     });
     expect(viaLocalhost).toMatch(new RegExp(`^localhost:${port} wants you to sign in`));
     expect(viaLocalhost).toContain(`URI: http://localhost:${port}\n`);
-    const { signInOrigin } = await import('../routes/account.js');
-    expect(signInOrigin('http', '192.168.1.20:8787', 'https://relay.example.org')).toBe('http://192.168.1.20:8787');
-    expect(signInOrigin('http', 'relay.example.org', 'https://relay.example.org')).toBe('https://relay.example.org');
+    const { signInSites } = await import('../sign-in-site.js');
+    const { relayHostnames } = await import('../http/host-header.js');
+    const lan = signInSites({ url: 'https://192.168.1.20:8787', given: false }, relayHostnames('https://192.168.1.20:8787', []));
+    expect(lan.forRequest('http', '192.168.1.20:8787')).toEqual({ domain: '192.168.1.20:8787', uri: 'http://192.168.1.20:8787' });
+    // an operator's base URL is named whatever the Host (behind a TLS proxy its scheme is the public one)
+    const proxied = signInSites({ url: 'https://relay.example.org', given: true }, relayHostnames('https://relay.example.org', []));
+    expect(proxied.forRequest('http', 'relay.example.org')).toEqual({ domain: 'relay.example.org', uri: 'https://relay.example.org' });
+    expect(proxied.forRequest('http', '127.0.0.1:8787')).toEqual({ domain: 'relay.example.org', uri: 'https://relay.example.org' });
   });
 
   it('a signed challenge gives a device-bound sk_live_ key, shown once', async () => {

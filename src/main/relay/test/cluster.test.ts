@@ -6,6 +6,7 @@ import { PG_MIGRATIONS } from '../store/pg-migrations.js';
 import { openPgStore } from '../store/pg-store.js';
 import { sharedCluster } from '../store/test/backends.js';
 import { pgMissing } from '../store/test/pg-cluster.js';
+import { MAX_HELD_PER_WALLET } from '../live/waiters.js';
 import { startNode, type ClusterNode } from './cluster-harness.js';
 import { call, envelopeTo, signIn, type TestUser } from './harness.js';
 
@@ -93,6 +94,47 @@ describe.skipIf(missing !== null)(`a cluster of two nodes on one PostgreSQL data
       expect((await call(c.b.url, 'GET', '/api/v1/me', { auth: second })).status).toBe(200);
       expect((await call(c.a.url, 'DELETE', `/api/v1/me/keys/${minted.body.key.id}`, { auth: carol.apiKey })).status).toBe(200);
       await expect.poll(async () => (await call(c.b.url, 'GET', '/api/v1/me', { auth: second })).status, { timeout: 1000, interval: 20 }).toBe(401);
+    });
+
+    it('a pull held on B is answered 401 within a second when its key is revoked on A, and so is one whose device is revoked on A', async () => {
+      const dave = await signIn(c.a.url);
+      const davesOther = await signIn(c.a.url, dave.account);
+      const held = pull(c.b, dave, '?wait=20');
+      await expect.poll(() => c.b.app.heldPulls, { timeout: 3000, interval: 5 }).toBe(1);
+      const t0 = performance.now();
+      expect((await call(c.a.url, 'DELETE', `/api/v1/me/keys/${dave.keyId}`, { auth: davesOther.apiKey })).status).toBe(200);
+      expect((await held).status).toBe(401);
+      expect(performance.now() - t0).toBeLessThan(1000);
+
+      const heldToo = pull(c.b, davesOther, '?wait=20');
+      await expect.poll(() => c.b.app.heldPulls, { timeout: 3000, interval: 5 }).toBe(1);
+      const third = await signIn(c.a.url, dave.account);
+      const t1 = performance.now();
+      expect((await call(c.a.url, 'DELETE', `/api/v1/devices/${davesOther.deviceKey}`, { auth: third.apiKey })).status).toBe(200);
+      expect((await heldToo).status).toBe(401);
+      expect(performance.now() - t1).toBeLessThan(1000);
+    });
+
+    it(`a wallet holds at most ${MAX_HELD_PER_WALLET} pulls across the nodes: the next one, on either node, answers the oldest`, async () => {
+      const erin = await signIn(c.a.url);
+      const keys = [erin];
+      for (let i = 0; i < MAX_HELD_PER_WALLET; i++) keys.push(await signIn(c.a.url, erin.account, erin.deviceKey));
+      const held = () => c.a.app.heldPulls + c.b.app.heldPulls;
+      const pulls = [];
+      for (let i = 0; i < MAX_HELD_PER_WALLET; i++) {
+        pulls.push(pull(i % 2 === 0 ? c.a : c.b, keys[i], '?wait=20'));
+        await expect.poll(held, { timeout: 3000, interval: 5 }).toBe(i + 1);
+      }
+      // the oldest is on A; the next is on B
+      const t0 = performance.now();
+      const last = pull(c.b, keys[MAX_HELD_PER_WALLET], '?wait=1');
+      expect((await pulls[0]).body).toEqual({ envelopes: [] });
+      expect(performance.now() - t0).toBeLessThan(1000);
+      expect(held()).toBe(MAX_HELD_PER_WALLET);
+      expect((await last).status).toBe(200);
+      // the rest answer when their wait is cut short by a send to the wallet
+      const sent = await send(c.a, alice, erin);
+      for (const p of pulls.slice(1)) expect((await p).body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent.body.results[0].envelope.id]);
     });
 
     it('the LISTEN connections killed: a held pull is still answered within its wait, and LISTEN comes back', async () => {

@@ -11,8 +11,11 @@ import fc from 'fast-check';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, envelopeTo, sealedLooking, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
+import { rawRequest } from './raw-http.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2500);
+/** Host headers need fewer runs: one hook reads them, whatever the route. */
+const HOST_RUNS = Math.max(200, Math.round(RUNS / 5));
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 
 let relay: TestRelay;
@@ -144,6 +147,13 @@ function send(r: Req): Promise<{ status: number; text: string; contentType: stri
   });
 }
 
+/** The relay's own words: a code of its own (never a framework's `FST_…`), and no echo of the URL. */
+function expectOwnWords(body: { code: string }, text: string, path: string, query: string): void {
+  expect(body.code, text).toMatch(/^[a-z][a-z0-9-]*$/);
+  // short paths are words an error may well contain ("/api/v1/stake-config"); long ones are the fuzz's own
+  for (const part of [path, query]) if (part.length >= 24) expect(text, `echoes ${part}`).not.toContain(part);
+}
+
 describe('fuzzing every /api/v1 route over HTTP', () => {
   it(`${RUNS} random requests (seed ${SEED}): no 5xx, the relay keeps serving, every error is { error, code }`, async () => {
     expect(routes.length).toBeGreaterThan(30);
@@ -155,8 +165,9 @@ describe('fuzzing every /api/v1 route over HTTP', () => {
         expect(res.status, `${r.method} ${r.path}${r.query}`).toBeLessThan(500);
         // an answer that is not an error (or to HEAD, which has no body) stands in as well-formed
         const isError = res.status >= 400 && r.method !== 'HEAD';
-        const parsed = isError ? (JSON.parse(res.text) as { error?: unknown; code?: unknown }) : { error: '', code: '' };
+        const parsed = isError ? (JSON.parse(res.text) as { error?: unknown; code?: unknown }) : { error: '', code: 'ok' };
         expect({ error: typeof parsed.error, code: typeof parsed.code }, `${r.method} ${r.path}${r.query} → ${res.status} ${res.text}`).toEqual({ error: 'string', code: 'string' });
+        expectOwnWords(parsed as { code: string }, res.text, r.path, r.query);
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
@@ -168,5 +179,76 @@ describe('fuzzing every /api/v1 route over HTTP', () => {
     // and the relay still works for a real client
     expect((await call(relay.url, 'GET', '/api/v1/me', { auth: alice.apiKey })).status).toBe(200);
     expect((await call(relay.url, 'POST', '/api/v1/envelopes', { auth: alice.apiKey, body: envelopeTo(bob) })).status).toBe(200);
+  }, 300_000);
+});
+
+describe('fuzzing the Host header (docs/protocol.md, Sign-in)', () => {
+  let fixed: TestRelay;
+  beforeAll(async () => {
+    fixed = await startRelay({ baseUrl: 'https://relay.example.com', baseUrlGiven: true });
+  });
+  afterAll(async () => fixed?.close());
+
+  /** Any byte but CR and LF (which end a header, so they test Node's parser rather than ours). */
+  const anyByte = fc.integer({ min: 0, max: 255 }).filter((b) => b !== 10 && b !== 13).map((b) => String.fromCharCode(b));
+  const port = fc.oneof(fc.integer({ min: 0, max: 70_000 }).map(String), fc.stringMatching(/^[0-9]{1,30}$/), fc.constantFrom('', '0', '080', '65535', '65536', '99999', '-1', '1e3', ' 80', '80 '));
+  const name = fc.oneof(
+    fc.constantFrom('localhost', 'LOCALHOST', '127.0.0.1', '127.1', '127.0.0.01', '[::1]', '[::1', '::1', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', 'relay.example.com', 'evil.example', 'localhost.', 'xn--e1afmkfd.example', 'a..b', ''),
+    fc.stringMatching(/^[a-z0-9.-]{1,20}$/),
+    fc.string({ unit: anyByte, maxLength: 20 }),
+  );
+  const host = () =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.tuple(name, fc.option(port, { nil: undefined })).map(([n, p]) => (p === undefined ? n : `${n}:${p}`)) },
+      { weight: 2, arbitrary: fc.tuple(name, port, name).map(([a, p, b]) => `${a}:${p}@${b}`) },
+      fc.tuple(name, fc.constantFrom(' ', '\t', '\u0000', '\u0001', '\u007f', '\u00a0', '\u00ff', '/', '?', '#', '%', '\\', ',', ';', '@'), name).map(([a, c, b]) => a + c + b),
+      fc.string({ unit: anyByte, maxLength: 80 }),
+      fc.constant(`localhost:${new URL(relay.nodeUrl).port}`),
+    );
+  const target = () =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constant({ method: 'POST', path: '/api/v1/auth/challenge' }) },
+      fc.integer({ min: 0, max: 1000 }).map((i) => ({ method: routes[i % routes.length].method, path: routes[i % routes.length].template.replace(/\{[^}]+\}/g, 'x') })),
+      fc.constantFrom({ method: 'GET', path: '/healthz' }, { method: 'GET', path: '/' }, { method: 'GET', path: '/nowhere' }, { method: 'GET', path: '/reference/static/index.css' }),
+    );
+
+  it(`${HOST_RUNS} odd Host headers (seed ${SEED}): never a 5xx, errors in our shape, and a sign-in message names only a host the relay answers for`, async () => {
+    const statuses = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), host(), target(), fc.option(fc.string({ unit: anyByte, maxLength: 40 }), { nil: undefined }), async (onFixed, hostHeader, t, forwarded) => {
+        const r = onFixed ? fixed : relay;
+        const headers: Array<[string, string]> = [['Host', hostHeader], ['Content-Type', 'application/json']];
+        if (forwarded !== undefined) headers.push(['X-Forwarded-Host', forwarded]);
+        // straight to a node: on a cluster the test proxy's own HTTP client would rewrite an empty Host
+        const res = await rawRequest(r.nodeUrl, { method: t.method, path: t.path, headers, body: t.method === 'GET' ? undefined : JSON.stringify({ address: alice.address }) });
+        const what = `${t.method} ${t.path} Host ${JSON.stringify(hostHeader)} → ${res.status} ${res.body.slice(0, 300)}`;
+        statuses.set(`${res.status}`, (statuses.get(`${res.status}`) ?? 0) + 1);
+        expect(res.status, what).toBeGreaterThanOrEqual(200);
+        expect(res.status, what).toBeLessThan(500);
+        if (res.status >= 400) {
+          const body = JSON.parse(res.body) as { error: unknown; code: string };
+          expect(typeof body.error, what).toBe('string');
+          expectOwnWords(body, res.body, hostHeader, '');
+        }
+        if (t.path === '/api/v1/auth/challenge' && res.status === 200) {
+          const message = (JSON.parse(res.body) as { message: string }).message;
+          const domain = message.slice(0, message.indexOf(' wants you to sign in'));
+          const uri = /\nURI: ([^\n]*)\n/.exec(message)?.[1];
+          if (onFixed) {
+            expect({ domain, uri }, what).toEqual({ domain: 'relay.example.com', uri: 'https://relay.example.com' });
+          } else {
+            // the Host itself, and one of this relay's: a loopback name with a port 1-65535
+            expect(domain, what).toBe(hostHeader.toLowerCase());
+            expect(domain, what).toMatch(/^(localhost|127\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){2}|\[::1\])(:[1-9]\d{0,4})?$/);
+            expect(Number(domain.split(':').at(-1)) || 1, what).toBeLessThanOrEqual(65535);
+            expect(uri, what).toBe(`http://${domain}`);
+          }
+        }
+      }),
+      { seed: SEED, numRuns: HOST_RUNS, endOnFailure: true },
+    );
+    // both kinds of answer were reached: messages handed out and Hosts refused
+    expect(statuses.get('200') ?? 0, JSON.stringify([...statuses])).toBeGreaterThan(HOST_RUNS / 50);
+    expect(statuses.get('400') ?? 0, JSON.stringify([...statuses])).toBeGreaterThan(HOST_RUNS / 10);
   }, 300_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WaiterRegistry, type WakeReason } from '../live/waiters.js';
+import { MAX_HELD_PER_WALLET, WaiterRegistry, type RemoteHold, type WakeReason } from '../live/waiters.js';
 
 /**
  * Two nodes of a cluster, each with its own registry. Every announcement of a held pull reaches
@@ -84,5 +84,86 @@ describe('one held pull per credential across nodes', () => {
     b.register('other', '0xc', null, 60_000);
     hear('a');
     expect(await state(mine)).toBe('held');
+  });
+});
+
+/** Two nodes that tell each other of every held pull, with its wallet, when the test says so. */
+function walletCluster() {
+  const pending = new Map<string, RemoteHold[]>([['a', []], ['b', []]]);
+  const regs = new Map<string, WaiterRegistry>();
+  const node = (name: 'a' | 'b') => {
+    const other = name === 'a' ? 'b' : 'a';
+    const reg = new WaiterRegistry(100, (keyId, hold, wallet) => pending.get(other)!.push({ keyId, hold, ...wallet }));
+    regs.set(name, reg);
+    return reg;
+  };
+  const hear = (name: 'a' | 'b', reversed = false) => {
+    const list = pending.get(name)!.splice(0);
+    if (reversed) list.reverse();
+    for (const x of list) regs.get(name)!.heardWallet(x);
+  };
+  return { node, hear };
+}
+
+describe('at most MAX_HELD_PER_WALLET held pulls per wallet', () => {
+  it('on one node, the 17th answers the wallet\'s oldest with no envelopes; other wallets are left alone', async () => {
+    const reg = new WaiterRegistry(100);
+    const other = reg.register('other', '0xc', null, 60_000);
+    const pulls = [];
+    for (let i = 0; i < MAX_HELD_PER_WALLET; i++) {
+      pulls.push(reg.register(`key-${i}`, '0xb', null, 60_000));
+      await later();
+    }
+    expect(reg.size).toBe(MAX_HELD_PER_WALLET + 1);
+    const last = reg.register('key-new', '0xb', null, 60_000);
+    expect(await pulls[0].woken).toBe('replaced');
+    for (const w of [...pulls.slice(1), last, other]) expect(await state(w)).toBe('held');
+    expect(reg.size).toBe(MAX_HELD_PER_WALLET + 1);
+  });
+
+  it('across two nodes: the oldest of the wallet\'s pulls is answered, whichever node holds it and in whatever order they hear', async () => {
+    for (const reversed of [false, true]) {
+      const { node, hear } = walletCluster();
+      const a = node('a');
+      const b = node('b');
+      const pulls = [];
+      for (let i = 0; i <= MAX_HELD_PER_WALLET; i++) {
+        pulls.push((i % 2 === 0 ? b : a).register(`key-${i}`, '0xb', null, 60_000));
+        await later();
+      }
+      hear('a', reversed);
+      hear('b', reversed);
+      // pull 0 was on b
+      expect(await pulls[0].woken).toBe('replaced');
+      for (const w of pulls.slice(1)) expect(await state(w)).toBe('held');
+      expect(a.size + b.size).toBe(MAX_HELD_PER_WALLET);
+    }
+  });
+
+  it('another node\'s pull counts no more once its wait is over', async () => {
+    const { node, hear } = walletCluster();
+    const a = node('a');
+    const b = node('b');
+    const mine = [a.register('key-a', '0xb', null, 60_000), a.register('key-b', '0xb', null, 60_000)];
+    await later();
+    // fifteen short pulls on b, newer than a's and over before a hears of them
+    for (let i = 0; i < MAX_HELD_PER_WALLET - 1; i++) b.register(`short-${i}`, '0xb', null, 1);
+    await new Promise((r) => setTimeout(r, 20));
+    hear('a');
+    for (const w of mine) expect(await state(w)).toBe('held');
+  });
+
+  it('a credential now held here is not counted again for the node it held on before', async () => {
+    const { node, hear } = walletCluster();
+    const a = node('a');
+    const b = node('b');
+    const oldest = a.register('key-x', '0xb', null, 60_000);
+    await later();
+    for (let i = 0; i < MAX_HELD_PER_WALLET - 1; i++) b.register(i === 0 ? 'moved' : `key-${i}`, '0xb', null, 60_000);
+    await later();
+    // the client of 'moved' pulls again through a: sixteen credentials in all
+    a.register('moved', '0xb', null, 60_000);
+    hear('a');
+    expect(await state(oldest)).toBe('held');
   });
 });

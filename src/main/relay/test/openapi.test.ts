@@ -34,6 +34,46 @@ describe('the OpenAPI document and the reference', () => {
     expect(Object.keys(r.body.paths['/api/v1/blobs/{id}'].get.responses['206'].content)).toEqual(['application/octet-stream']);
   });
 
+  it('names the sign-in and blob refusals: bad-host and host-not-allowed on the challenge, not-siwe on the exchange, the entropy rule on uploads', async () => {
+    const { paths } = (await call(relay.url, 'GET', '/openapi.json')).body;
+    expect(paths['/api/v1/auth/challenge'].post.responses['400'].description).toContain('`bad-host`');
+    expect(paths['/api/v1/auth/challenge'].post.responses['421'].description).toContain('`host-not-allowed`');
+    expect(paths['/api/v1/auth/keys'].post.description).toContain('`not-siwe`');
+    expect(paths['/api/v1/blobs'].post.description).toMatch(/`not-sealed`.*entropy of at least 7.5 bits per byte/);
+    // every error answer of every operation promises both fields
+    for (const [path, ops] of Object.entries(paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { required?: string[] } }> }> }>>)) {
+      for (const [verb, op] of Object.entries(ops)) {
+        for (const [status, res] of Object.entries(op.responses)) {
+          if (Number(status) >= 400) expect(res.content?.['application/json']?.schema.required, `${verb} ${path} ${status}`).toEqual(['error', 'code']);
+        }
+      }
+    }
+  });
+
+  it('names each limit\'s status and code on the routes that answer them (docs/protocol.md, Limits)', async () => {
+    const paths = (await call(relay.url, 'GET', '/openapi.json')).body.paths;
+    const expected: Array<[string, string, number, string]> = [
+      ['/api/v1/envelopes', 'post', 429, 'requests-full'],
+      ['/api/v1/envelopes', 'post', 429, 'too-many-requests-pending'],
+      ['/api/v1/groups/{id}/members', 'post', 429, 'too-many-requests-pending'],
+      ['/api/v1/groups/{id}/members', 'post', 403, 'stake-required'],
+      ['/api/v1/groups', 'post', 429, 'too-many-groups'],
+      ['/api/v1/groups', 'post', 507, 'storage-full'],
+      ['/api/v1/groups/{id}', 'patch', 507, 'storage-full'],
+      ['/api/v1/groups/{id}/tokens', 'post', 507, 'storage-full'],
+      ['/api/v1/me/handle', 'put', 507, 'storage-full'],
+      ['/api/v1/me/keys', 'post', 507, 'storage-full'],
+      ['/api/v1/me/keys', 'post', 409, 'too-many-keys'],
+      ['/api/v1/auth/keys', 'post', 409, 'too-many-keys'],
+      ['/api/v1/envelopes', 'get', 401, 'Revoking the key or its device answers a held pull'],
+    ];
+    for (const [path, verb, status, code] of expected) {
+      const op = paths[path][verb];
+      expect(Object.keys(op.responses), `${verb} ${path}`).toContain(String(status));
+      expect(op.description, `${verb} ${path}`).toContain(code);
+    }
+  });
+
   it('passes the Redocly linter (recommended rules) with no errors or warnings', async () => {
     const r = await call(relay.url, 'GET', '/openapi.json');
     const config = await createConfig({ extends: ['recommended'] });

@@ -215,6 +215,13 @@ describe('SIWE check before signing', () => {
     expect(codeOf(() => check(createSiweMessage(base), `${uri}/`))).toBeUndefined();
   });
 
+  it('accepts a relay reached at a bracketed IPv6 address, and only that one', () => {
+    const v6 = createSiweMessage({ ...base, uri: 'http://[::1]:4000' }).replace(/^127\.0\.0\.1:4000 /, '[::1]:4000 ');
+    expect(check(v6, 'http://[::1]:4000')).toMatchObject({ domain: '[::1]:4000', uri: 'http://[::1]:4000', nonce: 'abcdefgh1234' });
+    expect(rejected(v6)).toBe('siwe-rejected');
+    expect(rejected(v6.replace('[::1]:4000 wants', '[::2]:4000 wants'), 'http://[::1]:4000')).toBe('siwe-rejected');
+  });
+
   it('refuses another address, domain, URI, version or time', () => {
     const other = walletFromMnemonic(newMnemonic()).address;
     expect(rejected(createSiweMessage({ ...base, address: getAddress(other) }))).toBe('siwe-rejected');

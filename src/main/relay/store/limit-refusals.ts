@@ -1,0 +1,25 @@
+import { StoreError } from './store.js';
+
+/** The refusals of the limits of docs/protocol.md (Limits) that both stores raise alike. */
+
+export const tooManyGroups = (max: number) =>
+  new StoreError('too-many-groups', `a wallet can create at most ${max} groups on this relay`);
+
+export const invitationsPending = (to: string, max: number) =>
+  new StoreError('too-many-requests-pending', `${to} has not yet answered ${max} of your contact requests and group invitations; nothing was sent`);
+
+/** Names where old keys are revoked: a person hitting the cap needs to know what to do next. */
+export const tooManyKeys = (max: number) =>
+  new StoreError(
+    'too-many-keys',
+    `this wallet already has ${max} active API keys on this relay; revoke old ones first: in the app under Settings → API keys ` +
+      '(a device\'s own key goes with the device, under Settings → Devices), with the client CLI\'s `keys` and `revoke-key <id>`, ' +
+      'or DELETE /api/v1/me/keys/{id} with one of its keys',
+  );
+
+export const requestsFull = (to: string, index: number) =>
+  new StoreError(
+    'requests-full',
+    `${to} has as many contact requests from strangers waiting on this relay as it keeps for them; nothing was sent, try again after they have caught up`,
+    index,
+  );
