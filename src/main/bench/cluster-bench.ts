@@ -14,8 +14,8 @@ import { openClusterNode, type ClusterNodeDeps } from '../relay/cluster-node.js'
 import { DEFAULT_CONFIG, type RelayConfig } from '../relay/config.js';
 import { LocalDoorbell } from '../relay/live/doorbell.js';
 import { openSqliteStore } from '../relay/store/sqlite-store.js';
-import { startPgCluster } from '../relay/store/test/pg-cluster.js';
-import { openNotifyHop } from '../relay/store/test/pg-notify-hop.js';
+import { startPgCluster } from '../test-support/pg-cluster.js';
+import { openNotifyHop } from '../test-support/pg-notify-hop.js';
 import type { RelayStore } from '../relay/store/store.js';
 import { envelopeBodies } from '../test-support/sealed-like.js';
 import { callJson, signIn } from '../test-support/sign-in.js';

@@ -34,7 +34,7 @@ export const SECTIONS: BenchSection[] = [
     name: 'cluster',
     // needs PostgreSQL's server programs (it makes a throw-away cluster); skipped without them
     load: async () => {
-      const { pgMissing } = await import('../relay/store/test/pg-cluster.js');
+      const { pgMissing } = await import('../test-support/pg-cluster.js');
       if (pgMissing()) return null;
       const { benchCluster } = await import('./cluster-bench.js');
       return (ctx) => benchCluster({ quick: ctx.quick, log: ctx.log });

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runTs, startTs, type Child } from '../../test-support/child-process.js';
 import { parseInvocation, UsageError } from '../cli-args.js';
 import { sharedCluster } from '../store/test/backends.js';
-import { pgMissing } from '../store/test/pg-cluster.js';
+import { pgMissing } from '../../test-support/pg-cluster.js';
 import { call, signIn } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));

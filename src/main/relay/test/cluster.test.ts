@@ -5,7 +5,7 @@ import { openPg } from '../store/pg-client.js';
 import { PG_MIGRATIONS } from '../store/pg-migrations.js';
 import { openPgStore } from '../store/pg-store.js';
 import { sharedCluster } from '../store/test/backends.js';
-import { pgMissing } from '../store/test/pg-cluster.js';
+import { pgMissing } from '../../test-support/pg-cluster.js';
 import { MAX_HELD_PER_WALLET } from '../live/waiters.js';
 import { startNode, type ClusterNode } from './cluster-harness.js';
 import { call, envelopeTo, signIn, type TestUser } from './harness.js';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPg } from '../store/pg-client.js';
 import { sharedCluster } from '../store/test/backends.js';
-import { pgMissing } from '../store/test/pg-cluster.js';
+import { pgMissing } from '../../test-support/pg-cluster.js';
 import { startTs, type Child } from '../../test-support/child-process.js';
 import { DB_FILE } from '../admin.js';
 import { call, envelopeTo, signIn, type TestUser } from './harness.js';

@@ -3,7 +3,7 @@ import { openPg } from '../pg-client.js';
 import { openPgStore } from '../pg-store.js';
 import type { RelayStore } from '../store.js';
 import { openTempStore } from './temp-store.js';
-import { pgMissing, startPgCluster, type PgCluster } from './pg-cluster.js';
+import { pgMissing, startPgCluster, type PgCluster } from '../../../test-support/pg-cluster.js';
 
 /** A store under test, fresh for each test, on one backend or the other. */
 export interface TestStore {

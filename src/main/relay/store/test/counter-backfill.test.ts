@@ -7,7 +7,7 @@ import { migratePg, PG_MIGRATIONS } from '../pg-migrations.js';
 import { MIGRATIONS } from '../sqlite-migrations.js';
 import { openSqliteStore } from '../sqlite-store.js';
 import { destroySharedCluster, sharedCluster } from './backends.js';
-import { pgMissing } from './pg-cluster.js';
+import { pgMissing } from '../../../test-support/pg-cluster.js';
 import { addr, tempDir } from './temp-store.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrayLiteral, openPg } from '../pg-client.js';
-import { pgMissing, startPgCluster, type PgCluster } from './pg-cluster.js';
+import { pgMissing, startPgCluster, type PgCluster } from '../../../test-support/pg-cluster.js';
 
 const missing = pgMissing();
 

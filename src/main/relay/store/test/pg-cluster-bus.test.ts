@@ -4,7 +4,7 @@ import { joinClusterBus, RING_GATHER_MS } from '../pg-cluster-bus.js';
 import type { PgListener } from '../pg-client.js';
 import { openPgStore, type PgRelayStore } from '../pg-store.js';
 import { direct, item } from './deliveries.js';
-import { pgMissing, startPgCluster, type PgCluster } from './pg-cluster.js';
+import { pgMissing, startPgCluster, type PgCluster } from '../../../test-support/pg-cluster.js';
 import { addr, devKey } from './temp-store.js';
 
 const missing = pgMissing();

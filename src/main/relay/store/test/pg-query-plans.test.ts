@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPg, type PgSql } from '../pg-client.js';
 import { PG_ENVELOPE_SQL } from '../pg-envelopes.js';
 import { openPgStore, type PgRelayStore } from '../pg-store.js';
-import { pgMissing, startPgCluster, type PgCluster } from './pg-cluster.js';
+import { pgMissing, startPgCluster, type PgCluster } from '../../../test-support/pg-cluster.js';
 import { addr, devKey } from './temp-store.js';
 
 const missing = pgMissing();

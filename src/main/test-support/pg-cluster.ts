@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPg } from '../pg-client.js';
+import { openPg } from '../relay/store/pg-client.js';
 
 /**
  * A throw-away PostgreSQL cluster for tests: initdb in a temp folder, a unix socket there and no
