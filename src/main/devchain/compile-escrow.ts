@@ -13,7 +13,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const SOURCE = 'contracts/RelayStakeEscrow.sol';
-export const ARTIFACT_PATH = join(ROOT, 'src/shared/stake/escrow-artifact.ts');
+export const ARTIFACT_PATH = join(ROOT, 'src/main/contracts/escrow-artifact.ts');
 /** Cancun: OpenZeppelin 5.7 uses MCOPY; Ethereum and Cronos both run Cancun. Pinned so a newer solc default cannot change the bytes. */
 const EVM_VERSION = 'cancun';
 

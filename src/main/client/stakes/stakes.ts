@@ -18,7 +18,7 @@ import {
 import type { StakeConfig, StakeQuote, StakeRecord } from '../../../shared/api/stakes.js';
 import type { ChatMessage, StakeInfo, StakeSettings } from '../../../shared/domain.js';
 import { formatWei } from '../../../shared/stake/amount.js';
-import { ESCROW_ABI } from '../../../shared/stake/escrow-artifact.js';
+import { ESCROW_ABI } from '../../contracts/escrow-artifact.js';
 import type { VaultClient } from '../../vault/vault-client.js';
 import type { LocalStore } from '../store/local-store.js';
 import { MessengerError } from '../core/messenger-error.js';

@@ -6,7 +6,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseEther, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ESCROW_ABI } from '../../../shared/stake/escrow-artifact.js';
+import { ESCROW_ABI } from '../../contracts/escrow-artifact.js';
 import { ANVIL_MISSING } from '../../devchain/anvil.js';
 import { startLocalChain, type LocalChain } from '../../devchain/local-chain.js';
 import { cleanup, cli, cliOk, newProfile, startRelay, tempDir, type Relay } from './harness.js';

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createPublicClient, http, parseEther, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { ESCROW_ABI } from '../../../shared/stake/escrow-artifact.js';
+import { ESCROW_ABI } from '../../contracts/escrow-artifact.js';
 import { ANVIL_MISSING } from '../anvil.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');

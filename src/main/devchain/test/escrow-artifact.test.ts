@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ESCROW_ABI, ESCROW_BYTECODE, ESCROW_RUNTIME_HASH } from '../../../shared/stake/escrow-artifact.js';
+import { ESCROW_ABI, ESCROW_BYTECODE, ESCROW_RUNTIME_HASH } from '../../contracts/escrow-artifact.js';
 import { ARTIFACT_PATH, artifactSource, compileEscrow } from '../compile-escrow.js';
 
 describe('the committed escrow artifact', () => {

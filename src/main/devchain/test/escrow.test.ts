@@ -1,7 +1,7 @@
 import { BaseError, ContractFunctionRevertedError, encodeAbiParameters, keccak256, maxUint96, parseEther, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { ESCROW_ABI } from '../../../shared/stake/escrow-artifact.js';
+import { ESCROW_ABI } from '../../contracts/escrow-artifact.js';
 import { ANVIL_KEYS, ANVIL_MISSING } from '../anvil.js';
 import { compileContract } from '../compile-escrow.js';
 import { startLocalChain, type LocalChain } from '../local-chain.js';

@@ -1,6 +1,6 @@
 import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ESCROW_ABI, ESCROW_BYTECODE } from '../../../shared/stake/escrow-artifact.js';
+import { ESCROW_ABI, ESCROW_BYTECODE } from '../../contracts/escrow-artifact.js';
 
 export interface DeployedEscrow {
   address: `0x${string}`;

@@ -1,5 +1,5 @@
 import { createPublicClient, encodeAbiParameters, fallback, hexToBytes, http, keccak256, recoverTypedDataAddress, type Hex, type PublicClient } from 'viem';
-import { ESCROW_ABI, ESCROW_IMMUTABLE_RANGES, ESCROW_RUNTIME_HASH } from '../../../shared/stake/escrow-artifact.js';
+import { ESCROW_ABI, ESCROW_IMMUTABLE_RANGES, ESCROW_RUNTIME_HASH } from '../../contracts/escrow-artifact.js';
 import { STAKE_STATUSES, type StakeStatus } from '../../../shared/stake/stake-types.js';
 
 /** The chain a relay takes stakes on (docs/protocol.md §13 Stakes). */

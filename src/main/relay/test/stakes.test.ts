@@ -1,7 +1,7 @@
 import { type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ESCROW_ABI } from '../../../shared/stake/escrow-artifact.js';
+import { ESCROW_ABI } from '../../contracts/escrow-artifact.js';
 import { ANVIL_KEYS, ANVIL_MISSING } from '../../devchain/anvil.js';
 import { startLocalChain, type LocalChain } from '../../devchain/local-chain.js';
 import { runAdmin } from '../admin.js';
