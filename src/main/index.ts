@@ -9,7 +9,7 @@ import { installDoorway, pushEvent } from './ipc/doorway.js';
 import { safeStorageCodec } from './safe-storage-codec.js';
 import { AppServices } from './services/app-services.js';
 import { builtRelayLauncher } from './services/relay-launcher.js';
-import { configureSqliteBinding } from './sqlite-binding.js';
+import { configureSqliteBinding } from './sqlite/sqlite-binding.js';
 import { keychainRefusal } from './shell-guards.js';
 import { createMainWindow, hardenSession } from './window.js';
 

@@ -16,8 +16,6 @@ export const SEARCH_QUERY_MAX_CHARS = 200;
  */
 export const MATCH_START = '\u0002';
 export const MATCH_END = '\u0003';
-/** where snippet() cut the message short */
-export const SNIPPET_ELLIPSIS = '…';
 
 export interface MessageSearchHit {
   messageId: string;

@@ -1,4 +1,4 @@
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { hexToBytes } from '@noble/hashes/utils.js';
 import { fromBase64 } from './base64.js';
 import { VaultError } from './vault-error.js';
 
@@ -62,10 +62,6 @@ export function deviceKeyBytes(key: string | Uint8Array): Uint8Array {
   }
   if (!(key instanceof Uint8Array) || key.length !== KEY_BYTES) throw new VaultError('bad-key', 'a device key must be 32 bytes');
   return key;
-}
-
-export function deviceKeyHex(key: Uint8Array): string {
-  return bytesToHex(key);
 }
 
 /**

@@ -36,10 +36,6 @@ export function normalizeAddress(value: string): string {
   return value.toLowerCase();
 }
 
-export function sameAddress(a: string, b: string): boolean {
-  return isAddress(a) && isAddress(b) && a.toLowerCase() === b.toLowerCase();
-}
-
 /** EIP-55 mixed-case checksum spelling, for display and for SIWE messages. */
 export function toChecksumAddress(address: string): string {
   const lower = normalizeAddress(address).slice(2);

@@ -103,5 +103,3 @@ export const JoinBody = Type.Object({ password: Type.Optional(Type.String({ maxL
 export const MintTokenBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 export const MintTokenResult = Type.Object({ token: Type.String({ description: 'gtk_live_ secret, shown once' }), botToken: BotTokenMeta });
 export type MintTokenResult = Static<typeof MintTokenResult>;
-
-export const GroupIdParams = Type.Object({ id: Type.String() });

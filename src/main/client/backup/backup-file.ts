@@ -32,7 +32,6 @@ import { open, rename, rm } from 'node:fs/promises';
 import { scryptAsync } from '@noble/hashes/scrypt.js';
 import { MessengerError } from '../core/messenger-error.js';
 
-export const BACKUP_EXTENSION = '.relaybackup';
 const MAGIC = Buffer.from('RLYBAKUP', 'ascii');
 const FORMAT_VERSION = 1;
 const KDF_SCRYPT = 1;

@@ -10,7 +10,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 
-export const SAFETY_NUMBER_VERSION = 1;
 /** like Signal's fingerprint: enough rounds that a search for a colliding half costs real work */
 export const SAFETY_NUMBER_ITERATIONS = 5200;
 const LABEL = utf8ToBytes('RelayMessenger safety number v1');

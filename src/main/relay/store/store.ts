@@ -53,8 +53,6 @@ export interface InviteRules {
   stakesEnabled: boolean;
 }
 
-export const NO_QUEUE_LIMITS: QueueLimits = { maxQueued: Infinity, maxQueuedBytes: Infinity, maxRequestsPerPair: Infinity };
-
 export class StoreError extends Error {
   constructor(
     readonly code: StoreErrorCode,
