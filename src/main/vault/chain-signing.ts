@@ -1,6 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { hashTypedData, keccak256, serializeTransaction, type TransactionSerializableEIP1559, type TypedDataDefinition } from 'viem';
+import { ADDRESS } from '../../shared/identity-patterns.js';
 import { VaultError } from './vault-error.js';
 import type { TransactionToSign, TypedDataToSign } from './vault-protocol.js';
 
@@ -11,7 +12,6 @@ import type { TransactionToSign, TypedDataToSign } from './vault-protocol.js';
  */
 
 const HEX = /^0x[0-9a-fA-F]*$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UINT = /^[0-9]{1,78}$/;
 
 function uint(value: unknown, name: string): bigint {

@@ -8,6 +8,7 @@
  * client can reproduce it; the test vector there is checked by the tests.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import { ADDRESS } from '../../../shared/identity-patterns.js';
 import { concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 
 /** like Signal's fingerprint: enough rounds that a search for a colliding half costs real work */
@@ -32,7 +33,7 @@ function u16(n: number): Uint8Array {
 
 /** One side's 30 digits. */
 export function safetyHalf(side: SafetySide): string {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(side.address)) throw new Error('a safety number needs a wallet address');
+  if (!ADDRESS.test(side.address)) throw new Error('a safety number needs a wallet address');
   const keys = canonicalKeys(side.deviceKeys);
   if (keys.length === 0) throw new Error(`${side.address} has no certified device`);
   if (keys.some((k) => !/^[0-9a-f]{64}$/.test(k))) throw new Error('a device key is 32 bytes of hex');
