@@ -48,6 +48,14 @@ test('1. the message menu works with the mouse: it opens above the next message 
   const box = (await menu.boundingBox())!;
   const view = alice.page.viewportSize()!;
   expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= view.width && box.y + box.height <= view.height).toBe(true);
+  // what the pointer meets at the middle of each item is that item, not the next message's row
+  const hits = await menu.getByRole('menuitem').evaluateAll((items) =>
+    items.map((item) => {
+      const r = item.getBoundingClientRect();
+      return item.contains(item.ownerDocument.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+    }),
+  );
+  expect(hits).toEqual([true, true]);
   await check(alice.page, 'message menu open');
   await alice.page.getByRole('menuitem', { name: 'Edit' }).click();
   await alice.page.getByRole('textbox', { name: 'Edit message' }).fill('first, edited with the mouse');
@@ -102,4 +110,47 @@ test('2, 10. a dead relay in Settings is tried, refused and left: the app stays 
   await banner.getByText('Details').click();
   await expect(banner.getByText(/ECONNREFUSED/)).toBeVisible();
   await check(sam.page, 'offline banner details');
+});
+
+/** The page fits the window: nothing to scroll to see the step's buttons. */
+async function fitsWindow(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { scrollingElement: { scrollHeight: number; clientHeight: number } } }).document.scrollingElement;
+    return root.scrollHeight <= root.clientHeight;
+  });
+}
+
+test('3, 5, 11. onboarding keeps the passphrase from welcome to import, says why Connect is off, and every step fits the window', async ({ app }) => {
+  const ann = await app('ann-import');
+  const p = ann.page;
+  expect(await fitsWindow(p)).toBe(true);
+
+  // 3. typed on the welcome screen, still there on the import screen, and it protects the wallet
+  await p.getByLabel('Passphrase for this computer (recommended)').fill('correct horse battery');
+  await p.getByRole('button', { name: 'I already have a wallet' }).click();
+  await expect(p.getByLabel('Passphrase for this computer (recommended)')).toHaveValue('correct horse battery');
+  expect(await fitsWindow(p)).toBe(true);
+  await check(p, 'onboarding import');
+  await p.getByRole('radio', { name: 'Private key' }).check();
+  await p.getByRole('textbox', { name: 'Private key' }).fill('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+  await p.getByRole('button', { name: 'Import wallet' }).click();
+  await p.getByRole('button', { name: 'Skip' }).click();
+
+  // 5. a mistyped scheme: Connect is off, and says why, before the field is even left
+  await expect(p.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
+  expect(await fitsWindow(p)).toBe(true);
+  await p.getByRole('radio', { name: 'A relay address' }).check();
+  await p.getByLabel('Relay URL').fill('htp://127.0.0.1:7300');
+  const connect = p.getByRole('button', { name: 'Connect' });
+  await expect(connect).toBeDisabled();
+  await expect(connect).toHaveAccessibleDescription('A relay address starts with http:// or https://, not htp://.');
+  await expect(p.getByText('A relay address starts with http:// or https://, not htp://.')).toBeVisible();
+  expect(await fitsWindow(p)).toBe(true);
+  await check(p, 'onboarding relay connect off');
+
+  // the passphrase typed on the welcome screen is the one the wallet now asks for
+  await p.goto(await ann.restartProcess());
+  await p.getByLabel('Passphrase').fill('correct horse battery');
+  await p.getByRole('button', { name: 'Unlock' }).click();
+  await expect(p.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
 });
