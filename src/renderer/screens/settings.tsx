@@ -227,7 +227,7 @@ function Relay() {
           <div className="toggle-title">Share on my network</div>
           <div className="subtle small">Let people on the same Wi-Fi or office network use this relay.</div>
         </div>
-        <Switch label="Share on my network" checked={relay.local.lan !== null} busy={lan.busy} disabled={!relay.local.running} onChange={(v) => void lan.run(v)} />
+        <Switch label="Share on my network" checked={relay.local.lan !== null} busy={lan.busy} disabled={!relay.local.running} disabledReason="Turn on “Run a relay on this computer” first: this shares that relay." onChange={(v) => void lan.run(v)} />
       </div>
       <FormError error={lan.error} />
       {relay.local.lan && (
