@@ -172,7 +172,7 @@ test('9, 11, 4, 8, 7. a request says where it waits; the conversation is tidy; a
 
   // 11. the one-line box has no scroll bar; Verify and Copy do not touch; "Latest" covers no message
   const box = p.getByRole('textbox', { name: 'Message' });
-  expect(await box.evaluate((el) => getComputedStyle(el).overflowY)).toBe('hidden');
+  expect(await box.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).overflowY)).toBe('hidden');
   const verify = (await p.locator('.conv-header').getByRole('button', { name: 'Verify' }).boundingBox())!;
   const copy = (await p.locator('.conv-header').getByRole('button', { name: 'Copy address' }).boundingBox())!;
   expect(copy.x - (verify.x + verify.width)).toBeGreaterThanOrEqual(4);

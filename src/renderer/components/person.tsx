@@ -21,8 +21,8 @@ export function usePersonName(address: string, handle?: string | null): string {
 export function Person({ address, handle }: { address: string; handle?: string | null }) {
   const name = usePersonName(address, handle);
   return (
-    <span className="person">
-      <span className="person-name" title={address}>
+    <span className="person-chip">
+      <span className="person-chip-name" title={address}>
         {name}
       </span>
       <CopyButton text={address} label={`Copy ${name}’s address`} className="btn btn-ghost btn-sm" />
