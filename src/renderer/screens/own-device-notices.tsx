@@ -24,7 +24,8 @@ export function OwnDeviceNotices({ address }: { address: string }) {
       {lines.map((n) => (
         <li key={n.id} className="note small">
           <Icon name={n.change === 'added' ? 'alert' : 'key'} size={16} />
-          <span>{noticeText(n, listed.has(n.deviceKey.toLowerCase()))}</span>
+          {/* an empty list is one not loaded yet (this device is always on it) */}
+          <span>{noticeText(n, devices.length === 0 || listed.has(n.deviceKey.toLowerCase()))}</span>
         </li>
       ))}
     </ul>
