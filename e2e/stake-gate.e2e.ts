@@ -36,7 +36,7 @@ test('stake-gate: the sender pays the stake and sends; accepted, it comes back; 
   await expect(ask).toContainText('Your balance: 1 ETH');
   await expectAccessible(leo.page, 'stake ask');
   await ask.getByRole('button', { name: 'Pay & send' }).click();
-  await expect(messages(leo.page).getByText('Sent as a contact request. @kate will see it once they accept.')).toBeVisible({ timeout: 60_000 });
+  await expect(messages(leo.page).getByText('Sent as a contact request: @kate sees it under Requests and can accept you there.')).toBeVisible({ timeout: 60_000 });
   await expect(ask).toHaveCount(0);
 
   // Kate sees the stake on the request and accepts: the stake is released to Leo
@@ -49,7 +49,16 @@ test('stake-gate: the sender pays the stake and sends; accepted, it comes back; 
   await goTo(leo.page, 'Stakes');
   const sent = leo.page.getByRole('list', { name: 'Sent stakes' });
   await expect(sent).toContainText('Accepted: take it back');
+  // Issue 29, item 6: Kate by her handle, her address once (to copy), the balance in six decimals at most
+  const stakeCard = sent.getByRole('article', { name: 'Stake to @kate' });
+  await expect(stakeCard).toContainText('0.05 ETH to @kate');
+  await expect(stakeCard.getByRole('button', { name: 'Copy @kate’s address' })).toBeVisible();
+  await expect(stakeCard).not.toContainText('0x');
+  const balance = leo.page.getByRole('status').filter({ hasText: 'Your balance' });
+  await expect(balance).toHaveText(/^Your balance on chain 31337: 0\.9\d{0,5} ETH$/);
+  await expect(balance.locator('.amount')).toHaveAttribute('title', /^0\.9\d{7,} ETH$/);
   await expectAccessible(leo.page, 'stakes screen');
+  await leo.page.screenshot({ path: '/tmp/ux-shots/stakes-screen-light.png' });
   await sent.getByRole('button', { name: 'Refund' }).click();
   await expect(leo.page.getByRole('status').getByText('0.05 ETH is back in your wallet.')).toBeVisible({ timeout: 30_000 });
   await expect(sent).toContainText('Returned (accepted)');

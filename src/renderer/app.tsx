@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { bridgeKind } from './bridge.js';
 import { Avatar } from './components/avatar.js';
 import { CountBadge } from './components/badges.js';
+import { ErrorDetails } from './components/error-details.js';
 import { Icon, type IconName } from './components/icon.js';
 import { Toasts } from './components/toasts.js';
 import { subscribeToMain } from './events.js';
@@ -152,6 +153,7 @@ function OfflineBanner() {
   const revoked = useStore((s) => s.status?.relay.revoked ?? false);
   const waiting = useStore((s) => s.sync?.pendingOutbox ?? 0);
   const lastError = useStore((s) => s.status?.relay.lastError ?? null);
+  const detail = useStore((s) => s.status?.relay.lastErrorDetail ?? null);
   // Revoked is not offline: nothing written here would ever go out, so don't promise it.
   if (revoked)
     return (
@@ -168,9 +170,10 @@ function OfflineBanner() {
     <div className="offline-banner" role="status">
       <Icon name="wifi" size={16} />
       <span>
-        <strong>Offline</strong> — can't reach the relay{lastError ? ` (${lastError})` : ''}. Messages you write wait on this computer and go out when it is back
+        <strong>Offline</strong> — {lastError ?? "Can't reach the relay."} Messages you write wait on this computer and go out when it is back
         {waiting > 0 ? `: ${waiting} waiting.` : '.'}
       </span>
+      <ErrorDetails detail={detail} />
     </div>
   );
 }

@@ -50,10 +50,11 @@ export function dayKey(iso: string): string {
 }
 
 /**
- * A send the relay refused for one of its quotas, in words about this conversation; null for
- * any other failure. Each says that nothing went out and what waiting would change.
+ * A send refused for a named reason (one of the relay's quotas, or the contact's devices
+ * changed since they were verified), in words about this conversation; null for any other
+ * failure. Each says that nothing went out and what would change it.
  */
-export function quotaRefusal(m: ChatMessage, peerName: string): string | null {
+export function namedRefusal(m: ChatMessage, peerName: string): string | null {
   const group = m.conversationId.startsWith('group:');
   switch (m.errorCode) {
     case 'recipient-full':
@@ -66,6 +67,8 @@ export function quotaRefusal(m: ChatMessage, peerName: string): string | null {
       return `Not delivered: ${peerName} has not yet picked up your earlier requests. Wait until they answer.`;
     case 'storage-full':
       return 'Not delivered: the relay is running out of disk space. Try again later, or tell whoever runs it.';
+    case 'safety-number-changed':
+      return `Not sent: ${possessive(peerName)} devices changed since you verified their safety number. Verify it again, or send anyway.`;
     default:
       return null;
   }
@@ -78,11 +81,11 @@ function possessive(name: string): string {
 /** What a sender should read about a message that was not simply delivered. */
 export function deliveryNote(m: ChatMessage, peerName: string): { tone: 'muted' | 'warn' | 'error'; text: string } | null {
   if (!m.fromMe) return null;
-  if (m.state === 'failed') return { tone: 'error', text: quotaRefusal(m, peerName) ?? (m.error ? `Not sent: ${m.error}` : 'Not sent.') };
+  if (m.state === 'failed') return { tone: 'error', text: namedRefusal(m, peerName) ?? (m.error ? `Not sent: ${m.error}` : 'Not sent.') };
   if (m.state === 'sending') return null;
   switch (m.routed) {
     case 'request':
-      return { tone: 'muted', text: `Sent as a contact request. ${peerName} will see it once they accept.` };
+      return { tone: 'muted', text: `Sent as a contact request: ${peerName} sees it under Requests and can accept you there.` };
     case 'blocked':
       return { tone: 'error', text: `Not delivered: ${peerName} is not accepting messages from you.` };
     case 'stake-gate':
@@ -100,7 +103,7 @@ export function deliveryNote(m: ChatMessage, peerName: string): { tone: 'muted' 
  * something was queued for the recipient.
  */
 export function requestOutcome(m: ChatMessage, peerName: string): { tone: 'success' | 'info' | 'error'; text: string } {
-  if (m.state === 'failed') return { tone: 'error', text: quotaRefusal(m, peerName) ?? (m.error ? `Request not sent: ${m.error}` : 'Request not sent.') };
+  if (m.state === 'failed') return { tone: 'error', text: namedRefusal(m, peerName) ?? (m.error ? `Request not sent: ${m.error}` : 'Request not sent.') };
   if (m.state === 'sending') return { tone: 'info', text: `Request to ${peerName} is waiting to be sent; it goes out as soon as the relay can be reached.` };
   switch (m.routed) {
     case 'stake-gate':

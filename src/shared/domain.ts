@@ -249,7 +249,10 @@ export interface RelayStatus {
   url: string | null;
   /** reachable at the last sync attempt */
   connected: boolean;
+  /** why the last attempt failed, as a sentence for people (shared/plain-errors.ts) */
   lastError: string | null;
+  /** the same failure as the network or relay put it (`connect ECONNREFUSED …`), for a "Details" disclosure */
+  lastErrorDetail?: string | null;
   /**
    * this device's key was revoked on this relay (from another device of the wallet): it keeps
    * what is on its disk but can no longer sign in there with this key

@@ -100,7 +100,7 @@ export class AppServices {
       if (s.settings.relay?.mode === 'local') {
         await relayUp;
         const st = s.relay.status();
-        if (st.running && st.url !== s.messenger.relayStatus().url) await s.messenger.connectRelay({ mode: 'local', url: st.url!, ...(st.lan ? { fingerprint: st.lan.fingerprint } : {}) }).catch(() => undefined);
+        if (st.running && st.url !== s.messenger.relayStatus().url) await s.messenger.connectRelay({ mode: 'local', url: st.url!, ...(st.lan ? { fingerprint: st.lan.fingerprint } : {}) }, { untried: true }).catch(() => undefined);
       }
       await s.tryOpenWallet();
       // A long-lived shell warms this thread's certificate check and the checks of a send's
@@ -262,7 +262,7 @@ export class AppServices {
         // The scheme and the certificate to pin changed under the client: point it again.
         if (this.messenger.relayStatus().mode === 'local') {
           const t = this.relay.status();
-          await this.messenger.connectRelay({ mode: 'local', url: t.url!, ...(t.lan ? { fingerprint: t.lan.fingerprint } : {}) }).catch(() => undefined);
+          await this.messenger.connectRelay({ mode: 'local', url: t.url!, ...(t.lan ? { fingerprint: t.lan.fingerprint } : {}) }, { untried: true }).catch(() => undefined);
         }
         return this.relayStatus();
       },
@@ -283,12 +283,15 @@ export class AppServices {
     };
   }
 
-  /** "This computer" resolves to the embedded relay; the other modes pass their URL through. */
+  /**
+   * "This computer" resolves to the embedded relay; the other modes pass their URL through.
+   * The Messenger signs in there before switching, so settings are saved only after it worked.
+   */
   private async connect(a: CommandArgs<'relay.connect'>): Promise<AppStatus> {
     if (a.mode === 'local') {
       const t = await this.ensureLocalRelay();
-      this.saveSettings({ relay: { mode: 'local', url: null, fingerprint: null } });
       await this.messenger.connectRelay({ mode: 'local', url: t.url, ...(t.fingerprint ? { fingerprint: t.fingerprint } : {}) });
+      this.saveSettings({ relay: { mode: 'local', url: null, fingerprint: null } });
       return this.status();
     }
     const parsed = parseRelayUrl(a.url ?? '');

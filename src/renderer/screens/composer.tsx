@@ -33,6 +33,8 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
     if (!el) return;
     el.style.height = 'auto';
     el.style.height = `${Math.min(el.scrollHeight, MAX_ROWS_PX)}px`;
+    // a scroll bar (with its spinner arrows) only once the box stops growing
+    el.style.overflowY = el.scrollHeight > MAX_ROWS_PX ? 'auto' : 'hidden';
   }, [text]);
 
   useLayoutEffect(() => {

@@ -1,17 +1,16 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import type { ChatMessage } from '../../shared/domain.js';
 import { Dialog } from '../components/dialog.js';
 import { DialogFooter } from '../components/dialog-footer.js';
 import { FormError } from '../components/form-error.js';
-import { Icon } from '../components/icon.js';
+import { Menu } from '../components/menu.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 
 /**
  * A message's words, or what stands in for them: "Message deleted" once its author deleted it,
  * an edit box while one's own is being edited, and on one's own a menu (Edit, Delete) that
- * shows on hover or focus and works from the keyboard (Enter or ↓ opens it, ↑/↓ move, Escape
- * closes it and returns to the button).
+ * shows on hover or focus (components/menu.tsx: mouse and keyboard).
  */
 export function MessageBody({ m }: { m: ChatMessage }) {
   const [editing, setEditing] = useState(false);
@@ -29,70 +28,16 @@ export function MessageBody({ m }: { m: ChatMessage }) {
 }
 
 function MessageMenu({ onEdit, onDelete }: { onEdit: () => void; onDelete: () => void }) {
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const menu = useRef<HTMLDivElement>(null);
-  const items = () => Array.from(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? []);
-  useEffect(() => {
-    if (open) items()[0]?.focus();
-  }, [open]);
-  const close = (refocus: boolean) => {
-    setOpen(false);
-    if (refocus) button.current?.focus();
-  };
-  const onMenuKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const list = items();
-    const at = list.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      list[(at + (e.key === 'ArrowDown' ? 1 : list.length - 1)) % list.length]?.focus();
-    } else if (e.key === 'Home' || e.key === 'End') {
-      e.preventDefault();
-      list[e.key === 'Home' ? 0 : list.length - 1]?.focus();
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      close(true);
-    } else if (e.key === 'Tab') close(false);
-  };
-  const choose = (fn: () => void) => () => {
-    setOpen(false);
-    fn();
-  };
   return (
-    <div
-      className="msg-menu"
-      onBlur={(e) => {
-        if (open && !e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
-      }}
-    >
-      <button
-        ref={button}
-        type="button"
-        className="icon-btn icon-btn-sm msg-menu-btn"
-        aria-label="Message actions"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
-            e.preventDefault();
-            setOpen(true);
-          }
-        }}
-      >
-        <Icon name="more" size={16} />
-      </button>
-      {open && (
-        <div ref={menu} className="msg-menu-list" role="menu" aria-label="Message actions" onKeyDown={onMenuKey}>
-          <button type="button" role="menuitem" tabIndex={-1} onClick={choose(onEdit)}>
-            <Icon name="pencil" size={15} /> Edit
-          </button>
-          <button type="button" role="menuitem" tabIndex={-1} className="danger" onClick={choose(onDelete)}>
-            <Icon name="trash" size={15} /> Delete
-          </button>
-        </div>
-      )}
+    <div className="msg-menu">
+      <Menu
+        label="Message actions"
+        buttonClassName="icon-btn icon-btn-sm msg-menu-btn"
+        items={[
+          { label: 'Edit', icon: 'pencil', onSelect: onEdit },
+          { label: 'Delete', icon: 'trash', danger: true, onSelect: onDelete },
+        ]}
+      />
     </div>
   );
 }

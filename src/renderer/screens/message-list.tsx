@@ -127,56 +127,61 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
   const peerName = conversation.kind === 'direct' ? conversation.title : 'the group';
 
   return (
-    <div
-      ref={scroller}
-      className="message-scroller"
-      role="log"
-      aria-label="Messages"
-      tabIndex={0}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < 96;
-        atBottom.current = bottom;
-        if (showJump === bottom) setShowJump(!bottom);
-        if (holding.current && Math.abs(el.scrollTop - holding.current.wrote) > 1) holding.current = null;
-        noteAnchor(el.scrollTop);
-        loadOlderIfNearTop();
-      }}
-    >
-      {history?.loadingOlder && (
-        <div className="history-loading" role="status">
-          <span>Loading earlier messages…</span>
-        </div>
-      )}
-      {rows.length === 0 ? (
-        <div className="conversation-empty">
-          <Icon name="lock" size={20} />
-          <p>{conversation.kind === 'group' ? 'No messages in this group yet. Say hello to everyone.' : `This is the start of your conversation with ${conversation.title}. Messages are end-to-end encrypted.`}</p>
-        </div>
-      ) : (
-        <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((vi) => {
-            const row = rows[vi.index];
-            return (
-              <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement} className={row.key === markedId ? 'message-row found' : 'message-row'} style={{ transform: `translateY(${vi.start}px)` }}>
-                {row.kind === 'day' ? (
-                  <div className="day-divider" role="separator" aria-label={row.label}>
-                    <span>{row.label}</span>
-                  </div>
-                ) : (
-                  <MessageBubble m={row.m} first={row.first} group={conversation.kind === 'group'} peerName={peerName} />
-                )}
-              </div>
-            );
-          })}
-        </div>
-      )}
+    <>
+      <div
+        ref={scroller}
+        className="message-scroller"
+        role="log"
+        aria-label="Messages"
+        tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < 96;
+          atBottom.current = bottom;
+          if (showJump === bottom) setShowJump(!bottom);
+          if (holding.current && Math.abs(el.scrollTop - holding.current.wrote) > 1) holding.current = null;
+          noteAnchor(el.scrollTop);
+          loadOlderIfNearTop();
+        }}
+      >
+        {history?.loadingOlder && (
+          <div className="history-loading" role="status">
+            <span>Loading earlier messages…</span>
+          </div>
+        )}
+        {rows.length === 0 ? (
+          <div className="conversation-empty">
+            <Icon name="lock" size={20} />
+            <p>{conversation.kind === 'group' ? 'No messages in this group yet. Say hello to everyone.' : `This is the start of your conversation with ${conversation.title}. Messages are end-to-end encrypted.`}</p>
+          </div>
+        ) : (
+          <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((vi) => {
+              const row = rows[vi.index];
+              return (
+                <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement} className={row.key === markedId ? 'message-row found' : 'message-row'} style={{ transform: `translateY(${vi.start}px)` }}>
+                  {row.kind === 'day' ? (
+                    <div className="day-divider" role="separator" aria-label={row.label}>
+                      <span>{row.label}</span>
+                    </div>
+                  ) : (
+                    <MessageBubble m={row.m} first={row.first} group={conversation.kind === 'group'} peerName={peerName} />
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
+      {/* a strip of its own under the list, not a button floating over the messages' times */}
       {showJump && (
-        <button type="button" className="jump-btn" aria-label="Jump to latest" onClick={() => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })}>
-          <Icon name="arrowLeft" size={16} className="rot-270" /> Latest
-        </button>
+        <div className="jump-bar">
+          <button type="button" className="jump-btn" aria-label="Jump to latest" onClick={() => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })}>
+            <Icon name="arrowLeft" size={16} className="rot-270" /> Latest
+          </button>
+        </div>
       )}
-    </div>
+    </>
   );
 }
 
@@ -221,7 +226,9 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
         <div className={`msg-note tone-${note.tone}`} role={note.tone === 'muted' ? undefined : 'status'}>
           <Icon name={note.tone === 'muted' ? 'inbox' : 'alert'} size={14} />
           <span>{note.text}</span>
-          {m.state === 'failed' && (
+          {m.state === 'failed' && m.errorCode === 'safety-number-changed' ? (
+            <SafetyChangedAnswers m={m} />
+          ) : m.state === 'failed' && (
             <button type="button" className="btn btn-link btn-sm" onClick={() => retryMessage(m.id).catch((e: Error) => showToast('error', e.message))}>
               <Icon name="refresh" size={14} /> Retry
             </button>
@@ -232,6 +239,44 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
     </div>
   );
 });
+
+/**
+ * A message held back because the contact's devices changed after they were verified: the same
+ * two answers the composer's question offers. A bare Retry would only be held back again.
+ */
+function SafetyChangedAnswers({ m }: { m: ChatMessage }) {
+  const verifyContact = useStore((s) => s.verifyContact);
+  const openVerify = useStore((s) => s.openVerify);
+  const retryMessage = useStore((s) => s.retryMessage);
+  const showToast = useStore((s) => s.showToast);
+  const address = m.conversationId.slice('direct:'.length);
+  // answered already (verified again in the dialog, or another held message's Send anyway)
+  const pending = useStore((s) => s.trustByAddress[address]?.changed ?? true);
+  if (!pending)
+    return (
+      <button type="button" className="btn btn-link btn-sm" onClick={() => retryMessage(m.id).catch((e: Error) => showToast('error', e.message))}>
+        <Icon name="refresh" size={14} /> Retry
+      </button>
+    );
+  return (
+    <>
+      <button type="button" className="btn btn-link btn-sm" onClick={() => openVerify(address)}>
+        Verify first
+      </button>
+      <button
+        type="button"
+        className="btn btn-link btn-sm"
+        onClick={() =>
+          verifyContact(address, false)
+            .then(() => retryMessage(m.id))
+            .catch((e: Error) => showToast('error', e.message))
+        }
+      >
+        Send anyway
+      </button>
+    </>
+  );
+}
 
 /** How far an own message got, as a tick and as words: `role="img"` with a label, so it is said, not only drawn. */
 const DELIVERY: Record<NonNullable<ChatMessage['delivery']>, { label: string; icon: 'clock' | 'check' | 'checks'; tone: string }> = {

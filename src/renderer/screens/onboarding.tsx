@@ -55,7 +55,8 @@ function Steps({ step }: { step: string }) {
 function Welcome() {
   const goToOnboardingStep = useStore((s) => s.goToOnboardingStep);
   const createWallet = useStore((s) => s.createWallet);
-  const [passphrase, setPassphrase] = useState('');
+  const passphrase = useStore((s) => s.onboarding?.passphrase ?? '');
+  const setPassphrase = useStore((s) => s.setOnboardingPassphrase);
   const action = useAction(createWallet);
   return (
     <section aria-labelledby="welcome-title">
@@ -193,7 +194,9 @@ function ImportWallet() {
   const action = useAction(importWallet);
   const [kind, setKind] = useState<'phrase' | 'key'>('phrase');
   const [secret, setSecret] = useState('');
-  const [passphrase, setPassphrase] = useState('');
+  // typed on the welcome screen, or here: the same one (session-slice.ts)
+  const passphrase = useStore((s) => s.onboarding?.passphrase ?? '');
+  const setPassphrase = useStore((s) => s.setOnboardingPassphrase);
   return (
     <section aria-labelledby="import-title">
       <h1 id="import-title">Import your wallet</h1>

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import type { DeviceNotice } from '../../shared/trust.js';
 import { Icon } from '../components/icon.js';
 import { fullTime, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
@@ -15,17 +16,37 @@ export function OwnDeviceNotices({ address }: { address: string }) {
   useEffect(() => {
     void loadTrust(a).catch(() => undefined);
   }, [a, loadTrust, devices]);
-  if (notices.length === 0) return null;
+  const lines = latestPerDevice(notices).slice(0, 5);
+  if (lines.length === 0) return null;
+  const listed = new Set(devices.map((d) => d.publicKey.toLowerCase()));
   return (
     <ul className="plain-list own-device-notices" aria-label="Changes to your devices">
-      {notices.slice(0, 5).map((n) => (
+      {lines.map((n) => (
         <li key={n.id} className="note small">
           <Icon name={n.change === 'added' ? 'alert' : 'key'} size={16} />
-          <span>
-            {n.change === 'added' ? `A new device of yours (${shortAddress(n.deviceKey)}) was added on ${fullTime(n.at)}. If that was not you, revoke it below.` : `Your device ${shortAddress(n.deviceKey)} was removed (noticed ${fullTime(n.at)}).`}
-          </span>
+          {/* an empty list is one not loaded yet (this device is always on it) */}
+          <span>{noticeText(n, devices.length === 0 || listed.has(n.deviceKey.toLowerCase()))}</span>
         </li>
       ))}
     </ul>
   );
+}
+
+/** One line per device, its newest change (notices come newest first): "removed" replaces "added". */
+function latestPerDevice(notices: DeviceNotice[]): DeviceNotice[] {
+  const seen = new Set<string>();
+  return notices.filter((n) => {
+    const k = n.deviceKey.toLowerCase();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** "Revoke it below" only while it is below: the device list is what says whether it still is. */
+function noticeText(n: DeviceNotice, listed: boolean): string {
+  const key = shortAddress(n.deviceKey);
+  if (n.change === 'removed') return `Your device ${key} was removed (noticed ${fullTime(n.at)}).`;
+  if (!listed) return `A new device of yours (${key}) was added on ${fullTime(n.at)}; it has since been removed.`;
+  return `A new device of yours (${key}) was added on ${fullTime(n.at)}. If that was not you, revoke it below.`;
 }

@@ -33,8 +33,11 @@ export function RelayChooser({
   const parsed = parseRelayUrl(url);
   const urlProblem = 'problem' in parsed ? parsed.problem : null;
   const fpProblem = mode === 'lan' ? fingerprintProblem(fingerprint) : null;
-  // Said under the field once something is typed; an empty field just keeps Connect off.
-  const [touched, setTouched] = useState({ url: false, fingerprint: false });
+  // Whatever keeps the button off is said under its field as it is typed, and the button points
+  // to it (aria-describedby): a greyed-out Connect never leaves one guessing.
+  const urlShown = needsUrl && urlProblem !== null;
+  const fpShown = fpProblem !== null;
+  const why = [urlShown ? 'relay-url-problem' : null, fpShown ? 'fingerprint-problem' : null].filter(Boolean).join(' ');
   return (
     <form
       className="stack"
@@ -66,16 +69,15 @@ export function RelayChooser({
           <input
             value={url}
             onChange={(e) => setUrl(e.target.value)}
-            onBlur={() => setTouched((t) => ({ ...t, url: true }))}
             placeholder={mode === 'lan' ? 'https://192.168.1.20:7443' : 'https://relay.example.org'}
             spellCheck={false}
             autoCapitalize="off"
             autoFocus
-            aria-invalid={touched.url && url.trim() && urlProblem ? true : undefined}
-            aria-describedby={touched.url && url.trim() && urlProblem ? 'relay-url-problem' : undefined}
+            aria-invalid={url.trim() && urlProblem ? true : undefined}
+            aria-describedby={urlShown ? 'relay-url-problem' : undefined}
           />
-          {touched.url && url.trim() && urlProblem && (
-            <span className="field-problem" id="relay-url-problem">
+          {urlShown && (
+            <span className={url.trim() ? 'field-problem' : 'field-hint'} id="relay-url-problem">
               {urlProblem}
             </span>
           )}
@@ -86,17 +88,16 @@ export function RelayChooser({
           <span className="field-label">Fingerprint</span>
           <input
             aria-label="Fingerprint"
-            aria-describedby={touched.fingerprint && fingerprint.trim() && fpProblem ? 'fingerprint-problem fingerprint-hint' : 'fingerprint-hint'}
-            aria-invalid={touched.fingerprint && fingerprint.trim() && fpProblem ? true : undefined}
+            aria-describedby={fpShown ? 'fingerprint-problem fingerprint-hint' : 'fingerprint-hint'}
+            aria-invalid={fpShown && fingerprint.trim() ? true : undefined}
             value={fingerprint}
             onChange={(e) => setFingerprint(e.target.value)}
-            onBlur={() => setTouched((t) => ({ ...t, fingerprint: true }))}
             placeholder="SHA-256 fingerprint shown by the sharing computer"
             spellCheck={false}
             autoCapitalize="off"
           />
-          {touched.fingerprint && fingerprint.trim() && fpProblem && (
-            <span className="field-problem" id="fingerprint-problem">
+          {fpShown && (
+            <span className={fingerprint.trim() ? 'field-problem' : 'field-hint'} id="fingerprint-problem">
               {fpProblem}
             </span>
           )}
@@ -105,7 +106,7 @@ export function RelayChooser({
       )}
       <FormError error={error} />
       <div className="row">
-        <button type="submit" className="btn btn-primary btn-lg" disabled={busy || (needsUrl && urlProblem !== null) || fpProblem !== null}>
+        <button type="submit" className="btn btn-primary btn-lg" disabled={busy || urlShown || fpProblem !== null} aria-describedby={why || undefined}>
           {busy ? 'Connecting…' : submitLabel}
         </button>
         {onCancel && (

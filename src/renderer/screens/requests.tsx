@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { ContactRequest } from '../../shared/domain.js';
-import { formatWei } from '../../shared/stake/amount.js';
+import { Amount } from '../components/amount.js';
 import { Dialog } from '../components/dialog.js';
 import { Avatar } from '../components/avatar.js';
 import { VerifiedBadge } from '../components/badges.js';
@@ -108,7 +108,7 @@ function RequestCard({ r }: { r: ContactRequest }) {
       <blockquote className="intro">{r.intro || <span className="subtle">No intro message.</span>}</blockquote>
       {stake && (
         <p className="stake-note">
-          Staked {formatWei(stake.amountWei)} {stake.currency}. Accept and it goes back to them; mark it as spam and you keep it.
+          Staked <Amount wei={stake.amountWei} currency={stake.currency} />. Accept and it goes back to them; mark it as spam and you keep it.
         </p>
       )}
       {r.messageCount > 1 && <p className="subtle small">+{r.messageCount - 1} more message{r.messageCount > 2 ? 's' : ''}</p>}
@@ -133,7 +133,7 @@ function RequestCard({ r }: { r: ContactRequest }) {
       {stake && (
         <Dialog title="Mark as spam?" open={confirmSpam} onClose={() => setConfirmSpam(false)}>
           <p>
-            You keep the {formatWei(stake.amountWei)} {stake.currency} stake and {name} is blocked. This sends a transaction from your wallet, which costs a little gas.
+            You keep the <Amount wei={stake.amountWei} currency={stake.currency} /> stake and {name} is blocked. This sends a transaction from your wallet, which costs a little gas.
           </p>
           <div className="row">
             <button type="button" className="btn btn-danger" onClick={() => void act.run('spam')}>

@@ -3,6 +3,7 @@ import type { InboxPolicy } from '../../shared/domain.js';
 import { Avatar } from '../components/avatar.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Icon } from '../components/icon.js';
+import { ErrorDetails } from '../components/error-details.js';
 import { FormError } from '../components/form-error.js';
 import { SecretKeyList } from '../components/secret-key-list.js';
 import { Switch } from '../components/switch.js';
@@ -181,6 +182,7 @@ function Relay() {
               <span className="dot" aria-hidden="true" />
               {relay.revoked ? 'This device was revoked' : relay.connected ? 'Connected' : relay.lastError ? `Offline: ${relay.lastError}` : 'Offline'}
             </span>
+            {!relay.connected && !relay.revoked && <ErrorDetails detail={relay.lastErrorDetail} />}
           </dd>
         </div>
       </dl>
@@ -192,7 +194,8 @@ function Relay() {
           </p>
           <RelayChooser
             busy={switching.busy}
-            error={switching.error}
+            // the switch is tried before it is made: a failed one changed nothing
+            error={switching.error && relay.url ? `${switching.error} You are still on ${relay.url}.` : switching.error}
             submitLabel="Switch relay"
             initialMode={relay.mode === 'local' ? 'url' : 'local'}
             onCancel={() => setChanging(false)}
@@ -224,7 +227,7 @@ function Relay() {
           <div className="toggle-title">Share on my network</div>
           <div className="subtle small">Let people on the same Wi-Fi or office network use this relay.</div>
         </div>
-        <Switch label="Share on my network" checked={relay.local.lan !== null} busy={lan.busy} disabled={!relay.local.running} onChange={(v) => void lan.run(v)} />
+        <Switch label="Share on my network" checked={relay.local.lan !== null} busy={lan.busy} disabled={!relay.local.running} disabledReason="Turn on “Run a relay on this computer” first: this shares that relay." onChange={(v) => void lan.run(v)} />
       </div>
       <FormError error={lan.error} />
       {relay.local.lan && (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ChatMessage } from '../../shared/domain.js';
-import { formatWei } from '../../shared/stake/amount.js';
+import { Amount } from '../components/amount.js';
 import { FormError } from '../components/form-error.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
@@ -27,7 +27,13 @@ export function StakeAsk({ m, peerName }: { m: ChatMessage; peerName: string }) 
         {peerName} asks people they don&apos;t know for a refundable {amount} stake; it comes back when they accept, or after {days} days if they ignore you.
       </p>
       {chain?.enabled && (
-        <p className="subtle small">{chain.balanceWei !== null ? `Your balance: ${formatWei(chain.balanceWei)} ${chain.currency}` : `Balance unknown: ${chain.balanceError ?? ''}`}</p>
+        <p className="subtle small">{chain.balanceWei !== null ? (
+          <>
+            Your balance: <Amount wei={chain.balanceWei} currency={chain.currency} />
+          </>
+        ) : (
+          `Balance unknown: ${chain.balanceError ?? ''}`
+        )}</p>
       )}
       {pay.busy ? (
         <p className="stake-progress" role="status" aria-busy="true">

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatWei } from '../../shared/stake/amount.js';
+import { Amount } from '../components/amount.js';
 import { FormError } from '../components/form-error.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
@@ -28,7 +28,7 @@ export function StakeChain() {
         </div>
         <div>
           <dt>Balance</dt>
-          <dd>{chain.balanceWei !== null ? `${formatWei(chain.balanceWei)} ${chain.currency}` : (chain.balanceError ?? 'unknown')}</dd>
+          <dd>{chain.balanceWei !== null ? <Amount wei={chain.balanceWei} currency={chain.currency} /> : (chain.balanceError ?? 'unknown')}</dd>
         </div>
       </dl>
       <form

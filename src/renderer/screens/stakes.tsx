@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
 import type { StakeInfo } from '../../shared/domain.js';
-import { formatWei } from '../../shared/stake/amount.js';
+import { formatAmount } from '../../shared/stake/amount.js';
+import { Amount } from '../components/amount.js';
 import { EmptyState } from '../components/empty-state.js';
 import { FormError } from '../components/form-error.js';
-import { displayName, fullTime, shortAddress } from '../format.js';
+import { Person, usePersonName } from '../components/person.js';
+import { fullTime } from '../format.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 
@@ -45,7 +47,13 @@ function Balance() {
   if (!chain?.enabled) return null;
   return (
     <p className="subtle small" role="status">
-      {chain.balanceWei !== null ? `Your balance on chain ${chain.chainId}: ${formatWei(chain.balanceWei)} ${chain.currency}` : `Balance unknown: ${chain.balanceError ?? 'the chain cannot be read'}`}
+      {chain.balanceWei !== null ? (
+        <>
+          Your balance on chain {chain.chainId}: <Amount wei={chain.balanceWei} currency={chain.currency} />
+        </>
+      ) : (
+        `Balance unknown: ${chain.balanceError ?? 'the chain cannot be read'}`
+      )}
     </p>
   );
 }
@@ -84,16 +92,15 @@ function StakeCard({ s }: { s: StakeInfo }) {
   const refundStake = useStore((st) => st.refundStake);
   const showToast = useStore((st) => st.showToast);
   const act = useAction(refundStake);
-  const who = displayName(null, s.peer);
-  const amount = `${formatWei(s.amountWei)} ${s.currency}`;
+  const who = usePersonName(s.peer);
+  const amount = `${formatAmount(s.amountWei)} ${s.currency}`;
   return (
     <article className="card request-card stake-card" aria-label={`Stake ${s.role === 'sent' ? 'to' : 'from'} ${who}`}>
       <div className="request-head">
         <div className="request-who">
           <span className="request-name">
-            {amount} {s.role === 'sent' ? 'to' : 'from'} {who}
+            <Amount wei={s.amountWei} currency={s.currency} /> {s.role === 'sent' ? 'to' : 'from'} <Person address={s.peer} />
           </span>
-          <span className="subtle mono">{shortAddress(s.peer)}</span>
         </div>
         <span className={`stake-status status-${s.status}`}>{statusText(s)}</span>
       </div>

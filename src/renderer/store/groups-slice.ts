@@ -33,7 +33,10 @@ export const createGroupsSlice: StateCreator<Store, [], [], GroupsSlice> = (set,
   const refreshDetail = async (groupId: string, g?: GroupInfo) => {
     const detail = g ?? (await call('groups.get', { groupId }));
     const tokens = (detail.canManage ?? detail.isCreator) ? await call('groups.listTokens', { groupId }) : [];
-    if (get().groups.selectedId === groupId) patch({ detail, tokens });
+    // The lists show the same group: what the relay just said about it replaces their copy, so
+    // the list's member count never lags behind the open group's.
+    const fresh = (list: GroupInfo[]) => list.map((x) => (x.id === groupId ? { ...x, ...detail } : x));
+    set((s) => ({ groups: { ...s.groups, mine: fresh(s.groups.mine), discover: fresh(s.groups.discover), ...(s.groups.selectedId === groupId ? { detail, tokens } : {}) } }));
     return detail;
   };
   return {

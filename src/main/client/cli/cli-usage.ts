@@ -64,12 +64,12 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   verify <address|@handle> [--off]   mark them verified against their current devices (--off: take the mark away;
                                      either lets messages go to them again after a change)
   keys | mint-key <label> | revoke-key <id>
-  backup --out FILE --passphrase-env VAR             write an encrypted backup of this profile's history (never the
+  backup --out FILE --backup-passphrase-env VAR      write an encrypted backup of this profile's history (never the
                                                      wallet key) → {savedTo, bytes, conversations, messages, files}
-  restore --in FILE --passphrase-env VAR             restore one into this profile (same wallet, no conversations yet:
+  restore --in FILE --backup-passphrase-env VAR      restore one into this profile (same wallet, no conversations yet:
                                                      right after init) → {conversations, messages, files}
-                                     for these two, --passphrase-env names the backup's passphrase (at least 8
-                                     characters); the profile's own comes from ${DEFAULT_PASSPHRASE_ENV}. Progress: JSON lines on stderr
+                                     --backup-passphrase-env names the backup file's passphrase (at least 8
+                                     characters); the profile's own comes, as everywhere, from --passphrase-env. Progress: JSON lines on stderr
   group create <name> [--public] [--password P]      → {id, …}
   group add <id> <address|@handle>                   → {…, added: member|invited}; invited until they accept
   group remove <id> <address>                        remove a member or withdraw an invitation
@@ -82,8 +82,9 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
   group token <id> <name>                            → {token, botToken}
   group tokens <id> | group revoke-token <id> <tokenId>
 
-The passphrase comes from the environment variable named by --passphrase-env
-(default ${DEFAULT_PASSPHRASE_ENV}); unset means an empty passphrase (still encrypted).
+The profile's passphrase comes from the environment variable named by --passphrase-env
+(default ${DEFAULT_PASSPHRASE_ENV}) in every command, backup and restore included; unset means an
+empty passphrase (still encrypted). A backup file's own passphrase is named by --backup-passphrase-env.
 An unlock is remembered for --unlock-ttl seconds (default ${DEFAULT_UNLOCK_TTL_S}; 0 = never, and forget it)
 after the last command, so that commands in a row skip the passphrase's key derivation.
 `;

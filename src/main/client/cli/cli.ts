@@ -14,7 +14,7 @@ import { UsageError, fail, passphraseFromEnv, printJson, requireProfile } from '
 import { CONVERSATION_ID_PATTERN } from '../../../shared/identity-patterns.js';
 import { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS, snippetParts } from '../../../shared/message-search.js';
 import { runMessageChange } from './cli-message-changes.js';
-import { isBackupCommand, runBackupCommand } from './backup-cli.js';
+import { runBackupCommand } from './backup-cli.js';
 import { runHistory } from './cli-history.js';
 import { address, exitUnlessDelivered, need, sendState } from './cli-args.js';
 import { group } from './cli-groups.js';
@@ -49,8 +49,8 @@ async function main(argv: string[]): Promise<void> {
     pullLimit,
   });
   try {
-    // backup and restore name their file's passphrase with --passphrase-env (backup-cli.ts)
-    const passphrase = passphraseFromEnv(isBackupCommand(command) ? undefined : values['passphrase-env'], PROG);
+    // the profile's, in every command (backup and restore name their file's with --backup-passphrase-env)
+    const passphrase = passphraseFromEnv(values['passphrase-env'], PROG);
     if (command === 'init') {
       await init(messenger, passphrase, values, args);
       return;
@@ -85,6 +85,7 @@ function parseCli(argv: string[]) {
       options: {
         profile: { type: 'string' },
         'passphrase-env': { type: 'string' },
+        'backup-passphrase-env': { type: 'string' },
         'unlock-ttl': { type: 'string' },
         relay: { type: 'string' },
         handle: { type: 'string' },

@@ -348,6 +348,7 @@ export class Messenger {
       url: this.session.url,
       connected: this.session.connected,
       lastError: this.session.lastError,
+      lastErrorDetail: this.session.lastErrorDetail,
       revoked: this.session.isRevoked(),
       local: this.opts.localRelay?.() ?? { running: false, url: null, lan: null },
     };
@@ -368,24 +369,27 @@ export class Messenger {
 
   /**
    * Points the profile at a relay (a resolved URL; the fingerprint pins a self-signed LAN
-   * certificate) and, with an unlocked wallet, signs in. Sign-in errors are thrown (and kept
-   * in relay.status).
+   * certificate). With an unlocked wallet it signs in there first and switches only when that
+   * worked; a failure is thrown and the profile stays on its relay. `untried`: the shell moves
+   * the profile to where its own built-in relay now listens, which is not a choice to refuse.
    */
-  async connectRelay(a: CommandArgs<'relay.connect'>): Promise<AppStatus> {
+  async connectRelay(a: CommandArgs<'relay.connect'>, opts: { untried?: boolean } = {}): Promise<AppStatus> {
     if (!a.url) throw new MessengerError('bad-argument', 'relay.connect needs the relay URL (the shell resolves local and LAN modes)');
     const parsed = parseRelayUrl(a.url);
     if ('problem' in parsed) throw new MessengerError('bad-argument', parsed.problem);
     const fpProblem = a.fingerprint === undefined ? null : fingerprintProblem(a.fingerprint);
     if (fpProblem) throw new MessengerError('bad-argument', fpProblem);
-    this.loop.stop();
-    this.session.pointAt(a.mode, parsed.url, a.fingerprint ?? null);
-    if (this.wallet.unlocked) {
-      try {
-        await this.session.ensureSignedIn();
-      } catch (e) {
-        this.session.failed(e);
+    // Tried before adopted: a mistyped or dead relay leaves the profile where it was, still syncing.
+    if (this.wallet.unlocked && !opts.untried) {
+      await this.session.switchTo(a.mode, parsed.url, a.fingerprint ?? null).catch((e: unknown) => {
+        // the sign-in started the loop; with no relay to go back to, it has nothing to do
+        if (!this.session.hasRelay()) this.loop.stop();
         throw e;
-      }
+      });
+    } else {
+      this.loop.stop();
+      this.session.pointAt(a.mode, parsed.url, a.fingerprint ?? null);
+      if (this.wallet.unlocked) await this.session.ensureSignedIn().catch((e: unknown) => this.session.failed(e));
     }
     this.emit('relay.status', this.relayStatus());
     const status = await this.appStatus();

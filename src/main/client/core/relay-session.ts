@@ -8,6 +8,7 @@ import type { RelayMode } from '../../../shared/domain.js';
 import type { VaultCodec } from '../../vault/secret-codec.js';
 import type { VaultClient } from '../../vault/vault-client.js';
 import type { LocalStore } from '../store/local-store.js';
+import { toIpcError } from '../../../shared/plain-errors.js';
 import { MessengerError } from './messenger-error.js';
 import { RelayApi, RelayError, credentialRefused, isTransient } from '../network/relay-api.js';
 import { RequestPacer } from '../network/request-pacer.js';
@@ -46,13 +47,21 @@ export interface RelaySessionDeps {
   onRevoked: () => void;
 }
 
+interface ConnectionState {
+  connected: boolean;
+  /** a sentence for people, from the one error mapper */
+  lastError: string | null;
+  /** the raw text behind it (`connect ECONNREFUSED …`), shown only on asking */
+  lastErrorDetail: string | null;
+}
+
 export class RelaySession {
   private api: RelayApi | null = null;
   private codec: VaultCodec | null = null;
   private signingIn: Promise<void> | null = null;
   /** the API key unwrapped during unlock (beside the vault's scrypt), used once by ensureSignedIn */
   private openedApiKey: { origin: string; key: string } | null = null;
-  private state: { connected: boolean; lastError: string | null } = { connected: false, lastError: null };
+  private state: ConnectionState = { connected: false, lastError: null, lastErrorDetail: null };
 
   constructor(private readonly d: RelaySessionDeps) {
     const url = d.store.getSetting(S.relayUrl);
@@ -73,6 +82,10 @@ export class RelaySession {
 
   get lastError(): string | null {
     return this.state.lastError;
+  }
+
+  get lastErrorDetail(): string | null {
+    return this.state.lastErrorDetail;
   }
 
   get mode(): RelayMode | null {
@@ -122,15 +135,43 @@ export class RelaySession {
     );
   }
 
-  /** Points the profile at another relay (URL already checked); the old client is closed. */
+  /** Points the profile at another relay (URL already checked) without trying it; the old client is closed. */
   pointAt(mode: RelayMode, url: string, fingerprint: string | null): void {
     const next = this.newApi(url, fingerprint);
     this.api?.close();
+    this.adopt(mode, next, fingerprint);
+  }
+
+  /**
+   * Signs in to another relay and only then makes it the profile's: on any failure the profile
+   * stays on the relay it had (same client, same state, nothing saved) and the error is thrown.
+   */
+  async switchTo(mode: RelayMode, url: string, fingerprint: string | null): Promise<void> {
+    const before = { api: this.api, state: this.state };
+    const next = this.newApi(url, fingerprint);
     this.api = next;
+    this.state = { connected: false, lastError: null, lastErrorDetail: null };
+    try {
+      await this.ensureSignedIn();
+    } catch (e) {
+      next.close();
+      this.api = before.api;
+      this.state = before.state;
+      this.d.onChange();
+      throw e;
+    }
+    before.api?.close();
+    this.adopt(mode, next, fingerprint);
+    this.state = { connected: true, lastError: null, lastErrorDetail: null };
+    this.d.onChange();
+  }
+
+  private adopt(mode: RelayMode, api: RelayApi, fingerprint: string | null): void {
+    this.api = api;
     this.d.store.setSetting(S.relayMode, mode);
-    this.d.store.setSetting(S.relayUrl, next.origin);
+    this.d.store.setSetting(S.relayUrl, api.origin);
     this.d.store.setSetting(S.relayFingerprint, fingerprint);
-    this.state = { connected: false, lastError: null };
+    this.state = { connected: false, lastError: null, lastErrorDetail: null };
   }
 
   /** Uses the stored key for this relay, or signs in for a new one (device registered and bound). */
@@ -200,7 +241,7 @@ export class RelaySession {
     this.d.store.setSetting(S.deviceRevoked(api.origin), new Date(this.d.now()).toISOString());
     this.d.store.setSetting(S.apiKey(api.origin), null);
     api.setCredential(null);
-    this.state = { connected: false, lastError: DEVICE_REVOKED_MESSAGE };
+    this.state = { connected: false, lastError: DEVICE_REVOKED_MESSAGE, lastErrorDetail: null };
     this.d.onRevoked();
     this.d.onChange();
   }
@@ -208,7 +249,7 @@ export class RelaySession {
   /** The relay answered as expected. */
   succeeded(): void {
     if (this.state.connected && this.state.lastError === null) return;
-    this.state = { connected: true, lastError: null };
+    this.state = { connected: true, lastError: null, lastErrorDetail: null };
     this.d.onChange();
   }
 
@@ -222,7 +263,9 @@ export class RelaySession {
       this.api.setCredential(null);
     }
     if (this.isRevoked()) e = revokedError();
-    this.state = { connected: !this.isRevoked() && !(isTransient(e) && !(e instanceof RelayError)), lastError: e instanceof Error ? e.message : String(e) };
+    const detail = e instanceof Error ? e.message : String(e);
+    const plain = this.isRevoked() ? DEVICE_REVOKED_MESSAGE : toIpcError(e).message;
+    this.state = { connected: !this.isRevoked() && !(isTransient(e) && !(e instanceof RelayError)), lastError: plain, lastErrorDetail: detail === plain ? null : detail };
     this.d.onChange();
   }
 

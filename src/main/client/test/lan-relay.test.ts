@@ -36,16 +36,18 @@ describe('a LAN relay with a pinned certificate', () => {
     }
   });
 
-  it('a wrong pin refuses the relay before signing in', async () => {
+  it('a wrong pin refuses the relay before signing in, and the profile is left as it was', async () => {
     const m = await Messenger.open({ profileDir: tempDir('wrong-pin'), autoSync: false });
     try {
       await m.wallet.create({ passphrase: PASSPHRASE });
       const wrong = relay.fingerprint!.replace(/^../, relay.fingerprint!.startsWith('00') ? '11' : '00');
       const err = await m.connectRelay({ mode: 'lan', url: relay.url, fingerprint: wrong }).catch((e: unknown) => e);
       expect(toIpcError(err).code).toBe('pin-mismatch');
+      expect(toIpcError(err).message).toMatch(/fingerprint/);
+      // refused before it was adopted: the profile has no relay yet, as before the attempt
       const st = await m.appStatus();
       expect(st.ready).toBe(false);
-      expect(st.relay.lastError).toMatch(/fingerprint/);
+      expect(st.relay.url).toBeNull();
     } finally {
       await m.close();
     }

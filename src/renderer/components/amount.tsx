@@ -1,0 +1,24 @@
+import { formatAmount, formatWei } from '../../shared/stake/amount.js';
+
+/**
+ * An amount of a currency, the one way the app shows one: at most six decimals (formatAmount),
+ * the whole value on hover, and the whole value when it is copied.
+ */
+export function Amount({ wei, currency }: { wei: bigint | string; currency: string }) {
+  const full = `${formatWei(wei)} ${currency}`;
+  const shown = `${formatAmount(wei)} ${currency}`;
+  return (
+    <span
+      className="amount"
+      title={shown === full ? undefined : full}
+      onCopy={(e) => {
+        // only when the selection is this amount alone; a longer selection copies as it reads
+        if (getSelection()?.toString().trim() !== shown) return;
+        e.preventDefault();
+        e.clipboardData.setData('text/plain', full);
+      }}
+    >
+      {shown}
+    </span>
+  );
+}
