@@ -211,9 +211,9 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('the main-side services, web mode and the bench run under plain Node: no electron', () => {
+  it('the app core, web mode and the bench run under plain Node: no electron', () => {
     expect(
-      violations((f) => ['src/main/services', 'src/main/web', 'src/main/bench', 'src/main/commands'].includes(zone(f)), (spec) =>
+      violations((f) => ['src/main/app-core', 'src/main/web', 'src/main/bench', 'src/main/commands'].includes(zone(f)), (spec) =>
         spec === 'electron' || spec.startsWith('electron/') ? 'these run without Electron (web mode, tests, bench)' : null,
       ),
     ).toEqual([]);

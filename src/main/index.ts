@@ -1,14 +1,14 @@
 /**
  * Electron main: thin. One instance per user; the services (relay, vault, client) start here
  * and speak to the window through one guarded doorway. Everything that can run without
- * Electron lives in src/main/services and is shared with web mode.
+ * Electron lives in src/main/app-core and is shared with web mode.
  */
 import { app, BrowserWindow, dialog, Notification, safeStorage, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { installDoorway, pushEvent } from './ipc/doorway.js';
 import { safeStorageCodec } from './safe-storage-codec.js';
-import { AppServices } from './services/app-services.js';
-import { builtRelayLauncher } from './services/relay-launcher.js';
+import { AppServices } from './app-core/app-services.js';
+import { builtRelayLauncher } from './app-core/relay-launcher.js';
 import { configureSqliteBinding } from './sqlite/sqlite-binding.js';
 import { keychainRefusal } from './shell-guards.js';
 import { createMainWindow, hardenSession } from './window.js';

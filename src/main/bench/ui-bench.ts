@@ -23,8 +23,8 @@ import { LocalStore } from '../client/store/local-store.js';
 import { effectivePassphrase } from '../client/store/profile-passphrase.js';
 import { VaultClient } from '../vault/vault-client.js';
 import type { IncomingMessage } from '../client/store/local-store.js';
-import { AppServices } from '../services/app-services.js';
-import { sourceRelayLauncher } from '../services/relay-launcher.js';
+import { AppServices } from '../app-core/app-services.js';
+import { sourceRelayLauncher } from '../app-core/relay-launcher.js';
 import { binPath } from '../test-support/child-process.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,5 +1,6 @@
 /**
- * Electron's one IPC doorway: a single `ipcMain.handle('ipc')` that answers only the main
+ * Electron's one IPC doorway (the one door between the window and main, hence the name): a
+ * single `ipcMain.handle('ipc')` that answers only the main
  * frame of our own window showing our own page, validates the command and its arguments
  * against the contract (dispatch), and returns `{ ok, value } | { ok: false, error }`.
  */

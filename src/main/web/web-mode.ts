@@ -8,8 +8,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppServices } from '../services/app-services.js';
-import { relayLauncherBesideThisCode } from '../services/relay-launcher.js';
+import { AppServices } from '../app-core/app-services.js';
+import { relayLauncherBesideThisCode } from '../app-core/relay-launcher.js';
 import type { Handlers } from '../commands/handler-types.js';
 import { startWebServer, type RunningWebServer } from './web-server.js';
 

@@ -1,3 +1,4 @@
+// "live": what changes while the app is open and is not a stored record: who is typing now, the preferences as last set, mutes as last toggled.
 import type { StateCreator } from 'zustand';
 import type { ConversationId, Preferences, TypingNotice } from '../../shared/domain.js';
 import { call } from '../bridge.js';

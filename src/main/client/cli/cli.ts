@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { DEVICE_REVOKED_MESSAGE, Messenger } from '../core/messenger.js';
 import { MessengerError } from '../core/messenger-error.js';
 import { groupDigits } from '../trust/safety-number.js';
-import type { CrashPoint } from '../core/sync-engine.js';
+import type { CrashPoint } from '../core/sync-pass.js';
 import { isTransient } from '../network/relay-api.js';
 import { formatWei } from '../../../shared/stake/amount.js';
 import { UsageError, fail, passphraseFromEnv, printJson, requireProfile } from './cli-support.js';

@@ -7,9 +7,9 @@ import { DEFAULT_PREFERENCES } from '../../../shared/domain.js';
 import type { CommandArgs } from '../../../shared/ipc.js';
 import type { FeatureContext, FeatureHandlers } from '../core/feature-context.js';
 import { MessengerError } from '../core/messenger-error.js';
-import type { Signals } from '../core/signals.js';
+import type { Signals } from './receipts-and-typing.js';
 import type { AppliedIncoming } from '../store/local-store.js';
-import type { IncomingSignal } from '../core/sync-engine.js';
+import type { IncomingSignal } from '../core/sync-pass.js';
 
 const PREFERENCES_KEY = 'preferences';
 /** how long "typing…" shows without a renewal (the sender renews every 3 s) */

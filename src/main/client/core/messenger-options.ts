@@ -2,7 +2,7 @@
 import type { RelayStatus } from '../../../shared/domain.js';
 import type { VaultCodec } from '../../vault/secret-codec.js';
 import type { ScheduleTimer } from '../messages/message-changes.js';
-import type { CrashPoint } from './sync-engine.js';
+import type { CrashPoint } from './sync-pass.js';
 
 export interface MessengerOptions {
   profileDir: string;

@@ -15,7 +15,7 @@ import type { Outbox } from './outbox.js';
 import { RelayError, isTransient } from '../network/relay-api.js';
 import type { RelaySession } from './relay-session.js';
 import { NetworkError } from '../network/http-transport.js';
-import type { Hold, SyncEngine, SyncPassResult } from './sync-engine.js';
+import type { Hold, SyncEngine, SyncPassResult } from './sync-pass.js';
 
 export interface SyncLoopDeps {
   session: RelaySession;

@@ -4,7 +4,7 @@
  * `timer` {seconds} sets the conversation's disappearing-message timer. And `expiresIn`, which
  * any message may carry: the sender's timer when it was sent.
  *
- * They are sealed, addressed and checked like messages (message-body.ts, sync-engine.ts); only
+ * They are sealed, addressed and checked like messages (message-body.ts, core/sync-pass.ts); only
  * their fields are read here. A malformed one is null, which the caller acks and drops.
  */
 import { Type, type Static } from 'typebox';

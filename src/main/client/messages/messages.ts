@@ -12,7 +12,7 @@ import type { FeatureContext, FeatureHandlers } from '../core/feature-context.js
 import { MessengerError } from '../core/messenger-error.js';
 import type { Outbox, SendOutcome } from '../core/outbox.js';
 import { revokedError } from '../core/relay-session.js';
-import type { Signals } from '../core/signals.js';
+import type { Signals } from '../conversations/receipts-and-typing.js';
 import type { Trust } from '../trust/trust.js';
 import type { MessageChanges } from './message-changes.js';
 

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../shared/domain.js';
 import { Messenger } from '../core/messenger.js';
-import type { CrashPoint } from '../core/sync-engine.js';
+import type { CrashPoint } from '../core/sync-pass.js';
 import { PASSPHRASE, cleanup, cli, newProfile, startRelay } from './harness.js';
 
 afterAll(cleanup);

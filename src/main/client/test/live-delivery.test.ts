@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, DeliveryState, TypingNotice } from '../../../shared/domain.js';
 import { Messenger } from '../core/messenger.js';
-import { Signals } from '../core/signals.js';
+import { Signals } from '../conversations/receipts-and-typing.js';
 import { PASSPHRASE, ROOT, cleanup, newProfile, runEntry, startRelay, tempDir, type Relay } from './harness.js';
 
 afterEach(async () => {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VaultClient } from '../../vault/vault-client.js';
 import type { CertifiedDevices } from '../trust/certified-devices.js';
 import type { RelayApi } from '../network/relay-api.js';
-import { Signals } from '../core/signals.js';
+import { Signals } from '../conversations/receipts-and-typing.js';
 
 const ME = '0x' + '1'.repeat(40);
 const PEER = '0x' + '2'.repeat(40);

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LocalStore } from '../store/local-store.js';
 import type { Outbox } from '../core/outbox.js';
 import type { RelaySession } from '../core/relay-session.js';
-import type { Hold, SyncEngine, SyncPassResult } from '../core/sync-engine.js';
+import type { Hold, SyncEngine, SyncPassResult } from '../core/sync-pass.js';
 import { SyncLoop } from '../core/sync-loop.js';
 
 /** Each pass: whether it held the pull, and for how long. */

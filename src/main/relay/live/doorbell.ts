@@ -1,3 +1,4 @@
+// Named for what it does: a store rings the doorbell after a commit, and held pulls waiting at the door answer.
 import type { RemoteHold } from './waiters.js';
 
 /**

@@ -75,7 +75,7 @@ export async function joinClusterBus(
     for (const l of revokedListeners) l(what);
   };
 
-  // --- the coalescing ringer
+  // --- the coalescing ringer (named for the doorbell it rings on every node: live/doorbell.ts)
   let pending = new Map<string, Recipient>();
   /** revocations announced by this node and not yet heard back, by number */
   const unheard = new Map<number, () => void>();
