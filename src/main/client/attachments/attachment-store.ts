@@ -1,3 +1,4 @@
+/** The SQL of attachment files (their refs, state and where each is kept), on the local store's connection. */
 import type Database from 'better-sqlite3';
 import type { AttachmentRef } from './attachment-wire.js';
 

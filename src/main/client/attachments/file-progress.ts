@@ -1,3 +1,4 @@
+/** Upload and download progress thinned to whole percents for the app. */
 import type { Progress } from '../network/relay-api.js';
 
 /**

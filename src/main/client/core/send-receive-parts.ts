@@ -1,3 +1,4 @@
+/** What sending (outbox.ts) and receiving (sync-pass.ts) both work with. */
 import type { CertifiedDevices } from '../trust/certified-devices.js';
 import type { LocalStore } from '../store/local-store.js';
 import type { RelayApi } from '../network/relay-api.js';
