@@ -54,7 +54,7 @@ import type {
 import { DEFAULT_PREFERENCES } from '../../shared/domain.js';
 import type { CommandArgs, CommandName, CommandResult, EventName, Events } from '../../shared/ipc.js';
 import { SEARCH_DEFAULT_LIMIT, type MessageSearchHit } from '../../shared/message-search.js';
-import { passphraseCodec, type VaultCodec } from '../vault/secret-codec.js';
+import { passphraseCodec, scryptFor, type ScryptParams, type VaultCodec } from '../vault/secret-codec.js';
 import { VaultClient } from '../vault/vault-client.js';
 import { VaultError } from '../vault/vault-error.js';
 import { CertifiedDevices, keepCertified } from './certified-devices.js';
@@ -114,6 +114,8 @@ export interface MessengerOptions {
   expiryTimer?: ScheduleTimer;
   /** test seam: history transfers in small chunks and blobs */
   history?: { chunkBytes?: number; blobBytes?: number };
+  /** test seam: the scrypt cost of the passphrase wraps (vault, API key, files); default N=2^17 */
+  scrypt?: ScryptParams;
 }
 
 const DB_FILE = 'client.db';
@@ -251,7 +253,7 @@ export class Messenger {
   static async open(opts: MessengerOptions): Promise<Messenger> {
     mkdirSync(opts.profileDir, { recursive: true, mode: 0o700 });
     const store = ProfileDatabase.openStore(join(opts.profileDir, DB_FILE));
-    const vault = new VaultClient({ profileDir: opts.profileDir, codec: opts.codec, timeoutMs: opts.vaultTimeoutMs });
+    const vault = new VaultClient({ profileDir: opts.profileDir, codec: opts.codec, timeoutMs: opts.vaultTimeoutMs, scrypt: opts.scrypt });
     const m = new Messenger(opts, store, vault);
     try {
       const st = await vault.status();
@@ -443,7 +445,7 @@ export class Messenger {
     const remember = this.opts.codec ? undefined : opts.rememberMs;
     const apiKeyTicket = ticketPath(this.opts.profileDir, 'api-key');
     if (remember === 0) forgetTicket(apiKeyTicket);
-    const plain = this.opts.codec ?? passphraseCodec(passphrase);
+    const plain = this.opts.codec ?? this.passphraseCodec(passphrase);
     const codec = remember ? ticketingCodec(plain, { passphrase, path: apiKeyTicket, ttlMs: remember }) : plain;
     // both unwraps cost a scrypt: run the API key's beside the vault's, unless the key is in the
     // encrypted database, which opens only once the vault is unlocked
@@ -469,9 +471,9 @@ export class Messenger {
     await this.openDatabase();
     this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
     this.unlocked = true;
-    this.session.setCodec(codec ?? this.opts.codec ?? passphraseCodec(passphrase));
+    this.session.setCodec(codec ?? this.opts.codec ?? this.passphraseCodec(passphrase));
     // not the API key's remembering codec: its one ticket would then hold the file key instead
-    this.filesCodec = this.opts.codec ?? passphraseCodec(passphrase);
+    this.filesCodec = this.opts.codec ?? this.passphraseCodec(passphrase);
     if (this.session.hasRelay()) {
       try {
         await this.session.ensureSignedIn();
@@ -1041,6 +1043,10 @@ export class Messenger {
   }
 
   private filesCodec: VaultCodec | null = null;
+
+  private passphraseCodec(passphrase: string): VaultCodec {
+    return passphraseCodec(passphrase, scryptFor(passphrase, this.opts.scrypt));
+  }
 
   /** Fetch received files in the background as they arrive (the CLI fetches them itself, then prints). */
   autoFetchFiles = true;
