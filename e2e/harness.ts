@@ -1,7 +1,9 @@
 /**
  * The pieces every story needs: a fresh relay (the real CLI, port 0, its own data folder) that
  * can be restarted on the same port, and app instances (the real `npm run web` entry, each
- * with its own fresh profile) opened in their own browser context.
+ * with its own fresh profile) opened in their own browser context. Processes start as users
+ * start them, `node bin/<name>.mjs`: the built bundles (global-setup.ts brings them up to date
+ * once; a start after a source changed rebuilds), not tsx, which costs each start a second.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,14 +14,15 @@ import { expect, type Browser, type BrowserContext, type Page } from '@playwrigh
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
+const bin = (name: 'relay' | 'web' | 'client') => join(root, 'bin', `${name}.mjs`);
 
 export function tempDir(label: string): string {
   return mkdtempSync(join(tmpdir(), `rm-e2e-${label}-`));
 }
 
-/** Spawns a node entry under tsx and resolves with the first stdout line matching `ready`. */
+/** Spawns `node <args>` and resolves with the first stdout line matching `ready`. */
 function spawnUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
-  const child = spawn(process.execPath, [tsx, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   return new Promise((resolve, reject) => {
@@ -62,7 +65,7 @@ export class TestRelay {
   constructor(private readonly extraArgs: string[] = []) {}
 
   async start(): Promise<void> {
-    const r = await spawnUntil(['src/main/relay/cli.ts', '--host', '127.0.0.1', '--port', String(this.port), '--data', this.dataDir, ...this.extraArgs], /relay listening on (\S+)/);
+    const r = await spawnUntil([bin('relay'), '--host', '127.0.0.1', '--port', String(this.port), '--data', this.dataDir, ...this.extraArgs], /relay listening on (\S+)/);
     this.child = r.child;
     this.url = r.match[1];
     this.port = Number(new URL(this.url).port);
@@ -83,7 +86,7 @@ export class TestRelay {
   /** An operator command against this relay's database (verify, grant, stats). */
   async admin(...args: string[]): Promise<string> {
     return new Promise((resolve, reject) => {
-      const c = spawn(process.execPath, [tsx, 'src/main/relay/cli.ts', 'admin', '--data', this.dataDir, ...args], { cwd: root });
+      const c = spawn(process.execPath, [bin('relay'), 'admin', '--data', this.dataDir, ...args], { cwd: root });
       let out = '';
       let err = '';
       c.stdout.on('data', (d) => (out += d));
@@ -101,7 +104,7 @@ export class TestRelay {
 /** The headless client CLI on its own profile, as a second person (or QA) drives it; JSON lines out. */
 export async function clientCli(profile: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; json: unknown[]; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [tsx, 'src/main/client/cli/cli.ts', '--profile', profile, ...args], { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: 'e2e', ...env } });
+    const c = spawn(process.execPath, [bin('client'), '--profile', profile, ...args], { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: 'e2e', ...env } });
     let out = '';
     let err = '';
     c.stdout.on('data', (d) => (out += d));
@@ -139,7 +142,7 @@ export class AppInstance {
 
   /** Starts `npm run web -- --port 0 --data <dir> --no-open` and opens the printed link. */
   async launch(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-    const r = await spawnUntil(['src/main/web/cli.ts', '--port', '0', '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#code=\S+)$/m);
+    const r = await spawnUntil([bin('web'), '--port', '0', '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#code=\S+)$/m);
     this.child = r.child;
     this.output = r.output;
     this.openUrl = r.match[1];
@@ -163,7 +166,7 @@ export class AppInstance {
   async restartProcess(): Promise<string> {
     const port = new URL(this.openUrl).port;
     await this.quit('SIGTERM');
-    const r = await spawnUntil(['src/main/web/cli.ts', '--port', port, '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#\S+)$/m);
+    const r = await spawnUntil([bin('web'), '--port', port, '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#\S+)$/m);
     this.child = r.child;
     this.output = r.output;
     this.openUrl = r.match[1];

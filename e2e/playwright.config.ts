@@ -15,9 +15,11 @@ export default defineConfig({
   testMatch: '*.e2e.ts',
   globalSetup: './global-setup.ts',
   outputDir: '../.tmp/e2e-results',
-  // Each test starts a relay and one or two app processes on two cores: one test at a time.
-  workers: 1,
-  fullyParallel: false,
+  // Two stories at a time, test by test (each has its own relay, apps and ports): a story mostly
+  // waits on its processes and the browser, so two share two cores well (measured with
+  // first-use.e2e.ts's ten stories on a 2-core machine: see the commit that set this).
+  workers: 2,
+  fullyParallel: true,
   timeout: 150_000,
   expect: { timeout: 20_000 },
   retries: process.env.CI ? 1 : 0,

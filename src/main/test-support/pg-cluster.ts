@@ -1,13 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPg } from '../relay/store/pg-client.js';
 
 /**
  * A throw-away PostgreSQL cluster for tests: initdb in a temp folder, a unix socket there and no
- * TCP at all, fsync on (the durability tests mean it), removed by stop(). As root (CI) the
- * server runs as the `postgres` user, which initdb insists on.
+ * TCP at all, removed by destroy(). As root (CI) the server runs as the `postgres` user, which
+ * initdb insists on. Either a test's own (startPgCluster, fsync on) or the run's shared one
+ * (runPgCluster, fsync off).
  */
 export interface PgCluster {
   /** the folder holding the data directory and the socket */
@@ -17,8 +19,8 @@ export interface PgCluster {
   /** Stops the server (fast shutdown) and starts it again on the same data. */
   stop(mode?: 'fast' | 'immediate'): void;
   start(): void;
-  /** Stops the server and removes everything. */
-  destroy(): void;
+  /** Stops the server and removes everything (on the run-wide server: drops this file's databases). */
+  destroy(): void | Promise<void>;
 }
 
 /** Where PostgreSQL's server programs are: PATH first, then Debian's versioned folders, newest first. */
@@ -37,10 +39,25 @@ export const pgMissing = (): string | null =>
 
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
-export function startPgCluster(): PgCluster {
+/** The settings a test server runs with; `durable: false` trades crash safety for speed (see startPgCluster). */
+function serverOptions(dir: string, durable: boolean, maxConnections: number): string {
+  const durability = durable ? ['fsync=on'] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
+  return [`listen_addresses=''`, `unix_socket_directories=${dir}`, ...durability, `max_connections=${maxConnections}`, 'shared_buffers=32MB'].map((o) => `-c ${o}`).join(' ');
+}
+
+interface Server {
+  dir: string;
+  data: string;
+  bin: string;
+  run(program: string, args: string[]): void;
+  start(): void;
+  urlFor(db: string): string;
+}
+
+/** initdb in `dir` (which must exist) and start the server there. */
+function initServer(dir: string, durable: boolean, maxConnections: number): Server {
   const bin = findPgBin();
   if (!bin) throw new Error(pgMissing()!);
-  const dir = mkdtempSync(join(tmpdir(), 'relay-pg-'));
   const data = join(dir, 'data');
   const user = asRoot ? 'postgres' : (process.env.USER ?? 'postgres');
   if (asRoot) {
@@ -55,38 +72,143 @@ export function startPgCluster(): PgCluster {
     if (r.status !== 0) throw new Error(`${program} failed: ${r.stderr || r.stdout}`);
   };
   run('initdb', ['-D', data, '-U', user, '--auth=trust', '--locale=C', '--encoding=UTF8', '--no-sync']);
-  const options = [`-c listen_addresses=''`, `-c unix_socket_directories=${dir}`, '-c fsync=on', '-c max_connections=200', '-c shared_buffers=32MB'].join(' ');
-  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-w', '-t', '30', '-l', join(dir, 'log'), 'start']);
+  const start = () => run('pg_ctl', ['-D', data, '-o', serverOptions(dir, durable, maxConnections), '-w', '-t', '30', '-l', join(dir, 'log'), 'start']);
   start();
-  const admin = () => openPg(urlFor('postgres'), { max: 1 });
-  let n = 0;
-  function urlFor(db: string) {
-    return `postgres://${user}@localhost/${db}?host=${encodeURIComponent(dir)}`;
+  return { dir, data, bin, run, start, urlFor: (db) => `postgres://${user}@localhost/${db}?host=${encodeURIComponent(dir)}` };
+}
+
+function stopServer(bin: string, data: string): void {
+  const stop = [join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'];
+  spawnSync(asRoot ? 'runuser' : stop[0], asRoot ? ['-u', 'postgres', '--', ...stop] : stop.slice(1));
+}
+
+async function createDatabaseOn(server: Server): Promise<string> {
+  // pid and random: a forked worker may run several files, each counting from one
+  const name = `relay_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const sql = openPg(server.urlFor('postgres'), { max: 1 });
+  try {
+    await sql.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await sql.end();
   }
+  return name;
+}
+
+/**
+ * A cluster of the test's own, removed by destroy() or when the process exits. fsync is on
+ * (`durable`, the default): the durability and crash tests mean it, and a test that stops the
+ * server mid-write needs one nobody else is using.
+ */
+export function startPgCluster(opts: { durable?: boolean } = {}): PgCluster {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-pg-'));
+  const server = initServer(dir, opts.durable ?? true, 200);
   // A test process that ends without destroy() (a crash, a forgotten afterAll) still removes it.
   const destroy = () => {
     process.off('exit', destroy);
-    const stop = [join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'];
-    spawnSync(asRoot ? 'runuser' : stop[0], asRoot ? ['-u', 'postgres', '--', ...stop] : stop.slice(1));
+    stopServer(server.bin, server.data);
     rmSync(dir, { recursive: true, force: true });
   };
   process.on('exit', destroy);
   return {
     dir,
-    async createDatabase() {
-      const name = `relay_${process.pid}_${++n}`;
-      const sql = admin();
-      try {
-        await sql.unsafe(`CREATE DATABASE ${name}`);
-      } finally {
-        await sql.end();
-      }
-      return urlFor(name);
-    },
+    createDatabase: async () => server.urlFor(await createDatabaseOn(server)),
     stop(mode = 'fast') {
-      run('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']);
+      server.run('pg_ctl', ['-D', server.data, '-m', mode, '-w', 'stop']);
     },
-    start,
+    start: server.start,
     destroy,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One server for a whole vitest run (src/main/test-support/vitest-global-setup.ts makes the
+// folder and stops the server at the end). The first file that asks starts it, under a lock
+// (mkdir is atomic), so a run that touches no PostgreSQL test pays nothing; every file gets its
+// own databases, dropped when the file is done. fsync is off: an initdb per file and a
+// CREATE DATABASE per test relay with fsync on were most of the cluster suite's time.
+
+const RUN_MAX_CONNECTIONS = 400;
+const RUN_START_TIMEOUT_MS = 120_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Waits for the run's server, starting it if this process is the first to ask. */
+function runServer(runDir: string): Server {
+  const dir = join(runDir, 'pg');
+  const ready = join(runDir, 'ready');
+  const failed = join(runDir, 'failed');
+  let mine = false;
+  try {
+    mkdirSync(join(runDir, 'lock'));
+    mine = true;
+  } catch {
+    // another process is starting it
+  }
+  if (mine) {
+    try {
+      mkdirSync(dir);
+      const server = initServer(dir, false, RUN_MAX_CONNECTIONS);
+      writeFileSync(ready, JSON.stringify({ bin: server.bin }));
+      return server;
+    } catch (e) {
+      writeFileSync(failed, String((e as Error).message));
+      throw e;
+    }
+  }
+  const deadline = Date.now() + RUN_START_TIMEOUT_MS;
+  while (!existsSync(ready)) {
+    if (existsSync(failed)) throw new Error(`the run's PostgreSQL server did not start: ${readFileSync(failed, 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`the run's PostgreSQL server was not ready within ${RUN_START_TIMEOUT_MS} ms (${runDir})`);
+    sleepSync(50);
+  }
+  const { bin } = JSON.parse(readFileSync(ready, 'utf8')) as { bin: string };
+  const user = asRoot ? 'postgres' : (process.env.USER ?? 'postgres');
+  const started = () => {
+    throw new Error('the run-wide PostgreSQL server was started by another process');
+  };
+  return { dir, data: join(dir, 'data'), bin, run: started, start: started, urlFor: (db) => `postgres://${user}@localhost/${db}?host=${encodeURIComponent(dir)}` };
+}
+
+function unshared(): never {
+  throw new Error('the run-wide PostgreSQL server is shared by every test file: a test that stops it needs startPgCluster(), a cluster of its own');
+}
+
+/** This file's handle on the run's server: its databases are its own, the server is not (no stop/start). */
+export function runPgCluster(runDir: string): PgCluster {
+  const server = runServer(runDir);
+  const mine: string[] = [];
+  return {
+    dir: server.dir,
+    async createDatabase() {
+      const name = await createDatabaseOn(server);
+      mine.push(name);
+      return server.urlFor(name);
+    },
+    stop: unshared,
+    start: unshared,
+    async destroy() {
+      const names = mine.splice(0);
+      if (names.length === 0) return;
+      const sql = openPg(server.urlFor('postgres'), { max: 1 });
+      try {
+        for (const name of names) await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } catch {
+        // only disk space: the run's end removes the whole server
+      } finally {
+        await sql.end().catch(() => undefined);
+      }
+    },
+  };
+}
+
+/** The global set-up's end: stops the run's server if a file started it, and removes its folder. */
+export function stopRunPgCluster(runDir: string): void {
+  const ready = join(runDir, 'ready');
+  if (existsSync(ready)) {
+    const { bin } = JSON.parse(readFileSync(ready, 'utf8')) as { bin: string };
+    stopServer(bin, join(runDir, 'pg', 'data'));
+  }
+  rmSync(runDir, { recursive: true, force: true });
 }

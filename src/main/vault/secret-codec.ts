@@ -34,13 +34,24 @@ export const EMPTY_PASSPHRASE_STANDIN = 'relay-messenger/no-passphrase';
  */
 export const STANDIN_SCRYPT: ScryptParams = { N: 2 ** 14, r: 8, p: 1 };
 
-// A file can name its own parameters; keep them in a range that is neither weak nor a
-// memory bomb for whoever opens it.
-function checkParams({ N, r, p }: ScryptParams): void {
+/** Within the range a vault file may name (below): neither weak nor a memory bomb. */
+export function acceptedScrypt({ N, r, p }: ScryptParams): boolean {
   const powerOfTwo = Number.isSafeInteger(N) && N > 1 && (N & (N - 1)) === 0;
-  if (!powerOfTwo || N < 2 ** 14 || N > 2 ** 20 || !Number.isSafeInteger(r) || r < 8 || r > 32 || !Number.isSafeInteger(p) || p < 1 || p > 4) {
-    throw new VaultError('corrupt-vault', 'scrypt parameters outside the accepted range');
-  }
+  return powerOfTwo && N >= 2 ** 14 && N <= 2 ** 20 && Number.isSafeInteger(r) && r >= 8 && r <= 32 && Number.isSafeInteger(p) && p >= 1 && p <= 4;
+}
+
+// A file can name its own parameters; keep them in the accepted range for whoever opens it.
+function checkParams(params: ScryptParams): void {
+  if (!acceptedScrypt(params)) throw new VaultError('corrupt-vault', 'scrypt parameters outside the accepted range');
+}
+
+/**
+ * The cost a new wrap under `passphrase` is made with: `chosen` (the vault's `scrypt` option,
+ * default DEFAULT_SCRYPT), except the stand-in's, which is always the least. Opening reads the
+ * cost from the wrap itself, so a vault made at any accepted cost opens at that cost.
+ */
+export function scryptFor(passphrase: string, chosen: ScryptParams = DEFAULT_SCRYPT): ScryptParams {
+  return passphrase === EMPTY_PASSPHRASE_STANDIN ? STANDIN_SCRYPT : chosen;
 }
 
 function deriveKey(passphrase: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
@@ -71,7 +82,7 @@ const AAD = Buffer.from('relay-vault-passphrase-v1');
  * that records salt and parameters, so they can be raised later without breaking old files.
  * A wrong passphrase fails GCM authentication and surfaces as `bad-passphrase`.
  */
-export function passphraseCodec(passphrase: string, params: ScryptParams = passphrase === EMPTY_PASSPHRASE_STANDIN ? STANDIN_SCRYPT : DEFAULT_SCRYPT): VaultCodec {
+export function passphraseCodec(passphrase: string, params: ScryptParams = scryptFor(passphrase)): VaultCodec {
   if (typeof passphrase !== 'string' || passphrase.length === 0) throw new VaultError('no-passphrase', 'a passphrase is required');
   return {
     async encrypt(plain) {

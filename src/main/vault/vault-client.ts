@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { VaultCodec } from './secret-codec.js';
+import { acceptedScrypt, type ScryptParams, type VaultCodec } from './secret-codec.js';
 import { VaultError } from './vault-error.js';
 import type {
   AnyVaultMethod,
@@ -46,6 +46,8 @@ export interface VaultClientOptions {
   workerEntry?: string | URL;
   /** enables the test-only crash/hang methods in the worker */
   testHooks?: boolean;
+  /** the cost of the passphrase wraps the vault writes (VaultCoreOptions.scrypt); tests only */
+  scrypt?: ScryptParams;
   /** sees every answer from the worker (tests assert that none carries a secret) */
   onResponse?: (response: VaultResponse) => void;
 }
@@ -123,6 +125,7 @@ export class VaultClient {
 
   constructor(options: VaultClientOptions) {
     if (!options?.profileDir) throw new TypeError('VaultClient needs a profileDir');
+    if (options.scrypt && !acceptedScrypt(options.scrypt)) throw new VaultError('bad-request', 'the scrypt option is outside the accepted range');
     this.options = options;
   }
 
@@ -221,6 +224,7 @@ export class VaultClient {
     const workerData: VaultWorkerData & { __entry?: string } = {
       profileDir: this.options.profileDir,
       testHooks: this.options.testHooks === true,
+      ...(this.options.scrypt ? { scrypt: this.options.scrypt } : {}),
     };
     const transferList: MessagePort[] = [];
     if (this.options.codec) {

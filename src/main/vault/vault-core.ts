@@ -3,7 +3,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { signDeviceCertificate, verifyDeviceCertificate } from './device-certificate.js';
 import { buildDirectFrame, buildGroupFrame, checkFrameMatchesEnvelope, isUuid, parseFrame } from './frames.js';
 import { buildPayload, composeMessage, parsePayload, verifyPayload, type Via } from './payload.js';
-import { passphraseCodec, type VaultCodec } from './secret-codec.js';
+import { DEFAULT_SCRYPT, acceptedScrypt, passphraseCodec, scryptFor, type ScryptParams, type VaultCodec } from './secret-codec.js';
 import { forgetTicket, ticketingCodec, ticketPath } from './unlock-ticket.js';
 import { TAG_BYTES, deviceKeyBytes, type Sealer } from './sealer.js';
 import { nodeSealer } from './sealer-node.js';
@@ -46,6 +46,12 @@ export interface VaultCoreOptions {
   /** wraps the data key instead of a passphrase (the app passes one backed by safeStorage) */
   codec?: VaultCodec;
   sealer?: Sealer;
+  /**
+   * The scrypt cost of the passphrase wraps this vault writes (default DEFAULT_SCRYPT, N=2^17).
+   * Only tests pass a lower one, to make their many throw-away profiles cheap; the file records
+   * its cost, so such a vault still opens, and one written at the default stays at it.
+   */
+  scrypt?: ScryptParams;
 }
 
 interface Unlocked {
@@ -73,6 +79,7 @@ export class VaultCore {
   private readonly profileDir: string;
   private readonly externalCodec?: VaultCodec;
   private readonly sealer: Sealer;
+  private readonly scrypt: ScryptParams;
   private unlocked: Unlocked | null = null;
   /** create/import/unlock touch the file; run them one at a time */
   private queue: Promise<unknown> = Promise.resolve();
@@ -81,6 +88,8 @@ export class VaultCore {
     this.profileDir = options.profileDir;
     this.externalCodec = options.codec;
     this.sealer = options.sealer ?? nodeSealer;
+    this.scrypt = options.scrypt ?? DEFAULT_SCRYPT;
+    if (!acceptedScrypt(this.scrypt)) throw new VaultError('bad-request', 'the scrypt option is outside the accepted range');
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -110,7 +119,7 @@ export class VaultCore {
 
   /** The passphrase codec, behind an unlock ticket when the caller asks to be remembered. */
   private passphraseCodec(passphrase: string, params: PassphraseParams): VaultCodec {
-    const codec = passphraseCodec(passphrase);
+    const codec = passphraseCodec(passphrase, scryptFor(passphrase, this.scrypt));
     const rememberMs = params?.rememberMs;
     if (rememberMs === undefined) return codec;
     if (typeof rememberMs !== 'number' || !Number.isInteger(rememberMs) || rememberMs < 0 || rememberMs > MAX_REMEMBER_MS) {

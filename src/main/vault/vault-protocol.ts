@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { MessageBody, Via } from './payload.js';
 import type { VaultErrorCode } from './vault-error.js';
+import type { ScryptParams } from './secret-codec.js';
 
 /**
  * The typed doorway between VaultClient (caller's thread) and the vault worker.
@@ -216,6 +217,8 @@ export type CodecResponse = { id: number; ok: true; data: Uint8Array } | { id: n
 export interface VaultWorkerData {
   profileDir: string;
   testHooks: boolean;
+  /** VaultCoreOptions.scrypt */
+  scrypt?: ScryptParams;
   /** present when the caller supplies a codec */
   codecPort?: MessagePort;
 }

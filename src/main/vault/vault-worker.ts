@@ -37,7 +37,7 @@ function remoteCodec(codecPort: MessagePort): VaultCodec {
   return { encrypt: (b) => call('encrypt', b), decrypt: (b) => call('decrypt', b) };
 }
 
-const core = new VaultCore({ profileDir: data.profileDir, codec: data.codecPort ? remoteCodec(data.codecPort) : undefined });
+const core = new VaultCore({ profileDir: data.profileDir, codec: data.codecPort ? remoteCodec(data.codecPort) : undefined, scrypt: data.scrypt });
 
 type Handlers = { [M in keyof AnyVaultMethods]: (params: AnyVaultMethods[M]['params']) => AnyVaultMethods[M]['result'] | Promise<AnyVaultMethods[M]['result']> };
 

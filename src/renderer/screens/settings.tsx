@@ -102,12 +102,16 @@ function Policy() {
   const action = useAction(setPolicy);
   const [choice, setChoice] = useState<InboxPolicy['unknownSenders']>('request');
   const [stake, setStake] = useState('0.01');
+  // Follow the saved policy when it loads or changes, not each time Settings reloads it: a
+  // reload with the same values must not undo a choice the user has not saved yet.
+  const savedChoice = policy?.unknownSenders;
+  const savedStake = policy?.stake;
   useEffect(() => {
-    if (policy) {
-      setChoice(policy.unknownSenders);
-      setStake(policy.stake ?? '0.01');
+    if (savedChoice) {
+      setChoice(savedChoice);
+      setStake(savedStake ?? '0.01');
     }
-  }, [policy]);
+  }, [savedChoice, savedStake]);
   const stakeOk = /^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/.test(stake) && Number(stake) > 0;
   const dirty = policy && (choice !== policy.unknownSenders || (choice === 'stake-gate' && stake !== (policy.stake ?? '0.01')));
   return (
@@ -123,7 +127,8 @@ function Policy() {
         <div className="choice-list compact" role="radiogroup" aria-label="Messages from new people">
           {POLICIES.map((p) => (
             <label key={p.value} className={choice === p.value ? 'choice selected' : 'choice'}>
-              <input type="radio" name="policy" checked={choice === p.value} onChange={() => setChoice(p.value)} aria-label={p.title} />
+              {/* until the saved policy is known, a choice would be overwritten when it arrives */}
+              <input type="radio" name="policy" checked={choice === p.value} onChange={() => setChoice(p.value)} aria-label={p.title} disabled={!policy} />
               <span className="choice-text">
                 <span className="choice-title">{p.title}</span>
                 <span className="choice-desc">{p.text}</span>

@@ -1,6 +1,6 @@
 /** How a Messenger is opened: its profile folder, the shell around it, and the test seams. */
 import type { RelayStatus } from '../../../shared/domain.js';
-import type { VaultCodec } from '../../vault/secret-codec.js';
+import type { ScryptParams, VaultCodec } from '../../vault/secret-codec.js';
 import type { ScheduleTimer } from '../messages/message-changes.js';
 import type { CrashPoint } from './sync-pass.js';
 
@@ -29,4 +29,6 @@ export interface MessengerOptions {
   expiryTimer?: ScheduleTimer;
   /** test seam: history transfers in small chunks and blobs */
   history?: { chunkBytes?: number; blobBytes?: number };
+  /** test seam: the scrypt cost of the passphrase wraps (vault, API key, files); default N=2^17 */
+  scrypt?: ScryptParams;
 }

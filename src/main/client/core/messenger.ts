@@ -219,7 +219,7 @@ export class Messenger {
       onStatus: (st) => this.emit('sync.status', st),
     });
     this.wallet = new ProfileWallet({
-      vault, database: this.database, session: this.session, profileDir: opts.profileDir, codec: opts.codec,
+      vault, database: this.database, session: this.session, profileDir: opts.profileDir, codec: opts.codec, scrypt: opts.scrypt,
       onDatabaseOpen: () => this.changes.expireDue(),
       onLock: () => {
         this.attachments.lock();
@@ -247,7 +247,7 @@ export class Messenger {
   static async open(opts: MessengerOptions): Promise<Messenger> {
     mkdirSync(opts.profileDir, { recursive: true, mode: 0o700 });
     const store = ProfileDatabase.openStore(join(opts.profileDir, DB_FILE));
-    const vault = new VaultClient({ profileDir: opts.profileDir, codec: opts.codec, timeoutMs: opts.vaultTimeoutMs });
+    const vault = new VaultClient({ profileDir: opts.profileDir, codec: opts.codec, timeoutMs: opts.vaultTimeoutMs, scrypt: opts.scrypt });
     const m = new Messenger(opts, store, vault);
     try {
       const st = await vault.status();

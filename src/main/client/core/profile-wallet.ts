@@ -4,7 +4,7 @@
  */
 import type { AppStatus } from '../../../shared/domain.js';
 import type { CommandArgs } from '../../../shared/ipc.js';
-import { passphraseCodec, type VaultCodec } from '../../vault/secret-codec.js';
+import { passphraseCodec, scryptFor, type ScryptParams, type VaultCodec } from '../../vault/secret-codec.js';
 import { forgetTicket, ticketingCodec, ticketPath } from '../../vault/unlock-ticket.js';
 import type { VaultClient } from '../../vault/vault-client.js';
 import type { ProfileDatabase } from '../store/profile-database.js';
@@ -19,6 +19,8 @@ export interface ProfileWalletDeps {
   profileDir: string;
   /** the OS-keychain codec (Electron); without it the passphrase protects the profile */
   codec?: VaultCodec;
+  /** test seam: the scrypt cost of the passphrase wraps; default N=2^17 */
+  scrypt?: ScryptParams;
   /** the database is open: what ran out while it was closed goes (messages/message-changes.ts) */
   onDatabaseOpen(): void;
   /** locked: the background work that needs the keys stops */
@@ -34,6 +36,10 @@ export class ProfileWallet {
   filesCodec: VaultCodec | null = null;
 
   constructor(private readonly d: ProfileWalletDeps) {}
+
+  private passphraseCodec(passphrase: string): VaultCodec {
+    return passphraseCodec(passphrase, scryptFor(passphrase, this.d.scrypt));
+  }
 
   me(): { address: string; deviceKey: string } {
     if (!this.identity) throw new MessengerError('no-wallet', 'this profile has no wallet yet');
@@ -73,7 +79,7 @@ export class ProfileWallet {
     const remember = this.d.codec ? undefined : opts.rememberMs;
     const apiKeyTicket = ticketPath(this.d.profileDir, 'api-key');
     if (remember === 0) forgetTicket(apiKeyTicket);
-    const plain = this.d.codec ?? passphraseCodec(passphrase);
+    const plain = this.d.codec ?? this.passphraseCodec(passphrase);
     const codec = remember ? ticketingCodec(plain, { passphrase, path: apiKeyTicket, ttlMs: remember }) : plain;
     // both unwraps cost a scrypt: run the API key's beside the vault's, unless the key is in the
     // encrypted database, which opens only once the vault is unlocked
@@ -99,9 +105,9 @@ export class ProfileWallet {
     await this.openDatabase();
     this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
     this.unlocked = true;
-    session.setCodec(codec ?? this.d.codec ?? passphraseCodec(passphrase));
+    session.setCodec(codec ?? this.d.codec ?? this.passphraseCodec(passphrase));
     // not the API key's remembering codec: its one ticket would then hold the file key instead
-    this.filesCodec = this.d.codec ?? passphraseCodec(passphrase);
+    this.filesCodec = this.d.codec ?? this.passphraseCodec(passphrase);
     if (session.hasRelay()) {
       try {
         await session.ensureSignedIn();

@@ -11,8 +11,15 @@ import { startRelayServer, type RunningRelay } from '../../relay/server.js';
 import type { ServeOptions } from '../../relay/cli-args.js';
 import { Messenger, type MessengerOptions } from '../core/messenger.js';
 import { runTs, type Finished } from '../../test-support/child-process.js';
+import type { ScryptParams } from '../../vault/secret-codec.js';
 
 export const PASSPHRASE = 'correct horse battery staple';
+/**
+ * scrypt's least accepted cost, for the throw-away profiles of tests (newProfile, and any test
+ * that opens a Messenger itself: `scrypt: TEST_SCRYPT`): a profile costs two or three wraps,
+ * each ~0.5 s at the default N=2^17. The vault's own tests keep the default.
+ */
+export const TEST_SCRYPT: ScryptParams = { N: 2 ** 14, r: 8, p: 1 };
 export const ROOT = resolve(import.meta.dirname, '../../../..');
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -96,7 +103,7 @@ export interface ProfileOptions {
 /** A fresh profile with a wallet (new or imported), signed in to the relay. */
 export async function newProfile(relayUrl: string, opts: ProfileOptions & { fingerprint?: string } = {}): Promise<{ m: Messenger; address: string; deviceKey: string; mnemonic: string | null; dir: string }> {
   const dir = opts.dir ?? tempDir('profile');
-  const m = await Messenger.open({ profileDir: dir, shell: 'web', autoSync: false, ...opts.options });
+  const m = await Messenger.open({ profileDir: dir, shell: 'web', autoSync: false, scrypt: TEST_SCRYPT, ...opts.options });
   cleanups.push(() => m.close());
   let mnemonic: string | null = null;
   if (opts.mnemonic) await m.wallet.importMnemonic({ mnemonic: opts.mnemonic, passphrase: PASSPHRASE });
@@ -114,7 +121,7 @@ export interface CliResult extends Finished {
   json: unknown[];
 }
 
-/** Runs a client entry (cli.ts or bot-cli.ts) as a child process with node + tsx. */
+/** Runs a client entry (cli.ts or bot-cli.ts) as a child process, as users run it (bin/*.mjs; see test-support's nodeArgsFor). */
 export async function runEntry(entry: 'cli' | 'bot-cli', args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
   const file = join(ROOT, 'src/main/client/cli', `${entry}.ts`);
   const done = await runTs(file, args, { cwd: ROOT, env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, RELAY_CLIENT_TEST_CRASH: undefined, ...env } });

@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
 import { openPg } from '../store/pg-client.js';
 import { PG_MIGRATIONS } from '../store/pg-migrations.js';
 import { openPgStore } from '../store/pg-store.js';
-import { sharedCluster } from '../store/test/backends.js';
+import { privateCluster } from '../store/test/backends.js';
 import { pgMissing } from '../../test-support/pg-cluster.js';
 import { MAX_HELD_PER_WALLET } from '../live/waiters.js';
 import { startNode, type ClusterNode } from './cluster-harness.js';
@@ -19,7 +19,7 @@ const missing = pgMissing();
 const config = (over: Partial<RelayConfig> = {}): RelayConfig => ({ ...DEFAULT_CONFIG, rateLimit: 0, minFreeDiskMib: 0, baseUrl: 'http://127.0.0.1', ...over });
 
 async function twoNodes(over: Partial<RelayConfig> = {}): Promise<{ a: ClusterNode; b: ClusterNode; url: string; close(): Promise<void> }> {
-  const url = await sharedCluster().createDatabase();
+  const url = await privateCluster().createDatabase();
   const a = await startNode(url, 'a', config(over), Date.now);
   const b = await startNode(url, 'b', config(over), Date.now);
   return {
@@ -38,7 +38,7 @@ const send = (node: ClusterNode, from: TestUser, to: TestUser, extra: Record<str
 const pull = (node: ClusterNode, u: TestUser, q = '') => call(node.url, 'GET', `/api/v1/envelopes${q}`, { auth: u.apiKey });
 
 describe.skipIf(missing !== null)(`a cluster of two nodes on one PostgreSQL database${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  afterAll(() => sharedCluster().destroy());
+  afterAll(() => privateCluster().destroy());
 
   describe('one relay across the nodes', () => {
     let c: Awaited<ReturnType<typeof twoNodes>>;
@@ -191,7 +191,7 @@ describe.skipIf(missing !== null)(`a cluster of two nodes on one PostgreSQL data
   });
 
   it('two nodes migrating an empty database at once: one migrates, both start, the version is recorded once', async () => {
-    const url = await sharedCluster().createDatabase();
+    const url = await privateCluster().createDatabase();
     const stores = await Promise.all([openPgStore(url), openPgStore(url)]);
     try {
       const [{ rows }] = await stores[0].sql<{ rows: number }[]>`SELECT count(*)::int AS rows FROM relay_schema`;
@@ -212,7 +212,7 @@ describe.skipIf(missing !== null)(`a cluster of two nodes on one PostgreSQL data
   // that write (porsager/postgres#1208); this test failed CI before it.
   it('PostgreSQL stopped mid-send: 503 with Retry-After, no partial batch, and service again when it is back', async () => {
     const c = await twoNodes();
-    const cluster = sharedCluster();
+    const cluster = privateCluster();
     try {
       const alice = await signIn(c.a.url);
       const bob = await signIn(c.b.url);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPg } from '../store/pg-client.js';
-import { sharedCluster } from '../store/test/backends.js';
+import { privateCluster } from '../store/test/backends.js';
 import { pgMissing } from '../../test-support/pg-cluster.js';
 import { startTs, type Child } from '../../test-support/child-process.js';
 import { DB_FILE } from '../admin.js';
@@ -30,7 +30,7 @@ const MAX_SENT = 400; // stays under one pull page (500), so the restarted relay
 const dirs: string[] = [];
 const children: Child[] = [];
 afterAll(async () => {
-  if (postgres.missing === null) sharedCluster().destroy();
+  if (postgres.missing === null) privateCluster().destroy();
   for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
@@ -79,7 +79,7 @@ const postgres: Backend = {
   name: 'a node of a cluster on PostgreSQL',
   missing: pgMissing(),
   async prepare() {
-    return ['--database', await sharedCluster().createDatabase(), '--node-id', 'crash'];
+    return ['--database', await privateCluster().createDatabase(), '--node-id', 'crash'];
   },
   async read(args) {
     const sql = openPg(args[1], { max: 1 });

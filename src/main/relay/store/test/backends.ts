@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach, inject } from 'vitest';
 import { openPg } from '../pg-client.js';
 import { openPgStore } from '../pg-store.js';
 import type { RelayStore } from '../store.js';
 import { openTempStore } from './temp-store.js';
-import { pgMissing, startPgCluster, type PgCluster } from '../../../test-support/pg-cluster.js';
+import { pgMissing, runPgCluster, startPgCluster, type PgCluster } from '../../../test-support/pg-cluster.js';
 
 /** A store under test, fresh for each test, on one backend or the other. */
 export interface TestStore {
@@ -21,17 +21,33 @@ export interface StoreBackend {
 }
 
 let cluster: PgCluster | null = null;
-/** One throw-away PostgreSQL cluster per test file (removed after the file, or when its process exits). */
+let own: PgCluster | null = null;
+/**
+ * The run's PostgreSQL server (fsync off; started by the first file that asks, see
+ * pg-cluster.ts), or outside `vitest run` with the project's config, a cluster of the file's
+ * own. The file's databases are dropped after it.
+ */
 export function sharedCluster(): PgCluster {
-  cluster ??= startPgCluster();
+  if (!cluster) {
+    const runDir = inject('pgRunDir');
+    cluster = runDir ? runPgCluster(runDir) : startPgCluster({ durable: false });
+  }
   return cluster;
 }
 
-/** Stops and removes the file's cluster, if it made one. */
-export function destroySharedCluster(): void {
-  cluster?.destroy();
-  cluster = null;
+/** A cluster of the file's own, fsync on: for the tests that stop the server or crash on it. */
+export function privateCluster(): PgCluster {
+  own ??= startPgCluster();
+  return own;
+}
+
+/** Drops the file's databases on the shared server and removes its own cluster, if it made them. */
+export async function destroySharedCluster(): Promise<void> {
+  const [shared, mine] = [cluster, own];
+  cluster = own = null;
   database = null;
+  await shared?.destroy();
+  await mine?.destroy();
 }
 
 const sqlite: StoreBackend = {
@@ -61,7 +77,7 @@ const TABLES = [
 let database: string | null = null;
 /**
  * A database per file, emptied before each test: creating one per test cost most of a second
- * (CREATE DATABASE checkpoints, and fsync is on).
+ * (CREATE DATABASE checkpoints) when every file had its own cluster with fsync on.
  */
 async function emptyDatabase(): Promise<string> {
   if (database === null) {
