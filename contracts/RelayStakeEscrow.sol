@@ -4,7 +4,7 @@ pragma solidity 0.8.37;
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 
-/// @title Refundable anti-spam stakes for a messenger relay (relay-contract-2 §4).
+/// @title Refundable anti-spam stakes for a messenger relay (docs/protocol.md §13 Stakes).
 /// @notice A sender locks a stake to reach a recipient who asks unknown senders for one.
 /// The recipient releases it (back to the sender) or forfeits it as spam (to the recipient)
 /// before the deadline; at or after the deadline anyone can refund it to the sender.

@@ -25,8 +25,8 @@ export interface Child {
 const BUILT: Record<string, 'relay' | 'web' | 'client' | 'bot'> = {
   'src/main/relay/cli.ts': 'relay',
   'src/main/web/cli.ts': 'web',
-  'src/main/client/cli.ts': 'client',
-  'src/main/client/bot-cli.ts': 'bot',
+  'src/main/client/cli/cli.ts': 'client',
+  'src/main/client/cli/bot-cli.ts': 'bot',
 };
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
