@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -84,6 +85,56 @@ export function roomViolations(edges: ReadonlyArray<{ from: string; to: string }
 
 function importEdges(): Array<{ from: string; to: string }> {
   return files.flatMap((f) => importsOf(f).map((spec) => resolveLocal(f, spec)).filter((t): t is string => t !== null).map((t) => ({ from: rel(f), to: rel(t) })));
+}
+
+/** The outermost object literals an expression evaluates to (through parentheses and `a ? b : c`). */
+function literalsOf(e: ts.Expression): ts.ObjectLiteralExpression[] {
+  if (ts.isParenthesizedExpression(e)) return literalsOf(e.expression);
+  if (ts.isConditionalExpression(e)) return [...literalsOf(e.whenTrue), ...literalsOf(e.whenFalse)];
+  return ts.isObjectLiteralExpression(e) ? [e] : [];
+}
+
+/** The state keys one `set(...)` writes: its object, or what its updater returns. */
+function keysSet(arg: ts.Expression | undefined): string[] {
+  if (!arg) return [];
+  const objects: ts.ObjectLiteralExpression[] = [];
+  if (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg)) {
+    if (!ts.isBlock(arg.body)) objects.push(...literalsOf(arg.body));
+    else {
+      const returns = (n: ts.Node): void => {
+        if (ts.isReturnStatement(n) && n.expression) objects.push(...literalsOf(n.expression));
+        else if (!ts.isFunctionLike(n)) ts.forEachChild(n, returns);
+      };
+      ts.forEachChild(arg.body, returns);
+    }
+  } else objects.push(...literalsOf(arg));
+  return objects.flatMap((o) => o.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : [])));
+}
+
+/**
+ * Store slices whose `set(...)` writes a key their own `…Slice` interface does not declare: a
+ * slice changes another's state only through that slice's actions.
+ */
+export function foreignSliceWrites(sources: ReadonlyArray<{ path: string; text: string }>): string[] {
+  const out: string[] = [];
+  for (const { path, text } of sources) {
+    const own = new Set<string>();
+    const sets: ts.CallExpression[] = [];
+    const visit = (n: ts.Node): void => {
+      if (ts.isInterfaceDeclaration(n) && n.name.text.endsWith('Slice')) {
+        for (const m of n.members) if (m.name && ts.isIdentifier(m.name)) own.add(m.name.text);
+      }
+      if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'set') sets.push(n);
+      ts.forEachChild(n, visit);
+    };
+    visit(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true));
+    for (const call of sets) {
+      for (const key of keysSet(call.arguments[0])) {
+        if (!own.has(key)) out.push(`${path}: set(...) writes \`${key}\`, which its slice does not declare; call the owning slice's action`);
+      }
+    }
+  }
+  return out;
 }
 
 describe('architecture', () => {
@@ -209,6 +260,29 @@ describe('architecture', () => {
       .map((f) => ({ file: rel(f), components: [...readFileSync(f, 'utf8').matchAll(/^export (?:function|const) ([A-Z]\w*)/gm)].map((m) => m[1]) }))
       .filter(({ file, components }) => components.join() !== pascal(file.split('/').pop()!));
     expect(wrong).toEqual([]);
+  });
+
+  it('each renderer store slice sets only the state its own interface declares', () => {
+    const slices = files.filter((f) => /^src\/renderer\/store\/[^/]+-slice\.ts$/.test(rel(f)));
+    expect(slices.length).toBeGreaterThan(10);
+    expect(foreignSliceWrites(slices.map((f) => ({ path: rel(f), text: readFileSync(f, 'utf8') })))).toEqual([]);
+  });
+
+  it("the slice rule fails on a slice setting another slice's key, directly or in an updater's return", () => {
+    const text = `
+      export interface StakesSlice { stakes: number[]; markSpam: (a: string) => void }
+      export const create = (set) => ({
+        stakes: [],
+        markSpam: (a) => {
+          set({ stakes: [] });
+          set((s) => ({ requests: s.requests.filter((r) => r !== a) }));
+          set((s) => { if (!s.stakes) return {}; return { view: 'chats' }; });
+        },
+      });`;
+    expect(foreignSliceWrites([{ path: 'src/renderer/store/stakes-slice.ts', text }])).toEqual([
+      "src/renderer/store/stakes-slice.ts: set(...) writes `requests`, which its slice does not declare; call the owning slice's action",
+      "src/renderer/store/stakes-slice.ts: set(...) writes `view`, which its slice does not declare; call the owning slice's action",
+    ]);
   });
 
   it('the app core, web mode and the bench run under plain Node: no electron', () => {

@@ -3,16 +3,14 @@ import type { ConversationId } from '../../shared/domain.js';
 import { call } from '../bridge.js';
 import type { Store } from './store.js';
 
-/** Edits and deletes of one's own messages, the disappearing-message timer, and messages that ran out. */
+/** Edits and deletes of one's own messages and the disappearing-message timer (the messages themselves are the messages slice's). */
 export interface ChangesSlice {
   editMessage: (conversationId: ConversationId, messageId: string, text: string) => Promise<void>;
   deleteMessage: (conversationId: ConversationId, messageId: string) => Promise<void>;
   setTimer: (conversationId: ConversationId, seconds: number) => Promise<void>;
-  /** main removed these (their timer ran out) */
-  messagesRemoved: (conversationId: ConversationId, ids: string[]) => void;
 }
 
-export const createChangesSlice: StateCreator<Store, [], [], ChangesSlice> = (set, get) => ({
+export const createChangesSlice: StateCreator<Store, [], [], ChangesSlice> = (_set, get) => ({
   editMessage: async (conversationId, messageId, text) => {
     get().messageUpdated(await call('messages.edit', { conversationId, messageId, text }));
   },
@@ -25,11 +23,4 @@ export const createChangesSlice: StateCreator<Store, [], [], ChangesSlice> = (se
   setTimer: async (conversationId, seconds) => {
     get().conversationUpdated(await call('conversations.setTimer', { conversationId, seconds }));
   },
-  messagesRemoved: (conversationId, ids) =>
-    set((s) => {
-      const list = s.messagesByConversation[conversationId];
-      if (!list) return {};
-      const gone = new Set(ids);
-      return { messagesByConversation: { ...s.messagesByConversation, [conversationId]: list.filter((m) => !gone.has(m.id)) } };
-    }),
 });

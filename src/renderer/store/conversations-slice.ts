@@ -54,7 +54,8 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
     if (shown && c.unread > 0) void call('conversations.markRead', { conversationId: c.id }).catch(() => undefined);
   },
   selectConversation: async (id, at) => {
-    set({ activeConversationId: id, view: 'chats' });
+    set({ activeConversationId: id });
+    get().showView('chats');
     if (!id) return;
     await (at ? get().loadMessagesAround(id, at) : get().loadMessages(id));
     const c = get().conversations.find((x) => x.id === id);

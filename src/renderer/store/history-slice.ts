@@ -20,11 +20,9 @@ export interface HistorySlice {
   historyFinished: (o: HistoryOutcome) => void;
 }
 
-export const createHistorySlice: StateCreator<Store, [], [], HistorySlice> = (set) => {
+export const createHistorySlice: StateCreator<Store, [], [], HistorySlice> = (set, get) => {
   const patch = (p: Partial<HistorySlice['history']>) => set((s) => ({ history: { ...s.history, ...p } }));
-  /** The device's answer as main now records it, without fetching the list again. */
-  const answered = (deviceKey: string, history: 'sent' | 'declined') =>
-    set((s) => ({ settings: { ...s.settings, devices: s.settings.devices.map((d) => (d.publicKey === deviceKey ? { ...d, history } : d)) } }));
+  const answered = (deviceKey: string, history: 'sent' | 'declined') => get().deviceHistoryAnswered(deviceKey, history);
   return {
     history: { progress: null, sentTo: null, outcome: null },
     sendHistory: async (deviceKey) => {

@@ -34,6 +34,8 @@ export interface MessagesSlice {
   olderMessagesListed: (id: ConversationId, before: string, page: ChatMessage[]) => void;
   messageReceived: (m: ChatMessage) => void;
   messageUpdated: (m: ChatMessage) => void;
+  /** main removed these (their timer ran out, or they were withdrawn before they left) */
+  messagesRemoved: (conversationId: ConversationId, ids: string[]) => void;
   loadMessages: (id: ConversationId) => Promise<void>;
   /** the list opened at one message: a page older than it, it, and everything newer */
   loadMessagesAround: (id: ConversationId, messageId: string) => Promise<void>;
@@ -76,6 +78,13 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
       return { messagesByConversation: { ...s.messagesByConversation, [m.conversationId]: upsert(list, m) } };
     }),
   messageUpdated: (m) => get().messageReceived(m),
+  messagesRemoved: (conversationId, ids) =>
+    set((s) => {
+      const list = s.messagesByConversation[conversationId];
+      if (!list) return {};
+      const gone = new Set(ids);
+      return { messagesByConversation: { ...s.messagesByConversation, [conversationId]: list.filter((m) => !gone.has(m.id)) } };
+    }),
   loadMessages: async (id) => {
     const list = await call('messages.list', { conversationId: id, limit: MESSAGE_PAGE });
     get().messagesListed(id, list);

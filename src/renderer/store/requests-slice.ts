@@ -7,6 +7,8 @@ export interface RequestsSlice {
   requests: ContactRequest[];
   requestsListed: (list: ContactRequest[]) => void;
   requestReceived: (r: ContactRequest) => void;
+  /** the request is settled elsewhere (e.g. marked spam with its stake): it leaves the list */
+  requestRemoved: (address: string) => void;
   acceptRequest: (address: string) => Promise<void>;
   declineRequest: (address: string) => Promise<void>;
   blockSender: (address: string) => Promise<void>;
@@ -23,6 +25,7 @@ export const createRequestsSlice: StateCreator<Store, [], [], RequestsSlice> = (
       void get().wantHandles(requests.filter((r) => !r.handle).map((r) => r.address));
     },
     requestReceived: (r) => set((s) => ({ requests: [r, ...s.requests.filter((x) => x.address !== r.address)] })),
+    requestRemoved: drop,
     acceptRequest: async (address) => {
       await call('requests.accept', { address });
       drop(address);

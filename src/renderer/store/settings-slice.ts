@@ -6,6 +6,8 @@ import type { Store } from './store.js';
 export interface SettingsSlice {
   settings: { devices: DeviceInfo[]; apiKeys: ApiKeyInfo[]; policy: InboxPolicy | null; loaded: boolean };
   loadSettings: () => Promise<void>;
+  /** main now records the device's answer to the history offer; the list changes without fetching it again */
+  deviceHistoryAnswered: (deviceKey: string, history: 'sent' | 'declined') => void;
   revokeDevice: (publicKey: string) => Promise<void>;
   mintApiKey: (label: string) => Promise<string>;
   revokeApiKey: (id: string) => Promise<void>;
@@ -30,6 +32,8 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
       patch({ devices, apiKeys, policy, loaded: true });
       get().relayStatusChanged(relay);
     },
+    deviceHistoryAnswered: (deviceKey, history) =>
+      set((s) => ({ settings: { ...s.settings, devices: s.settings.devices.map((d) => (d.publicKey === deviceKey ? { ...d, history } : d)) } })),
     revokeDevice: async (publicKey) => {
       await call('devices.revoke', { publicKey });
       // the relay revoked the device's API keys with it: both lists change at once
@@ -53,7 +57,7 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
     },
     switchRelay: async (mode, url, fingerprint) => {
       const status = await call('relay.connect', { mode, ...(url ? { url } : {}), ...(fingerprint ? { fingerprint } : {}) });
-      set({ status });
+      get().statusChanged(status);
       // the switch is done; lists that fail to load now say so on their own
       get().loadSettings().catch((e: Error) => get().showToast('error', e.message));
     },

@@ -42,7 +42,7 @@ export const createStakesSlice: StateCreator<Store, [], [], StakesSlice> = (set,
     },
     markSpam: async (address) => {
       await call('requests.spam', { address });
-      set((s) => ({ requests: s.requests.filter((r) => r.address !== address) }));
+      get().requestRemoved(address);
       if (get().stakes.loaded) await get().loadStakes();
     },
     setStakeRpcUrl: async (url) => {
