@@ -8,7 +8,6 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { AppStatus, RelayStatus } from '../../shared/domain.js';
 import { eventNames, type CommandArgs, type EventName, type Events } from '../../shared/ipc.js';
-import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
 import { Messenger } from '../client/core/messenger.js';
 import type { Handlers } from '../commands/handler-types.js';
 import { AppError } from '../../shared/plain-errors.js';
@@ -18,7 +17,7 @@ import { warmCertificateChecks } from '../vault/device-certificate.js';
 import type { VaultCodec } from '../vault/secret-codec.js';
 import { readVaultHeader } from '../vault/vault-file.js';
 import { AttachmentCommands, eventWithFiles, withFiles } from './attachment-commands.js';
-import { readSettings, writeSettings, type AppSettings } from './app-settings.js';
+import { readLegacyRelay, readSettings, writeSettings, type AppSettings, type LegacyRelayChoice } from './app-settings.js';
 import { EmbeddedRelay, type RelayLauncher } from './embedded-relay.js';
 import { lockProfile } from './profile-lock.js';
 
@@ -58,6 +57,8 @@ export class AppServices {
   private readonly emitter = new EventEmitter();
   private readonly relay: EmbeddedRelay;
   private settings: AppSettings;
+  /** the relay an older settings file held, until the profile's database has adopted (or overruled) it */
+  private legacyRelay: LegacyRelayChoice | null;
   private messenger!: Messenger;
   private releaseLock: (() => void) | null = null;
   private restarts = 0;
@@ -68,6 +69,7 @@ export class AppServices {
 
   private constructor(private readonly opts: AppServicesOptions) {
     this.settings = readSettings(opts.dataDir);
+    this.legacyRelay = readLegacyRelay(opts.dataDir);
     this.relay = new EmbeddedRelay({ launcher: opts.relayLauncher, dataDir: join(opts.dataDir, 'relay') });
     // After close() the Messenger's database is shut: a relay exiting then (Ctrl-C reaches the
     // whole process group) must not ask it for anything.
@@ -84,10 +86,6 @@ export class AppServices {
     s.releaseLock = lockProfile(opts.dataDir);
     try {
       s.vaultCodec = await s.chooseVaultCodec();
-      // The built-in relay runs when the profile uses it or shares it, not because it exists:
-      // first use starts it on demand, when "This computer" is chosen.
-      const wanted = s.settings.relay?.mode === 'local' || s.settings.localRelay.lan;
-      const relayUp = wanted && s.settings.localRelay.enabled ? s.startLocalRelay().catch(() => undefined) : Promise.resolve();
       s.messenger = await Messenger.open({
         profileDir: s.profileDir(),
         shell: opts.shell,
@@ -96,13 +94,15 @@ export class AppServices {
         ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
       });
       for (const name of eventNames) s.messenger.on(name, (payload) => s.emit(name, eventWithFiles(s.messenger.attachments, name, payload) as never));
-      // The local relay may have moved to another port since last time: point the profile at it.
-      if (s.settings.relay?.mode === 'local') {
-        await relayUp;
-        const st = s.relay.status();
-        if (st.running && st.url !== s.messenger.relayStatus().url) await s.messenger.connectRelay({ mode: 'local', url: st.url!, ...(st.lan ? { fingerprint: st.lan.fingerprint } : {}) }, { untried: true }).catch(() => undefined);
-      }
+      // The built-in relay runs when the profile uses it or shares it, not because it exists:
+      // first use starts it on demand, when "This computer" is chosen. Which relay the profile
+      // uses is in its database, readable only once the wallet opens (which signs in there), so
+      // until then the relay's own switch tells: choosing another relay turned it off unless shared.
+      const { hasWallet } = await s.messenger.vault.status();
+      const wanted = s.settings.localRelay.lan || (s.legacyRelay ? s.legacyRelay.mode === 'local' : hasWallet);
+      if (wanted && s.settings.localRelay.enabled) await s.startLocalRelay().catch(() => undefined);
       await s.tryOpenWallet();
+      await s.profileOpened();
       // A long-lived shell warms this thread's certificate check and the checks of a send's
       // answers once it has settled (the vault worker warms its own): a first group send then
       // runs at full speed.
@@ -146,6 +146,30 @@ export class AppServices {
     const st = await this.messenger.vault.status();
     if (!st.hasWallet || st.unlocked) return;
     await this.messenger.wallet.unlock({ passphrase: '' }).catch(() => undefined);
+  }
+
+  /**
+   * Once the profile's database is open (at start with a keychain or no passphrase, else at
+   * unlock): an older settings file's relay is adopted if the profile has none, and a profile on
+   * the built-in relay follows it to the port it listens on now.
+   */
+  private async profileOpened(): Promise<void> {
+    if (!(await this.messenger.vault.status()).unlocked) return;
+    const legacy = this.legacyRelay;
+    if (legacy) {
+      if (this.messenger.relayStatus().mode === null && legacy.mode !== 'local' && legacy.url) {
+        await this.messenger
+          .connectRelay({ mode: legacy.mode, url: legacy.url, ...(legacy.mode === 'lan' && legacy.fingerprint ? { fingerprint: legacy.fingerprint } : {}) }, { untried: true })
+          .catch(() => undefined);
+      }
+      this.legacyRelay = null;
+      writeSettings(this.opts.dataDir, this.settings);
+    }
+    const st = this.relay.status();
+    const usesLocal = this.messenger.relayStatus().mode === 'local' || (legacy?.mode === 'local' && this.messenger.relayStatus().mode === null);
+    if (usesLocal && st.running && st.url !== this.messenger.relayStatus().url) {
+      await this.messenger.connectRelay({ mode: 'local', url: st.url!, ...(st.lan ? { fingerprint: st.lan.fingerprint } : {}) }, { untried: true }).catch(() => undefined);
+    }
   }
 
   onEvent(fn: Listener): () => void {
@@ -241,6 +265,7 @@ export class AppServices {
       'app.status': () => this.status(),
       'wallet.unlock': async (a) => {
         await this.messenger.wallet.unlock(a);
+        await this.profileOpened();
         return this.status();
       },
       'relay.connect': (a) => this.connect(a),
@@ -285,23 +310,17 @@ export class AppServices {
 
   /**
    * "This computer" resolves to the embedded relay; the other modes pass their URL through.
-   * The Messenger signs in there before switching, so settings are saved only after it worked.
+   * The Messenger checks the address, signs in there before switching and keeps the choice in
+   * the profile's database: the one place a relay choice is parsed, checked and stored.
    */
   private async connect(a: CommandArgs<'relay.connect'>): Promise<AppStatus> {
     if (a.mode === 'local') {
       const t = await this.ensureLocalRelay();
       await this.messenger.connectRelay({ mode: 'local', url: t.url, ...(t.fingerprint ? { fingerprint: t.fingerprint } : {}) });
-      this.saveSettings({ relay: { mode: 'local', url: null, fingerprint: null } });
       return this.status();
     }
-    const parsed = parseRelayUrl(a.url ?? '');
-    if ('problem' in parsed) throw new AppError('bad-arguments', parsed.problem);
-    const url = parsed.url;
-    if (a.mode === 'lan' && !url.startsWith('https://')) throw new AppError('bad-arguments', 'A relay shared on a network uses an https:// address.');
-    const fpProblem = a.mode === 'lan' ? fingerprintProblem(a.fingerprint ?? '') : null;
-    if (fpProblem) throw new AppError('bad-arguments', fpProblem);
-    await this.messenger.connectRelay({ mode: a.mode, url, ...(a.mode === 'lan' ? { fingerprint: a.fingerprint!.trim() } : {}) });
-    this.saveSettings({ relay: { mode: a.mode, url, fingerprint: a.mode === 'lan' ? a.fingerprint!.trim() : null } });
+    // A missing address gets the same message as a mistyped one; only a LAN relay pins a fingerprint.
+    await this.messenger.connectRelay({ mode: a.mode, url: a.url ?? '', ...(a.mode === 'lan' ? { fingerprint: a.fingerprint ?? '' } : {}) });
     // Left for another relay, the built-in one has no one to serve unless it is shared.
     if (!this.settings.localRelay.lan && this.settings.localRelay.enabled) {
       this.saveSettings({ localRelay: { ...this.settings.localRelay, enabled: false } });

@@ -1,19 +1,38 @@
 /**
- * The app's own few choices (which relay, whether to run the local one, its port), kept as
- * a small JSON file in the data folder. Messages and keys live elsewhere (client DB, vault).
+ * The app's own few choices about its built-in relay (whether it may run, its port, LAN
+ * sharing), kept as a small JSON file in the data folder. Which relay the profile uses is the
+ * profile's, kept in its database (RelaySession); messages and keys live there and in the vault.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** A relay choice as files written before it moved into the profile's database held it. */
+export interface LegacyRelayChoice {
+  mode: 'local' | 'lan' | 'url';
+  url: string | null;
+  fingerprint: string | null;
+}
+
 export interface AppSettings {
   version: 1;
-  relay: { mode: 'local' | 'lan' | 'url'; url: string | null; fingerprint: string | null } | null;
   localRelay: { enabled: boolean; port: number | null; lan: boolean };
 }
 
 const FILE = 'app-settings.json';
 
-export const DEFAULT_SETTINGS: AppSettings = { version: 1, relay: null, localRelay: { enabled: true, port: null, lan: false } };
+export const DEFAULT_SETTINGS: AppSettings = { version: 1, localRelay: { enabled: true, port: null, lan: false } };
+
+/** The relay choice an older settings file still holds (null: none), for the profile to adopt once. */
+export function readLegacyRelay(dataDir: string): LegacyRelayChoice | null {
+  try {
+    const raw = JSON.parse(readFileSync(join(dataDir, FILE), 'utf8')) as { relay?: Partial<LegacyRelayChoice> | null };
+    const r = raw.relay;
+    if (!r || (r.mode !== 'local' && r.mode !== 'lan' && r.mode !== 'url')) return null;
+    return { mode: r.mode, url: typeof r.url === 'string' ? r.url : null, fingerprint: typeof r.fingerprint === 'string' ? r.fingerprint : null };
+  } catch {
+    return null;
+  }
+}
 
 export function readSettings(dataDir: string): AppSettings {
   const path = join(dataDir, FILE);
@@ -22,7 +41,6 @@ export function readSettings(dataDir: string): AppSettings {
     const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<AppSettings>;
     return {
       version: 1,
-      relay: raw.relay && typeof raw.relay.mode === 'string' ? { mode: raw.relay.mode, url: raw.relay.url ?? null, fingerprint: raw.relay.fingerprint ?? null } : null,
       localRelay: {
         enabled: raw.localRelay?.enabled ?? true,
         port: Number.isInteger(raw.localRelay?.port) ? raw.localRelay!.port : null,

@@ -374,21 +374,24 @@ export class Messenger {
    * the profile to where its own built-in relay now listens, which is not a choice to refuse.
    */
   async connectRelay(a: CommandArgs<'relay.connect'>, opts: { untried?: boolean } = {}): Promise<AppStatus> {
-    if (!a.url) throw new MessengerError('bad-argument', 'relay.connect needs the relay URL (the shell resolves local and LAN modes)');
-    const parsed = parseRelayUrl(a.url);
+    if (!a.url && a.mode === 'local') throw new MessengerError('bad-argument', 'relay.connect needs the relay URL (the shell resolves the local mode)');
+    const parsed = parseRelayUrl(a.url ?? '');
     if ('problem' in parsed) throw new MessengerError('bad-argument', parsed.problem);
-    const fpProblem = a.fingerprint === undefined ? null : fingerprintProblem(a.fingerprint);
+    if (a.mode === 'lan' && !parsed.url.startsWith('https://')) throw new MessengerError('bad-argument', 'A relay shared on a network uses an https:// address.');
+    // a relay shared on a network is known by its pinned certificate: no fingerprint, no LAN relay
+    const fingerprint = a.fingerprint?.trim() ?? (a.mode === 'lan' ? '' : undefined);
+    const fpProblem = fingerprint === undefined ? null : fingerprintProblem(fingerprint);
     if (fpProblem) throw new MessengerError('bad-argument', fpProblem);
     // Tried before adopted: a mistyped or dead relay leaves the profile where it was, still syncing.
     if (this.wallet.unlocked && !opts.untried) {
-      await this.session.switchTo(a.mode, parsed.url, a.fingerprint ?? null).catch((e: unknown) => {
+      await this.session.switchTo(a.mode, parsed.url, fingerprint ?? null).catch((e: unknown) => {
         // the sign-in started the loop; with no relay to go back to, it has nothing to do
         if (!this.session.hasRelay()) this.loop.stop();
         throw e;
       });
     } else {
       this.loop.stop();
-      this.session.pointAt(a.mode, parsed.url, a.fingerprint ?? null);
+      this.session.pointAt(a.mode, parsed.url, fingerprint ?? null);
       if (this.wallet.unlocked) await this.session.ensureSignedIn().catch((e: unknown) => this.session.failed(e));
     }
     this.emit('relay.status', this.relayStatus());
