@@ -23,6 +23,19 @@ async function check(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+const SHOTS2 = '/tmp/ux-shots2';
+mkdirSync(SHOTS2, { recursive: true });
+
+/** A picture in light and dark, each after the colours' transitions have finished. */
+async function shot(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${SHOTS2}/${name.replace(/\W+/g, '-')}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 /** A CLI person with a handle on `relayUrl`; returns the profile folder and the recovery phrase. */
 async function cliPerson(relayUrl: string, handle: string): Promise<{ profile: string; mnemonic: string; address: string }> {
   const profile = tempDir(`cli-${handle}`);
@@ -80,6 +93,12 @@ test('2, 10. a dead relay in Settings is tried, refused and left: the app stays 
   await goTo(sam.page, 'Settings');
   const section = sam.page.getByRole('region', { name: 'Relay' });
   await expect(section.getByText('Connected', { exact: true })).toBeVisible();
+  // a disabled control says why: nothing to save yet
+  const save = sam.page.getByRole('button', { name: 'Save policy' });
+  await expect(save).toBeDisabled();
+  await expect(save).toHaveAccessibleDescription('Nothing to save: this is the policy in use.');
+  await save.scrollIntoViewIfNeeded();
+  await shot(sam.page, 'settings save policy off');
 
   // 2. Nothing listens on port 9 of this computer (discard): the switch fails and changes nothing.
   await section.getByRole('button', { name: 'Change relay' }).click();
@@ -131,6 +150,10 @@ test('3, 5, 11. onboarding keeps the passphrase from welcome to import, says why
   await expect(p.getByLabel('Passphrase for this computer (recommended)')).toHaveValue('correct horse battery');
   expect(await fitsWindow(p)).toBe(true);
   await check(p, 'onboarding import');
+  const importButton = p.getByRole('button', { name: 'Import wallet' });
+  await expect(importButton).toBeDisabled();
+  await expect(importButton).toHaveAccessibleDescription('Enter your recovery phrase first.');
+  await shot(p, 'onboarding import off');
   await p.getByRole('radio', { name: 'Private key' }).check();
   await p.getByRole('textbox', { name: 'Private key' }).fill('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
   await p.getByRole('button', { name: 'Import wallet' }).click();
@@ -174,8 +197,14 @@ test('9, 11, 4, 8, 7. a request says where it waits; the conversation is tidy; a
   const box = p.getByRole('textbox', { name: 'Message' });
   expect(await box.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).overflowY)).toBe('hidden');
   const verify = (await p.locator('.conv-header').getByRole('button', { name: 'Verify' }).boundingBox())!;
-  const copy = (await p.locator('.conv-header').getByRole('button', { name: 'Copy address' }).boundingBox())!;
+  const copy = (await p.locator('.conv-header').getByRole('button', { name: 'Copy @bob_two’s address' }).boundingBox())!;
   expect(copy.x - (verify.x + verify.width)).toBeGreaterThanOrEqual(4);
+  // the header names Bob once (the whole address on hover), and the lock note keeps to one line under it
+  const header = p.locator('.conv-header');
+  await expect(header.getByRole('heading', { name: '@bob_two' })).toBeVisible();
+  await expect(header.locator('h2 [title]')).toHaveAttribute('title', new RegExp(`^${bob.address}$`, 'i'));
+  expect((await header.locator('.conv-header-sub').boundingBox())!.height).toBeLessThan(24);
+  await shot(p, 'conversation header');
 
   // 4. Alice verifies Bob; Bob adds a computer; her next message is held, and the note asks the question
   await cliOk(bob.profile, ['accept', aliceAddress]);

@@ -6,7 +6,7 @@ import { ErrorDetails } from './components/error-details.js';
 import { Icon, type IconName } from './components/icon.js';
 import { Toasts } from './components/toasts.js';
 import { subscribeToMain } from './events.js';
-import { displayName } from './format.js';
+import { PersonName } from './components/person-name.js';
 import { Chats } from './screens/chats.js';
 import { Directory } from './screens/directory.js';
 import { Groups } from './screens/groups.js';
@@ -215,7 +215,7 @@ function Sidebar() {
           <span className="sr-only">Your profile, </span>
           <Avatar name={status.handle ?? status.address} seed={status.address} size={32} />
           <span className="me-text">
-            <span className="me-name">{displayName(status.handle, status.address)}</span>
+            <PersonName address={status.address} handle={status.handle} className="me-name" />
             <span className={online ? 'conn online' : 'conn offline'}>
               <span className="dot" aria-hidden="true" />
               {syncText}

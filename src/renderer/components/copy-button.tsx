@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { Icon } from './icon.js';
 
-export function CopyButton({ text, label = 'Copy', className = 'btn btn-secondary btn-sm' }: { text: string; label?: string; className?: string }) {
+/** `iconOnly` where room is short (a header): the label is then on hover as well as read out. */
+export function CopyButton({ text, label = 'Copy', className = 'btn btn-secondary btn-sm', iconOnly = false }: { text: string; label?: string; className?: string; iconOnly?: boolean }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
       type="button"
       className={className}
       aria-label={label}
+      title={iconOnly ? label : undefined}
       onClick={async () => {
         try {
           await navigator.clipboard.writeText(text);
@@ -27,7 +29,7 @@ export function CopyButton({ text, label = 'Copy', className = 'btn btn-secondar
       }}
     >
       <Icon name={copied ? 'check' : 'copy'} size={15} />
-      <span>{copied ? 'Copied' : 'Copy'}</span>
+      {!iconOnly && <span>{copied ? 'Copied' : 'Copy'}</span>}
     </button>
   );
 }

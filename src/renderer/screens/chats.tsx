@@ -9,7 +9,8 @@ import { EmptyState } from '../components/empty-state.js';
 import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
 import { parseRecipient, recipientText } from '../../shared/recipient.js';
-import { lastMessagePreview, listTime, shortAddress } from '../format.js';
+import { lastMessagePreview, listTime } from '../format.js';
+import { PersonName } from '../components/person-name.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { Composer } from './composer.js';
@@ -141,7 +142,7 @@ function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; act
         <span className="conv-top">
           <span className="conv-title">
             {c.kind === 'group' && <Icon name="users" size={13} className="muted-icon" />}
-            <span className="truncate">{c.title}</span>
+            {c.kind === 'group' ? <span className="truncate">{c.title}</span> : <PersonName address={c.peer} handle={c.title.startsWith('@') ? c.title.slice(1) : null} className="truncate" />}
             {c.verified && <VerifiedBadge />}
             {c.muted && (
               <span className="conv-muted" role="img" aria-label="Muted" title="Muted">
@@ -213,14 +214,17 @@ function Conversation({ c }: { c: ConversationSummary }) {
         <Avatar name={c.title} seed={c.peer} size={36} square={group} />
         <div className="conv-header-text">
           <h2>
-            <span className="truncate">{c.title}</span>
+            {group ? <span className="truncate">{c.title}</span> : <PersonName address={c.peer} handle={c.title.startsWith('@') ? c.title.slice(1) : null} className="truncate" />}
             {c.verified && <VerifiedBadge />}
             {!group && <SafetyVerifiedBadge address={c.peer} />}
           </h2>
-          <span className="subtle">
-            {group ? 'Group' : <span className="mono">{shortAddress(c.peer)}</span>}
-            <span className="sep" aria-hidden="true">·</span>
-            <Icon name="lock" size={12} /> End-to-end encrypted
+          <span className="subtle conv-header-sub">
+            {group && (
+              <>
+                Group<span className="sep" aria-hidden="true">·</span>
+              </>
+            )}
+            <Icon name="lock" size={12} /> <span className="truncate">End-to-end encrypted</span>
           </span>
         </div>
         <div className="conv-header-actions">
@@ -243,7 +247,7 @@ function Conversation({ c }: { c: ConversationSummary }) {
           ) : (
             <>
               <VerifyButton address={c.peer} name={c.title} />
-              <CopyButton text={c.peer} label="Copy address" />
+              <CopyButton text={c.peer} label={`Copy ${c.title}’s address`} className="icon-btn" iconOnly />
             </>
           )}
         </div>

@@ -7,7 +7,8 @@ import { DialogFooter } from '../components/dialog-footer.js';
 import { EmptyState } from '../components/empty-state.js';
 import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
-import { requestOutcome, shortAddress } from '../format.js';
+import { requestOutcome } from '../format.js';
+import { Person } from '../components/person.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 
@@ -66,9 +67,8 @@ function DirectoryRow({ hit, self, onRequest }: { hit: DirectoryHit; self: boole
       <Avatar name={hit.handle} seed={hit.address} size={40} />
       <div className="person-text">
         <span className="person-name">
-          @{hit.handle} {hit.verified && <VerifiedBadge />} {self && <span className="pill">You</span>}
+          <Person address={hit.address} handle={hit.handle} /> {hit.verified && <VerifiedBadge />} {self && <span className="pill">You</span>}
         </span>
-        <span className="subtle mono">{shortAddress(hit.address)}</span>
       </div>
       {!self && (
         <div className="row">

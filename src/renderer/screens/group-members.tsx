@@ -4,7 +4,8 @@ import { parseRecipient, recipientText } from '../../shared/recipient.js';
 import { Avatar } from '../components/avatar.js';
 import { VerifiedBadge } from '../components/badges.js';
 import { FormError } from '../components/form-error.js';
-import { displayName, shortAddress } from '../format.js';
+import { displayName } from '../format.js';
+import { Person } from '../components/person.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { RecipientField } from '../components/recipient-field.js';
@@ -41,13 +42,9 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
           return (
             <li key={a} className="member-row">
               <Avatar name={known[addr]?.handle ?? a} seed={a} size={28} />
-              {known[addr] ? (
-                <span className="member-name">
-                  @{known[addr].handle} {known[addr].verified && <VerifiedBadge />} <span className="subtle mono small">{shortAddress(a)}</span>
-                </span>
-              ) : (
-                <span className="mono">{shortAddress(a)}</span>
-              )}
+              <span className="member-name">
+                <Person address={a} handle={known[addr]?.handle} /> {known[addr]?.verified && <VerifiedBadge />}
+              </span>
               {addr === creator && <span className="pill">Creator</span>}
               {isAdmin && <span className="pill pill-admin">Admin</span>}
               {addr === me && <span className="pill pill-plain">You</span>}
@@ -99,7 +96,7 @@ function Invited({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string })
           <li key={a} className="member-row invited-row">
             <Avatar name={nameOf(a)} seed={a} size={28} />
             <span className="member-name">
-              {nameOf(a)} <span className="subtle mono small">{shortAddress(a)}</span>
+              <Person address={a} />
             </span>
             <span className="pill pill-plain">Invited</span>
             <button type="button" className="btn btn-link btn-sm push" disabled={withdraw.busy} onClick={() => void withdraw.run(g.id, a)} aria-label={`Withdraw invitation to ${nameOf(a)}`}>

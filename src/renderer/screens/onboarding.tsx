@@ -132,9 +132,14 @@ function ShowPhrase() {
         <span>I have written these words down somewhere safe</span>
       </label>
       <div className="row">
-        <button type="button" className="btn btn-primary btn-lg" disabled={!saved} onClick={() => goToOnboardingStep('create-confirm')}>
+        <button type="button" className="btn btn-primary btn-lg" disabled={!saved} aria-describedby={saved ? undefined : 'phrase-continue-why'} onClick={() => goToOnboardingStep('create-confirm')}>
           Continue
         </button>
+        {!saved && (
+          <span className="field-hint" id="phrase-continue-why">
+            Tick the box once the words are written down.
+          </span>
+        )}
       </div>
     </section>
   );
@@ -236,9 +241,14 @@ function ImportWallet() {
           <button type="button" className="btn btn-ghost" onClick={() => goToOnboardingStep('welcome')}>
             <Icon name="arrowLeft" /> Back
           </button>
-          <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy || !secret.trim()}>
+          <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy || !secret.trim()} aria-describedby={secret.trim() ? undefined : 'import-why'}>
             {action.busy ? 'Importing…' : 'Import wallet'}
           </button>
+          {!secret.trim() && (
+            <span className="field-hint" id="import-why">
+              {kind === 'phrase' ? 'Enter your recovery phrase first.' : 'Enter your private key first.'}
+            </span>
+          )}
         </div>
       </form>
     </section>

@@ -7,7 +7,8 @@ import { VerifiedBadge } from '../components/badges.js';
 import { EmptyState } from '../components/empty-state.js';
 import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
-import { displayName, listTime, shortAddress } from '../format.js';
+import { displayName, listTime } from '../format.js';
+import { Person } from '../components/person.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { InvitationCard } from './invitation-card.js';
@@ -97,9 +98,8 @@ function RequestCard({ r }: { r: ContactRequest }) {
         <Avatar name={r.handle ?? r.address} seed={r.address} size={40} />
         <div className="request-who">
           <span className="request-name">
-            {name} {r.verified && <VerifiedBadge />}
+            <Person address={r.address} handle={r.handle} /> {r.verified && <VerifiedBadge />}
           </span>
-          <span className="subtle mono">{shortAddress(r.address)}</span>
         </div>
         <time className="subtle" dateTime={r.receivedAt}>
           {listTime(r.receivedAt)}

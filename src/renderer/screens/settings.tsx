@@ -62,7 +62,7 @@ function Profile() {
             <code className="inline-code" data-copy-source={status.address}>
               {status.address}
             </code>
-            <CopyButton text={status.address} label="Copy address" />
+            <CopyButton text={status.address} label="Copy your address" />
           </div>
         </div>
       </div>
@@ -114,6 +114,7 @@ function Policy() {
   }, [savedChoice, savedStake]);
   const stakeOk = /^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/.test(stake) && Number(stake) > 0;
   const dirty = policy && (choice !== policy.unknownSenders || (choice === 'stake-gate' && stake !== (policy.stake ?? '0.01')));
+  const stakeBad = choice === 'stake-gate' && !stakeOk;
   return (
     <section className="card section" aria-labelledby="policy-title">
       <h2 id="policy-title">Messages from new people</h2>
@@ -143,14 +144,23 @@ function Policy() {
               <input aria-label="Stake amount" value={stake} onChange={(e) => setStake(e.target.value.trim())} inputMode="decimal" />
               <span aria-hidden="true">ETH</span>
             </span>
-            {!stakeOk && <span className="field-hint danger">Enter an amount like 0.01.</span>}
+            {!stakeOk && (
+              <span className="field-hint danger" id="stake-problem">
+                Enter an amount like 0.01.
+              </span>
+            )}
           </label>
         )}
         <FormError error={action.error} />
         <div className="row">
-          <button type="submit" className="btn btn-primary" disabled={!dirty || action.busy || (choice === 'stake-gate' && !stakeOk)}>
+          <button type="submit" className="btn btn-primary" disabled={!dirty || action.busy || stakeBad} aria-describedby={stakeBad ? 'stake-problem' : !dirty ? 'policy-unchanged' : undefined}>
             Save policy
           </button>
+          {!dirty && !stakeBad && (
+            <span className="field-hint" id="policy-unchanged">
+              Nothing to save: this is the policy in use.
+            </span>
+          )}
         </div>
       </form>
     </section>
