@@ -1,4 +1,5 @@
 // Flat config; run as `npm run lint` (eslint -c .config/eslint.config.js .).
+import formatjs from 'eslint-plugin-formatjs';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -15,8 +16,16 @@ export default tseslint.config(
   },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    plugins: { 'react-hooks': reactHooks, formatjs },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      // Every user-visible sentence comes from the catalogue (src/renderer/i18n).
+      'formatjs/no-literal-string-in-jsx': 'warn',
+      'formatjs/enforce-description': 'error',
+      'formatjs/enforce-default-message': 'error',
+      'formatjs/no-invalid-icu': 'error',
+    },
   },
   {
     // The thin Electron shell is the one place electron may be imported.

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { IntlProvider } from 'react-intl';
 import { App } from './app.js';
 import './styles.css';
 
@@ -11,6 +12,8 @@ window.addEventListener('hashchange', () => {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <IntlProvider locale="en" defaultLocale="en" messages={{}}>
+      <App />
+    </IntlProvider>
   </StrictMode>,
 );
