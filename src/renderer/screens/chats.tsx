@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ConversationSummary } from '../../shared/domain.js';
 import { Avatar } from '../components/avatar.js';
 import { CountBadge, VerifiedBadge } from '../components/badges.js';
@@ -25,13 +26,21 @@ import { SafetyVerifiedBadge } from '../components/safety-verified-badge.js';
 import { DeviceNotices } from './device-notices.js';
 import { VerifyButton } from './verify-button.js';
 
+/** a separator, not a word: the same in every language */
+const SEP = '·';
+
 export function Chats() {
+  const intl = useIntl();
   const activeId = useStore((s) => s.activeConversationId);
   const active = useStore((s) => s.conversations.find((c) => c.id === s.activeConversationId) ?? null);
   return (
     <div className="split">
       <ConversationList />
-      <section className="pane conversation-pane" aria-label={active ? `Conversation with ${active.title}` : 'Conversation'}>
+      <section className="pane conversation-pane" aria-label={
+          active
+            ? intl.formatMessage({ id: 'chats.conversation.label', defaultMessage: 'Conversation with {name}', description: 'Accessible name of the pane showing the open conversation; {name} is the contact or group' }, { name: active.title })
+            : intl.formatMessage({ id: 'chats.conversation.labelNone', defaultMessage: 'Conversation', description: 'Accessible name of the conversation pane when no conversation is open' })
+        }>
         {active ? <Conversation key={active.id} c={active} /> : <NoConversation hasAny={activeId !== null} />}
       </section>
     </div>
@@ -39,6 +48,7 @@ export function Chats() {
 }
 
 function NoConversation({ hasAny }: { hasAny: boolean }) {
+  const intl = useIntl();
   const count = useStore((s) => s.conversations.length);
   const waiting = useStore((s) => s.requests.length);
   const showView = useStore((s) => s.showView);
@@ -47,38 +57,46 @@ function NoConversation({ hasAny }: { hasAny: boolean }) {
     return (
       <EmptyState
         icon="inbox"
-        title={waiting === 1 ? 'A contact request is waiting' : `${waiting} contact requests are waiting`}
+        title={intl.formatMessage(
+          {
+            id: 'chats.empty.requestsWaiting',
+            defaultMessage: '{count, plural, one {A contact request is waiting} other {# contact requests are waiting}}',
+            description: 'Title of the empty conversation pane when contact requests wait; {count} is how many',
+          },
+          { count: waiting },
+        )}
         action={
           <button type="button" className="btn btn-primary" onClick={() => showView('requests')}>
-            <Icon name="inbox" /> Open requests
+            <Icon name="inbox" /> <FormattedMessage id="chats.empty.openRequests" defaultMessage="Open requests" description="Button in the empty conversation pane that opens the Requests screen" />
           </button>
         }
       >
-        Someone new wrote to you. Accept to chat, or decline.
+        <FormattedMessage id="chats.empty.requestsHint" defaultMessage="Someone new wrote to you. Accept to chat, or decline." description="Text under the title when contact requests wait" />
       </EmptyState>
     );
   if (count === 0 && !hasAny)
     return (
       <EmptyState
         icon="chat"
-        title="No conversations yet"
+        title={intl.formatMessage({ id: 'chats.empty.title', defaultMessage: 'No conversations yet', description: 'Title of the conversation pane before the first conversation' })}
         action={
           <button type="button" className="btn btn-primary" onClick={() => showView('directory')}>
-            <Icon name="search" /> Find people
+            <Icon name="search" /> <FormattedMessage id="chats.empty.findPeople" defaultMessage="Find people" description="Button that opens the directory, shown before the first conversation" />
           </button>
         }
       >
-        Find someone in the directory, or start a chat with a wallet address.
+        <FormattedMessage id="chats.empty.hint" defaultMessage="Find someone in the directory, or start a chat with a wallet address." description="Text under 'No conversations yet'" />
       </EmptyState>
     );
   return (
-    <EmptyState icon="chat" title="Pick a conversation">
-      Your messages are sealed on this device and opened only by the people in the conversation.
+    <EmptyState icon="chat" title={intl.formatMessage({ id: 'chats.empty.pickTitle', defaultMessage: 'Pick a conversation', description: 'Title of the conversation pane when none is open' })}>
+      <FormattedMessage id="chats.empty.pickHint" defaultMessage="Your messages are sealed on this device and opened only by the people in the conversation." description="Text under 'Pick a conversation'" />
     </EmptyState>
   );
 }
 
 function ConversationList() {
+  const intl = useIntl();
   const all = useStore((s) => s.conversations);
   const requests = useStore((s) => s.requests);
   // Someone whose request is still pending lives in Requests until accepted.
@@ -98,6 +116,9 @@ function ConversationList() {
     return q ? conversations.filter((c) => c.title.toLowerCase().includes(q) || c.peer.toLowerCase().includes(q)) : conversations;
   }, [conversations, filter]);
 
+  const newChat = intl.formatMessage({ id: 'chats.list.newChat', defaultMessage: 'New chat', description: 'Icon button above the conversation list that starts a new chat' });
+  const searchLabel = intl.formatMessage({ id: 'chats.list.search', defaultMessage: 'Search chats and messages', description: 'Search box above the conversation list (label and placeholder)' });
+
   const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     e.preventDefault();
@@ -109,19 +130,25 @@ function ConversationList() {
   };
 
   return (
-    <section className="pane list-pane" aria-label="Conversations">
+    <section className="pane list-pane" aria-label={intl.formatMessage({ id: 'chats.list.label', defaultMessage: 'Conversations', description: 'Accessible name of the pane listing conversations' })}>
       <header className="pane-header">
-        <h1>Chats</h1>
-        <button type="button" className="icon-btn" aria-label="New chat" title="New chat" onClick={() => setNewOpen(true)}>
+        <h1>
+          <FormattedMessage id="chats.list.title" defaultMessage="Chats" description="Heading of the conversation list" />
+        </h1>
+        <button type="button" className="icon-btn" aria-label={newChat} title={newChat} onClick={() => setNewOpen(true)}>
           <Icon name="plus" />
         </button>
       </header>
       <div className="pane-search">
         <Icon name="search" size={16} />
-        <input ref={searchInput} type="search" aria-label="Search chats and messages" placeholder="Search chats and messages" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <input ref={searchInput} type="search" aria-label={searchLabel} placeholder={searchLabel} value={filter} onChange={(e) => setFilter(e.target.value)} />
       </div>
-      {loaded && shown.length === 0 && filter && <p className="list-note">No chats match “{filter}”.</p>}
-      <ul className={filter.trim() ? 'conv-list filtered' : 'conv-list'} ref={listRef} onKeyDown={onKeyDown} aria-label="Conversation list">
+      {loaded && shown.length === 0 && filter && (
+        <p className="list-note">
+          <FormattedMessage id="chats.list.noMatch" defaultMessage="No chats match “{query}”." description="Under the search box when no conversation matches; {query} is what was typed" values={{ query: <bdi>{filter}</bdi> }} />
+        </p>
+      )}
+      <ul className={filter.trim() ? 'conv-list filtered' : 'conv-list'} ref={listRef} onKeyDown={onKeyDown} aria-label={intl.formatMessage({ id: 'chats.list.listLabel', defaultMessage: 'Conversation list', description: 'Accessible name of the list of conversations' })}>
         {shown.map((c) => (
           <li key={c.id}>
             <ConversationItem c={c} active={c.id === activeId} onSelect={() => void selectConversation(c.id)} />
@@ -135,6 +162,8 @@ function ConversationList() {
 }
 
 function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; active: boolean; onSelect: () => void }) {
+  const intl = useIntl();
+  const muted = intl.formatMessage({ id: 'chats.item.muted', defaultMessage: 'Muted', description: 'Icon in a conversation list entry whose notifications are muted' });
   return (
     <button type="button" className={active ? 'conv active' : c.unread > 0 ? 'conv unread' : 'conv'} aria-current={active ? 'true' : undefined} onClick={onSelect}>
       <Avatar name={c.title} seed={c.peer} size={40} square={c.kind === 'group'} />
@@ -142,10 +171,10 @@ function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; act
         <span className="conv-top">
           <span className="conv-title">
             {c.kind === 'group' && <Icon name="users" size={13} className="muted-icon" />}
-            {c.kind === 'group' ? <span className="truncate">{c.title}</span> : <PersonName address={c.peer} handle={c.title.startsWith('@') ? c.title.slice(1) : null} className="truncate" />}
+            {c.kind === 'group' ? <bdi className="truncate">{c.title}</bdi> : <PersonName address={c.peer} handle={c.title.startsWith('@') ? c.title.slice(1) : null} className="truncate" />}
             {c.verified && <VerifiedBadge />}
             {c.muted && (
-              <span className="conv-muted" role="img" aria-label="Muted" title="Muted">
+              <span className="conv-muted" role="img" aria-label={muted} title={muted}>
                 <Icon name="bellOff" size={13} />
               </span>
             )}
@@ -154,7 +183,7 @@ function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; act
         </span>
         <span className="conv-bottom">
           <span className="conv-preview truncate">{lastMessagePreview(c)}</span>
-          <CountBadge count={c.unread} label="unread" />
+          <CountBadge count={c.unread} label={intl.formatMessage({ id: 'chats.item.unread', defaultMessage: 'unread', description: 'Word read out after the unread count of a conversation ("3 unread")' })} />
         </span>
       </span>
     </button>
@@ -162,11 +191,12 @@ function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; act
 }
 
 function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const intl = useIntl();
   const startConversation = useStore((s) => s.startConversation);
   const action = useAction(startConversation);
   const [to, setTo] = useState('');
   return (
-    <Dialog title="New chat" open={open} onClose={onClose}>
+    <Dialog title={intl.formatMessage({ id: 'chats.newChat.title', defaultMessage: 'New chat', description: 'Title of the dialog that starts a chat with an address or handle' })} open={open} onClose={onClose}>
       <form
         className="stack"
         onSubmit={async (e) => {
@@ -180,25 +210,27 @@ function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }
         }}
       >
         <RecipientField
-          label="Address or handle"
+          label={intl.formatMessage({ id: 'chats.newChat.recipient', defaultMessage: 'Address or handle', description: 'Field label in the New chat dialog' })}
           value={to}
           onChange={(v) => {
             setTo(v);
             // an answer about what was typed before must not stay under what is typed now
             action.setError(null);
           }}
-          placeholder="@alice or 0x…"
+          placeholder={intl.formatMessage({ id: 'chats.newChat.placeholder', defaultMessage: '@alice or 0x…', description: 'Placeholder of the New chat field: an example handle (@alice, keep it) or an address starting with 0x' })}
           autoFocus
           invalid={!!action.error}
         />
         <FormError error={action.error} />
-        <DialogFooter onCancel={onClose} submitLabel="Start chat" disabled={!to.trim() || action.busy} />
+        <DialogFooter onCancel={onClose} submitLabel={intl.formatMessage({ id: 'chats.newChat.submit', defaultMessage: 'Start chat', description: 'Submit button of the New chat dialog' })} disabled={!to.trim() || action.busy} />
       </form>
     </Dialog>
   );
 }
 
 function Conversation({ c }: { c: ConversationSummary }) {
+  const intl = useIntl();
+  const searchIn = intl.formatMessage({ id: 'chats.header.search', defaultMessage: 'Search in conversation', description: 'Icon button in the conversation header that opens the search within it' });
   const messages = useStore((s) => s.messagesByConversation[c.id]);
   const group = c.kind === 'group';
   const selectGroup = useStore((s) => s.selectGroup);
@@ -214,22 +246,27 @@ function Conversation({ c }: { c: ConversationSummary }) {
         <Avatar name={c.title} seed={c.peer} size={36} square={group} />
         <div className="conv-header-text">
           <h2>
-            {group ? <span className="truncate">{c.title}</span> : <PersonName address={c.peer} handle={c.title.startsWith('@') ? c.title.slice(1) : null} className="truncate" />}
+            {group ? <bdi className="truncate">{c.title}</bdi> : <PersonName address={c.peer} handle={c.title.startsWith('@') ? c.title.slice(1) : null} className="truncate" />}
             {c.verified && <VerifiedBadge />}
             {!group && <SafetyVerifiedBadge address={c.peer} />}
           </h2>
           <span className="subtle conv-header-sub">
             {group && (
               <>
-                Group<span className="sep" aria-hidden="true">·</span>
+                <FormattedMessage id="chats.header.group" defaultMessage="Group" description="Under a group conversation's name, before 'End-to-end encrypted'" />
+                <span className="sep" aria-hidden="true">
+                  {SEP}
+                </span>
               </>
             )}
-            <Icon name="lock" size={12} /> <span className="truncate">End-to-end encrypted</span>
+            <Icon name="lock" size={12} /> <span className="truncate">
+              <FormattedMessage id="chats.header.encrypted" defaultMessage="End-to-end encrypted" description="Under the conversation's name in its header" />
+            </span>
           </span>
         </div>
         <div className="conv-header-actions">
           <TimerControl c={c} />
-          <button ref={searchButton} type="button" className="icon-btn" aria-label="Search in conversation" title="Search in conversation" aria-expanded={searching} onClick={() => setSearching(!searching)}>
+          <button ref={searchButton} type="button" className="icon-btn" aria-label={searchIn} title={searchIn} aria-expanded={searching} onClick={() => setSearching(!searching)}>
             <Icon name="search" />
           </button>
           <MuteButton c={c} />
@@ -242,12 +279,12 @@ function Conversation({ c }: { c: ConversationSummary }) {
                 void selectGroup(c.peer);
               }}
             >
-              <Icon name="users" size={15} /> Group info
+              <Icon name="users" size={15} /> <FormattedMessage id="chats.header.groupInfo" defaultMessage="Group info" description="Button in a group conversation's header that opens the group's page" />
             </button>
           ) : (
             <>
               <VerifyButton address={c.peer} name={c.title} />
-              <CopyButton text={c.peer} label={`Copy ${c.title}’s address`} className="icon-btn" iconOnly />
+              <CopyButton text={c.peer} label={intl.formatMessage({ id: 'chats.header.copyAddress', defaultMessage: 'Copy {name}’s address', description: 'Icon button in a direct conversation header that copies the contact’s wallet address; {name} is their handle or short address' }, { name: c.title })} className="icon-btn" iconOnly />
             </>
           )}
         </div>
@@ -266,11 +303,13 @@ function Conversation({ c }: { c: ConversationSummary }) {
           <MessageList conversation={c} messages={messages} />
         ) : (
           <div className="message-scroller loading" aria-busy="true">
-            <p className="subtle">Opening messages…</p>
+            <p className="subtle">
+              <FormattedMessage id="chats.conversation.opening" defaultMessage="Opening messages…" description="Shown while a conversation's messages load" />
+            </p>
           </div>
         )}
         <OutgoingSends conversationId={c.id} />
-        <Composer conversationId={c.id} placeholder={group ? `Message ${c.title}` : `Message ${c.title}`} />
+        <Composer conversationId={c.id} placeholder={intl.formatMessage({ id: 'chats.composer.placeholder', defaultMessage: 'Message {name}', description: 'Placeholder of the message box; {name} is the contact or group' }, { name: c.title })} />
       </FileDrop>
     </>
   );
@@ -281,16 +320,18 @@ function MuteButton({ c }: { c: ConversationSummary }) {
   const muteConversation = useStore((s) => s.muteConversation);
   const action = useAction(muteConversation);
   const showToast = useStore((s) => s.showToast);
+  const intl = useIntl();
+  const mute = intl.formatMessage({ id: 'chats.mute.label', defaultMessage: 'Mute notifications', description: 'Toggle button in the conversation header (pressed when muted)' });
   return (
     <button
       type="button"
       className="icon-btn"
       aria-pressed={c.muted}
-      aria-label="Mute notifications"
-      title={c.muted ? 'Muted: no notifications from this conversation' : 'Mute notifications'}
+      aria-label={mute}
+      title={c.muted ? intl.formatMessage({ id: 'chats.mute.mutedTitle', defaultMessage: 'Muted: no notifications from this conversation', description: 'Tooltip of the mute button while the conversation is muted' }) : mute}
       disabled={action.busy}
       onClick={async () => {
-        if (!(await action.run(c.id, !c.muted)).ok) showToast('error', 'Could not change the mute setting.');
+        if (!(await action.run(c.id, !c.muted)).ok) showToast('error', intl.formatMessage({ id: 'chats.mute.failed', defaultMessage: 'Could not change the mute setting.', description: 'Error toast when muting or unmuting failed' }));
       }}
     >
       <Icon name={c.muted ? 'bellOff' : 'bell'} />
@@ -303,7 +344,12 @@ function TypingNote({ c }: { c: ConversationSummary }) {
   const typing = useStore((s) => s.typingByConversation[c.id] ?? null);
   return (
     <p className="typing-note" role="status">
-      {typing ? `${c.kind === 'direct' ? c.title : 'Someone'} is typing…` : ''}
+      {typing &&
+        (c.kind === 'direct' ? (
+          <FormattedMessage id="chats.typing.person" defaultMessage="{name} is typing…" description="Live note above the message box; {name} is the contact" values={{ name: <bdi dir="ltr">{c.title}</bdi> }} />
+        ) : (
+          <FormattedMessage id="chats.typing.someone" defaultMessage="Someone is typing…" description="Live note above the message box in a group" />
+        ))}
     </p>
   );
 }
