@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ChatMessage } from '../../shared/domain.js';
 import { Dialog } from '../components/dialog.js';
 import { DialogFooter } from '../components/dialog-footer.js';
@@ -15,7 +16,12 @@ import { useAction } from '../use-action.js';
 export function MessageBody({ m }: { m: ChatMessage }) {
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  if (m.deleted) return <p className="msg-text msg-deleted">Message deleted</p>;
+  if (m.deleted)
+    return (
+      <p className="msg-text msg-deleted">
+        <FormattedMessage id="messageBody.deleted" defaultMessage="Message deleted" description="Stands in place of a message its author deleted for everyone" />
+      </p>
+    );
   if (editing) return <EditForm m={m} onDone={() => setEditing(false)} />;
   const own = m.fromMe && m.state !== 'failed';
   return (
@@ -28,14 +34,15 @@ export function MessageBody({ m }: { m: ChatMessage }) {
 }
 
 function MessageMenu({ onEdit, onDelete }: { onEdit: () => void; onDelete: () => void }) {
+  const intl = useIntl();
   return (
     <div className="msg-menu">
       <Menu
-        label="Message actions"
+        label={intl.formatMessage({ id: 'messageBody.menu.label', defaultMessage: 'Message actions', description: 'Accessible name of the menu button on one’s own message' })}
         buttonClassName="icon-btn icon-btn-sm msg-menu-btn"
         items={[
-          { label: 'Edit', icon: 'pencil', onSelect: onEdit },
-          { label: 'Delete', icon: 'trash', danger: true, onSelect: onDelete },
+          { label: intl.formatMessage({ id: 'messageBody.menu.edit', defaultMessage: 'Edit', description: 'Menu item on one’s own message: edit its text' }), icon: 'pencil', onSelect: onEdit },
+          { label: intl.formatMessage({ id: 'messageBody.menu.delete', defaultMessage: 'Delete', description: 'Menu item on one’s own message: delete it for everyone' }), icon: 'trash', danger: true, onSelect: onDelete },
         ]}
       />
     </div>
@@ -43,6 +50,7 @@ function MessageMenu({ onEdit, onDelete }: { onEdit: () => void; onDelete: () =>
 }
 
 function EditForm({ m, onDone }: { m: ChatMessage; onDone: () => void }) {
+  const intl = useIntl();
   const editMessage = useStore((s) => s.editMessage);
   const action = useAction(editMessage);
   const [text, setText] = useState(m.text);
@@ -59,7 +67,7 @@ function EditForm({ m, onDone }: { m: ChatMessage; onDone: () => void }) {
       }}
     >
       <textarea
-        aria-label="Edit message"
+        aria-label={intl.formatMessage({ id: 'messageBody.edit.label', defaultMessage: 'Edit message', description: 'Accessible name of the text box that edits one’s own message' })}
         value={text}
         autoFocus
         rows={Math.min(6, text.split('\n').length)}
@@ -77,10 +85,10 @@ function EditForm({ m, onDone }: { m: ChatMessage; onDone: () => void }) {
       <FormError error={action.error} />
       <div className="msg-edit-actions">
         <button type="button" className="btn btn-ghost btn-sm" onClick={onDone}>
-          Cancel
+          <FormattedMessage id="messageBody.edit.cancel" defaultMessage="Cancel" description="Button that ends editing a message without saving" />
         </button>
         <button type="submit" className="btn btn-secondary btn-sm" disabled={action.busy || text.trim() === ''}>
-          Save
+          <FormattedMessage id="messageBody.edit.save" defaultMessage="Save" description="Button that saves the edited text of a message" />
         </button>
       </div>
     </form>
@@ -88,10 +96,11 @@ function EditForm({ m, onDone }: { m: ChatMessage; onDone: () => void }) {
 }
 
 function DeleteDialog({ m, onClose }: { m: ChatMessage; onClose: () => void }) {
+  const intl = useIntl();
   const deleteMessage = useStore((s) => s.deleteMessage);
   const action = useAction(deleteMessage);
   return (
-    <Dialog title="Delete message" open onClose={onClose}>
+    <Dialog title={intl.formatMessage({ id: 'messageBody.delete.title', defaultMessage: 'Delete message', description: 'Title of the dialog that confirms deleting one’s own message' })} open onClose={onClose}>
       <form
         className="stack"
         onSubmit={async (e) => {
@@ -99,9 +108,15 @@ function DeleteDialog({ m, onClose }: { m: ChatMessage; onClose: () => void }) {
           if ((await action.run(m.conversationId, m.id)).ok) onClose();
         }}
       >
-        <p>Delete this message for everyone? It is removed from their devices and yours; “Message deleted” stays in its place.</p>
+        <p>
+          <FormattedMessage
+            id="messageBody.delete.question"
+            defaultMessage="Delete this message for everyone? It is removed from their devices and yours; “Message deleted” stays in its place."
+            description="Question in the Delete message dialog; “Message deleted” is the text that stands in for a deleted message (messageBody.deleted)"
+          />
+        </p>
         <FormError error={action.error} />
-        <DialogFooter onCancel={onClose} submitLabel="Delete" disabled={action.busy} />
+        <DialogFooter onCancel={onClose} submitLabel={intl.formatMessage({ id: 'messageBody.delete.submit', defaultMessage: 'Delete', description: 'Confirm button of the Delete message dialog' })} disabled={action.busy} />
       </form>
     </Dialog>
   );

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import type { ChatMessage, ConversationSummary } from '../../shared/domain.js';
 import { BotBadge } from '../components/badges.js';
 import { Icon } from '../components/icon.js';
@@ -38,6 +39,7 @@ function buildRows(messages: ChatMessage[]): Row[] {
 }
 
 export function MessageList({ conversation, messages }: { conversation: ConversationSummary; messages: ChatMessage[] }) {
+  const intl = useIntl();
   const rows = useMemo(() => buildRows(messages), [messages]);
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -124,7 +126,10 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
     virtualizer.scrollToIndex(i, { align: 'center' });
   });
 
-  const peerName = conversation.kind === 'direct' ? conversation.title : 'the group';
+  const peerName =
+    conversation.kind === 'direct'
+      ? conversation.title
+      : intl.formatMessage({ id: 'messageList.peerName.group', defaultMessage: 'the group', description: 'Stands in for the recipient’s name in the delivery notes of a group message (“Not delivered: … ”)' });
 
   return (
     <>
@@ -132,7 +137,7 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
         ref={scroller}
         className="message-scroller"
         role="log"
-        aria-label="Messages"
+        aria-label={intl.formatMessage({ id: 'messageList.label', defaultMessage: 'Messages', description: 'Accessible name of the scrolling list of a conversation’s messages' })}
         tabIndex={0}
         onScroll={(e) => {
           const el = e.currentTarget;
@@ -146,13 +151,26 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
       >
         {history?.loadingOlder && (
           <div className="history-loading" role="status">
-            <span>Loading earlier messages…</span>
+            <span>
+              <FormattedMessage id="messageList.loadingOlder" defaultMessage="Loading earlier messages…" description="At the top of the message list while older messages load" />
+            </span>
           </div>
         )}
         {rows.length === 0 ? (
           <div className="conversation-empty">
             <Icon name="lock" size={20} />
-            <p>{conversation.kind === 'group' ? 'No messages in this group yet. Say hello to everyone.' : `This is the start of your conversation with ${conversation.title}. Messages are end-to-end encrypted.`}</p>
+            <p>
+              {conversation.kind === 'group' ? (
+                <FormattedMessage id="messageList.empty.group" defaultMessage="No messages in this group yet. Say hello to everyone." description="In an empty group conversation" />
+              ) : (
+                <FormattedMessage
+                  id="messageList.empty.direct"
+                  defaultMessage="This is the start of your conversation with {name}. Messages are end-to-end encrypted."
+                  description="In an empty direct conversation; {name} is the contact’s handle or short address"
+                  values={{ name: <bdi dir="ltr">{conversation.title}</bdi> }}
+                />
+              )}
+            </p>
           </div>
         ) : (
           <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
@@ -176,8 +194,13 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
       {/* a strip of its own under the list, not a button floating over the messages' times */}
       {showJump && (
         <div className="jump-bar">
-          <button type="button" className="jump-btn" aria-label="Jump to latest" onClick={() => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })}>
-            <Icon name="arrowLeft" size={16} className="rot-270" /> Latest
+          <button
+            type="button"
+            className="jump-btn"
+            aria-label={intl.formatMessage({ id: 'messageList.jump.label', defaultMessage: 'Jump to latest', description: 'Accessible name of the button under the message list that scrolls to the newest message' })}
+            onClick={() => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })}
+          >
+            <Icon name="arrowLeft" size={16} className="rot-270" /> <FormattedMessage id="messageList.jump.text" defaultMessage="Latest" description="Visible text of the button that scrolls to the newest message" />
           </button>
         </div>
       )}
@@ -189,7 +212,12 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
   const retryMessage = useStore((s) => s.retryMessage);
   const showToast = useStore((s) => s.showToast);
   const offline = useStore((s) => !(s.status?.relay.connected ?? true));
-  const note = deliveryNote(m, peerName) ?? (m.fromMe && m.state === 'sending' && offline ? { tone: 'muted' as const, text: 'Waiting to send: it goes out when the relay can be reached.' } : null);
+  const intl = useIntl();
+  const note =
+    deliveryNote(m, peerName) ??
+    (m.fromMe && m.state === 'sending' && offline
+      ? { tone: 'muted' as const, text: intl.formatMessage({ id: 'messageList.note.waiting', defaultMessage: 'Waiting to send: it goes out when the relay can be reached.', description: 'Under an own message while the relay cannot be reached' }) }
+      : null);
   const bot = m.via === 'group-token';
   if (m.timerSeconds !== null) return <TimerNotice m={m} />;
   return (
@@ -199,13 +227,15 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
           {bot && m.botName ? (
             <>
               {/* the name is the relay's word for which token posted; the signed address stays beside it */}
-              <span className="msg-bot-name">{m.botName}</span>
+              <bdi className="msg-bot-name">{m.botName}</bdi>
               <BotBadge />
-              <span className="msg-author-address">{displayName(m.fromHandle, m.from)}</span>
+              <bdi className="msg-author-address" dir="ltr">
+                {displayName(m.fromHandle, m.from)}
+              </bdi>
             </>
           ) : (
             <>
-              {displayName(m.fromHandle, m.from)}
+              <bdi dir="ltr">{displayName(m.fromHandle, m.from)}</bdi>
               {bot && <BotBadge />}
             </>
           )}
@@ -215,7 +245,9 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
         <MessageFiles m={m} />
         <MessageBody m={m} />
         <span className="msg-meta">
-          {m.editedAt && !m.deleted && <span className="msg-edited">edited</span>}
+          {m.editedAt && !m.deleted && <span className="msg-edited">
+              <FormattedMessage id="messageList.edited" defaultMessage="edited" description="Small mark beside the time of an edited message" />
+            </span>}
           <time dateTime={m.sentAt} title={fullTime(m.sentAt)}>
             {clockTime(m.sentAt)}
           </time>
@@ -230,7 +262,7 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
             <SafetyChangedAnswers m={m} />
           ) : m.state === 'failed' && (
             <button type="button" className="btn btn-link btn-sm" onClick={() => retryMessage(m.id).catch((e: Error) => showToast('error', e.message))}>
-              <Icon name="refresh" size={14} /> Retry
+              <Icon name="refresh" size={14} /> <FormattedMessage {...texts.retry} />
             </button>
           )}
         </div>
@@ -255,13 +287,13 @@ function SafetyChangedAnswers({ m }: { m: ChatMessage }) {
   if (!pending)
     return (
       <button type="button" className="btn btn-link btn-sm" onClick={() => retryMessage(m.id).catch((e: Error) => showToast('error', e.message))}>
-        <Icon name="refresh" size={14} /> Retry
+        <Icon name="refresh" size={14} /> <FormattedMessage {...texts.retry} />
       </button>
     );
   return (
     <>
       <button type="button" className="btn btn-link btn-sm" onClick={() => openVerify(address)}>
-        Verify first
+        <FormattedMessage id="messageList.safety.verifyFirst" defaultMessage="Verify first" description="Under a message held back because the contact’s devices changed: opens the Verify dialog" />
       </button>
       <button
         type="button"
@@ -272,35 +304,51 @@ function SafetyChangedAnswers({ m }: { m: ChatMessage }) {
             .catch((e: Error) => showToast('error', e.message))
         }
       >
-        Send anyway
+        <FormattedMessage id="messageList.safety.sendAnyway" defaultMessage="Send anyway" description="Under a message held back because the contact’s devices changed: sends it without verifying again" />
       </button>
     </>
   );
 }
 
 /** How far an own message got, as a tick and as words: `role="img"` with a label, so it is said, not only drawn. */
-const DELIVERY: Record<NonNullable<ChatMessage['delivery']>, { label: string; icon: 'clock' | 'check' | 'checks'; tone: string }> = {
-  sending: { label: 'Sending', icon: 'clock', tone: '' },
-  sent: { label: 'Sent', icon: 'check', tone: '' },
-  delivered: { label: 'Delivered', icon: 'checks', tone: '' },
-  read: { label: 'Read', icon: 'checks', tone: 'read' },
+const texts = defineMessages({
+  retry: { id: 'messageList.retry', defaultMessage: 'Retry', description: 'Button under an own message that failed to send' },
+  sending: { id: 'messageList.state.sending', defaultMessage: 'Sending', description: 'Delivery tick of an own message (read out and shown as tooltip): on its way' },
+  sent: { id: 'messageList.state.sent', defaultMessage: 'Sent', description: 'Delivery tick of an own message: the relay has it' },
+  delivered: { id: 'messageList.state.delivered', defaultMessage: 'Delivered', description: 'Delivery tick of an own message: it reached the recipient’s device' },
+  read: { id: 'messageList.state.read', defaultMessage: 'Read', description: 'Delivery tick of an own message: the recipient read it' },
+  sentAsRequest: { id: 'messageList.state.sentAsRequest', defaultMessage: 'Sent as request', description: 'Delivery tick of an own message that went out as a contact request' },
+  failed: { id: 'messageList.state.failed', defaultMessage: 'Failed', description: 'Mark of an own message that could not be sent' },
+  notDelivered: { id: 'messageList.state.notDelivered', defaultMessage: 'Not delivered', description: 'Mark of an own message the recipient refused (blocked, or a stake is asked)' },
+});
+
+const DELIVERY: Record<NonNullable<ChatMessage['delivery']>, { label: keyof typeof texts; icon: 'clock' | 'check' | 'checks'; tone: string }> = {
+  sending: { label: 'sending', icon: 'clock', tone: '' },
+  sent: { label: 'sent', icon: 'check', tone: '' },
+  delivered: { label: 'delivered', icon: 'checks', tone: '' },
+  read: { label: 'read', icon: 'checks', tone: 'read' },
 };
 
 function StateIcon({ m }: { m: ChatMessage }) {
-  if (m.state === 'failed')
+  const intl = useIntl();
+  if (m.state === 'failed') {
+    const failed = intl.formatMessage(texts.failed);
     return (
-      <span className="state-icon danger" role="img" aria-label="Failed" title="Failed">
+      <span className="state-icon danger" role="img" aria-label={failed} title={failed}>
         <Icon name="alert" size={13} />
       </span>
     );
-  if (m.routed === 'blocked' || m.routed === 'stake-gate')
+  }
+  if (m.routed === 'blocked' || m.routed === 'stake-gate') {
+    const notDelivered = intl.formatMessage(texts.notDelivered);
     return (
-      <span className="state-icon warn" role="img" aria-label="Not delivered" title="Not delivered">
+      <span className="state-icon warn" role="img" aria-label={notDelivered} title={notDelivered}>
         <Icon name="alert" size={13} />
       </span>
     );
+  }
   const d = DELIVERY[m.delivery ?? (m.state === 'sending' ? 'sending' : 'sent')];
-  const label = d.label === 'Sent' && m.routed === 'request' ? 'Sent as request' : d.label;
+  const label = intl.formatMessage(texts[d.label === 'sent' && m.routed === 'request' ? 'sentAsRequest' : d.label]);
   return (
     <span className={`state-icon ${d.tone}`} role="img" aria-label={label} title={label}>
       <Icon name={d.icon} size={d.icon === 'checks' ? 15 : 13} />

@@ -1,9 +1,12 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ConversationId } from '../../shared/domain.js';
 import { snippetParts, type MessageSearchHit } from '../../shared/message-search.js';
 import { displayName, fullTime, listTime } from '../format.js';
 import { useStore } from '../store/store.js';
 
+/** between a hit's author and its words: a space, nothing to translate */
+const GAP = ' ';
 /** Typing pauses this long before a search runs: one search per word, not per letter. */
 const TYPING_PAUSE_MS = 150;
 
@@ -35,6 +38,7 @@ export function MessageSearchResults({ query, input, conversationId }: { query: 
   const openSearchHit = useStore((s) => s.openSearchHit);
   const showToast = useStore((s) => s.showToast);
   const list = useRef<HTMLDivElement>(null);
+  const intl = useIntl();
 
   useEffect(() => {
     const t = setTimeout(() => void searchMessages(query, conversationId), query.trim() ? TYPING_PAUSE_MS : 0);
@@ -72,10 +76,32 @@ export function MessageSearchResults({ query, input, conversationId }: { query: 
 
   if (!query.trim()) return null;
   return (
-    <div className="search-results" ref={list} onKeyDown={onListKey} role="region" aria-label={conversationId ? 'Messages found in this conversation' : 'Messages found'}>
-      {!conversationId && <h2 className="search-results-title">Messages</h2>}
+    <div
+      className="search-results"
+      ref={list}
+      onKeyDown={onListKey}
+      role="region"
+      aria-label={
+        conversationId
+          ? intl.formatMessage({ id: 'messageSearch.region.conversation', defaultMessage: 'Messages found in this conversation', description: 'Accessible name of the search results under a conversation’s own search box' })
+          : intl.formatMessage({ id: 'messageSearch.region.all', defaultMessage: 'Messages found', description: 'Accessible name of the message search results under the chats search box' })
+      }
+    >
+      {!conversationId && (
+        <h2 className="search-results-title">
+          <FormattedMessage id="messageSearch.title" defaultMessage="Messages" description="Heading of the messages found, under the matching chats" />
+        </h2>
+      )}
       <p className="list-note" role="status">
-        {state.error ? `Search failed: ${state.error}` : hits.length === 0 ? (state.loading || state.query !== query ? 'Searching…' : `No messages match “${query.trim()}”.`) : ''}
+        {state.error ? (
+          <FormattedMessage id="messageSearch.failed" defaultMessage="Search failed: {reason}" description="When a message search failed; {reason} says why" values={{ reason: state.error }} />
+        ) : hits.length === 0 ? (
+          state.loading || state.query !== query ? (
+            <FormattedMessage id="messageSearch.searching" defaultMessage="Searching…" description="While a message search runs" />
+          ) : (
+            <FormattedMessage id="messageSearch.noMatch" defaultMessage="No messages match “{query}”." description="When no message matches; {query} is what was typed" values={{ query: <bdi>{query.trim()}</bdi> }} />
+          )
+        ) : null}
       </p>
       {conversationId ? <HitList hits={hits} open={open} /> : byConversation(hits).map((g) => <ConversationHits key={g.conversationId} group={g} open={open} />)}
     </div>
@@ -83,12 +109,15 @@ export function MessageSearchResults({ query, input, conversationId }: { query: 
 }
 
 function ConversationHits({ group, open }: { group: Group; open: (h: MessageSearchHit) => void }) {
-  const title = useStore((s) => s.conversations.find((c) => c.id === group.conversationId)?.title ?? 'Conversation');
+  const intl = useIntl();
+  const title =
+    useStore((s) => s.conversations.find((c) => c.id === group.conversationId)?.title) ??
+    intl.formatMessage({ id: 'messageSearch.unknownConversation', defaultMessage: 'Conversation', description: 'Heading of search hits whose conversation is no longer listed' });
   const headingId = `found-in-${group.conversationId}`;
   return (
     <section className="search-group" aria-labelledby={headingId}>
       <h3 id={headingId} className="search-group-title truncate">
-        {title}
+        <bdi>{title}</bdi>
       </h3>
       <HitList hits={group.hits} open={open} group={group.conversationId.startsWith('group:')} />
     </section>
@@ -96,14 +125,23 @@ function ConversationHits({ group, open }: { group: Group; open: (h: MessageSear
 }
 
 function HitList({ hits, open, group = false }: { hits: MessageSearchHit[]; open: (h: MessageSearchHit) => void; group?: boolean }) {
-  const labels = useMemo(() => hits.map((h) => (h.fromMe ? 'You' : group ? displayName(h.fromHandle, h.from) : null)), [hits, group]);
+  const labels = useMemo(() => hits.map((h) => (h.fromMe ? (true as const) : group ? displayName(h.fromHandle, h.from) : null)), [hits, group]);
   return (
     <ul className="search-hits">
       {hits.map((h, i) => (
         <li key={h.messageId}>
           <button type="button" className="search-hit" onClick={() => open(h)}>
             <span className="search-hit-text">
-              {labels[i] && <span className="search-hit-author">{labels[i]}: </span>}
+              {labels[i] && (
+                <span className="search-hit-author">
+                  {labels[i] === true ? (
+                    <FormattedMessage id="messageSearch.hit.you" defaultMessage="You:" description="Before the text of a found message one wrote oneself" />
+                  ) : (
+                    <FormattedMessage id="messageSearch.hit.author" defaultMessage="{name}:" description="Before the text of a found message in a group; {name} is its author’s handle or short address" values={{ name: <bdi dir="ltr">{labels[i]}</bdi> }} />
+                  )}
+                  {GAP}
+                </span>
+              )}
               {snippetParts(h.snippet).map((p, j) => (p.match ? <mark key={j}>{p.text}</mark> : <span key={j}>{p.text}</span>))}
             </span>
             <time dateTime={h.sentAt} title={fullTime(h.sentAt)}>
