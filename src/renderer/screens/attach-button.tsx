@@ -1,11 +1,13 @@
 import { useRef } from 'react';
+import { useIntl } from 'react-intl';
 import type { ConversationId } from '../../shared/domain.js';
 import { Icon } from '../components/icon.js';
-import { useStore } from '../store/store.js';
+import { useAddDraftFiles } from './use-add-draft-files.js';
 
 /** The attach button and its hidden file input. */
 export function AttachButton({ conversationId }: { conversationId: ConversationId }) {
-  const addDraftFiles = useStore((s) => s.addDraftFiles);
+  const addDraftFiles = useAddDraftFiles(conversationId);
+  const intl = useIntl();
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
@@ -18,10 +20,11 @@ export function AttachButton({ conversationId }: { conversationId: ConversationI
         onChange={(e) => {
           const picked = Array.from(e.currentTarget.files ?? []);
           e.currentTarget.value = '';
-          void addDraftFiles(conversationId, picked);
+          addDraftFiles(picked);
         }}
       />
-      <button type="button" className="icon-btn attach-btn" aria-label="Attach files" title="Attach files (or drop or paste them)" onClick={() => input.current?.click()}>
+      <button type="button" className="icon-btn attach-btn" aria-label={intl.formatMessage({ id: 'composer.attach.label', defaultMessage: 'Attach files', description: 'Accessible name of the paper-clip button beside the message box' })}
+        title={intl.formatMessage({ id: 'composer.attach.title', defaultMessage: 'Attach files (or drop or paste them)', description: 'Tooltip of the paper-clip button beside the message box' })} onClick={() => input.current?.click()}>
         <Icon name="paperclip" />
       </button>
     </>

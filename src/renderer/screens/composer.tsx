@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { MESSAGE_MAX_CHARS, type ConversationId } from '../../shared/domain.js';
 import { Icon } from '../components/icon.js';
 import { splitMessage } from '../message-split.js';
@@ -8,11 +9,11 @@ import { SafetyChangedDialog } from './safety-changed-dialog.js';
 import { AttachButton } from './attach-button.js';
 import { DraftFiles } from './draft-files.js';
 import { CAPTION_MAX_CHARS } from '../../shared/attachments.js';
+import { useAddDraftFiles } from './use-add-draft-files.js';
 
 const MAX_ROWS_PX = 180;
 /** the count appears from here on, so the limit never comes as a surprise */
 const SHOW_COUNT_FROM = Math.floor(MESSAGE_MAX_CHARS * 0.9);
-const count = new Intl.NumberFormat();
 
 export function Composer({ conversationId, placeholder }: { conversationId: ConversationId; placeholder: string }) {
   const sendMessage = useStore((s) => s.sendMessage);
@@ -25,7 +26,8 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
   const title = useStore((s) => s.conversations.find((c) => c.id === conversationId)?.title ?? '');
   const ref = useRef<HTMLTextAreaElement>(null);
   const fileCount = useStore((s) => s.draftFiles[conversationId]?.length ?? 0);
-  const addDraftFiles = useStore((s) => s.addDraftFiles);
+  const addDraftFiles = useAddDraftFiles(conversationId);
+  const intl = useIntl();
   const sendDraftFiles = useStore((s) => s.sendDraftFiles);
 
   useLayoutEffect(() => {
@@ -51,7 +53,14 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
   const captionTooLong = fileCount > 0 && body.length > CAPTION_MAX_CHARS;
   const send = () => {
     if (fileCount > 0) {
-      if (captionTooLong) return showToast('error', `Beside files a message can say up to ${count.format(CAPTION_MAX_CHARS)} characters; send the text on its own.`);
+      if (captionTooLong)
+        return showToast(
+          'error',
+          intl.formatMessage(
+            { id: 'composer.captionTooLong', defaultMessage: 'Beside files a message can say up to {max, number} characters; send the text on its own.', description: 'Error toast when the text sent with files is over the caption limit; {max} is the limit' },
+            { max: CAPTION_MAX_CHARS },
+          ),
+        );
       setText('');
       sendDraftFiles(conversationId, body);
       composerSent(conversationId);
@@ -100,10 +109,15 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
       {tooLong && fileCount === 0 && (
         <div className="composer-limit" role="alert">
           <span>
-            This message is {count.format(body.length)} characters; one message can hold up to {count.format(MESSAGE_MAX_CHARS)}. Shorten it, or send it in parts.
+            <FormattedMessage
+              id="composer.tooLong"
+              defaultMessage="This message is {length, plural, one {# character} other {# characters}}; one message can hold up to {max, number}. Shorten it, or send it in parts."
+              description="Alert above the message box when the text is over the limit; {length} is its length in characters, {max} the limit"
+              values={{ length: body.length, max: MESSAGE_MAX_CHARS }}
+            />
           </span>
           <button type="button" className="btn btn-secondary btn-sm" onClick={() => void sendInParts()}>
-            Send as {parts} messages
+            <FormattedMessage id="composer.sendInParts" defaultMessage="{parts, plural, one {Send as # message} other {Send as # messages}}" description="Button that splits a too long text into several messages; {parts} is how many" values={{ parts }} />
           </button>
         </div>
       )}
@@ -111,7 +125,7 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
       <textarea
         ref={ref}
         rows={1}
-        aria-label="Message"
+        aria-label={intl.formatMessage({ id: 'composer.input.label', defaultMessage: 'Message', description: 'Accessible name of the message box' })}
         aria-describedby={body.length >= SHOW_COUNT_FROM ? 'composer-count' : undefined}
         aria-invalid={tooLong || undefined}
         placeholder={placeholder}
@@ -125,7 +139,7 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
           const files = Array.from(e.clipboardData.files);
           if (files.length === 0) return;
           e.preventDefault();
-          void addDraftFiles(conversationId, files);
+          addDraftFiles(files);
         }}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -136,7 +150,7 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
       />
       {body.length >= SHOW_COUNT_FROM && (
         <span id="composer-count" className={tooLong ? 'composer-count over' : 'composer-count'} aria-live="polite">
-          {count.format(body.length)} / {count.format(MESSAGE_MAX_CHARS)}
+          <FormattedMessage id="composer.count" defaultMessage="{length, number} / {max, number}" description="Character count beside the message box near the limit; {length} is the text’s length, {max} the limit" values={{ length: body.length, max: MESSAGE_MAX_CHARS }} />
         </span>
       )}
       {held !== null && (
@@ -151,7 +165,17 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
           }}
         />
       )}
-      <button type="submit" className="send-btn" aria-label="Send" title={tooLong && fileCount === 0 ? 'Too long to send as one message' : 'Send (Enter)'} disabled={fileCount === 0 && (!body || tooLong)}>
+      <button
+        type="submit"
+        className="send-btn"
+        aria-label={intl.formatMessage({ id: 'composer.send.label', defaultMessage: 'Send', description: 'Accessible name of the send button beside the message box' })}
+        title={
+          tooLong && fileCount === 0
+            ? intl.formatMessage({ id: 'composer.send.tooLongTitle', defaultMessage: 'Too long to send as one message', description: 'Tooltip of the disabled send button when the text is over the limit' })
+            : intl.formatMessage({ id: 'composer.send.title', defaultMessage: 'Send (Enter)', description: 'Tooltip of the send button; Enter is the key that sends' })
+        }
+        disabled={fileCount === 0 && (!body || tooLong)}
+      >
         <Icon name="send" size={18} />
       </button>
     </form>

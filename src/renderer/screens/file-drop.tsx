@@ -1,13 +1,14 @@
 import { useRef, useState, type ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 import type { ConversationId } from '../../shared/domain.js';
 import { Icon } from '../components/icon.js';
-import { useStore } from '../store/store.js';
+import { useAddDraftFiles } from './use-add-draft-files.js';
 
 const carriesFiles = (e: React.DragEvent) => Array.from(e.dataTransfer.types).includes('Files');
 
 /** The conversation as a drop target: files dropped on it join the message being written. */
 export function FileDrop({ conversationId, title, children }: { conversationId: ConversationId; title: string; children: ReactNode }) {
-  const addDraftFiles = useStore((s) => s.addDraftFiles);
+  const addDraftFiles = useAddDraftFiles(conversationId);
   const [over, setOver] = useState(false);
   // dragenter/dragleave fire for every child crossed: count them
   const depth = useRef(0);
@@ -34,14 +35,16 @@ export function FileDrop({ conversationId, title, children }: { conversationId: 
         e.preventDefault();
         depth.current = 0;
         setOver(false);
-        void addDraftFiles(conversationId, Array.from(e.dataTransfer.files));
+        addDraftFiles(Array.from(e.dataTransfer.files));
       }}
     >
       {children}
       {over && (
         <div className="file-drop-overlay" aria-hidden="true">
           <Icon name="paperclip" size={28} />
-          <span>Drop to send to {title}</span>
+          <span>
+            <FormattedMessage id="fileDrop.overlay" defaultMessage="Drop to send to {name}" description="Over the conversation while files are dragged onto it; {name} is the contact or group" values={{ name: <bdi>{title}</bdi> }} />
+          </span>
         </div>
       )}
     </div>

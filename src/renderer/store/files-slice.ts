@@ -3,7 +3,6 @@ import { MAX_FILE_BYTES, MAX_FILES, PREVIEW_MAX_CHARS, PREVIEWS_MAX_CHARS_PER_ME
 import type { ConversationId } from '../../shared/domain.js';
 import { call } from '../bridge.js';
 import { downloadBlob, readReceivedFile, stageFile } from '../file-transfer.js';
-import { fileSize } from '../format.js';
 import { makePreview } from '../image-preview.js';
 import type { Store } from './store.js';
 
@@ -28,13 +27,20 @@ export interface OutgoingSend {
   error: string | null;
 }
 
+/** Files addDraftFiles left out: too large, empty, or how many went over the per-message count. */
+export interface DraftRefusals {
+  tooLarge: Array<{ name: string; size: number }>;
+  empty: string[];
+  leftOut: number;
+}
+
 export interface FilesSlice {
   draftFiles: Partial<Record<ConversationId, DraftFile[]>>;
   outgoingSends: OutgoingSend[];
   /** transfers in flight: `up/<sendId>/<index>` (into main and on to the relay), `down/<messageId>/<index>` */
   fileProgress: Record<string, { done: number; total: number }>;
-  /** Adds picked, dropped or pasted files to the composer; too many or too large ones are said plainly. */
-  addDraftFiles: (conversationId: ConversationId, files: File[]) => Promise<void>;
+  /** Adds picked, dropped or pasted files to the composer; what it leaves out is returned, for the screen to say why in the reader's language. */
+  addDraftFiles: (conversationId: ConversationId, files: File[]) => DraftRefusals;
   removeDraftFile: (conversationId: ConversationId, key: string) => void;
   /** Sends the composer's files with `text` as their caption. */
   sendDraftFiles: (conversationId: ConversationId, text: string) => void;
@@ -89,28 +95,30 @@ export const createFilesSlice: StateCreator<Store, [], [], FilesSlice> = (set, g
     draftFiles: {},
     outgoingSends: [],
     fileProgress: {},
-    addDraftFiles: async (conversationId, files) => {
+    addDraftFiles: (conversationId, files) => {
       const have = get().draftFiles[conversationId]?.length ?? 0;
-      const tooLarge = files.filter((f) => f.size > MAX_FILE_BYTES);
-      const empty = files.filter((f) => f.size === 0);
+      const refusals: DraftRefusals = {
+        tooLarge: files.filter((f) => f.size > MAX_FILE_BYTES).map((f) => ({ name: f.name, size: f.size })),
+        empty: files.filter((f) => f.size === 0).map((f) => f.name),
+        leftOut: 0,
+      };
       let take = files.filter((f) => f.size > 0 && f.size <= MAX_FILE_BYTES);
-      const problems: string[] = [];
-      for (const f of tooLarge) problems.push(`“${f.name}” is ${fileSize(f.size)}; a file can be at most 25 MiB.`);
-      for (const f of empty) problems.push(`“${f.name}” is empty.`);
       if (have + take.length > MAX_FILES) {
-        problems.push(`A message carries at most ${MAX_FILES} files; ${have + take.length - MAX_FILES} were left out.`);
+        refusals.leftOut = have + take.length - MAX_FILES;
         take = take.slice(0, Math.max(0, MAX_FILES - have));
       }
-      if (problems.length) get().showToast('error', problems.join(' '));
-      if (take.length === 0) return;
+      if (take.length === 0) return refusals;
       const added: DraftFile[] = take.map((file) => ({ key: `f${++draftSeq}`, file, preview: null }));
       set((s) => ({ draftFiles: { ...s.draftFiles, [conversationId]: [...(s.draftFiles[conversationId] ?? []), ...added] } }));
       // previews share the message's budget: each image gets an equal part of it
       const budget = Math.min(PREVIEW_MAX_CHARS, Math.floor(PREVIEWS_MAX_CHARS_PER_MESSAGE / MAX_FILES));
-      for (const d of added) {
-        const preview = await makePreview(d.file, budget);
-        if (preview) set((s) => ({ draftFiles: { ...s.draftFiles, [conversationId]: (s.draftFiles[conversationId] ?? []).map((x) => (x.key === d.key ? { ...x, preview } : x)) } }));
-      }
+      void (async () => {
+        for (const d of added) {
+          const preview = await makePreview(d.file, budget);
+          if (preview) set((s) => ({ draftFiles: { ...s.draftFiles, [conversationId]: (s.draftFiles[conversationId] ?? []).map((x) => (x.key === d.key ? { ...x, preview } : x)) } }));
+        }
+      })();
+      return refusals;
     },
     removeDraftFile: (conversationId, key) =>
       set((s) => ({ draftFiles: { ...s.draftFiles, [conversationId]: (s.draftFiles[conversationId] ?? []).filter((f) => f.key !== key) } })),
