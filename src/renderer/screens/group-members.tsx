@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { GroupInfo } from '../../shared/domain.js';
 import { parseRecipient, recipientText } from '../../shared/recipient.js';
 import { Avatar } from '../components/avatar.js';
@@ -31,10 +32,12 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
   const creator = g.creatorAddress?.toLowerCase();
   const admins = new Set((g.admins ?? []).map((a) => a.toLowerCase()));
   const nameOf = (a: string) => displayName(known[a.toLowerCase()]?.handle, a);
+  const intl = useIntl();
+  const members = intl.formatMessage({ id: 'groups.members.title', defaultMessage: 'Members', description: 'Heading of the member list on a group’s page, and the list’s name' });
   return (
     <section className="section" aria-labelledby="members-title">
-      <h3 id="members-title">Members</h3>
-      <ul className="plain-list" aria-label="Members">
+      <h3 id="members-title">{members}</h3>
+      <ul className="plain-list" aria-label={members}>
         {g.members!.map((a) => {
           const addr = a.toLowerCase();
           const isAdmin = admins.has(addr);
@@ -45,9 +48,21 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
               <span className="member-name">
                 <Person address={a} handle={known[addr]?.handle} /> {known[addr]?.verified && <VerifiedBadge />}
               </span>
-              {addr === creator && <span className="pill">Creator</span>}
-              {isAdmin && <span className="pill pill-admin">Admin</span>}
-              {addr === me && <span className="pill pill-plain">You</span>}
+              {addr === creator && (
+                <span className="pill">
+                  <FormattedMessage id="groups.members.creator" defaultMessage="Creator" description="Tag beside the member who created the group" />
+                </span>
+              )}
+              {isAdmin && (
+                <span className="pill pill-admin">
+                  <FormattedMessage id="groups.members.admin" defaultMessage="Admin" description="Tag beside a member who is an admin of the group" />
+                </span>
+              )}
+              {addr === me && (
+                <span className="pill pill-plain">
+                  <FormattedMessage id="groups.members.you" defaultMessage="You" description="Tag beside oneself in a group’s member list" />
+                </span>
+              )}
               <span className="member-actions push">
                 {g.isCreator && addr !== me && (
                   <button
@@ -58,19 +73,25 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
                   >
                     {/* the name read out holds the words shown (axe: label-content-name-mismatch) */}
                     {isAdmin ? (
-                      <>
-                        Remove admin<span className="sr-only"> rights from {nameOf(a)}</span>
-                      </>
+                      <FormattedMessage
+                        id="groups.members.removeAdmin"
+                        defaultMessage="Remove admin<hidden> rights from {name}</hidden>"
+                        description="Button beside an admin (creator only). The part in <hidden> is read out, not shown; keep the visible words at the start and inside the read-out name. {name} is the member’s handle or short address"
+                        values={{ name: nameOf(a), hidden: (chunks) => <span className="sr-only">{chunks}</span> }}
+                      />
                     ) : (
-                      <>
-                        Make<span className="sr-only"> {nameOf(a)} an</span> admin
-                      </>
+                      <FormattedMessage
+                        id="groups.members.makeAdmin"
+                        defaultMessage="Make<hidden> {name} an</hidden> admin"
+                        description="Button beside a member (creator only). The part in <hidden> is read out, not shown: the visible words (“Make admin”) must stay in the read-out sentence. {name} is the member’s handle or short address"
+                        values={{ name: nameOf(a), hidden: (chunks) => <span className="sr-only">{chunks}</span> }}
+                      />
                     )}
                   </button>
                 )}
                 {mayRemove && (
-                  <button type="button" className="btn btn-link btn-sm danger" onClick={() => void remove.run(g.id, a)} aria-label={`Remove ${a}`}>
-                    Remove
+                  <button type="button" className="btn btn-link btn-sm danger" onClick={() => void remove.run(g.id, a)} aria-label={intl.formatMessage({ id: 'groups.members.removeLabel', defaultMessage: 'Remove {address}', description: 'Accessible name of the Remove button beside a member; {address} is the member’s wallet address' }, { address: a })}>
+                    <FormattedMessage id="groups.members.removeButton" defaultMessage="Remove" description="Button beside a member that removes them from the group" />
                   </button>
                 )}
               </span>
@@ -88,19 +109,30 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
 function Invited({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string }) {
   const removeMember = useStore((s) => s.removeMember);
   const withdraw = useAction(removeMember);
+  const intl = useIntl();
   return (
     <>
-      <h4 className="section-label invited-title">Invited, not yet joined</h4>
-      <ul className="plain-list" aria-label="Invited">
+      <h4 className="section-label invited-title">
+        <FormattedMessage id="groups.invited.title" defaultMessage="Invited, not yet joined" description="Heading of the people invited into the group who have not accepted" />
+      </h4>
+      <ul className="plain-list" aria-label={intl.formatMessage({ id: 'groups.invited.label', defaultMessage: 'Invited', description: 'Accessible name of the list of invited people' })}>
         {g.invited!.map((a) => (
           <li key={a} className="member-row invited-row">
             <Avatar name={nameOf(a)} seed={a} size={28} />
             <span className="member-name">
               <Person address={a} />
             </span>
-            <span className="pill pill-plain">Invited</span>
-            <button type="button" className="btn btn-link btn-sm push" disabled={withdraw.busy} onClick={() => void withdraw.run(g.id, a)} aria-label={`Withdraw invitation to ${nameOf(a)}`}>
-              Withdraw
+            <span className="pill pill-plain">
+              <FormattedMessage id="groups.invited.tag" defaultMessage="Invited" description="Tag beside an invited person who has not joined yet" />
+            </span>
+            <button
+              type="button"
+              className="btn btn-link btn-sm push"
+              disabled={withdraw.busy}
+              onClick={() => void withdraw.run(g.id, a)}
+              aria-label={intl.formatMessage({ id: 'groups.invited.withdrawLabel', defaultMessage: 'Withdraw invitation to {name}', description: 'Accessible name of the Withdraw button; {name} is the invited person’s handle or short address' }, { name: nameOf(a) })}
+            >
+              <FormattedMessage id="groups.invited.withdraw" defaultMessage="Withdraw" description="Button that takes back an invitation to the group" />
             </button>
           </li>
         ))}
@@ -114,7 +146,8 @@ function AddMember({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string 
   const addMember = useStore((s) => s.addMember);
   const add = useAction(addMember);
   const [member, setMember] = useState('');
-  const [outcome, setOutcome] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<{ invited: boolean; who: string } | null>(null);
+  const intl = useIntl();
   return (
     <>
       <form
@@ -129,28 +162,37 @@ function AddMember({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string 
           if (!res.ok) return;
           setMember('');
           // A stranger is only asked: saying "added" would promise messages they will not get.
-          setOutcome(res.value === 'invited' ? `Invited ${who}. They join once they accept; until then nothing of the group reaches them.` : `Added ${who} to the group.`);
+          setOutcome({ invited: res.value === 'invited', who });
         }}
       >
         <RecipientField
-          label="Add a member"
+          label={intl.formatMessage({ id: 'groups.add.label', defaultMessage: 'Add a member', description: 'Field label under the member list: a handle or address to add' })}
           className="field grow"
           value={member}
           onChange={(v) => {
             setMember(v);
             add.setError(null);
           }}
-          placeholder="@handle or 0x address"
+          placeholder={intl.formatMessage({ id: 'groups.add.placeholder', defaultMessage: '@handle or 0x address', description: 'Placeholder of the Add a member field; keep “@” and “0x”' })}
           invalid={!!add.error}
         />
         <button type="submit" className="btn btn-secondary" disabled={!member.trim() || add.busy}>
-          Add
+          <FormattedMessage id="groups.add.submit" defaultMessage="Add" description="Button that adds the member typed in the field" />
         </button>
       </form>
       <FormError error={add.error} />
       {outcome && (
         <p className="subtle small add-outcome" role="status">
-          {outcome}
+          {outcome.invited ? (
+            <FormattedMessage
+              id="groups.add.invited"
+              defaultMessage="Invited {name}. They join once they accept; until then nothing of the group reaches them."
+              description="After adding someone who does not know the adder yet: they were only invited; {name} is their handle or short address"
+              values={{ name: <bdi dir="ltr">{outcome.who}</bdi> }}
+            />
+          ) : (
+            <FormattedMessage id="groups.add.added" defaultMessage="Added {name} to the group." description="After adding a member; {name} is their handle or short address" values={{ name: <bdi dir="ltr">{outcome.who}</bdi> }} />
+          )}
         </p>
       )}
     </>
