@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ContactRequest } from '../../shared/domain.js';
 import { Amount } from '../components/amount.js';
 import { Dialog } from '../components/dialog.js';
@@ -20,6 +21,7 @@ export function Requests() {
   const showToast = useStore((s) => s.showToast);
 
   const loadStakes = useStore((s) => s.loadStakes);
+  const intl = useIntl();
 
   // Opening the screen is when someone looks for a new invitation: ask now, not at the next sync.
   useEffect(() => {
@@ -34,20 +36,42 @@ export function Requests() {
     <div className="page">
       <header className="page-header">
         <div>
-          <h1>Requests</h1>
-          <p className="subtle">People you haven't talked to yet, and groups you were invited to. Nothing they send reaches your chats until you accept.</p>
+          <h1>
+            <FormattedMessage id="requests.title" defaultMessage="Requests" description="Heading of the Requests screen" />
+          </h1>
+          <p className="subtle">
+            <FormattedMessage
+              id="requests.intro"
+              defaultMessage="People you haven't talked to yet, and groups you were invited to. Nothing they send reaches your chats until you accept."
+              description="Text under the Requests heading"
+            />
+          </p>
         </div>
       </header>
       {requests.length === 0 && invitations.length === 0 ? (
-        <EmptyState icon="inbox" title="No requests">
-          When someone new writes to you or invites you to a group, it waits here for you to accept, decline or block.
+        <EmptyState icon="inbox" title={intl.formatMessage({ id: 'requests.empty.title', defaultMessage: 'No requests', description: 'Title on the Requests screen when nothing waits' })}>
+          <FormattedMessage
+            id="requests.empty.hint"
+            defaultMessage="When someone new writes to you or invites you to a group, it waits here for you to accept, decline or block."
+            description="Text on the Requests screen when nothing waits"
+          />
         </EmptyState>
       ) : (
         <>
-          <RequestSection id="invitations-title" title="Group invitations" items={invitations} keyOf={(i) => i.groupId}>
+          <RequestSection
+            id="invitations-title"
+            title={intl.formatMessage({ id: 'requests.invitations.title', defaultMessage: 'Group invitations', description: 'Heading of the group invitations on the Requests screen, and the list’s name' })}
+            items={invitations}
+            keyOf={(i) => i.groupId}
+          >
             {(i) => <InvitationCard i={i} />}
           </RequestSection>
-          <RequestSection id="contact-requests-title" title="Contact requests" items={requests} keyOf={(r) => r.address}>
+          <RequestSection
+            id="contact-requests-title"
+            title={intl.formatMessage({ id: 'requests.contacts.title', defaultMessage: 'Contact requests', description: 'Heading of the contact requests on the Requests screen, and the list’s name' })}
+            items={requests}
+            keyOf={(r) => r.address}
+          >
             {(r) => <RequestCard r={r} />}
           </RequestSection>
         </>
@@ -92,8 +116,10 @@ function RequestCard({ r }: { r: ContactRequest }) {
     else await blockSender(r.address);
   });
   const name = displayName(r.handle, r.address);
+  const intl = useIntl();
+  const nameLtr = <bdi dir="ltr">{name}</bdi>;
   return (
-    <article className="card request-card" aria-label={`Request from ${name}`}>
+    <article className="card request-card" aria-label={intl.formatMessage({ id: 'requests.card.label', defaultMessage: 'Request from {name}', description: 'Accessible name of a contact request card; {name} is the sender’s handle or short address' }, { name })}>
       <div className="request-head">
         <Avatar name={r.handle ?? r.address} seed={r.address} size={40} />
         <div className="request-who">
@@ -105,42 +131,91 @@ function RequestCard({ r }: { r: ContactRequest }) {
           {listTime(r.receivedAt)}
         </time>
       </div>
-      <blockquote className="intro">{r.intro || <span className="subtle">No intro message.</span>}</blockquote>
+      <blockquote className="intro">
+        {r.intro ? (
+          <bdi>{r.intro}</bdi>
+        ) : (
+          <span className="subtle">
+            <FormattedMessage id="requests.card.noIntro" defaultMessage="No intro message." description="On a contact request that came without words" />
+          </span>
+        )}
+      </blockquote>
       {stake && (
         <p className="stake-note">
-          Staked <Amount wei={stake.amountWei} currency={stake.currency} />. Accept and it goes back to them; mark it as spam and you keep it.
+          <FormattedMessage
+            id="requests.card.staked"
+            defaultMessage="Staked {amount}. Accept and it goes back to them; mark it as spam and you keep it."
+            description="On a contact request that came with a stake; {amount} is the amount with its currency (e.g. 0.01 ETH)"
+            values={{ amount: <Amount wei={stake.amountWei} currency={stake.currency} /> }}
+          />
         </p>
       )}
-      {r.messageCount > 1 && <p className="subtle small">+{r.messageCount - 1} more message{r.messageCount > 2 ? 's' : ''}</p>}
+      {r.messageCount > 1 && (
+        <p className="subtle small">
+          <FormattedMessage
+            id="requests.card.moreMessages"
+            defaultMessage="{count, plural, one {+# more message} other {+# more messages}}"
+            description="Under a contact request’s intro when the sender wrote more; {count} is how many more"
+            values={{ count: r.messageCount - 1 }}
+          />
+        </p>
+      )}
       <FormError error={act.error} />
       <div className="row">
-        <button type="button" className="btn btn-primary" disabled={act.busy} onClick={() => void act.run('accept')} aria-label={`Accept ${name}`}>
-          <Icon name="check" size={16} /> Accept
+        <button type="button" className="btn btn-primary" disabled={act.busy} onClick={() => void act.run('accept')} aria-label={intl.formatMessage({ id: 'requests.card.acceptLabel', defaultMessage: 'Accept {name}', description: 'Accessible name of the Accept button of a contact request; {name} is the sender' }, { name })}>
+          <Icon name="check" size={16} /> <FormattedMessage id="requests.card.accept" defaultMessage="Accept" description="Button on a contact request: accept the sender as a contact and open the chat" />
         </button>
-        <button type="button" className="btn btn-secondary" disabled={act.busy} onClick={() => void act.run('decline')} aria-label={`Decline ${name}`}>
-          Decline
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={act.busy}
+          onClick={() => void act.run('decline')}
+          aria-label={intl.formatMessage({ id: 'requests.card.declineLabel', defaultMessage: 'Decline {name}', description: 'Accessible name of the Decline button of a contact request; {name} is the sender' }, { name })}
+        >
+          <FormattedMessage id="requests.card.decline" defaultMessage="Decline" description="Button on a contact request: remove it" />
         </button>
-        <button type="button" className="btn btn-danger-ghost" disabled={act.busy} onClick={() => void act.run('block')} aria-label={`Block ${name}`}>
-          Block
+        <button
+          type="button"
+          className="btn btn-danger-ghost"
+          disabled={act.busy}
+          onClick={() => void act.run('block')}
+          aria-label={intl.formatMessage({ id: 'requests.card.blockLabel', defaultMessage: 'Block {name}', description: 'Accessible name of the Block button of a contact request; {name} is the sender' }, { name })}
+        >
+          <FormattedMessage id="requests.card.block" defaultMessage="Block" description="Button on a contact request: block the sender" />
         </button>
         {stake && (
-          <button type="button" className="btn btn-danger-ghost" disabled={act.busy} onClick={() => setConfirmSpam(true)} aria-label={`Mark ${name} as spam`}>
-            Spam
+          <button
+            type="button"
+            className="btn btn-danger-ghost"
+            disabled={act.busy}
+            onClick={() => setConfirmSpam(true)}
+            aria-label={intl.formatMessage({ id: 'requests.card.spamLabel', defaultMessage: 'Mark {name} as spam', description: 'Accessible name of the Spam button of a staked contact request; {name} is the sender' }, { name })}
+          >
+            <FormattedMessage id="requests.card.spam" defaultMessage="Spam" description="Button on a staked contact request: keep the stake and block the sender" />
           </button>
         )}
       </div>
-      {act.busy && stake && <p className="subtle small" role="status">Waiting for the chain…</p>}
+      {act.busy && stake && (
+        <p className="subtle small" role="status">
+          <FormattedMessage id="requests.card.waitingChain" defaultMessage="Waiting for the chain…" description="While a stake transaction waits for the blockchain" />
+        </p>
+      )}
       {stake && (
-        <Dialog title="Mark as spam?" open={confirmSpam} onClose={() => setConfirmSpam(false)}>
+        <Dialog title={intl.formatMessage({ id: 'requests.spam.title', defaultMessage: 'Mark as spam?', description: 'Title of the dialog confirming a staked request is spam' })} open={confirmSpam} onClose={() => setConfirmSpam(false)}>
           <p>
-            You keep the <Amount wei={stake.amountWei} currency={stake.currency} /> stake and {name} is blocked. This sends a transaction from your wallet, which costs a little gas.
+            <FormattedMessage
+              id="requests.spam.question"
+              defaultMessage="You keep the {amount} stake and {name} is blocked. This sends a transaction from your wallet, which costs a little gas."
+              description="In the Mark as spam dialog; {amount} is the stake with its currency, {name} the sender’s handle or short address; “gas” is the blockchain’s fee"
+              values={{ amount: <Amount wei={stake.amountWei} currency={stake.currency} />, name: nameLtr }}
+            />
           </p>
           <div className="row">
             <button type="button" className="btn btn-danger" onClick={() => void act.run('spam')}>
-              Keep the stake and block
+              <FormattedMessage id="requests.spam.confirm" defaultMessage="Keep the stake and block" description="Confirm button of the Mark as spam dialog" />
             </button>
             <button type="button" className="btn btn-secondary" onClick={() => setConfirmSpam(false)}>
-              Cancel
+              <FormattedMessage id="requests.spam.cancel" defaultMessage="Cancel" description="Cancel button of the Mark as spam dialog" />
             </button>
           </div>
         </Dialog>
