@@ -127,11 +127,12 @@ function RequestDialog({ hit, onClose }: { hit: DirectoryHit | null; onClose: ()
   const [intro, setIntro] = useState('');
   const action = useAction(sendContactRequest);
   const intl = useIntl();
+  const handle = hit ? `@${hit.handle}` : '';
   return (
     <Dialog
       title={
         hit
-          ? intl.formatMessage({ id: 'directory.request.title', defaultMessage: 'Send a request to {handle}', description: 'Title of the contact request dialog; {handle} is the person’s @handle' }, { handle: `@${hit.handle}` })
+          ? intl.formatMessage({ id: 'directory.request.title', defaultMessage: 'Send a request to {handle}', description: 'Title of the contact request dialog; {handle} is the person’s @handle' }, { handle })
           : intl.formatMessage({ id: 'directory.request.titleNone', defaultMessage: 'Send a request', description: 'Title of the contact request dialog while it closes' })
       }
       open={hit !== null}
@@ -144,7 +145,7 @@ function RequestDialog({ hit, onClose }: { hit: DirectoryHit | null; onClose: ()
             e.preventDefault();
             const r = await action.run(hit.address, intro.trim());
             if (!r.ok) return;
-            const outcome = requestOutcome(r.value, `@${hit.handle}`);
+            const outcome = requestOutcome(r.value, handle);
             // A refusal stays in the dialog, where the user is looking; the intro is kept.
             if (outcome.tone === 'error') {
               action.setError(outcome.text);
@@ -160,7 +161,7 @@ function RequestDialog({ hit, onClose }: { hit: DirectoryHit | null; onClose: ()
               id="directory.request.hint"
               defaultMessage="Say who you are. {handle} sees this intro and decides whether to accept."
               description="In the contact request dialog; {handle} is the person’s @handle"
-              values={{ handle: <bdi dir="ltr">{`@${hit.handle}`}</bdi> }}
+              values={{ handle: <bdi dir="ltr">{handle}</bdi> }}
             />
           </p>
           <label className="field">
