@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { StakeInfo } from '../../shared/domain.js';
 import { formatAmount } from '../../shared/stake/amount.js';
 import { Amount } from '../components/amount.js';
@@ -20,23 +21,32 @@ export function Stakes() {
   }, [loadStakes, showToast]);
   const sent = stakes.list.filter((s) => s.role === 'sent');
   const received = stakes.list.filter((s) => s.role === 'received');
+  const intl = useIntl();
   return (
     <div className="page">
       <header className="page-header">
         <div>
-          <h1>Stakes</h1>
-          <p className="subtle">Refundable stakes you paid to reach new people, and those people paid to reach you. A stake comes back to its sender when the recipient accepts, or after its deadline.</p>
+          <h1>
+            <FormattedMessage id="stakes.title" defaultMessage="Stakes" description="Heading of the Stakes screen" />
+          </h1>
+          <p className="subtle">
+            <FormattedMessage
+              id="stakes.intro"
+              defaultMessage="Refundable stakes you paid to reach new people, and those people paid to reach you. A stake comes back to its sender when the recipient accepts, or after its deadline."
+              description="Text under the Stakes heading"
+            />
+          </p>
         </div>
       </header>
       {stakes.loaded && !stakes.chain?.enabled ? (
-        <EmptyState icon="shield" title="This relay takes no stakes">
-          Its operator has not named a chain for stakes, so nobody on it can ask for one.
+        <EmptyState icon="shield" title={intl.formatMessage({ id: 'stakes.none.title', defaultMessage: 'This relay takes no stakes', description: 'Title on the Stakes screen when the relay names no chain for stakes' })}>
+          <FormattedMessage id="stakes.none.hint" defaultMessage="Its operator has not named a chain for stakes, so nobody on it can ask for one." description="Text when the relay takes no stakes" />
         </EmptyState>
       ) : (
         <>
           <Balance />
-          <StakeSection title="Sent" list={sent} empty="You have not paid a stake to anyone." />
-          <StakeSection title="Received" list={received} empty="Nobody has paid you a stake." />
+          <StakeSection role="sent" list={sent} />
+          <StakeSection role="received" list={received} />
         </>
       )}
     </div>
@@ -49,27 +59,49 @@ function Balance() {
   return (
     <p className="subtle small" role="status">
       {chain.balanceWei !== null ? (
-        <>
-          Your balance on chain {chain.chainId}: <Amount wei={chain.balanceWei} currency={chain.currency} />
-        </>
+        <FormattedMessage
+          id="stakes.balance.known"
+          defaultMessage="Your balance on chain {chainId}: {amount}"
+          description="On the Stakes screen; {chainId} is the blockchain’s number (e.g. 31337), {amount} the balance with its currency"
+          values={{ chainId: <bdi dir="ltr">{chain.chainId}</bdi>, amount: <Amount wei={chain.balanceWei} currency={chain.currency} /> }}
+        />
+      ) : chain.balanceError ? (
+        <FormattedMessage id="stakes.balance.unknown" defaultMessage="Balance unknown: {reason}" description="When the balance could not be read; {reason} says why" values={{ reason: chain.balanceError }} />
       ) : (
-        `Balance unknown: ${chain.balanceError ?? 'the chain cannot be read'}`
+        <FormattedMessage id="stakes.balance.unreadable" defaultMessage="Balance unknown: the chain cannot be read" description="When the balance could not be read, without a reason" />
       )}
     </p>
   );
 }
 
-function StakeSection({ title, list, empty }: { title: string; list: StakeInfo[]; empty: string }) {
-  const id = `stakes-${title.toLowerCase()}`;
+const SECTION = {
+  sent: defineMessages({
+    title: { id: 'stakes.sent.title', defaultMessage: 'Sent', description: 'Heading of the stakes one paid' },
+    list: { id: 'stakes.sent.list', defaultMessage: 'Sent stakes', description: 'Accessible name of the list of stakes one paid' },
+    empty: { id: 'stakes.sent.empty', defaultMessage: 'You have not paid a stake to anyone.', description: 'When one has paid no stake' },
+  }),
+  received: defineMessages({
+    title: { id: 'stakes.received.title', defaultMessage: 'Received', description: 'Heading of the stakes others paid to reach one' },
+    list: { id: 'stakes.received.list', defaultMessage: 'Received stakes', description: 'Accessible name of the list of stakes others paid' },
+    empty: { id: 'stakes.received.empty', defaultMessage: 'Nobody has paid you a stake.', description: 'When nobody has paid one a stake' },
+  }),
+};
+
+function StakeSection({ role, list }: { role: 'sent' | 'received'; list: StakeInfo[] }) {
+  const intl = useIntl();
+  const t = SECTION[role];
+  const id = `stakes-${role}`;
   return (
     <section className="request-section" aria-labelledby={id}>
       <h2 id={id} className="section-label">
-        {title}
+        <FormattedMessage {...t.title} />
       </h2>
       {list.length === 0 ? (
-        <p className="subtle">{empty}</p>
+        <p className="subtle">
+          <FormattedMessage {...t.empty} />
+        </p>
       ) : (
-        <ul className="card-list" aria-label={`${title} stakes`}>
+        <ul className="card-list" aria-label={intl.formatMessage(t.list)}>
           {list.map((s) => (
             <li key={s.id}>
               <StakeCard s={s} />
@@ -81,12 +113,21 @@ function StakeSection({ title, list, empty }: { title: string; list: StakeInfo[]
   );
 }
 
-const STATUS: Record<StakeInfo['status'], string> = { active: 'Held', released: 'Returned (accepted)', forfeited: 'Kept (marked spam)', refunded: 'Returned (refunded)' };
+const STATUS = defineMessages({
+  active: { id: 'stakes.status.held', defaultMessage: 'Held', description: 'Status of a stake held in escrow' },
+  released: { id: 'stakes.status.released', defaultMessage: 'Returned (accepted)', description: 'Status of a stake returned because the recipient accepted' },
+  forfeited: { id: 'stakes.status.forfeited', defaultMessage: 'Kept (marked spam)', description: 'Status of a stake the recipient kept by marking the request as spam' },
+  refunded: { id: 'stakes.status.refunded', defaultMessage: 'Returned (refunded)', description: 'Status of a stake its sender took back after the deadline' },
+  acceptedSent: { id: 'stakes.status.acceptedSent', defaultMessage: 'Accepted: take it back', description: 'Status of a stake one paid whose recipient accepted: one can withdraw it' },
+  acceptedReceived: { id: 'stakes.status.acceptedReceived', defaultMessage: 'Accepted: waiting for the sender to take it back', description: 'Status of a stake one received and accepted: its sender has not withdrawn it yet' },
+  refundable: { id: 'stakes.status.refundable', defaultMessage: 'Ignored: refundable now', description: 'Status of a stake one paid whose recipient ignored it past the deadline' },
+  heldUntil: { id: 'stakes.status.heldUntil', defaultMessage: 'Held until {time}', description: 'Status of a stake held until its deadline; {time} is a date and time' },
+});
 
-function statusText(s: StakeInfo): string {
-  if (s.status !== 'active') return STATUS[s.status];
-  if (s.released) return s.role === 'sent' ? 'Accepted: take it back' : 'Accepted: waiting for the sender to take it back';
-  return s.refundable ? 'Ignored: refundable now' : `Held until ${fullTime(new Date(s.deadline * 1000).toISOString())}`;
+function statusText(intl: IntlShape, s: StakeInfo): string {
+  if (s.status !== 'active') return intl.formatMessage(STATUS[s.status]);
+  if (s.released) return intl.formatMessage(s.role === 'sent' ? STATUS.acceptedSent : STATUS.acceptedReceived);
+  return s.refundable ? intl.formatMessage(STATUS.refundable) : intl.formatMessage(STATUS.heldUntil, { time: fullTime(new Date(s.deadline * 1000).toISOString()) });
 }
 
 function StakeCard({ s }: { s: StakeInfo }) {
@@ -95,15 +136,27 @@ function StakeCard({ s }: { s: StakeInfo }) {
   const act = useAction(refundStake);
   const who = usePersonName(s.peer);
   const amount = `${formatAmount(s.amountWei)} ${s.currency}`;
+  const intl = useIntl();
   return (
-    <article className="card request-card stake-card" aria-label={`Stake ${s.role === 'sent' ? 'to' : 'from'} ${who}`}>
+    <article
+      className="card request-card stake-card"
+      aria-label={intl.formatMessage(
+        { id: 'stakes.card.label', defaultMessage: '{role, select, sent {Stake to {name}} other {Stake from {name}}}', description: 'Accessible name of a stake card; {role} is “sent” (one paid it) or “received”, {name} the other person' },
+        { role: s.role, name: who },
+      )}
+    >
       <div className="request-head">
         <div className="request-who">
           <span className="request-name">
-            <Amount wei={s.amountWei} currency={s.currency} /> {s.role === 'sent' ? 'to' : 'from'} <Person address={s.peer} />
+            <FormattedMessage
+              id="stakes.card.title"
+              defaultMessage="{role, select, sent {{amount} to {person}} other {{amount} from {person}}}"
+              description="Title of a stake card; {role} is “sent” (one paid it) or “received”, {amount} the stake with its currency, {person} the other person"
+              values={{ role: s.role, amount: <Amount wei={s.amountWei} currency={s.currency} />, person: <Person address={s.peer} /> }}
+            />
           </span>
         </div>
-        <span className={`stake-status status-${s.status}`}>{statusText(s)}</span>
+        <span className={`stake-status status-${s.status}`}>{statusText(intl, s)}</span>
       </div>
       <FormError error={act.error} />
       {s.refundable && (
@@ -114,10 +167,15 @@ function StakeCard({ s }: { s: StakeInfo }) {
             disabled={act.busy}
             aria-busy={act.busy}
             onClick={async () => {
-              if ((await act.run(s.id)).ok) showToast('success', `${amount} is back in your wallet.`);
+              if ((await act.run(s.id)).ok)
+                showToast('success', intl.formatMessage({ id: 'stakes.refund.done', defaultMessage: '{amount} is back in your wallet.', description: 'Toast after a refund; {amount} is the stake with its currency' }, { amount }));
             }}
           >
-            {act.busy ? 'Refunding…' : 'Refund'}
+            {act.busy ? (
+              <FormattedMessage id="stakes.refund.busy" defaultMessage="Refunding…" description="The Refund button while the refund transaction runs" />
+            ) : (
+              <FormattedMessage id="stakes.refund.button" defaultMessage="Refund" description="Button on a stake one paid that takes it back" />
+            )}
           </button>
         </div>
       )}
