@@ -1,29 +1,16 @@
-import { defineMessages, useIntl, type IntlShape } from 'react-intl';
+import { defineMessages, useIntl } from 'react-intl';
 import type { ConversationSummary } from '../../shared/domain.js';
 import { TIMER_CHOICES } from '../../shared/disappearing.js';
 import { Icon } from '../components/icon.js';
 import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
+import { timerDuration } from './timer-duration.js';
 
 const texts = defineMessages({
   label: { id: 'timer.control.label', defaultMessage: 'Disappearing messages', description: 'Accessible name and tooltip of the timer menu in the conversation header' },
   off: { id: 'timer.control.off', defaultMessage: 'Off', description: 'Choice of the disappearing-messages menu: messages do not disappear' },
   failed: { id: 'timer.control.failed', defaultMessage: 'Could not change the disappearing-messages timer.', description: 'Error toast when setting the timer failed' },
 });
-
-/** A timer's length in the largest whole unit ("5 minutes", "1 week"), through Intl in the reader's language. */
-const UNITS = [
-  [604_800, 'week'],
-  [86_400, 'day'],
-  [3600, 'hour'],
-  [60, 'minute'],
-  [1, 'second'],
-] as const;
-
-export function timerDuration(intl: IntlShape, seconds: number): string {
-  const [size, unit] = UNITS.find(([size]) => seconds % size === 0)!;
-  return intl.formatNumber(seconds / size, { style: 'unit', unit, unitDisplay: 'long' });
-}
 
 /**
  * The conversation header's disappearing-messages control: a native select (keyboard and

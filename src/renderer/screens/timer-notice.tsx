@@ -2,7 +2,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { ChatMessage } from '../../shared/domain.js';
 import { Icon } from '../components/icon.js';
 import { displayName } from '../format.js';
-import { timerDuration } from './timer-control.js';
+import { timerDuration } from './timer-duration.js';
 
 /** A timer notice in the message list: who set the timer to what. */
 export function TimerNotice({ m }: { m: ChatMessage }) {

@@ -1,7 +1,9 @@
+import { defineMessage } from 'react-intl';
 import type { StateCreator } from 'zustand';
 import { BACKUP_PIECE_BYTES, type BackupProgress, type BackupSummary } from '../../shared/backup.js';
 import { call } from '../bridge.js';
 import { downloadBlob, fromBase64, toBase64 } from '../file-transfer.js';
+import { DescribedError } from './described-error.js';
 import type { Store } from './store.js';
 
 /**
@@ -48,7 +50,7 @@ export const createBackupSlice: StateCreator<Store, [], [], BackupSlice> = (set)
         const bytes = new Uint8Array(await file.slice(offset, offset + BACKUP_PIECE_BYTES).arrayBuffer());
         name = (await call('backup.upload', { ...(name ? { name } : {}), offset, data: toBase64(bytes) })).name;
       }
-      if (!name) throw new Error('That file is empty.');
+      if (!name) throw new DescribedError(defineMessage({ id: 'backup.restore.fileEmpty', defaultMessage: 'That file is empty.', description: 'Error in the restore form when the chosen backup file has no content' }));
       return await call('backup.restore', { name, passphrase });
     } finally {
       set({ backupProgress: null });

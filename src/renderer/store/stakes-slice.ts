@@ -1,6 +1,8 @@
+import { defineMessage } from 'react-intl';
 import type { StateCreator } from 'zustand';
 import type { StakeInfo, StakeSettings } from '../../shared/domain.js';
 import { call } from '../bridge.js';
+import { DescribedError } from './described-error.js';
 import type { Store } from './store.js';
 
 /** Stakes (docs/protocol.md §13 Stakes): what this wallet sent and received, and the chain they live on. */
@@ -47,7 +49,7 @@ export const createStakesSlice: StateCreator<Store, [], [], StakesSlice> = (set,
     },
     setStakeRpcUrl: async (url) => {
       const chainId = get().stakes.chain?.chainId;
-      if (!chainId) throw new Error('This relay takes no stakes.');
+      if (!chainId) throw new DescribedError(defineMessage({ id: 'stakeChain.noStakes', defaultMessage: 'This relay takes no stakes.', description: 'Error when saving an RPC URL while the relay names no chain for stakes' }));
       patch({ chain: await call('stakes.setRpcUrl', { chainId, url }) });
     },
   };
