@@ -159,7 +159,8 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     // Only a group-token send names a bot, whatever a caller passes.
     const botName = d.via === 'group-token' ? (d.botName ?? null) : null;
     const opened = new Map<string, Set<string>>();
-    const known = new Map<string, DirectFacts | boolean>();
+    const facts = new Map<string, DirectFacts>();
+    const blocks = new Map<string, boolean>();
     const members = new Set<string>();
     const devices = new Set<string>();
     const queued = new Map<string, QueueTally>();
@@ -177,12 +178,12 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
       }
       let route: DeliveryOutcome & { stake?: string };
       if (groupId === null) {
-        let f = known.get(to) as DirectFacts | undefined;
-        if (f === undefined) known.set(to, (f = readFacts(sender, to)));
+        let f = facts.get(to);
+        if (f === undefined) facts.set(to, (f = readFacts(sender, to)));
         route = routeDirect({ ...f, asRequest: item.asRequest });
       } else {
-        let blocked = known.get(to) as boolean | undefined;
-        if (blocked === undefined) known.set(to, (blocked = s.blocked.get({ recipient: to, sender }) !== undefined));
+        let blocked = blocks.get(to);
+        if (blocked === undefined) blocks.set(to, (blocked = s.blocked.get({ recipient: to, sender }) !== undefined));
         route = { routed: blocked ? 'blocked' : 'inbox' };
       }
       if (route.routed === 'stake-gate') {
