@@ -95,7 +95,8 @@ interface PendingTally {
   added: number;
 }
 
-type DirectFacts = Omit<RoutingFacts, 'asRequest'>;
+/** A recipient's routing facts for the delivery, and whether the delivery queued anything for it (the sender is then known to it). */
+type DirectFacts = Omit<RoutingFacts, 'asRequest'> & { queued?: true };
 
 
 /** Routing, queueing, pulling and acknowledging envelopes. */
@@ -158,7 +159,7 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     const groupId = d.groupId === null ? null : d.groupId.toLowerCase();
     // Only a group-token send names a bot, whatever a caller passes.
     const botName = d.via === 'group-token' ? (d.botName ?? null) : null;
-    const opened = new Map<string, Set<string>>();
+    let opened: Map<string, Set<string>> | undefined;
     const facts = new Map<string, DirectFacts>();
     const blocks = new Map<string, boolean>();
     const members = new Set<string>();
@@ -177,8 +178,9 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
         devices.add(deviceKey + to);
       }
       let route: DeliveryOutcome & { stake?: string };
+      let f: DirectFacts | undefined;
       if (groupId === null) {
-        let f = facts.get(to);
+        f = facts.get(to);
         if (f === undefined) facts.set(to, (f = readFacts(sender, to)));
         route = routeDirect({ ...f, asRequest: item.asRequest });
       } else {
@@ -189,10 +191,11 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
       if (route.routed === 'stake-gate') {
         // docs/protocol.md §9: without a chain nobody can pay, so the gate lets requests through
         if (d.stakesEnabled === false) route = { routed: 'request' };
-        else if (item.stake) route = stakedRoute(item, d, opened);
+        else if (item.stake) route = stakedRoute(item, d, (opened ??= new Map()));
       }
       if (route.routed !== 'inbox' && route.routed !== 'request') return route;
       const request = route.routed === 'request';
+      if (f !== undefined) f.queued = true;
       const device = deviceKey ?? '';
       let q = queued.get(device + to);
       if (q === undefined) queued.set(device + to, (q = { to, device, before: null, envelopes: 0, bytes: 0, requests: 0, requestBytes: 0 }));
@@ -228,7 +231,7 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     for (const q of queued.values()) s.addUsage.run(q.to, q.device, q.envelopes, q.bytes, q.requests, q.requestBytes);
     for (const [to, p] of pending) s.addPending.run(sender, to, p.added);
     // Only direct sends that were queued make the sender known to the recipient.
-    if (groupId === null) for (const to of new Set(Array.from(queued.values(), (q) => q.to))) s.markSent.run(sender, to);
+    for (const [to, f] of facts) if (f.queued) s.markSent.run(sender, to);
     return outcomes;
   };
 
