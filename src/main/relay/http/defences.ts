@@ -4,18 +4,27 @@ import { originHostname, parseHostHeader } from './host-header.js';
 
 const MAX_JSON_DEPTH = 16;
 
-/** Nesting depth of a JSON text, counted without parsing it (strings are skipped). */
+/**
+ * Nesting depth of a JSON text, counted without parsing it (strings are skipped). A string is
+ * crossed with indexOf to its closing quote (one after an even run of backslashes), not read
+ * character by character: ciphertext is nearly all of a send's body, and the character loop
+ * over it was the largest single cost of a 100-envelope batch after the database.
+ */
 export function jsonDepth(text: string): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
+    if (c === 34 /* " */) {
+      for (;;) {
+        const close = text.indexOf('"', i + 1);
+        if (close === -1) return max;
+        let backslashes = 0;
+        while (text.charCodeAt(close - 1 - backslashes) === 92 /* \ */) backslashes++;
+        i = close;
+        if (backslashes % 2 === 0) break;
+      }
+    } else if (c === 123 || c === 91) {
       if (++depth > max) max = depth;
     } else if (c === 125 || c === 93) depth--;
   }

@@ -3,8 +3,19 @@ import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, typ
 import { uuidv7 } from './uuidv7.js';
 import { presentEnvelope } from '../http/present.js';
 
-/** Decoded bytes of a padded base64 ciphertext, as the queue_usage counters count them. */
-export const decodedSize = (base64: string) => (base64.length / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+const SURROGATE_PAIRS = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+/**
+ * Decoded bytes of a padded base64 ciphertext, exactly as the queue_usage counters' SQL counts
+ * them (`length(c) / 4 * 3` less the padding), whatever text a store's caller passes: SQL counts
+ * characters where JS counts UTF-16 units, and divides in integers. The delete triggers take off
+ * what this added, so the two must agree to the byte.
+ */
+export function decodedSize(base64: string): number {
+  const pairs = base64.match(SURROGATE_PAIRS);
+  const chars = base64.length - (pairs === null ? 0 : pairs.length);
+  return Math.floor(chars / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+}
 
 /** The row a delivery queues for one item, as both stores build it (ids are fresh UUIDv7s). */
 export function newEnvelopeRow(

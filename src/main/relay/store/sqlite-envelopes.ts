@@ -65,7 +65,38 @@ export const ENVELOPE_SQL = {
   sweep: `DELETE FROM envelopes WHERE seq IN (SELECT seq FROM envelopes WHERE created_at < ? LIMIT ?)`,
   usage: `SELECT envelopes, bytes, requests, request_bytes AS requestBytes FROM queue_usage WHERE recipient = ? AND device_key = ?`,
   pendingRequests: `SELECT envelopes FROM pending_requests WHERE sender = ? AND recipient = ?`,
+  // A delivery's additions, once per recipient device and per recipient (migration 7 dropped the
+  // per-row insert triggers); an ack or a sweep still takes its rows off through the delete triggers.
+  addUsage: `INSERT INTO queue_usage (recipient, device_key, envelopes, bytes, requests, request_bytes) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT DO UPDATE SET envelopes = envelopes + excluded.envelopes, bytes = bytes + excluded.bytes,
+      requests = requests + excluded.requests, request_bytes = request_bytes + excluded.request_bytes`,
+  addPending: `INSERT INTO pending_requests (sender, recipient, envelopes) VALUES (?, ?, ?)
+    ON CONFLICT DO UPDATE SET envelopes = envelopes + excluded.envelopes`,
 } as const;
+
+interface QueueUsage {
+  envelopes: number;
+  bytes: number;
+  requests: number;
+  requestBytes: number;
+}
+const NOTHING_QUEUED: QueueUsage = { envelopes: 0, bytes: 0, requests: 0, requestBytes: 0 };
+
+/** One recipient device's counters as a delivery found them (read at its first check there) and what the delivery adds. */
+interface QueueTally extends QueueUsage {
+  to: string;
+  device: string;
+  before: QueueUsage | null;
+}
+
+/** The sender's pending requests to one recipient as the delivery found them, and its own. */
+interface PendingTally {
+  before: number | null;
+  added: number;
+}
+
+/** A recipient's routing facts for the delivery, and whether the delivery queued anything for it (the sender is then known to it). */
+type DirectFacts = Omit<RoutingFacts, 'asRequest'> & { queued?: true };
 
 
 /** Routing, queueing, pulling and acknowledging envelopes. */
@@ -85,15 +116,16 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     ackAll: db.prepare<[string, string]>(ENVELOPE_SQL.ackAll),
     ackDevice: db.prepare<[string, string, string]>(ENVELOPE_SQL.ackDevice),
     sweep: db.prepare<[number, number]>(ENVELOPE_SQL.sweep),
-    usage: db.prepare<[string, string], { envelopes: number; bytes: number; requests: number; requestBytes: number }>(ENVELOPE_SQL.usage),
+    usage: db.prepare<[string, string], QueueUsage>(ENVELOPE_SQL.usage),
     pendingRequests: db.prepare<[string, string], number>(ENVELOPE_SQL.pendingRequests).pluck(),
+    addUsage: db.prepare<[string, string, number, number, number, number]>(ENVELOPE_SQL.addUsage),
+    addPending: db.prepare<[string, string, number]>(ENVELOPE_SQL.addPending),
   };
 
-  const readFacts = (sender: string, recipient: string, asRequest: boolean): RoutingFacts => {
+  const readFacts = (sender: string, recipient: string): DirectFacts => {
     const f = s.facts.get({ recipient, sender })!;
     return {
       blockedByRecipient: f.blocked === 1,
-      asRequest,
       // A wallet writing to its own other devices is not a stranger to itself.
       allowedByRecipient: f.allowed === 1 || sender === recipient,
       recipientSentBefore: f.sentBefore === 1,
@@ -115,56 +147,92 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     return stakedRequest(item, look, opened);
   };
 
-  /** Runs inside the group-commit transaction, in its own savepoint: a throw undoes the whole delivery. */
+  /**
+   * Runs inside the group-commit transaction, in its own savepoint: a throw undoes the whole
+   * delivery. Each fact is read once per recipient (device) of the delivery, not per envelope,
+   * and the delivery's own envelopes are counted here as it goes, so that one request cannot pass
+   * a quota by splitting itself into many envelopes; the counters are written once per recipient
+   * device at the end (docs/protocol.md §4 Limits), in the same savepoint as the rows.
+   */
   const deliverNow = (d: Delivery): DeliveryOutcome[] => {
     const sender = d.senderAddress.toLowerCase();
     const groupId = d.groupId === null ? null : d.groupId.toLowerCase();
     // Only a group-token send names a bot, whatever a caller passes.
     const botName = d.via === 'group-token' ? (d.botName ?? null) : null;
-    const opened = new Map<string, Set<string>>();
-    return d.items.map((item, index): DeliveryOutcome => {
+    let opened: Map<string, Set<string>> | undefined;
+    const facts = new Map<string, DirectFacts>();
+    const blocks = new Map<string, boolean>();
+    const members = new Set<string>();
+    const devices = new Set<string>();
+    const queued = new Map<string, QueueTally>();
+    const pending = new Map<string, PendingTally>();
+    const outcomes = d.items.map((item, index): DeliveryOutcome => {
       const to = item.toAddress.toLowerCase();
       const deviceKey = item.recipientDeviceKey === null ? null : item.recipientDeviceKey.toLowerCase();
-      if (groupId !== null && s.isMember.get(groupId, to) === undefined) {
-        throw new StoreError('not-a-member', `${to} is not a member of the group`, index);
+      if (groupId !== null && !members.has(to)) {
+        if (s.isMember.get(groupId, to) === undefined) throw new StoreError('not-a-member', `${to} is not a member of the group`, index);
+        members.add(to);
       }
-      if (deviceKey !== null && s.currentDevice.get(deviceKey, to) === undefined) {
-        throw new StoreError('device-key-mismatch', `recipientDeviceKey is not a current device key of ${to}`, index);
+      if (deviceKey !== null && !devices.has(deviceKey + to)) {
+        if (s.currentDevice.get(deviceKey, to) === undefined) throw new StoreError('device-key-mismatch', `recipientDeviceKey is not a current device key of ${to}`, index);
+        devices.add(deviceKey + to);
       }
-      let route: DeliveryOutcome & { stake?: string } =
-        groupId === null
-          ? routeDirect(readFacts(sender, to, item.asRequest))
-          : { routed: s.blocked.get({ recipient: to, sender }) === undefined ? ('inbox' as const) : ('blocked' as const) };
+      let route: DeliveryOutcome & { stake?: string };
+      let f: DirectFacts | undefined;
+      if (groupId === null) {
+        f = facts.get(to);
+        if (f === undefined) facts.set(to, (f = readFacts(sender, to)));
+        route = routeDirect({ ...f, asRequest: item.asRequest });
+      } else {
+        let blocked = blocks.get(to);
+        if (blocked === undefined) blocks.set(to, (blocked = s.blocked.get({ recipient: to, sender }) !== undefined));
+        route = { routed: blocked ? 'blocked' : 'inbox' };
+      }
       if (route.routed === 'stake-gate') {
         // docs/protocol.md §9: without a chain nobody can pay, so the gate lets requests through
         if (d.stakesEnabled === false) route = { routed: 'request' };
-        else if (item.stake) route = stakedRoute(item, d, opened);
+        else if (item.stake) route = stakedRoute(item, d, (opened ??= new Map()));
       }
       if (route.routed !== 'inbox' && route.routed !== 'request') return route;
-      // Read after the delivery's earlier inserts (the triggers count them), so one request
-      // cannot pass a quota by splitting itself into many envelopes.
+      const request = route.routed === 'request';
+      if (f !== undefined) f.queued = true;
+      const device = deviceKey ?? '';
+      let q = queued.get(device + to);
+      if (q === undefined) queued.set(device + to, (q = { to, device, before: null, envelopes: 0, bytes: 0, requests: 0, requestBytes: 0 }));
+      let p = request ? pending.get(to) : undefined;
+      if (request && p === undefined) pending.set(to, (p = { before: null, added: 0 }));
+      const size = decodedSize(item.ciphertext);
       if (d.limits) {
-        const used = s.usage.get(to, deviceKey ?? '');
-        const size = decodedSize(item.ciphertext);
-        if ((used?.envelopes ?? 0) + 1 > d.limits.maxQueued || (used?.bytes ?? 0) + size > d.limits.maxQueuedBytes) {
+        const used = (q.before ??= s.usage.get(to, device) ?? NOTHING_QUEUED);
+        if (used.envelopes + q.envelopes + 1 > d.limits.maxQueued || used.bytes + q.bytes + size > d.limits.maxQueuedBytes) {
           throw recipientFull(to, index);
         }
-        if (route.routed === 'request') {
+        if (p !== undefined) {
           // Strangers fill at most half of the quota: the rest stays free for contacts and groups.
-          if ((used?.requests ?? 0) + 1 > requestShare(d.limits.maxQueued) || (used?.requestBytes ?? 0) + size > requestShare(d.limits.maxQueuedBytes)) {
+          if (used.requests + q.requests + 1 > requestShare(d.limits.maxQueued) || used.requestBytes + q.requestBytes + size > requestShare(d.limits.maxQueuedBytes)) {
             throw requestsFull(to, index);
           }
-          if ((s.pendingRequests.get(sender, to) ?? 0) + 1 > d.limits.maxRequestsPerPair) throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
+          if ((p.before ??= s.pendingRequests.get(sender, to) ?? 0) + p.added + 1 > d.limits.maxRequestsPerPair) throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
         }
+      }
+      q.envelopes += 1;
+      q.bytes += size;
+      if (p !== undefined) {
+        q.requests += 1;
+        q.requestBytes += size;
+        p.added += 1;
       }
       const envelope = newEnvelopeRow(d, item, { sender, to, deviceKey, routed: route.routed, groupId, botName });
       if (route.stake) envelope.stake = route.stake;
       const e = envelope;
       s.insert.run(e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.createdAt, e.routed, e.groupId, e.via, e.botName, e.stake ?? null);
-      // Only direct sends that were queued make the sender known to the recipient.
-      if (groupId === null) s.markSent.run(sender, to);
       return { routed: route.routed, envelope };
     });
+    for (const q of queued.values()) s.addUsage.run(q.to, q.device, q.envelopes, q.bytes, q.requests, q.requestBytes);
+    for (const [to, p] of pending) s.addPending.run(sender, to, p.added);
+    // Only direct sends that were queued make the sender known to the recipient.
+    for (const [to, f] of facts) if (f.queued) s.markSent.run(sender, to);
+    return outcomes;
   };
 
   return {

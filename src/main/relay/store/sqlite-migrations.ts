@@ -306,6 +306,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX api_keys_active ON api_keys (address) WHERE revoked_at IS NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'queue counters written once per delivery',
+    sql: `
+      -- A delivery now adds its envelopes to queue_usage and pending_requests itself, once per
+      -- recipient device and per recipient, in the same transaction as its rows: the per-row
+      -- upserts of these triggers were half of a 100-envelope batch's time, all on one hot row.
+      -- Acks, the sweep and dropped devices still take rows off through the delete triggers.
+      DROP TRIGGER envelopes_usage_insert;
+      DROP TRIGGER envelopes_requests_insert;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = latestVersion(MIGRATIONS);
