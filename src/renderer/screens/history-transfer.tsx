@@ -93,7 +93,9 @@ function Progress({ p }: { p: HistoryProgress }) {
       : intl.formatMessage({ id: 'history.progress.receive', defaultMessage: '{phase} your history from {device}', description: 'Progress of receiving history.' }, values);
   return (
     <div className="history-progress" role="status">
-      <span className="small">{label}…</span>
+      <span className="small">
+        <FormattedMessage id="history.progress.ongoing" defaultMessage="{label}…" description="A history transfer still under way; label is e.g. “Uploading your history for 0x12ab…”." values={{ label }} />
+      </span>
       {p.total > 0 ? <progress aria-label={label} max={p.total} value={Math.min(p.done, p.total)} /> : <progress aria-label={label} />}
     </div>
   );

@@ -9,6 +9,11 @@ import { RelayChooser } from './relay-chooser.js';
 import { RestoreBackup } from './restore-backup.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
 
+/** The handle's sigil before the field: a symbol, the same in every language. */
+const HANDLE_PREFIX = '@';
+/** An example handle: a name, not a word to translate. */
+const EXAMPLE_HANDLE = 'alice';
+
 /**
  * Three positions (1-based, ascending) the user must type back, chosen at random each time so
  * that the check cannot be passed by remembering which words it asks for.
@@ -112,8 +117,7 @@ function PassphraseField({ value, onChange }: { value: string; onChange: (v: str
     <>
       {noSecretStore && (
         <p className="note" role="note">
-          <Icon name="shield" size={16} />{' '}
-          <FormattedMessage id="onboarding.passphrase.noSecretStore" defaultMessage="This computer has no secret store (such as GNOME Keyring or KWallet), so the system keychain would protect your wallet only with a password built into the app. Choose a passphrase instead." description="Note on Linux desktops without a keyring service." />
+          <Icon name="shield" size={16} /> <FormattedMessage id="onboarding.passphrase.noSecretStore" defaultMessage="This computer has no secret store (such as GNOME Keyring or KWallet), so the system keychain would protect your wallet only with a password built into the app. Choose a passphrase instead." description="Note on Linux desktops without a keyring service." />
         </p>
       )}
       <label className="field">
@@ -331,8 +335,7 @@ function ChooseRelay() {
         <FormattedMessage id="onboarding.relay.title" defaultMessage="Choose your relay" description="Heading of the relay step." />
       </h1>
       <p className="lead">
-        <FormattedMessage id="onboarding.relay.lead" defaultMessage="The relay passes sealed envelopes between people." description="What a relay is." />{' '}
-        {address && (
+        <FormattedMessage id="onboarding.relay.lead" defaultMessage="The relay passes sealed envelopes between people." description="What a relay is." /> {address && (
           <FormattedMessage id="onboarding.relay.address" defaultMessage="Your address is <code>{address}</code>." description="Shows the new wallet address; keep the code tags." values={{ address, code: (chunks) => <code className="inline-code" dir="ltr">{chunks}</code> }} />
         )}
       </p>
@@ -367,8 +370,8 @@ function ClaimHandle() {
         <label className="field">
           <span className="field-label">{handleLabel}</span>
           <span className="input-prefix" dir="ltr">
-            <span aria-hidden="true">@</span>
-            <input aria-label={handleLabel} aria-describedby="handle-hint" value={bareHandle(handle)} onChange={(e) => setHandle(e.target.value)} autoFocus spellCheck={false} autoCapitalize="off" autoComplete="off" placeholder="alice" />
+            <span aria-hidden="true">{HANDLE_PREFIX}</span>
+            <input aria-label={handleLabel} aria-describedby="handle-hint" value={bareHandle(handle)} onChange={(e) => setHandle(e.target.value)} autoFocus spellCheck={false} autoCapitalize="off" autoComplete="off" placeholder={EXAMPLE_HANDLE} />
           </span>
           <span className="field-hint" id="handle-hint">
             <FormattedMessage id="onboarding.handle.hint" defaultMessage="3–32 letters, digits or underscores." description="Rule for handles." />

@@ -7,6 +7,10 @@ import { Icon, type IconName } from '../components/icon.js';
 
 type Mode = 'local' | 'lan' | 'url';
 
+// Example addresses: data, the same in every language.
+const EXAMPLE_LAN_URL = 'https://192.168.1.20:7443';
+const EXAMPLE_URL = 'https://relay.example.org';
+
 const text = defineMessages({
   localTitle: { id: 'relayChooser.mode.local', defaultMessage: 'This computer', description: 'Relay choice: run a relay inside the app.' },
   localText: { id: 'relayChooser.mode.localText', defaultMessage: 'Run a relay inside the app. Best for trying things out and for sharing with people on your network.', description: 'Explains the “This computer” relay choice.' },
@@ -89,7 +93,7 @@ export function RelayChooser({
             dir="ltr"
             value={url}
             onChange={(e) => setUrl(e.target.value)}
-            placeholder={mode === 'lan' ? 'https://192.168.1.20:7443' : 'https://relay.example.org'}
+            placeholder={mode === 'lan' ? EXAMPLE_LAN_URL : EXAMPLE_URL}
             spellCheck={false}
             autoCapitalize="off"
             autoFocus

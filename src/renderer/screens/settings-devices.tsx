@@ -49,8 +49,7 @@ export function Devices() {
               <div>
                 <code className="inline-code" dir="ltr">
                   {shortAddress(d.publicKey)}
-                </code>{' '}
-                {d.current && (
+                </code> {d.current && (
                   <span className="pill">
                     <FormattedMessage id="settings.devices.thisDevice" defaultMessage="This device" description="Tag on the device the app runs on." />
                   </span>

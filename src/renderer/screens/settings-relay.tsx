@@ -9,6 +9,8 @@ import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { RelayChooser } from './relay-chooser.js';
 
+const ELLIPSIS = '…';
+
 /** The relay this wallet uses, switching to another, and the relay this computer may run and share. */
 export function Relay() {
   const relay = useStore((s) => s.status?.relay);
@@ -111,7 +113,7 @@ export function Relay() {
           <div className="toggle-title">{runLabel}</div>
           <div className="subtle small">
             {relay.local.running
-              ? intl.formatMessage({ id: 'settings.relay.runningAt', defaultMessage: 'Running at {url}', description: 'State of the built-in relay with its address.' }, { url: <bdi dir="ltr">{relay.local.url ?? '…'}</bdi> })
+              ? intl.formatMessage({ id: 'settings.relay.runningAt', defaultMessage: 'Running at {url}', description: 'State of the built-in relay with its address.' }, { url: <bdi dir="ltr">{relay.local.url ?? ELLIPSIS}</bdi> })
               : intl.formatMessage({ id: 'settings.relay.stopped', defaultMessage: 'Stopped', description: 'State of the built-in relay: not running.' })}
           </div>
         </div>

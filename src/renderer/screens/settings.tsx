@@ -8,6 +8,11 @@ import { useStore } from '../store/store.js';
 import { useAction } from '../use-action.js';
 import { NotificationSettings } from './notification-settings.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
+
+/** The handle's sigil before the field: a symbol, the same in every language. */
+const HANDLE_PREFIX = '@';
+/** An example handle: a name, not a word to translate. */
+const EXAMPLE_HANDLE = 'alice';
 import { StakeChain } from './stake-chain.js';
 import { ExportBackup } from './export-backup.js';
 import { Appearance } from './settings-appearance.js';
@@ -59,7 +64,7 @@ function Profile() {
         <Avatar name={status.handle ?? status.address} seed={status.address} size={52} />
         <div>
           <div className="profile-name">
-            {status.handle ? <bdi dir="ltr">@{status.handle}</bdi> : <FormattedMessage id="settings.profile.noHandle" defaultMessage="No handle yet" description="Shown instead of a handle when none was claimed." />}
+            {status.handle ? <bdi dir="ltr">{HANDLE_PREFIX + status.handle}</bdi> : <FormattedMessage id="settings.profile.noHandle" defaultMessage="No handle yet" description="Shown instead of a handle when none was claimed." />}
           </div>
           <div className="row tight">
             <code className="inline-code" dir="ltr" data-copy-source={status.address}>
@@ -79,8 +84,8 @@ function Profile() {
         <label className="field grow">
           <span className="field-label">{handleLabel}</span>
           <span className="input-prefix" dir="ltr">
-            <span aria-hidden="true">@</span>
-            <input aria-label={handleLabel} value={bareHandle(handle)} onChange={(e) => setHandle(e.target.value)} spellCheck={false} autoCapitalize="off" placeholder="alice" />
+            <span aria-hidden="true">{HANDLE_PREFIX}</span>
+            <input aria-label={handleLabel} value={bareHandle(handle)} onChange={(e) => setHandle(e.target.value)} spellCheck={false} autoCapitalize="off" placeholder={EXAMPLE_HANDLE} />
           </span>
         </label>
         <button type="submit" className="btn btn-secondary" disabled={!valid || action.busy}>
@@ -93,6 +98,9 @@ function Profile() {
     </section>
   );
 }
+
+/** A ticker, the same in every language. */
+const STAKE_CURRENCY = 'ETH';
 
 const policyText = defineMessages({
   requestTitle: { id: 'settings.policy.request.title', defaultMessage: 'Ask me first', description: 'Inbox policy: strangers’ messages wait as requests.' },
@@ -159,7 +167,7 @@ function Policy() {
             <span className="field-label">{stakeLabel}</span>
             <span className="input-suffix" dir="ltr">
               <input aria-label={stakeLabel} value={stake} onChange={(e) => setStake(e.target.value.trim())} inputMode="decimal" />
-              <span aria-hidden="true">ETH</span>
+              <span aria-hidden="true">{STAKE_CURRENCY}</span>
             </span>
             {!stakeOk && (
               <span className="field-hint danger" id="stake-problem">
