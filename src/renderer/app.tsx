@@ -256,8 +256,7 @@ function Sidebar() {
         <button type="button" className="me" onClick={() => showView('settings')} title={intl.formatMessage({ id: 'app.me.title', defaultMessage: 'Your profile', description: 'Tooltip of the own name at the bottom of the sidebar.' })}>
           {/* Named by its content, not aria-label: axe wants the visible handle and state inside the name, and they change. */}
           <span className="sr-only">
-            <FormattedMessage id="app.me.label" defaultMessage="Your profile, " description="Read by screen readers before the own name and connection state; keep the trailing comma and space." />
-          </span>
+            <FormattedMessage id="app.me.label" defaultMessage="Your profile," description="Read by screen readers before the own name and connection state (a space follows)." /> </span>
           <Avatar name={status.handle ?? status.address} seed={status.address} size={32} />
           <span className="me-text">
             <PersonName address={status.address} handle={status.handle} className="me-name" />

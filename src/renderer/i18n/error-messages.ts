@@ -291,7 +291,29 @@ export function noBridgeMessage(intl: IntlShape): string {
   return intl.formatMessage(own.noBridge);
 }
 
-const byEnglish = new Map<string, MessageDescriptor>(Object.values(errorMessages).map((m) => [m.defaultMessage as string, m]));
+/** The web bridge's own sentences (web-bridge.ts), which reach the screen the same way. */
+const webBridgeMessages = defineMessages({
+  disconnected: { id: 'error.web.disconnected', defaultMessage: 'Could not reach the app. Is it still running?', description: 'Error when the web page cannot reach the app process.' },
+  refused: { id: 'error.web.refused', defaultMessage: 'The app refused this link.', description: 'Error when the app refused the launch link of the page.' },
+  staleTab: {
+    id: 'error.web.staleTab',
+    defaultMessage: 'The app was restarted since this tab was opened, so the link this tab used no longer works. Open the new link the app printed when it started (pasting it into this tab works).',
+    description: 'Error when the browser tab belongs to an earlier run of the app.',
+  },
+  lost: { id: 'error.web.lost', defaultMessage: 'Lost the connection to the app. Reconnecting…', description: 'Error while the page reconnects to the app process.' },
+});
+
+/** Sentences from shared/relay-address.ts that carry nothing typed (the others quote the input and stay English). */
+const addressMessages = defineMessages({
+  enterUrl: { id: 'error.address.enterUrl', defaultMessage: 'Enter the relay’s address, like https://relay.example.org.', description: 'Hint under an empty relay address field.' },
+  queryFragment: { id: 'error.address.queryFragment', defaultMessage: 'A relay address has no ?query or #fragment: give just its scheme, host and port.', description: 'Error for a relay address with a query or fragment.' },
+  enterFingerprint: { id: 'error.address.enterFingerprint', defaultMessage: 'Enter the fingerprint shown by the computer that shares the relay.', description: 'Hint under an empty fingerprint field.' },
+  fingerprintDigits: { id: 'error.address.fingerprintDigits', defaultMessage: 'A fingerprint has only hex digits (0-9, A-F), optionally separated by colons.', description: 'Error for a fingerprint with other characters.' },
+});
+
+const byEnglish = new Map<string, MessageDescriptor>(
+  [...Object.values(errorMessages), ...Object.values(webBridgeMessages), ...Object.values(addressMessages), own.noBridge].map((m) => [m.defaultMessage as string, m]),
+);
 
 /** An error sentence from main in the active language; unknown sentences stay as they came. */
 export function translateError(intl: IntlShape, message: string): string {
