@@ -11,6 +11,7 @@ import { setCurrentIntl } from './current-intl.js';
 import { isLanguageChoice, isRtl, resolveLocale, type AppLocale, type LanguageChoice } from './locales.js';
 
 const CHOICE_KEY = 'messenger.language';
+const LOCALE_HOOK = 'messenger-locale';
 
 interface LocaleState {
   choice: LanguageChoice;
@@ -67,6 +68,18 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
     document.documentElement.lang = loaded.locale;
     document.documentElement.dir = isRtl(loaded.locale) ? 'rtl' : 'ltr';
   }, [loaded.locale]);
+
+  // The test hook: `window.dispatchEvent(new CustomEvent('messenger-locale', { detail: 'en-XA' }))`
+  // changes the language in place (a reload would lose an onboarding step), so Playwright can
+  // walk screens under the pseudo-locale; nothing in the app sends it.
+  useEffect(() => {
+    const onHook = (e: Event) => {
+      const detail = (e as CustomEvent<unknown>).detail;
+      if (isLanguageChoice(detail)) setChoice(detail);
+    };
+    window.addEventListener(LOCALE_HOOK, onHook);
+    return () => window.removeEventListener(LOCALE_HOOK, onHook);
+  }, []);
 
   const state = useMemo<LocaleState>(
     () => ({

@@ -140,6 +140,7 @@ export function ApiKeys() {
   const revokeApiKey = useStore((s) => s.revokeApiKey);
   const intl = useIntl();
   const thisDevice = intl.formatMessage({ id: 'settings.apiKeys.thisDevice', defaultMessage: 'This device', description: 'Tag on the API key this device uses.' });
+  const signIn = intl.formatMessage({ id: 'settings.apiKeys.deviceSignIn', defaultMessage: 'device sign-in', description: 'Name of the key a device signs in to the relay with.' });
   const device = intl.formatMessage({ id: 'settings.apiKeys.device', defaultMessage: 'Device', description: 'Tag on an API key that belongs to another device.' });
   return (
     <section className="card section" aria-labelledby="keys-title">
@@ -156,7 +157,9 @@ export function ApiKeys() {
         items={keys.map((k) => {
           const mine = k.deviceKey?.toLowerCase() === myDevice;
           // This device's own key is how the app talks to the relay: revoke the device instead.
-          return { ...k, name: k.label, tag: k.deviceKey ? (mine ? thisDevice : device) : undefined, revocable: !mine };
+          // a device's own key is named by main ("device sign-in"): said in the person's language
+          const name = k.deviceKey ? signIn : k.label;
+          return { ...k, name, tag: k.deviceKey ? (mine ? thisDevice : device) : undefined, revocable: !mine };
         })}
         nameLabel={intl.formatMessage({ id: 'settings.apiKeys.nameLabel', defaultMessage: 'Key label', description: 'Label of the name field for a new API key.' })}
         placeholder={intl.formatMessage({ id: 'settings.apiKeys.placeholder', defaultMessage: 'CI notifier', description: 'Example name of an API key (placeholder).' })}
