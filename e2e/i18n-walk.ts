@@ -23,12 +23,12 @@ export async function setLocale(page: Page, choice: string, expectedLang: string
  * Visible text the pseudo-locale did not mark: a text node with ASCII letters and none of the
  * pseudo-locale's accented letters, once data is taken out (handles, addresses, URLs, hex,
  * tickers, clock suffixes). Data elements are skipped: code, bdi and anything marked
- * left-to-right (addresses, keys), message text, avatars' initials, the recovery words, times
+ * left-to-right (addresses, keys), message text and request intros, avatars' initials, the recovery words, times
  * and text marked with a language of its own (a language's name in its language).
  */
 export async function untranslatedText(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const SKIP = 'code, bdi, [dir="ltr"]:not(html), time, .msg-text, .avatar, .phrase-word, script, style, [lang]:not(html), option, textarea, input';
+    const SKIP = 'code, bdi, [dir="ltr"]:not(html), time, .msg-text, .intro, .avatar, .phrase-word, script, style, [lang]:not(html), option, textarea, input';
     const DATA = /@[A-Za-z0-9_]+|0x[0-9A-Fa-f…]+|https?:\/\/\S+|\b[0-9A-Fa-f:]{16,}\b|\b(?:ETH|CRO|AM|PM)\b/g;
     const PSEUDO = /[\u00C0-\u024F\u1E00-\u1EFF]/;
     const found = new Set<string>();
