@@ -34,7 +34,7 @@ export default tseslint.config(
       'src/renderer/app.tsx',
       'src/renderer/components/**/*.tsx',
       'src/renderer/i18n/**/*.{ts,tsx}',
-      'src/renderer/screens/{onboarding,settings,settings-appearance,settings-devices,settings-relay,relay-chooser,unlock,restore-backup,export-backup,history-transfer,notification-settings,device-notices,own-device-notices}.tsx',
+      'src/renderer/screens/{onboarding,settings,settings-api-keys,settings-appearance,settings-devices,settings-relay,relay-chooser,unlock,restore-backup,export-backup,history-transfer,notification-settings,device-notices,own-device-notices}.tsx',
     ],
     rules: { 'formatjs/no-literal-string-in-jsx': 'error' },
   },

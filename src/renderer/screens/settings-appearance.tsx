@@ -5,7 +5,7 @@ import { useStore } from '../store/store.js';
 import type { ThemeChoice } from '../store/ui-slice.js';
 
 /** Theme and language: how the app looks and speaks, kept in this page's own storage. */
-export function Appearance() {
+export function SettingsAppearance() {
   const theme = useStore((s) => s.theme);
   const chooseTheme = useStore((s) => s.chooseTheme);
   const intl = useIntl();

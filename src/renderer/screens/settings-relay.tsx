@@ -12,7 +12,7 @@ import { RelayChooser } from './relay-chooser.js';
 const ELLIPSIS = '…';
 
 /** The relay this wallet uses, switching to another, and the relay this computer may run and share. */
-export function Relay() {
+export function SettingsRelay() {
   const relay = useStore((s) => s.status?.relay);
   const setLocalRelay = useStore((s) => s.setLocalRelay);
   const setLanSharing = useStore((s) => s.setLanSharing);

@@ -15,9 +15,10 @@ const HANDLE_PREFIX = '@';
 const EXAMPLE_HANDLE = 'alice';
 import { StakeChain } from './stake-chain.js';
 import { ExportBackup } from './export-backup.js';
-import { Appearance } from './settings-appearance.js';
-import { ApiKeys, Devices } from './settings-devices.js';
-import { Relay } from './settings-relay.js';
+import { SettingsApiKeys } from './settings-api-keys.js';
+import { SettingsAppearance } from './settings-appearance.js';
+import { SettingsDevices } from './settings-devices.js';
+import { SettingsRelay } from './settings-relay.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
@@ -35,12 +36,12 @@ export function Settings() {
       <Profile />
       <Policy />
       <NotificationSettings />
-      <Relay />
+      <SettingsRelay />
       <StakeChain />
-      <Devices />
-      <ApiKeys />
+      <SettingsDevices />
+      <SettingsApiKeys />
       <ExportBackup />
-      <Appearance />
+      <SettingsAppearance />
     </div>
   );
 }

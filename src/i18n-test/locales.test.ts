@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRtl, matchLocale, resolveLocale } from '../locales.js';
+import { isRtl, matchLocale, resolveLocale } from '../renderer/i18n/locales.js';
 
 describe('locale detection', () => {
   it('takes the first preferred language the app has, by its primary subtag', () => {

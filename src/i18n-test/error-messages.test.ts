@@ -4,8 +4,8 @@
  */
 import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
-import { plainErrorSentences, toIpcError } from '../../../shared/plain-errors.js';
-import { errorMessages, translateError } from '../error-messages.js';
+import { plainErrorSentences, toIpcError } from '../shared/plain-errors.js';
+import { errorMessages, translateError } from '../renderer/i18n/error-messages.js';
 import { merged } from './catalogue-files.js';
 
 describe('error sentences', () => {

@@ -1,8 +1,8 @@
 /** format.ts in the active language: Intl's digits and separators, the catalogue's words. */
 import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../shared/domain.js';
-import { amountText, dayLabel, deliveryNote, fileSize, listTime } from '../../format.js';
+import type { ChatMessage } from '../shared/domain.js';
+import { amountText, dayLabel, deliveryNote, fileSize, listTime } from '../renderer/format.js';
 import { merged } from './catalogue-files.js';
 
 function intlFor(locale: string) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 
-export const dir = fileURLToPath(new URL('..', import.meta.url));
+export const dir = fileURLToPath(new URL('../renderer/i18n/', import.meta.url));
 const locales = join(dir, 'locales');
 type Catalogue = Record<string, { defaultMessage: string; description?: string }>;
 
