@@ -28,6 +28,17 @@ export default tseslint.config(
     },
   },
   {
+    // Converted to the catalogue: a literal string in JSX here is an error (the lead widens this
+    // to all of src/renderer once every screen is converted).
+    files: [
+      'src/renderer/app.tsx',
+      'src/renderer/components/**/*.tsx',
+      'src/renderer/i18n/**/*.{ts,tsx}',
+      'src/renderer/screens/{onboarding,settings,settings-api-keys,settings-appearance,settings-devices,settings-relay,relay-chooser,unlock,restore-backup,export-backup,history-transfer,notification-settings,device-notices,own-device-notices}.tsx',
+    ],
+    rules: { 'formatjs/no-literal-string-in-jsx': 'error' },
+  },
+  {
     // The thin Electron shell is the one place electron may be imported.
     files: ['src/main/index.ts', 'src/main/window.ts', 'src/main/ipc/**', 'src/main/safe-storage-codec.ts', 'src/main/sqlite/sqlite-binding.ts', 'src/preload/**', 'e2e/**', 'electron.vite.config.ts'],
     rules: { 'no-restricted-imports': 'off' },

@@ -39,12 +39,12 @@ export const test = base.extend<{
     await use(relay);
     await relay.dispose();
   },
-  app: async ({ browser }, use) => {
+  app: async ({ browser, locale }, use) => {
     const apps: AppInstance[] = [];
     await use(async (name, opts) => {
       const a = new AppInstance(name, browser, opts?.dataDir);
       apps.push(a);
-      await a.launch(opts?.colorScheme);
+      await a.launch(opts?.colorScheme, locale);
       return a;
     });
     for (const a of apps.reverse()) await a.dispose();

@@ -141,12 +141,13 @@ export class AppInstance {
   }
 
   /** Starts `npm run web -- --port 0 --data <dir> --no-open` and opens the printed link. */
-  async launch(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  async launch(colorScheme: 'light' | 'dark' = 'light', locale?: string): Promise<Page> {
     const r = await spawnUntil([bin('web'), '--port', '0', '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#code=\S+)$/m);
     this.child = r.child;
     this.output = r.output;
     this.openUrl = r.match[1];
-    this.context = await this.browser.newContext({ viewport: { width: 1180, height: 780 }, colorScheme });
+    // locale: the project's (navigator.languages), so the app starts in that language
+    this.context = await this.browser.newContext({ viewport: { width: 1180, height: 780 }, colorScheme, ...(locale ? { locale } : {}) });
     this.page = await this.context.newPage();
     await this.page.goto(this.openUrl);
     return this.page;

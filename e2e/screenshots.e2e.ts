@@ -8,16 +8,25 @@ import type { Page } from '@playwright/test';
 import { acceptRequest, chooseRelay, claimHandle, createAccount, goTo, messageFromDirectory, messages, send } from './flows.js';
 import { expect, test } from './fixtures.js';
 import { root } from './harness.js';
+import { setLocale } from './i18n-walk.js';
 
 const OUT = join(root, '.tmp/screenshots');
 
+// SCREENSHOT_LOCALES=de,ar: each screen also in those languages (name-de-light.png, …),
+// switched in place through the app's test hook and back to English for the next step.
+const LOCALES = (process.env.SCREENSHOT_LOCALES ?? '').split(',').filter(Boolean);
+
 async function snap(page: Page, name: string): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: join(OUT, `${name}-${scheme}.png`) });
+  for (const locale of ['', ...LOCALES]) {
+    if (locale) await setLocale(page, locale, locale);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: join(OUT, `${name}${locale ? `-${locale}` : ''}-${scheme}.png`) });
+    }
   }
+  if (LOCALES.length) await setLocale(page, 'en', 'en');
   await page.emulateMedia({ colorScheme: 'light' });
 }
 

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { bridgeKind } from './bridge.js';
 import { Avatar } from './components/avatar.js';
 import { CountBadge } from './components/badges.js';
@@ -17,6 +18,7 @@ import { Settings } from './screens/settings.js';
 import { Stakes } from './screens/stakes.js';
 import { unreadTotal } from './store/conversations-slice.js';
 import { useStore } from './store/store.js';
+import { errorMessages, translateError } from './i18n/error-messages.js';
 import type { View } from './store/ui-slice.js';
 
 export function App() {
@@ -40,7 +42,12 @@ export function App() {
   }, [theme]);
 
   if (fatal || bridgeKind === null)
-    return <Fatal title={fatal?.code === 'stale-tab' ? 'This tab is from an earlier start of the app' : "Can't reach the app"} text={fatal?.message ?? 'This page must be opened from the link the app printed when it started.'} />;
+    return (
+      <Fatal
+        title={fatal?.code === 'stale-tab' ? <FormattedMessage id="app.fatal.staleTab" defaultMessage="This tab is from an earlier start of the app" description="Heading when the browser tab belongs to an earlier run of the app." /> : <FormattedMessage id="app.fatal.unreachable" defaultMessage="Can't reach the app" description="Heading when the page cannot talk to the app process." />}
+        text={fatal?.message ?? <FormattedMessage id="app.fatal.needLink" defaultMessage="This page must be opened from the link the app printed when it started." description="Explains that the web page needs the launch link the app printed in the terminal." />}
+      />
+    );
   if (!status) return <Splash />;
   let screen;
   if (status.hasWallet && !status.unlocked) screen = <Unlock />;
@@ -61,12 +68,14 @@ function Splash() {
       <span className="brand-mark" aria-hidden="true">
         <Icon name="chat" size={22} />
       </span>
-      <p>Opening…</p>
+      <p>
+        <FormattedMessage id="app.splash.opening" defaultMessage="Opening…" description="Shown while the app starts." />
+      </p>
     </main>
   );
 }
 
-function Fatal({ title, text }: { title: string; text: string }) {
+function Fatal({ title, text }: { title: ReactNode; text: ReactNode }) {
   return (
     <main className="splash">
       <span className="brand-mark danger" aria-hidden="true">
@@ -78,18 +87,28 @@ function Fatal({ title, text }: { title: string; text: string }) {
   );
 }
 
-const NAV: { view: View; label: string; icon: IconName; key: string }[] = [
-  { view: 'chats', label: 'Chats', icon: 'chat', key: '1' },
-  { view: 'requests', label: 'Requests', icon: 'inbox', key: '2' },
-  { view: 'directory', label: 'Directory', icon: 'search', key: '3' },
-  { view: 'groups', label: 'Groups', icon: 'users', key: '4' },
-  { view: 'stakes', label: 'Stakes', icon: 'shield', key: '5' },
-  { view: 'settings', label: 'Settings', icon: 'settings', key: '6' },
+const navLabels = defineMessages({
+  chats: { id: 'nav.chats', defaultMessage: 'Chats', description: 'Main navigation: the list of conversations.' },
+  requests: { id: 'nav.requests', defaultMessage: 'Requests', description: 'Main navigation: contact requests and group invitations waiting for an answer.' },
+  directory: { id: 'nav.directory', defaultMessage: 'Directory', description: "Main navigation: the relay's public directory of people." },
+  groups: { id: 'nav.groups', defaultMessage: 'Groups', description: 'Main navigation: group chats.' },
+  stakes: { id: 'nav.stakes', defaultMessage: 'Stakes', description: 'Main navigation: refundable stakes paid to or by strangers.' },
+  settings: { id: 'nav.settings', defaultMessage: 'Settings', description: 'Main navigation: settings.' },
+});
+
+const NAV: { view: View; icon: IconName; key: string }[] = [
+  { view: 'chats', icon: 'chat', key: '1' },
+  { view: 'requests', icon: 'inbox', key: '2' },
+  { view: 'directory', icon: 'search', key: '3' },
+  { view: 'groups', icon: 'users', key: '4' },
+  { view: 'stakes', icon: 'shield', key: '5' },
+  { view: 'settings', icon: 'settings', key: '6' },
 ];
 
 function Shell() {
   const view = useStore((s) => s.view);
   const showView = useStore((s) => s.showView);
+  const intl = useIntl();
 
   useEffect(() => {
     // Ctrl/Cmd+1…6 switch sections, as in most desktop chat apps.
@@ -110,7 +129,7 @@ function Shell() {
   return (
     <div className="shell">
       <Sidebar />
-      <main className="content" aria-label={NAV.find((n) => n.view === view)?.label}>
+      <main className="content" aria-label={intl.formatMessage(navLabels[view])}>
         <OfflineBanner />
         {view === 'chats' && <Chats />}
         {view === 'requests' && <Requests />}
@@ -128,9 +147,13 @@ const BASE_TITLE = document.title;
 /** The tab or window title carries the unread count, as "(3) Relay Messenger". */
 function useUnreadTitle() {
   const unread = useStore(unreadTotal);
+  const intl = useIntl();
   useEffect(() => {
-    document.title = unread > 0 ? `(${unread}) ${BASE_TITLE}` : BASE_TITLE;
-  }, [unread]);
+    document.title =
+      unread > 0
+        ? intl.formatMessage({ id: 'app.title.unread', defaultMessage: '({count, number}) {title}', description: 'Window title with the number of unread messages before the app name.' }, { count: unread, title: BASE_TITLE })
+        : BASE_TITLE;
+  }, [unread, intl]);
   useEffect(() => () => void (document.title = BASE_TITLE), []);
 }
 
@@ -153,6 +176,7 @@ function OfflineBanner() {
   const revoked = useStore((s) => s.status?.relay.revoked ?? false);
   const waiting = useStore((s) => s.sync?.pendingOutbox ?? 0);
   const lastError = useStore((s) => s.status?.relay.lastError ?? null);
+  const intl = useIntl();
   const detail = useStore((s) => s.status?.relay.lastErrorDetail ?? null);
   // Revoked is not offline: nothing written here would ever go out, so don't promise it.
   if (revoked)
@@ -160,8 +184,12 @@ function OfflineBanner() {
       <div className="offline-banner revoked-banner" role="alert">
         <Icon name="alert" size={16} />
         <span>
-          <strong>This device was revoked</strong> from another device of your wallet. The messages already here stay readable, but this device can no longer send or receive
-          through this relay. To use your wallet here again, import it into a new profile; it gets a new device key.
+          <FormattedMessage
+            id="app.banner.revoked"
+            defaultMessage="<b>This device was revoked</b> from another device of your wallet. The messages already here stay readable, but this device can no longer send or receive through this relay. To use your wallet here again, import it into a new profile; it gets a new device key."
+            description="Banner when another device of the same wallet revoked this device."
+            values={{ b: (chunks) => <strong>{chunks}</strong> }}
+          />
         </span>
       </div>
     );
@@ -170,8 +198,12 @@ function OfflineBanner() {
     <div className="offline-banner" role="status">
       <Icon name="wifi" size={16} />
       <span>
-        <strong>Offline</strong> — {lastError ?? "Can't reach the relay."} Messages you write wait on this computer and go out when it is back
-        {waiting > 0 ? `: ${waiting} waiting.` : '.'}
+        <FormattedMessage
+          id="app.banner.offline"
+          defaultMessage="<b>Offline</b> — {reason} Messages you write wait on this computer and go out when it is back{waiting, plural, =0 {.} one {: # waiting.} other {: # waiting.}}"
+          description="Banner while the relay cannot be reached. reason is a sentence saying why; waiting is the number of messages not yet sent."
+          values={{ b: (chunks) => <strong>{chunks}</strong>, reason: lastError ? translateError(intl, lastError) : intl.formatMessage(errorMessages.network), waiting }}
+        />
       </span>
       <ErrorDetails detail={detail} />
     </div>
@@ -186,33 +218,45 @@ function Sidebar() {
   const status = useStore((s) => s.status);
   const sync = useStore((s) => s.sync);
   const online = status?.relay.connected ?? false;
-  const syncText = status?.relay.revoked ? 'Device revoked' : !online ? 'Offline' : sync?.state === 'syncing' ? 'Syncing…' : sync?.pendingOutbox ? `${sync.pendingOutbox} waiting to send` : 'Connected';
+  const intl = useIntl();
+  const syncText = status?.relay.revoked
+    ? intl.formatMessage({ id: 'app.sync.revoked', defaultMessage: 'Device revoked', description: 'Connection state under the own name: this device was revoked.' })
+    : !online
+      ? intl.formatMessage({ id: 'app.sync.offline', defaultMessage: 'Offline', description: 'Connection state under the own name: the relay cannot be reached.' })
+      : sync?.state === 'syncing'
+        ? intl.formatMessage({ id: 'app.sync.syncing', defaultMessage: 'Syncing…', description: 'Connection state under the own name: catching up with the relay.' })
+        : sync?.pendingOutbox
+          ? intl.formatMessage({ id: 'app.sync.waiting', defaultMessage: '{count, plural, one {# waiting to send} other {# waiting to send}}', description: 'Connection state under the own name: messages not yet sent.' }, { count: sync.pendingOutbox })
+          : intl.formatMessage({ id: 'app.sync.connected', defaultMessage: 'Connected', description: 'Connection state under the own name: connected to the relay.' });
   return (
     <aside className="sidebar">
       <div className="brand sidebar-brand">
         <span className="brand-mark" aria-hidden="true">
           <Icon name="chat" size={18} />
         </span>
-        <span className="brand-name">Relay</span>
+        <span className="brand-name">
+          <FormattedMessage id="app.brand" defaultMessage="Relay" description="The app's short name in the sidebar." />
+        </span>
       </div>
-      <nav aria-label="Main">
+      <nav aria-label={intl.formatMessage({ id: 'nav.label', defaultMessage: 'Main', description: 'Accessible name of the main navigation.' })}>
         <ul>
           {NAV.map((n) => (
             <li key={n.view}>
-              <button type="button" className={view === n.view ? 'nav-item active' : 'nav-item'} aria-current={view === n.view ? 'page' : undefined} onClick={() => showView(n.view)} title={`${n.label} (Ctrl+${n.key})`}>
+              <button type="button" className={view === n.view ? 'nav-item active' : 'nav-item'} aria-current={view === n.view ? 'page' : undefined} onClick={() => showView(n.view)} title={intl.formatMessage({ id: 'nav.shortcut', defaultMessage: '{label} (Ctrl+{key})', description: 'Tooltip of a navigation item with its keyboard shortcut.' }, { label: intl.formatMessage(navLabels[n.view]), key: n.key })}>
                 <Icon name={n.icon} size={19} />
-                <span className="nav-label">{n.label}</span>
-                {n.view === 'chats' && <CountBadge count={unread} label="unread" />}
-                {n.view === 'requests' && <CountBadge count={requests} label="pending" />}
+                <span className="nav-label">{intl.formatMessage(navLabels[n.view])}</span>
+                {n.view === 'chats' && <CountBadge count={unread} label={intl.formatMessage({ id: 'nav.badge.unread', defaultMessage: 'unread', description: 'Spoken after the unread count on the Chats item: "3 unread".' })} />}
+                {n.view === 'requests' && <CountBadge count={requests} label={intl.formatMessage({ id: 'nav.badge.pending', defaultMessage: 'pending', description: 'Spoken after the count on the Requests item: "2 pending".' })} />}
               </button>
             </li>
           ))}
         </ul>
       </nav>
       {status?.address && (
-        <button type="button" className="me" onClick={() => showView('settings')} title="Your profile">
+        <button type="button" className="me" onClick={() => showView('settings')} title={intl.formatMessage({ id: 'app.me.title', defaultMessage: 'Your profile', description: 'Tooltip of the own name at the bottom of the sidebar.' })}>
           {/* Named by its content, not aria-label: axe wants the visible handle and state inside the name, and they change. */}
-          <span className="sr-only">Your profile, </span>
+          <span className="sr-only">
+            <FormattedMessage id="app.me.label" defaultMessage="Your profile," description="Read by screen readers before the own name and connection state (a space follows)." /> </span>
           <Avatar name={status.handle ?? status.address} seed={status.address} size={32} />
           <span className="me-text">
             <PersonName address={status.address} handle={status.handle} className="me-name" />

@@ -1,10 +1,13 @@
 /**
  * The only file that touches `window.messenger`. Electron's preload puts it there; in web mode
  * the WebSocket bridge stands in. Both satisfy MessengerBridge, so nothing above this file can
- * tell them apart. Errors come out as BridgeError with a code and a plain-language message.
+ * tell them apart. Errors come out as BridgeError with a code and a plain-language message, in
+ * the person's language where the catalogue has main's sentence.
  */
 import { decodeBridgeError } from '../shared/bridge-methods.js';
 import type { CommandArgs, CommandName, CommandResult, MessengerBridge } from '../shared/ipc.js';
+import { currentIntl } from './i18n/current-intl.js';
+import { noBridgeMessage, translateError } from './i18n/error-messages.js';
 import { createWebBridge, takeSecret } from './web-bridge.js';
 
 declare global {
@@ -35,7 +38,7 @@ const bridge = pickBridge();
 export const bridgeKind: 'electron' | 'web' | null = window.messenger ? 'electron' : bridge ? 'web' : null;
 
 export async function call<K extends CommandName>(name: K, args: CommandArgs<K>): Promise<CommandResult<K>> {
-  if (!bridge) throw new BridgeError('no-bridge', 'This page must be opened from the link the app printed.');
+  if (!bridge) throw new BridgeError('no-bridge', noBridgeMessage(currentIntl()));
   const method = bridge[name] as (a: CommandArgs<K>) => Promise<CommandResult<K>>;
   try {
     return await method(args);
@@ -43,7 +46,7 @@ export async function call<K extends CommandName>(name: K, args: CommandArgs<K>)
     const text = e instanceof Error ? e.message : String(e);
     // Electron prefixes rejected invoke errors with its own text; keep only ours.
     const { code, message } = decodeBridgeError(text.replace(/^Error invoking remote method '[^']+': (Error: )?/, ''));
-    throw new BridgeError(code, message);
+    throw new BridgeError(code, translateError(currentIntl(), message));
   }
 }
 

@@ -10,6 +10,15 @@ import { call } from './bridge.js';
 import { showBrowserNotification } from './browser-notifications.js';
 import { displayName } from './format.js';
 import { useStore } from './store/store.js';
+import { defineMessages } from 'react-intl';
+import { currentIntl } from './i18n/current-intl.js';
+
+const text = defineMessages({
+  inGroup: { id: 'notification.inGroup', defaultMessage: '{sender} in {group}', description: 'Desktop notification title for a group message.' },
+  newMessage: { id: 'notification.newMessage', defaultMessage: 'New message', description: 'Desktop notification body when previews are off.' },
+  request: { id: 'notification.request', defaultMessage: 'Contact request from {name}', description: 'Desktop notification title for a contact request.' },
+  openRequests: { id: 'notification.openRequests', defaultMessage: 'Open Requests to accept or decline.', description: 'Desktop notification body of a contact request when previews are off.' },
+});
 
 /** Opens what a clicked notification was about: its conversation, or Requests. */
 export function openFromNotification(conversationId: ConversationId | null): void {
@@ -36,13 +45,15 @@ export function notifyMessage(m: ChatMessage): void {
   const c = useStore.getState().conversations.find((x) => x.id === m.conversationId);
   if (!w || c?.muted) return;
   const sender = c?.kind === 'direct' ? c.title : displayName(m.fromHandle, m.from);
-  const title = c?.kind === 'group' ? `${sender} in ${c.title}` : sender;
-  void show(title.slice(0, 200), w.preview ? m.text : 'New message', m.conversationId).catch(() => undefined);
+  const intl = currentIntl();
+  const title = c?.kind === 'group' ? intl.formatMessage(text.inGroup, { sender, group: c.title }) : sender;
+  void show(title.slice(0, 200), w.preview ? m.text : intl.formatMessage(text.newMessage), m.conversationId).catch(() => undefined);
 }
 
 export function notifyRequest(r: ContactRequest): void {
   const w = wanted();
   if (!w) return;
-  const title = `Contact request from ${displayName(r.handle, r.address)}`;
-  void show(title.slice(0, 200), w.preview ? r.intro : 'Open Requests to accept or decline.', null).catch(() => undefined);
+  const intl = currentIntl();
+  const title = intl.formatMessage(text.request, { name: displayName(r.handle, r.address) });
+  void show(title.slice(0, 200), w.preview ? r.intro : intl.formatMessage(text.openRequests), null).catch(() => undefined);
 }

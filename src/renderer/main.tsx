@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { IntlProvider } from 'react-intl';
 import { App } from './app.js';
+import { LocaleProvider } from './i18n/locale-provider.js';
 import './styles.css';
 
 // Pasting a new launch link into an open tab changes only the fragment, which loads nothing:
@@ -12,8 +12,8 @@ window.addEventListener('hashchange', () => {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <IntlProvider locale="en" defaultLocale="en" messages={{}}>
+    <LocaleProvider>
       <App />
-    </IntlProvider>
+    </LocaleProvider>
   </StrictMode>,
 );

@@ -20,6 +20,10 @@ export class AppError extends Error {
 }
 
 const NETWORK = "Can't reach the relay. Check its address, or whether it is running.";
+const RELAY_REFUSED = 'The relay refused that.';
+const RELAY_PROBLEM = 'The relay had a problem. Try again in a moment.';
+const INTERNAL = 'Something went wrong. Try again; if it keeps happening, restart the app.';
+export const UNKNOWN_COMMAND = 'The app does not know that command.';
 
 /** By error code (the vault's, the Messenger's, the relay's named codes). */
 const PLAIN: Record<string, string> = {
@@ -106,10 +110,10 @@ export function toIpcError(e: unknown, command?: string): IpcError {
     // The relay words its refusals for people ("that wallet does not accept group invitations
     // from you"); where it named the reason, say that rather than a generic "not allowed".
     const named = code !== null && (err.status === 403 || err.status === 404);
-    if (err.status === 400 || err.status === 409 || named) return { code: `relay.${code ?? err.status}`, message: sentence(message) || 'The relay refused that.' };
+    if (err.status === 400 || err.status === 409 || named) return { code: `relay.${code ?? err.status}`, message: sentence(message) || RELAY_REFUSED };
     const any = BY_STATUS_ANY[err.status];
     if (any) return { code: any[0], message: any[1] };
-    return { code: `relay.${err.status}`, message: 'The relay had a problem. Try again in a moment.' };
+    return { code: `relay.${err.status}`, message: RELAY_PROBLEM };
   }
   if (name === 'NetworkError' && code && SELF_SIGNED_CODES.includes(code)) return { code: 'self-signed', message: SELF_SIGNED_MESSAGE };
   if (name === 'NetworkError') return code === 'pin-mismatch' ? { code, message: PLAIN[code] } : { code: 'network', message: NETWORK };
@@ -118,5 +122,31 @@ export function toIpcError(e: unknown, command?: string): IpcError {
     if (message && !looksInternal(message)) return { code: code ?? 'error', message: sentence(message) };
   }
   // Unexpected: the caller keeps the detail in its log; the person gets something to do.
-  return { code: 'internal', message: 'Something went wrong. Try again; if it keeps happening, restart the app.' };
+  return { code: 'internal', message: INTERNAL };
+}
+
+function camel(s: string): string {
+  return s.replace(/[.-](\w)/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Every fixed sentence above with the catalogue id the renderer shows it under, in the person's
+ * language (src/renderer/i18n/error-messages.ts; a test keeps the two in step). The English
+ * stays the message itself: the CLI prints it, and it is the fallback for any language.
+ */
+export function plainErrorSentences(): { id: string; message: string }[] {
+  const list = [
+    ...Object.entries(PLAIN).map(([code, message]) => ({ id: `error.${camel(code)}`, message })),
+    ...Object.entries(BY_STATUS).flatMap(([command, byStatus]) => Object.values(byStatus).map(([code, message]) => ({ id: `error.${camel(command)}.${camel(code)}`, message }))),
+    ...Object.values(BY_STATUS_ANY).map(([code, message]) => ({ id: `error.${camel(code)}`, message })),
+    { id: 'error.network', message: NETWORK },
+    { id: 'error.selfSigned', message: SELF_SIGNED_MESSAGE },
+    { id: 'error.relayRefused', message: RELAY_REFUSED },
+    { id: 'error.relayProblem', message: RELAY_PROBLEM },
+    { id: 'error.internal', message: INTERNAL },
+    { id: 'error.unknownCommand', message: UNKNOWN_COMMAND },
+  ];
+  // The same sentence under two commands is one message to translate.
+  const seen = new Set<string>();
+  return list.filter((e) => !seen.has(e.message) && seen.add(e.message));
 }

@@ -7,7 +7,7 @@
 import { Compile } from 'typebox/compile';
 import { commands, type CommandName, type IpcResult } from '../../shared/ipc.js';
 import type { Handlers } from './handler-types.js';
-import { toIpcError } from '../../shared/plain-errors.js';
+import { toIpcError, UNKNOWN_COMMAND } from '../../shared/plain-errors.js';
 
 type Validator = ReturnType<typeof Compile>;
 /** compiled on a command's first call: compiling all of them was a tenth of the app's start-up */
@@ -24,7 +24,7 @@ export function isCommandName(name: unknown): name is CommandName {
 }
 
 export async function dispatch(handlers: Handlers, name: unknown, args: unknown): Promise<IpcResult<unknown>> {
-  if (!isCommandName(name)) return { ok: false, error: { code: 'unknown-command', message: 'The app does not know that command.' } };
+  if (!isCommandName(name)) return { ok: false, error: { code: 'unknown-command', message: UNKNOWN_COMMAND } };
   const validator = validatorOf(name);
   // Arguments are checked as sent; nothing is coerced or defaulted.
   if (!validator.Check(args)) return { ok: false, error: { code: 'bad-arguments', message: describeInvalid(validator, args) } };

@@ -1,12 +1,15 @@
-import { formatAmount, formatWei } from '../../shared/stake/amount.js';
+import { useIntl } from 'react-intl';
+import { formatWei } from '../../shared/stake/amount.js';
+import { amountText } from '../format.js';
 
 /**
  * An amount of a currency, the one way the app shows one: at most six decimals (formatAmount),
- * the whole value on hover, and the whole value when it is copied.
+ * in the language's digits and separators, the whole value on hover, and the whole value
+ * (machine-readable) when it is copied.
  */
 export function Amount({ wei, currency }: { wei: bigint | string; currency: string }) {
   const full = `${formatWei(wei)} ${currency}`;
-  const shown = `${formatAmount(wei)} ${currency}`;
+  const shown = amountText(wei, currency, useIntl());
   return (
     <span
       className="amount"

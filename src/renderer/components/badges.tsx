@@ -1,19 +1,27 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Icon } from './icon.js';
 
 export function VerifiedBadge() {
+  const intl = useIntl();
   return (
-    <span className="verified" title="Verified by the relay operator" role="img" aria-label="Verified">
+    <span
+      className="verified"
+      title={intl.formatMessage({ id: 'badge.verified.title', defaultMessage: 'Verified by the relay operator', description: 'Tooltip of the badge on people the relay operator verified.' })}
+      role="img"
+      aria-label={intl.formatMessage({ id: 'badge.verified.label', defaultMessage: 'Verified', description: 'Accessible name of the relay operator’s verified badge.' })}
+    >
       <Icon name="verified" size={15} />
     </span>
   );
 }
 
 export function CountBadge({ count, label }: { count: number; label: string }) {
+  const intl = useIntl();
   if (count <= 0) return null;
   return (
     // role="img": a bare span may not carry aria-label, and "3" alone would not say 3 of what.
-    <span className="count-badge" role="img" aria-label={`${count} ${label}`}>
-      {count > 99 ? '99+' : count}
+    <span className="count-badge" role="img" aria-label={intl.formatMessage({ id: 'badge.count.label', defaultMessage: '{count, number} {label}', description: 'Accessible name of a count badge, e.g. “3 unread”.' }, { count, label })}>
+      {count > 99 ? intl.formatMessage({ id: 'badge.count.many', defaultMessage: '{max, number}+', description: 'A count badge over its maximum, e.g. “99+”.' }, { max: 99 }) : intl.formatNumber(count)}
     </span>
   );
 }
@@ -22,7 +30,7 @@ export function CountBadge({ count, label }: { count: number; label: string }) {
 export function BotBadge() {
   return (
     <span className="pill pill-bot">
-      <Icon name="bot" size={12} /> Bot
+      <Icon name="bot" size={12} /> <FormattedMessage id="badge.bot" defaultMessage="Bot" description="Marks a group post made with a bot token." />
     </span>
   );
 }

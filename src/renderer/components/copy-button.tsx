@@ -1,9 +1,13 @@
+import { useIntl } from 'react-intl';
 import { useState } from 'react';
 import { Icon } from './icon.js';
 
 /** `iconOnly` where room is short (a header): the label is then on hover as well as read out. */
-export function CopyButton({ text, label = 'Copy', className = 'btn btn-secondary btn-sm', iconOnly = false }: { text: string; label?: string; className?: string; iconOnly?: boolean }) {
+export function CopyButton({ text, label: given, className = 'btn btn-secondary btn-sm', iconOnly = false }: { text: string; label?: string; className?: string; iconOnly?: boolean }) {
   const [copied, setCopied] = useState(false);
+  const intl = useIntl();
+  const copyWord = intl.formatMessage({ id: 'copy.button', defaultMessage: 'Copy', description: 'Button that copies a value to the clipboard.' });
+  const label = given ?? copyWord;
   return (
     <button
       type="button"
@@ -29,7 +33,7 @@ export function CopyButton({ text, label = 'Copy', className = 'btn btn-secondar
       }}
     >
       <Icon name={copied ? 'check' : 'copy'} size={15} />
-      {!iconOnly && <span>{copied ? 'Copied' : 'Copy'}</span>}
+      {!iconOnly && <span>{copied ? intl.formatMessage({ id: 'copy.done', defaultMessage: 'Copied', description: 'The Copy button right after it copied.' }) : copyWord}</span>}
     </button>
   );
 }

@@ -1,3 +1,4 @@
+import { useIntl } from 'react-intl';
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Icon } from './icon.js';
 
@@ -28,6 +29,7 @@ function keepFocusInside(e: KeyboardEvent<HTMLDialogElement>): void {
 
 /** A native modal <dialog>: the page behind is inert, Escape closes it, and the dialog role comes with the platform. */
 export function Dialog({ title, open, onClose, children, wide }: { title: string; open: boolean; onClose: () => void; children: ReactNode; wide?: boolean }) {
+  const intl = useIntl();
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -41,7 +43,7 @@ export function Dialog({ title, open, onClose, children, wide }: { title: string
         <>
           <header className="dialog-header">
             <h2>{title}</h2>
-            <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
+            <button type="button" className="icon-btn" aria-label={intl.formatMessage({ id: 'dialog.close', defaultMessage: 'Close', description: 'Button that closes a dialog.' })} onClick={onClose}>
               <Icon name="x" />
             </button>
           </header>

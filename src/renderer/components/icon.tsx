@@ -41,9 +41,12 @@ const paths = {
 
 export type IconName = keyof typeof paths;
 
+/** Icons that point along the line (back, send, sign out): mirrored in right-to-left text (styles.css). */
+const POINTING: ReadonlySet<IconName> = new Set(['arrowLeft', 'send', 'logout']);
+
 export function Icon({ name, size = 18, className }: { name: IconName; size?: number; className?: string }) {
   return (
-    <svg className={className ? `icon ${className}` : 'icon'} width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg className={['icon', POINTING.has(name) ? 'icon-mirror' : '', className ?? ''].filter(Boolean).join(' ')} width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
       <path d={paths[name]} />
     </svg>
   );

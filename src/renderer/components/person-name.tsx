@@ -17,7 +17,8 @@ export function usePersonName(address: string, handle?: string | null): string {
 export function PersonName({ address, handle, className = 'person-chip-name' }: { address: string; handle?: string | null; className?: string }) {
   const name = usePersonName(address, handle);
   return (
-    <span className={className} title={address}>
+    // dir="auto": a handle or address reads left to right inside right-to-left text ("@bob", not "bob@")
+    <span className={className} title={address} dir="auto">
       {name}
     </span>
   );

@@ -1,3 +1,4 @@
+import { useIntl } from 'react-intl';
 import { CopyButton } from './copy-button.js';
 import { PersonName, usePersonName } from './person-name.js';
 
@@ -7,10 +8,11 @@ import { PersonName, usePersonName } from './person-name.js';
  */
 export function Person({ address, handle }: { address: string; handle?: string | null }) {
   const name = usePersonName(address, handle);
+  const intl = useIntl();
   return (
     <span className="person-chip">
       <PersonName address={address} handle={handle} />
-      <CopyButton text={address} label={`Copy ${name}’s address`} className="btn btn-ghost btn-sm" />
+      <CopyButton text={address} label={intl.formatMessage({ id: 'person.copyAddress', defaultMessage: "Copy {name}’s address", description: 'Button that copies a person’s wallet address; name is their handle or short address.' }, { name })} className="btn btn-ghost btn-sm" />
     </span>
   );
 }

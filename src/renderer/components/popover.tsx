@@ -53,7 +53,10 @@ export function Popover({ id, anchor, open, onClose, align, label, role, onKeyDo
     if (!el.matches(':popover-open')) el.showPopover();
     const a = anchor.current?.getBoundingClientRect();
     if (a) {
-      const at = placePopover(a, { width: el.offsetWidth, height: el.offsetHeight }, { width: window.innerWidth, height: window.innerHeight }, align);
+      // 'end' is the line's end: the anchor's left edge in right-to-left text.
+      const rtl = getComputedStyle(el).direction === 'rtl';
+      const side = rtl ? (align === 'end' ? 'start' : 'end') : align;
+      const at = placePopover(a, { width: el.offsetWidth, height: el.offsetHeight }, { width: window.innerWidth, height: window.innerHeight }, side);
       el.style.top = `${at.top}px`;
       el.style.left = `${at.left}px`;
     }

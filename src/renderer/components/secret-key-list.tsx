@@ -1,9 +1,12 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useState } from 'react';
 import { listTime } from '../format.js';
 import { useAction } from '../use-action.js';
 import { FormError } from './form-error.js';
 import { Icon, type IconName } from './icon.js';
 import { SecretReveal } from './secret-reveal.js';
+
+const ELLIPSIS = '…';
 
 /** One key or token as the list shows it; the secret itself is never here, only its prefix. */
 export interface SecretKeyItem {
@@ -55,6 +58,7 @@ export function SecretKeyList({
   const revoke = useAction(onRevoke);
   const [name, setName] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
+  const intl = useIntl();
   return (
     <>
       {secret && <SecretReveal secret={secret} what={what} />}
@@ -65,13 +69,20 @@ export function SecretKeyList({
             <Icon name={icon} size={18} />
             <div className="grow">
               <div>
-                {k.name ?? <span className="subtle">Unnamed</span>} <code className="inline-code">{k.prefix}…</code> {k.tag && <span className="pill">{k.tag}</span>}
+                {k.name ?? <Unnamed />} <code className="inline-code" dir="ltr">{k.prefix}
+                  {ELLIPSIS}</code> {k.tag && <span className="pill">{k.tag}</span>}
               </div>
-              <div className="subtle small">{k.revokedAt ? `Revoked ${listTime(k.revokedAt)}` : `Created ${listTime(k.createdAt)}${k.lastUsedAt ? ` · last used ${listTime(k.lastUsedAt)}` : ''}`}</div>
+              <div className="subtle small">
+                {k.revokedAt
+                  ? intl.formatMessage({ id: 'secretKeys.revoked', defaultMessage: 'Revoked {when}', description: 'When a key or token was revoked; when is a short time or date.' }, { when: listTime(k.revokedAt, undefined, intl) })
+                  : k.lastUsedAt
+                    ? intl.formatMessage({ id: 'secretKeys.createdUsed', defaultMessage: 'Created {created} · last used {used}', description: 'When a key was made and last used; both are short times or dates.' }, { created: listTime(k.createdAt, undefined, intl), used: listTime(k.lastUsedAt, undefined, intl) })
+                    : intl.formatMessage({ id: 'secretKeys.created', defaultMessage: 'Created {created}', description: 'When a key or token was made.' }, { created: listTime(k.createdAt, undefined, intl) })}
+              </div>
             </div>
             {!k.revokedAt && k.revocable && (
-              <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void revoke.run(k.id)} disabled={revoke.busy} aria-label={`Revoke ${k.name ?? k.prefix}`}>
-                Revoke
+              <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void revoke.run(k.id)} disabled={revoke.busy} aria-label={intl.formatMessage({ id: 'secretKeys.revokeLabel', defaultMessage: 'Revoke {name}', description: 'Accessible name of a key’s Revoke button; name is its name or prefix.' }, { name: k.name ?? k.prefix })}>
+                <FormattedMessage id="secretKeys.revoke" defaultMessage="Revoke" description="Button that revokes a key or token." />
               </button>
             )}
           </li>
@@ -99,5 +110,13 @@ export function SecretKeyList({
       </form>
       <FormError error={mint.error} />
     </>
+  );
+}
+
+function Unnamed() {
+  return (
+    <span className="subtle">
+      <FormattedMessage id="secretKeys.unnamed" defaultMessage="Unnamed" description="Shown for a key or token without a name." />
+    </span>
   );
 }

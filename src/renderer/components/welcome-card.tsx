@@ -1,3 +1,4 @@
+import { FormattedMessage } from 'react-intl';
 import type { ReactNode } from 'react';
 import { Icon, type IconName } from './icon.js';
 
@@ -10,7 +11,9 @@ export function WelcomeCard({ icon, narrow, children }: { icon: IconName; narrow
           <span className="brand-mark" aria-hidden="true">
             <Icon name={icon} size={20} />
           </span>
-          <span className="brand-name">Relay Messenger</span>
+          <span className="brand-name">
+            <FormattedMessage id="app.name" defaultMessage="Relay Messenger" description="The app's name on the first screens." />
+          </span>
         </div>
         {children}
       </div>

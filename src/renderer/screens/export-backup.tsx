@@ -1,5 +1,7 @@
+import { useIntl, FormattedMessage } from 'react-intl';
 import { useState } from 'react';
-import { BACKUP_PASSPHRASE_MIN, backupCounts } from '../../shared/backup.js';
+import { BACKUP_PASSPHRASE_MIN } from '../../shared/backup.js';
+import { backupCountsText } from '../i18n/backup-counts.js';
 import { BackupProgressBar } from '../components/backup-progress-bar.js';
 import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
@@ -16,9 +18,12 @@ export function ExportBackup() {
   const [done, setDone] = useState<string | null>(null);
   const short = pass.length > 0 && pass.length < BACKUP_PASSPHRASE_MIN;
   const differ = again.length > 0 && again !== pass;
+  const intl = useIntl();
   return (
     <section className="card section" aria-labelledby="backup-title">
-      <h2 id="backup-title">Backup</h2>
+      <h2 id="backup-title">
+        <FormattedMessage id="backup.title" defaultMessage="Backup" description="Settings section that exports a backup." />
+      </h2>
       <form
         className="stack"
         onSubmit={async (e) => {
@@ -28,26 +33,36 @@ export function ExportBackup() {
           if (!r.ok || r.value === null) return;
           setPass('');
           setAgain('');
-          const where = r.value.savedTo ? `Saved to ${r.value.savedTo}` : 'Downloaded';
-          setDone(`${where}: ${backupCounts(r.value)}.`);
-          showToast('success', 'Backup exported.');
+          const counts = backupCountsText(intl, r.value);
+          setDone(
+            r.value.savedTo
+              ? intl.formatMessage({ id: 'backup.savedTo', defaultMessage: 'Saved to {path}: {counts}.', description: 'After exporting a backup to a file; path is where, counts what it holds.' }, { path: r.value.savedTo, counts })
+              : intl.formatMessage({ id: 'backup.downloaded', defaultMessage: 'Downloaded: {counts}.', description: 'After a backup was downloaded (web mode); counts is what it holds.' }, { counts }),
+          );
+          showToast('success', intl.formatMessage({ id: 'backup.exported', defaultMessage: 'Backup exported.', description: 'Notice after exporting a backup.' }));
         }}
       >
         <p className="field-hint">
-          One file with your contacts, conversations, messages, groups, settings and files, encrypted with a passphrase you choose. It never holds your wallet key: your recovery phrase restores the wallet, then the backup restores its history.
+          <FormattedMessage id="backup.lead" defaultMessage="One file with your contacts, conversations, messages, groups, settings and files, encrypted with a passphrase you choose. It never holds your wallet key: your recovery phrase restores the wallet, then the backup restores its history." description="Explains what a backup holds." />
         </p>
         <label className="field">
-          <span className="field-label">Backup passphrase</span>
+          <span className="field-label">
+            <FormattedMessage id="backup.passphrase" defaultMessage="Backup passphrase" description="Label of the passphrase that encrypts the backup." />
+          </span>
           <input type="password" value={pass} onChange={(e) => setPass(e.target.value)} autoComplete="new-password" aria-invalid={short} aria-describedby="backup-pass-hint" />
           <span className={short ? 'field-hint danger' : 'field-hint'} id="backup-pass-hint">
-            At least {BACKUP_PASSPHRASE_MIN} characters. Without it the backup cannot be opened: keep it somewhere safe.
+            <FormattedMessage id="backup.passphraseHint" defaultMessage="At least {min, number} characters. Without it the backup cannot be opened: keep it somewhere safe." description="Rule and warning under the backup passphrase." values={{ min: BACKUP_PASSPHRASE_MIN }} />
           </span>
         </label>
         <label className="field">
-          <span className="field-label">Type it again</span>
+          <span className="field-label">
+            <FormattedMessage id="backup.again" defaultMessage="Type it again" description="Label of the field that repeats the backup passphrase." />
+          </span>
           <input type="password" value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" aria-invalid={differ} aria-describedby="backup-again-hint" />
           <span className={differ ? 'field-hint danger' : 'field-hint'} id="backup-again-hint">
-            {differ ? 'The two passphrases differ.' : 'The same passphrase, to be sure of it.'}
+            {differ
+              ? intl.formatMessage({ id: 'backup.differ', defaultMessage: 'The two passphrases differ.', description: 'Error when the repeated passphrase differs.' })
+              : intl.formatMessage({ id: 'backup.againHint', defaultMessage: 'The same passphrase, to be sure of it.', description: 'Hint under the repeated passphrase.' })}
           </span>
         </label>
         <BackupProgressBar op="export" />
@@ -59,7 +74,7 @@ export function ExportBackup() {
         )}
         <div className="row">
           <button type="submit" className="btn btn-secondary" disabled={action.busy || pass.length < BACKUP_PASSPHRASE_MIN || again !== pass}>
-            {action.busy ? 'Exporting…' : 'Export backup'}
+            {action.busy ? intl.formatMessage({ id: 'backup.exporting', defaultMessage: 'Exporting…', description: 'Export button while exporting.' }) : intl.formatMessage({ id: 'backup.export', defaultMessage: 'Export backup', description: 'Button that exports a backup.' })}
           </button>
         </div>
       </form>

@@ -1,7 +1,8 @@
+import { useIntl, type IntlShape } from 'react-intl';
 import { useEffect } from 'react';
 import type { DeviceNotice } from '../../shared/trust.js';
 import { Icon } from '../components/icon.js';
-import { fullTime, shortAddress } from '../format.js';
+import { fullTime, isolate, shortAddress } from '../format.js';
 import { useStore } from '../store/store.js';
 
 /** Settings: new and removed devices of one's own wallet. */
@@ -17,15 +18,16 @@ export function OwnDeviceNotices({ address }: { address: string }) {
     void loadTrust(a).catch(() => undefined);
   }, [a, loadTrust, devices]);
   const lines = latestPerDevice(notices).slice(0, 5);
+  const intl = useIntl();
   if (lines.length === 0) return null;
   const listed = new Set(devices.map((d) => d.publicKey.toLowerCase()));
   return (
-    <ul className="plain-list own-device-notices" aria-label="Changes to your devices">
+    <ul className="plain-list own-device-notices" aria-label={intl.formatMessage({ id: 'ownDevices.label', defaultMessage: 'Changes to your devices', description: 'Accessible name of the list of changes to one’s own devices.' })}>
       {lines.map((n) => (
         <li key={n.id} className="note small">
           <Icon name={n.change === 'added' ? 'alert' : 'key'} size={16} />
           {/* an empty list is one not loaded yet (this device is always on it) */}
-          <span>{noticeText(n, devices.length === 0 || listed.has(n.deviceKey.toLowerCase()))}</span>
+          <span>{noticeText(intl, n, devices.length === 0 || listed.has(n.deviceKey.toLowerCase()))}</span>
         </li>
       ))}
     </ul>
@@ -44,9 +46,9 @@ function latestPerDevice(notices: DeviceNotice[]): DeviceNotice[] {
 }
 
 /** "Revoke it below" only while it is below: the device list is what says whether it still is. */
-function noticeText(n: DeviceNotice, listed: boolean): string {
-  const key = shortAddress(n.deviceKey);
-  if (n.change === 'removed') return `Your device ${key} was removed (noticed ${fullTime(n.at)}).`;
-  if (!listed) return `A new device of yours (${key}) was added on ${fullTime(n.at)}; it has since been removed.`;
-  return `A new device of yours (${key}) was added on ${fullTime(n.at)}. If that was not you, revoke it below.`;
+function noticeText(intl: IntlShape, n: DeviceNotice, listed: boolean): string {
+  const values = { key: isolate(shortAddress(n.deviceKey), intl), when: fullTime(n.at, intl) };
+  if (n.change === 'removed') return intl.formatMessage({ id: 'ownDevices.removed', defaultMessage: 'Your device {key} was removed (noticed {when}).', description: 'One of your devices was removed; key is the start of its key, when a date and time.' }, values);
+  if (!listed) return intl.formatMessage({ id: 'ownDevices.addedGone', defaultMessage: 'A new device of yours ({key}) was added on {when}; it has since been removed.', description: 'A device was added and removed again.' }, values);
+  return intl.formatMessage({ id: 'ownDevices.added', defaultMessage: 'A new device of yours ({key}) was added on {when}. If that was not you, revoke it below.', description: 'A device was added to your wallet.' }, values);
 }

@@ -1,3 +1,5 @@
+import { defineMessages, FormattedMessage, useIntl, type MessageDescriptor } from 'react-intl';
+import { translateError } from '../i18n/error-messages.js';
 import { useState } from 'react';
 import { FormError } from '../components/form-error.js';
 import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
@@ -5,10 +7,23 @@ import { Icon, type IconName } from '../components/icon.js';
 
 type Mode = 'local' | 'lan' | 'url';
 
-const OPTIONS: { mode: Mode; icon: IconName; title: string; text: string }[] = [
-  { mode: 'local', icon: 'laptop', title: 'This computer', text: 'Run a relay inside the app. Best for trying things out and for sharing with people on your network.' },
-  { mode: 'lan', icon: 'wifi', title: 'A relay on my network', text: 'Someone nearby shares their relay. You need its address and fingerprint.' },
-  { mode: 'url', icon: 'globe', title: 'A relay address', text: 'A relay run by your team or a provider, reached by its URL.' },
+// Example addresses: data, the same in every language.
+const EXAMPLE_LAN_URL = 'https://192.168.1.20:7443';
+const EXAMPLE_URL = 'https://relay.example.org';
+
+const text = defineMessages({
+  localTitle: { id: 'relayChooser.mode.local', defaultMessage: 'This computer', description: 'Relay choice: run a relay inside the app.' },
+  localText: { id: 'relayChooser.mode.localText', defaultMessage: 'Run a relay inside the app. Best for trying things out and for sharing with people on your network.', description: 'Explains the “This computer” relay choice.' },
+  lanTitle: { id: 'relayChooser.mode.lan', defaultMessage: 'A relay on my network', description: 'Relay choice: a relay someone shares on the local network.' },
+  lanText: { id: 'relayChooser.mode.lanText', defaultMessage: 'Someone nearby shares their relay. You need its address and fingerprint.', description: 'Explains the network relay choice.' },
+  urlTitle: { id: 'relayChooser.mode.url', defaultMessage: 'A relay address', description: 'Relay choice: a relay reached by its URL.' },
+  urlText: { id: 'relayChooser.mode.urlText', defaultMessage: 'A relay run by your team or a provider, reached by its URL.', description: 'Explains the relay address choice.' },
+});
+
+const OPTIONS: { mode: Mode; icon: IconName; title: MessageDescriptor; text: MessageDescriptor }[] = [
+  { mode: 'local', icon: 'laptop', title: text.localTitle, text: text.localText },
+  { mode: 'lan', icon: 'wifi', title: text.lanTitle, text: text.lanText },
+  { mode: 'url', icon: 'globe', title: text.urlTitle, text: text.urlText },
 ];
 
 export function RelayChooser({
@@ -27,11 +42,13 @@ export function RelayChooser({
   onCancel?: () => void;
 }) {
   const [mode, setMode] = useState<Mode>(initialMode);
+  const intl = useIntl();
+  const fpLabel = intl.formatMessage({ id: 'relayChooser.fingerprint', defaultMessage: 'Fingerprint', description: 'Label of the relay certificate fingerprint field.' });
   const [url, setUrl] = useState('');
   const [fingerprint, setFingerprint] = useState('');
   const needsUrl = mode !== 'local';
   const parsed = parseRelayUrl(url);
-  const urlProblem = 'problem' in parsed ? parsed.problem : null;
+  const urlProblem = 'problem' in parsed ? translateError(intl, parsed.problem) : null;
   const fpProblem = mode === 'lan' ? fingerprintProblem(fingerprint) : null;
   // Whatever keeps the button off is said under its field as it is typed, and the button points
   // to it (aria-describedby): a greyed-out Connect never leaves one guessing.
@@ -46,30 +63,37 @@ export function RelayChooser({
         onSubmit(mode, needsUrl ? url.trim() : undefined, mode === 'lan' ? fingerprint.trim() : undefined);
       }}
     >
-      <div className="choice-list" role="radiogroup" aria-label="Relay">
+      <div className="choice-list" role="radiogroup" aria-label={intl.formatMessage({ id: 'relayChooser.label', defaultMessage: 'Relay', description: 'Accessible name of the relay choice.' })}>
         {OPTIONS.map((o) => (
           <label key={o.mode} className={mode === o.mode ? 'choice selected' : 'choice'}>
-            <input type="radio" name="relay-mode" value={o.mode} checked={mode === o.mode} onChange={() => setMode(o.mode)} aria-label={o.title} />
+            <input type="radio" name="relay-mode" value={o.mode} checked={mode === o.mode} onChange={() => setMode(o.mode)} aria-label={intl.formatMessage(o.title)} />
             <span className="choice-icon" aria-hidden="true">
               <Icon name={o.icon} size={20} />
             </span>
             <span className="choice-text">
               <span className="choice-title">
-                {o.title}
-                {o.mode === 'local' && <span className="pill">Recommended</span>}
+                {intl.formatMessage(o.title)}
+                {o.mode === 'local' && (
+                  <span className="pill">
+                    <FormattedMessage id="relayChooser.recommended" defaultMessage="Recommended" description="Tag on the recommended relay choice." />
+                  </span>
+                )}
               </span>
-              <span className="choice-desc">{o.text}</span>
+              <span className="choice-desc">{intl.formatMessage(o.text)}</span>
             </span>
           </label>
         ))}
       </div>
       {needsUrl && (
         <label className="field">
-          <span className="field-label">Relay URL</span>
+          <span className="field-label">
+            <FormattedMessage id="relayChooser.url" defaultMessage="Relay URL" description="Label of the relay address field." />
+          </span>
           <input
+            dir="ltr"
             value={url}
             onChange={(e) => setUrl(e.target.value)}
-            placeholder={mode === 'lan' ? 'https://192.168.1.20:7443' : 'https://relay.example.org'}
+            placeholder={mode === 'lan' ? EXAMPLE_LAN_URL : EXAMPLE_URL}
             spellCheck={false}
             autoCapitalize="off"
             autoFocus
@@ -85,33 +109,36 @@ export function RelayChooser({
       )}
       {mode === 'lan' && (
         <label className="field">
-          <span className="field-label">Fingerprint</span>
+          <span className="field-label">{fpLabel}</span>
           <input
-            aria-label="Fingerprint"
+            dir="ltr"
+            aria-label={fpLabel}
             aria-describedby={fpShown ? 'fingerprint-problem fingerprint-hint' : 'fingerprint-hint'}
             aria-invalid={fpShown && fingerprint.trim() ? true : undefined}
             value={fingerprint}
             onChange={(e) => setFingerprint(e.target.value)}
-            placeholder="SHA-256 fingerprint shown by the sharing computer"
+            placeholder={intl.formatMessage({ id: 'relayChooser.fingerprintPlaceholder', defaultMessage: 'SHA-256 fingerprint shown by the sharing computer', description: 'Placeholder of the fingerprint field.' })}
             spellCheck={false}
             autoCapitalize="off"
           />
           {fpShown && (
             <span className={fingerprint.trim() ? 'field-problem' : 'field-hint'} id="fingerprint-problem">
-              {fpProblem}
+              {fpProblem && translateError(intl, fpProblem)}
             </span>
           )}
-          <span className="field-hint" id="fingerprint-hint">The app checks the relay's certificate against it, so nobody else on the network can pretend to be that relay.</span>
+          <span className="field-hint" id="fingerprint-hint">
+            <FormattedMessage id="relayChooser.fingerprintHint" defaultMessage="The app checks the relay's certificate against it, so nobody else on the network can pretend to be that relay." description="Why the fingerprint is asked." />
+          </span>
         </label>
       )}
       <FormError error={error} />
       <div className="row">
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy || urlShown || fpProblem !== null} aria-describedby={why || undefined}>
-          {busy ? 'Connecting…' : submitLabel}
+          {busy ? intl.formatMessage({ id: 'relayChooser.connecting', defaultMessage: 'Connecting…', description: 'Connect button while connecting.' }) : submitLabel}
         </button>
         {onCancel && (
           <button type="button" className="btn btn-ghost btn-lg" onClick={onCancel} disabled={busy}>
-            Cancel
+            <FormattedMessage id="relayChooser.cancel" defaultMessage="Cancel" description="Button that closes the relay switch without changing anything." />
           </button>
         )}
       </div>

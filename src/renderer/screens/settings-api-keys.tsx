@@ -1,0 +1,45 @@
+import { FormattedMessage, useIntl } from 'react-intl';
+import { SecretKeyList } from '../components/secret-key-list.js';
+import { useStore } from '../store/store.js';
+
+/** Settings → API keys: keys for scripts that act as this wallet on the relay. */
+export function SettingsApiKeys() {
+  const keys = useStore((s) => s.settings.apiKeys);
+  const myDevice = useStore((s) => s.status?.deviceKey?.toLowerCase() ?? null);
+  const mintApiKey = useStore((s) => s.mintApiKey);
+  const revokeApiKey = useStore((s) => s.revokeApiKey);
+  const intl = useIntl();
+  const thisDevice = intl.formatMessage({ id: 'settings.apiKeys.thisDevice', defaultMessage: 'This device', description: 'Tag on the API key this device uses.' });
+  const signIn = intl.formatMessage({ id: 'settings.apiKeys.deviceSignIn', defaultMessage: 'device sign-in', description: 'Name of the key a device signs in to the relay with.' });
+  const device = intl.formatMessage({ id: 'settings.apiKeys.device', defaultMessage: 'Device', description: 'Tag on an API key that belongs to another device.' });
+  return (
+    <section className="card section" aria-labelledby="keys-title">
+      <h2 id="keys-title">
+        <FormattedMessage id="settings.apiKeys.title" defaultMessage="API keys" description="Settings section of developer API keys." />
+      </h2>
+      <p className="subtle small">
+        <FormattedMessage id="settings.apiKeys.lead" defaultMessage="For scripts and integrations that act as you on the relay. Treat a key like a password." description="Explains API keys." />
+      </p>
+      <SecretKeyList
+        what={intl.formatMessage({ id: 'settings.apiKeys.what', defaultMessage: 'API key', description: 'What one key is called inside sentences such as “Copy this API key now”.' })}
+        listLabel={intl.formatMessage({ id: 'settings.apiKeys.list', defaultMessage: 'API keys', description: 'Accessible name of the list of API keys.' })}
+        icon="key"
+        items={keys.map((k) => {
+          const mine = k.deviceKey?.toLowerCase() === myDevice;
+          // This device's own key is how the app talks to the relay: revoke the device instead.
+          // a device's own key is named by main ("device sign-in"): said in the person's language
+          const name = k.deviceKey ? signIn : k.label;
+          return { ...k, name, tag: k.deviceKey ? (mine ? thisDevice : device) : undefined, revocable: !mine };
+        })}
+        nameLabel={intl.formatMessage({ id: 'settings.apiKeys.nameLabel', defaultMessage: 'Key label', description: 'Label of the name field for a new API key.' })}
+        placeholder={intl.formatMessage({ id: 'settings.apiKeys.placeholder', defaultMessage: 'CI notifier', description: 'Example name of an API key (placeholder).' })}
+        nameRequired={false}
+        mintLabel={intl.formatMessage({ id: 'settings.apiKeys.create', defaultMessage: 'Create key', description: 'Button that makes a new API key.' })}
+        mintIcon="plus"
+        emptyText={intl.formatMessage({ id: 'settings.apiKeys.empty', defaultMessage: 'No API keys yet.', description: 'Shown when there are no API keys.' })}
+        onMint={mintApiKey}
+        onRevoke={revokeApiKey}
+      />
+    </section>
+  );
+}
