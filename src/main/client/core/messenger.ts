@@ -71,7 +71,7 @@ import { MessengerError } from './messenger-error.js';
 import { Outbox } from './outbox.js';
 import { RelaySession, DEVICE_REVOKED_MESSAGE } from './relay-session.js';
 import { Signals } from '../conversations/receipts-and-typing.js';
-import { SyncEngine, type SyncPassResult } from './sync-pass.js';
+import { SyncPass, type SyncPassResult } from './sync-pass.js';
 import { SyncLoop } from './sync-loop.js';
 import { ProfileWallet } from './profile-wallet.js';
 import type { MessengerOptions } from './messenger-options.js';
@@ -95,7 +95,7 @@ export class Messenger {
   readonly wallet: ProfileWallet;
   private readonly devices: CertifiedDevices;
   private readonly outbox: Outbox;
-  private readonly engine: SyncEngine;
+  private readonly passes: SyncPass;
   /** files of attachment messages: upload, fetch and check, keep at rest, export */
   readonly attachments: Attachments;
   readonly stakes: Stakes;
@@ -154,7 +154,7 @@ export class Messenger {
     const api = () => this.session.requireApi();
     this.devices = new CertifiedDevices(api, store, now, undefined, (a, list) => this.trust.observe(a, list));
     this.trust = new Trust({ store, fetchDevices: (a) => this.devices.fetch(a), me: () => this.me(), now, onNotice: (n) => this.events.emit('devices.changed', n) });
-    // What the outbox and the sync engine both need: the relay, the vault, the local store, who we are.
+    // What the outbox and the sync pass both need: the relay, the vault, the local store, who we are.
     const shared = { api, vault, store, devices: this.devices, me: () => this.me(), now };
     this.outbox = new Outbox({
       ...shared,
@@ -178,7 +178,7 @@ export class Messenger {
         for (const c of this.store.listConversations()) this.events.emit('conversation.updated', c);
       },
     });
-    this.engine = new SyncEngine({
+    this.passes = new SyncPass({
       ...shared,
       history: this.history,
       crashAt: opts.crashAt ?? null,
@@ -207,7 +207,7 @@ export class Messenger {
     this.loop = new SyncLoop({
       session: this.session,
       outbox: this.outbox,
-      engine: this.engine,
+      passes: this.passes,
       store,
       now,
       pollIntervalMs: opts.pollIntervalMs,
