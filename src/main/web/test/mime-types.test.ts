@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentMimeType, mimeTypeOf } from '../mime-types.js';
+import { attachmentMimeType, mimeTypeOf } from '../../../shared/mime-types.js';
 
 describe('the one MIME table', () => {
   it('types a name or a path by its extension, in any case', () => {
