@@ -47,9 +47,9 @@ const WARM_UP_SLICE = 10;
 let warming: Promise<void> | null = null;
 
 /**
- * Runs the certificate check on a known certificate until V8 has compiled it properly (the
- * WebAssembly of libsecp256k1 and @noble's keccak): the first hundred checks of a process cost
- * 4–6× what later ones do, and a cold group send makes 200. In slices, so a caller's other
+ * Runs the certificate check on a known certificate until V8 has compiled it properly
+ * (@noble's recovery, its precomputed table, and keccak): the first hundred checks of a process
+ * cost 4–6× what later ones do, and a cold group send makes 200. In slices, so a caller's other
  * work (a vault request, a page's command) waits at most one slice. Once per thread.
  */
 export function warmCertificateChecks(): Promise<void> {

@@ -1,47 +1,20 @@
-import { createRequire } from 'node:module';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 
 /**
- * secp256k1 public-key recovery (ecrecover) for EIP-191 signatures: libsecp256k1 (Bitcoin Core's
- * library, compiled to WebAssembly by tiny-secp256k1) where it loads, @noble/curves otherwise.
- * node:crypto has no recovery. A cold group send checks one device certificate per member
- * device, 200 for 100 two-device members: ~0.7 ms each here against ~1.7 ms with @noble, which
- * stays as the portable implementation the tests hold this one against.
- *
- * Loaded on first use (synchronously, from its CommonJS build): compiling the WebAssembly costs
- * ~30 ms, which commands that check no signature should not pay.
+ * secp256k1 public-key recovery (ecrecover) for EIP-191 signatures, with @noble/curves: the
+ * one secp256k1 implementation here (signing, recovery, keys). node:crypto has no recovery, so
+ * nothing faster is at hand without a second curve library; the crypto bench keeps the figure
+ * (`eip191_recover_ops_s`). A cold group send checks one device certificate per member device.
  */
-
-type Libsecp = { recover(hash: Uint8Array, signature: Uint8Array, recoveryId: 0 | 1 | 2 | 3, compressed?: boolean): Uint8Array | null };
-
-let libsecp: Libsecp | null | undefined;
-
-function loadLibsecp(): Libsecp | null {
-  if (libsecp === undefined) {
-    try {
-      libsecp = createRequire(import.meta.url)('tiny-secp256k1') as Libsecp;
-    } catch {
-      libsecp = null;
-    }
-  }
-  return libsecp;
-}
 
 /**
  * The uncompressed public key (65 bytes) that signed `hash` with the compact `signature` (r‖s,
  * 64 bytes) and recovery bit, or null when none does. Callers check low-S first.
  */
-export function recoverPublicKey(hash: Uint8Array, signature: Uint8Array, recovery: 0 | 1, implementation: 'fastest' | 'noble' = 'fastest'): Uint8Array | null {
-  const lib = implementation === 'fastest' ? loadLibsecp() : null;
+export function recoverPublicKey(hash: Uint8Array, signature: Uint8Array, recovery: 0 | 1): Uint8Array | null {
   try {
-    if (lib) return lib.recover(hash, signature, recovery, false);
     return secp256k1.Signature.fromBytes(signature, 'compact').addRecoveryBit(recovery).recoverPublicKey(hash).toBytes(false);
   } catch {
     return null; // r or s out of range, or no point with that x
   }
-}
-
-/** Which implementation `fastest` is on this machine (the bench reports it). */
-export function recoveryImplementation(): 'libsecp256k1' | 'noble' {
-  return loadLibsecp() ? 'libsecp256k1' : 'noble';
 }

@@ -10,8 +10,8 @@ import { ADDRESS } from '../../shared/identity-patterns.js';
 
 /**
  * The wallet half of an identity: a secp256k1 key, an Ethereum address, EIP-191 signatures.
- * Pure but for recovery, which uses libsecp256k1 where it loads (public-key-recovery.ts), and
- * the public key of a private key, which OpenSSL derives.
+ * Pure, on @noble/curves (recovery: public-key-recovery.ts); the unlock derives its address
+ * through OpenSSL instead (openssl-address.ts), measured faster on that cold path.
  */
 
 export const DERIVATION_PATH = "m/44'/60'/0'/0/0";

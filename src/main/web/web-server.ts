@@ -12,9 +12,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import http from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, Events } from '../../shared/ipc.js';
+import { mimeTypeOf } from '../../shared/mime-types.js';
 import { dispatch } from '../commands/dispatch.js';
 import type { Handlers } from '../commands/handler-types.js';
 
@@ -36,16 +37,11 @@ export interface RunningWebServer {
   close(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
+/** the page's own files by the one MIME table; its text (html, js, css) is UTF-8 */
+function contentTypeOf(file: string): string {
+  const type = mimeTypeOf(file);
+  return type.startsWith('text/') ? `${type}; charset=utf-8` : type;
+}
 
 const MAX_FRAME = 1024 * 1024;
 /** a launch-code exchange body is `{"code":"<43 chars>"}`; anything much larger is not one */
@@ -102,7 +98,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     }
     const isHtml = file.endsWith('.html');
     res.writeHead(200, {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-type': contentTypeOf(file),
       'content-length': statSync(file).size,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',

@@ -25,7 +25,7 @@ import { GCM_TAG_BYTES, MAX_FILES, MAX_FILE_BYTES, cleanName, type AttachmentRef
 import { byPercent } from './file-progress.js';
 import type { LocalStore } from '../store/local-store.js';
 import { MessengerError } from '../core/messenger-error.js';
-import { mimeTypeOf } from './mime-types.js';
+import { attachmentMimeType } from '../../../shared/mime-types.js';
 import { RelayError, isTransient, type Progress, type RelayApi } from '../network/relay-api.js';
 import { openSecret, sealSecret } from '../store/sealed-secret.js';
 
@@ -98,7 +98,7 @@ export class Attachments {
       const blob = await api.uploadBlob(() => (read = encryptForUpload(paths[i], key, nonce)).stream, sizes[i] + GCM_TAG_BYTES, progress);
       if (blob.size !== sizes[i] + GCM_TAG_BYTES) throw new MessengerError('bad-argument', `the file changed while it was sent: ${paths[i]}`);
       const name = cleanName(basename(paths[i]));
-      refs.push({ blob: blob.id, key: key.toString('base64'), nonce: nonce.toString('base64'), name, mime: mimeTypeOf(name), size: sizes[i], sha256: read!.sha256() });
+      refs.push({ blob: blob.id, key: key.toString('base64'), nonce: nonce.toString('base64'), name, mime: attachmentMimeType(name), size: sizes[i], sha256: read!.sha256() });
     }
     return refs;
   }

@@ -6,6 +6,8 @@
  * Receipts are batched per peer: gathered for 300 ms, then one receipt message a second each
  * (up to 100 ids of one state; the rest waits its turn); typing notices go at once, `on` at most every 3 s. Both use the pacer's
  * background budget, so they never hold up a message.
+ *
+ * The class is named `Signals` after docs/wire-format.md's name for the two kinds ("Signals: kinds receipt and typing").
  */
 import type { ReceiptState } from '../../../shared/domain.js';
 import type { VaultClient } from '../../vault/vault-client.js';

@@ -22,7 +22,7 @@ import type { ChatMessage, ConversationId } from '../../../shared/domain.js';
 import type { VaultClient } from '../../vault/vault-client.js';
 import { VaultError } from '../../vault/vault-error.js';
 import { verifyInParallel, type VerifiedDevice } from '../trust/certified-devices.js';
-import type { ClientParts } from './send-receive-parts.js';
+import type { SendReceiveParts } from './send-receive-parts.js';
 import type { OutboxRow } from '../store/local-store.js';
 import { composeFields, type ComposeInput } from '../messages/message-body.js';
 import { controlFieldsOf, type ControlBody } from '../messages/message-control.js';
@@ -63,7 +63,7 @@ interface Pending {
   stakeRef?: string;
 }
 
-export interface OutboxDeps extends ClientParts {
+export interface OutboxDeps extends SendReceiveParts {
   vault: Pick<VaultClient, 'sealMessage' | 'verifyCertificates'>;
   onUpdated?: (m: ChatMessage) => void;
   /** a stake gate answered with a quote for this message */

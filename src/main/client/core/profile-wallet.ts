@@ -9,6 +9,7 @@ import { forgetTicket, ticketingCodec, ticketPath } from '../../vault/unlock-tic
 import type { VaultClient } from '../../vault/vault-client.js';
 import type { ProfileDatabase } from '../store/profile-database.js';
 import { effectivePassphrase } from '../store/profile-passphrase.js';
+import type { FeatureHandlers } from './feature-context.js';
 import { MessengerError } from './messenger-error.js';
 import type { RelaySession } from './relay-session.js';
 
@@ -36,6 +37,15 @@ export class ProfileWallet {
   filesCodec: VaultCodec | null = null;
 
   constructor(private readonly d: ProfileWalletDeps) {}
+
+  handlers(): FeatureHandlers<'wallet.create' | 'wallet.importMnemonic' | 'wallet.importPrivateKey' | 'wallet.unlock'> {
+    return {
+      'wallet.create': (a) => this.create(a),
+      'wallet.importMnemonic': (a) => this.importMnemonic(a),
+      'wallet.importPrivateKey': (a) => this.importPrivateKey(a),
+      'wallet.unlock': (a) => this.unlock(a),
+    };
+  }
 
   private passphraseCodec(passphrase: string): VaultCodec {
     return passphraseCodec(passphrase, scryptFor(passphrase, this.d.scrypt));

@@ -15,12 +15,13 @@ import type { Outbox } from './outbox.js';
 import { RelayError, isTransient } from '../network/relay-api.js';
 import type { RelaySession } from './relay-session.js';
 import { NetworkError } from '../network/http-transport.js';
-import type { Hold, SyncEngine, SyncPassResult } from './sync-pass.js';
+import type { Hold, SyncPass, SyncPassResult } from './sync-pass.js';
 
 export interface SyncLoopDeps {
   session: RelaySession;
   outbox: Outbox;
-  engine: SyncEngine;
+  /** runs one pass each time the loop asks */
+  passes: SyncPass;
   store: LocalStore;
   now: () => number;
   /** cycle period while nothing else is due (default 3 s; the pacer keeps the total within budget) */
@@ -114,7 +115,7 @@ export class SyncLoop {
   /** One pass for callers that want its details (the CLI); errors propagate. */
   async pass(): Promise<SyncPassResult> {
     await this.d.outbox.flush(true);
-    const res = await this.d.engine.syncOnce();
+    const res = await this.d.passes.syncOnce();
     await this.learn();
     return res;
   }
@@ -136,7 +137,7 @@ export class SyncLoop {
     try {
       if (!session.hasCredential()) await session.ensureSignedIn();
       await this.d.outbox.flush(force);
-      const res = await this.d.engine.syncOnce(hold);
+      const res = await this.d.passes.syncOnce(hold);
       this.unsettled = res.unsettled;
       await this.learn();
       this.offlineStreak = 0;

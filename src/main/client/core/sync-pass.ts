@@ -18,12 +18,14 @@
  * A message that fails is acked and dropped (reported through `onRejected`, one call each;
  * nothing keeps a list), never stored under the claimed sender. Only transient trouble (relay unreachable while checking a
  * device) leaves an envelope un-acked for the next pass.
+ *
+ * `SyncPass` runs one pass when asked (one at a time); sync-loop.ts decides when to ask.
  */
 import type { Envelope } from '../../../shared/api/envelopes.js';
 import type { ConversationId, RejectedMessage } from '../../../shared/domain.js';
 import type { OpenOutcome, OpenedMessage } from '../../vault/vault-protocol.js';
 import type { VaultClient } from '../../vault/vault-client.js';
-import type { ClientParts } from './send-receive-parts.js';
+import type { SendReceiveParts } from './send-receive-parts.js';
 import type { AppliedIncoming, IncomingMessage } from '../store/local-store.js';
 import { readBody, readBotName, readSignal, type ReadSignal } from '../messages/message-body.js';
 import { isTransient } from '../network/relay-api.js';
@@ -60,7 +62,7 @@ export interface Hold {
   signal: AbortSignal;
 }
 
-export interface SyncEngineDeps extends ClientParts {
+export interface SyncPassDeps extends SendReceiveParts {
   vault: Pick<VaultClient, 'openMany'>;
   /** called after each commit, before its ack (the CLI prints here; the app emits events) */
   onCommitted?: (applied: AppliedIncoming) => void | Promise<void>;
@@ -74,10 +76,10 @@ export interface SyncEngineDeps extends ClientParts {
   history?: Pick<HistoryTransfer, 'accept'>;
 }
 
-export class SyncEngine {
+export class SyncPass {
   private running: Promise<SyncPassResult> | null = null;
 
-  constructor(private readonly d: SyncEngineDeps) {}
+  constructor(private readonly d: SyncPassDeps) {}
 
   /** Runs a pass, or joins the one in progress; with `hold`, its first pull waits for something to arrive. */
   syncOnce(hold?: Hold): Promise<SyncPassResult> {

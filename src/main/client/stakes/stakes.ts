@@ -21,6 +21,7 @@ import { formatWei } from '../../../shared/stake/amount.js';
 import { ESCROW_ABI } from '../../contracts/escrow-artifact.js';
 import type { VaultClient } from '../../vault/vault-client.js';
 import type { LocalStore } from '../store/local-store.js';
+import type { FeatureHandlers } from '../core/feature-context.js';
 import { MessengerError } from '../core/messenger-error.js';
 import type { Outbox, SendOutcome } from '../core/outbox.js';
 import { RelayError, type RelayApi } from '../network/relay-api.js';
@@ -60,6 +61,16 @@ export class Stakes {
   private client: { url: string; pub: PublicClient } | null = null;
 
   constructor(private readonly d: StakesDeps) {}
+
+  handlers(): FeatureHandlers<'stakes.settings' | 'stakes.setRpcUrl' | 'stakes.list' | 'stakes.pay' | 'stakes.refund'> {
+    return {
+      'stakes.settings': () => this.settings(),
+      'stakes.setRpcUrl': (a) => this.setRpcUrl(a.chainId, a.url),
+      'stakes.list': (a) => this.list(a.role),
+      'stakes.pay': (a) => this.pay(a.messageId),
+      'stakes.refund': (a) => this.refund(a.id),
+    };
+  }
 
   /** Keeps a gate's quote until the person pays (or it expires); wired to the outbox. */
   noteQuote(messageId: string, quote: StakeQuote): void {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LocalStore } from '../store/local-store.js';
 import type { Outbox } from '../core/outbox.js';
 import type { RelaySession } from '../core/relay-session.js';
-import type { Hold, SyncEngine, SyncPassResult } from '../core/sync-pass.js';
+import type { Hold, SyncPass, SyncPassResult } from '../core/sync-pass.js';
 import { SyncLoop } from '../core/sync-loop.js';
 
 /** Each pass: whether it held the pull, and for how long. */
@@ -44,11 +44,11 @@ function startLoop(unsettled: (n: number) => number, holdsPulls = true): void {
       if (hold) await new Promise((resolve) => hold.signal.addEventListener('abort', resolve));
       return { pulled: 0, stored: 0, rejected: 0, deferred: 0, unsettled: unsettled(n) };
     },
-  } as unknown as SyncEngine;
+  } as unknown as SyncPass;
   const store = { outboxCount: () => 0, nextOutboxDue: () => null } as unknown as LocalStore;
   const outbox = { flush: async () => undefined } as unknown as Outbox;
   loop = new SyncLoop({
-    session, engine, store, outbox, now: () => Date.now(), pollIntervalMs: 3000, autoSync: true, mayRun: () => true,
+    session, passes: engine, store, outbox, now: () => Date.now(), pollIntervalMs: 3000, autoSync: true, mayRun: () => true,
     refreshGroup: async () => undefined, onHandleLearned: () => undefined, onStatus: () => undefined,
   });
   loop.start();

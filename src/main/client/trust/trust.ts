@@ -15,6 +15,7 @@
 import type { ContactTrust, DeviceNotice, SafetyNumberInfo } from '../../../shared/trust.js';
 import type { VerifiedDevice } from './certified-devices.js';
 import type { LocalStore } from '../store/local-store.js';
+import type { FeatureHandlers } from '../core/feature-context.js';
 import { MessengerError } from '../core/messenger-error.js';
 import { qrRows } from './qr-code.js';
 import { isTransient } from '../network/relay-api.js';
@@ -33,6 +34,14 @@ export interface TrustDeps {
 
 export class Trust {
   constructor(private readonly d: TrustDeps) {}
+
+  handlers(): FeatureHandlers<'contacts.safetyNumber' | 'contacts.verify' | 'contacts.trust'> {
+    return {
+      'contacts.safetyNumber': (a) => this.safetyNumber(a.address),
+      'contacts.verify': (a) => this.verify(a.address, a.verified),
+      'contacts.trust': async (a) => this.status(a.address, true),
+    };
+  }
 
   /** A freshly fetched device list of `address`: records it, and any change as notices. */
   observe(address: string, devices: readonly VerifiedDevice[]): void {

@@ -7,7 +7,7 @@ const vaultDir = fileURLToPath(new URL('..', import.meta.url));
 const benchFile = fileURLToPath(new URL('../../bench/crypto-bench.ts', import.meta.url));
 
 // Modules the relay (and any non-Node consumer) may import: they must stay free of node: built-ins.
-const PURE = ['base64.ts', 'device-certificate.ts', 'frames.ts', 'payload.ts', 'sealer.ts', 'sealer-noble.ts', 'siwe.ts', 'vault-error.ts', 'wallet.ts'];
+const PURE = ['base64.ts', 'device-certificate.ts', 'frames.ts', 'payload.ts', 'sealer.ts', 'siwe.ts', 'vault-error.ts', 'wallet.ts'];
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');

@@ -28,12 +28,12 @@ async function start(): Promise<RunningWebServer & { origin: string; code: strin
 }
 
 /** A raw request, so the path reaches the server exactly as written. */
-function request(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
+function request(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string; type?: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, type: res.headers['content-type'] }));
     });
     req.on('error', reject);
     req.end(body);
@@ -65,6 +65,7 @@ describe('web mode server', () => {
     const home = await request(s.port, 'GET', '/');
     expect(home.status).toBe(200);
     expect(home.text).toContain('<title>app</title>');
+    expect(home.type).toBe('text/html; charset=utf-8');
     // an upgrade to a malformed path is refused too, without taking the process down
     const upgrade = await request(s.port, 'GET', '/%', { connection: 'Upgrade', upgrade: 'websocket', origin: s.origin, 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
     expect(upgrade.status).toBe(404);
