@@ -26,7 +26,7 @@ const CONVERSATIONS = 50;
 const WALLET = '0x' + 'ab'.repeat(20);
 const PASSPHRASE = 'bench backup passphrase';
 
-function profile(root: string, name: string) {
+export function profile(root: string, name: string) {
   const dir = join(root, name);
   const filesDir = join(dir, 'files');
   mkdirSync(filesDir, { recursive: true });
@@ -36,7 +36,7 @@ function profile(root: string, name: string) {
   return { store, files, backups };
 }
 
-async function fill(store: LocalStore, files: ArchiveFiles, total: number): Promise<void> {
+export async function fill(store: LocalStore, files: ArchiveFiles, total: number): Promise<void> {
   const peers = Array.from({ length: CONVERSATIONS }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'));
   const words = ['relay', 'backup', 'lunch', 'tomorrow', 'the', 'a', 'meeting', 'photo', 'café', 'train', 'late', 'yes', 'no', 'maybe'];
   const start = Date.UTC(2025, 0, 1);
