@@ -28,7 +28,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { LocalStore } from '../store/local-store.js';
-import { ARCHIVE_TABLES, isPortableSetting, type ArchiveRow, type ArchiveTable, type RowValue } from './backup-store.js';
+import { ARCHIVE_TABLES, isPortableSetting, type ArchiveRow, type ArchiveTable, type BackupStore, type RowValue } from './backup-store.js';
 
 export const ARCHIVE_FORMAT = 'relay-archive';
 export const ARCHIVE_VERSION = 1;
@@ -103,9 +103,10 @@ export interface ArchiveDb {
   count(table: ArchiveTable): Awaitable<number>;
   page(table: ArchiveTable, after: RowValue, limit: number): Awaitable<{ rows: ArchiveRow[]; next: RowValue }>;
   holdsNoHistory(): Awaitable<boolean>;
-  /** the first column of `rows` this schema lacks, if any (one round trip for a whole record) */
-  unknownColumn(table: ArchiveTable, rows: ArchiveRow[]): Awaitable<string | null>;
-  insertRows(table: ArchiveTable, rows: ArchiveRow[]): Awaitable<void>;
+  /** page() as the JSON text of each row that travels (only portable settings of `profile`), made where the database is */
+  rowTexts(table: ArchiveTable, after: RowValue, limit: number): Awaitable<{ texts: string[]; next: RowValue }>;
+  /** checks and writes one `R` record's body (writeRowsRecord), where the database is */
+  writeRows(body: Uint8Array): Awaitable<RowsWritten>;
   setAttachmentPath(messageId: string, index: number, path: string): Awaitable<void>;
   refetchUnkeptFiles(): Awaitable<number>;
   hasAttachment(messageId: string, index: number): Awaitable<boolean>;
@@ -121,8 +122,8 @@ export function archiveDbOf(store: LocalStore): ArchiveDb {
     count: (t) => b.count(t),
     page: (t, after, limit) => b.page(t, after, limit),
     holdsNoHistory: () => b.holdsNoHistory(),
-    unknownColumn: (t, rows) => unknownColumn(b, t, rows),
-    insertRows: (t, rows) => b.insertRows(t, rows),
+    rowTexts: (t, after, limit) => rowTexts(b, t, after, limit),
+    writeRows: (body) => writeRowsRecord(b, body),
     setAttachmentPath: (id, index, path) => b.setAttachmentPath(id, index, path),
     refetchUnkeptFiles: () => b.refetchUnkeptFiles(),
     hasAttachment: (id, index) => store.attachments.has(id, index),
@@ -130,12 +131,38 @@ export function archiveDbOf(store: LocalStore): ArchiveDb {
   };
 }
 
-function unknownColumn(b: LocalStore['backup'], table: ArchiveTable, rows: ArchiveRow[]): string | null {
-  for (const row of rows) {
-    const bad = b.hasColumns(table, row);
-    if (bad !== null) return bad;
+function rowTexts(b: BackupStore, table: ArchiveTable, after: RowValue, limit: number): { texts: string[]; next: RowValue } {
+  const { rows, next } = b.page(table, after, limit);
+  const travel = table === 'profile' ? rows.filter((r) => isPortableSetting(String(r.key))) : rows;
+  return { texts: travel.map((r) => JSON.stringify(r)), next };
+}
+
+export type RowsWritten = { table: ArchiveTable; count: number } | { code: ArchiveErrorCode; message: string };
+
+/**
+ * One `R` record of an archive parsed, checked (a table the archive carries, rows of plain
+ * values, columns this schema has) and written in one transaction; a refusal is returned, not
+ * thrown, so that it crosses from the store worker with its code. The parsing happens beside
+ * the database: the main thread only passes the record's bytes on.
+ */
+export function writeRowsRecord(b: BackupStore, body: Uint8Array): RowsWritten {
+  try {
+    const { table, rows } = checkRows(parse(body));
+    const keep = rows.map((r) => (table === 'attachments' ? { ...r, path: null } : r));
+    for (const row of keep) {
+      const bad = b.hasColumns(table, row);
+      if (bad !== null) throw new ArchiveError('archive-malformed', `the archive's ${table} has a column this app does not know: ${bad}`);
+    }
+    try {
+      b.insertRows(table, keep);
+    } catch (e) {
+      throw new ArchiveError('archive-malformed', `rows of ${table} could not be restored: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return { table, count: rows.length };
+  } catch (e) {
+    if (e instanceof ArchiveError) return { code: e.code, message: e.message };
+    throw e;
   }
-  return null;
 }
 
 const dbOf = (store: LocalStore | ArchiveDb): ArchiveDb => ('backup' in store ? archiveDbOf(store) : store);
@@ -194,10 +221,8 @@ export async function writeArchive(store: LocalStore | ArchiveDb, files: Archive
       onProgress?.({ done, total });
     };
     for (let after: ArchiveRow[string] = null, more = true; more; ) {
-      const page = await db.page(name, after, PAGE_ROWS);
-      for (const row of page.rows) {
-        if (name === 'profile' && !isPortableSetting(String(row.key))) continue;
-        const text = JSON.stringify(row);
+      const page = await db.rowTexts(name, after, PAGE_ROWS);
+      for (const text of page.texts) {
         batch.push(text);
         bytes += text.length;
         if (batch.length >= PAGE_ROWS || bytes >= PAGE_BYTES) await flush();
@@ -337,17 +362,10 @@ export async function readArchive(
       }
       await finishFile();
       if (type === Rec.Rows) {
-        const { table, rows } = checkRows(parse(body));
-        const keep = rows.map((r) => (table === 'attachments' ? { ...r, path: null } : r));
-        const bad = await db.unknownColumn(table, keep);
-        if (bad !== null) throw new ArchiveError('archive-malformed', `the archive's ${table} has a column this app does not know: ${bad}`);
-        try {
-          await db.insertRows(table, keep);
-        } catch (e) {
-          throw new ArchiveError('archive-malformed', `rows of ${table} could not be restored: ${e instanceof Error ? e.message : String(e)}`);
-        }
-        got[table] = (got[table] ?? 0) + rows.length;
-        done += rows.length;
+        const written = await db.writeRows(body);
+        if ('code' in written) throw new ArchiveError(written.code, written.message);
+        got[written.table] = (got[written.table] ?? 0) + written.count;
+        done += written.count;
         onProgress?.({ done, total });
       } else if (type === Rec.File) {
         const f = parse(body);

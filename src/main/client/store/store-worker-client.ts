@@ -12,7 +12,7 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { HistoryImported } from '../../../shared/history.js';
-import type { ArchiveDb } from '../backup/backup-archive.js';
+import type { ArchiveDb, RowsWritten } from '../backup/backup-archive.js';
 import type { ArchiveRow, ArchiveTable, RowValue } from '../backup/backup-store.js';
 import { execArgvWithoutTsx } from '../../vault/vault-client.js';
 import type { StoreMethod, StoreRequest, StoreResponse } from './store-worker-protocol.js';
@@ -125,12 +125,17 @@ export class WorkerStore implements ArchiveDb {
     return this.w.request({ op: 'call', handle: this.handle, method, args }) as Promise<T>;
   }
 
+  /** A record's bytes are handed over, not copied, when they fill a buffer of their own (records() slices them so). */
+  writeRows(body: Uint8Array): Promise<RowsWritten> {
+    const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+    return this.w.request({ op: 'call', handle: this.handle, method: 'writeRows', args: [body] }, own ? [body.buffer as ArrayBuffer] : []) as Promise<RowsWritten>;
+  }
+
   schemaVersion = () => this.call<number>('schemaVersion');
   count = (table: ArchiveTable) => this.call<number>('count', table);
   page = (table: ArchiveTable, after: RowValue, limit: number) => this.call<{ rows: ArchiveRow[]; next: RowValue }>('page', table, after, limit);
+  rowTexts = (table: ArchiveTable, after: RowValue, limit: number) => this.call<{ texts: string[]; next: RowValue }>('rowTexts', table, after, limit);
   holdsNoHistory = () => this.call<boolean>('holdsNoHistory');
-  unknownColumn = (table: ArchiveTable, rows: ArchiveRow[]) => this.call<string | null>('unknownColumn', table, rows);
-  insertRows = (table: ArchiveTable, rows: ArchiveRow[]) => this.call<void>('insertRows', table, rows);
   setAttachmentPath = (messageId: string, index: number, path: string) => this.call<void>('setAttachmentPath', messageId, index, path);
   refetchUnkeptFiles = () => this.call<number>('refetchUnkeptFiles');
   hasAttachment = (messageId: string, index: number) => this.call<boolean>('hasAttachment', messageId, index);
