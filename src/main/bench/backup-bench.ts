@@ -105,6 +105,9 @@ export async function benchBackup(opts: BackupBenchOptions = {}): Promise<Record
     const src = profile(root, 'source', worker);
     await fill(src.store, src.files, total);
     log(`backup bench: ${total} messages stored`);
+    // the floor of this machine at this moment: the loop delay of doing nothing for as long
+    // (on a shared 2-core machine the thread is not always given a core when its timer is due)
+    note('idle', '10s', (await watchStalls(() => new Promise((r) => setTimeout(r, 10_000)))).stalls);
     // the same profile, reached the old way: its own store on this thread
     const oldWay = new Backups({ store: src.store, profileDir: join(root, 'source'), attachments: { archiveFiles: async () => src.files }, wallet: () => WALLET, openStore: (f, key) => LocalStore.open(f, { key }) });
 
