@@ -12,6 +12,8 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           // Separate entries: the vault runs in a worker thread, the relay in a child process.
           'vault-worker': resolve('src/main/vault/vault-worker.ts'),
+          // backups and history imports do their database work in a worker thread too
+          'store-worker': resolve('src/main/client/store/store-worker.ts'),
           'relay-cli': resolve('src/main/relay/cli.ts'),
         },
         // Chunks beside the entries: the vault client finds its worker relative to its own file.

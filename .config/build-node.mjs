@@ -21,7 +21,7 @@ const OUT = join(root, 'out/node');
 const POINTER = join(OUT, 'current.json');
 const PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
 
-/** Output name → source. vault-worker is the vault's worker thread, started from beside the bundle. */
+/** Output name → source. vault-worker and store-worker are worker threads, started from beside the bundle. */
 export const ENTRIES = {
   start: 'src/main/web/start.ts',
   'web-cli': 'src/main/web/cli.ts',
@@ -29,6 +29,7 @@ export const ENTRIES = {
   'client-cli': 'src/main/client/cli/cli.ts',
   'bot-cli': 'src/main/client/cli/bot-cli.ts',
   'vault-worker': 'src/main/vault/vault-worker.ts',
+  'store-worker': 'src/main/client/store/store-worker.ts',
 };
 
 const EXTERNAL = ['better-sqlite3', '@fastify/swagger-ui', 'selfsigned', 'vite', 'electron', 'tsx', 'bufferutil', 'utf-8-validate'];

@@ -87,7 +87,7 @@ function toUrl(entry: string | URL): URL {
 }
 
 /** The parent's execArgv minus tsx's own hooks (the bootstrap registers them exactly once). */
-function execArgvWithoutTsx(): string[] {
+export function execArgvWithoutTsx(): string[] {
   const out: string[] = [];
   const argv = process.execArgv;
   for (let i = 0; i < argv.length; i++) {

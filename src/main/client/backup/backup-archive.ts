@@ -28,7 +28,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { LocalStore } from '../store/local-store.js';
-import { ARCHIVE_TABLES, isPortableSetting, type ArchiveRow, type ArchiveTable, type BackupStore } from './backup-store.js';
+import { ARCHIVE_TABLES, isPortableSetting, type ArchiveRow, type ArchiveTable, type BackupStore, type RowValue } from './backup-store.js';
 
 export const ARCHIVE_FORMAT = 'relay-archive';
 export const ARCHIVE_VERSION = 1;
@@ -91,6 +91,82 @@ function record(type: Rec, body: Uint8Array): Uint8Array {
 
 const json = (type: Rec, value: unknown) => record(type, new TextEncoder().encode(JSON.stringify(value)));
 
+type Awaitable<T> = T | Promise<T>;
+
+/**
+ * The database side of an archive: a store on this thread (archiveDbOf) or one the store worker
+ * holds (store-worker-client.ts), whose every call is a round trip. Rows are written and read
+ * through it a page at a time, so either way the caller's event loop turns between pages.
+ */
+export interface ArchiveDb {
+  schemaVersion(): Awaitable<number>;
+  count(table: ArchiveTable): Awaitable<number>;
+  page(table: ArchiveTable, after: RowValue, limit: number): Awaitable<{ rows: ArchiveRow[]; next: RowValue }>;
+  holdsNoHistory(): Awaitable<boolean>;
+  /** page() as the JSON text of each row that travels (only portable settings of `profile`), made where the database is */
+  rowTexts(table: ArchiveTable, after: RowValue, limit: number): Awaitable<{ texts: string[]; next: RowValue }>;
+  /** checks and writes one `R` record's body (writeRowsRecord), where the database is */
+  writeRows(body: Uint8Array): Awaitable<RowsWritten>;
+  setAttachmentPath(messageId: string, index: number, path: string): Awaitable<void>;
+  refetchUnkeptFiles(): Awaitable<number>;
+  hasAttachment(messageId: string, index: number): Awaitable<boolean>;
+  /** the SHA-256 an attachment row promises, null when there is no such row */
+  attachmentSha256(messageId: string, index: number): Awaitable<string | null>;
+}
+
+/** The ArchiveDb of a store open on this thread. */
+export function archiveDbOf(store: LocalStore): ArchiveDb {
+  const b = store.backup;
+  return {
+    schemaVersion: () => b.schemaVersion(),
+    count: (t) => b.count(t),
+    page: (t, after, limit) => b.page(t, after, limit),
+    holdsNoHistory: () => b.holdsNoHistory(),
+    rowTexts: (t, after, limit) => rowTexts(b, t, after, limit),
+    writeRows: (body) => writeRowsRecord(b, body),
+    setAttachmentPath: (id, index, path) => b.setAttachmentPath(id, index, path),
+    refetchUnkeptFiles: () => b.refetchUnkeptFiles(),
+    hasAttachment: (id, index) => store.attachments.has(id, index),
+    attachmentSha256: (id, index) => store.attachments.ofMessage(id).find((r) => r.index === index)?.sha256 ?? null,
+  };
+}
+
+function rowTexts(b: BackupStore, table: ArchiveTable, after: RowValue, limit: number): { texts: string[]; next: RowValue } {
+  const { rows, next } = b.page(table, after, limit);
+  const travel = table === 'profile' ? rows.filter((r) => isPortableSetting(String(r.key))) : rows;
+  return { texts: travel.map((r) => JSON.stringify(r)), next };
+}
+
+export type RowsWritten = { table: ArchiveTable; count: number } | { code: ArchiveErrorCode; message: string };
+
+/**
+ * One `R` record of an archive parsed, checked (a table the archive carries, rows of plain
+ * values, columns this schema has) and written in one transaction; a refusal is returned, not
+ * thrown, so that it crosses from the store worker with its code. The parsing happens beside
+ * the database: the main thread only passes the record's bytes on.
+ */
+export function writeRowsRecord(b: BackupStore, body: Uint8Array): RowsWritten {
+  try {
+    const { table, rows } = checkRows(parse(body));
+    const keep = rows.map((r) => (table === 'attachments' ? { ...r, path: null } : r));
+    for (const row of keep) {
+      const bad = b.hasColumns(table, row);
+      if (bad !== null) throw new ArchiveError('archive-malformed', `the archive's ${table} has a column this app does not know: ${bad}`);
+    }
+    try {
+      b.insertRows(table, keep);
+    } catch (e) {
+      throw new ArchiveError('archive-malformed', `rows of ${table} could not be restored: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return { table, count: rows.length };
+  } catch (e) {
+    if (e instanceof ArchiveError) return { code: e.code, message: e.message };
+    throw e;
+  }
+}
+
+const dbOf = (store: LocalStore | ArchiveDb): ArchiveDb => ('backup' in store ? archiveDbOf(store) : store);
+
 interface KeptFile {
   messageId: string;
   index: number;
@@ -98,10 +174,10 @@ interface KeptFile {
   path: string;
 }
 
-function keptFiles(store: BackupStore): KeptFile[] {
+async function keptFiles(store: ArchiveDb): Promise<KeptFile[]> {
   const out: KeptFile[] = [];
   for (let after: ArchiveRow[string] = null, more = true; more; ) {
-    const { rows, next } = store.page('attachments', after, 2000);
+    const { rows, next } = await store.page('attachments', after, 2000);
     for (const r of rows) if (r.state === 'saved' && typeof r.path === 'string') out.push({ messageId: String(r.message_id), index: Number(r.idx), size: Number(r.size), path: r.path });
     after = next;
     more = next !== null;
@@ -110,19 +186,19 @@ function keptFiles(store: BackupStore): KeptFile[] {
 }
 
 /** Streams the archive of `store` into `sink` (see the module's head). */
-export async function writeArchive(store: LocalStore, files: ArchiveFiles, wallet: string, sink: (chunk: Uint8Array) => Promise<void>, onProgress?: OnProgress): Promise<ArchiveHead> {
-  const db = store.backup;
+export async function writeArchive(store: LocalStore | ArchiveDb, files: ArchiveFiles, wallet: string, sink: (chunk: Uint8Array) => Promise<void>, onProgress?: OnProgress): Promise<ArchiveHead> {
+  const db = dbOf(store);
   const rows: Partial<Record<ArchiveTable, number>> = {};
-  for (const { name } of ARCHIVE_TABLES) rows[name] = db.count(name);
+  for (const { name } of ARCHIVE_TABLES) rows[name] = await db.count(name);
   // only some settings travel (a handful of rows: one page)
-  rows.profile = db.page('profile', null, 10_000).rows.filter((r) => isPortableSetting(String(r.key))).length;
+  rows.profile = (await db.page('profile', null, 10_000)).rows.filter((r) => isPortableSetting(String(r.key))).length;
   // the file list is small (one entry per kept file), the messages are not. A kept file gone
   // from disk is left out rather than failing the whole archive: the reader fetches it again.
-  const kept = keptFiles(db).filter((f) => existsSync(f.path));
+  const kept = (await keptFiles(db)).filter((f) => existsSync(f.path));
   const head: ArchiveHead = {
     format: ARCHIVE_FORMAT,
     version: ARCHIVE_VERSION,
-    schema: db.schemaVersion(),
+    schema: await db.schemaVersion(),
     wallet: wallet.toLowerCase(),
     createdAt: new Date().toISOString(),
     rows,
@@ -145,10 +221,8 @@ export async function writeArchive(store: LocalStore, files: ArchiveFiles, walle
       onProgress?.({ done, total });
     };
     for (let after: ArchiveRow[string] = null, more = true; more; ) {
-      const page = db.page(name, after, PAGE_ROWS);
-      for (const row of page.rows) {
-        if (name === 'profile' && !isPortableSetting(String(row.key))) continue;
-        const text = JSON.stringify(row);
+      const page = await db.rowTexts(name, after, PAGE_ROWS);
+      for (const text of page.texts) {
         batch.push(text);
         bytes += text.length;
         if (batch.length >= PAGE_ROWS || bytes >= PAGE_BYTES) await flush();
@@ -244,11 +318,11 @@ function checkRows(v: unknown): { table: ArchiveTable; rows: ArchiveRow[] } {
 /** Reads an archive into a new, empty store (see the module's head). Returns the head. */
 export async function readArchive(
   source: AsyncIterable<Uint8Array>,
-  target: { store: LocalStore; files: ArchiveFiles; wallet: string },
+  target: { store: LocalStore | ArchiveDb; files: ArchiveFiles; wallet: string },
   onProgress?: OnProgress,
 ): Promise<ArchiveHead> {
-  const db = target.store.backup;
-  if (!db.holdsNoHistory()) throw new ArchiveError('archive-target-not-empty', 'an archive is read into a new database only');
+  const db = dbOf(target.store);
+  if (!(await db.holdsNoHistory())) throw new ArchiveError('archive-target-not-empty', 'an archive is read into a new database only');
   let head: ArchiveHead | null = null;
   let total = 0;
   let done = 0;
@@ -261,10 +335,10 @@ export async function readArchive(
   const finishFile = async () => {
     if (!file) return;
     if (file.got !== file.size) throw new ArchiveError('archive-malformed', `file ${file.messageId}/${file.index} holds ${file.got} bytes, not ${file.size}`);
-    const row = target.store.attachments.ofMessage(file.messageId).find((r) => r.index === file!.index);
-    if (!row || row.sha256 !== file.hash.digest('hex')) throw new ArchiveError('archive-malformed', `file ${file.messageId}/${file.index} does not match its message`);
+    const sha256 = await db.attachmentSha256(file.messageId, file.index);
+    if (sha256 === null || sha256 !== file.hash.digest('hex')) throw new ArchiveError('archive-malformed', `file ${file.messageId}/${file.index} does not match its message`);
     await file.out.end();
-    db.setAttachmentPath(file.messageId, file.index, file.out.path);
+    await db.setAttachmentPath(file.messageId, file.index, file.out.path);
     fileBytes += file.size;
     onProgress?.({ done: done + fileUnits(fileBytes, ++fileCount), total });
     file = null;
@@ -274,7 +348,7 @@ export async function readArchive(
       if (ended) throw new ArchiveError('archive-malformed', 'the archive goes on after its end');
       if (head === null) {
         if (type !== Rec.Head) throw new ArchiveError('archive-malformed', 'this is not a Relay archive');
-        head = checkHead(parse(body), target.wallet, db.schemaVersion());
+        head = checkHead(parse(body), target.wallet, await db.schemaVersion());
         total = totalOf(head);
         continue;
       }
@@ -288,25 +362,16 @@ export async function readArchive(
       }
       await finishFile();
       if (type === Rec.Rows) {
-        const { table, rows } = checkRows(parse(body));
-        const keep = rows.map((r) => (table === 'attachments' ? { ...r, path: null } : r));
-        for (const row of keep) {
-          const bad = db.hasColumns(table, row);
-          if (bad !== null) throw new ArchiveError('archive-malformed', `the archive's ${table} has a column this app does not know: ${bad}`);
-        }
-        try {
-          db.insertRows(table, keep);
-        } catch (e) {
-          throw new ArchiveError('archive-malformed', `rows of ${table} could not be restored: ${e instanceof Error ? e.message : String(e)}`);
-        }
-        got[table] = (got[table] ?? 0) + rows.length;
-        done += rows.length;
+        const written = await db.writeRows(body);
+        if ('code' in written) throw new ArchiveError(written.code, written.message);
+        got[written.table] = (got[written.table] ?? 0) + written.count;
+        done += written.count;
         onProgress?.({ done, total });
       } else if (type === Rec.File) {
         const f = parse(body);
         if (!isObject(f) || typeof f.messageId !== 'string' || !Number.isInteger(f.index) || !Number.isInteger(f.size)) throw new ArchiveError('archive-malformed', 'a file record is malformed');
         // the id names a file on disk: a uuid-like id of a message the archive's rows hold, nothing else
-        if (!/^[A-Za-z0-9_-]{1,80}$/.test(f.messageId) || !target.store.attachments.has(f.messageId, f.index as number)) {
+        if (!/^[A-Za-z0-9_-]{1,80}$/.test(f.messageId) || !(await db.hasAttachment(f.messageId, f.index as number))) {
           throw new ArchiveError('archive-malformed', 'a file of the archive belongs to no message of it');
         }
         const out = target.files.create(f.messageId, f.index as number);
@@ -323,7 +388,7 @@ export async function readArchive(
     }
     if (!head || !ended) throw new ArchiveError('archive-truncated', 'the archive ends before its end record: it is incomplete');
     // saved on the writer's side but not in the archive (gone from its disk): download it again
-    db.refetchUnkeptFiles();
+    await db.refetchUnkeptFiles();
     return head;
   } catch (e) {
     await Promise.all(created.map((c) => c.abort().catch(() => undefined)));

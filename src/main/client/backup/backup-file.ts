@@ -27,9 +27,8 @@
  * passed, but the file as a whole is known good only when the final chunk has passed: a restore
  * writes into a new database and adopts it only then.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
-import { scryptAsync } from '@noble/hashes/scrypt.js';
 import { MessengerError } from '../core/messenger-error.js';
 
 const MAGIC = Buffer.from('RLYBAKUP', 'ascii');
@@ -55,8 +54,13 @@ const MAX_SCRYPT_BYTES = 1 << 30;
 
 const damaged = (why: string) => new MessengerError('backup-damaged', `the backup file is damaged or was altered (${why})`);
 
+// Node's scrypt runs in the libuv thread pool: a second of key derivation never holds the
+// event loop (a scrypt in JavaScript, even one that yields every 10 ms, stalled it 80–145 ms at a
+// time on a loaded machine: issue 31).
 function deriveKey(passphrase: string, salt: Uint8Array, p: BackupParams): Promise<Uint8Array> {
-  return scryptAsync(passphrase.normalize('NFC'), salt, { N: 2 ** p.log2N, r: p.r, p: p.p, dkLen: 32, maxmem: MAX_SCRYPT_BYTES + 1024 });
+  return new Promise((resolve, reject) => {
+    scrypt(passphrase.normalize('NFC'), salt, 32, { N: 2 ** p.log2N, r: p.r, p: p.p, maxmem: MAX_SCRYPT_BYTES + (1 << 20) }, (e, key) => (e ? reject(e) : resolve(key)));
+  });
 }
 
 const checkOf = (key: Uint8Array) => createHmac('sha256', key).update(CHECK_LABEL).digest().subarray(0, 16);

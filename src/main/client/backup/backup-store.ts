@@ -65,12 +65,29 @@ export class BackupStore {
       upsertSetting: db.prepare('INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       setAttachmentPath: db.prepare('UPDATE attachments SET path = ? WHERE message_id = ? AND idx = ?'),
       refetchUnkept: db.prepare("UPDATE attachments SET state = 'pending', attempts = 0, error = NULL WHERE state = 'saved' AND path IS NULL"),
+      begin: db.prepare('BEGIN'),
+      commit: db.prepare('COMMIT'),
     };
   }
 
   /** The schema version (PRAGMA user_version) the rows are shaped by. */
   schemaVersion(): number {
     return this.s.schema.get() as number;
+  }
+
+  /**
+   * Starts a read transaction that every page and count until endSnapshot() reads from: one
+   * consistent state of the database, whatever other connections commit meanwhile (WAL). Only
+   * for a connection of its own (the store worker's): this one's writes would join it.
+   */
+  beginSnapshot(): void {
+    this.s.begin.run();
+    // a deferred transaction takes its snapshot at its first read
+    this.schemaVersion();
+  }
+
+  endSnapshot(): void {
+    if (this.db.inTransaction) this.s.commit.run();
   }
 
   count(table: ArchiveTable): number {
@@ -120,10 +137,13 @@ export class BackupStore {
   /**
    * Copies every archived row of `restored` (a database written by a restore) into this one, in
    * one transaction: all of it lands, or none. Settings overwrite this profile's; every other
-   * table must hold no history here (holdsNoHistory), so rows keep their ids and `seq`.
+   * table must hold no history here (holdsNoHistory), so rows keep their ids and `seq`: false,
+   * and nothing adopted, when it does. Immediate: another connection (the app's, while the store
+   * worker adopts) waits for the write lock at the start rather than failing halfway.
    */
-  adopt(restored: BackupStore, pageRows = 2000): void {
-    this.db.transaction(() => {
+  adopt(restored: BackupStore, pageRows = 2000): boolean {
+    return this.db.transaction(() => {
+      if (!this.holdsNoHistory()) return false;
       for (const { name } of ARCHIVE_TABLES) {
         for (let after: RowValue = null, more = true; more; ) {
           const { rows, next } = restored.page(name, after, pageRows);
@@ -135,7 +155,8 @@ export class BackupStore {
           more = next !== null;
         }
       }
-    })();
+      return true;
+    }).immediate();
   }
 
   /**

@@ -15,9 +15,10 @@ import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_PASSPHRASE_MIN, BACKUP_PIECE_BYTES, type BackupProgress, type BackupSummary } from '../../../shared/backup.js';
 import type { Attachments } from '../attachments/attachments.js';
-import { ArchiveError, readArchive, writeArchive, type ArchiveErrorCode, type OnProgress } from './backup-archive.js';
+import { ArchiveError, readArchive, writeArchive, type ArchiveErrorCode, type ArchiveFiles, type OnProgress } from './backup-archive.js';
 import { DEFAULT_BACKUP_PARAMS, readBackupFile, writeBackupFile, type BackupParams } from './backup-file.js';
 import type { LocalStore } from '../store/local-store.js';
+import type { OffThread, StoreAccess, WorkerStore } from '../store/store-worker-client.js';
 import { MessengerError, type MessengerErrorCode } from '../core/messenger-error.js';
 
 export interface BackupsDeps {
@@ -26,8 +27,10 @@ export interface BackupsDeps {
   attachments: Pick<Attachments, 'archiveFiles'>;
   /** the profile's wallet address; throws when there is none or it is locked */
   wallet: () => string;
-  /** opens (creating) a database file the way the profile's own is opened */
-  openStore: (file: string) => LocalStore;
+  /** opens (creating) a database file the way the profile's own is opened; `key`: a fresh one of its own */
+  openStore: (file: string, key: Buffer) => LocalStore;
+  /** when given, the database work runs in the store worker (store-worker-client.ts), off the main thread */
+  offThread?: OffThread;
   params?: BackupParams;
 }
 
@@ -50,8 +53,20 @@ export class Backups {
     if (passphrase.length < BACKUP_PASSPHRASE_MIN) throw new MessengerError('bad-argument', `a backup passphrase has at least ${BACKUP_PASSPHRASE_MIN} characters`);
     const files = await this.d.attachments.archiveFiles();
     let head: Awaited<ReturnType<typeof writeArchive>> | null = null;
+    const access = await this.d.offThread?.profile();
     const { bytes } = await writeBackupFile(path, passphrase, async (sink) => {
-      head = await writeArchive(this.d.store, files, wallet, sink, onProgress);
+      if (!access) {
+        head = await writeArchive(this.d.store, files, wallet, sink, onProgress);
+        return;
+      }
+      const snapshot = await this.d.offThread!.worker.open(access.file, access.key);
+      try {
+        // every row from one state of the database, however long the file takes to write
+        await snapshot.beginSnapshot();
+        head = await writeArchive(snapshot, files, wallet, sink, onProgress);
+      } finally {
+        await snapshot.close();
+      }
     }, this.d.params ?? DEFAULT_BACKUP_PARAMS);
     const h = head!;
     return { savedTo: path, download: null, bytes, conversations: h.rows.conversations ?? 0, messages: h.rows.messages ?? 0, files: h.files.count };
@@ -63,21 +78,48 @@ export class Backups {
     if (!this.d.store.backup.holdsNoHistory()) throw notNew();
     const files = await this.d.attachments.archiveFiles();
     const temp = join(this.d.profileDir, `restore-${randomBytes(6).toString('hex')}.db`);
-    const restored = this.d.openStore(temp);
+    // the staging file is encrypted under a key that dies with it: nothing lands on disk in clear
+    const key = randomBytes(32);
+    const access = await this.d.offThread?.profile();
+    if (access) return this.restoreOffThread(access, temp, key, path, passphrase, files, wallet, onProgress);
+    const restored = this.d.openStore(temp, key);
+    key.fill(0);
     try {
       const head = await readArchive(readBackupFile(path, passphrase), { store: restored, files, wallet }, onProgress).catch((e: unknown) => {
         throw e instanceof ArchiveError ? new MessengerError(ARCHIVE_TO_MESSENGER[e.code], e.message) : e;
       });
-      // the sync loop may have stored something while the file was read
-      if (!this.d.store.backup.holdsNoHistory()) throw notNew();
-      this.d.store.backup.adopt(restored.backup);
+      // the sync loop may have stored something while the file was read: then nothing is adopted
+      if (!this.d.store.backup.adopt(restored.backup)) throw notNew();
       return { savedTo: null, download: null, bytes: (await stat(path)).size, conversations: restored.backup.count('conversations'), messages: restored.backup.count('messages'), files: head.files.count };
     } finally {
       restored.close();
-      await Promise.all(['', '-wal', '-shm', '-journal'].map((s) => rm(temp + s, { force: true })));
+      await removeDatabase(temp);
+    }
+  }
+
+  /** restore() with the staging database and the adoption in the store worker. */
+  private async restoreOffThread(access: StoreAccess, temp: string, key: Buffer, path: string, passphrase: string, files: ArchiveFiles, wallet: string, onProgress?: OnProgress): Promise<BackupSummary> {
+    const worker = this.d.offThread!.worker;
+    let restored: WorkerStore | null = null;
+    let profile: WorkerStore | null = null;
+    try {
+      restored = await worker.open(temp, key);
+      const head = await readArchive(readBackupFile(path, passphrase), { store: restored, files, wallet }, onProgress).catch((e: unknown) => {
+        throw e instanceof ArchiveError ? new MessengerError(ARCHIVE_TO_MESSENGER[e.code], e.message) : e;
+      });
+      profile = await worker.open(access.file, access.key);
+      if (!(await profile.adopt(restored))) throw notNew();
+      return { savedTo: null, download: null, bytes: (await stat(path)).size, conversations: await restored.count('conversations'), messages: await restored.count('messages'), files: head.files.count };
+    } finally {
+      key.fill(0);
+      await profile?.close();
+      await restored?.close();
+      await removeDatabase(temp);
     }
   }
 }
+
+const removeDatabase = (file: string) => Promise.all(['', '-wal', '-shm', '-journal'].map((s) => rm(file + s, { force: true })));
 
 /**
  * The page's side of backups (web mode, and restore in both shells): a backup is written into

@@ -38,7 +38,6 @@
  * later runs: `unlock` → ready. When ready, the SyncLoop flushes the outbox and pulls (paced
  * to stay inside 120 requests a minute) unless `autoSync: false`. `close()` at exit.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppStatus, RelayStatus, SyncStatus } from '../../../shared/domain.js';
@@ -62,6 +61,7 @@ import { Stakes } from '../stakes/stakes.js';
 import { LocalStore, type AppliedIncoming } from '../store/local-store.js';
 import { EMPTY_PASSPHRASE_STANDIN, effectivePassphrase } from '../store/profile-passphrase.js';
 import { ProfileDatabase } from '../store/profile-database.js';
+import { StoreWorker } from '../store/store-worker-client.js';
 import { CertifiedDevices } from '../trust/certified-devices.js';
 import { Trust } from '../trust/trust.js';
 import { ClientEvents } from './client-events.js';
@@ -166,7 +166,9 @@ export class Messenger {
       holdsBack: (peer) => this.trust.holdsBack(peer),
     });
     this.stakes = new Stakes({ ...shared, api: () => this.ready(), outbox: this.outbox, onUpdated: (m) => this.events.emit('message.updated', m) });
-    const archive = { store, files: () => this.attachments.archiveFiles(), wallet: () => this.me().address };
+    // backups and history do their database work in the store worker, off the main thread
+    const offThread = { worker: new StoreWorker(), profile: () => this.database.access() };
+    const archive = { store, files: () => this.attachments.archiveFiles(), wallet: () => this.me().address, offThread };
     this.history = new HistoryTransfer({
       ...shared, ...opts.history, profileDir: opts.profileDir,
       source: () => archiveSource(archive), sink: () => archiveSink({ ...archive, tempDir: join(opts.profileDir, 'history') }),
@@ -201,8 +203,8 @@ export class Messenger {
       onDownloadProgress: (id, index, done, total) => this.events.emit('file.progress', { direction: 'down', id, index, done, total }),
       onRefused: (r) => this.events.emit('message.rejected', { envelopeId: `${r.messageId}/${r.index}`, claimedSender: this.store.getMessage(r.messageId)?.from ?? '', reason: `file "${r.name}": ${r.reason}` }),
     });
-    this.backups = new Backups({ store, profileDir: opts.profileDir, attachments: this.attachments, wallet: () => this.me().address, // the restore's staging file is encrypted under a key that dies with it: nothing lands on disk in clear
-      openStore: (f) => LocalStore.open(f, { key: randomBytes(32) }) });
+    this.backups = new Backups({ store, profileDir: opts.profileDir, attachments: this.attachments, wallet: () => this.me().address,
+      openStore: (f, key) => LocalStore.open(f, { key }), offThread });
     this.backupFolder = new BackupFolder(this.backups, opts.profileDir, (p) => this.events.emit('backup.progress', p));
     this.loop = new SyncLoop({
       session: this.session,

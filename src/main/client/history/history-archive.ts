@@ -17,6 +17,7 @@ import type { HistoryImported } from '../../../shared/history.js';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, readArchive, writeArchive, type ArchiveFiles } from '../backup/backup-archive.js';
 import type { HistorySink, HistorySource } from './history-transfer.js';
 import { LocalStore } from '../store/local-store.js';
+import type { OffThread, WorkerStore } from '../store/store-worker-client.js';
 
 /** the format a `history` message names */
 export const HISTORY_ARCHIVE_FORMAT = `${ARCHIVE_FORMAT}-v${ARCHIVE_VERSION}`;
@@ -26,15 +27,25 @@ export interface ArchiveParts {
   /** the profile's kept files (Attachments.archiveFiles: needs the profile unlocked) */
   files: () => Promise<ArchiveFiles>;
   wallet: () => string;
+  /** when given, the database work runs in the store worker, off the main thread (backups.ts does the same) */
+  offThread?: OffThread;
 }
 
 export function archiveSource(p: ArchiveParts): HistorySource {
   return {
     format: HISTORY_ARCHIVE_FORMAT,
     async write(sink: Writable, onProgress) {
-      await writeArchive(p.store, await p.files(), p.wallet(), async (chunk) => {
-        if (!sink.write(chunk)) await once(sink, 'drain');
-      }, (pr) => onProgress?.(pr.done, pr.total));
+      const files = await p.files();
+      const access = await p.offThread?.profile();
+      const snapshot = access ? await p.offThread!.worker.open(access.file, access.key) : null;
+      try {
+        await snapshot?.beginSnapshot();
+        await writeArchive(snapshot ?? p.store, files, p.wallet(), async (chunk) => {
+          if (!sink.write(chunk)) await once(sink, 'drain');
+        }, (pr) => onProgress?.(pr.done, pr.total));
+      } finally {
+        await snapshot?.close();
+      }
       sink.end();
     },
   };
@@ -46,6 +57,21 @@ export function archiveSink(p: ArchiveParts & { tempDir: string }): HistorySink 
     async read(source: Readable, onProgress): Promise<HistoryImported> {
       mkdirSync(p.tempDir, { recursive: true, mode: 0o700 });
       const file = join(p.tempDir, `in-${randomUUID()}.db`);
+      const access = await p.offThread?.profile();
+      if (access) {
+        let staging: WorkerStore | null = null;
+        let profile: WorkerStore | null = null;
+        try {
+          staging = await p.offThread!.worker.open(file, randomBytes(32));
+          await readArchive(source, { store: staging, files: await p.files(), wallet: p.wallet() }, (pr) => onProgress?.(pr.done, pr.total));
+          profile = await p.offThread!.worker.open(access.file, access.key);
+          return await profile.merge(staging);
+        } finally {
+          await profile?.close();
+          await staging?.close();
+          for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true });
+        }
+      }
       // encrypted under a key that dies with it: no history is ever written to disk in clear
       const staging = LocalStore.open(file, { key: randomBytes(32) });
       try {

@@ -35,7 +35,10 @@ export class HistoryMergeStore {
     };
   }
 
-  /** Adds every row of `restored` this database lacks, all in one transaction; counts what the archive held and what was new. */
+  /**
+   * Adds every row of `restored` this database lacks, all in one transaction; counts what the
+   * archive held and what was new. Immediate, as BackupStore.adopt.
+   */
   merge(restored: BackupStore, pageRows = 2000): HistoryImported {
     return this.db.transaction((): HistoryImported => {
       const touched = new Set<string>();
@@ -70,6 +73,6 @@ export class HistoryMergeStore {
       }
       for (const id of touched) this.s.relink.run(id);
       return { conversations: restored.count('conversations'), messages };
-    })();
+    }).immediate();
   }
 }

@@ -10,6 +10,7 @@
  */
 import { databaseFileState } from '../../sqlite/database-cipher.js';
 import { LocalStore } from './local-store.js';
+import type { StoreAccess } from './store-worker-client.js';
 
 export interface DatabaseKeySource {
   databaseKey(): Promise<{ key: string }>;
@@ -52,6 +53,17 @@ export class ProfileDatabase {
     }
     this.keyed = true;
     this.inMemory = false;
+  }
+
+  /**
+   * How the store worker opens this same file on a connection of its own, for the heavy work of
+   * backups and history: null while the store is in memory. The key is asked of the vault anew,
+   * for the worker alone (its copy here is zeroed as it is sent).
+   */
+  async access(): Promise<StoreAccess | null> {
+    if (this.inMemory) return null;
+    if (!this.keyed) return { file: this.file };
+    return { file: this.file, key: Buffer.from((await this.vault.databaseKey()).key, 'hex') };
   }
 
   /** Closes the file: until the next unlock the store is in memory again. */
