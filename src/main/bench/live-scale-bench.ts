@@ -10,7 +10,7 @@
  * answer that carries it, both read on the machine's monotonic clock in their own processes.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +92,12 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * LIVE_SCALE_RELAY_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) go to the relays' node
+ * only: where a relay's time goes under this load.
+ */
+const relayFlags = (): string[] => process.env.LIVE_SCALE_RELAY_FLAGS?.split(' ').filter(Boolean) ?? [];
+
 /** What one round measured. */
 interface Round {
   latencies: number[];
@@ -130,7 +136,7 @@ async function round(setup: Setup): Promise<Round> {
   try {
     for (let n = 0; n < nodes; n++) {
       const id = nodes === 2 ? ['--node-id', `node-${n}`] : [];
-      relays.push(await startBuilt('relay', ['--host', '127.0.0.1', '--port', '0', '--data', setup.dataDir(n), ...setup.relayArgs, ...id], /^relay listening on (\S+)/));
+      relays.push(await startBuilt('relay', ['--data', setup.dataDir(n), ...setup.relayArgs, ...id], /^relay listening on (\S+)/, 60_000, relayFlags()));
     }
     const bases = relays.map((r) => r.ready);
     const pids = relays.map((r) => r.proc.pid!);
@@ -246,7 +252,10 @@ export async function benchLiveScale(opts: LiveScaleOptions = {}): Promise<Figur
       // every round on the same database (the rounds' envelopes were all acked)
       dataDir = newDir;
     } else {
-      const template = newDir();
+      // seeded in memory where the machine has a tmpfs (three fsyncs a wallet took minutes on
+      // this shared disk), then copied: the relays run on the disk
+      const template = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'live-scale-seed-'));
+      dirs.push(template);
       const store = openSqliteStore(join(template, 'relay.db'), { checkpointIntervalMs: 0 });
       await seed(store, () => store.close());
       // each round on its own copy of the seeded database (closed, so it is one file)

@@ -63,19 +63,28 @@ async function openAt(base: string): Promise<{ conn: RawHttpConnection; host: st
   return { conn, host: url.host };
 }
 
-/** One online receiver: holds a pull, acks what it is woken with, holds again, until stopped. */
+/**
+ * One online receiver: holds a pull, acks what it is woken with, holds again, until stopped. A
+ * connection that fails (counted) is opened again a second later, as a client reconnects: what
+ * was sent meanwhile stays queued and comes with the next pull.
+ */
 async function hold(base: string, apiKey: string, wait: number): Promise<void> {
-  let opened;
-  try {
-    opened = await openAt(base);
-  } catch (e) {
-    return noteError(e);
-  }
-  const { conn, host } = opened;
-  const auth = { authorization: `Bearer ${apiKey}` };
-  const pull = RawHttpConnection.request(host, 'GET', `/api/v1/envelopes?wait=${wait}`, auth);
   while (!stopped) {
     try {
+      await holdOn(await openAt(base), apiKey, wait);
+    } catch (e) {
+      if (stopped) return;
+      noteError(e);
+      await sleep(1000);
+    }
+  }
+}
+
+async function holdOn({ conn, host }: { conn: RawHttpConnection; host: string }, apiKey: string, wait: number): Promise<void> {
+  const auth = { authorization: `Bearer ${apiKey}` };
+  const pull = RawHttpConnection.request(host, 'GET', `/api/v1/envelopes?wait=${wait}`, auth);
+  try {
+    while (!stopped) {
       const answer = await conn.send(pull);
       const at = monotonicMs();
       pulls++;
@@ -91,11 +100,9 @@ async function hold(base: string, apiKey: string, wait: number): Promise<void> {
       for (const id of ids) if (!arrivals.has(id)) arrivals.set(id, at);
       const acked = await conn.send(RawHttpConnection.request(host, 'POST', '/api/v1/envelopes/ack', auth, JSON.stringify({ ids })));
       if (acked.status !== 200) noteError(new Error(`an ack answered ${acked.status}`));
-    } catch (e) {
-      if (stopped) return;
-      noteError(e);
-      return;
     }
+  } finally {
+    conn.close();
   }
 }
 
