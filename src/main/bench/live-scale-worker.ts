@@ -31,7 +31,7 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'clock'; at: number }
-  | { type: 'cpu'; micros: number }
+  | { type: 'cpu'; micros: number; holding: number }
   | { type: 'held' }
   | { type: 'sent'; sends: Array<[string, number]>; failed: number; firstError: string | null; seconds: number; latestMs: number }
   | { type: 'report'; arrivals: Array<[string, number]>; pulls: number; failed: number; firstError: string | null }
@@ -47,6 +47,8 @@ let stopped = false;
 const connections: RawHttpConnection[] = [];
 const arrivals = new Map<string, number>();
 let pulls = 0;
+/** pulls written and not yet answered */
+let holding = 0;
 let failed = 0;
 let firstError: string | null = null;
 
@@ -85,7 +87,8 @@ async function holdOn({ conn, host }: { conn: RawHttpConnection; host: string },
   const pull = RawHttpConnection.request(host, 'GET', `/api/v1/envelopes?wait=${wait}`, auth);
   try {
     while (!stopped) {
-      const answer = await conn.send(pull);
+      holding++;
+      const answer = await conn.send(pull).finally(() => holding--);
       const at = monotonicMs();
       pulls++;
       if (answer.status !== 200) {
@@ -181,7 +184,7 @@ process.on('message', (m: ToWorker) => {
         return post({ type: 'clock', at: monotonicMs() });
       case 'cpu': {
         const u = process.cpuUsage();
-        return post({ type: 'cpu', micros: u.user + u.system });
+        return post({ type: 'cpu', micros: u.user + u.system, holding });
       }
       case 'receivers':
         return receivers(m);
