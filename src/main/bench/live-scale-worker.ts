@@ -154,7 +154,8 @@ async function send(m: Extract<ToWorker, { type: 'send' }>): Promise<void> {
     for (; i < due; i++) {
       const { base, body } = bodies[i];
       const pool = free.get(base)!;
-      const c = pool.pop();
+      // the connection free the longest first, so none idles past the relay's keep-alive timeout
+      const c = pool.shift();
       if (!c) break;
       const wrote = monotonicMs();
       latest = Math.max(latest, wrote - (start + (i * 1000) / m.rate));
