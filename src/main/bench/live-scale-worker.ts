@@ -169,7 +169,11 @@ async function send(m: Extract<ToWorker, { type: 'send' }>): Promise<void> {
             if (r.routed !== 'inbox' || !r.envelope) throw new Error(`a send was routed ${r.routed}, not inbox`);
             sends.push([r.envelope.id, wrote]);
           })
-          .catch(noteError),
+          .catch((e: unknown) => {
+            noteError(e);
+            // a connection the relay reset is replaced, as a client reconnects; the send is not retried
+            if (!c.conn.isOpen) return openAt(base).then((fresh) => void pool.push(fresh), noteError);
+          }),
       );
     }
     await sleep(1);

@@ -56,6 +56,10 @@ export class RawHttpConnection {
     });
   }
 
+  get isOpen(): boolean {
+    return this.#socket !== null && !this.#socket.destroyed;
+  }
+
   close(): void {
     this.#socket?.destroy();
   }
