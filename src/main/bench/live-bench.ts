@@ -7,7 +7,8 @@
  *   same clients polling every 3 s (the client's paced polling before live delivery);
  * - wake latency: a sender posts to the waiters in turn at a steady rate; each figure is from
  *   the sender's 200 to the woken pull's answer, read in this process; the sender's own round
- *   trip in the same loop is the baseline.
+ *   trip in the same loop is the baseline;
+ * - online delivery on an idle relay (live-idle-bench.ts): one held pull, one send at a time.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -18,6 +19,7 @@ import { startBuilt, type Child } from '../test-support/child-process.js';
 import { sealedLikeEnvelope } from '../test-support/sealed-like.js';
 import { callJson, signIn, type SignedIn } from '../test-support/sign-in.js';
 import { KeepAliveClient } from './keep-alive-client.js';
+import { benchLiveIdle } from './live-idle-bench.js';
 import { figure, percentile, type Figure } from './report.js';
 
 const SECTION = 'live';
@@ -90,6 +92,8 @@ export async function benchLive(opts: LiveBenchOptions = {}): Promise<Figure[]> 
   const figures: Figure[] = [];
   const add = (...args: Parameters<typeof figure>) => figures.push(figure(...args));
   try {
+    // first, on its own idle relay: nothing else held or sent
+    figures.push(...(await benchLiveIdle({ rounds: opts.quick ? 50 : 500, log })));
     relay = await startBuilt('relay', ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0'], /^relay listening on (\S+)/);
     const base = relay.ready;
     const pid = relay.proc.pid!;

@@ -31,6 +31,13 @@ export const SECTIONS: BenchSection[] = [
     load: () => optionalSection('live', './live-bench.ts', 'benchLive', { options: (ctx) => ({ quick: ctx.quick, log: ctx.log }) }),
   },
   {
+    name: 'live-scale',
+    load: async () => {
+      const { benchLiveScale } = await import('./live-scale-bench.js');
+      return (ctx) => benchLiveScale({ quick: ctx.quick, log: ctx.log });
+    },
+  },
+  {
     name: 'cluster',
     // needs PostgreSQL's server programs (it makes a throw-away cluster); skipped without them
     load: async () => {
@@ -38,6 +45,16 @@ export const SECTIONS: BenchSection[] = [
       if (pgMissing()) return null;
       const { benchCluster } = await import('./cluster-bench.js');
       return (ctx) => benchCluster({ quick: ctx.quick, log: ctx.log });
+    },
+  },
+  {
+    name: 'cluster-live',
+    // the live-scale figures on two relay nodes of one PostgreSQL; skipped without its server programs
+    load: async () => {
+      const { pgMissing } = await import('../test-support/pg-cluster.js');
+      if (pgMissing()) return null;
+      const { benchLiveScale } = await import('./live-scale-bench.js');
+      return (ctx) => benchLiveScale({ quick: ctx.quick, log: ctx.log, nodes: 2 });
     },
   },
   {

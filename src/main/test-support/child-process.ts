@@ -48,10 +48,11 @@ export function startTs(entry: string, args: string[], ready: RegExp, timeoutMs 
 
 /**
  * Runs built code as users run it, `node bin/<name>.mjs` (what `npm run relay` etc. run; see
- * .config/build-node.mjs), in one process.
+ * .config/build-node.mjs), in one process; `nodeFlags` go to node before the entry (a bench's
+ * `--cpu-prof`, which NODE_OPTIONS refuses).
  */
-export function startBuilt(name: 'relay' | 'web' | 'client', args: string[], ready: RegExp, timeoutMs = 60_000): Promise<Child> {
-  return startNode([binPath(name), ...args], `bin/${name}.mjs`, ready, timeoutMs);
+export function startBuilt(name: 'relay' | 'web' | 'client', args: string[], ready: RegExp, timeoutMs = 60_000, nodeFlags: string[] = []): Promise<Child> {
+  return startNode([...nodeFlags, binPath(name), ...args], `bin/${name}.mjs`, ready, timeoutMs);
 }
 
 export function binPath(name: 'relay' | 'web' | 'client' | 'bot'): string {

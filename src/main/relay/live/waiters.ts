@@ -86,7 +86,9 @@ export class WaiterRegistry {
     let settle!: (r: WakeReason) => void;
     const woken = new Promise<WakeReason>((resolve) => (settle = resolve));
     let done = false;
-    const timer = setTimeout(() => waiter.wake('timeout'), ms);
+    // Whole milliseconds: Node keeps one list of timers per duration, and a fractional one each
+    // (every pull's rest of its wait) made a list and a priority-queue entry per held pull.
+    const timer = setTimeout(() => waiter.wake('timeout'), Math.ceil(ms));
     const waiter: Waiter = {
       keyId,
       address,

@@ -17,7 +17,12 @@ export interface RevocationBus {
   /** Whether a cached credential can be trusted now: false while this node could be missing revocations. */
   readonly trusted: boolean;
 }
-const MAX_ENTRIES = 10_000;
+/**
+ * Twice the default cap of held pulls (config.ts, maxHeldPulls): every held pull is a credential
+ * in use, and at 10,000 entries a relay holding 10,000 pulls and their senders overflowed it on
+ * every turn (at most ~600 bytes an entry).
+ */
+const MAX_ENTRIES = 20_000;
 
 type Cached<T> = { row: T; until: number };
 
@@ -48,7 +53,9 @@ export function withCredentialCache(
       if (hit && hit.until > t && (revocations?.trusted ?? true)) return hit.row;
       const row = await load(hash);
       if (row) {
-        if (map.size >= MAX_ENTRIES) map.clear();
+        // the oldest entry goes (a Map keeps insertion order): emptying the whole map here made
+        // every credential miss at once whenever one more than it holds was in use
+        if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
         map.set(id, { row, until: t + TTL_MS });
       } else map.delete(id);
       return row;
