@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { loadLibsecp } from './libsecp256k1.js';
 
 /**
  * secp256k1 public-key recovery (ecrecover) for EIP-191 signatures: libsecp256k1 (Bitcoin Core's
@@ -7,25 +7,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
  * node:crypto has no recovery. A cold group send checks one device certificate per member
  * device, 200 for 100 two-device members: ~0.7 ms each here against ~1.7 ms with @noble, which
  * stays as the portable implementation the tests hold this one against.
- *
- * Loaded on first use (synchronously, from its CommonJS build): compiling the WebAssembly costs
- * ~30 ms, which commands that check no signature should not pay.
  */
-
-type Libsecp = { recover(hash: Uint8Array, signature: Uint8Array, recoveryId: 0 | 1 | 2 | 3, compressed?: boolean): Uint8Array | null };
-
-let libsecp: Libsecp | null | undefined;
-
-function loadLibsecp(): Libsecp | null {
-  if (libsecp === undefined) {
-    try {
-      libsecp = createRequire(import.meta.url)('tiny-secp256k1') as Libsecp;
-    } catch {
-      libsecp = null;
-    }
-  }
-  return libsecp;
-}
 
 /**
  * The uncompressed public key (65 bytes) that signed `hash` with the compact `signature` (r‖s,

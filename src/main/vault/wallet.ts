@@ -4,13 +4,14 @@ import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { HDKey } from '@scure/bip32';
 import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { loadLibsecp } from './libsecp256k1.js';
 import { recoverPublicKey } from './public-key-recovery.js';
 import { VaultError } from './vault-error.js';
 import { ADDRESS } from '../../shared/identity-patterns.js';
 
 /**
  * The wallet half of an identity: a secp256k1 key, an Ethereum address, EIP-191 signatures.
- * Pure but for recovery, which uses libsecp256k1 where it loads (public-key-recovery.ts), and
+ * Pure but for signing and recovery, which use libsecp256k1 where it loads (libsecp256k1.ts), and
  * the public key of a private key, which OpenSSL derives.
  */
 
@@ -99,13 +100,25 @@ export function hashPersonalMessage(message: string | Uint8Array): Uint8Array {
   return keccak_256(all);
 }
 
-/** personal_sign: 0x + r(32) s(32) v(1), v = 27 + recovery bit, s always low. */
-export function signPersonalMessage(privateKey: Uint8Array, message: string | Uint8Array): string {
-  const rec = secp256k1.sign(hashPersonalMessage(message), privateKey, { prehash: false, lowS: true, format: 'recovered' });
-  // noble's 'recovered' layout is [recovery, r, s]
+/**
+ * personal_sign: 0x + r(32) s(32) v(1), v = 27 + recovery bit, s always low. Deterministic
+ * (RFC 6979), so both implementations give the same bytes; libsecp256k1's first signature
+ * costs its ~30 ms load, @noble's first built a 100–250 ms table (every command-line send paid it).
+ */
+export function signPersonalMessage(privateKey: Uint8Array, message: string | Uint8Array, implementation: 'fastest' | 'noble' = 'fastest'): string {
+  const hash = hashPersonalMessage(message);
+  const lib = implementation === 'fastest' ? loadLibsecp() : null;
   const out = new Uint8Array(65);
-  out.set(rec.subarray(1), 0);
-  out[64] = 27 + rec[0];
+  if (lib) {
+    const { signature, recoveryId } = lib.signRecoverable(hash, privateKey);
+    out.set(signature, 0);
+    out[64] = 27 + recoveryId;
+  } else {
+    const rec = secp256k1.sign(hash, privateKey, { prehash: false, lowS: true, format: 'recovered' });
+    // noble's 'recovered' layout is [recovery, r, s]
+    out.set(rec.subarray(1), 0);
+    out[64] = 27 + rec[0];
+  }
   return '0x' + bytesToHex(out);
 }
 

@@ -1,5 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hexToBytes } from '@noble/hashes/utils.js';
+import fc from 'fast-check';
 import { getAddress, recoverMessageAddress, verifyMessage } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
@@ -111,6 +112,16 @@ describe('EIP-191 personal_sign', () => {
       const s = BigInt('0x' + ours.slice(66, 130));
       expect(s <= N / 2n).toBe(true);
     }
+  });
+
+  it('libsecp256k1 and @noble give the same signature, byte for byte, for any key and message', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 48, maxLength: 48 }), fc.uint8Array({ maxLength: 300 }), (seed, message) => {
+        const key = secp256k1.utils.randomSecretKey(seed);
+        expect(signPersonalMessage(key, message)).toBe(signPersonalMessage(key, message, 'noble'));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('recovers the signer, as viem does', async () => {
