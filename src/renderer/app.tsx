@@ -121,11 +121,13 @@ function Shell() {
   }, [showView]);
   useUnreadTitle();
   useReadOnReturn();
+  const listed = useStore((s) => s.conversationsLoaded);
   useEffect(() => {
-    // after the inbox's first frame, when the page is idle: the other sections, ready before they are asked for
+    if (!listed) return;
+    // once the inbox is drawn and the page idle: the other sections, ready before they are asked for
     const id = requestIdleCallback(() => Object.values(screens).forEach((load) => void load().catch(() => undefined)), { timeout: 2000 });
     return () => cancelIdleCallback(id);
-  }, []);
+  }, [listed]);
 
   return (
     <div className="shell">

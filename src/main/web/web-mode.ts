@@ -8,7 +8,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AppServices } from '../app-core/app-services.js';
+import { AppServices } from '../app-core/app-services.js';
+import { relayLauncherBesideThisCode } from '../app-core/relay-launcher.js';
 import type { Handlers } from '../commands/handler-types.js';
 import { startWebServer, type RunningWebServer } from './web-server.js';
 
@@ -76,18 +77,22 @@ export function openInBrowser(url: string): void {
 }
 
 /**
- * The web server listens first and the services start after it (their code loaded then: the
- * relay child, the vault worker, the local database and an unlock's key derivation), so the
- * browser loads the page meanwhile: `onListening` gets the link at once, and calls that arrive
- * early wait for the services.
+ * The web server listens while the services start (the relay child, the vault worker, the
+ * local database and an unlock's key derivation), so the browser loads the page meanwhile:
+ * `onListening` gets the link at once, and calls that arrive early wait for the services.
  */
 export async function runWebMode(
   opts: WebModeOptions & { onListening?: (server: RunningWebServer) => void },
   log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<{ services: AppServices; server: RunningWebServer; close: () => Promise<void> }> {
   await ensureWebBuild(log);
-  let started!: (services: Promise<AppServices>) => void;
-  const starting = new Promise<AppServices>((resolve) => (started = resolve));
+  const starting = AppServices.start({
+    dataDir: opts.dataDir,
+    shell: 'web',
+    relayLauncher: relayLauncherBesideThisCode(),
+    openExternal: async (url) => openInBrowser(url),
+    ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
+  });
   // dispatch() checks the name against the contract before it asks for a handler
   const handlers = new Proxy({} as Handlers, {
     get: (_target, name: string) => async (args: unknown) => ((await starting).handlers as unknown as Record<string, (a: unknown) => Promise<unknown>>)[name](args),
@@ -101,20 +106,14 @@ export async function runWebMode(
       off?.();
     };
   };
-  const server = await startWebServer({ staticDir: webBuildDir, handlers, subscribe, port: opts.port, onLaunchCodeUsed: () => log('the launch link was used to open the app; it will not work again') });
+  let server: RunningWebServer;
+  try {
+    server = await startWebServer({ staticDir: webBuildDir, handlers, subscribe, port: opts.port, onLaunchCodeUsed: () => log('the launch link was used to open the app; it will not work again') });
+  } catch (e) {
+    await starting.then((s) => s.close(), () => undefined);
+    throw e;
+  }
   opts.onListening?.(server);
-  started(
-    (async () => {
-      const [{ AppServices }, { relayLauncherBesideThisCode }] = await Promise.all([import('../app-core/app-services.js'), import('../app-core/relay-launcher.js')]);
-      return AppServices.start({
-        dataDir: opts.dataDir,
-        shell: 'web',
-        relayLauncher: relayLauncherBesideThisCode(),
-        openExternal: async (url) => openInBrowser(url),
-        ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
-      });
-    })(),
-  );
   let services: AppServices;
   try {
     services = await starting;

@@ -37,6 +37,11 @@ export interface MessagesSlice {
   /** main removed these (their timer ran out, or they were withdrawn before they left) */
   messagesRemoved: (conversationId: ConversationId, ids: string[]) => void;
   loadMessages: (id: ConversationId) => Promise<void>;
+  /**
+   * The newest page of each of these not loaded yet, one after another: a conversation opened
+   * then draws at once from it (live events keep a loaded list current; the open lists it afresh).
+   */
+  prefetchNewestPages: (ids: ConversationId[]) => Promise<void>;
   /** the list opened at one message: a page older than it, it, and everything newer */
   loadMessagesAround: (id: ConversationId, messageId: string) => Promise<void>;
   /** the page before the oldest loaded; does nothing while one is on its way or when none remain */
@@ -88,6 +93,9 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
   loadMessages: async (id) => {
     const list = await call('messages.list', { conversationId: id, limit: MESSAGE_PAGE });
     get().messagesListed(id, list);
+  },
+  prefetchNewestPages: async (ids) => {
+    for (const id of ids) if (!get().messagesByConversation[id]) await get().loadMessages(id);
   },
   loadMessagesAround: async (id, messageId) => {
     const list = await call('messages.list', { conversationId: id, around: messageId, limit: MESSAGE_PAGE });
