@@ -67,7 +67,7 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
     set({ activeConversationId: id });
     get().showView('chats');
     if (!id) return;
-    await (at ? get().loadMessagesAround(id, at) : get().loadMessages(id));
+    await (at ? get().loadMessagesAround(id, at) : get().openNewestPage(id));
     const c = get().conversations.find((x) => x.id === id);
     if (c && c.unread > 0) {
       set((s) => ({ conversations: readCleared(s.conversations, id) }));
