@@ -79,6 +79,12 @@ export async function buildNode({ log = (line) => process.stderr.write(`${line}\
     // not all of viem), which is most of the relay's idle memory. Left external: the native
     // module, packages that read files beside themselves, tools loaded only on demand.
     external: EXTERNAL,
+    // A lazy `import()` of our own code (stakes' viem, a command's module) becomes a chunk of its
+    // own, loaded when used: without splitting it stayed in the entry's file and every start
+    // parsed it (the client's ~1.2 MB, 40 % of it viem for stakes alone).
+    splitting: true,
+    // beside the entries: code that finds files beside itself (vault-worker.js, relay-cli.js) may be in a chunk
+    chunkNames: '[name]-[hash]',
     // bundled CommonJS packages call require() for Node's built-ins
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     // V8 keeps every script's source in the heap: less text is less memory (names are kept,

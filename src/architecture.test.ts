@@ -306,6 +306,26 @@ describe('architecture', () => {
     expect(touching.map(rel).filter((f) => !f.endsWith('/bridge.ts'))).toEqual([]);
   });
 
+  it('the page carries no typebox: what the renderer imports builds no API schemas (all of typebox would come with them)', () => {
+    const seen = new Set<string>();
+    const bad: string[] = [];
+    const visit = (f: string, trail: string[]) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      // type-only imports are erased: they bring nothing into the page
+      for (const m of readFileSync(f, 'utf8').matchAll(IMPORT)) {
+        if (/^\s*(?:import|export)\s+type\s/.test(m[0])) continue;
+        const spec = m[1] ?? m[2] ?? m[3];
+        if (spec === 'typebox' || spec.startsWith('typebox/')) bad.push([...trail, rel(f)].join(' → '));
+        const target = resolveLocal(f, spec);
+        if (target) visit(target, [...trail, rel(f)]);
+      }
+    };
+    visit(join(SRC, 'renderer/main.tsx'), []);
+    expect(seen.size).toBeGreaterThan(20);
+    expect(bad).toEqual([]);
+  });
+
   it('SQL lives only in store modules', () => {
     const sqlish = /\.prepare\(|\.exec\(\s*[`'"]|\.pragma\(/;
     const offenders = files

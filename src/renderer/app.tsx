@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { bridgeKind } from './bridge.js';
 import { Avatar } from './components/avatar.js';
@@ -9,17 +9,32 @@ import { Toasts } from './components/toasts.js';
 import { subscribeToMain } from './events.js';
 import { PersonName } from './components/person-name.js';
 import { Chats } from './screens/chats.js';
-import { Directory } from './screens/directory.js';
-import { Groups } from './screens/groups.js';
-import { Onboarding } from './screens/onboarding.js';
-import { Unlock } from './screens/unlock.js';
-import { Requests } from './screens/requests.js';
-import { Settings } from './screens/settings.js';
-import { Stakes } from './screens/stakes.js';
 import { unreadTotal } from './store/conversations-slice.js';
 import { useStore } from './store/store.js';
 import { errorMessages, translateError } from './i18n/error-messages.js';
 import type { View } from './store/ui-slice.js';
+
+/**
+ * The screens a start with an open wallet does not show first load in chunks of their own: the
+ * page that opens on the inbox parses and runs less before it draws. They are fetched once the
+ * inbox is on screen (see Shell), so switching to one later finds it loaded.
+ */
+const screens = {
+  directory: () => import('./screens/directory.js'),
+  groups: () => import('./screens/groups.js'),
+  onboarding: () => import('./screens/onboarding.js'),
+  unlock: () => import('./screens/unlock.js'),
+  requests: () => import('./screens/requests.js'),
+  settings: () => import('./screens/settings.js'),
+  stakes: () => import('./screens/stakes.js'),
+};
+const Directory = lazy(() => screens.directory().then((m) => ({ default: m.Directory })));
+const Groups = lazy(() => screens.groups().then((m) => ({ default: m.Groups })));
+const Onboarding = lazy(() => screens.onboarding().then((m) => ({ default: m.Onboarding })));
+const Unlock = lazy(() => screens.unlock().then((m) => ({ default: m.Unlock })));
+const Requests = lazy(() => screens.requests().then((m) => ({ default: m.Requests })));
+const Settings = lazy(() => screens.settings().then((m) => ({ default: m.Settings })));
+const Stakes = lazy(() => screens.stakes().then((m) => ({ default: m.Stakes })));
 
 export function App() {
   const status = useStore((s) => s.status);
@@ -56,7 +71,7 @@ export function App() {
   else screen = <Shell />;
   return (
     <>
-      {screen}
+      <Suspense fallback={<Splash />}>{screen}</Suspense>
       <Toasts />
     </>
   );
@@ -125,6 +140,13 @@ function Shell() {
   }, [showView]);
   useUnreadTitle();
   useReadOnReturn();
+  const listed = useStore((s) => s.conversationsLoaded);
+  useEffect(() => {
+    if (!listed) return;
+    // once the inbox is drawn and the page idle: the other sections, ready before they are asked for
+    const id = requestIdleCallback(() => Object.values(screens).forEach((load) => void load().catch(() => undefined)), { timeout: 2000 });
+    return () => cancelIdleCallback(id);
+  }, [listed]);
 
   return (
     <div className="shell">
@@ -132,11 +154,13 @@ function Shell() {
       <main className="content" aria-label={intl.formatMessage(navLabels[view])}>
         <OfflineBanner />
         {view === 'chats' && <Chats />}
-        {view === 'requests' && <Requests />}
-        {view === 'directory' && <Directory />}
-        {view === 'groups' && <Groups />}
-        {view === 'stakes' && <Stakes />}
-        {view === 'settings' && <Settings />}
+        <Suspense fallback={null}>
+          {view === 'requests' && <Requests />}
+          {view === 'directory' && <Directory />}
+          {view === 'groups' && <Groups />}
+          {view === 'stakes' && <Stakes />}
+          {view === 'settings' && <Settings />}
+        </Suspense>
       </main>
     </div>
   );

@@ -2,8 +2,13 @@
  * Files in messages as the app sees them (issue 12): the bounds the renderer checks before it
  * hands bytes over, the doorway checks again, and the view of a message's files.
  */
-import { DEFAULT_MAX_BLOB_MIB } from './api/blobs.js';
 
+/**
+ * The relay's default cap on one blob, in MiB (operators change it with --max-blob-mib). Here,
+ * not in api/blobs.ts, so that the renderer's bounds do not bring the API schemas (and all of
+ * typebox, ~15 % of the renderer's code) into the page.
+ */
+export const DEFAULT_MAX_BLOB_MIB = 25;
 /** Most files one message carries. */
 export const MAX_FILES = 10;
 /** AES-GCM's tag, which the blob carries after the ciphertext. */

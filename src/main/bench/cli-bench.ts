@@ -5,6 +5,8 @@
  * - cli_whoami_ms / cli_send_ms: `node bin/client.mjs … whoami` and `send @bob …` (built code,
  *   the unlock remembered by the previous command);
  * - cli_whoami_npm_ms: the same through `npm run client` (npm's own start-up on top);
+ * - cli_init_ms: `init --relay … --handle …` on a new profile with a passphrase (a new wallet,
+ *   its two scrypt wraps at the production cost, signing in, claiming the handle), median of three;
  * - cli_whoami_from_source_ms: the baseline, the source under tsx with --unlock-ttl 0, which
  *   is how every command ran before (tsx, and scrypt on every unlock).
  */
@@ -41,8 +43,12 @@ export async function benchCli(opts: { quick?: boolean; log?: (line: string) => 
   const bob = join(dir, 'bob');
   const built = (profile: string, ...args: string[]) => run(process.execPath, [client, '--profile', profile, ...args]);
   try {
-    await built(alice, 'init', '--relay', relay.ready, '--handle', 'bench_alice');
-    await built(bob, 'init', '--relay', relay.ready, '--handle', 'bench_bob');
+    const inits = [
+      (await built(alice, 'init', '--relay', relay.ready, '--handle', 'bench_alice')).ms,
+      (await built(bob, 'init', '--relay', relay.ready, '--handle', 'bench_bob')).ms,
+      (await built(join(dir, 'carol'), 'init', '--relay', relay.ready, '--handle', 'bench_carol')).ms,
+    ];
+    log(`cli bench: init (built) ${inits.map((x) => x.toFixed(0)).join(', ')} ms`);
     // bob accepts alice, so her sends are plain inbox sends to a known contact
     const aliceAddress = (JSON.parse((await built(alice, 'whoami')).stdout) as { address: string }).address;
     await built(bob, 'allow', aliceAddress);
@@ -61,7 +67,7 @@ export async function benchCli(opts: { quick?: boolean; log?: (line: string) => 
     const fromSource = await timed('whoami (source under tsx, no remembered unlock)', () =>
       run(process.execPath, ['--import', 'tsx', 'src/main/client/cli/cli.ts', '--profile', alice, '--unlock-ttl', '0', 'whoami']),
     );
-    return { cli_whoami_ms: whoami, cli_send_ms: send, cli_whoami_npm_ms: whoamiNpm, cli_whoami_from_source_ms: fromSource };
+    return { cli_whoami_ms: whoami, cli_send_ms: send, cli_init_ms: Math.round(median(inits)), cli_whoami_npm_ms: whoamiNpm, cli_whoami_from_source_ms: fromSource };
   } finally {
     await relay.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -16,13 +16,15 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { gcm } from '@noble/ciphers/aes.js';
 import { x25519 } from '@noble/curves/ed25519.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { nodeSealer } from '../vault/sealer-node.js';
-import { recoverPersonalSigner, signPersonalMessage, walletFromPrivateKey } from '../vault/wallet.js';
+import { hashPersonalMessage, recoverPersonalSigner, signPersonalMessage, walletFromPrivateKey } from '../vault/wallet.js';
+import { recoverPublicKey } from '../vault/public-key-recovery.js';
 
 /**
- * Where the vault uses node:crypto beside @noble/curves (its one secp256k1 and X25519 library),
+ * Where the vault uses node:crypto and libsecp256k1 rather than @noble/curves (pure JS),
  * and why, measured in one run. Seal/open of 200-byte frames, three ways:
  * - `native`: the bare node:crypto pipeline (X25519 + HKDF + AES-GCM with the same primitive
  *   choices as the sealer) without validation, encoding or error mapping — the ceiling;
@@ -30,7 +32,8 @@ import { recoverPersonalSigner, signPersonalMessage, walletFromPrivateKey } from
  * - `noble`: the same seal on @noble's primitives, the baseline that keeps node:crypto there.
  * The rounds interleave the variants so machine drift hits all of them alike; each figure is
  * the median over rounds. Target: seal_fast >= 0.8 x seal_native.
- * Then secp256k1: EIP-191 recovery (@noble; node:crypto has none), and a wallet's public key
+ * Then secp256k1: EIP-191 recovery through libsecp256k1, the vault's one implementation, beside
+ * the same recovery on @noble (node:crypto has none), and a wallet's public key
  * the first time in a fresh process, as an unlock pays it: @noble against OpenSSL's ECDH
  * (openssl-address.ts), the median of a few child processes each.
  */
@@ -146,6 +149,11 @@ export async function benchCrypto(options: CryptoBenchOptions = {}): Promise<Rec
 
   const wallet = walletFromPrivateKey('0x' + '42'.repeat(32));
   const signed = signPersonalMessage(wallet.privateKey, frame.toString('base64'));
+  const signedHash = hashPersonalMessage(frame.toString('base64'));
+  const signedBytes = Buffer.from(signed.slice(2), 'hex');
+  // the same recovery on @noble: the baseline that keeps libsecp256k1 as the vault's secp256k1
+  const nobleRecover = () => secp256k1.Signature.fromBytes(signedBytes.subarray(0, 64), 'compact').addRecoveryBit(signedBytes[64] - 27).recoverPublicKey(signedHash).toBytes(false);
+  if (!Buffer.from(nobleRecover()).equals(Buffer.from(recoverPublicKey(signedHash, signedBytes.subarray(0, 64), (signedBytes[64] - 27) as 0 | 1)!))) throw new Error('the recoveries disagree');
 
   const samples: Record<string, number[]> = {};
   const add = (name: string, value: number) => (samples[name] ??= []).push(value);
@@ -158,6 +166,7 @@ export async function benchCrypto(options: CryptoBenchOptions = {}): Promise<Rec
       ['open_fast_ops_s', () => nodeSealer.open(recipient.privateKey, fastSealed)],
       ['open_noble_ops_s', () => noble.open(nobleSealed)],
       ['eip191_recover_ops_s', () => recoverPersonalSigner(frame.toString('base64'), signed)],
+      ['eip191_recover_noble_ops_s', nobleRecover],
     ];
     for (const [name, fn] of variants) {
       add(name, measure(durationMs, fn));
@@ -174,6 +183,7 @@ export async function benchCrypto(options: CryptoBenchOptions = {}): Promise<Rec
   out.open_fast_vs_native = ratio('open_fast_ops_s', 'open_native_ops_s');
   out.seal_noble_vs_native = ratio('seal_noble_ops_s', 'seal_native_ops_s');
   out.open_noble_vs_native = ratio('open_noble_ops_s', 'open_native_ops_s');
+  out.recover_vs_noble = ratio('eip191_recover_ops_s', 'eip191_recover_noble_ops_s');
   out.pubkey_first_openssl_vs_noble = ratio('pubkey_first_openssl_ms', 'pubkey_first_noble_ms');
   out.seal_fast_meets_target = out.seal_fast_vs_native >= 0.8 ? 1 : 0;
   return out;

@@ -104,7 +104,7 @@ export const SECTIONS: BenchSection[] = [
     load: () =>
       optionalSection('delivery', './ui-delivery-bench.ts', 'benchUiDelivery', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
-        targets: { ui_delivery_p50_ms: { op: '<=', value: 150 } },
+        targets: { ui_delivery_p50_ms: { op: '<=', value: 100 } },
       }),
   },
   {
@@ -122,7 +122,7 @@ export const SECTIONS: BenchSection[] = [
     load: () =>
       optionalSection('cli', './cli-bench.ts', 'benchCli', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
-        targets: { cli_whoami_ms: { op: '<=', value: 800 }, cli_send_ms: { op: '<=', value: 800 } },
+        targets: { cli_whoami_ms: { op: '<=', value: 500 }, cli_send_ms: { op: '<=', value: 500 }, cli_init_ms: { op: '<=', value: 2000 } },
       }),
   },
 ];

@@ -1,13 +1,13 @@
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { hashTypedData, keccak256, serializeTransaction, type TransactionSerializableEIP1559, type TypedDataDefinition } from 'viem';
 import { ADDRESS } from '../../shared/identity-patterns.js';
+import { libsecp256k1 } from './libsecp256k1.js';
 import { VaultError } from './vault-error.js';
 import type { TransactionToSign, TypedDataToSign } from './vault-protocol.js';
 
 /**
  * Signing for the stake escrow: EIP-1559 transactions and EIP-712 typed data, with the wallet
- * key inside the vault worker. viem only serialises and hashes here; the signature is noble's,
+ * key inside the vault worker. viem only serialises and hashes here; the signature is libsecp256k1's,
  * as for every other signature the vault makes. Loaded on first use (viem is slow to load).
  */
 
@@ -19,10 +19,10 @@ function uint(value: unknown, name: string): bigint {
   return BigInt(value);
 }
 
-/** [recovery, r, s] from noble's 'recovered' layout, low S. */
+/** r, s (low S) and the recovery bit. */
 function signDigest(privateKey: Uint8Array, digest: Uint8Array): { r: `0x${string}`; s: `0x${string}`; recovery: number } {
-  const rec = secp256k1.sign(digest, privateKey, { prehash: false, lowS: true, format: 'recovered' });
-  return { recovery: rec[0], r: `0x${bytesToHex(rec.subarray(1, 33))}`, s: `0x${bytesToHex(rec.subarray(33, 65))}` };
+  const { signature, recoveryId } = libsecp256k1().signRecoverable(digest, privateKey);
+  return { recovery: recoveryId, r: `0x${bytesToHex(signature.subarray(0, 32))}`, s: `0x${bytesToHex(signature.subarray(32, 64))}` };
 }
 
 /** The signed transaction, ready for eth_sendRawTransaction, and its hash. */

@@ -1,10 +1,10 @@
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { libsecp256k1 } from './libsecp256k1.js';
+import { VaultError } from './vault-error.js';
 
 /**
- * secp256k1 public-key recovery (ecrecover) for EIP-191 signatures, with @noble/curves: the
- * one secp256k1 implementation here (signing, recovery, keys). node:crypto has no recovery, so
- * nothing faster is at hand without a second curve library; the crypto bench keeps the figure
- * (`eip191_recover_ops_s`). A cold group send checks one device certificate per member device.
+ * secp256k1 public-key recovery (ecrecover) for EIP-191 signatures, through the vault's one
+ * secp256k1 implementation (libsecp256k1.ts); node:crypto has no recovery. The crypto bench keeps
+ * the figure (`eip191_recover_ops_s`).
  */
 
 /**
@@ -12,9 +12,11 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
  * 64 bytes) and recovery bit, or null when none does. Callers check low-S first.
  */
 export function recoverPublicKey(hash: Uint8Array, signature: Uint8Array, recovery: 0 | 1): Uint8Array | null {
+  const lib = libsecp256k1();
   try {
-    return secp256k1.Signature.fromBytes(signature, 'compact').addRecoveryBit(recovery).recoverPublicKey(hash).toBytes(false);
-  } catch {
+    return lib.recover(hash, signature, recovery, false);
+  } catch (e) {
+    if (e instanceof VaultError) throw e;
     return null; // r or s out of range, or no point with that x
   }
 }

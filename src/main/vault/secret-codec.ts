@@ -82,13 +82,22 @@ const AAD = Buffer.from('relay-vault-passphrase-v1');
  * that records salt and parameters, so they can be raised later without breaking old files.
  * A wrong passphrase fails GCM authentication and surfaces as `bad-passphrase`.
  */
-export function passphraseCodec(passphrase: string, params: ScryptParams = scryptFor(passphrase)): VaultCodec {
+export function passphraseCodec(passphrase: string, params: ScryptParams = scryptFor(passphrase), opts: { deriveAhead?: boolean } = {}): VaultCodec {
   if (typeof passphrase !== 'string' || passphrase.length === 0) throw new VaultError('no-passphrase', 'a passphrase is required');
+  const fresh = () => {
+    const salt = randomBytes(16);
+    return { salt, key: deriveKey(passphrase, salt, params) };
+  };
+  // `deriveAhead`: the first wrap's key (a salt of its own, used once) is derived from now on,
+  // beside whatever the caller does meanwhile (a new wallet's own scrypt in the vault worker)
+  let ahead = opts.deriveAhead ? fresh() : null;
+  ahead?.key.catch(() => undefined);
   return {
     async encrypt(plain) {
-      const salt = randomBytes(16);
+      const { salt, key: derived } = ahead ?? fresh();
+      ahead = null;
       const nonce = randomBytes(12);
-      const key = await deriveKey(passphrase, salt, params);
+      const key = await derived;
       const cipher = createCipheriv('aes-256-gcm', key, nonce);
       cipher.setAAD(AAD);
       const ct = Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);

@@ -26,6 +26,7 @@ export type VaultErrorCode =
   | 'corrupt-vault'
   | 'siwe-rejected'
   | 'bad-request'
+  | 'crypto-unavailable' // libsecp256k1 did not load (libsecp256k1.ts)
   // transport between client and worker
   | 'timeout'
   | 'worker-crashed'

@@ -1,17 +1,17 @@
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { HDKey } from '@scure/bip32';
 import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { libsecp256k1 } from './libsecp256k1.js';
 import { recoverPublicKey } from './public-key-recovery.js';
 import { VaultError } from './vault-error.js';
 import { ADDRESS } from '../../shared/identity-patterns.js';
 
 /**
  * The wallet half of an identity: a secp256k1 key, an Ethereum address, EIP-191 signatures.
- * Pure, on @noble/curves (recovery: public-key-recovery.ts); the unlock derives its address
- * through OpenSSL instead (openssl-address.ts), measured faster on that cold path.
+ * Pure; signing, recovery and key checks through libsecp256k1 (libsecp256k1.ts), the unlock's
+ * address through OpenSSL (openssl-address.ts), measured faster on that cold path.
  */
 
 export const DERIVATION_PATH = "m/44'/60'/0'/0/0";
@@ -46,13 +46,15 @@ export function toChecksumAddress(address: string): string {
 }
 
 export function addressFromPublicKey(publicKey: Uint8Array): string {
-  const uncompressed = publicKey.length === 65 ? publicKey : secp256k1.Point.fromBytes(publicKey).toBytes(false);
+  const uncompressed = publicKey.length === 65 ? publicKey : libsecp256k1().pointCompress(publicKey, false);
   return '0x' + bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12));
 }
 
-/** The wallet's address (see openssl-address.ts for the one unlock uses, which skips @noble's warm-up). */
+/** The wallet's address (see openssl-address.ts for the one unlock uses, which skips the WebAssembly load). */
 export function addressFromPrivateKey(privateKey: Uint8Array): string {
-  return addressFromPublicKey(secp256k1.getPublicKey(privateKey, false));
+  const publicKey = libsecp256k1().pointFromScalar(privateKey, false);
+  if (!publicKey) throw new VaultError('bad-private-key', 'not a valid secp256k1 private key');
+  return addressFromPublicKey(publicKey);
 }
 
 /** Words separated by single spaces, lower-case, NFKD (BIP-39's normal form). */
@@ -85,7 +87,7 @@ export function walletFromPrivateKey(hex: string): WalletKey {
     throw new VaultError('bad-private-key', 'a private key is 64 hex characters, optionally starting with 0x');
   }
   const privateKey = hexToBytes(hex.trim().replace(/^0[xX]/, '').toLowerCase());
-  if (!secp256k1.utils.isValidSecretKey(privateKey)) throw new VaultError('bad-private-key', 'not a valid secp256k1 private key');
+  if (!libsecp256k1().isPrivate(privateKey)) throw new VaultError('bad-private-key', 'not a valid secp256k1 private key');
   return { privateKey, address: addressFromPrivateKey(privateKey) };
 }
 
@@ -99,13 +101,12 @@ export function hashPersonalMessage(message: string | Uint8Array): Uint8Array {
   return keccak_256(all);
 }
 
-/** personal_sign: 0x + r(32) s(32) v(1), v = 27 + recovery bit, s always low. */
+/** personal_sign: 0x + r(32) s(32) v(1), v = 27 + recovery bit, s always low; RFC 6979, so deterministic. */
 export function signPersonalMessage(privateKey: Uint8Array, message: string | Uint8Array): string {
-  const rec = secp256k1.sign(hashPersonalMessage(message), privateKey, { prehash: false, lowS: true, format: 'recovered' });
-  // noble's 'recovered' layout is [recovery, r, s]
+  const { signature, recoveryId } = libsecp256k1().signRecoverable(hashPersonalMessage(message), privateKey);
   const out = new Uint8Array(65);
-  out.set(rec.subarray(1), 0);
-  out[64] = 27 + rec[0];
+  out.set(signature, 0);
+  out[64] = 27 + recoveryId;
   return '0x' + bytesToHex(out);
 }
 
@@ -119,14 +120,20 @@ export function recoverPersonalSigner(message: string | Uint8Array, signature: s
   let v = bytes[64];
   if (v >= 27) v -= 27;
   if (v !== 0 && v !== 1) return null;
+  if (!lowS(bytes.subarray(32, 64))) return null;
   try {
-    const sig = secp256k1.Signature.fromBytes(bytes.subarray(0, 64), 'compact');
-    if (sig.hasHighS()) return null;
     const publicKey = recoverPublicKey(hashPersonalMessage(message), bytes.subarray(0, 64), v);
     return publicKey === null ? null : addressFromPublicKey(publicKey);
   } catch {
     return null;
   }
+}
+
+/** secp256k1's group order n, halved: an s above it is the malleable twin of a valid signature. */
+const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+function lowS(s: Uint8Array): boolean {
+  return BigInt('0x' + bytesToHex(s)) <= HALF_ORDER;
 }
 
 export function verifyPersonalSignature(message: string | Uint8Array, signature: string, address: string): boolean {

@@ -19,6 +19,16 @@ export interface ConversationsSlice {
   loadSession: () => Promise<void>;
 }
 
+/** the most recent conversations, whose newest page is fetched once the inbox is drawn */
+const PREFETCHED_CONVERSATIONS = 3;
+
+/** After the inbox's first frames, when the page has nothing else to do. */
+function prefetchOnceIdle(work: () => Promise<void>): void {
+  const run = () => void work().catch(() => undefined);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 200);
+}
+
 function byRecent(a: ConversationSummary, b: ConversationSummary): number {
   const at = a.lastMessage?.at ?? a.updatedAt;
   const bt = b.lastMessage?.at ?? b.updatedAt;
@@ -57,7 +67,7 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
     set({ activeConversationId: id });
     get().showView('chats');
     if (!id) return;
-    await (at ? get().loadMessagesAround(id, at) : get().loadMessages(id));
+    await (at ? get().loadMessagesAround(id, at) : get().openNewestPage(id));
     const c = get().conversations.find((x) => x.id === id);
     if (c && c.unread > 0) {
       set((s) => ({ conversations: readCleared(s.conversations, id) }));
@@ -80,6 +90,7 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
   loadSession: async () => {
     const [list, requests, invitations] = await Promise.all([call('conversations.list', {}), call('requests.list', {}), call('invitations.list', {}).catch(() => null)]);
     get().conversationsListed(list);
+    prefetchOnceIdle(() => get().prefetchNewestPages(get().conversations.slice(0, PREFETCHED_CONVERSATIONS).map((c) => c.id)));
     get().requestsListed(requests);
     // the relay may be unreachable at start; the next sync pass fetches them
     if (invitations) get().invitationsListed(invitations);

@@ -37,6 +37,13 @@ export interface MessagesSlice {
   /** main removed these (their timer ran out, or they were withdrawn before they left) */
   messagesRemoved: (conversationId: ConversationId, ids: string[]) => void;
   loadMessages: (id: ConversationId) => Promise<void>;
+  /**
+   * The newest page of each of these not loaded yet, one after another: a conversation opened
+   * then draws at once from it (live events keep a loaded list current; the open lists it afresh).
+   */
+  prefetchNewestPages: (ids: ConversationId[]) => Promise<void>;
+  /** Opening: the newest page, unless a prefetch listed it and it has not been opened since (live events kept it current). */
+  openNewestPage: (id: ConversationId) => Promise<void>;
   /** the list opened at one message: a page older than it, it, and everything newer */
   loadMessagesAround: (id: ConversationId, messageId: string) => Promise<void>;
   /** the page before the oldest loaded; does nothing while one is on its way or when none remain */
@@ -46,6 +53,9 @@ export interface MessagesSlice {
   /** a contact request with an intro, from the directory; resolves with the relay's answer (or still `sending` when offline) */
   sendContactRequest: (to: string, intro: string) => Promise<ChatMessage>;
 }
+
+/** conversations a prefetch listed that have not been opened since */
+const prefetched = new Set<ConversationId>();
 
 function setLoadingOlder(s: Store, id: ConversationId, loadingOlder: boolean): Partial<Store> {
   const h = s.historyByConversation[id];
@@ -88,6 +98,17 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
   loadMessages: async (id) => {
     const list = await call('messages.list', { conversationId: id, limit: MESSAGE_PAGE });
     get().messagesListed(id, list);
+  },
+  prefetchNewestPages: async (ids) => {
+    for (const id of ids) {
+      if (get().messagesByConversation[id]) continue;
+      await get().loadMessages(id);
+      prefetched.add(id);
+    }
+  },
+  openNewestPage: async (id) => {
+    const fresh = prefetched.delete(id) && get().messagesByConversation[id] !== undefined;
+    if (!fresh) await get().loadMessages(id);
   },
   loadMessagesAround: async (id, messageId) => {
     const list = await call('messages.list', { conversationId: id, around: messageId, limit: MESSAGE_PAGE });

@@ -18,5 +18,4 @@ export const BlobUploadResult = Type.Object(
 );
 export type BlobUploadResult = Static<typeof BlobUploadResult>;
 
-/** The relay's default cap on one blob, in MiB (operators change it with --max-blob-mib). */
-export const DEFAULT_MAX_BLOB_MIB = 25;
+export { DEFAULT_MAX_BLOB_MIB } from '../attachments.js';

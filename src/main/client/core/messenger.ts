@@ -255,11 +255,19 @@ export class Messenger {
   /** Opens (creating) the profile folder, its database and its vault worker. */
   static async open(opts: MessengerOptions): Promise<Messenger> {
     mkdirSync(opts.profileDir, { recursive: true, mode: 0o700 });
-    const store = ProfileDatabase.openStore(join(opts.profileDir, DB_FILE));
     const vault = new VaultClient({ profileDir: opts.profileDir, codec: opts.codec, timeoutMs: opts.vaultTimeoutMs, scrypt: opts.scrypt });
-    const m = new Messenger(opts, store, vault);
+    // the worker's start (its own thread) goes on beside the store's opening and ours
+    const status = vault.status();
+    status.catch(() => undefined);
+    let m: Messenger;
     try {
-      const st = await vault.status();
+      m = new Messenger(opts, ProfileDatabase.openStore(join(opts.profileDir, DB_FILE)), vault);
+    } catch (e) {
+      await vault.close().catch(() => undefined);
+      throw e;
+    }
+    try {
+      const st = await status;
       if (st.hasWallet && st.address && st.deviceKey) m.wallet.identity = { address: st.address, deviceKey: st.deviceKey };
       // what ran out while the profile was closed goes now; the timer takes the rest
       m.changes.expireDue();

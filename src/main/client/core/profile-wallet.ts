@@ -47,8 +47,16 @@ export class ProfileWallet {
     };
   }
 
-  private passphraseCodec(passphrase: string): VaultCodec {
-    return passphraseCodec(passphrase, scryptFor(passphrase, this.d.scrypt));
+  private passphraseCodec(passphrase: string, opts?: { deriveAhead: boolean }): VaultCodec {
+    return passphraseCodec(passphrase, scryptFor(passphrase, this.d.scrypt), opts);
+  }
+
+  /**
+   * The API key's codec for a new wallet: a new wallet signs in next, and sealing its API key
+   * costs a scrypt; derived from now on, beside the vault's own (`init` ran the two in a row).
+   */
+  private newWalletCodec(passphrase: string): VaultCodec | undefined {
+    return this.d.codec ? undefined : this.passphraseCodec(passphrase, { deriveAhead: true });
   }
 
   me(): { address: string; deviceKey: string } {
@@ -58,8 +66,9 @@ export class ProfileWallet {
 
   async create(a: CommandArgs<'wallet.create'>): Promise<{ address: string; mnemonic: string }> {
     const passphrase = effectivePassphrase(a.passphrase);
+    const codec = this.newWalletCodec(passphrase);
     const w = await this.d.vault.createWallet(this.d.codec ? {} : { passphrase });
-    await this.opened(w.address, w.deviceKey, passphrase);
+    await this.opened(w.address, w.deviceKey, passphrase, codec);
     return { address: w.address, mnemonic: w.mnemonic };
   }
 
@@ -67,15 +76,17 @@ export class ProfileWallet {
     const passphrase = effectivePassphrase(a.passphrase);
     // pasted phrases come with stray spaces, line breaks and capitals
     const mnemonic = a.mnemonic.trim().toLowerCase().split(/\s+/).join(' ');
+    const codec = this.newWalletCodec(passphrase);
     const w = await this.d.vault.importMnemonic({ mnemonic, ...(this.d.codec ? {} : { passphrase }) });
-    await this.opened(w.address, w.deviceKey, passphrase);
+    await this.opened(w.address, w.deviceKey, passphrase, codec);
     return { address: w.address };
   }
 
   async importPrivateKey(a: CommandArgs<'wallet.importPrivateKey'>): Promise<{ address: string }> {
     const passphrase = effectivePassphrase(a.passphrase);
+    const codec = this.newWalletCodec(passphrase);
     const w = await this.d.vault.importPrivateKey({ privateKey: a.privateKey.trim(), ...(this.d.codec ? {} : { passphrase }) });
-    await this.opened(w.address, w.deviceKey, passphrase);
+    await this.opened(w.address, w.deviceKey, passphrase, codec);
     return { address: w.address };
   }
 

@@ -11,14 +11,10 @@
  *   `refund`, which also takes an ignored stake back (`refund`) once its deadline has passed;
  * - forfeit ("spam"): the recipient calls `forfeit(id)` and keeps the stake.
  */
-import {
-  BaseError, ContractFunctionRevertedError, HttpRequestError, TimeoutError, createPublicClient, encodeFunctionData, http,
-  type Hex, type PublicClient,
-} from 'viem';
+import type { Hex, PublicClient } from 'viem';
 import type { StakeConfig, StakeQuote, StakeRecord } from '../../../shared/api/stakes.js';
 import type { ChatMessage, StakeInfo, StakeSettings } from '../../../shared/domain.js';
 import { formatWei } from '../../../shared/stake/amount.js';
-import { ESCROW_ABI } from '../../contracts/escrow-artifact.js';
 import type { VaultClient } from '../../vault/vault-client.js';
 import type { LocalStore } from '../store/local-store.js';
 import type { FeatureHandlers } from '../core/feature-context.js';
@@ -111,9 +107,9 @@ export class Stakes {
     };
     if (!c.enabled || rpcUrl === null) return base;
     try {
-      return { ...base, balanceWei: (await this.chain(c).getBalance({ address: this.d.me().address as Hex })).toString() };
+      return { ...base, balanceWei: (await (await this.chain(c)).getBalance({ address: this.d.me().address as Hex })).toString() };
     } catch (e) {
-      return { ...base, balanceError: chainError(e, rpcUrl).message };
+      return { ...base, balanceError: (await chainLib()).chainError(e, rpcUrl).message };
     }
   }
 
@@ -133,12 +129,11 @@ export class Stakes {
     return this.settings();
   }
 
-  private chain(c: StakeConfig): PublicClient {
+  private async chain(c: StakeConfig): Promise<PublicClient> {
     const url = this.rpcUrlFor(c);
     if (url === null) throw new MessengerError('chain-unreachable', 'no RPC URL for the stake chain: set one in Settings');
-    if (this.client?.url !== url) {
-      this.client = { url, pub: createPublicClient({ transport: http(url, { retryCount: 1, timeout: RPC_TIMEOUT_MS }), pollingInterval: 250 }) };
-    }
+    const { chainClient } = await chainLib();
+    if (this.client?.url !== url) this.client = { url, pub: chainClient(url, RPC_TIMEOUT_MS) };
     return this.client.pub;
   }
 
@@ -181,7 +176,7 @@ export class Stakes {
       throw new MessengerError('stake-refused', 'the quote names another chain or escrow than the relay publishes');
     }
     if (!payment.txHash) {
-      const data = encodeFunctionData({ abi: ESCROW_ABI, functionName: 'deposit', args: [quote.recipient as Hex, quote.ref as Hex, quote.minDeadline] });
+      const data = (await chainLib()).escrowCall({ functionName: 'deposit', args: [quote.recipient as Hex, quote.ref as Hex, quote.minDeadline] });
       payment.txHash = await this.transact(c, data, BigInt(quote.amountWei), (hash) => {
         // kept before it is broadcast: a crash after this point resumes instead of paying twice
         this.d.store.setSetting(K.payment(messageId), JSON.stringify({ quote, txHash: hash } satisfies Payment));
@@ -251,7 +246,7 @@ export class Stakes {
     const stake = await this.activeFrom(address);
     if (!stake) throw new MessengerError('not-found', 'no active stake from that sender');
     if (stake.deadline <= Math.floor(this.now() / 1000)) throw new MessengerError('bad-argument', 'the stake is past its deadline: it can only go back to the sender now');
-    const hash = await this.transact(c, encodeFunctionData({ abi: ESCROW_ABI, functionName: 'forfeit', args: [stake.id as Hex] }), 0n);
+    const hash = await this.transact(c, (await chainLib()).escrowCall({ functionName: 'forfeit', args: [stake.id as Hex] }), 0n);
     await this.confirmed(c, hash);
     return stakeInfo({ ...stake, status: 'forfeited' }, this.d.me().address, c, Math.floor(this.now() / 1000));
   }
@@ -274,13 +269,13 @@ export class Stakes {
     if (stake.status !== 'active') throw new MessengerError('bad-argument', `the stake is already ${stake.status}`);
     let data: Hex;
     if (stake.releaseSignature) {
-      data = encodeFunctionData({ abi: ESCROW_ABI, functionName: 'releaseWithSig', args: [stake.id as Hex, stake.releaseSignature as Hex] });
+      data = (await chainLib()).escrowCall({ functionName: 'releaseWithSig', args: [stake.id as Hex, stake.releaseSignature as Hex] });
     } else {
       const head = await this.call(c, (pub) => pub.getBlock());
       if (Number(head.timestamp) < stake.deadline) {
         throw new MessengerError('bad-argument', `not refundable yet: the recipient has until ${new Date(stake.deadline * 1000).toISOString()} to answer`);
       }
-      data = encodeFunctionData({ abi: ESCROW_ABI, functionName: 'refund', args: [stake.id as Hex] });
+      data = (await chainLib()).escrowCall({ functionName: 'refund', args: [stake.id as Hex] });
     }
     await this.confirmed(c, await this.transact(c, data, 0n));
     return stakeInfo({ ...stake, status: stake.releaseSignature ? 'released' : 'refunded' }, me, c, Math.floor(this.now() / 1000));
@@ -316,11 +311,11 @@ export class Stakes {
   }
 
   private async call<T>(c: StakeConfig, work: (pub: PublicClient) => Promise<T>): Promise<T> {
-    const pub = this.chain(c);
+    const pub = await this.chain(c);
     try {
       return await work(pub);
     } catch (e) {
-      throw chainError(e, this.client?.url ?? '');
+      throw (await chainLib()).chainError(e, this.client?.url ?? '');
     }
   }
 
@@ -354,13 +349,9 @@ function shortBalance(need: bigint, have: bigint, currency: string): MessengerEr
   return new MessengerError('insufficient-funds', `your wallet holds ${formatWei(have)} ${currency}; this needs ${formatWei(need)} ${currency} including gas`);
 }
 
-function chainError(e: unknown, url: string): Error {
-  if (e instanceof MessengerError) return e;
-  const unreachable = e instanceof BaseError && e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;
-  if (unreachable) return new MessengerError('chain-unreachable', `the stake chain cannot be reached at ${url}: check the RPC URL in Settings, or try later`);
-  const reverted = e instanceof BaseError ? e.walk((x) => x instanceof ContractFunctionRevertedError) : null;
-  const reason = reverted instanceof ContractFunctionRevertedError ? (reverted.data?.errorName ?? reverted.shortMessage) : e instanceof BaseError ? e.shortMessage : (e as Error)?.message;
-  return new MessengerError('chain-refused', `the chain refused the transaction: ${String(reason).split('\n')[0]}`);
+/** viem, on the first use of the chain (stake-chain.ts) */
+function chainLib(): Promise<typeof import('./stake-chain.js')> {
+  return import('./stake-chain.js');
 }
 
 function sleep(ms: number): Promise<void> {

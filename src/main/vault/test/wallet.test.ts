@@ -1,5 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hexToBytes } from '@noble/hashes/utils.js';
+import fc from 'fast-check';
 import { getAddress, recoverMessageAddress, verifyMessage } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
@@ -111,6 +112,19 @@ describe('EIP-191 personal_sign', () => {
       const s = BigInt('0x' + ours.slice(66, 130));
       expect(s <= N / 2n).toBe(true);
     }
+  });
+
+  it('signs byte for byte as @noble (an independent implementation) does, for any key and message, and recovers the same address', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 48, maxLength: 48 }), fc.uint8Array({ maxLength: 300 }), (seed, message) => {
+        const key = secp256k1.utils.randomSecretKey(seed);
+        const rec = secp256k1.sign(hashPersonalMessage(message), key, { prehash: false, lowS: true, format: 'recovered' });
+        const noble = '0x' + Buffer.from(rec.subarray(1)).toString('hex') + (27 + rec[0]).toString(16);
+        expect(signPersonalMessage(key, message)).toBe(noble);
+        expect(addressFromPrivateKey(key)).toBe(addressFromPrivateKeyViaOpenSsl(key));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('recovers the signer, as viem does', async () => {
