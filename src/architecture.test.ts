@@ -165,7 +165,8 @@ describe('architecture', () => {
     expect(
       roomViolations([
         { from: 'src/main/client/cli/cli.ts', to: 'src/main/client/core/messenger.ts' },
-        { from: 'src/main/client/test/cli.test.ts', to: 'src/main/client/cli/cli-support.ts' },
+        { from: 'src/main/client/cli/test/cli.test.ts', to: 'src/main/client/cli/cli-support.ts' },
+        { from: 'src/main/client/backup/test/backup-cli.test.ts', to: 'src/main/client/cli/backup-cli.ts' },
         { from: 'src/main/bench/cluster-bench.ts', to: 'src/main/test-support/pg-cluster.ts' },
       ]),
     ).toEqual([]);
