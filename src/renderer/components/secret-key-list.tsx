@@ -74,10 +74,10 @@ export function SecretKeyList({
               </div>
               <div className="subtle small">
                 {k.revokedAt
-                  ? intl.formatMessage({ id: 'secretKeys.revoked', defaultMessage: 'Revoked {when}', description: 'When a key or token was revoked; when is a short time or date.' }, { when: listTime(k.revokedAt, undefined, intl) })
+                  ? intl.formatMessage({ id: 'secretKeys.revoked', defaultMessage: 'Revoked {when}', description: 'When a key or token was revoked; when is a short time or date.' }, { when: listTime(k.revokedAt, intl) })
                   : k.lastUsedAt
-                    ? intl.formatMessage({ id: 'secretKeys.createdUsed', defaultMessage: 'Created {created} · last used {used}', description: 'When a key was made and last used; both are short times or dates.' }, { created: listTime(k.createdAt, undefined, intl), used: listTime(k.lastUsedAt, undefined, intl) })
-                    : intl.formatMessage({ id: 'secretKeys.created', defaultMessage: 'Created {created}', description: 'When a key or token was made.' }, { created: listTime(k.createdAt, undefined, intl) })}
+                    ? intl.formatMessage({ id: 'secretKeys.createdUsed', defaultMessage: 'Created {created} · last used {used}', description: 'When a key was made and last used; both are short times or dates.' }, { created: listTime(k.createdAt, intl), used: listTime(k.lastUsedAt, intl) })
+                    : intl.formatMessage({ id: 'secretKeys.created', defaultMessage: 'Created {created}', description: 'When a key or token was made.' }, { created: listTime(k.createdAt, intl) })}
               </div>
             </div>
             {!k.revokedAt && k.revocable && (

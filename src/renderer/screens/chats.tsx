@@ -179,10 +179,10 @@ function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; act
               </span>
             )}
           </span>
-          {c.lastMessage && <time className="conv-time" dateTime={c.lastMessage.at}>{listTime(c.lastMessage.at)}</time>}
+          {c.lastMessage && <time className="conv-time" dateTime={c.lastMessage.at}>{listTime(c.lastMessage.at, intl)}</time>}
         </span>
         <span className="conv-bottom">
-          <span className="conv-preview truncate">{lastMessagePreview(c)}</span>
+          <span className="conv-preview truncate">{lastMessagePreview(c, intl)}</span>
           <CountBadge count={c.unread} label={intl.formatMessage({ id: 'chats.item.unread', defaultMessage: 'unread', description: 'Word read out after the unread count of a conversation ("3 unread")' })} />
         </span>
       </span>

@@ -131,6 +131,7 @@ function GroupDetail({ g }: { g: GroupInfo }) {
   const joinGroup = useStore((s) => s.joinGroup);
   const me = useStore((s) => s.status?.address?.toLowerCase());
   const [joinOpen, setJoinOpen] = useState(false);
+  const intl = useIntl();
   const act = useAction(async (what: 'open' | 'leave' | 'join') => {
     if (what === 'open') await openGroupChat(g.id);
     else if (what === 'leave') await leaveGroup(g.id);
@@ -149,7 +150,7 @@ function GroupDetail({ g }: { g: GroupInfo }) {
               id="groups.detail.summary"
               defaultMessage="{visibility, select, public {Public group} other {Private group}}{password, select, yes { · Password protected} other {}} · {count, plural, one {# member} other {# members}} · Created {created}"
               description="Under the group’s name on its page; {visibility} is “public” or “private”, {password} “yes” when joining asks for a password, {count} the member count, {created} when it was created (a time, weekday or date)"
-              values={{ visibility: g.isPublic ? 'public' : 'private', password: g.hasPassword ? 'yes' : 'no', count: g.memberCount, created: listTime(g.createdAt) }}
+              values={{ visibility: g.isPublic ? 'public' : 'private', password: g.hasPassword ? 'yes' : 'no', count: g.memberCount, created: listTime(g.createdAt, intl) }}
             />
           </p>
         </div>
