@@ -183,7 +183,7 @@ function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; act
         </span>
         <span className="conv-bottom">
           <span className="conv-preview truncate">{lastMessagePreview(c, intl)}</span>
-          <CountBadge count={c.unread} label={intl.formatMessage({ id: 'chats.item.unread', defaultMessage: 'unread', description: 'Word read out after the unread count of a conversation ("3 unread")' })} />
+          <CountBadge count={c.unread} label={intl.formatMessage({ id: 'chats.item.unreadCount', defaultMessage: '{count, plural, one {# unread message} other {# unread messages}}', description: 'Accessible name of the unread count on a conversation in the list' }, { count: c.unread })} />
         </span>
       </span>
     </button>

@@ -203,7 +203,12 @@ function BotTokens({ g }: { g: GroupInfo }) {
       </div>
       <SecretKeyList
         key={g.id}
-        what={intl.formatMessage({ id: 'groups.tokens.what', defaultMessage: 'bot token', description: 'What the token list holds, in lower case, used inside the list’s own sentences (e.g. “New bot token”, “Revoke this bot token?”)' })}
+        texts={{
+          label: intl.formatMessage({ id: 'groups.tokens.new.label', defaultMessage: 'New bot token', description: 'Accessible name of the box showing a just-minted bot token.' }),
+          note: intl.formatMessage({ id: 'groups.tokens.new.note', defaultMessage: 'Copy this bot token now. It is shown only once and cannot be recovered.', description: 'Warning above a just-minted bot token, which the relay shows only once.' }),
+          value: intl.formatMessage({ id: 'groups.tokens.new.value', defaultMessage: 'Bot token secret', description: 'Accessible name of the just-minted bot token’s value.' }),
+          copy: intl.formatMessage({ id: 'groups.tokens.new.copy', defaultMessage: 'Copy bot token', description: 'Button that copies the just-minted bot token.' }),
+        }}
         listLabel={title}
         icon="bot"
         items={tokens.map((t) => ({ ...t, revocable: true }))}
