@@ -170,6 +170,7 @@ export function requestOutcome(msg: ChatMessage, peerName: string, intl: IntlSha
 export function lastMessagePreview(c: ConversationSummary, intl: IntlShape): string {
   if (!c.lastMessage) return intl.formatMessage(c.kind === 'group' ? m.noMessagesYet : m.sayHello);
   // only files carry no words (a text message has at least one character)
-  const text = c.lastMessage.text.replace(/\s+/g, ' ') || intl.formatMessage(m.file);
+  // isolated: someone's English after an Arabic "You:" keeps its own direction and punctuation
+  const text = c.lastMessage.text ? isolate(c.lastMessage.text.replace(/\s+/g, ' '), intl) : intl.formatMessage(m.file);
   return c.lastMessage.fromMe ? intl.formatMessage(m.fromMe, { text }) : text;
 }
