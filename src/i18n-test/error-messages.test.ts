@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { plainErrorSentences, toIpcError } from '../shared/plain-errors.js';
 import { errorMessages, errorText, translateError } from '../renderer/i18n/error-messages.js';
 import { DescribedError } from '../renderer/store/described-error.js';
+import { parseRecipient } from '../shared/recipient.js';
 import { merged } from './catalogue-files.js';
 
 describe('error sentences', () => {
@@ -35,4 +36,14 @@ describe('error sentences', () => {
     expect(errorText(intl, e)).not.toBe(e.message);
     expect(errorText(intl, new Error('The relay says no.'))).toBe('The relay says no.');
   });
+
+  it('a recipient problem is worded when shown, in the language of that moment', () => {
+    const de = merged('de');
+    const intl = createIntl({ locale: 'de', messages: Object.fromEntries(Object.entries(de).map(([id, m]) => [id, m.defaultMessage])) });
+    const r = parseRecipient('0x123');
+    if (!('problem' in r)) throw new Error('0x123 parsed as a recipient');
+    expect(errorText(intl, r)).toContain('3 Hex-Ziffern');
+    expect(errorText(intl, r)).not.toBe(r.problem);
+  });
 });
+

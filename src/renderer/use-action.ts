@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useIntl } from 'react-intl';
+import type { RecipientProblem } from '../shared/recipient.js';
 import { errorText } from './i18n/error-messages.js';
 
 /**
@@ -28,6 +29,7 @@ export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>
     [fn],
   );
   const error = failure === null ? null : errorText(intl, failure);
-  const setError = useCallback((text: string | null) => setFailure(text), []);
+  // a form's own finding (a recipient problem) is kept as found too, and worded when shown
+  const setError = useCallback((e: string | RecipientProblem | null) => setFailure(e), []);
   return { run, busy, error, setError };
 }

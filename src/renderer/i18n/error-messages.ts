@@ -6,6 +6,7 @@
  */
 import { defineMessages, type IntlShape, type MessageDescriptor } from 'react-intl';
 import { DescribedError } from '../store/described-error.js';
+import { isRecipientProblem, recipientProblemText } from './recipient-problems.js';
 
 export const errorMessages = defineMessages({
   badPassphrase: {
@@ -328,5 +329,6 @@ export function translateError(intl: IntlShape, message: string): string {
  */
 export function errorText(intl: IntlShape, e: unknown): string {
   if (e instanceof DescribedError) return intl.formatMessage(e.descriptor, e.values);
+  if (isRecipientProblem(e)) return recipientProblemText(intl, e);
   return e instanceof Error ? translateError(intl, e.message) : String(e);
 }

@@ -29,6 +29,10 @@ const texts = defineMessages({
   },
 });
 
+export function isRecipientProblem(e: unknown): e is RecipientProblem {
+  return typeof e === 'object' && e !== null && 'code' in e && 'problem' in e && 'text' in e;
+}
+
 export function recipientProblemText(intl: IntlShape, p: RecipientProblem): string {
   const text = isolate(p.text, intl);
   switch (p.code) {

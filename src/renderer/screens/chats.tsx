@@ -10,7 +10,6 @@ import { EmptyState } from '../components/empty-state.js';
 import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
 import { parseRecipient, recipientText } from '../../shared/recipient.js';
-import { recipientProblemText } from '../i18n/recipient-problems.js';
 import { lastMessagePreview, listTime } from '../format.js';
 import { PersonName } from '../components/person-name.js';
 import { useStore } from '../store/store.js';
@@ -203,7 +202,7 @@ function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }
         onSubmit={async (e) => {
           e.preventDefault();
           const r = parseRecipient(to);
-          if ('problem' in r) return action.setError(recipientProblemText(intl, r));
+          if ('problem' in r) return action.setError(r);
           if ((await action.run(recipientText(r))).ok) {
             setTo('');
             onClose();

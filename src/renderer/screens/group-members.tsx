@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { GroupInfo } from '../../shared/domain.js';
 import { parseRecipient, recipientText } from '../../shared/recipient.js';
-import { recipientProblemText } from '../i18n/recipient-problems.js';
 import { Avatar } from '../components/avatar.js';
 import { VerifiedBadge } from '../components/badges.js';
 import { FormError } from '../components/form-error.js';
@@ -157,7 +156,7 @@ function AddMember({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string 
           e.preventDefault();
           setOutcome(null);
           const r = parseRecipient(member);
-          if ('problem' in r) return add.setError(recipientProblemText(intl, r));
+          if ('problem' in r) return add.setError(r);
           const who = r.kind === 'address' ? nameOf(r.address) : recipientText(r);
           const res = await add.run(g.id, recipientText(r));
           if (!res.ok) return;
