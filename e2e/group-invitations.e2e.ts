@@ -54,7 +54,7 @@ test('group invitations: accept one and chat in the group, decline another and h
   await expect(list.getByRole('article')).toHaveCount(2);
   const card = mara.page.getByRole('article', { name: 'Invitation to Book club' });
   await expect(card).toContainText('Group invitation from @sam');
-  await expect(mara.page.getByRole('navigation', { name: 'Main' }).getByLabel('2 pending')).toBeVisible();
+  await expect(mara.page.getByRole('navigation', { name: 'Main' }).getByLabel('2 pending requests')).toBeVisible();
 
   // Accept: the group chat opens, the group is under Groups, and its next message arrives.
   await card.getByRole('button', { name: 'Accept invitation to Book club' }).click();

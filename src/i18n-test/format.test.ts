@@ -30,8 +30,8 @@ describe('format.ts', () => {
   it('yesterday and today from the catalogue', () => {
     const now = new Date(2026, 10, 27, 12);
     const yesterday = new Date(2026, 10, 26, 9).toISOString();
-    expect(listTime(yesterday, now, de)).toBe('Gestern');
-    expect(dayLabel(now.toISOString(), now, ar)).toBe('اليوم');
+    expect(listTime(yesterday, de, now)).toBe('Gestern');
+    expect(dayLabel(now.toISOString(), ar, now)).toBe('اليوم');
   });
 
   it('a delivery note names the person, isolated in right-to-left text only', () => {

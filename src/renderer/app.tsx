@@ -269,8 +269,8 @@ function Sidebar() {
               <button type="button" className={view === n.view ? 'nav-item active' : 'nav-item'} aria-current={view === n.view ? 'page' : undefined} onClick={() => showView(n.view)} title={intl.formatMessage({ id: 'nav.shortcut', defaultMessage: '{label} (Ctrl+{key})', description: 'Tooltip of a navigation item with its keyboard shortcut.' }, { label: intl.formatMessage(navLabels[n.view]), key: n.key })}>
                 <Icon name={n.icon} size={19} />
                 <span className="nav-label">{intl.formatMessage(navLabels[n.view])}</span>
-                {n.view === 'chats' && <CountBadge count={unread} label={intl.formatMessage({ id: 'nav.badge.unread', defaultMessage: 'unread', description: 'Spoken after the unread count on the Chats item: "3 unread".' })} />}
-                {n.view === 'requests' && <CountBadge count={requests} label={intl.formatMessage({ id: 'nav.badge.pending', defaultMessage: 'pending', description: 'Spoken after the count on the Requests item: "2 pending".' })} />}
+                {n.view === 'chats' && <CountBadge count={unread} label={intl.formatMessage({ id: 'nav.badge.unreadCount', defaultMessage: '{count, plural, one {# unread message} other {# unread messages}}', description: 'Accessible name of the count on the Chats item of the navigation.' }, { count: unread })} />}
+                {n.view === 'requests' && <CountBadge count={requests} label={intl.formatMessage({ id: 'nav.badge.pendingCount', defaultMessage: '{count, plural, one {# pending request} other {# pending requests}}', description: 'Accessible name of the count on the Requests item of the navigation (contact requests and group invitations).' }, { count: requests })} />}
               </button>
             </li>
           ))}

@@ -1,12 +1,12 @@
 /**
  * Dates, times, sizes, amounts and the app's recurring sentences about messages, in the active
- * language: each function takes the intl object (useIntl() in a component) and falls back to
- * the LocaleProvider's current one for callers outside React.
+ * language: each function takes the intl object — useIntl() in a component, so memoised rows
+ * re-render when the language changes; currentIntl() outside React. It is required so that a
+ * call which forgets it fails typecheck instead of staying English.
  */
 import type { IntlShape } from 'react-intl';
 import type { ChatMessage, ConversationSummary } from '../shared/domain.js';
 import { formatAmount } from '../shared/stake/amount.js';
-import { currentIntl } from './i18n/current-intl.js';
 import { isRtl } from './i18n/locales.js';
 import { translateError } from './i18n/error-messages.js';
 import { formatMessages as m } from './format-messages.js';
@@ -20,7 +20,7 @@ export function shortAddress(a: string): string {
  * so an "@handle" or "0x…" keeps its own direction and does not reorder the words around it.
  * Left to right needs none, and the text stays as typed.
  */
-export function isolate(text: string, intl: IntlShape = currentIntl()): string {
+export function isolate(text: string, intl: IntlShape): string {
   return isRtl(intl.locale) ? `\u2068${text}\u2069` : text;
 }
 
@@ -37,7 +37,7 @@ function daysAgo(d: Date, now: Date): number {
 }
 
 /** List time: clock time today, "yesterday", weekday this week, date before. */
-export function listTime(iso: string, now = new Date(), intl: IntlShape = currentIntl()): string {
+export function listTime(iso: string, intl: IntlShape, now = new Date()): string {
   const d = new Date(iso);
   const days = daysAgo(d, now);
   if (days <= 0) return intl.formatTime(d, { hour: 'numeric', minute: '2-digit' });
@@ -46,16 +46,16 @@ export function listTime(iso: string, now = new Date(), intl: IntlShape = curren
   return intl.formatDate(d, { month: 'short', day: 'numeric' });
 }
 
-export function clockTime(iso: string, intl: IntlShape = currentIntl()): string {
+export function clockTime(iso: string, intl: IntlShape): string {
   return intl.formatTime(new Date(iso), { hour: 'numeric', minute: '2-digit' });
 }
 
-export function fullTime(iso: string, intl: IntlShape = currentIntl()): string {
+export function fullTime(iso: string, intl: IntlShape): string {
   return intl.formatDate(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** A day divider: "Today", "Yesterday", else the weekday and date. */
-export function dayLabel(iso: string, now = new Date(), intl: IntlShape = currentIntl()): string {
+export function dayLabel(iso: string, intl: IntlShape, now = new Date()): string {
   const d = new Date(iso);
   const days = daysAgo(d, now);
   if (days === 0) return intl.formatMessage(m.today);
@@ -64,7 +64,7 @@ export function dayLabel(iso: string, now = new Date(), intl: IntlShape = curren
 }
 
 /** "in 3 hours", "5 minutes ago": the largest unit that is at least one. */
-export function relativeTime(iso: string, now = new Date(), intl: IntlShape = currentIntl()): string {
+export function relativeTime(iso: string, intl: IntlShape, now = new Date()): string {
   const seconds = Math.round((new Date(iso).getTime() - now.getTime()) / 1000);
   const abs = Math.abs(seconds);
   if (abs < 60) return intl.formatRelativeTime(seconds, 'second', { numeric: 'auto' });
@@ -79,7 +79,7 @@ export function dayKey(iso: string): string {
 }
 
 /** A count as the language writes numbers. */
-export function count(n: number, intl: IntlShape = currentIntl()): string {
+export function count(n: number, intl: IntlShape): string {
   return intl.formatNumber(n);
 }
 
@@ -87,13 +87,13 @@ export function count(n: number, intl: IntlShape = currentIntl()): string {
  * An amount in the language's digits and separators, from formatAmount's at most six
  * decimals; Intl formats the decimal string exactly (no float rounding).
  */
-export function amountText(wei: bigint | string, currency: string, intl: IntlShape = currentIntl()): string {
+export function amountText(wei: bigint | string, currency: string, intl: IntlShape): string {
   const value = intl.formatNumber(formatAmount(wei) as unknown as number, { maximumFractionDigits: 20 });
   return intl.formatMessage(m.amount, { value, currency });
 }
 
 /** A file's size as people read it: 820 bytes, 14.2 KB, 3.1 MB (binary multiples, as file managers show them). */
-export function fileSize(bytes: number, intl: IntlShape = currentIntl()): string {
+export function fileSize(bytes: number, intl: IntlShape): string {
   if (bytes < 1024) return intl.formatMessage(m.bytes, { count: bytes });
   const one = { maximumFractionDigits: 1 };
   if (bytes < 1024 * 1024) return intl.formatMessage(m.kilobytes, { size: intl.formatNumber(bytes / 1024, one) });
@@ -105,7 +105,7 @@ export function fileSize(bytes: number, intl: IntlShape = currentIntl()): string
  * changed since they were verified), in words about this conversation; null for any other
  * failure. Each says that nothing went out and what would change it.
  */
-export function namedRefusal(msg: ChatMessage, peerName: string, intl: IntlShape = currentIntl()): string | null {
+export function namedRefusal(msg: ChatMessage, peerName: string, intl: IntlShape): string | null {
   const group = msg.conversationId.startsWith('group:');
   const name = { name: isolate(peerName, intl) };
   switch (msg.errorCode) {
@@ -129,7 +129,7 @@ function stake(msg: ChatMessage, intl: IntlShape): string {
 }
 
 /** What a sender should read about a message that was not simply delivered. */
-export function deliveryNote(msg: ChatMessage, peerName: string, intl: IntlShape = currentIntl()): { tone: 'muted' | 'warn' | 'error'; text: string } | null {
+export function deliveryNote(msg: ChatMessage, peerName: string, intl: IntlShape): { tone: 'muted' | 'warn' | 'error'; text: string } | null {
   if (!msg.fromMe) return null;
   const name = { name: isolate(peerName, intl) };
   if (msg.state === 'failed') return { tone: 'error', text: namedRefusal(msg, peerName, intl) ?? (msg.error ? intl.formatMessage(m.notSentBecause, { error: translateError(intl, msg.error) }) : intl.formatMessage(m.notSent)) };
@@ -150,7 +150,7 @@ export function deliveryNote(msg: ChatMessage, peerName: string, intl: IntlShape
  * What the sender of a contact request is told once the relay answered: success only when
  * something was queued for the recipient.
  */
-export function requestOutcome(msg: ChatMessage, peerName: string, intl: IntlShape = currentIntl()): { tone: 'success' | 'info' | 'error'; text: string } {
+export function requestOutcome(msg: ChatMessage, peerName: string, intl: IntlShape): { tone: 'success' | 'info' | 'error'; text: string } {
   const name = { name: isolate(peerName, intl) };
   if (msg.state === 'failed')
     return { tone: 'error', text: namedRefusal(msg, peerName, intl) ?? (msg.error ? intl.formatMessage(m.requestNotSentBecause, { error: translateError(intl, msg.error) }) : intl.formatMessage(m.requestNotSent)) };
@@ -167,9 +167,10 @@ export function requestOutcome(msg: ChatMessage, peerName: string, intl: IntlSha
   }
 }
 
-export function lastMessagePreview(c: ConversationSummary, intl: IntlShape = currentIntl()): string {
+export function lastMessagePreview(c: ConversationSummary, intl: IntlShape): string {
   if (!c.lastMessage) return intl.formatMessage(c.kind === 'group' ? m.noMessagesYet : m.sayHello);
   // only files carry no words (a text message has at least one character)
-  const text = c.lastMessage.text.replace(/\s+/g, ' ') || intl.formatMessage(m.file);
+  // isolated: someone's English after an Arabic "You:" keeps its own direction and punctuation
+  const text = c.lastMessage.text ? isolate(c.lastMessage.text.replace(/\s+/g, ' '), intl) : intl.formatMessage(m.file);
   return c.lastMessage.fromMe ? intl.formatMessage(m.fromMe, { text }) : text;
 }

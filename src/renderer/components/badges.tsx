@@ -15,12 +15,13 @@ export function VerifiedBadge() {
   );
 }
 
+/** A count on a navigation item or list row; label is the whole accessible name with its plural ("3 unread messages"). */
 export function CountBadge({ count, label }: { count: number; label: string }) {
   const intl = useIntl();
   if (count <= 0) return null;
   return (
     // role="img": a bare span may not carry aria-label, and "3" alone would not say 3 of what.
-    <span className="count-badge" role="img" aria-label={intl.formatMessage({ id: 'badge.count.label', defaultMessage: '{count, number} {label}', description: 'Accessible name of a count badge, e.g. “3 unread”.' }, { count, label })}>
+    <span className="count-badge" role="img" aria-label={label}>
       {count > 99 ? intl.formatMessage({ id: 'badge.count.many', defaultMessage: '{max, number}+', description: 'A count badge over its maximum, e.g. “99+”.' }, { max: 99 }) : intl.formatNumber(count)}
     </span>
   );

@@ -20,6 +20,8 @@ export function RecipientField({ label, value, placeholder, invalid, autoFocus, 
         placeholder={placeholder}
         autoFocus={autoFocus}
         spellCheck={false}
+        // a handle or address reads left to right even in an Arabic form
+        dir="auto"
         autoCapitalize="off"
         aria-invalid={invalid ? true : undefined}
       />

@@ -4,7 +4,7 @@ import { listTime } from '../format.js';
 import { useAction } from '../use-action.js';
 import { FormError } from './form-error.js';
 import { Icon, type IconName } from './icon.js';
-import { SecretReveal } from './secret-reveal.js';
+import { SecretReveal, type SecretTexts } from './secret-reveal.js';
 
 const ELLIPSIS = '…';
 
@@ -27,7 +27,7 @@ export interface SecretKeyItem {
  * Revoke, a form to mint a new one, and the new secret shown once with Copy.
  */
 export function SecretKeyList({
-  what,
+  texts,
   listLabel,
   icon,
   items,
@@ -40,8 +40,8 @@ export function SecretKeyList({
   onMint,
   onRevoke,
 }: {
-  /** what one secret is called in sentences: "API key", "bot token" */
-  what: string;
+  /** the sentences shown with a new secret, whole messages from the caller */
+  texts: SecretTexts;
   listLabel: string;
   icon: IconName;
   items: SecretKeyItem[];
@@ -61,7 +61,7 @@ export function SecretKeyList({
   const intl = useIntl();
   return (
     <>
-      {secret && <SecretReveal secret={secret} what={what} />}
+      {secret && <SecretReveal secret={secret} texts={texts} />}
       <ul className="plain-list" aria-label={listLabel}>
         {items.length === 0 && <li className="subtle small">{emptyText}</li>}
         {items.map((k) => (
@@ -74,10 +74,10 @@ export function SecretKeyList({
               </div>
               <div className="subtle small">
                 {k.revokedAt
-                  ? intl.formatMessage({ id: 'secretKeys.revoked', defaultMessage: 'Revoked {when}', description: 'When a key or token was revoked; when is a short time or date.' }, { when: listTime(k.revokedAt, undefined, intl) })
+                  ? intl.formatMessage({ id: 'secretKeys.revoked', defaultMessage: 'Revoked {when}', description: 'When a key or token was revoked; when is a short time or date.' }, { when: listTime(k.revokedAt, intl) })
                   : k.lastUsedAt
-                    ? intl.formatMessage({ id: 'secretKeys.createdUsed', defaultMessage: 'Created {created} · last used {used}', description: 'When a key was made and last used; both are short times or dates.' }, { created: listTime(k.createdAt, undefined, intl), used: listTime(k.lastUsedAt, undefined, intl) })
-                    : intl.formatMessage({ id: 'secretKeys.created', defaultMessage: 'Created {created}', description: 'When a key or token was made.' }, { created: listTime(k.createdAt, undefined, intl) })}
+                    ? intl.formatMessage({ id: 'secretKeys.createdUsed', defaultMessage: 'Created {created} · last used {used}', description: 'When a key was made and last used; both are short times or dates.' }, { created: listTime(k.createdAt, intl), used: listTime(k.lastUsedAt, intl) })
+                    : intl.formatMessage({ id: 'secretKeys.created', defaultMessage: 'Created {created}', description: 'When a key or token was made.' }, { created: listTime(k.createdAt, intl) })}
               </div>
             </div>
             {!k.revokedAt && k.revocable && (

@@ -1,20 +1,33 @@
-import { FormattedMessage, useIntl } from 'react-intl';
 import { CopyButton } from './copy-button.js';
 import { Icon } from './icon.js';
 
+/**
+ * The sentences about one kind of secret, each whole from the caller's catalogue: a noun spliced
+ * into "New {what}" would not take its gender, case or article in other languages.
+ */
+export interface SecretTexts {
+  /** the box's accessible name: "New API key" */
+  label: string;
+  /** the warning: "Copy this API key now. It is shown only once and cannot be recovered." */
+  note: string;
+  /** the value's accessible name: "API key secret" */
+  value: string;
+  /** the copy button: "Copy API key" */
+  copy: string;
+}
+
 /** A secret the relay shows once: said plainly, copyable, never kept by the page. */
-export function SecretReveal({ secret, what }: { secret: string; what: string }) {
-  const intl = useIntl();
+export function SecretReveal({ secret, texts }: { secret: string; texts: SecretTexts }) {
   return (
-    <div className="secret-reveal" role="group" aria-label={intl.formatMessage({ id: 'secret.reveal.label', defaultMessage: 'New {what}', description: 'Accessible name of the box showing a just-made secret; what is e.g. “API key” or “bot token”.' }, { what })}>
+    <div className="secret-reveal" role="group" aria-label={texts.label}>
       <p className="secret-note">
-        <Icon name="lock" size={15} /> <FormattedMessage id="secret.reveal.note" defaultMessage="Copy this {what} now. It is shown only once and cannot be recovered." description="Warning above a secret the relay shows once; what is e.g. “API key” or “bot token”." values={{ what }} />
+        <Icon name="lock" size={15} /> {texts.note}
       </p>
       <div className="secret-row">
-        <code className="secret-value" dir="ltr" data-copy-source={secret} aria-label={intl.formatMessage({ id: 'secret.reveal.value', defaultMessage: '{what} secret', description: 'Accessible name of the secret value itself.' }, { what })}>
+        <code className="secret-value" dir="ltr" data-copy-source={secret} aria-label={texts.value}>
           {secret}
         </code>
-        <CopyButton text={secret} label={intl.formatMessage({ id: 'secret.reveal.copy', defaultMessage: 'Copy {what}', description: 'Button that copies the new secret.' }, { what })} />
+        <CopyButton text={secret} label={texts.copy} />
       </div>
     </div>
   );

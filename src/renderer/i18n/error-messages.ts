@@ -5,6 +5,8 @@
  * itself for anything not here (a relay's own words, a detail). A test keeps both in step.
  */
 import { defineMessages, type IntlShape, type MessageDescriptor } from 'react-intl';
+import { DescribedError } from '../store/described-error.js';
+import { isRecipientProblem, recipientProblemText } from './recipient-problems.js';
 
 export const errorMessages = defineMessages({
   badPassphrase: {
@@ -319,4 +321,14 @@ const byEnglish = new Map<string, MessageDescriptor>(
 export function translateError(intl: IntlShape, message: string): string {
   const descriptor = byEnglish.get(message);
   return descriptor ? intl.formatMessage(descriptor) : message;
+}
+
+/**
+ * Anything thrown, as the sentence to show: the page's own DescribedError from the catalogue,
+ * main's (already translated at the bridge) and any other as it came.
+ */
+export function errorText(intl: IntlShape, e: unknown): string {
+  if (e instanceof DescribedError) return intl.formatMessage(e.descriptor, e.values);
+  if (isRecipientProblem(e)) return recipientProblemText(intl, e);
+  return e instanceof Error ? translateError(intl, e.message) : String(e);
 }

@@ -179,11 +179,11 @@ function ConversationItem({ c, active, onSelect }: { c: ConversationSummary; act
               </span>
             )}
           </span>
-          {c.lastMessage && <time className="conv-time" dateTime={c.lastMessage.at}>{listTime(c.lastMessage.at)}</time>}
+          {c.lastMessage && <time className="conv-time" dateTime={c.lastMessage.at}>{listTime(c.lastMessage.at, intl)}</time>}
         </span>
         <span className="conv-bottom">
-          <span className="conv-preview truncate">{lastMessagePreview(c)}</span>
-          <CountBadge count={c.unread} label={intl.formatMessage({ id: 'chats.item.unread', defaultMessage: 'unread', description: 'Word read out after the unread count of a conversation ("3 unread")' })} />
+          <span className="conv-preview truncate">{lastMessagePreview(c, intl)}</span>
+          <CountBadge count={c.unread} label={intl.formatMessage({ id: 'chats.item.unreadCount', defaultMessage: '{count, plural, one {# unread message} other {# unread messages}}', description: 'Accessible name of the unread count on a conversation in the list' }, { count: c.unread })} />
         </span>
       </span>
     </button>
@@ -202,7 +202,7 @@ function NewChatDialog({ open, onClose }: { open: boolean; onClose: () => void }
         onSubmit={async (e) => {
           e.preventDefault();
           const r = parseRecipient(to);
-          if ('problem' in r) return action.setError(r.problem);
+          if ('problem' in r) return action.setError(r);
           if ((await action.run(recipientText(r))).ok) {
             setTo('');
             onClose();

@@ -145,7 +145,7 @@ function RequestDialog({ hit, onClose }: { hit: DirectoryHit | null; onClose: ()
             e.preventDefault();
             const r = await action.run(hit.address, intro.trim());
             if (!r.ok) return;
-            const outcome = requestOutcome(r.value, handle);
+            const outcome = requestOutcome(r.value, handle, intl);
             // A refusal stays in the dialog, where the user is looking; the intro is kept.
             if (outcome.tone === 'error') {
               action.setError(outcome.text);

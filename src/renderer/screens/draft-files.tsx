@@ -21,7 +21,7 @@ export function DraftFiles({ conversationId }: { conversationId: ConversationId 
           <bdi className="draft-file-name" title={f.file.name}>
             {f.file.name}
           </bdi>
-          <span className="draft-file-size">{fileSize(f.file.size)}</span>
+          <span className="draft-file-size">{fileSize(f.file.size, intl)}</span>
           <button type="button" className="icon-btn icon-btn-sm" aria-label={intl.formatMessage({ id: 'draftFiles.remove.label', defaultMessage: 'Remove {name}', description: 'Accessible name of the x button of a file chosen for the next message; {name} is the file name' }, { name: f.file.name })}
             title={intl.formatMessage({ id: 'draftFiles.remove.title', defaultMessage: 'Remove', description: 'Tooltip of the x button of a file chosen for the next message' })} onClick={() => removeDraftFile(conversationId, f.key)}>
             <Icon name="x" size={14} />

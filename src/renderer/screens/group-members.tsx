@@ -156,7 +156,7 @@ function AddMember({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string 
           e.preventDefault();
           setOutcome(null);
           const r = parseRecipient(member);
-          if ('problem' in r) return add.setError(r.problem);
+          if ('problem' in r) return add.setError(r);
           const who = r.kind === 'address' ? nameOf(r.address) : recipientText(r);
           const res = await add.run(g.id, recipientText(r));
           if (!res.ok) return;

@@ -131,6 +131,7 @@ function GroupDetail({ g }: { g: GroupInfo }) {
   const joinGroup = useStore((s) => s.joinGroup);
   const me = useStore((s) => s.status?.address?.toLowerCase());
   const [joinOpen, setJoinOpen] = useState(false);
+  const intl = useIntl();
   const act = useAction(async (what: 'open' | 'leave' | 'join') => {
     if (what === 'open') await openGroupChat(g.id);
     else if (what === 'leave') await leaveGroup(g.id);
@@ -149,7 +150,7 @@ function GroupDetail({ g }: { g: GroupInfo }) {
               id="groups.detail.summary"
               defaultMessage="{visibility, select, public {Public group} other {Private group}}{password, select, yes { · Password protected} other {}} · {count, plural, one {# member} other {# members}} · Created {created}"
               description="Under the group’s name on its page; {visibility} is “public” or “private”, {password} “yes” when joining asks for a password, {count} the member count, {created} when it was created (a time, weekday or date)"
-              values={{ visibility: g.isPublic ? 'public' : 'private', password: g.hasPassword ? 'yes' : 'no', count: g.memberCount, created: listTime(g.createdAt) }}
+              values={{ visibility: g.isPublic ? 'public' : 'private', password: g.hasPassword ? 'yes' : 'no', count: g.memberCount, created: listTime(g.createdAt, intl) }}
             />
           </p>
         </div>
@@ -202,7 +203,12 @@ function BotTokens({ g }: { g: GroupInfo }) {
       </div>
       <SecretKeyList
         key={g.id}
-        what={intl.formatMessage({ id: 'groups.tokens.what', defaultMessage: 'bot token', description: 'What the token list holds, in lower case, used inside the list’s own sentences (e.g. “New bot token”, “Revoke this bot token?”)' })}
+        texts={{
+          label: intl.formatMessage({ id: 'groups.tokens.new.label', defaultMessage: 'New bot token', description: 'Accessible name of the box showing a just-minted bot token.' }),
+          note: intl.formatMessage({ id: 'groups.tokens.new.note', defaultMessage: 'Copy this bot token now. It is shown only once and cannot be recovered.', description: 'Warning above a just-minted bot token, which the relay shows only once.' }),
+          value: intl.formatMessage({ id: 'groups.tokens.new.value', defaultMessage: 'Bot token secret', description: 'Accessible name of the just-minted bot token’s value.' }),
+          copy: intl.formatMessage({ id: 'groups.tokens.new.copy', defaultMessage: 'Copy bot token', description: 'Button that copies the just-minted bot token.' }),
+        }}
         listLabel={title}
         icon="bot"
         items={tokens.map((t) => ({ ...t, revocable: true }))}

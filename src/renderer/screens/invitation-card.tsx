@@ -52,8 +52,8 @@ export function InvitationCard({ i }: { i: GroupInvitation }) {
             )}
           </span>
         </div>
-        <time className="subtle" dateTime={i.invitedAt} title={fullTime(i.invitedAt)}>
-          {listTime(i.invitedAt)}
+        <time className="subtle" dateTime={i.invitedAt} title={fullTime(i.invitedAt, intl)}>
+          {listTime(i.invitedAt, intl)}
         </time>
       </div>
       <p className="subtle small">

@@ -26,7 +26,8 @@ export function MessageBody({ m }: { m: ChatMessage }) {
   const own = m.fromMe && m.state !== 'failed';
   return (
     <>
-      {(m.text !== '' || !m.files?.length) && <p className="msg-text">{m.text}</p>}
+      {/* dir="auto": a message runs the way its own words do, so "Yes please!" keeps its "!" at the end in an Arabic window */}
+      {(m.text !== '' || !m.files?.length) && <p className="msg-text" dir="auto">{m.text}</p>}
       {own && <MessageMenu onEdit={() => setEditing(true)} onDelete={() => setConfirmDelete(true)} />}
       {confirmDelete && <DeleteDialog m={m} onClose={() => setConfirmDelete(false)} />}
     </>

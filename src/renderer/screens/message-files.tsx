@@ -43,12 +43,12 @@ function FileRow({ messageId, f }: { messageId: string; f: MessageFile }) {
         <span className="msg-file-meta">
           {f.state === 'pending' && !progress ? (
             f.error ? (
-              <FormattedMessage id="messageFiles.notDownloaded" defaultMessage="{size} · not downloaded yet" description="Under a received file the relay could not hand over yet; {size} is the file size (e.g. 3.1 MB)" values={{ size: fileSize(f.size) }} />
+              <FormattedMessage id="messageFiles.notDownloaded" defaultMessage="{size} · not downloaded yet" description="Under a received file the relay could not hand over yet; {size} is the file size (e.g. 3.1 MB)" values={{ size: fileSize(f.size, intl) }} />
             ) : (
-              <FormattedMessage id="messageFiles.downloading" defaultMessage="{size} · downloading…" description="Under a received file while it downloads; {size} is the file size" values={{ size: fileSize(f.size) }} />
+              <FormattedMessage id="messageFiles.downloading" defaultMessage="{size} · downloading…" description="Under a received file while it downloads; {size} is the file size" values={{ size: fileSize(f.size, intl) }} />
             )
           ) : (
-            fileSize(f.size)
+            fileSize(f.size, intl)
           )}
         </span>
         {progress && (

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
+import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { ChatMessage, ConversationSummary } from '../../shared/domain.js';
 import { BotBadge } from '../components/badges.js';
 import { Icon } from '../components/icon.js';
@@ -19,14 +19,14 @@ const RUN_MS = 5 * 60 * 1000;
 /** Older messages are asked for this many screens ahead of the top, so they are usually there before the reader is. */
 const PREFETCH_SCREENS = 2;
 
-function buildRows(messages: ChatMessage[]): Row[] {
+function buildRows(messages: ChatMessage[], intl: IntlShape): Row[] {
   const rows: Row[] = [];
   let day = '';
   let prev: ChatMessage | null = null;
   for (const m of messages) {
     const k = dayKey(m.sentAt);
     if (k !== day) {
-      rows.push({ kind: 'day', key: `day-${k}`, label: dayLabel(m.sentAt) });
+      rows.push({ kind: 'day', key: `day-${k}`, label: dayLabel(m.sentAt, intl) });
       day = k;
       prev = null;
     }
@@ -40,7 +40,7 @@ function buildRows(messages: ChatMessage[]): Row[] {
 
 export function MessageList({ conversation, messages }: { conversation: ConversationSummary; messages: ChatMessage[] }) {
   const intl = useIntl();
-  const rows = useMemo(() => buildRows(messages), [messages]);
+  const rows = useMemo(() => buildRows(messages, intl), [messages, intl]);
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const [showJump, setShowJump] = useState(false);
@@ -214,7 +214,7 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
   const offline = useStore((s) => !(s.status?.relay.connected ?? true));
   const intl = useIntl();
   const note =
-    deliveryNote(m, peerName) ??
+    deliveryNote(m, peerName, intl) ??
     (m.fromMe && m.state === 'sending' && offline
       ? { tone: 'muted' as const, text: intl.formatMessage({ id: 'messageList.note.waiting', defaultMessage: 'Waiting to send: it goes out when the relay can be reached.', description: 'Under an own message while the relay cannot be reached' }) }
       : null);
@@ -248,8 +248,8 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
           {m.editedAt && !m.deleted && <span className="msg-edited">
               <FormattedMessage id="messageList.edited" defaultMessage="edited" description="Small mark beside the time of an edited message" />
             </span>}
-          <time dateTime={m.sentAt} title={fullTime(m.sentAt)}>
-            {clockTime(m.sentAt)}
+          <time dateTime={m.sentAt} title={fullTime(m.sentAt, intl)}>
+            {clockTime(m.sentAt, intl)}
           </time>
           {m.fromMe && <StateIcon m={m} />}
         </span>

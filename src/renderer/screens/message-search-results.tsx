@@ -125,6 +125,7 @@ function ConversationHits({ group, open }: { group: Group; open: (h: MessageSear
 }
 
 function HitList({ hits, open, group = false }: { hits: MessageSearchHit[]; open: (h: MessageSearchHit) => void; group?: boolean }) {
+  const intl = useIntl();
   const labels = useMemo(() => hits.map((h) => (h.fromMe ? (true as const) : group ? displayName(h.fromHandle, h.from) : null)), [hits, group]);
   return (
     <ul className="search-hits">
@@ -144,8 +145,8 @@ function HitList({ hits, open, group = false }: { hits: MessageSearchHit[]; open
               )}
               {snippetParts(h.snippet).map((p, j) => (p.match ? <mark key={j}>{p.text}</mark> : <span key={j}>{p.text}</span>))}
             </span>
-            <time dateTime={h.sentAt} title={fullTime(h.sentAt)}>
-              {listTime(h.sentAt)}
+            <time dateTime={h.sentAt} title={fullTime(h.sentAt, intl)}>
+              {listTime(h.sentAt, intl)}
             </time>
           </button>
         </li>

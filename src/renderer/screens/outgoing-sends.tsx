@@ -39,7 +39,7 @@ function OutgoingItem({ o }: { o: OutgoingSend }) {
           <div key={f.key} className="outgoing-file">
             {f.preview ? <img className="draft-file-thumb" src={f.preview} alt="" /> : <Icon name="file" size={18} className="draft-file-icon" />}
             <bdi className="draft-file-name">{f.file.name}</bdi>
-            <span className="draft-file-size">{fileSize(f.file.size)}</span>
+            <span className="draft-file-size">{fileSize(f.file.size, intl)}</span>
             {!failed && (
               <ProgressBar
                 label={intl.formatMessage({ id: 'outgoingSends.progress', defaultMessage: 'Uploading {name}', description: 'Accessible name of a file’s upload bar; {name} is the file name' }, { name: f.file.name })}

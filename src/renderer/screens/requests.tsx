@@ -128,7 +128,7 @@ function RequestCard({ r }: { r: ContactRequest }) {
           </span>
         </div>
         <time className="subtle" dateTime={r.receivedAt}>
-          {listTime(r.receivedAt)}
+          {listTime(r.receivedAt, intl)}
         </time>
       </div>
       <blockquote className="intro">

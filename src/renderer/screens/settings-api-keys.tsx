@@ -21,7 +21,12 @@ export function SettingsApiKeys() {
         <FormattedMessage id="settings.apiKeys.lead" defaultMessage="For scripts and integrations that act as you on the relay. Treat a key like a password." description="Explains API keys." />
       </p>
       <SecretKeyList
-        what={intl.formatMessage({ id: 'settings.apiKeys.what', defaultMessage: 'API key', description: 'What one key is called inside sentences such as “Copy this API key now”.' })}
+        texts={{
+          label: intl.formatMessage({ id: 'settings.apiKeys.new.label', defaultMessage: 'New API key', description: 'Accessible name of the box showing a just-made API key.' }),
+          note: intl.formatMessage({ id: 'settings.apiKeys.new.note', defaultMessage: 'Copy this API key now. It is shown only once and cannot be recovered.', description: 'Warning above a just-made API key, which the relay shows only once.' }),
+          value: intl.formatMessage({ id: 'settings.apiKeys.new.value', defaultMessage: 'API key secret', description: 'Accessible name of the just-made API key’s value.' }),
+          copy: intl.formatMessage({ id: 'settings.apiKeys.new.copy', defaultMessage: 'Copy API key', description: 'Button that copies the just-made API key.' }),
+        }}
         listLabel={intl.formatMessage({ id: 'settings.apiKeys.list', defaultMessage: 'API keys', description: 'Accessible name of the list of API keys.' })}
         icon="key"
         items={keys.map((k) => {

@@ -55,7 +55,7 @@ export function SettingsDevices() {
                 )}
               </div>
               <div className="subtle small">
-                <FormattedMessage id="settings.devices.added" defaultMessage="Added {when}" description="When a device was added; when is a short time or date." values={{ when: listTime(d.createdAt, undefined, intl) }} />
+                <FormattedMessage id="settings.devices.added" defaultMessage="Added {when}" description="When a device was added; when is a short time or date." values={{ when: listTime(d.createdAt, intl) }} />
               </div>
             </div>
             {!d.current && confirming !== d.publicKey && (

@@ -127,7 +127,7 @@ const STATUS = defineMessages({
 function statusText(intl: IntlShape, s: StakeInfo): string {
   if (s.status !== 'active') return intl.formatMessage(STATUS[s.status]);
   if (s.released) return intl.formatMessage(s.role === 'sent' ? STATUS.acceptedSent : STATUS.acceptedReceived);
-  return s.refundable ? intl.formatMessage(STATUS.refundable) : intl.formatMessage(STATUS.heldUntil, { time: fullTime(new Date(s.deadline * 1000).toISOString()) });
+  return s.refundable ? intl.formatMessage(STATUS.refundable) : intl.formatMessage(STATUS.heldUntil, { time: fullTime(new Date(s.deadline * 1000).toISOString(), intl) });
 }
 
 function StakeCard({ s }: { s: StakeInfo }) {

@@ -31,7 +31,7 @@ export function useAddDraftFiles(conversationId: ConversationId): (files: File[]
     (files: File[]) => {
       const r = addDraftFiles(conversationId, files);
       const problems = [
-        ...r.tooLarge.map((f) => intl.formatMessage(texts.tooLarge, { name: f.name, size: fileSize(f.size) })),
+        ...r.tooLarge.map((f) => intl.formatMessage(texts.tooLarge, { name: f.name, size: fileSize(f.size, intl) })),
         ...r.empty.map((name) => intl.formatMessage(texts.empty, { name })),
         ...(r.leftOut > 0 ? [intl.formatMessage(texts.tooMany, { max: MAX_FILES, count: r.leftOut })] : []),
       ];

@@ -89,7 +89,7 @@ function VerifyBody({ address, name, onClose }: { address: string; name: string;
       </p>
       {info.verified && info.verifiedAt && (
         <p className="row small safety-verified-note">
-          <Icon name="shieldCheck" size={16} /> <FormattedMessage id="verify.verifiedAt" defaultMessage="Verified {time}" description="In the safety number dialog once verified; {time} is when (a date and time)" values={{ time: fullTime(info.verifiedAt) }} />
+          <Icon name="shieldCheck" size={16} /> <FormattedMessage id="verify.verifiedAt" defaultMessage="Verified {time}" description="In the safety number dialog once verified; {time} is when (a date and time)" values={{ time: fullTime(info.verifiedAt, intl) }} />
         </p>
       )}
       <FormError error={mark.error} />
