@@ -14,7 +14,6 @@ import { VaultError } from './vault-error.js';
  */
 export interface Libsecp {
   isPrivate(d: Uint8Array): boolean;
-  isPoint(p: Uint8Array): boolean;
   pointFromScalar(d: Uint8Array, compressed?: boolean): Uint8Array | null;
   pointCompress(p: Uint8Array, compressed?: boolean): Uint8Array;
   recover(hash: Uint8Array, signature: Uint8Array, recoveryId: 0 | 1 | 2 | 3, compressed?: boolean): Uint8Array | null;

@@ -1,5 +1,4 @@
 import { libsecp256k1 } from './libsecp256k1.js';
-import { VaultError } from './vault-error.js';
 
 /**
  * secp256k1 public-key recovery (ecrecover) for EIP-191 signatures, through the vault's one
@@ -12,11 +11,10 @@ import { VaultError } from './vault-error.js';
  * 64 bytes) and recovery bit, or null when none does. Callers check low-S first.
  */
 export function recoverPublicKey(hash: Uint8Array, signature: Uint8Array, recovery: 0 | 1): Uint8Array | null {
-  const lib = libsecp256k1();
+  const lib = libsecp256k1(); // outside the try: a library that did not load is an error, not "no signer"
   try {
     return lib.recover(hash, signature, recovery, false);
-  } catch (e) {
-    if (e instanceof VaultError) throw e;
+  } catch {
     return null; // r or s out of range, or no point with that x
   }
 }
