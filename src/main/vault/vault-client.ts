@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { startThread, threadEntry } from '../threads/start-thread.js';
 import { acceptedScrypt, type ScryptParams, type VaultCodec } from './secret-codec.js';
 import { VaultError } from './vault-error.js';
 import type {
@@ -65,20 +66,8 @@ interface Pending {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_PING_TIMEOUT_MS = 2_000;
-// Kept as variables, not literals inside `new URL(...)`, so bundlers do not try to inline the worker as an asset.
-const SOURCE_ENTRY = './vault-worker.ts';
-const BUILT_ENTRY = './vault-worker.js';
-
-/**
- * Under tsx or vitest the worker entry is TypeScript, which a fresh worker thread cannot load
- * on its own (tsx's --import hook does not reach workers on Node 20): a small .mjs bootstrap
- * registers tsx inside the worker first.
- */
-const TSX_BOOTSTRAP = './tsx-worker-bootstrap.mjs';
-
 function defaultEntry(): URL {
-  const fromSource = import.meta.url.endsWith('.ts');
-  return new URL(fromSource ? SOURCE_ENTRY : BUILT_ENTRY, import.meta.url);
+  return threadEntry(import.meta.url, 'vault-worker');
 }
 
 function toUrl(entry: string | URL): URL {
@@ -86,25 +75,9 @@ function toUrl(entry: string | URL): URL {
   return /^file:/.test(entry) ? new URL(entry) : pathToFileURL(entry);
 }
 
-/** The parent's execArgv minus tsx's own hooks (the bootstrap registers them exactly once). */
-export function execArgvWithoutTsx(): string[] {
-  const out: string[] = [];
-  const argv = process.execArgv;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if ((a === '--require' || a === '--import' || a === '--loader' || a === '-r') && /tsx/.test(argv[i + 1] ?? '')) {
-      i++;
-      continue;
-    }
-    if (/^--(require|import|loader)=.*tsx/.test(a)) continue;
-    out.push(a);
-  }
-  return out;
-}
-
 /**
  * Bundling: the worker is its own entry. From source the client starts `vault-worker.ts`
- * (through tsx-worker-bootstrap.mjs); from a build it starts `vault-worker.js` beside the
+ * (through the tsx bootstrap, threads/start-thread.ts); from a build it starts `vault-worker.js` beside the
  * bundle that contains this file, so the main-process build needs a second input named
  * `vault-worker` (rollupOptions.input) — or the glue passes `workerEntry`, e.g. from
  * electron-vite's `import vaultWorker from './vault/vault-worker?modulePath'`.
@@ -221,7 +194,7 @@ export class VaultClient {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const entry = this.options.workerEntry ? toUrl(this.options.workerEntry) : defaultEntry();
-    const workerData: VaultWorkerData & { __entry?: string } = {
+    const workerData: VaultWorkerData = {
       profileDir: this.options.profileDir,
       testHooks: this.options.testHooks === true,
       ...(this.options.scrypt ? { scrypt: this.options.scrypt } : {}),
@@ -233,13 +206,7 @@ export class VaultClient {
       workerData.codecPort = channel.port2;
       transferList.push(channel.port2);
     }
-    let worker: Worker;
-    if (entry.pathname.endsWith('.ts')) {
-      workerData.__entry = entry.href;
-      worker = new Worker(new URL(TSX_BOOTSTRAP, import.meta.url), { workerData, transferList, execArgv: execArgvWithoutTsx() });
-    } else {
-      worker = new Worker(entry, { workerData, transferList });
-    }
+    const worker = startThread(entry, { workerData, transferList });
     worker.on('message', (msg: VaultResponse) => this.onMessage(worker, msg));
     worker.on('error', (e) => this.onWorkerGone(worker, `the vault worker crashed (${e.name}: ${e.message})`));
     worker.on('exit', (code) => this.onWorkerGone(worker, `the vault worker exited (code ${code})`));

@@ -10,17 +10,13 @@
  * thread, and only while a restore or import commits.
  */
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { HistoryImported } from '../../../shared/history.js';
 import type { ArchiveDb, RowsWritten } from '../backup/backup-archive.js';
 import type { ArchiveRow, ArchiveTable, RowValue } from '../backup/backup-store.js';
-import { execArgvWithoutTsx } from '../../vault/vault-client.js';
+import { startThread, threadEntry } from '../../threads/start-thread.js';
 import type { StoreMethod, StoreRequest, StoreResponse } from './store-worker-protocol.js';
 
-// variables, not literals inside `new URL(...)`, so bundlers do not inline the worker as an asset
-const SOURCE_ENTRY = './store-worker.ts';
-const BUILT_ENTRY = './store-worker.js';
-const TSX_BOOTSTRAP = '../../vault/tsx-worker-bootstrap.mjs';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -79,11 +75,8 @@ export class StoreWorker {
   }
 
   private start(): Worker {
-    const fromSource = import.meta.url.endsWith('.ts');
-    const entry = this.workerEntry ? toUrl(this.workerEntry) : new URL(fromSource ? SOURCE_ENTRY : BUILT_ENTRY, import.meta.url);
-    const worker = entry.pathname.endsWith('.ts')
-      ? new Worker(new URL(TSX_BOOTSTRAP, import.meta.url), { workerData: { __entry: entry.href }, execArgv: execArgvWithoutTsx() })
-      : new Worker(entry);
+    const entry = this.workerEntry ? toUrl(this.workerEntry) : threadEntry(import.meta.url, 'store-worker');
+    const worker = startThread(entry);
     worker.on('message', (res: StoreResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return;
