@@ -11,6 +11,8 @@ import { readFileSync } from 'node:fs';
 export interface CpuTimes {
   /** ticks stolen, all cores */
   steal: number;
+  /** ticks idle or waiting for I/O, all cores */
+  idle: number;
   /** ticks of every kind (user … steal), all cores */
   total: number;
 }
@@ -23,7 +25,7 @@ export function parseProcStat(text: string): CpuTimes | null {
   // counted in user and nice, so only the first eight make up the total
   const fields = line.trim().split(/\s+/).slice(1, 9).map(Number);
   if (fields.length < 8 || fields.some((n) => !Number.isFinite(n))) return null;
-  return { steal: fields[7], total: fields.reduce((a, b) => a + b, 0) };
+  return { steal: fields[7], idle: fields[3] + fields[4], total: fields.reduce((a, b) => a + b, 0) };
 }
 
 /** This machine's counters, or null where there is no /proc/stat (not Linux). */
@@ -40,4 +42,11 @@ export function stealShare(before: CpuTimes | null, after: CpuTimes | null): num
   if (!before || !after) return 0;
   const total = after.total - before.total;
   return total > 0 ? Math.max(0, after.steal - before.steal) / total : 0;
+}
+
+/** The share (0–1) of all CPU time between two readings that something ran (not idle, not stolen); 0 when unknown. */
+export function busyShare(before: CpuTimes | null, after: CpuTimes | null): number {
+  if (!before || !after) return 0;
+  const total = after.total - before.total;
+  return total > 0 ? Math.max(0, total - (after.idle - before.idle) - (after.steal - before.steal)) / total : 0;
 }

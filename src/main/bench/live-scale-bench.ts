@@ -10,8 +10,8 @@
  * answer that carries it, both read on the machine's monotonic clock in their own processes.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,6 +20,7 @@ import { openSqliteStore } from '../relay/store/sqlite-store.js';
 import type { RelayStore } from '../relay/store/store.js';
 import { seedWallets, type SeededWallet } from './live-scale-seed.js';
 import { monotonicMs, type FromWorker, type Receiver, type ToWorker } from './live-scale-worker.js';
+import { busyShare, readCpuTimes } from './cpu-steal.js';
 import { figure, percentile, type Figure } from './report.js';
 
 const WORKER = fileURLToPath(new URL('./live-scale-worker.ts', import.meta.url));
@@ -93,6 +94,25 @@ function cpuSeconds(pid: number): number {
 }
 
 /**
+ * CPU seconds of every PostgreSQL process so far (the bench's throw-away server is the only
+ * one here: its postmaster and the nodes' backends): where the cluster's time goes that the
+ * relays' own figure does not show. A process that ended meanwhile drops out of the sum.
+ */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres') total += cpuSeconds(Number(name));
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return total;
+}
+
+/**
  * LIVE_SCALE_RELAY_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) go to the relays' node
  * only: where a relay's time goes under this load.
  */
@@ -110,6 +130,10 @@ interface Round {
   peakRss: number[];
   relayCpu: number[];
   genCpu: number[];
+  /** PostgreSQL's processes, share of a core (cluster only) */
+  dbCpu: number;
+  /** the whole machine, share of a core (all its cores: up to their count) */
+  machineCpu: number;
   pulls: number;
   receiverFailures: number;
   /** sends that got no 200 (a reset connection): not counted as sent */
@@ -174,6 +198,8 @@ async function round(setup: Setup): Promise<Round> {
 
     const cpuOf = async () => Promise.all(workers.map((w) => w.ask({ type: 'cpu' }, 'cpu')));
     const relayCpu0 = pids.map(cpuSeconds);
+    const dbCpu0 = nodes === 2 ? postgresCpuSeconds() : 0;
+    const machine0 = readCpuTimes();
     const marks0 = await cpuOf();
     const genCpu0 = marks0.map((c) => c.micros / 1e6);
     const holding = sum(marks0.map((c) => c.holding));
@@ -187,6 +213,8 @@ async function round(setup: Setup): Promise<Round> {
     clearInterval(sampler);
     const windowSeconds = (monotonicMs() - w0) / 1000;
     const relayCpu = pids.map((p, i) => (cpuSeconds(p) - relayCpu0[i]) / windowSeconds);
+    const dbCpu = nodes === 2 ? (postgresCpuSeconds() - dbCpu0) / windowSeconds : 0;
+    const machineCpu = busyShare(machine0, readCpuTimes()) * availableParallelism();
     const genCpu = (await cpuOf()).map((c, i) => (c.micros / 1e6 - genCpu0[i]) / windowSeconds);
     const reports = await Promise.all(receiving.map((w) => w.ask({ type: 'report' }, 'report')));
 
@@ -208,6 +236,8 @@ async function round(setup: Setup): Promise<Round> {
       peakRss,
       relayCpu,
       genCpu,
+      dbCpu,
+      machineCpu,
       pulls: reports.reduce((n, r) => n + r.pulls, 0),
       receiverFailures: reports.reduce((n, r) => n + r.failed, 0),
       sendFailures: sent.failed,
@@ -328,6 +358,12 @@ function figuresOf(section: string, plan: Plan, nodes: number, results: Round[],
     figure(section, 'relay_cpu', `relay CPU during the sends${nodes === 2 ? ', both nodes' : ''}`, median(results.map(relayCpu)), '% of a core', { detail: `rounds: ${each(relayCpu, 0)}` }),
     figure(section, 'generator_cpu', 'load generator CPU during the sends, all its processes', median(results.map(genCpu)), '% of a core', {
       detail: `rounds: ${each(genCpu, 0)}; of which the sender ${each((r) => r.genCpu[r.genCpu.length - 1] * 100, 0)}; pulls answered ${each((r) => r.pulls, 0)}`,
+    }),
+    ...(nodes === 2
+      ? [figure(section, 'database_cpu', 'PostgreSQL CPU during the sends, all its processes', median(results.map((r) => r.dbCpu * 100)), '% of a core', { detail: `rounds: ${each((r) => r.dbCpu * 100, 0)}` })]
+      : []),
+    figure(section, 'machine_cpu', `the whole machine busy during the sends (${availableParallelism()} cores: at most ${availableParallelism() * 100})`, median(results.map((r) => r.machineCpu * 100)), '% of a core', {
+      detail: `rounds: ${each((r) => r.machineCpu * 100, 0)}; /proc/stat, neither idle nor stolen`,
     }),
   ];
   if (quick) for (const f of figures) f.detail = `QUICK RUN${f.detail ? `; ${f.detail}` : ''}`;

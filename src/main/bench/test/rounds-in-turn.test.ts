@@ -3,13 +3,13 @@
  * is measured again, judged by the stolen share alone and within a budget.
  */
 import { describe, expect, it } from 'vitest';
-import { parseProcStat, stealShare, type CpuTimes } from '../cpu-steal.js';
+import { busyShare, parseProcStat, stealShare, type CpuTimes } from '../cpu-steal.js';
 import { describeRounds, roundsInTurn } from '../rounds-in-turn.js';
 
 describe('parseProcStat', () => {
   it('reads the machine-wide line, steal the eighth field, guest time left out of the total', () => {
     const text = ['cpu  100 5 20 800 10 0 3 12 40 0', 'cpu0 50 2 10 400 5 0 1 6 20 0', 'intr 12345'].join('\n');
-    expect(parseProcStat(text)).toEqual({ steal: 12, total: 100 + 5 + 20 + 800 + 10 + 0 + 3 + 12 });
+    expect(parseProcStat(text)).toEqual({ steal: 12, idle: 800 + 10, total: 100 + 5 + 20 + 800 + 10 + 0 + 3 + 12 });
   });
 
   it('gives null for text without it or with a short line', () => {
@@ -19,27 +19,35 @@ describe('parseProcStat', () => {
   });
 });
 
+describe('busyShare', () => {
+  it('is the time neither idle nor stolen, over all the time between two readings', () => {
+    expect(busyShare({ steal: 10, idle: 500, total: 1000 }, { steal: 30, idle: 700, total: 1400 })).toBeCloseTo(180 / 400);
+    expect(busyShare(null, { steal: 5, idle: 1, total: 10 })).toBe(0);
+    expect(busyShare({ steal: 5, idle: 1, total: 10 }, { steal: 5, idle: 1, total: 10 })).toBe(0);
+  });
+});
+
 describe('stealShare', () => {
   it('is the stolen part of all the time between two readings', () => {
-    expect(stealShare({ steal: 10, total: 1000 }, { steal: 30, total: 1400 })).toBeCloseTo(0.05);
+    expect(stealShare({ steal: 10, idle: 0, total: 1000 }, { steal: 30, idle: 0, total: 1400 })).toBeCloseTo(0.05);
   });
 
   it('is 0 when either reading is missing or no time passed', () => {
-    expect(stealShare(null, { steal: 5, total: 10 })).toBe(0);
-    expect(stealShare({ steal: 5, total: 10 }, null)).toBe(0);
-    expect(stealShare({ steal: 5, total: 10 }, { steal: 5, total: 10 })).toBe(0);
+    expect(stealShare(null, { steal: 5, idle: 0, total: 10 })).toBe(0);
+    expect(stealShare({ steal: 5, idle: 0, total: 10 }, null)).toBe(0);
+    expect(stealShare({ steal: 5, idle: 0, total: 10 }, { steal: 5, idle: 0, total: 10 })).toBe(0);
   });
 });
 
 /** A meter whose counters advance by 1,000 ticks a reading pair, `steal[i]` of them stolen in the i-th measurement. */
 function fakeMeter(stolenPerMeasurement: number[]) {
-  let t: CpuTimes = { steal: 0, total: 0 };
+  let t: CpuTimes = { steal: 0, idle: 0, total: 0 };
   let reads = 0;
   return () => {
     // readings come in pairs (before, after): advance on each "after"
     if (reads++ % 2 === 1) {
       const i = (reads - 2) / 2;
-      t = { steal: t.steal + (stolenPerMeasurement[i] ?? 0), total: t.total + 1000 };
+      t = { steal: t.steal + (stolenPerMeasurement[i] ?? 0), idle: 0, total: t.total + 1000 };
     }
     return t;
   };
