@@ -71,6 +71,8 @@ export const isUniqueViolation = (e: unknown): boolean => errorCode(e) === '2350
 export const isForeignKeyViolation = (e: unknown): boolean => errorCode(e) === '23503';
 /** A deadlock or serialisation failure between nodes: the transaction can simply run again. */
 export const isRetryable = (e: unknown): boolean => errorCode(e) === '40P01' || errorCode(e) === '40001';
+/** Tries of a retryable statement: deadlocks between nodes are rare and cheap to retry. */
+export const MAX_ATTEMPTS = 3;
 
 /**
  * The database cannot be reached or went away mid-query: the driver's connection codes, socket

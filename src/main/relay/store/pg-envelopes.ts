@@ -1,6 +1,7 @@
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeDirect } from '../routing.js';
-import { asUnavailable, isRetryable, type PgSql, type PgTx } from './pg-client.js';
+import { asUnavailable, isRetryable, MAX_ATTEMPTS, type PgSql, type PgTx } from './pg-client.js';
+import { ACK, ACK_MANY, AckBatcher } from './pg-acks.js';
 import { requestShare, StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore } from './store.js';
 import { requestsFull } from './limit-refusals.js';
 import { decodedSize, envelopeWireParts, newEnvelopeRow, recipientFull, STAKE_USED, stakedRequest, stakeFirstLook, tooManyRequestsPending } from './envelope-rows.js';
@@ -13,8 +14,6 @@ const MAX_BATCH = 256;
 const SWEEP_CHUNK = 5000;
 /** The advisory lock held by the node that sweeps; the others skip the hour's sweep. */
 const SWEEP_LOCK = 0x7377656570; // "sweep"
-/** Deadlocks between nodes are rare and cheap to retry. */
-const MAX_ATTEMPTS = 3;
 /** The namespace (first key) of the per-recipient delivery locks; an invitation takes its recipient's too. */
 export const RECIPIENT_LOCKS = 0x71756575; // "queu"
 
@@ -66,13 +65,9 @@ const wireOf = (page: string) => `SELECT '[' || coalesce(string_agg(${ENVELOPE_J
 // promotes 3 KB.
 const PULL = { any: rowsOf(INBOX_PAGE), device: rowsOf(DEVICE_PAGE) };
 const PULL_WIRE = { any: wireOf(INBOX_PAGE), device: wireOf(DEVICE_PAGE) };
-const ACK = {
-  any: `DELETE FROM envelopes WHERE recipient = $1 AND id = ANY($2::text[])`,
-  device: `DELETE FROM envelopes WHERE recipient = $1 AND id = ANY($2::text[]) AND (device_key = $3 OR device_key IS NULL)`,
-};
 
-/** The queue's statements, each taking ($1 recipient, $2 limit or ids, $3 device); exported so that tests can EXPLAIN them. */
-export const PG_ENVELOPE_SQL = { pull: PULL, pullWire: PULL_WIRE, ack: ACK } as const;
+/** The queue's statements, each taking ($1 recipient, $2 limit or ids, $3 device), and the batched ack; exported so that tests can EXPLAIN them. */
+export const PG_ENVELOPE_SQL = { pull: PULL, pullWire: PULL_WIRE, ack: ACK, ackMany: ACK_MANY } as const;
 
 /** Everything the routing rules and the checks need about one item, read for a whole batch at once. */
 interface ItemFacts {
@@ -153,6 +148,8 @@ class BatchTally {
 export interface PgEnvelopesPart extends EnvelopesPart {
   /** Transactions committed by the delivery batcher (tests read it to see batching). */
   readonly batches: number;
+  /** Statements that answered the acks of more than one request (tests read it). */
+  readonly ackBatches: number;
   /** Refuses new deliveries and waits for the queued ones. */
   close(): Promise<void>;
 }
@@ -169,6 +166,7 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
   let scheduled = false;
   let closed = false;
   let batches = 0;
+  const acks = new AckBatcher(sql);
 
   const pair = (a: string, b: string) => `${a} ${b}`;
   const inboxParams = (address: string, deviceKey: string | null, limit: number): never[] =>
@@ -388,6 +386,9 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
     get batches() {
       return batches;
     },
+    get ackBatches() {
+      return acks.batches;
+    },
     deliver(d) {
       if (closed) return Promise.reject(new Error('store is closed'));
       return new Promise<DeliveryOutcome[]>((resolve, reject) => {
@@ -414,20 +415,10 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
       rows.length = 0;
       return page;
     },
-    async ack(address, deviceKey, ids) {
+    ack(address, deviceKey, ids) {
+      if (closed) return Promise.reject(new Error('store is closed'));
       const unique = [...new Set(ids.map((id) => String(id).toLowerCase()))];
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const to = address.toLowerCase();
-          const done = await (deviceKey === null
-            ? sql.unsafe(ACK.any, [to, unique] as never[], { prepare: true })
-            : sql.unsafe(ACK.device, [to, unique, deviceKey.toLowerCase()] as never[], { prepare: true }));
-          return done.count;
-        } catch (e) {
-          if (attempt < MAX_ATTEMPTS && isRetryable(e)) continue;
-          throw e;
-        }
-      }
+      return acks.ack(address.toLowerCase(), deviceKey === null ? null : deviceKey.toLowerCase(), unique);
     },
     async sweep(cutoff) {
       let total = 0;
@@ -447,6 +438,7 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
       closed = true;
       return (async () => {
         while (running || queue.length > 0 || scheduled) await (running ?? new Promise((r) => setImmediate(r)));
+        await acks.drain();
       })();
     },
   };

@@ -14,6 +14,8 @@ export interface PgRelayStore extends RelayStore {
   readonly sql: PgSql;
   /** Delivery batches committed (tests read it to see batching). */
   readonly groupCommits: number;
+  /** Statements that answered the acks of several requests at once (tests read it). */
+  readonly ackBatches: number;
 }
 
 export interface PgStoreOptions {
@@ -50,6 +52,9 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     sql,
     get groupCommits() {
       return envelopes.batches;
+    },
+    get ackBatches() {
+      return envelopes.ackBatches;
     },
     async stats() {
       const count = (table: string, where = 'true') =>

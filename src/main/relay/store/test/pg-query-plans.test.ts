@@ -81,7 +81,9 @@ describe.skipIf(missing !== null)('PostgreSQL queue statements on a skewed queue
         // prepared statements outlive transactions: the last call's is still there
         await tx.unsafe('DEALLOCATE ALL');
         await tx.unsafe(`PREPARE under_test(${types}) AS ${text}`);
-        const args = params.map((p) => (Array.isArray(p) ? `ARRAY[${p.map((x) => `'${String(x)}'`).join(',')}]::text[]` : typeof p === 'number' ? String(p) : `'${String(p)}'`));
+        const args = params.map((p) =>
+          Array.isArray(p) ? `ARRAY[${p.map((x) => (x === null ? 'NULL' : `'${String(x)}'`)).join(',')}]::text[]` : typeof p === 'number' ? String(p) : `'${String(p)}'`,
+        );
         const [row] = await tx.unsafe(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE under_test(${args.join(', ')})`);
         root = (row['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan;
         throw new Error('rollback');
@@ -119,6 +121,21 @@ describe.skipIf(missing !== null)('PostgreSQL queue statements on a skewed queue
         });
       }
     }
+
+    it(`acks of several requests in one statement, ${mode}: find each envelope by its id, reading no one else's`, async () => {
+      const ids = [...quietIds.slice(0, 3), 'busy-3', 'busy-8'];
+      const recipients = [QUIET, QUIET, QUIET, BUSY[3], BUSY[3]];
+      const devices = [null, devKey(1), devKey(1), null, devKey(1)];
+      const root = await plan(PG_ENVELOPE_SQL.ackMany, 'text[], text[], text[]', [recipients, ids, devices], mode);
+      const scans = envelopeScans(root);
+      const shown = JSON.stringify(root, null, 1);
+      expect(scans.length, shown).toBeGreaterThan(0);
+      for (const s of scans) {
+        expect(s['Node Type'], shown).not.toBe('Seq Scan');
+        expect(s['Node Type'], shown).not.toBe('Bitmap Heap Scan');
+        expect(removed(s) + s['Actual Rows'], shown).toBeLessThanOrEqual(ids.length);
+      }
+    });
 
     it(`acks, ${mode}: find their envelopes through an index, reading no one else's`, async () => {
       const busyIds = ['busy-3', 'busy-8', 'busy-13'];

@@ -209,6 +209,27 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       expect((await t.store.pull(C, null, 10)).map((e) => e.id)).toEqual([forC.id]);
     });
 
+    it('answers acks that arrive together each with the count of its own ids, by the same device rule', async () => {
+      await devices(B, 1, 2);
+      const d1 = (await sendOne(t.store, A, B, { recipientDeviceKey: devKey(1) })).envelope!;
+      const d2 = (await sendOne(t.store, A, B, { recipientDeviceKey: devKey(2) })).envelope!;
+      const any = (await sendOne(t.store, A, B)).envelope!;
+      const forC = [(await sendOne(t.store, A, C)).envelope!, (await sendOne(t.store, A, C)).envelope!];
+      const before = 'ackBatches' in t.store ? (t.store.ackBatches as number) : 0;
+      // all in one turn: on PostgreSQL the first goes alone and the rest wait for one statement
+      const counts = await Promise.all([
+        t.store.ack(C, null, [forC[0].id]),
+        t.store.ack(B, devKey(2), [d1.id, forC[1].id]), // another device's and another wallet's: none
+        t.store.ack(C, null, [forC[1].id, d2.id, 'not-a-uuid']),
+        t.store.ack(B, devKey(2), [d2.id, any.id]),
+        t.store.ack(B, devKey(1), [any.id]), // already taken by the ack before it
+      ]);
+      expect(counts).toEqual([1, 0, 1, 2, 0]);
+      expect((await t.store.pull(B, null, 10)).map((e) => e.id)).toEqual([d1.id]);
+      expect(await t.store.pull(C, null, 10)).toEqual([]);
+      if (backend.name === 'postgres') expect((t.store as unknown as { ackBatches: number }).ackBatches).toBe(before + 1);
+    });
+
     it('pulls oldest first, at most limit, without consuming', async () => {
       const sent = await t.store.deliver(direct(A, Array.from({ length: 7 }, (_, i) => item(B, { nonce: `n${i}` }))));
       const first = await t.store.pull(B, null, 3);
