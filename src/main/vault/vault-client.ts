@@ -1,4 +1,3 @@
-import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { startThread, threadEntry } from '../threads/start-thread.js';
 import { acceptedScrypt, type ScryptParams, type VaultCodec } from './secret-codec.js';
@@ -66,18 +65,9 @@ interface Pending {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_PING_TIMEOUT_MS = 2_000;
-function defaultEntry(): URL {
-  return threadEntry(import.meta.url, 'vault-worker');
-}
-
-function toUrl(entry: string | URL): URL {
-  if (entry instanceof URL) return entry;
-  return /^file:/.test(entry) ? new URL(entry) : pathToFileURL(entry);
-}
-
 /**
  * Bundling: the worker is its own entry. From source the client starts `vault-worker.ts`
- * (through the tsx bootstrap, threads/start-thread.ts); from a build it starts `vault-worker.js` beside the
+ * (through threads/start-thread.ts's tsx bootstrap); from a build it starts `vault-worker.js` beside the
  * bundle that contains this file, so the main-process build needs a second input named
  * `vault-worker` (rollupOptions.input) — or the glue passes `workerEntry`, e.g. from
  * electron-vite's `import vaultWorker from './vault/vault-worker?modulePath'`.
@@ -193,7 +183,7 @@ export class VaultClient {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const entry = this.options.workerEntry ? toUrl(this.options.workerEntry) : defaultEntry();
+    const entry = threadEntry(import.meta.url, 'vault-worker', this.options.workerEntry);
     const workerData: VaultWorkerData = {
       profileDir: this.options.profileDir,
       testHooks: this.options.testHooks === true,

@@ -9,14 +9,12 @@
  * of the app while the worker adopts waits for it (busy_timeout), the one wait left on the main
  * thread, and only while a restore or import commits.
  */
-import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { HistoryImported } from '../../../shared/history.js';
 import type { ArchiveDb, RowsWritten } from '../backup/backup-archive.js';
 import type { ArchiveRow, ArchiveTable, RowValue } from '../backup/backup-store.js';
 import { startThread, threadEntry } from '../../threads/start-thread.js';
 import type { StoreMethod, StoreRequest, StoreResponse } from './store-worker-protocol.js';
-
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -75,8 +73,7 @@ export class StoreWorker {
   }
 
   private start(): Worker {
-    const entry = this.workerEntry ? toUrl(this.workerEntry) : threadEntry(import.meta.url, 'store-worker');
-    const worker = startThread(entry);
+    const worker = startThread(threadEntry(import.meta.url, 'store-worker', this.workerEntry));
     worker.on('message', (res: StoreResponse) => {
       const p = this.pending.get(res.id);
       if (!p) return;
@@ -98,11 +95,6 @@ export class StoreWorker {
     this.worker = worker;
     return worker;
   }
-}
-
-function toUrl(entry: string | URL): URL {
-  if (entry instanceof URL) return entry;
-  return /^file:/.test(entry) ? new URL(entry) : pathToFileURL(entry);
 }
 
 /** A database the store worker holds open: an ArchiveDb whose every call is a round trip. */

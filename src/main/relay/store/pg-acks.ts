@@ -42,10 +42,15 @@ export class AckBatcher {
   readonly #sql: PgSql;
   #queue: PendingAck[] = [];
   #running: Promise<void> | null = null;
-  batches = 0;
+  #batches = 0;
 
   constructor(sql: PgSql) {
     this.#sql = sql;
+  }
+
+  /** Statements that answered several requests' acks (tests read it). */
+  get batches(): number {
+    return this.#batches;
   }
 
   ack(to: string, deviceKey: string | null, ids: string[]): Promise<number> {
@@ -105,7 +110,7 @@ export class AckBatcher {
       }
     });
     const rows = await this.#sql.unsafe<{ n: string }[]>(ACK_MANY, [recipients, ids, devices] as never[], { prepare: true });
-    this.batches += 1;
+    this.#batches += 1;
     // an envelope two requests named (a retry beside its first try) counts for the first
     const counts = batch.map(() => 0);
     for (const r of rows) counts[owner[Number(r.n) - 1]] += 1;
