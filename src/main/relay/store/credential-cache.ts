@@ -50,7 +50,14 @@ export function withCredentialCache(
       const id = hash.toString('base64');
       const hit = map.get(id);
       const t = now();
-      if (hit && hit.until > t && (revocations?.trusted ?? true)) return hit.row;
+      if (hit && hit.until > t && (revocations?.trusted ?? true)) {
+        if (!revocations) return hit.row;
+        // A revocation on another node reaches this one as a notification on the bus's socket,
+        // which may have become readable in the same turn as this request: let that turn's
+        // other callbacks run first, so a key revoked before this request began is not let in.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (map.get(id) === hit) return hit.row;
+      }
       const row = await load(hash);
       if (row) {
         // the oldest entry goes (a Map keeps insertion order): emptying the whole map here made
