@@ -25,7 +25,7 @@ export type ToWorker =
   | { type: 'clock' }
   | { type: 'cpu' }
   | { type: 'receivers'; who: Array<Receiver & { apiKey: string }>; wait: number; spreadMs: number }
-  | { type: 'send'; bases: string[]; apiKey: string; to: Receiver[]; rate: number; seconds: number; connections: number }
+  | { type: 'send'; bases: string[]; apiKey: string; to: Receiver[]; rate: number; warmup: number; seconds: number; connections: number }
   | { type: 'report' }
   | { type: 'stop' };
 
@@ -33,7 +33,8 @@ export type FromWorker =
   | { type: 'clock'; at: number }
   | { type: 'cpu'; micros: number; holding: number }
   | { type: 'held' }
-  | { type: 'sent'; sends: Array<[string, number]>; failed: number; firstError: string | null; seconds: number; latestMs: number }
+  /** `measuredFrom`: the time after the warm-up; a send written before it is the warm-up's */
+  | { type: 'sent'; sends: Array<[string, number]>; failed: number; firstError: string | null; seconds: number; latestMs: number; measuredFrom: number }
   | { type: 'report'; arrivals: Array<[string, number]>; pulls: number; failed: number; firstError: string | null }
   | { type: 'error'; message: string };
 
@@ -134,7 +135,7 @@ function envelopeBody(to: Receiver, keys: string[], i: number): string {
 
 async function send(m: Extract<ToWorker, { type: 'send' }>): Promise<void> {
   const keys = Array.from({ length: 64 }, () => bytesToHex(x25519.getPublicKey(x25519.utils.randomSecretKey())));
-  const total = Math.round(m.rate * m.seconds);
+  const total = Math.round(m.rate * (m.warmup + m.seconds));
   const bodies: Array<{ base: string; body: string }> = [];
   // to the receivers in turn, each send through any node (on a cluster: often not the receiver's)
   for (let i = 0; i < total; i++) {
@@ -179,7 +180,7 @@ async function send(m: Extract<ToWorker, { type: 'send' }>): Promise<void> {
     await sleep(1);
   }
   await Promise.all(inFlight);
-  post({ type: 'sent', sends, failed, firstError, seconds: (monotonicMs() - start) / 1000, latestMs: latest });
+  post({ type: 'sent', sends, failed, firstError, seconds: (monotonicMs() - start) / 1000, latestMs: latest, measuredFrom: start + m.warmup * 1000 });
 }
 
 process.on('message', (m: ToWorker) => {
