@@ -10,13 +10,14 @@
  * answer that carries it, both read on the machine's monotonic clock in their own processes.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { memoryMiB, startBuilt, type Child } from '../test-support/child-process.js';
 import { openSqliteStore } from '../relay/store/sqlite-store.js';
+import { fsyncPath } from '../sqlite/fsync-path.js';
 import type { RelayStore } from '../relay/store/store.js';
 import { seedWallets, type SeededWallet } from './live-scale-seed.js';
 import { monotonicMs, type FromWorker, type Receiver, type ToWorker } from './live-scale-worker.js';
@@ -219,7 +220,7 @@ async function round(setup: Setup): Promise<Round> {
     const w0 = monotonicMs();
     let peakRss = holdingRss.slice();
     const sampler = setInterval(() => (peakRss = pids.map((p, i) => Math.max(peakRss[i], memoryMiB(p).rss))), 250);
-    log(`${plan.rate} sends/s for ${plan.seconds} s to them in turn, through ${nodes === 2 ? 'either node' : 'the relay'}`);
+    log(`${plan.rate} sends/s for ${plan.warmup} s of warm-up and ${plan.seconds} s measured to them in turn, through ${nodes === 2 ? 'either node' : 'the relay'}`);
     const sent = await sending.ask({ type: 'send', bases, apiKey: sender.apiKey, to, rate: plan.rate, warmup: plan.warmup, seconds: plan.seconds, connections: plan.connections }, 'sent');
     await sleep(GRACE_MS);
     clearInterval(sampler);
@@ -320,12 +321,7 @@ export async function benchLiveScale(opts: LiveScaleOptions = {}): Promise<Figur
         copyFileSync(join(template, 'relay.db'), join(d, 'relay.db'));
         // on the disk before the relay starts: else the kernel writes the copy back ~30 s later
         // (vm.dirty_expire_centisecs), in the middle of the sends, and the relay's fsyncs queue behind it
-        const fd = openSync(join(d, 'relay.db'), 'r+');
-        try {
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
+        fsyncPath(join(d, 'relay.db'));
         return d;
       };
     }
@@ -352,7 +348,9 @@ function figuresOf(section: string, plan: Plan, nodes: number, results: Round[],
   const p50 = (r: Round) => percentile(r.latencies, 0.5);
   const p99 = (r: Round) => percentile(r.latencies, 0.99);
   // the warm-up's sends too: each one must arrive
-  const delivered = (r: Round) => ((r.latencies.length + r.warmupLatencies.length) / (r.sends + r.warmupSends)) * 100;
+  const arrivedAll = (r: Round) => r.latencies.length + r.warmupLatencies.length;
+  const sentAll = (r: Round) => r.sends + r.warmupSends;
+  const delivered = (r: Round) => (arrivedAll(r) / sentAll(r)) * 100;
   const rss = (r: Round) => Math.max(...r.peakRss);
   const relayCpu = (r: Round) => sum(r.relayCpu) * 100;
   const genCpu = (r: Round) => sum(r.genCpu) * 100;
@@ -370,7 +368,7 @@ function figuresOf(section: string, plan: Plan, nodes: number, results: Round[],
     }),
     figure(section, 'delivered', `delivered within ${GRACE_MS / 1000} s of the last send`, median(results.map(delivered)), '%', {
       target: { op: '>=', value: 99.9 },
-      detail: `rounds: ${results.map((r) => `${r.latencies.length + r.warmupLatencies.length} of ${r.sends + r.warmupSends}`).join(', ')} (the warm-up's included); receivers' failed requests ${each((r) => r.receiverFailures, 0)}${results.find((r) => r.firstError) ? ` (first: ${results.find((r) => r.firstError)!.firstError})` : ''}`,
+      detail: `rounds: ${results.map((r) => `${arrivedAll(r)} of ${sentAll(r)}`).join(', ')} (the warm-up's included); receivers' failed requests ${each((r) => r.receiverFailures, 0)}${results.find((r) => r.firstError) ? ` (first: ${results.find((r) => r.firstError)!.firstError})` : ''}`,
     }),
     figure(section, 'rate', 'sends achieved', median(results.map((r) => r.achieved)), 'req/s', {
       target: { op: '>=', value: plan.rate * 0.98, note: `${plan.rate}/s asked` },

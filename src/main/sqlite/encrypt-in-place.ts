@@ -12,10 +12,11 @@
  * encrypted one. rename(2) is atomic, so no reader ever sees a mix. The clear file's old blocks
  * are freed, not overwritten: the filesystem may keep them until reused.
  */
-import { closeSync, copyFileSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { encryptOpenDatabase } from './database-cipher.js';
+import { fsyncPath } from './fsync-path.js';
 
 export const ENCRYPT_STEPS = ['stale-temp-removed', 'checkpointed', 'copied', 'encrypted', 'synced', 'side-files-removed', 'renamed', 'folder-synced'] as const;
 export type EncryptStep = (typeof ENCRYPT_STEPS)[number];
@@ -30,15 +31,6 @@ export interface EncryptInPlaceOptions {
 
 export function encryptingTempFile(file: string): string {
   return `${file}.encrypting`;
-}
-
-function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Removes what a crashed encryption left beside `file` (harmless when there is nothing). */
