@@ -11,7 +11,7 @@ import { DEFAULT_STAKE } from '../routing.js';
 import { stakeUnavailable, weiOf } from '../stake-service.js';
 import { buildChallenge, challengeNonce, deviceCertificateValid, recoverSigner } from '../sign-in.js';
 import type { SignInSites } from '../sign-in-site.js';
-import type { DeviceRow, RelayStore } from '../store/store.js';
+import type { RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.js';
 import { iso, presentApiKey } from '../http/present.js';
@@ -42,10 +42,11 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
   const keyOnly = { auth: 'api-key' as const };
   const signIn = opts.rateLimit > 0 ? { rateLimit: signInRateLimit(opts.rateLimit) } : {};
 
-  async function mintKey(address: string, label: string | null, deviceKey: string | null) {
+  /** `device`: a sign-in's certificate of `deviceKey`, registered with the key (one transaction: refused, neither is kept). */
+  async function mintKey(address: string, label: string | null, deviceKey: string | null, device?: { certificate: string }) {
     const { secret, hash, prefix } = mintSecret('api-key');
     const row = { id: opts.randomUUID(), address, label, prefix, deviceKey, createdAt: opts.now(), lastUsedAt: null, revokedAt: null };
-    await fromStore(store.insertApiKey({ ...row, hash }, opts.maxKeysPerWallet));
+    await fromStore(store.insertApiKey({ ...row, hash }, opts.maxKeysPerWallet, device));
     return { apiKey: secret, key: presentApiKey(row) };
   }
 
@@ -88,13 +89,11 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     // Only messages this relay issues are stored, so this holds unless the rule changed since (an upgrade, a new --base-url).
     if (!opts.sites.names(challenge.message)) throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
     if ((await recoverSigner(req.body.message, req.body.signature)) !== challenge.address) throw unauthorized('the signature is not by the challenged address', 'bad-signature');
-    let deviceKey: string | null = null;
-    if (req.body.device) {
-      deviceKey = req.body.device.publicKey.toLowerCase();
-      if (!(await deviceCertificateValid(deviceKey, challenge.address, req.body.device.certificate))) throw badRequest('the device certificate does not verify for this address', 'bad-certificate');
-      await registerOrReuseDevice(store, challenge.address, deviceKey, req.body.device.certificate, opts.now());
-    }
-    return mintKey(challenge.address, req.body.label ?? (deviceKey ? 'device sign-in' : 'sign-in'), deviceKey);
+    const device = req.body.device;
+    const deviceKey = device ? device.publicKey.toLowerCase() : null;
+    if (device && !(await deviceCertificateValid(deviceKey!, challenge.address, device.certificate))) throw badRequest('the device certificate does not verify for this address', 'bad-certificate');
+    // A device signing in again keeps its registration; someone else's or a revoked key is 409 device-exists.
+    return mintKey(challenge.address, req.body.label ?? (deviceKey ? 'device sign-in' : 'sign-in'), deviceKey, device && { certificate: device.certificate });
   });
 
   app.get('/api/v1/me/keys', {
@@ -226,11 +225,4 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     });
   }
 
-}
-
-/** A device signing in again keeps its registration; someone else's or a revoked key is 409. */
-async function registerOrReuseDevice(store: RelayStore, address: string, publicKey: string, certificate: string, now: number): Promise<DeviceRow> {
-  const existing = (await store.listDevices(address)).find((d) => d.publicKey === publicKey);
-  if (existing) return existing;
-  return fromStore(store.addDevice({ publicKey, address, certificate, now }));
 }

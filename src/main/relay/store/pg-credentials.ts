@@ -18,14 +18,7 @@ export function pgCredentialsPart(sql: PgSql): CredentialsPart {
         await tx`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`;
         // The account row is locked for the count, so two nodes cannot both add the 16th device.
         await tx`SELECT 1 FROM accounts WHERE address = ${address} FOR UPDATE`;
-        const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM devices WHERE address = ${address} AND revoked_at IS NULL`;
-        if (n >= MAX_DEVICES) throw new StoreError('too-many-devices', `a wallet can have at most ${MAX_DEVICES} current devices; revoke one first`);
-        try {
-          await tx.savepoint((sp) => sp`INSERT INTO devices (public_key, address, certificate, created_at) VALUES (${publicKey}, ${address}, ${d.certificate}, ${d.now})`);
-        } catch (e) {
-          if (isUniqueViolation(e)) throw new StoreError('device-exists', 'device key is already registered');
-          throw e;
-        }
+        await registerDevice(tx, { publicKey, address, certificate: d.certificate, now: d.now });
       });
       return { publicKey, address, certificate: d.certificate, createdAt: d.now, revokedAt: null };
     },
@@ -43,21 +36,28 @@ export function pgCredentialsPart(sql: PgSql): CredentialsPart {
         return true;
       });
     },
-    async insertApiKey(k, maxActive = Infinity) {
+    async insertApiKey(k, maxActive = Infinity, device) {
       const address = k.address.toLowerCase();
+      const deviceKey = k.deviceKey?.toLowerCase() ?? null;
       const insert = (tx: PgTx) =>
         tx`INSERT INTO api_keys (id, address, hash, label, prefix, device_key, created_at, last_used_at, revoked_at)
-           VALUES (${k.id.toLowerCase()}, ${address}, ${k.hash}, ${k.label}, ${k.prefix}, ${k.deviceKey?.toLowerCase() ?? null}, ${k.createdAt}, ${k.lastUsedAt}, ${k.revokedAt})`;
-      if (!Number.isFinite(maxActive)) {
+           VALUES (${k.id.toLowerCase()}, ${address}, ${k.hash}, ${k.label}, ${k.prefix}, ${deviceKey}, ${k.createdAt}, ${k.lastUsedAt}, ${k.revokedAt})`;
+      if (!Number.isFinite(maxActive) && !device) {
         await sql.begin((tx) => [tx`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`, insert(tx)]);
         return;
       }
       await sql.begin(async (tx) => {
         await tx`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`;
-        // The account row is locked for the count, so two nodes cannot both mint the last key allowed.
+        // The account row is locked for the counts, so two nodes cannot both mint the last key (or add the 16th device) allowed.
         await tx`SELECT 1 FROM accounts WHERE address = ${address} FOR UPDATE`;
-        const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM api_keys WHERE address = ${address} AND revoked_at IS NULL`;
-        if (n >= maxActive) throw tooManyKeys(maxActive);
+        if (Number.isFinite(maxActive)) {
+          const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM api_keys WHERE address = ${address} AND revoked_at IS NULL`;
+          if (n >= maxActive) throw tooManyKeys(maxActive);
+        }
+        if (device && deviceKey) {
+          const [current] = await tx`SELECT 1 FROM devices WHERE public_key = ${deviceKey} AND address = ${address} AND revoked_at IS NULL`;
+          if (!current) await registerDevice(tx, { publicKey: deviceKey, address, certificate: device.certificate, now: k.createdAt });
+        }
         await insert(tx);
       });
     },
@@ -105,5 +105,17 @@ class TouchBatch {
       tx`UPDATE api_keys k SET last_used_at = greatest(coalesce(k.last_used_at, 0), t.at)
          FROM unnest(${[...batch.keys()]}::text[], ${[...batch.values()]}::bigint[]) AS t(id, at) WHERE k.id = t.id`,
     ]);
+  }
+}
+
+/** Adds a device inside `tx`, which holds the account row's lock (the count is then exact across nodes). */
+async function registerDevice(tx: PgTx, d: { publicKey: string; address: string; certificate: string; now: number }): Promise<void> {
+  const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM devices WHERE address = ${d.address} AND revoked_at IS NULL`;
+  if (n >= MAX_DEVICES) throw new StoreError('too-many-devices', `a wallet can have at most ${MAX_DEVICES} current devices; revoke one first`);
+  try {
+    await tx.savepoint((sp) => sp`INSERT INTO devices (public_key, address, certificate, created_at) VALUES (${d.publicKey}, ${d.address}, ${d.certificate}, ${d.now})`);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new StoreError('device-exists', 'device key is already registered');
+    throw e;
   }
 }

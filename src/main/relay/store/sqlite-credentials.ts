@@ -25,6 +25,7 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
     insertDevice: db.prepare<[string, string, string, number]>(
       `INSERT INTO devices (public_key, address, certificate, created_at) VALUES (?, ?, ?, ?)`,
     ),
+    currentDevice: db.prepare<[string, string], number>(`SELECT 1 FROM devices WHERE public_key = ? AND address = ? AND revoked_at IS NULL`).pluck(),
     deviceCount: db.prepare<[string], number>(`SELECT count(*) FROM devices WHERE address = ? AND revoked_at IS NULL`).pluck(),
     devices: db.prepare<[string], DeviceRow>(
       `SELECT ${DEVICE_COLUMNS} FROM devices WHERE address = ? AND revoked_at IS NULL ORDER BY created_at, rowid`,
@@ -50,6 +51,11 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
 
   const addDevice = db.transaction((d: { publicKey: string; address: string; certificate: string; now: number }): DeviceRow => {
     s.ensureAccount.run(d.address);
+    registerDevice(d);
+    return { publicKey: d.publicKey, address: d.address, certificate: d.certificate, createdAt: d.now, revokedAt: null };
+  });
+
+  function registerDevice(d: { publicKey: string; address: string; certificate: string; now: number }): void {
     if (s.deviceCount.get(d.address)! >= MAX_DEVICES) {
       throw new StoreError('too-many-devices', `a wallet can have at most ${MAX_DEVICES} current devices; revoke one first`);
     }
@@ -59,8 +65,7 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
       if (isUniqueViolation(e)) throw new StoreError('device-exists', 'device key is already registered');
       throw e;
     }
-    return { publicKey: d.publicKey, address: d.address, certificate: d.certificate, createdAt: d.now, revokedAt: null };
-  });
+  }
 
   const revokeDevice = db.transaction((address: string, publicKey: string, now: number): boolean => {
     if (s.revokeDevice.run(now, publicKey, address).changes === 0) return false;
@@ -69,9 +74,12 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
     return true;
   });
 
-  const insertApiKey = db.transaction((k: ApiKeyRow & { hash: Buffer }, maxActive: number) => {
+  const insertApiKey = db.transaction((k: ApiKeyRow & { hash: Buffer }, maxActive: number, device?: { certificate: string }) => {
     s.ensureAccount.run(k.address);
     if (s.activeKeys.get(k.address)! >= maxActive) throw tooManyKeys(maxActive);
+    if (device && k.deviceKey && !s.currentDevice.get(k.deviceKey, k.address)) {
+      registerDevice({ publicKey: k.deviceKey, address: k.address, certificate: device.certificate, now: k.createdAt });
+    }
     s.insertApiKey.run(k.id, k.address, k.hash, k.label, k.prefix, k.deviceKey, k.createdAt, k.lastUsedAt, k.revokedAt);
   });
 
@@ -85,8 +93,8 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
     async revokeDevice(address, publicKey, now) {
       return revokeDevice.immediate(address.toLowerCase(), publicKey.toLowerCase(), now);
     },
-    async insertApiKey(k, maxActive = Infinity) {
-      insertApiKey.immediate({ ...k, id: k.id.toLowerCase(), address: k.address.toLowerCase(), deviceKey: k.deviceKey?.toLowerCase() ?? null }, maxActive);
+    async insertApiKey(k, maxActive = Infinity, device) {
+      insertApiKey.immediate({ ...k, id: k.id.toLowerCase(), address: k.address.toLowerCase(), deviceKey: k.deviceKey?.toLowerCase() ?? null }, maxActive, device);
     },
     async findApiKeyByHash(hash) {
       return s.apiKeyByHash.get(hash) ?? null;

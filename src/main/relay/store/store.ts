@@ -297,8 +297,13 @@ export interface RelayStore {
   revokeDevice(address: string, publicKey: string, now: number): Promise<boolean>;
 
   // API keys (hash = SHA-256 of the secret; the store never sees secrets)
-  /** Throws too-many-keys when the wallet already has `maxActive` unrevoked keys (no cap when omitted). */
-  insertApiKey(k: ApiKeyRow & { hash: Buffer }, maxActive?: number): Promise<void>;
+  /**
+   * Throws too-many-keys when the wallet already has `maxActive` unrevoked keys (no cap when omitted).
+   * With `device` (a sign-in's certificate of `k.deviceKey`), that device is registered in the same
+   * transaction unless it is already one of the wallet's current devices (as addDevice: device-exists,
+   * too-many-devices), after the key cap is checked: a refused sign-in registers nothing.
+   */
+  insertApiKey(k: ApiKeyRow & { hash: Buffer }, maxActive?: number, device?: { certificate: string }): Promise<void>;
   findApiKeyByHash(hash: Buffer): Promise<(ApiKeyRow & { hash: Buffer }) | null>;
   listApiKeys(address: string): Promise<ApiKeyRow[]>;
   revokeApiKey(address: string, id: string, now: number): Promise<boolean>;

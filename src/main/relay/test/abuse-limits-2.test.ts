@@ -16,7 +16,7 @@ import { MAX_HELD_PER_WALLET, type Revoked } from '../live/waiters.js';
 import type { RevocationBus } from '../store/credential-cache.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { StakeRow } from '../store/store.js';
-import { call, envelopeTo, sealedLooking, signIn, startRelay, UNREAD_STAKE_CHAIN, type TestRelay, type TestUser } from './harness.js';
+import { call, envelopeTo, newDeviceKey, sealedLooking, signIn, startRelay, UNREAD_STAKE_CHAIN, type TestRelay, type TestUser } from './harness.js';
 
 const relays: TestRelay[] = [];
 async function relayWith(config: Partial<RelayConfig>, deps: Parameters<typeof startRelay>[1] = {}): Promise<TestRelay> {
@@ -242,6 +242,19 @@ describe('finding 8: caps on keys and held pulls per wallet', () => {
     expect((await api(relay, u, 'POST', '/api/v1/me/keys', { label: 'ci' })).body.code).toBe('too-many-keys');
     expect((await api(relay, u, 'DELETE', `/api/v1/me/keys/${u.keyId}`)).status).toBe(200);
     expect((await signIn(relay.url, u.account, u.deviceKey)).apiKey).toMatch(/^sk_live_/);
+  });
+
+  it('a sign-in from a new device refused past --max-keys-per-wallet registers no device: senders never seal to it', async () => {
+    const relay = await relayWith({ maxKeysPerWallet: 2 });
+    const u = await signIn(relay.url);
+    await signIn(relay.url, u.account, u.deviceKey);
+    await expect(signIn(relay.url, u.account, newDeviceKey())).rejects.toThrow(/409 .*too-many-keys/);
+    const keys = await api(relay, u, 'GET', `/api/v1/keys/${u.address}`);
+    expect(keys.body.deviceKeys).toEqual([u.deviceKey]);
+    // with room again, the new device signs in and is registered
+    expect((await api(relay, u, 'DELETE', `/api/v1/me/keys/${u.keyId}`)).status).toBe(200);
+    const other = await signIn(relay.url, u.account, newDeviceKey());
+    expect((await api(relay, other, 'GET', `/api/v1/keys/${u.address}`)).body.deviceKeys).toEqual([u.deviceKey, other.deviceKey]);
   });
 
   it(`a wallet holds at most ${MAX_HELD_PER_WALLET} pulls: the next answers its oldest with no envelopes`, async () => {

@@ -136,5 +136,29 @@ describe.each(STORE_BACKENDS)('$name store limits', (backend) => {
       await t.store.insertApiKey(key(3), 2);
       expect((await t.store.listApiKeys(ME)).filter((k) => k.revokedAt === null).map((k) => k.id)).toEqual([key(2).id, key(3).id]);
     });
+
+    it('a sign-in key with its device: the device is registered with the key, and not at all when the key is refused', async () => {
+      const device = devKey;
+      const key = (n: number, dev: number) => ({
+        id: `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`, address: ME, label: null, prefix: 'sk_live_abcd', deviceKey: device(dev),
+        createdAt: n, lastUsedAt: null, revokedAt: null, hash: createHash('sha256').update(`key ${n}`).digest(),
+      });
+      const devices = async () => (await t.store.listDevices(ME)).map((d) => d.publicKey);
+      await t.store.insertApiKey(key(1, 1), 2, { certificate: 'cert 1' });
+      // the same device signing in again keeps its registration
+      await t.store.insertApiKey(key(2, 1), 2, { certificate: 'cert 1 again' });
+      expect(await devices()).toEqual([device(1)]);
+      expect((await t.store.listDevices(ME))[0].certificate).toBe('cert 1');
+      // past the key cap: neither the key nor the new device
+      expect((await refusal(t.store.insertApiKey(key(3, 2), 2, { certificate: 'cert 2' }))).code).toBe('too-many-keys');
+      expect(await devices()).toEqual([device(1)]);
+      expect(await t.store.revokeApiKey(ME, key(1, 1).id, 4)).toBe(true);
+      // a revoked device cannot come back through a sign-in, and the refused key is not kept either
+      expect(await t.store.revokeDevice(ME, device(1), 5)).toBe(true);
+      expect((await refusal(t.store.insertApiKey(key(4, 1), 2, { certificate: 'cert 1' }))).code).toBe('device-exists');
+      expect((await t.store.listApiKeys(ME)).map((k) => k.id)).not.toContain(key(4, 1).id);
+      await t.store.insertApiKey(key(3, 2), 2, { certificate: 'cert 2' });
+      expect(await devices()).toEqual([device(2)]);
+    });
   });
 });
