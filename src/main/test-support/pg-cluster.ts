@@ -14,8 +14,11 @@ import { openPg } from '../relay/store/pg-client.js';
 export interface PgCluster {
   /** the folder holding the data directory and the socket */
   dir: string;
-  /** A new, empty database; returns its connection URL. */
-  createDatabase(): Promise<string>;
+  /**
+   * A new, empty database, or a copy of `template` (the URL of another of this cluster's
+   * databases, which nobody may be connected to); returns its connection URL.
+   */
+  createDatabase(template?: string): Promise<string>;
   /** Stops the server (fast shutdown) and starts it again on the same data. */
   stop(mode?: 'fast' | 'immediate'): void;
   start(): void;
@@ -82,12 +85,14 @@ function stopServer(bin: string, data: string): void {
   spawnSync(asRoot ? 'runuser' : stop[0], asRoot ? ['-u', 'postgres', '--', ...stop] : stop.slice(1));
 }
 
-async function createDatabaseOn(server: Server): Promise<string> {
+async function createDatabaseOn(server: Server, template?: string): Promise<string> {
   // pid and random: a forked worker may run several files, each counting from one
   const name = `relay_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const from = template === undefined ? '' : ` TEMPLATE ${new URL(template).pathname.slice(1)}`;
+  if (!/^( TEMPLATE relay_\d+_[0-9a-f]{8})?$/.test(from)) throw new Error(`not a database of this cluster: ${template}`);
   const sql = openPg(server.urlFor('postgres'), { max: 1 });
   try {
-    await sql.unsafe(`CREATE DATABASE ${name}`);
+    await sql.unsafe(`CREATE DATABASE ${name}${from}`);
   } finally {
     await sql.end();
   }
@@ -111,7 +116,7 @@ export function startPgCluster(opts: { durable?: boolean } = {}): PgCluster {
   process.on('exit', destroy);
   return {
     dir,
-    createDatabase: async () => server.urlFor(await createDatabaseOn(server)),
+    createDatabase: async (template) => server.urlFor(await createDatabaseOn(server, template)),
     stop(mode = 'fast') {
       server.run('pg_ctl', ['-D', server.data, '-m', mode, '-w', 'stop']);
     },
@@ -181,8 +186,8 @@ export function runPgCluster(runDir: string): PgCluster {
   const mine: string[] = [];
   return {
     dir: server.dir,
-    async createDatabase() {
-      const name = await createDatabaseOn(server);
+    async createDatabase(template) {
+      const name = await createDatabaseOn(server, template);
       mine.push(name);
       return server.urlFor(name);
     },
