@@ -40,6 +40,14 @@ export class TooManyWaiters extends Error {
   }
 }
 
+/** Buckets of the per-wallet ring counts (`ringsOf`): a power of two; wallets that share one only cost an extra look. */
+const RING_BUCKETS = 4096;
+const bucketOf = (address: string): number => {
+  let h = 0;
+  for (let i = address.length - 8; i < address.length; i++) h = (h * 31 + address.charCodeAt(i)) | 0;
+  return h & (RING_BUCKETS - 1);
+};
+
 const clock = () => performance.timeOrigin + performance.now();
 const matches = (r: Revoked, keyId: string, address: string, deviceKey: string | null) =>
   'keyId' in r ? r.keyId === keyId : 'address' in r && r.address === address && r.deviceKey === deviceKey;
@@ -57,6 +65,8 @@ export class WaiterRegistry {
   readonly #remote = new Map<string, Map<string, RemoteHold>>();
   /** recent revocations, for pulls that were looking at the inbox (not waiting) when one came */
   #revoked: Array<{ r: Revoked; at: number }> = [];
+  /** rings heard, by bucket of wallets */
+  readonly #rings = new Uint32Array(RING_BUCKETS);
   readonly #max: number;
   readonly #onRegister: (keyId: string, hold: number, wallet: { address: string; until: number }) => void;
   #lastHold = 0;
@@ -150,10 +160,21 @@ export class WaiterRegistry {
    */
   ring(recipients: readonly Recipient[]): void {
     for (const r of recipients) {
+      this.#rings[bucketOf(r.address)]++;
       const set = this.#byAddress.get(r.address);
       if (!set) continue;
       for (const w of [...set]) if (r.deviceKey === null || w.deviceKey === null || w.deviceKey === r.deviceKey) w.wake('rung');
     }
+  }
+
+  /**
+   * A count that moves whenever the wallet's doorbell rings (and, now and then, another wallet's
+   * that shares its bucket). Read before a look at the queue and again once the pull is
+   * registered: unchanged, nothing was committed for the wallet since the look began that the look
+   * could have missed (a store rings only after its COMMIT), so the pull need not look again.
+   */
+  ringsOf(address: string): number {
+    return this.#rings[bucketOf(address)];
   }
 
   /** Answers the held pulls of a revoked credential (reason `revoked`), and remembers it a while for `isRevoked`. */

@@ -87,6 +87,8 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
     const wait = req.query.wait;
     reply.header('Cache-Control', 'no-store');
     if (wait !== undefined) reply.header('Relay-Wait', String(wait));
+    // the wallet's rings as they were when the latest look began (see below)
+    let rings = live?.waiters.ringsOf(caller.address) ?? 0;
     let page = await store.pullWire(caller.address, caller.deviceKey, limit);
     if (page === '[]' && wait !== undefined && wait > 0 && live) {
       const deadline = performance.now() + wait * 1000;
@@ -105,9 +107,14 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
         reply.raw.once('close', onClose);
         // A client that went away during the look above has already had its 'close'.
         if (reply.raw.destroyed) waiter.wake('aborted');
-        // Registered before this last look: a send committed in between rings this waiter.
-        page = await store.pullWire(caller.address, caller.deviceKey, limit);
-        if (page !== '[]') waiter.wake('rung');
+        // A send committed after the latest look began rang before this registration (the rings
+        // moved): one more look, registered now, so a send committed meanwhile rings this waiter.
+        // Unmoved, the look saw all there is: a held pull's cycle is two looks, not three.
+        if (live.waiters.ringsOf(caller.address) !== rings) {
+          rings = live.waiters.ringsOf(caller.address);
+          page = await store.pullWire(caller.address, caller.deviceKey, limit);
+          if (page !== '[]') waiter.wake('rung');
+        }
         const reason = await waiter.woken;
         reply.raw.off('close', onClose);
         if (reason === 'revoked') throw unauthorized();
@@ -118,6 +125,7 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
           break;
         }
         if (page !== '[]' || reason !== 'rung') break;
+        rings = live.waiters.ringsOf(caller.address);
         page = await store.pullWire(caller.address, caller.deviceKey, limit);
         // Woken but nothing to show (another device acked it first): wait out the rest.
         if (page !== '[]' || performance.now() >= deadline) break;
