@@ -21,7 +21,7 @@ import { fsyncPath } from '../sqlite/fsync-path.js';
 import type { RelayStore } from '../relay/store/store.js';
 import { seedWallets, type SeededWallet } from './live-scale-seed.js';
 import { monotonicMs, type FromWorker, type Receiver, type ToWorker } from './live-scale-worker.js';
-import { busyShare, readCpuTimes } from './cpu-steal.js';
+import { busyShare, readCpuTimes, stealShare } from './cpu-steal.js';
 import { figure, percentile, type Figure } from './report.js';
 
 const WORKER = fileURLToPath(new URL('./live-scale-worker.ts', import.meta.url));
@@ -147,6 +147,8 @@ interface Round {
   dbCpu: number;
   /** the whole machine, share of a core (all its cores: up to their count) */
   machineCpu: number;
+  /** the share of the machine's CPU time the hypervisor gave to other guests meanwhile (0–1) */
+  stolen: number;
   pulls: number;
   receiverFailures: number;
   /** sends that got no 200 (a reset connection): not counted as sent */
@@ -230,7 +232,9 @@ async function round(setup: Setup): Promise<Round> {
     const windowSeconds = (monotonicMs() - w0) / 1000;
     const relayCpu = pids.map((p, i) => (cpuSeconds(p) - relayCpu0[i]) / windowSeconds);
     const dbCpu = nodes === 2 ? (postgresCpuSeconds() - dbCpu0) / windowSeconds : 0;
-    const machineCpu = busyShare(machine0, readCpuTimes()) * availableParallelism();
+    const machine1 = readCpuTimes();
+    const machineCpu = busyShare(machine0, machine1) * availableParallelism();
+    const stolen = stealShare(machine0, machine1);
     const genCpu = (await cpuOf()).map((c, i) => (c.micros / 1e6 - genCpu0[i]) / windowSeconds);
     const reports = await Promise.all(receiving.map((w) => w.ask({ type: 'report' }, 'report')));
 
@@ -258,6 +262,7 @@ async function round(setup: Setup): Promise<Round> {
       genCpu,
       dbCpu,
       machineCpu,
+      stolen,
       pulls: reports.reduce((n, r) => n + r.pulls, 0),
       receiverFailures: reports.reduce((n, r) => n + r.failed, 0),
       sendFailures: sent.failed,
@@ -393,7 +398,7 @@ function figuresOf(section: string, plan: Plan, nodes: number, results: Round[],
       ? [figure(section, 'database_cpu', 'PostgreSQL CPU during the sends, all its processes', median(results.map((r) => r.dbCpu * 100)), '% of a core', { detail: `rounds: ${each((r) => r.dbCpu * 100, 0)}` })]
       : []),
     figure(section, 'machine_cpu', `the whole machine busy during the sends (${availableParallelism()} cores: at most ${availableParallelism() * 100})`, median(results.map((r) => r.machineCpu * 100)), '% of a core', {
-      detail: `rounds: ${each((r) => r.machineCpu * 100, 0)}; /proc/stat, neither idle nor stolen`,
+      detail: `rounds: ${each((r) => r.machineCpu * 100, 0)}; /proc/stat, neither idle nor stolen; stolen by the hypervisor meanwhile ${each((r) => r.stolen * 100, 1)} % of the CPU time`,
     }),
   ];
   if (quick) for (const f of figures) f.detail = `QUICK RUN${f.detail ? `; ${f.detail}` : ''}`;
