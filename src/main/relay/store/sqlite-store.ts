@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { BUSY_TIMEOUT_MS, openDatabase } from '../../sqlite/open-database.js';
 import { GroupCommit } from './group-commit.js';
 import { accountsPart } from './sqlite-accounts.js';
@@ -9,7 +10,7 @@ import { stakesPart } from './sqlite-stakes.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
 import type { RelayStats, RelayStore } from './store.js';
 
-export type CheckpointMode = 'PASSIVE' | 'TRUNCATE';
+export type CheckpointMode = 'PASSIVE' | 'RESTART' | 'TRUNCATE';
 
 export interface CheckpointResult {
   /** 1 when the checkpoint could not finish because a reader or writer was in the way. */
@@ -33,7 +34,9 @@ export interface ConnectionSettings {
 export interface SqliteRelayStore extends RelayStore {
   /** Transactions committed by the group-commit batcher (tests read it to see batching). */
   readonly groupCommits: number;
-  /** Runs a WAL checkpoint now; TRUNCATE never waits for other connections. */
+  /** Checkpoints the idle timer has run once sends paused (tests wait for one). */
+  readonly idleCheckpoints: number;
+  /** Runs a WAL checkpoint now; RESTART and TRUNCATE never wait for other connections. */
   checkpoint(mode: CheckpointMode): CheckpointResult;
   /** The per-connection settings in force, for tests and `stats`-style diagnostics. */
   connectionSettings(): ConnectionSettings;
@@ -42,9 +45,18 @@ export interface SqliteRelayStore extends RelayStore {
 export interface SqliteStoreOptions {
   /** How often the idle checkpoint runs; 0 turns the timer off. */
   checkpointIntervalMs?: number;
+  /** The largest WAL file the idle checkpoint keeps for reuse (bytes); a larger one is truncated. */
+  keepWalBytes?: number;
 }
 
 const CHECKPOINT_INTERVAL_MS = 30_000;
+/**
+ * An idle relay keeps a WAL file up to this size (twice the ~4 MiB the automatic checkpoint
+ * lets it reach), fully checkpointed: the next commits overwrite it from the start. Truncated,
+ * each commit after a pause grew a new file, and its fsync cost about 0.1 ms more for it, which
+ * is a tenth of a message's way through an idle relay (docs/benchmarks.md, live).
+ */
+const KEEP_WAL_BYTES = 8 * 1024 * 1024;
 
 /**
  * Opens (creating and migrating if needed) the relay database in `file`. Nothing the
@@ -67,26 +79,37 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
 
   const checkpoint = (mode: CheckpointMode): CheckpointResult => {
     if (mode === 'PASSIVE') return (db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[])[0];
-    // TRUNCATE waits for readers through the busy handler, which would stall the event
-    // loop; without one it gives up at once and says so in `busy`.
+    // RESTART and TRUNCATE wait for readers through the busy handler, which would stall the
+    // event loop; without one they give up at once and say so in `busy`.
     db.pragma('busy_timeout = 0');
     try {
-      return (db.pragma('wal_checkpoint(TRUNCATE)') as CheckpointResult[])[0];
+      return (db.pragma(`wal_checkpoint(${mode})`) as CheckpointResult[])[0];
     } finally {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }
   };
 
-  // Off the request path: a PASSIVE pass while sends flow, a TRUNCATE once they pause.
+  // Off the request path: a PASSIVE pass while sends flow; once they pause, the whole WAL into
+  // the database, its file kept for the next commits unless a burst left it large.
   let commitsAtLastTick = commit.commits;
+  let idleCheckpoints = 0;
   const intervalMs = options.checkpointIntervalMs ?? CHECKPOINT_INTERVAL_MS;
+  const keepWalBytes = options.keepWalBytes ?? KEEP_WAL_BYTES;
+  const walBytes = () => {
+    try {
+      return statSync(`${file}-wal`).size;
+    } catch {
+      return 0;
+    }
+  };
   const timer =
     intervalMs > 0
       ? setInterval(() => {
           const idle = commit.pending === 0 && commit.commits === commitsAtLastTick;
           commitsAtLastTick = commit.commits;
           try {
-            checkpoint(idle ? 'TRUNCATE' : 'PASSIVE');
+            checkpoint(!idle ? 'PASSIVE' : walBytes() > keepWalBytes ? 'TRUNCATE' : 'RESTART');
+            if (idle) idleCheckpoints++;
           } catch {
             // A failed checkpoint leaves the WAL as it was; the next tick tries again.
           }
@@ -105,6 +128,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     ...blobsPart(db),
     get groupCommits() {
       return commit.commits;
+    },
+    get idleCheckpoints() {
+      return idleCheckpoints;
     },
     checkpoint,
     connectionSettings() {

@@ -1,4 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore } from '../sqlite-store.js';
 import { addr, openTempStore, tempDir } from './temp-store.js';
@@ -35,13 +36,35 @@ describe('checkpoints', () => {
     expect(await t.store.pull(addr(0xb), null, 500)).toHaveLength(101);
   });
 
-  it('the idle timer truncates the WAL once sends pause', async () => {
+  it('once sends pause, the idle timer checkpoints the whole WAL and keeps its file: the next commit overwrites it from the start', async () => {
     const { dir, cleanup } = tempDir();
     const file = join(dir, 'relay.db');
     const store = openSqliteStore(file, { checkpointIntervalMs: 20 });
     cleanups.push(cleanup, () => store.close());
     await fill(store);
-    expect(walSize(file)).toBeGreaterThan(0);
+    // commits one after another: a WAL of many commits, larger than the one below writes
+    for (let i = 0; i < 20; i++) await store.deliver(direct(addr(1), [item(addr(0xb))]));
+    await vi.waitFor(() => expect(store.idleCheckpoints).toBeGreaterThan(0), { timeout: 10_000, interval: 20 });
+    const size = walSize(file);
+    expect(size).toBeGreaterThan(0);
+    // the database file alone (as a copy of it alone would be) holds every envelope
+    const alone = join(dir, 'alone.db');
+    copyFileSync(file, alone);
+    const db = new Database(alone, { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM envelopes').pluck().get()).toBe(120);
+    db.close();
+    await store.deliver(direct(addr(1), [item(addr(0xb))]));
+    // neither grown (appended to) nor emptied (truncated): written over from its start
+    expect(walSize(file)).toBe(size);
+  });
+
+  it('a WAL file larger than it keeps is truncated once sends pause', async () => {
+    const { dir, cleanup } = tempDir();
+    const file = join(dir, 'relay.db');
+    const store = openSqliteStore(file, { checkpointIntervalMs: 20, keepWalBytes: 1 });
+    cleanups.push(cleanup, () => store.close());
+    await fill(store);
+    expect(walSize(file)).toBeGreaterThan(1);
     await vi.waitFor(() => expect(walSize(file)).toBe(0), { timeout: 10_000, interval: 20 });
   });
 
