@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashSecret, hashesEqual, parseSecret } from '../credentials.js';
 import type { ApiKeyRow, BotTokenRow, RelayStore } from '../store/store.js';
 import { unauthorized } from './errors.js';
+import { TouchThrottle } from './touch-throttle.js';
 
 export type Caller =
   | { kind: 'api-key'; keyId: string; address: string; deviceKey: string | null }
@@ -69,7 +70,7 @@ export function credentialStillValid(store: RelayStore): (req: FastifyRequest) =
  * missing or bad credential is 401 ahead of 400/404.
  */
 export function registerAuth(app: FastifyInstance, store: RelayStore, resolve: (req: FastifyRequest) => Promise<Credential | null>, now: () => number): void {
-  const lastTouched = new Map<string, number>();
+  const touches = new TouchThrottle(TOUCH_EVERY_MS);
   app.decorateRequest('caller', null);
 
   // preParsing: after the rate limiter's onRequest hook (so failed guesses are counted) and
@@ -83,8 +84,7 @@ export function registerAuth(app: FastifyInstance, store: RelayStore, resolve: (
       const key = credential.row;
       req.caller = { kind: 'api-key', keyId: key.id, address: key.address, deviceKey: key.deviceKey };
       const t = now();
-      if ((lastTouched.get(key.id) ?? 0) + TOUCH_EVERY_MS <= t) {
-        lastTouched.set(key.id, t);
+      if (touches.due(key.id, t)) {
         // Bookkeeping only: never make the request wait for it, never fail the request on it.
         store.touchApiKey(key.id, t).catch((err) => req.log.warn({ err }, 'could not record key use'));
       }
