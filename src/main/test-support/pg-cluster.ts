@@ -88,11 +88,12 @@ function stopServer(bin: string, data: string): void {
 async function createDatabaseOn(server: Server, template?: string): Promise<string> {
   // pid and random: a forked worker may run several files, each counting from one
   const name = `relay_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const from = template === undefined ? '' : ` TEMPLATE ${new URL(template).pathname.slice(1)}`;
-  if (!/^( TEMPLATE relay_\d+_[0-9a-f]{8})?$/.test(from)) throw new Error(`not a database of this cluster: ${template}`);
+  // only a name this file made goes into the statement
+  const source = template === undefined ? null : new URL(template).pathname.slice(1);
+  if (source !== null && !/^relay_\d+_[0-9a-f]{8}$/.test(source)) throw new Error(`not a database of this cluster: ${template}`);
   const sql = openPg(server.urlFor('postgres'), { max: 1 });
   try {
-    await sql.unsafe(`CREATE DATABASE ${name}${from}`);
+    await sql.unsafe(`CREATE DATABASE ${name}${source === null ? '' : ` TEMPLATE ${source}`}`);
   } finally {
     await sql.end();
   }

@@ -78,7 +78,8 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       tags: ['account'], summary: 'Exchange a signed challenge for an API key (shown once), registering this device', security: [],
       description:
         'Any failed attempt uses up the challenge nonce. A message this relay did not issue, or one that no longer names it, is 400 `not-siwe`. With `device`, its certificate must verify and the key is bound to that device. ' +
-        'A wallet has at most `--max-keys-per-wallet` active keys (default 50): past it 409 `too-many-keys`, whose message says where old keys are revoked.',
+        'A wallet has at most `--max-keys-per-wallet` active keys (default 50): past it 409 `too-many-keys`, whose message says where old keys are revoked. ' +
+        'A refused sign-in registers no device and mints no key.',
       body: SignInBody, response: { 200: MintKeyResult, ...errorResponses(400, 401, 409, 429) },
     },
   }, async (req) => {
@@ -90,8 +91,8 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     if (!opts.sites.names(challenge.message)) throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
     if ((await recoverSigner(req.body.message, req.body.signature)) !== challenge.address) throw unauthorized('the signature is not by the challenged address', 'bad-signature');
     const device = req.body.device;
-    const deviceKey = device ? device.publicKey.toLowerCase() : null;
-    if (device && !(await deviceCertificateValid(deviceKey!, challenge.address, device.certificate))) throw badRequest('the device certificate does not verify for this address', 'bad-certificate');
+    const deviceKey = device?.publicKey.toLowerCase() ?? null;
+    if (device && deviceKey && !(await deviceCertificateValid(deviceKey, challenge.address, device.certificate))) throw badRequest('the device certificate does not verify for this address', 'bad-certificate');
     // A device signing in again keeps its registration; someone else's or a revoked key is 409 device-exists.
     return mintKey(challenge.address, req.body.label ?? (deviceKey ? 'device sign-in' : 'sign-in'), deviceKey, device && { certificate: device.certificate });
   });

@@ -110,8 +110,9 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
         // A send committed after the latest look began rang before this registration (the rings
         // moved): one more look, registered now, so a send committed meanwhile rings this waiter.
         // Unmoved, the look saw all there is: a held pull's cycle is two looks, not three.
-        if (live.waiters.ringsOf(caller.address) !== rings) {
-          rings = live.waiters.ringsOf(caller.address);
+        const ringsNow = live.waiters.ringsOf(caller.address);
+        if (ringsNow !== rings) {
+          rings = ringsNow;
           page = await store.pullWire(caller.address, caller.deviceKey, limit);
           if (page !== '[]') waiter.wake('rung');
         }

@@ -149,6 +149,36 @@ describe('long-poll pull', () => {
     }
   });
 
+  it.skipIf(CLUSTER_MODE)('a send committed while a pull looks at the empty inbox rings before the pull is held: it looks once more and answers at once', async () => {
+    let watched = '';
+    let looks = 0;
+    let during: () => Promise<unknown> = async () => undefined;
+    const r = await startRelay({}, {
+      wrapStore: (store) => Object.assign(Object.create(store) as typeof store, {
+        async pullWire(address: string, deviceKey: string | null, limit: number) {
+          const page = await store.pullWire(address, deviceKey, limit);
+          // committed (and rung) after this look read the queue, before the waiter exists
+          if (address === watched && ++looks === 1) await during();
+          return page;
+        },
+      }),
+    });
+    try {
+      const [a, b] = await pair(r);
+      let sent: Awaited<ReturnType<typeof call>> | null = null;
+      during = async () => (sent = await send(r, a, envelopeTo(b)));
+      watched = b.address;
+      const t0 = performance.now();
+      const res = await (pull(r, b, '?wait=5') as ReturnType<typeof call>);
+      expect(res.body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent!.body.envelope.id]);
+      expect(looks).toBe(2);
+      // not after the wait ran out
+      expect(performance.now() - t0).toBeLessThan(3000);
+    } finally {
+      await r.close();
+    }
+  });
+
   it('a group send wakes the held pull of a member', async () => {
     const [a, b] = await pair(relay);
     const g = await call(relay.url, 'POST', '/api/v1/groups', { auth: a.apiKey, body: { name: 'Live', isPublic: true } });
@@ -233,36 +263,6 @@ describe('long-poll limits', () => {
 
   // Made certain with a shim that holds the look after the wake until the other device has
   // acked (SQLite only, like the abort race above; the test below covers clusters by chance).
-  it.skipIf(CLUSTER_MODE)('a send committed while a pull looks at the empty inbox rings before the pull is held: it looks once more and answers at once', async () => {
-    let watched = '';
-    let looks = 0;
-    let during: () => Promise<unknown> = async () => undefined;
-    const r = await startRelay({}, {
-      wrapStore: (store) => Object.assign(Object.create(store) as typeof store, {
-        async pullWire(address: string, deviceKey: string | null, limit: number) {
-          const page = await store.pullWire(address, deviceKey, limit);
-          // committed (and rung) after this look read the queue, before the waiter exists
-          if (address === watched && ++looks === 1) await during();
-          return page;
-        },
-      }),
-    });
-    try {
-      const [a, b] = await pair(r);
-      let sent: Awaited<ReturnType<typeof call>> | null = null;
-      during = async () => (sent = await send(r, a, envelopeTo(b)));
-      watched = b.address;
-      const t0 = performance.now();
-      const res = await (pull(r, b, '?wait=5') as ReturnType<typeof call>);
-      expect(res.body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent!.body.envelope.id]);
-      expect(looks).toBe(2);
-      // not after the wait ran out
-      expect(performance.now() - t0).toBeLessThan(3000);
-    } finally {
-      await r.close();
-    }
-  });
-
   it.skipIf(CLUSTER_MODE)('a wake that finds nothing sends the pull back to waiting, and it still costs one request', async () => {
     let watched = '';
     let looks = 0;
