@@ -57,7 +57,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   const stakeChain = deps.stakeChain ?? (config.stake ? createStakeChain(config.stake) : null);
   if (stakeChain) await stakeChain.verify();
   const doorbell: Doorbell = deps.doorbell ?? new LocalDoorbell();
-  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold, wallet) => doorbell.held?.(keyId, hold, wallet));
+  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold, wallet) => doorbell.held?.(keyId, hold, wallet), deps.store.commitsInOrder === true);
   // A revoked credential's held pulls answer 401 at once, here and (through the bus) on every node.
   const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations, (r) => waiters.revoke(r)), doorbell);
   const stops = [

@@ -29,6 +29,25 @@ export function presentEnvelope(e: EnvelopeRow): Envelope {
   return out;
 }
 
+/** Text that JSON.stringify and SQLite's json_object write alike: printable ASCII (both escape only its quote and backslash). */
+const PLAIN_TEXT = /^[\x20-\x7e]*$/;
+const plain = (v: string | null) => v === null || PLAIN_TEXT.test(v);
+
+/**
+ * A page of rows as the wire JSON array a store's `pullWire` gives for them, or null when a row
+ * might be written differently there (text outside printable ASCII, a stake's JSON): the caller
+ * then asks the store.
+ */
+export function envelopesWire(rows: readonly EnvelopeRow[]): string | null {
+  const parts: string[] = [];
+  for (const e of rows) {
+    const texts = [e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.groupId, e.botName];
+    if (e.stake || !texts.every(plain)) return null;
+    parts.push(JSON.stringify(presentEnvelope(e)));
+  }
+  return `[${parts.join(',')}]`;
+}
+
 export function presentApiKey(k: ApiKeyRow): ApiKeyMeta {
   return {
     id: k.id,

@@ -1,4 +1,5 @@
 // Named for what it does: a store rings the doorbell after a commit, and held pulls waiting at the door answer.
+import type { EnvelopeRow } from '../store/store.js';
 import type { RemoteHold } from './waiters.js';
 
 /**
@@ -12,6 +13,8 @@ export interface Recipient {
   address: string;
   /** lower-case device key the envelope is sealed for; null for an unbound envelope */
   deviceKey: string | null;
+  /** the envelope as committed, when the ring comes from this process's own delivery (never sent to other nodes) */
+  envelope?: EnvelopeRow;
 }
 
 export interface Doorbell {

@@ -1,3 +1,4 @@
+import type { EnvelopeRow } from '../store/store.js';
 import type { Recipient } from './doorbell.js';
 
 /** Why a held pull stopped waiting. */
@@ -12,6 +13,17 @@ export type Revoked = { keyId: string } | { address: string; deviceKey: string }
 /** How long a revocation is remembered for pulls that were between looks when it came: past the longest wait. */
 const REVOKED_MEMORY_MS = 30_000;
 
+/**
+ * The envelopes of the ring that woke a pull, and the wallet's ring count (`ringsOf`) just
+ * before and just after that ring: the route answers with them instead of looking at the queue
+ * when the count says that nothing else rang between its last look and now.
+ */
+export interface Handed {
+  rows: EnvelopeRow[];
+  before: number;
+  after: number;
+}
+
 export interface Waiter {
   readonly keyId: string;
   readonly address: string;
@@ -21,8 +33,10 @@ export interface Waiter {
   readonly hold: number;
   /** Settles once, with the first reason. */
   readonly woken: Promise<WakeReason>;
+  /** What the ring that woke it carried, on a registry that hands envelopes over; otherwise null. */
+  readonly handed: Handed | null;
   /** Stops waiting (removes the waiter) with this reason; later calls do nothing. */
-  wake(reason: WakeReason): void;
+  wake(reason: WakeReason, handed?: Handed): void;
 }
 
 /** Another node's held pull of a wallet, as it announced it; `until` is when its wait ends at the latest. */
@@ -49,6 +63,8 @@ const bucketOf = (address: string): number => {
 };
 
 const clock = () => performance.timeOrigin + performance.now();
+/** Whether a pull can see an envelope for this recipient: unbound ones are every device's; a key bound to no device sees them all. */
+const sees = (w: Waiter, r: Recipient) => r.deviceKey === null || w.deviceKey === null || w.deviceKey === r.deviceKey;
 const matches = (r: Revoked, keyId: string, address: string, deviceKey: string | null) =>
   'keyId' in r ? r.keyId === keyId : 'address' in r && r.address === address && r.deviceKey === deviceKey;
 
@@ -68,15 +84,23 @@ export class WaiterRegistry {
   /** rings heard, by bucket of wallets */
   readonly #rings = new Uint32Array(RING_BUCKETS);
   readonly #max: number;
+  readonly #handOver: boolean;
   readonly #onRegister: (keyId: string, hold: number, wallet: { address: string; until: number }) => void;
   #lastHold = 0;
   #heardSinceSweep = 0;
   #closed = false;
 
-  /** `onRegister` hears of every held pull with its registration time (a cluster tells its other nodes). */
-  constructor(max: number, onRegister: (keyId: string, hold: number, wallet: { address: string; until: number }) => void = () => undefined) {
+  /**
+   * `onRegister` hears of every held pull with its registration time (a cluster tells its other
+   * nodes). `handOver`: a woken pull is given the envelopes of the ring that woke it. Only for a
+   * store whose commits this process makes one after another and rings in that order (SQLite's
+   * one writer): a cluster's other nodes commit without ringing here first, so there a woken
+   * pull must look.
+   */
+  constructor(max: number, onRegister: (keyId: string, hold: number, wallet: { address: string; until: number }) => void = () => undefined, handOver = false) {
     this.#max = max;
     this.#onRegister = onRegister;
+    this.#handOver = handOver;
   }
 
   get size(): number {
@@ -91,7 +115,7 @@ export class WaiterRegistry {
   register(keyId: string, address: string, deviceKey: string | null, ms: number): Waiter {
     this.#byKey.get(keyId)?.wake('replaced');
     const hold = (this.#lastHold = Math.max(clock(), this.#lastHold + 0.001));
-    if (this.#closed) return { keyId, address, deviceKey, hold, woken: Promise.resolve('shutdown'), wake: () => undefined };
+    if (this.#closed) return { keyId, address, deviceKey, hold, woken: Promise.resolve('shutdown'), handed: null, wake: () => undefined };
     if (this.#byKey.size >= this.#max) throw new TooManyWaiters(this.#max);
     let settle!: (r: WakeReason) => void;
     const woken = new Promise<WakeReason>((resolve) => (settle = resolve));
@@ -99,15 +123,17 @@ export class WaiterRegistry {
     // Whole milliseconds: Node keeps one list of timers per duration, and a fractional one each
     // (every pull's rest of its wait) made a list and a priority-queue entry per held pull.
     const timer = setTimeout(() => waiter.wake('timeout'), Math.ceil(ms));
-    const waiter: Waiter = {
+    const waiter: { -readonly [K in keyof Waiter]: Waiter[K] } = {
       keyId,
       address,
       deviceKey,
       hold,
       woken,
-      wake: (reason) => {
+      handed: null,
+      wake: (reason, handed) => {
         if (done) return;
         done = true;
+        if (handed) waiter.handed = handed;
         clearTimeout(timer);
         if (this.#byKey.get(keyId) === waiter) this.#byKey.delete(keyId);
         const set = this.#byAddress.get(address);
@@ -156,14 +182,35 @@ export class WaiterRegistry {
   /**
    * Wakes the held pulls that can see an envelope for each recipient: an unbound envelope
    * wakes every pull of its wallet, a device's envelope wakes that device's pulls and those of
-   * keys bound to no device.
+   * keys bound to no device. Handing over, each woken pull gets the ring's envelopes it can see,
+   * in the ring's order (the delivery's, which is the queue's).
    */
   ring(recipients: readonly Recipient[]): void {
+    // Every count first: a woken pull compares the count after the whole ring with the count when it answers.
+    const before = new Map<number, number>();
     for (const r of recipients) {
-      this.#rings[bucketOf(r.address)]++;
+      const b = bucketOf(r.address);
+      if (!before.has(b)) before.set(b, this.#rings[b]);
+      this.#rings[b]++;
+    }
+    const woken = new Map<Waiter, EnvelopeRow[] | null>();
+    for (const r of recipients) {
       const set = this.#byAddress.get(r.address);
       if (!set) continue;
-      for (const w of [...set]) if (r.deviceKey === null || w.deviceKey === null || w.deviceKey === r.deviceKey) w.wake('rung');
+      for (const w of set) {
+        if (!sees(w, r)) continue;
+        const rows = woken.get(w);
+        // a recipient without its row (a ring from another node) leaves the pull to look
+        if (rows === undefined) woken.set(w, this.#handOver && r.envelope ? [r.envelope] : null);
+        else if (rows !== null) {
+          if (r.envelope) rows.push(r.envelope);
+          else woken.set(w, null);
+        }
+      }
+    }
+    for (const [w, rows] of woken) {
+      const b = bucketOf(w.address);
+      w.wake('rung', rows === null ? undefined : { rows, before: before.get(b)!, after: this.#rings[b] });
     }
   }
 

@@ -6,7 +6,7 @@ import type { StakeService } from '../stake-service.js';
 import type { QueueLimits, RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';
-import { presentOutcome } from '../http/present.js';
+import { envelopesWire, presentOutcome } from '../http/present.js';
 import { unauthorized } from '../http/errors.js';
 import { fromStore } from '../http/store-errors.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
@@ -110,9 +110,9 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
         // A send committed after the latest look began rang before this registration (the rings
         // moved): one more look, registered now, so a send committed meanwhile rings this waiter.
         // Unmoved, the look saw all there is: a held pull's cycle is two looks, not three.
-        const ringsNow = live.waiters.ringsOf(caller.address);
-        if (ringsNow !== rings) {
-          rings = ringsNow;
+        const ringsAtHold = live.waiters.ringsOf(caller.address);
+        if (ringsAtHold !== rings) {
+          rings = ringsAtHold;
           page = await store.pullWire(caller.address, caller.deviceKey, limit);
           if (page !== '[]') waiter.wake('rung');
         }
@@ -126,7 +126,16 @@ export function envelopeRoutes(app: FastifyInstance, store: RelayStore, opts: { 
           break;
         }
         if (page !== '[]' || reason !== 'rung') break;
-        rings = live.waiters.ringsOf(caller.address);
+        const ringsNow = live.waiters.ringsOf(caller.address);
+        // Nothing rang for the wallet between the latest look (which found the queue empty) and
+        // the ring that woke it, nor since: the queue holds just what that ring carried.
+        const handed = waiter.handed;
+        const wire = handed && handed.before === rings && handed.after === ringsNow ? envelopesWire(handed.rows.slice(0, limit)) : null;
+        if (wire !== null) {
+          page = wire;
+          break;
+        }
+        rings = ringsNow;
         page = await store.pullWire(caller.address, caller.deviceKey, limit);
         // Woken but nothing to show (another device acked it first): wait out the rest.
         if (page !== '[]' || performance.now() >= deadline) break;

@@ -126,6 +126,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     ...envelopesPart(db, commit),
     ...stakesPart(db),
     ...blobsPart(db),
+    commitsInOrder: true,
     get groupCommits() {
       return commit.commits;
     },

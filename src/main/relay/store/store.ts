@@ -274,6 +274,13 @@ export interface RelayStats {
 }
 
 export interface RelayStore {
+  /**
+   * True when this process makes every commit that queues envelopes, one after another, and
+   * `deliver` settles in commit order (SQLite's one writer connection): a held pull woken by a
+   * delivery may then be answered with that delivery's envelopes (live/waiters.ts, Handed).
+   */
+  readonly commitsInOrder?: boolean;
+
   // sign-in challenges
   createChallenge(c: { nonce: string; address: string; message: string; expiresAt: number }): Promise<void>;
   /** Marks the nonce used and returns its stored message and address; throws nonce-invalid if unknown, used or expired. */

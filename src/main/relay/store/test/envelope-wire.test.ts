@@ -5,9 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { presentEnvelope } from '../../http/present.js';
+import { envelopesWire, presentEnvelope } from '../../http/present.js';
 import { envelopeWireParts } from '../envelope-rows.js';
 import type { EnvelopeRow } from '../store.js';
+import { openTempStore } from './temp-store.js';
 
 const base64 = fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('base64'));
 const text = fc.string({ unit: 'binary', maxLength: 40 });
@@ -54,5 +55,46 @@ describe('envelope wire parts', () => {
     expect(envelopeWireParts(r)).toBeNull();
     expect(envelopeWireParts({ ...r, ciphertext: 'q83v\n' })).toBeNull();
     expect(envelopeWireParts({ ...r, ciphertext: 'q83v+/==' })).not.toBeNull();
+  });
+});
+
+/**
+ * A woken pull on SQLite may be answered with the rows of the delivery that woke it
+ * (envelopesWire) instead of the store's page: the two must be the same text whenever the first
+ * is given, and it is refused for what SQLite may write otherwise.
+ */
+describe('a handed-over page (envelopesWire)', () => {
+  const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 60 });
+
+  it('is the SQLite store\'s wire page of the same rows, byte for byte, for printable texts (quotes and backslashes too)', async () => {
+    const t = openTempStore();
+    try {
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.record({ ciphertext: printable, ephemeralPublicKey: printable, nonce: printable, bound: fc.boolean() }), { minLength: 1, maxLength: 4 }), async (items) => {
+          const to = `0x${(++n).toString(16).padStart(40, '0')}`;
+          const deviceKey = 'ab'.repeat(32);
+          await t.store.addDevice({ publicKey: `${n.toString(16).padStart(4, '0')}${deviceKey.slice(4)}`, address: to, certificate: '0x00', now: 1 });
+          const device = (await t.store.listDevices(to))[0].publicKey;
+          const outcomes = await t.store.deliver({
+            senderAddress: '0x' + 'f'.repeat(40), groupId: null, via: null, now: 1_795_836_055_896 + n,
+            items: items.map((i) => ({ toAddress: to, recipientDeviceKey: i.bound ? device : null, ciphertext: i.ciphertext, ephemeralPublicKey: i.ephemeralPublicKey, nonce: i.nonce, asRequest: false })),
+          });
+          const rows = outcomes.map((o) => o.envelope!);
+          expect(envelopesWire(rows)).toBe(await t.store.pullWire(to, device, 100));
+        }),
+        { numRuns: 150, seed: 20261128 },
+      );
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('is refused for a row SQLite might write otherwise: text outside printable ASCII, or a stake', () => {
+    const r: EnvelopeRow = { id: 'x', senderAddress: 'a', recipientAddress: 'b', recipientDeviceKey: null, ciphertext: 'q83v', ephemeralPublicKey: 'k', nonce: 'n', createdAt: 0, routed: 'inbox', groupId: null, via: 'group-token', botName: 'bot "one" \\ two' };
+    expect(envelopesWire([r])).toBe(`[${JSON.stringify(presentEnvelope(r))}]`);
+    expect(envelopesWire([r, { ...r, botName: 'bøt' }])).toBeNull();
+    expect(envelopesWire([{ ...r, nonce: 'n\n' }])).toBeNull();
+    expect(envelopesWire([{ ...r, stake: '{"chainId":1}' }])).toBeNull();
   });
 });
