@@ -232,7 +232,8 @@ export async function joinClusterBus(
     ring(recipients) {
       if (recipients.length === 0) return;
       fire(recipients);
-      for (const r of recipients) pending.set(`${r.address}:${r.deviceKey ?? ''}`, r);
+      // the address and device only: a delivery's envelope rows are for this node's pulls, not kept for the NOTIFY
+      for (const r of recipients) pending.set(`${r.address}:${r.deviceKey ?? ''}`, { address: r.address, deviceKey: r.deviceKey });
       flushSoon();
     },
     listen(l) {
