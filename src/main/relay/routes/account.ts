@@ -90,11 +90,10 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     // Only messages this relay issues are stored, so this holds unless the rule changed since (an upgrade, a new --base-url).
     if (!opts.sites.names(challenge.message)) throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
     if ((await recoverSigner(req.body.message, req.body.signature)) !== challenge.address) throw unauthorized('the signature is not by the challenged address', 'bad-signature');
-    const device = req.body.device;
-    const deviceKey = device?.publicKey.toLowerCase() ?? null;
-    if (device && deviceKey && !(await deviceCertificateValid(deviceKey, challenge.address, device.certificate))) throw badRequest('the device certificate does not verify for this address', 'bad-certificate');
+    const device = req.body.device && { publicKey: req.body.device.publicKey.toLowerCase(), certificate: req.body.device.certificate };
+    if (device && !(await deviceCertificateValid(device.publicKey, challenge.address, device.certificate))) throw badRequest('the device certificate does not verify for this address', 'bad-certificate');
     // A device signing in again keeps its registration; someone else's or a revoked key is 409 device-exists.
-    return mintKey(challenge.address, req.body.label ?? (deviceKey ? 'device sign-in' : 'sign-in'), deviceKey, device && { certificate: device.certificate });
+    return mintKey(challenge.address, req.body.label ?? (device ? 'device sign-in' : 'sign-in'), device?.publicKey ?? null, device && { certificate: device.certificate });
   });
 
   app.get('/api/v1/me/keys', {
