@@ -32,7 +32,16 @@ export const ENTRIES = {
   'store-worker': 'src/main/client/store/store-worker.ts',
 };
 
-const EXTERNAL = ['better-sqlite3', '@fastify/swagger-ui', 'selfsigned', 'vite', 'electron', 'tsx', 'bufferutil', 'utf-8-validate'];
+const EXTERNAL = [
+  'better-sqlite3',
+  '@fastify/swagger-ui',
+  'selfsigned',
+  'vite',
+  'electron',
+  'tsx',
+  'bufferutil',
+  'utf-8-validate',
+];
 
 /** Files whose change also changes the output, besides the sources esbuild read. */
 const CONFIG_INPUTS = ['.config/build-node.mjs', 'package.json', 'tsconfig.json'];
@@ -86,7 +95,9 @@ export async function buildNode({ log = (line) => process.stderr.write(`${line}\
     // beside the entries: code that finds files beside itself (vault-worker.js, relay-cli.js) may be in a chunk
     chunkNames: '[name]-[hash]',
     // bundled CommonJS packages call require() for Node's built-ins
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     // V8 keeps every script's source in the heap: less text is less memory (names are kept,
     // for readable stack traces; minified names measured *more* resident memory, not less)
     minifyWhitespace: true,

@@ -16,7 +16,9 @@ mkdirSync(out, { recursive: true });
 mkdirSync(tmp, { recursive: true });
 
 export function mergedCatalogue(lang) {
-  const parts = readdirSync(locales).filter((f) => f === `${lang}.json` || (f.startsWith(`${lang}.`) && f.endsWith('.json')));
+  const parts = readdirSync(locales).filter(
+    (f) => f === `${lang}.json` || (f.startsWith(`${lang}.`) && f.endsWith('.json')),
+  );
   const merged = {};
   for (const f of parts.sort()) {
     for (const [id, m] of Object.entries(JSON.parse(readFileSync(join(locales, f), 'utf8')))) {
@@ -27,11 +29,20 @@ export function mergedCatalogue(lang) {
   return merged;
 }
 
-const langs = [...new Set(readdirSync(locales).filter((f) => f.endsWith('.json')).map((f) => f.split('.')[0]))];
+const langs = [
+  ...new Set(
+    readdirSync(locales)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.split('.')[0]),
+  ),
+];
 for (const lang of langs) {
   const file = join(tmp, `${lang}.json`);
   writeFileSync(file, JSON.stringify(mergedCatalogue(lang), null, 2));
   execFileSync(cli, ['compile', '--ast', '--out-file', join(out, `${lang}.json`), file], { stdio: 'inherit' });
-  if (lang === 'en') execFileSync(cli, ['compile', '--ast', '--pseudo-locale', 'en-XA', '--out-file', join(out, 'en-XA.json'), file], { stdio: 'inherit' });
+  if (lang === 'en')
+    execFileSync(cli, ['compile', '--ast', '--pseudo-locale', 'en-XA', '--out-file', join(out, 'en-XA.json'), file], {
+      stdio: 'inherit',
+    });
 }
 console.log(`compiled ${langs.join(', ')} and en-XA into ${out}`);

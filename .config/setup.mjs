@@ -36,7 +36,12 @@ if (!existsSync(installer)) {
 }
 const env = { ...process.env };
 delete env.ELECTRON_SKIP_BINARY_DOWNLOAD;
-const electron = spawnSync(process.execPath, [installer], { env, encoding: 'utf8', timeout: ELECTRON_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+const electron = spawnSync(process.execPath, [installer], {
+  env,
+  encoding: 'utf8',
+  timeout: ELECTRON_TIMEOUT_MS,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 if (electron.status === 0 && !electron.error) {
   console.log('setup: Electron binary installed');
 } else {
@@ -46,7 +51,10 @@ if (electron.status === 0 && !electron.error) {
 
 /** The line of a stack dump that says what went wrong, e.g. "RequestError: getaddrinfo ENOTFOUND github.com". */
 function errorLine(text) {
-  const lines = (text ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = (text ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const line = lines.find((l) => /^\w*Error\b|\bE[A-Z_]{3,}\b/.test(l)) ?? lines[0];
   return line === undefined ? undefined : line.slice(0, 160);
 }

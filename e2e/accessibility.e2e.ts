@@ -3,7 +3,16 @@
  * instead of a check in every story: the same screens, a fraction of the time.
  */
 import { expectAccessible } from './axe.js';
-import { acceptRequest, chooseRelay, claimHandle, goTo, messageFromDirectory, messages, send, createAccount } from './flows.js';
+import {
+  acceptRequest,
+  chooseRelay,
+  claimHandle,
+  goTo,
+  messageFromDirectory,
+  messages,
+  send,
+  createAccount,
+} from './flows.js';
 import { expect, test } from './fixtures.js';
 import { expectDialogTrapsFocus, expectEveryControlReachable } from './keyboard.js';
 

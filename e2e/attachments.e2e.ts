@@ -102,7 +102,9 @@ test('send an image and a PDF between two apps; a failed upload retries', async 
   const preview = bobImage.getByRole('img', { name: 'Preview of sunset.png' });
   await expect(preview).toBeVisible();
   expect(await preview.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
-  expect(await preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
+  expect(await preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(
+    100,
+  );
   await expect(bobImage.getByRole('button', { name: 'Save sunset.png' })).toBeVisible();
   expect(await bob.page.evaluate('window.previewWhilePending')).toBe(true);
 

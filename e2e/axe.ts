@@ -24,7 +24,9 @@ export async function freezeTransitions(page: Page): Promise<() => Promise<void>
 export function describeViolations(violations: Result[]): string {
   return violations
     .map((v) => {
-      const nodes = v.nodes.map((n) => `    ${n.target.join(' ')}\n      ${(n.failureSummary ?? '').replace(/\s*\n\s*/g, ' ').slice(0, 300)}`);
+      const nodes = v.nodes.map(
+        (n) => `    ${n.target.join(' ')}\n      ${(n.failureSummary ?? '').replace(/\s*\n\s*/g, ' ').slice(0, 300)}`,
+      );
       return `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${nodes.join('\n')}`;
     })
     .join('\n');

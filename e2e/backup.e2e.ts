@@ -46,7 +46,9 @@ test('export a backup in web mode, and restore it on a new profile of the same w
   await page.getByLabel('Backup file (.relaybackup)').setInputFiles(file);
   await page.getByLabel('Backup passphrase').fill('not the passphrase');
   await page.getByRole('button', { name: 'Restore' }).click();
-  await expect(page.getByRole('alert')).toContainText('That passphrase does not open this backup. Nothing was changed.');
+  await expect(page.getByRole('alert')).toContainText(
+    'That passphrase does not open this backup. Nothing was changed.',
+  );
   await expectAccessible(page, 'Restore from backup');
   await page.screenshot({ path: test.info().outputPath('restore-step.png') });
 

@@ -2,7 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export function chromiumExecutable(): string | undefined {
   const fromEnv = process.env.CHROMIUM_PATH;

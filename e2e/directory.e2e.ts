@@ -17,7 +17,11 @@ test('directory: search by handle or address as you type, verified badge, start 
 
   // By address fragment.
   await goTo(hank.page, 'Settings');
-  const address = (await hank.page.getByRole('region', { name: 'Profile' }).locator('code').first().textContent())!.trim();
+  const address = (await hank.page
+    .getByRole('region', { name: 'Profile' })
+    .locator('code')
+    .first()
+    .textContent())!.trim();
   await search.fill(address.slice(2, 12));
   await expect(gina.page.getByRole('article', { name: '@hank_the_tank' })).toBeVisible();
 

@@ -36,7 +36,10 @@ test('edit and delete a message; a timer makes one vanish', async ({ relay, app 
   await expect(messages(bob.page).getByText('see you at 5')).toHaveCount(0);
 
   // delete from the keyboard: focus the menu button, Enter opens, ↓ moves, Enter chooses
-  await messages(alice.page).locator('.msg', { hasText: 'see you at 6' }).getByRole('button', { name: 'Message actions' }).focus();
+  await messages(alice.page)
+    .locator('.msg', { hasText: 'see you at 6' })
+    .getByRole('button', { name: 'Message actions' })
+    .focus();
   await alice.page.keyboard.press('Enter');
   await expect(alice.page.getByRole('menuitem', { name: 'Edit' })).toBeFocused();
   await expectAccessible(alice.page, 'message menu open');
@@ -50,7 +53,9 @@ test('edit and delete a message; a timer makes one vanish', async ({ relay, app 
   await expect(messages(alice.page).getByText('Message deleted')).toBeVisible();
   await expect(messages(bob.page).getByText('Message deleted')).toBeVisible();
   await expect(messages(bob.page).getByText('see you at 6')).toHaveCount(0);
-  await expect(bob.page.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: /@alice/ })).toContainText('Message deleted');
+  await expect(
+    bob.page.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: /@alice/ }),
+  ).toContainText('Message deleted');
   await expectAccessible(bob.page, 'edited and deleted messages');
   await bob.page.screenshot({ path: testInfo.outputPath('deleted-peer.png') });
 

@@ -24,7 +24,10 @@ function electronBinary(): string | null {
 const binary = electronBinary();
 const built = existsSync(join(root, 'out/main/index.js')) && existsSync(join(root, 'out/preload/index.cjs'));
 
-test.skip(!binary, 'no Electron binary on this machine (its download is not reachable); the web project covers the same screens');
+test.skip(
+  !binary,
+  'no Electron binary on this machine (its download is not reachable); the web project covers the same screens',
+);
 test.skip(!built, 'the desktop app is not built: run `npx electron-vite build` first');
 
 async function launch(): Promise<ElectronApplication> {
@@ -65,7 +68,9 @@ test('navigation away and new windows are refused', async () => {
     const prefs = await app.evaluate(({ BrowserWindow }) => {
       const w = BrowserWindow.getAllWindows()[0];
       // Not in Electron's typings, but public: the preferences the page actually runs with.
-      const p = (w.webContents as unknown as { getLastWebPreferences(): Record<string, unknown> | null }).getLastWebPreferences();
+      const p = (
+        w.webContents as unknown as { getLastWebPreferences(): Record<string, unknown> | null }
+      ).getLastWebPreferences();
       return { sandbox: p?.sandbox, contextIsolation: p?.contextIsolation, nodeIntegration: p?.nodeIntegration };
     });
     expect(prefs).toEqual({ sandbox: true, contextIsolation: true, nodeIntegration: false });
@@ -86,7 +91,7 @@ test('file:, javascript: and data: URLs are refused like foreign origins', async
       expect(page.url(), target).toBe(before);
     }
     // a javascript: URL given to window.open or a link neither runs nor opens anything
-    await page.evaluate("window.open('javascript:document.title=\"owned\"')");
+    await page.evaluate('window.open(\'javascript:document.title="owned"\')');
     await page.evaluate("window.open('file:///etc/passwd')");
     await page.waitForTimeout(300);
     expect(app.windows()).toHaveLength(1);

@@ -37,13 +37,22 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** A CLI person with a handle on `relayUrl`; returns the profile folder and the recovery phrase. */
-async function cliPerson(relayUrl: string, handle: string): Promise<{ profile: string; mnemonic: string; address: string }> {
+async function cliPerson(
+  relayUrl: string,
+  handle: string,
+): Promise<{ profile: string; mnemonic: string; address: string }> {
   const profile = tempDir(`cli-${handle}`);
-  const [out] = (await cliOk(profile, ['init', '--relay', relayUrl, '--handle', handle, '--show-mnemonic'])) as Array<{ mnemonic: string; address: string }>;
+  const [out] = (await cliOk(profile, ['init', '--relay', relayUrl, '--handle', handle, '--show-mnemonic'])) as Array<{
+    mnemonic: string;
+    address: string;
+  }>;
   return { profile, mnemonic: out.mnemonic, address: out.address };
 }
 
-test('1. the message menu works with the mouse: it opens above the next message and inside the window', async ({ relay, app }) => {
+test('1. the message menu works with the mouse: it opens above the next message and inside the window', async ({
+  relay,
+  app,
+}) => {
   const alice = await app('alice');
   await createAccount(alice.page, { relayUrl: relay.url, handle: 'alice_menu' });
   await cliPerson(relay.url, 'bob_menu');
@@ -87,7 +96,10 @@ test('1. the message menu works with the mouse: it opens above the next message 
   await expect(menu).toBeHidden();
 });
 
-test('2, 10. a dead relay in Settings is tried, refused and left: the app stays on its relay; offline is said in words, the raw text under Details', async ({ relay, app }) => {
+test('2, 10. a dead relay in Settings is tried, refused and left: the app stays on its relay; offline is said in words, the raw text under Details', async ({
+  relay,
+  app,
+}) => {
   const sam = await app('sam');
   await createAccount(sam.page, { relayUrl: relay.url, handle: 'sam_stays' });
   await goTo(sam.page, 'Settings');
@@ -105,7 +117,9 @@ test('2, 10. a dead relay in Settings is tried, refused and left: the app stays 
   await section.getByRole('radio', { name: 'A relay address' }).check();
   await section.getByLabel('Relay URL').fill('http://127.0.0.1:9');
   await section.getByRole('button', { name: 'Switch relay' }).click();
-  await expect(section.getByRole('alert')).toContainText(`Can't reach the relay. Check its address, or whether it is running. You are still on ${relay.url}.`);
+  await expect(section.getByRole('alert')).toContainText(
+    `Can't reach the relay. Check its address, or whether it is running. You are still on ${relay.url}.`,
+  );
   await expect(section.getByText(relay.url, { exact: true })).toBeVisible();
   await expect(section.getByText('Connected', { exact: true })).toBeVisible();
   await expect(sam.page.getByText(/Offline/)).toHaveCount(0);
@@ -124,7 +138,9 @@ test('2, 10. a dead relay in Settings is tried, refused and left: the app stays 
   // 10. The relay goes away: the banner says so in words; the network's own text waits under Details.
   await relay.stop();
   const banner = sam.page.getByRole('status').filter({ hasText: /^Offline/ });
-  await expect(banner).toContainText("Offline — Can't reach the relay. Check its address, or whether it is running.", { timeout: 60_000 });
+  await expect(banner).toContainText("Offline — Can't reach the relay. Check its address, or whether it is running.", {
+    timeout: 60_000,
+  });
   await expect(sam.page.getByText(/ECONNREFUSED/).filter({ visible: true })).toHaveCount(0);
   await banner.getByText('Details').click();
   await expect(banner.getByText(/ECONNREFUSED/)).toBeVisible();
@@ -134,12 +150,16 @@ test('2, 10. a dead relay in Settings is tried, refused and left: the app stays 
 /** The page fits the window: nothing to scroll to see the step's buttons. */
 async function fitsWindow(page: Page): Promise<boolean> {
   return page.evaluate(() => {
-    const root = (globalThis as unknown as { document: { scrollingElement: { scrollHeight: number; clientHeight: number } } }).document.scrollingElement;
+    const root = (
+      globalThis as unknown as { document: { scrollingElement: { scrollHeight: number; clientHeight: number } } }
+    ).document.scrollingElement;
     return root.scrollHeight <= root.clientHeight;
   });
 }
 
-test('3, 5, 11. onboarding keeps the passphrase from welcome to import, says why Connect is off, and every step fits the window', async ({ app }) => {
+test('3, 5, 11. onboarding keeps the passphrase from welcome to import, says why Connect is off, and every step fits the window', async ({
+  app,
+}) => {
   const ann = await app('ann-import');
   const p = ann.page;
   expect(await fitsWindow(p)).toBe(true);
@@ -155,7 +175,9 @@ test('3, 5, 11. onboarding keeps the passphrase from welcome to import, says why
   await expect(importButton).toHaveAccessibleDescription('Enter your recovery phrase first.');
   await shot(p, 'onboarding import off');
   await p.getByRole('radio', { name: 'Private key' }).check();
-  await p.getByRole('textbox', { name: 'Private key' }).fill('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+  await p
+    .getByRole('textbox', { name: 'Private key' })
+    .fill('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
   await p.getByRole('button', { name: 'Import wallet' }).click();
   await p.getByRole('button', { name: 'Skip' }).click();
 
@@ -178,7 +200,10 @@ test('3, 5, 11. onboarding keeps the passphrase from welcome to import, says why
   await expect(p.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
 });
 
-test('9, 11, 4, 8, 7. a request says where it waits; the conversation is tidy; a held message asks the question itself; lists and notices follow what they show; a disabled switch says why', async ({ relay, app }) => {
+test('9, 11, 4, 8, 7. a request says where it waits; the conversation is tidy; a held message asks the question itself; lists and notices follow what they show; a disabled switch says why', async ({
+  relay,
+  app,
+}) => {
   test.slow();
   const alice = await app('alice');
   const p = alice.page;
@@ -188,7 +213,9 @@ test('9, 11, 4, 8, 7. a request says where it waits; the conversation is tidy; a
   // 9. Bob sees a request before accepting it, and the note says so
   await messageFromDirectory(p, 'bob_two');
   await send(p, 'Hi Bob, it is Alice');
-  await expect(messages(p).getByText('Sent as a contact request: @bob_two sees it under Requests and can accept you there.')).toBeVisible();
+  await expect(
+    messages(p).getByText('Sent as a contact request: @bob_two sees it under Requests and can accept you there.'),
+  ).toBeVisible();
   const [pending] = (await cliOk(bob.profile, ['requests'])) as Array<Array<{ address: string }>>;
   expect(pending.map((r) => r.address)).toHaveLength(1);
   const aliceAddress = pending[0].address;
@@ -197,7 +224,10 @@ test('9, 11, 4, 8, 7. a request says where it waits; the conversation is tidy; a
   const box = p.getByRole('textbox', { name: 'Message' });
   expect(await box.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).overflowY)).toBe('hidden');
   const verify = (await p.locator('.conv-header').getByRole('button', { name: 'Verify' }).boundingBox())!;
-  const copy = (await p.locator('.conv-header').getByRole('button', { name: 'Copy @bob_two’s address' }).boundingBox())!;
+  const copy = (await p
+    .locator('.conv-header')
+    .getByRole('button', { name: 'Copy @bob_two’s address' })
+    .boundingBox())!;
   expect(copy.x - (verify.x + verify.width)).toBeGreaterThanOrEqual(4);
   // the header names Bob once (the whole address on hover), and the lock note keeps to one line under it
   const header = p.locator('.conv-header');
@@ -220,12 +250,19 @@ test('9, 11, 4, 8, 7. a request says where it waits; the conversation is tidy; a
   await cliOk(bobLaptop, ['init', '--relay', relay.url, '--mnemonic-env', 'BOB_WORDS'], { BOB_WORDS: bob.mnemonic });
   await box.press('Enter');
   const held = messages(p).locator('.msg', { hasText: 'held until I answer' });
-  await expect(held.getByRole('status')).toHaveText(/Not sent: @bob_two's devices changed since you verified their safety number\. Verify it again, or send anyway\./, { timeout: 30_000 });
+  await expect(held.getByRole('status')).toHaveText(
+    /Not sent: @bob_two's devices changed since you verified their safety number\. Verify it again, or send anyway\./,
+    { timeout: 30_000 },
+  );
   await expect(held).not.toContainText('0x');
   await expect(held.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await expect(held.getByRole('button', { name: 'Verify first' })).toBeVisible();
   // enough messages to scroll: "Latest" then takes a strip of its own, under the list
-  await cliOk(bob.profile, ['send', aliceAddress, Array.from({ length: 40 }, (_, i) => `line ${i + 1} from Bob`).join('\n')]);
+  await cliOk(bob.profile, [
+    'send',
+    aliceAddress,
+    Array.from({ length: 40 }, (_, i) => `line ${i + 1} from Bob`).join('\n'),
+  ]);
   await expect(messages(p).getByText(/line 40 from Bob/)).toBeVisible({ timeout: 30_000 });
   await messages(p).evaluate((el) => el.scrollTo(0, 0));
   const latest = p.getByRole('button', { name: 'Jump to latest' });
@@ -236,23 +273,36 @@ test('9, 11, 4, 8, 7. a request says where it waits; the conversation is tidy; a
   await latest.click();
   await held.getByRole('button', { name: 'Send anyway' }).click();
   await expect(held.getByRole('img', { name: /Sent|Delivered|Read/ })).toBeVisible({ timeout: 30_000 });
-  await expect.poll(async () => ((await cliOk(bobLaptop, ['sync', '--json'])) as Array<{ text: string }>).map((m) => m.text), { timeout: 60_000 }).toContain('held until I answer');
+  await expect
+    .poll(async () => ((await cliOk(bobLaptop, ['sync', '--json'])) as Array<{ text: string }>).map((m) => m.text), {
+      timeout: 60_000,
+    })
+    .toContain('held until I answer');
 
   // 8. a new device of Alice's, revoked here: the notice says removed, and no longer "revoke it below"
   const phone = tempDir('cli-alice-phone');
-  const phoneKey = ((await cliOk(phone, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], { WORDS: words.join(' ') }))[0] as { deviceKey: string }).deviceKey;
+  const phoneKey = (
+    (await cliOk(phone, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], { WORDS: words.join(' ') }))[0] as {
+      deviceKey: string;
+    }
+  ).deviceKey;
   await goTo(p, 'Settings');
   const notices = p.getByRole('list', { name: 'Changes to your devices' });
   await expect(notices).toContainText('If that was not you, revoke it below.');
   await p.getByRole('button', { name: `Revoke device ${phoneKey.slice(0, 8)}` }).click();
-  await p.getByRole('group', { name: `Confirm revoking device ${phoneKey.slice(0, 8)}` }).getByRole('button', { name: 'Revoke device' }).click();
+  await p
+    .getByRole('group', { name: `Confirm revoking device ${phoneKey.slice(0, 8)}` })
+    .getByRole('button', { name: 'Revoke device' })
+    .click();
   await expect(notices).toContainText('was removed');
   await expect(notices).not.toContainText('revoke it below');
 
   // 7. the built-in relay is off (Alice uses another): sharing it is off too, and says why
   const share = p.getByRole('switch', { name: 'Share on my network' });
   await expect(share).toBeDisabled();
-  await expect(share).toHaveAccessibleDescription('Turn on “Run a relay on this computer” first: this shares that relay.');
+  await expect(share).toHaveAccessibleDescription(
+    'Turn on “Run a relay on this computer” first: this shares that relay.',
+  );
   await expect(p.getByText('Turn on “Run a relay on this computer” first')).toBeVisible();
   await share.scrollIntoViewIfNeeded();
   await check(p, 'settings notices and share');

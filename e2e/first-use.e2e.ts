@@ -32,7 +32,10 @@ test('6. quitting web mode (Ctrl-C or SIGTERM) shuts down in order and exits 0 w
     expect(output).not.toMatch(/TypeError|database connection is not open|Error:/);
     expect(code).toBe(0);
     // the one-time launch code logs when the tab uses it; what shutdown prints is the rest
-    const afterLink = output.slice(output.indexOf(a.openUrl) + a.openUrl.length).trim().split('\n')
+    const afterLink = output
+      .slice(output.indexOf(a.openUrl) + a.openUrl.length)
+      .trim()
+      .split('\n')
       .filter((line) => !line.startsWith('the launch link was used'));
     expect(afterLink).toEqual(['web: stopped']);
   }
@@ -50,7 +53,10 @@ async function startChat(page: Page, to: string): Promise<void> {
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 }
 
-test('2. a long paste is never cut: the count shows near the limit, too long is refused or split', async ({ relay, app }) => {
+test('2. a long paste is never cut: the count shows near the limit, too long is refused or split', async ({
+  relay,
+  app,
+}) => {
   const nora = tempDir('cli-nora');
   await cliOk(nora, ['init', '--relay', relay.url, '--handle', 'nora_reads']);
   const a = await app('longpaste');
@@ -65,7 +71,9 @@ test('2. a long paste is never cut: the count shows near the limit, too long is 
   const paste = Array.from({ length: 33_334 }, (_, i) => `w${i % 10}`).join(' ');
   await box.fill(paste);
   expect(await box.inputValue()).toHaveLength(paste.length);
-  await expect(a.page.getByRole('alert')).toContainText(`This message is ${paste.length.toLocaleString('en-US')} characters; one message can hold up to 20,000`);
+  await expect(a.page.getByRole('alert')).toContainText(
+    `This message is ${paste.length.toLocaleString('en-US')} characters; one message can hold up to 20,000`,
+  );
   await expect(a.page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
   await box.press('Enter');
   expect(await box.inputValue()).toHaveLength(paste.length);
@@ -84,7 +92,10 @@ test('2. a long paste is never cut: the count shows near the limit, too long is 
 });
 
 // stake-gate needs a relay that can read stakes from a chain (anvil); without one the policy is refused
-test('3. a request to a stake-gated person says what happened, never "Request sent"', async ({ stakeRelay: relay, app }) => {
+test('3. a request to a stake-gated person says what happened, never "Request sent"', async ({
+  stakeRelay: relay,
+  app,
+}) => {
   const kate = tempDir('cli-kate');
   await cliOk(kate, ['init', '--relay', relay.url, '--handle', 'kate_gated']);
   await cliOk(kate, ['policy', 'stake-gate', '--stake', '0.05']);
@@ -97,7 +108,9 @@ test('3. a request to a stake-gated person says what happened, never "Request se
   const dialog = leo.page.getByRole('dialog');
   await dialog.getByLabel('Intro').fill('Hi Kate, Leo from the meetup');
   await dialog.getByRole('button', { name: 'Send request' }).click();
-  await expect(dialog.getByRole('alert')).toContainText('Not delivered: @kate_gated only accepts people they know or who pay a stake (0.05 ETH)');
+  await expect(dialog.getByRole('alert')).toContainText(
+    'Not delivered: @kate_gated only accepts people they know or who pay a stake (0.05 ETH)',
+  );
   await expect(leo.page.getByText(/Request sent/)).toHaveCount(0);
   const synced = await clientCli(kate, ['sync', '--json']);
   expect(synced.json).toEqual([]);
@@ -107,7 +120,9 @@ test('1. a private key without 0x, as wallets export it, is imported', async ({ 
   const a = await app('bykey-noprefix');
   await a.page.getByRole('button', { name: 'I already have a wallet' }).click();
   await a.page.getByRole('radio', { name: 'Private key' }).check();
-  await a.page.getByRole('textbox', { name: 'Private key' }).fill('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+  await a.page
+    .getByRole('textbox', { name: 'Private key' })
+    .fill('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
   await a.page.getByRole('button', { name: 'Import wallet' }).click();
   await a.page.getByRole('button', { name: 'Skip' }).click();
   await expect(a.page.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
@@ -127,12 +142,19 @@ test('7. a tab from before a restart says so, and recovers when the new link is 
   await expect(a.page.getByRole('button', { name: 'Create a new wallet' })).toBeVisible();
 });
 
-test('5. a device is revoked only after confirming, never the one in use; a revoked device is told so at once', async ({ relay, app }) => {
+test('5. a device is revoked only after confirming, never the one in use; a revoked device is told so at once', async ({
+  relay,
+  app,
+}) => {
   const ann = await app('ann');
   const words = await createAccount(ann.page, { relayUrl: relay.url, handle: 'ann_devices' });
   const [phone, tablet] = [tempDir('cli-ann-phone'), tempDir('cli-ann-tablet')];
   await cliOk(phone, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], { WORDS: words.join(' ') });
-  const tabletKey = ((await cliOk(tablet, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], { WORDS: words.join(' ') }))[0] as { deviceKey: string }).deviceKey;
+  const tabletKey = (
+    (await cliOk(tablet, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], { WORDS: words.join(' ') }))[0] as {
+      deviceKey: string;
+    }
+  ).deviceKey;
 
   await goTo(ann.page, 'Settings');
   const devices = ann.page.getByRole('list', { name: 'Devices', exact: true });
@@ -146,18 +168,25 @@ test('5. a device is revoked only after confirming, never the one in use; a revo
   await confirm.getByRole('button', { name: 'Revoke device' }).click();
   await expect(devices.getByRole('listitem')).toHaveCount(2);
   // its API key went with it, and the list says so without a reload
-  await expect(ann.page.getByRole('list', { name: 'API keys' }).getByRole('listitem').filter({ hasText: 'Revoked' })).toHaveCount(1);
+  await expect(
+    ann.page.getByRole('list', { name: 'API keys' }).getByRole('listitem').filter({ hasText: 'Revoked' }),
+  ).toHaveCount(1);
 
   // The phone revokes the app's device: the app says so, and keeps its conversations on screen.
   const listed = (await cliOk(phone, ['devices']))[0] as Array<{ publicKey: string; current: boolean }>;
   const appKey = listed.find((d) => !d.current)!.publicKey;
   await cliOk(phone, ['revoke-device', appKey]);
-  await expect(ann.page.getByRole('alert').filter({ hasText: 'This device was revoked' })).toBeVisible({ timeout: 30_000 });
+  await expect(ann.page.getByRole('alert').filter({ hasText: 'This device was revoked' })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(ann.page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await expect(ann.page.getByText(/Offline/)).toHaveCount(0);
 });
 
-test('8. Settings switches relay, signed in there; the built-in relay stops once nobody uses it, and stays stopped at the next start', async ({ relay, app }) => {
+test('8. Settings switches relay, signed in there; the built-in relay stops once nobody uses it, and stays stopped at the next start', async ({
+  relay,
+  app,
+}) => {
   const sam = await app('sam');
   await createAccount(sam.page, { relayUrl: 'this computer', handle: 'sam_switches' });
   await goTo(sam.page, 'Settings');
@@ -189,7 +218,9 @@ test('8. a message waiting in the outbox goes out on the relay the profile switc
   await other.start();
   try {
     const nora = tempDir('cli-nora-b');
-    const noraAddress = ((await cliOk(nora, ['init', '--relay', other.url, '--handle', 'nora_elsewhere']))[0] as { address: string }).address;
+    const noraAddress = (
+      (await cliOk(nora, ['init', '--relay', other.url, '--handle', 'nora_elsewhere']))[0] as { address: string }
+    ).address;
     const sam = await app('sam');
     await createAccount(sam.page, { relayUrl: relay.url, handle: 'sam_switches' });
     const relaySection = sam.page.getByRole('region', { name: 'Relay' });
@@ -200,7 +231,9 @@ test('8. a message waiting in the outbox goes out on the relay the profile switc
     const box = sam.page.getByRole('textbox', { name: 'Message' });
     await box.fill('written before the switch');
     await box.press('Enter');
-    await expect(sam.page.getByRole('log', { name: 'Messages' }).getByText('Waiting to send')).toBeVisible({ timeout: 60_000 });
+    await expect(sam.page.getByRole('log', { name: 'Messages' }).getByText('Waiting to send')).toBeVisible({
+      timeout: 60_000,
+    });
     await goTo(sam.page, 'Settings');
     await relaySection.getByRole('button', { name: 'Change relay' }).click();
     await relaySection.getByRole('radio', { name: 'A relay address' }).check();
@@ -213,7 +246,10 @@ test('8. a message waiting in the outbox goes out on the relay the profile switc
   }
 });
 
-test('4. offline, a message to a contact known by @handle waits in the outbox and goes out when the relay is back', async ({ relay, app }) => {
+test('4. offline, a message to a contact known by @handle waits in the outbox and goes out when the relay is back', async ({
+  relay,
+  app,
+}) => {
   const nora = tempDir('cli-nora-offline');
   await cliOk(nora, ['init', '--relay', relay.url, '--handle', 'nora_offline']);
   const tom = await app('tom');
@@ -226,19 +262,31 @@ test('4. offline, a message to a contact known by @handle waits in the outbox an
   await startChat(tom.page, '@nora_offline');
   await send(tom.page, 'written offline');
   // (the first message too may still be waiting if the relay went before it was sent)
-  await expect(tom.page.getByRole('log', { name: 'Messages' }).getByText('Waiting to send').last()).toBeVisible({ timeout: 60_000 });
-  await expect(tom.page.getByRole('status').filter({ hasText: /^Offline/ }).first()).toBeVisible();
+  await expect(tom.page.getByRole('log', { name: 'Messages' }).getByText('Waiting to send').last()).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(
+    tom.page
+      .getByRole('status')
+      .filter({ hasText: /^Offline/ })
+      .first(),
+  ).toBeVisible();
 
   await relay.start();
   await expect.poll(inboxOf(nora).sync, { timeout: 90_000 }).toEqual(['hello while online', 'written offline']);
 });
 
-test('9. a mistyped relay or address is called one, under the field, and the error goes once the input changes', async ({ relay, app }) => {
+test('9. a mistyped relay or address is called one, under the field, and the error goes once the input changes', async ({
+  relay,
+  app,
+}) => {
   const uma = await app('uma');
   const p = uma.page;
   await p.getByRole('button', { name: 'Create a new wallet' }).click();
   await expect(p.getByRole('list', { name: 'Recovery phrase' }).getByRole('listitem')).toHaveCount(12);
-  const words = (await p.getByRole('list', { name: 'Recovery phrase' }).locator('.phrase-word').allTextContents()).map((w) => w.trim());
+  const words = (await p.getByRole('list', { name: 'Recovery phrase' }).locator('.phrase-word').allTextContents()).map(
+    (w) => w.trim(),
+  );
   await p.getByLabel('I have written these words down somewhere safe').check();
   await p.getByRole('button', { name: 'Continue' }).click();
   await confirmWords(p, words);
@@ -270,7 +318,9 @@ test('9. a mistyped relay or address is called one, under the field, and the err
   await expect(p.getByRole('heading', { name: 'Typos' })).toBeVisible();
   await p.getByLabel('Add a member').fill('0x' + 'g'.repeat(40));
   await p.getByRole('button', { name: 'Add', exact: true }).click();
-  await expect(p.getByRole('alert').filter({ hasText: 'is not a valid address' })).toContainText('after 0x an address has only the digits 0-9 and letters a-f');
+  await expect(p.getByRole('alert').filter({ hasText: 'is not a valid address' })).toContainText(
+    'after 0x an address has only the digits 0-9 and letters a-f',
+  );
   await p.getByLabel('Add a member').fill('@uma');
   await expect(p.getByRole('alert').filter({ hasText: 'is not a valid address' })).toHaveCount(0);
 });

@@ -22,7 +22,16 @@ export const test = base.extend<{
   },
   stakeRelay: async ({ chain }, use) => {
     const { rpcUrl, chainId } = chain.anvil;
-    const relay = new TestRelay(['--stake-rpc', rpcUrl, '--stake-chain-id', String(chainId), '--stake-escrow', chain.escrow, '--stake-confirmations', '1']);
+    const relay = new TestRelay([
+      '--stake-rpc',
+      rpcUrl,
+      '--stake-chain-id',
+      String(chainId),
+      '--stake-escrow',
+      chain.escrow,
+      '--stake-confirmations',
+      '1',
+    ]);
     await relay.start();
     await use(relay);
     await relay.dispose();

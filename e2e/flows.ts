@@ -5,14 +5,19 @@ import { expect, type Page } from '@playwright/test';
  * Creates a wallet, types back the words the app asks for, connects to `relayUrl` (or the
  * relay built into the app, with 'this computer'), claims `handle`.
  */
-export async function createAccount(page: Page, opts: { relayUrl: string | 'this computer'; handle: string; passphrase?: string }): Promise<string[]> {
+export async function createAccount(
+  page: Page,
+  opts: { relayUrl: string | 'this computer'; handle: string; passphrase?: string },
+): Promise<string[]> {
   if (opts.passphrase) await page.getByLabel('Passphrase for this computer (recommended)').fill(opts.passphrase);
   await page.getByRole('button', { name: 'Create a new wallet' }).click();
   const phrase = page.getByRole('list', { name: 'Recovery phrase' });
   await expect(phrase.getByRole('listitem')).toHaveCount(12);
   const words = (await phrase.locator('.phrase-word').allTextContents()).map((w) => w.trim());
   // off until the box is ticked, and it says so (issue 29: a disabled control always says why)
-  await expect(page.getByRole('button', { name: 'Continue' })).toHaveAccessibleDescription('Tick the box once the words are written down.');
+  await expect(page.getByRole('button', { name: 'Continue' })).toHaveAccessibleDescription(
+    'Tick the box once the words are written down.',
+  );
   await page.getByLabel('I have written these words down somewhere safe').check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await confirmWords(page, words);
@@ -48,8 +53,14 @@ export async function claimHandle(page: Page, handle: string): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 }
 
-export async function goTo(page: Page, section: 'Chats' | 'Requests' | 'Directory' | 'Groups' | 'Stakes' | 'Settings'): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: new RegExp(`^${section}`) }).click();
+export async function goTo(
+  page: Page,
+  section: 'Chats' | 'Requests' | 'Directory' | 'Groups' | 'Stakes' | 'Settings',
+): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: new RegExp(`^${section}`) })
+    .click();
 }
 
 /** Starts a chat with @handle from the directory. */
@@ -73,7 +84,10 @@ export function messages(page: Page) {
 
 export async function openConversation(page: Page, title: string): Promise<void> {
   await goTo(page, 'Chats');
-  await page.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: new RegExp(title) }).click();
+  await page
+    .getByRole('list', { name: 'Conversation list' })
+    .getByRole('button', { name: new RegExp(title) })
+    .click();
 }
 
 /** Accepts the pending request from @handle (Requests screen). */

@@ -11,5 +11,6 @@ import { root } from './harness.js';
 export default async function globalSetup(): Promise<void> {
   await build({ configFile: join(root, '.config/vite.web.config.ts'), logLevel: 'warn' });
   const node = spawnSync(process.execPath, [join(root, '.config/build-node.mjs')], { encoding: 'utf8' });
-  if (node.status !== 0) throw new Error(`building the Node entries failed (exit ${node.status ?? node.signal}): ${node.stderr}`);
+  if (node.status !== 0)
+    throw new Error(`building the Node entries failed (exit ${node.status ?? node.signal}): ${node.stderr}`);
 }

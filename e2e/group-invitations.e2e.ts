@@ -35,7 +35,10 @@ function conversationList(page: Page) {
   return page.getByRole('list', { name: 'Conversation list' });
 }
 
-test('group invitations: accept one and chat in the group, decline another and hear nothing from it', async ({ relay, app }) => {
+test('group invitations: accept one and chat in the group, decline another and hear nothing from it', async ({
+  relay,
+  app,
+}) => {
   // a dozen client CLI runs, each a process that opens its vault: minutes on a busy machine
   test.slow();
   const mara = await app('mara');
@@ -77,13 +80,18 @@ test('group invitations: accept one and chat in the group, decline another and h
   // a later message in the group I joined arrives: had the other reached me, it would be there by now too
   await cli(sam, ['group', 'send', books.id, 'Chapter one by Friday']);
   await goTo(mara.page, 'Chats');
-  await conversationList(mara.page).getByRole('button', { name: /Book club/ }).click();
+  await conversationList(mara.page)
+    .getByRole('button', { name: /Book club/ })
+    .click();
   await expect(messages(mara.page).getByText('Chapter one by Friday')).toBeVisible({ timeout: 30_000 });
   await expect(conversationList(mara.page).getByRole('button', { name: /Moon pump/ })).toHaveCount(0);
   await expect(mara.page.getByText('Buy $MOON now')).toHaveCount(0);
 });
 
-test('a blocked stranger, or anyone while I take only contacts, cannot reach me through a group', async ({ relay, app }) => {
+test('a blocked stranger, or anyone while I take only contacts, cannot reach me through a group', async ({
+  relay,
+  app,
+}) => {
   // a dozen client CLI runs, each a process that opens its vault: minutes on a busy machine
   test.slow();
   const nia = await app('nia');
@@ -95,7 +103,10 @@ test('a blocked stranger, or anyone while I take only contacts, cannot reach me 
   const first = await groupWith(rob, 'Free money', '@nia');
   expect(first.added).toBe('invited');
   await goTo(nia.page, 'Requests');
-  await nia.page.getByRole('article', { name: 'Invitation to Free money' }).getByRole('button', { name: 'Block @rob' }).click();
+  await nia.page
+    .getByRole('article', { name: 'Invitation to Free money' })
+    .getByRole('button', { name: 'Block @rob' })
+    .click();
   await expect(nia.page.getByRole('article', { name: 'Invitation to Free money' })).toBeHidden();
 
   // His next group cannot even invite me, and nothing of either group arrives.
@@ -148,7 +159,9 @@ test('the creator invites a stranger, then makes them an admin and takes it back
   // Pete is a stranger to me: he is invited, and the app says so rather than "added".
   await olga.page.getByLabel('Add a member').fill('@pete');
   await olga.page.getByRole('button', { name: 'Add', exact: true }).click();
-  await expect(olga.page.getByRole('status').filter({ hasText: 'Invited @pete' })).toContainText('They join once they accept');
+  await expect(olga.page.getByRole('status').filter({ hasText: 'Invited @pete' })).toContainText(
+    'They join once they accept',
+  );
   await expect(olga.page.getByRole('list', { name: 'Invited' })).toContainText('@pete');
   await expect(olga.page.getByRole('list', { name: 'Members' }).getByRole('listitem')).toHaveCount(1);
 
@@ -162,7 +175,9 @@ test('the creator invites a stranger, then makes them an admin and takes it back
   await expect(peteRow.getByText('Admin', { exact: true })).toBeVisible();
   expect((await cli(pete, ['group', 'info', id])).admins).toEqual([expect.stringMatching(/^0x/)]);
   // the creator's own row has no admin control
-  await expect(members.getByRole('listitem').filter({ hasText: 'You' }).getByRole('button', { name: /admin/ })).toHaveCount(0);
+  await expect(
+    members.getByRole('listitem').filter({ hasText: 'You' }).getByRole('button', { name: /admin/ }),
+  ).toHaveCount(0);
 
   await peteRow.getByRole('button', { name: 'Remove admin rights from @pete' }).click();
   await expect(peteRow.getByText('Admin', { exact: true })).toHaveCount(0);

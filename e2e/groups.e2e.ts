@@ -8,7 +8,21 @@ import { LOWER_ADDRESS } from '../src/shared/identity-patterns.js';
 function postAsBot(relayUrl: string, token: string, groupId: string, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     // the token travels in the environment, never on a command line other users can read
-    const c = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/main/client/cli/bot-cli.ts', '--relay', relayUrl, '--token-env', 'BOT_TOKEN', '--group', groupId, text], { cwd: root, env: { ...process.env, BOT_TOKEN: token } });
+    const c = spawn(
+      process.execPath,
+      [
+        join(root, 'node_modules/tsx/dist/cli.mjs'),
+        'src/main/client/cli/bot-cli.ts',
+        '--relay',
+        relayUrl,
+        '--token-env',
+        'BOT_TOKEN',
+        '--group',
+        groupId,
+        text,
+      ],
+      { cwd: root, env: { ...process.env, BOT_TOKEN: token } },
+    );
     let out = '';
     let err = '';
     c.stdout.on('data', (d) => (out += d));

@@ -21,12 +21,23 @@ export function tempDir(label: string): string {
 }
 
 /** Spawns `node <args>` and resolves with the first stdout line matching `ready`. */
-function spawnUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnUntil(
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${ready} from ${args.join(' ')}\n${out}\n${err}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`timed out waiting for ${ready} from ${args.join(' ')}\n${out}\n${err}`)),
+      60_000,
+    );
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const m = out.match(ready);
@@ -65,7 +76,10 @@ export class TestRelay {
   constructor(private readonly extraArgs: string[] = []) {}
 
   async start(): Promise<void> {
-    const r = await spawnUntil([bin('relay'), '--host', '127.0.0.1', '--port', String(this.port), '--data', this.dataDir, ...this.extraArgs], /relay listening on (\S+)/);
+    const r = await spawnUntil(
+      [bin('relay'), '--host', '127.0.0.1', '--port', String(this.port), '--data', this.dataDir, ...this.extraArgs],
+      /relay listening on (\S+)/,
+    );
     this.child = r.child;
     this.url = r.match[1];
     this.port = Number(new URL(this.url).port);
@@ -102,9 +116,16 @@ export class TestRelay {
 }
 
 /** The headless client CLI on its own profile, as a second person (or QA) drives it; JSON lines out. */
-export async function clientCli(profile: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; json: unknown[]; stderr: string }> {
+export async function clientCli(
+  profile: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; json: unknown[]; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [bin('client'), '--profile', profile, ...args], { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: 'e2e', ...env } });
+    const c = spawn(process.execPath, [bin('client'), '--profile', profile, ...args], {
+      cwd: root,
+      env: { ...process.env, RELAY_PASSPHRASE: 'e2e', ...env },
+    });
     let out = '';
     let err = '';
     c.stdout.on('data', (d) => (out += d));
@@ -142,12 +163,19 @@ export class AppInstance {
 
   /** Starts `npm run web -- --port 0 --data <dir> --no-open` and opens the printed link. */
   async launch(colorScheme: 'light' | 'dark' = 'light', locale?: string): Promise<Page> {
-    const r = await spawnUntil([bin('web'), '--port', '0', '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#code=\S+)$/m);
+    const r = await spawnUntil(
+      [bin('web'), '--port', '0', '--data', this.dataDir, '--no-open'],
+      /^open (http:\/\/127\.0\.0\.1:\d+\/#code=\S+)$/m,
+    );
     this.child = r.child;
     this.output = r.output;
     this.openUrl = r.match[1];
     // locale: the project's (navigator.languages), so the app starts in that language
-    this.context = await this.browser.newContext({ viewport: { width: 1180, height: 780 }, colorScheme, ...(locale ? { locale } : {}) });
+    this.context = await this.browser.newContext({
+      viewport: { width: 1180, height: 780 },
+      colorScheme,
+      ...(locale ? { locale } : {}),
+    });
     this.page = await this.context.newPage();
     await this.page.goto(this.openUrl);
     return this.page;
@@ -167,7 +195,10 @@ export class AppInstance {
   async restartProcess(): Promise<string> {
     const port = new URL(this.openUrl).port;
     await this.quit('SIGTERM');
-    const r = await spawnUntil([bin('web'), '--port', port, '--data', this.dataDir, '--no-open'], /^open (http:\/\/127\.0\.0\.1:\d+\/#\S+)$/m);
+    const r = await spawnUntil(
+      [bin('web'), '--port', port, '--data', this.dataDir, '--no-open'],
+      /^open (http:\/\/127\.0\.0\.1:\d+\/#\S+)$/m,
+    );
     this.child = r.child;
     this.output = r.output;
     this.openUrl = r.match[1];
@@ -199,9 +230,17 @@ export async function cliOk(profile: string, args: string[], env: NodeJS.Process
 }
 
 /** The headless client sends `count` numbered messages (`<prefix> 001`, …) from one process (see send-history.ts). */
-export function sendHistory(profile: string, to: string, count: number, prefix: string): Promise<{ code: number | null; stderr: string }> {
+export function sendHistory(
+  profile: string,
+  to: string,
+  count: number,
+  prefix: string,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [tsx, 'e2e/send-history.ts', profile, to, String(count), prefix], { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: 'e2e' } });
+    const c = spawn(process.execPath, [tsx, 'e2e/send-history.ts', profile, to, String(count), prefix], {
+      cwd: root,
+      env: { ...process.env, RELAY_PASSPHRASE: 'e2e' },
+    });
     let err = '';
     c.stderr!.on('data', (d) => (err += d));
     c.on('error', reject);

@@ -24,7 +24,12 @@ async function watchListCalls(page: Page) {
   await page.routeWebSocket(/\/ipc$/, (ws) => {
     const server = ws.connectToServer();
     ws.onMessage((message) => {
-      const frame = JSON.parse(String(message)) as { type: string; id: number; name: string; args: { before?: string } };
+      const frame = JSON.parse(String(message)) as {
+        type: string;
+        id: number;
+        name: string;
+        args: { before?: string };
+      };
       if (frame.type === 'call' && frame.name === 'messages.list') {
         const call: ListCall = { before: frame.args.before };
         calls.push(call);
@@ -34,7 +39,11 @@ async function watchListCalls(page: Page) {
       server.send(message);
     });
     server.onMessage((message) => {
-      const frame = JSON.parse(String(message)) as { type: string; id: number; result?: { ok: boolean; value?: unknown[] } };
+      const frame = JSON.parse(String(message)) as {
+        type: string;
+        id: number;
+        result?: { ok: boolean; value?: unknown[] };
+      };
       const call = frame.type === 'result' ? byId.get(frame.id) : undefined;
       if (call && frame.result?.ok) call.listed = frame.result.value?.length;
       ws.send(message);
@@ -61,7 +70,10 @@ function offsetFromTop(log: Locator, text: string): Promise<number> {
   });
 }
 
-test('a long conversation opens at its newest page, older pages come in on scrolling up, each message once', async ({ unlimitedRelay: relay, app }) => {
+test('a long conversation opens at its newest page, older pages come in on scrolling up, each message once', async ({
+  unlimitedRelay: relay,
+  app,
+}) => {
   const pete = tempDir('cli-pete');
   const init = await clientCli(pete, ['init', '--relay', relay.url, '--handle', 'pete_history']);
   expect(init.code, init.stderr).toBe(0);
@@ -75,7 +87,9 @@ test('a long conversation opens at its newest page, older pages come in on scrol
 
   // Everything has arrived once the last one is the conversation's preview; a reload then opens it afresh.
   await goTo(page, 'Chats');
-  await expect(page.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: /@pete_history/ })).toContainText(`History ${SENT}`, { timeout: 60_000 });
+  await expect(
+    page.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: /@pete_history/ }),
+  ).toContainText(`History ${SENT}`, { timeout: 60_000 });
   const watch = await watchListCalls(page);
   const { calls } = watch;
   await page.reload();
@@ -126,7 +140,8 @@ test('a long conversation opens at its newest page, older pages come in on scrol
     const atEnd = await log.evaluate(async (el) => {
       el.scrollTop += Math.floor(el.clientHeight * 0.6);
       // (this runs in the page; the e2e files are typed without the DOM library)
-      const frame = (globalThis as unknown as { requestAnimationFrame: (cb: () => void) => void }).requestAnimationFrame;
+      const frame = (globalThis as unknown as { requestAnimationFrame: (cb: () => void) => void })
+        .requestAnimationFrame;
       await new Promise<void>((resolve) => frame(() => frame(resolve)));
       return el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
     });
@@ -135,7 +150,10 @@ test('a long conversation opens at its newest page, older pages come in on scrol
   for (const [i, text] of await renderedRows(log)) seen.set(i, text);
   // (sorted: messages sent in the same millisecond show in the order they arrived)
   const texts = [...seen.values()].sort();
-  const expected = ['Send me the whole history', ...Array.from({ length: SENT }, (_, i) => `History ${String(i + 1).padStart(3, '0')}`)].sort();
+  const expected = [
+    'Send me the whole history',
+    ...Array.from({ length: SENT }, (_, i) => `History ${String(i + 1).padStart(3, '0')}`),
+  ].sort();
   expect(texts).toEqual(expected);
   // No page was asked for twice.
   const befores = calls.slice(1).map((c) => c.before);

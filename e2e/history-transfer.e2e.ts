@@ -8,7 +8,10 @@ import { chooseRelay, createAccount, goTo, messageFromDirectory, messages, openC
 import { expect, test } from './fixtures.js';
 import { cliOk, tempDir } from './harness.js';
 
-test('Settings offers to send the history to a new device of mine, which then has the conversation', async ({ relay, app }) => {
+test('Settings offers to send the history to a new device of mine, which then has the conversation', async ({
+  relay,
+  app,
+}) => {
   test.slow();
   const gus = await app('gus');
   const words = await createAccount(gus.page, { relayUrl: relay.url, handle: 'gus' });
@@ -18,27 +21,45 @@ test('Settings offers to send the history to a new device of mine, which then ha
   await expect(messages(gus.page).getByText('Hello Hana, from my old laptop')).toBeVisible();
 
   const second = tempDir('cli-gus-new-laptop');
-  const [fresh] = (await cliOk(second, ['init', '--relay', relay.url, '--mnemonic-env', 'GUS_WORDS'], { GUS_WORDS: words.join(' ') })) as Array<{ deviceKey: string }>;
+  const [fresh] = (await cliOk(second, ['init', '--relay', relay.url, '--mnemonic-env', 'GUS_WORDS'], {
+    GUS_WORDS: words.join(' '),
+  })) as Array<{ deviceKey: string }>;
   await goTo(gus.page, 'Chats');
   await goTo(gus.page, 'Settings');
   const offer = gus.page.getByRole('group', { name: /^Send your history to / });
   await expect(offer).toBeVisible({ timeout: 20_000 });
-  await expect(offer.getByRole('heading')).toHaveText(`Send your history to ${fresh.deviceKey.slice(0, 6)}…${fresh.deviceKey.slice(-4)}?`);
+  await expect(offer.getByRole('heading')).toHaveText(
+    `Send your history to ${fresh.deviceKey.slice(0, 6)}…${fresh.deviceKey.slice(-4)}?`,
+  );
   await expectAccessible(gus.page, 'Settings offering to send the history');
-  await gus.page.getByRole('region', { name: 'Devices' }).screenshot({ path: test.info().outputPath('history-offer.png') });
+  await gus.page
+    .getByRole('region', { name: 'Devices' })
+    .screenshot({ path: test.info().outputPath('history-offer.png') });
 
   await offer.getByRole('button', { name: 'Send history' }).click();
   await expect(gus.page.getByRole('status').filter({ hasText: /^History sent to / })).toBeVisible({ timeout: 30_000 });
   await expect(offer).toBeHidden();
-  await gus.page.getByRole('region', { name: 'Devices' }).screenshot({ path: test.info().outputPath('history-sent.png') });
+  await gus.page
+    .getByRole('region', { name: 'Devices' })
+    .screenshot({ path: test.info().outputPath('history-sent.png') });
 
-  const [received] = (await cliOk(second, ['history', 'receive'])) as Array<{ history: string; conversations: number; messages: number }>;
+  const [received] = (await cliOk(second, ['history', 'receive'])) as Array<{
+    history: string;
+    conversations: number;
+    messages: number;
+  }>;
   expect(received).toMatchObject({ history: 'received', conversations: 1, messages: 1 });
-  const [list] = (await cliOk(second, ['conversations'])) as Array<Array<{ title: string; lastMessage: { text: string } }>>;
+  const [list] = (await cliOk(second, ['conversations'])) as Array<
+    Array<{ title: string; lastMessage: { text: string } }>
+  >;
   expect(list.map((c) => [c.title, c.lastMessage.text])).toEqual([['@hana', 'Hello Hana, from my old laptop']]);
 
   // A third device: "Not now" hides the offer, and it stays hidden after the app is reloaded.
-  const [tablet] = (await cliOk(tempDir('cli-gus-tablet'), ['init', '--relay', relay.url, '--mnemonic-env', 'GUS_WORDS'], { GUS_WORDS: words.join(' ') })) as Array<{ deviceKey: string }>;
+  const [tablet] = (await cliOk(
+    tempDir('cli-gus-tablet'),
+    ['init', '--relay', relay.url, '--mnemonic-env', 'GUS_WORDS'],
+    { GUS_WORDS: words.join(' ') },
+  )) as Array<{ deviceKey: string }>;
   const short = `${tablet.deviceKey.slice(0, 6)}…${tablet.deviceKey.slice(-4)}`;
   await goTo(gus.page, 'Chats');
   await goTo(gus.page, 'Settings');
@@ -81,7 +102,9 @@ test('the new computer, set up in the app, receives the history and shows the co
   // the old computer is not offered the history back
   await expect(page.getByRole('region', { name: 'Devices' }).locator('.device-row')).toHaveCount(2);
   await expect(page.getByRole('group', { name: /^Send your history to / })).toBeHidden();
-  await page.getByRole('region', { name: 'Devices' }).screenshot({ path: test.info().outputPath('history-received.png') });
+  await page
+    .getByRole('region', { name: 'Devices' })
+    .screenshot({ path: test.info().outputPath('history-received.png') });
   await goTo(page, 'Chats');
   await openConversation(page, '@jon');
   await expect(messages(page).getByText('Before the move, from the old computer')).toBeVisible();

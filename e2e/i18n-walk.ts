@@ -7,7 +7,17 @@
  */
 import { expect, type Page } from '@playwright/test';
 import type { AppInstance, TestRelay } from './harness.js';
-import { acceptRequest, claimHandle, chooseRelay, confirmWords, createAccount, goTo, messageFromDirectory, messages, send } from './flows.js';
+import {
+  acceptRequest,
+  claimHandle,
+  chooseRelay,
+  confirmWords,
+  createAccount,
+  goTo,
+  messageFromDirectory,
+  messages,
+  send,
+} from './flows.js';
 
 /** Switches the app's language in place: 'en', 'de', 'ar', 'en-XA', or 'system'. */
 export async function setLocale(page: Page, choice: string, expectedLang: string): Promise<void> {
@@ -28,7 +38,8 @@ export async function setLocale(page: Page, choice: string, expectedLang: string
  */
 export async function untranslatedText(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const SKIP = 'code, bdi, [dir="ltr"]:not(html), time, .msg-text, .intro, .avatar, .phrase-word, script, style, [lang]:not(html), option, textarea, input';
+    const SKIP =
+      'code, bdi, [dir="ltr"]:not(html), time, .msg-text, .intro, .avatar, .phrase-word, script, style, [lang]:not(html), option, textarea, input';
     const DATA = /@[A-Za-z0-9_]+|0x[0-9A-Fa-f…]+|https?:\/\/\S+|\b[0-9A-Fa-f:]{16,}\b|\b(?:ETH|CRO|AM|PM)\b/g;
     const PSEUDO = /[\u00C0-\u024F\u1E00-\u1EFF]/;
     const found = new Set<string>();
@@ -37,7 +48,8 @@ export async function untranslatedText(page: Page): Promise<string[]> {
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       const text = (n.textContent ?? '').trim();
-      if (!el || !text || el.closest(SKIP) || !el.checkVisibility({ visibilityProperty: true, opacityProperty: false })) continue;
+      if (!el || !text || el.closest(SKIP) || !el.checkVisibility({ visibilityProperty: true, opacityProperty: false }))
+        continue;
       const words = text.replace(DATA, '');
       if (/[A-Za-z]/.test(words) && !PSEUDO.test(words)) found.add(text);
     }
@@ -53,7 +65,11 @@ export interface WalkOptions {
 }
 
 /** Onboarding step by step, then a chat, requests, directory, groups, stakes and settings. */
-export async function walkMainScreens(relay: TestRelay, app: (name: string) => Promise<AppInstance>, { lang, check }: WalkOptions): Promise<void> {
+export async function walkMainScreens(
+  relay: TestRelay,
+  app: (name: string) => Promise<AppInstance>,
+  { lang, check }: WalkOptions,
+): Promise<void> {
   const alice = await app('alice');
   const p = alice.page;
   const english = () => setLocale(p, 'en', 'en');

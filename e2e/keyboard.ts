@@ -20,7 +20,11 @@ interface El {
   getBoundingClientRect(): { width: number };
   blur(): void;
 }
-declare const document: { activeElement: El | null; body: El; querySelectorAll(selector: string): El[] & { forEach(f: (el: El, i: number) => void): void } };
+declare const document: {
+  activeElement: El | null;
+  body: El;
+  querySelectorAll(selector: string): El[] & { forEach(f: (el: El, i: number) => void): void };
+};
 declare function getComputedStyle(el: El): { outlineStyle: string; outlineWidth: string; boxShadow: string };
 
 const CONTROLS = 'button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
@@ -46,7 +50,8 @@ function focused(page: Page): Promise<Focused> {
       return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
     };
     let ring = el.matches(':focus-visible') && ringed(el);
-    for (let box = el.parentElement, up = 0; !ring && box && up < 3; box = box.parentElement, up++) ring = box.matches(':focus-within') && ringed(box);
+    for (let box = el.parentElement, up = 0; !ring && box && up < 3; box = box.parentElement, up++)
+      ring = box.matches(':focus-within') && ringed(box);
     const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? '';
     return {
       id: el.dataset.kbId ?? null,
@@ -71,7 +76,8 @@ export async function expectEveryControlReachable(page: Page, label: string): Pr
       // A radio group is one Tab stop; arrows move within it.
       const id = el.tagName === 'INPUT' && el.type === 'radio' ? `radio:${el.name}` : String(i);
       el.dataset.kbId = id;
-      ids[id] = `<${el.tagName.toLowerCase()}> ${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? ''}`;
+      ids[id] =
+        `<${el.tagName.toLowerCase()}> ${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? ''}`;
     });
     return ids;
   }, CONTROLS);

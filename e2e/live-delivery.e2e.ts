@@ -32,7 +32,9 @@ async function recordNotifications(page: Page): Promise<void> {
 }
 
 function notifications(page: Page): Promise<{ title: string; body: string }[]> {
-  return page.evaluate('window.seenNotifications.map(({ title, body }) => ({ title, body }))') as Promise<{ title: string; body: string }[]>;
+  return page.evaluate('window.seenNotifications.map(({ title, body }) => ({ title, body }))') as Promise<
+    { title: string; body: string }[]
+  >;
 }
 
 /** The window goes to the background, as when the person switches to another app. */
@@ -121,7 +123,9 @@ test('messages arrive at once, with ticks, typing and notifications', async ({ r
   await goTo(bob.page, 'Settings');
   await expect(notify).toHaveAttribute('aria-checked', 'true');
   expect(await permissionRequests(bob.page)).toBe(1);
-  await bob.page.getByRole('region', { name: 'Notifications and receipts' }).screenshot({ path: test.info().outputPath('settings-notifications.png') });
+  await bob.page
+    .getByRole('region', { name: 'Notifications and receipts' })
+    .screenshot({ path: test.info().outputPath('settings-notifications.png') });
   await expectAccessible(bob.page, 'settings with notification switches');
 
   // In the background, a message makes a notification with its text; a click opens the conversation.
@@ -143,7 +147,9 @@ test('messages arrive at once, with ticks, typing and notifications', async ({ r
   await openConversation(bob.page, '@alice');
   await bob.page.getByRole('button', { name: 'Mute notifications' }).click();
   await expect(bob.page.getByRole('button', { name: 'Mute notifications' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(bob.page.getByRole('list', { name: 'Conversation list' }).getByRole('img', { name: 'Muted' })).toBeVisible();
+  await expect(
+    bob.page.getByRole('list', { name: 'Conversation list' }).getByRole('img', { name: 'Muted' }),
+  ).toBeVisible();
   await goTo(bob.page, 'Settings');
   await send(alice.page, 'See you there');
   await expect(bob.page).toHaveTitle('(1) Relay Messenger');

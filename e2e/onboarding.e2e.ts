@@ -5,7 +5,9 @@ test('create a wallet: the phrase must be confirmed before going on', async ({ r
   const { page } = await app('alice');
   await page.getByRole('button', { name: 'Create a new wallet' }).click();
   await expect(page.getByRole('list', { name: 'Recovery phrase' }).getByRole('listitem')).toHaveCount(12);
-  const words = (await page.getByRole('list', { name: 'Recovery phrase' }).locator('.phrase-word').allTextContents()).map((w) => w.trim());
+  const words = (
+    await page.getByRole('list', { name: 'Recovery phrase' }).locator('.phrase-word').allTextContents()
+  ).map((w) => w.trim());
   expect(words).toHaveLength(12);
   // Continue stays off until the user says they wrote it down.
   await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
@@ -34,7 +36,11 @@ test('import a wallet from a recovery phrase and from a private key', async ({ r
   const first = await app('original');
   const words = await createAccount(first.page, { relayUrl: relay.url, handle: 'original' });
   await goTo(first.page, 'Settings');
-  const address = (await first.page.getByRole('region', { name: 'Profile' }).locator('code').first().textContent())!.trim();
+  const address = (await first.page
+    .getByRole('region', { name: 'Profile' })
+    .locator('code')
+    .first()
+    .textContent())!.trim();
   await first.close();
 
   // Same phrase on a fresh profile: same address, and the relay still knows the handle.
@@ -56,7 +62,9 @@ test('import a wallet from a recovery phrase and from a private key', async ({ r
   await third.page.getByRole('textbox', { name: 'Private key' }).fill('not a key');
   await third.page.getByRole('button', { name: 'Import wallet' }).click();
   await expect(third.page.getByRole('alert')).toContainText('private key is not valid');
-  await third.page.getByRole('textbox', { name: 'Private key' }).fill('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+  await third.page
+    .getByRole('textbox', { name: 'Private key' })
+    .fill('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
   await third.page.getByRole('button', { name: 'Import wallet' }).click();
   await third.page.getByRole('button', { name: 'Skip' }).click();
   await expect(third.page.getByText('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', { exact: false })).toBeVisible();

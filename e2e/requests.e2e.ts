@@ -29,7 +29,9 @@ test('contact requests: accept, decline and block', async ({ relay, app }) => {
   await goTo(carol.page, 'Requests');
   const list = carol.page.getByRole('list', { name: 'Contact requests' });
   await expect(list.getByRole('article')).toHaveCount(3);
-  await expect(carol.page.getByRole('article', { name: 'Request from @dave' })).toContainText('Dave from the design team');
+  await expect(carol.page.getByRole('article', { name: 'Request from @dave' })).toContainText(
+    'Dave from the design team',
+  );
 
   // Decline: the request goes away.
   await carol.page.getByRole('button', { name: 'Decline @erin' }).click();
@@ -45,9 +47,14 @@ test('contact requests: accept, decline and block', async ({ relay, app }) => {
 
   // Frank tries again and is told plainly that it was not delivered.
   await goTo(frank.page, 'Chats');
-  await frank.page.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: /@carol/ }).click();
+  await frank.page
+    .getByRole('list', { name: 'Conversation list' })
+    .getByRole('button', { name: /@carol/ })
+    .click();
   const box = frank.page.getByRole('textbox', { name: 'Message' });
   await box.fill('Hello??');
   await box.press('Enter');
-  await expect(messages(frank.page).getByText('Not delivered: @carol is not accepting messages from you.')).toBeVisible();
+  await expect(
+    messages(frank.page).getByText('Not delivered: @carol is not accepting messages from you.'),
+  ).toBeVisible();
 });

@@ -5,7 +5,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { acceptRequest, chooseRelay, claimHandle, createAccount, goTo, messageFromDirectory, messages, send } from './flows.js';
+import {
+  acceptRequest,
+  chooseRelay,
+  claimHandle,
+  createAccount,
+  goTo,
+  messageFromDirectory,
+  messages,
+  send,
+} from './flows.js';
 import { expect, test } from './fixtures.js';
 import { root } from './harness.js';
 import { setLocale } from './i18n-walk.js';
@@ -42,7 +51,9 @@ test('screenshots of every screen', async ({ stakeRelay: relay, app }) => {
   await p.getByRole('button', { name: 'Back' }).click();
   await p.getByRole('button', { name: 'Create a new wallet' }).click();
   await expect(p.getByRole('list', { name: 'Recovery phrase' }).getByRole('listitem')).toHaveCount(12);
-  const words = (await p.getByRole('list', { name: 'Recovery phrase' }).locator('.phrase-word').allTextContents()).map((w) => w.trim());
+  const words = (await p.getByRole('list', { name: 'Recovery phrase' }).locator('.phrase-word').allTextContents()).map(
+    (w) => w.trim(),
+  );
   await p.getByLabel('I have written these words down somewhere safe').check();
   await snap(p, '03-onboarding-phrase');
   await p.getByRole('button', { name: 'Continue' }).click();
@@ -86,7 +97,10 @@ test('screenshots of every screen', async ({ stakeRelay: relay, app }) => {
   await goTo(dan.page, 'Directory');
   await dan.page.getByLabel('Search the directory').fill('alice');
   await dan.page.getByRole('button', { name: 'Send request to @alice' }).click();
-  await dan.page.getByRole('dialog').getByLabel('Intro').fill('Hi Alice, Dan from Northwind Labs. Could we chat about the relay integration for our wallet?');
+  await dan.page
+    .getByRole('dialog')
+    .getByLabel('Intro')
+    .fill('Hi Alice, Dan from Northwind Labs. Could we chat about the relay integration for our wallet?');
   await dan.page.getByRole('dialog').getByRole('button', { name: 'Send request' }).click();
   await expect(dan.page.getByRole('dialog')).toBeHidden();
   // Dan is still a stranger to Alice: adding her to his group invites her.

@@ -12,12 +12,18 @@ import { clientCli, sendHistory, tempDir } from './harness.js';
 /** more than a conversation's first page (100), so the oldest ones are not loaded when it opens */
 const SENT = 150;
 
-test('search for a word across conversations and in one, and jump to the message', async ({ unlimitedRelay: relay, app }) => {
+test('search for a word across conversations and in one, and jump to the message', async ({
+  unlimitedRelay: relay,
+  app,
+}) => {
   test.setTimeout(240_000);
   const pete = tempDir('cli-pete');
   const quinn = tempDir('cli-quinn');
   // one after the other: each derives its profile key, which is slow on a busy machine
-  for (const [profile, handle] of [[pete, 'pete_search'], [quinn, 'quinn_search']]) {
+  for (const [profile, handle] of [
+    [pete, 'pete_search'],
+    [quinn, 'quinn_search'],
+  ]) {
     const init = await clientCli(profile, ['init', '--relay', relay.url, '--handle', handle]);
     expect(init.code, init.stderr).toBe(0);
   }
@@ -33,8 +39,12 @@ test('search for a word across conversations and in one, and jump to the message
   expect(reply.code, reply.stderr).toBe(0);
   await goTo(page, 'Chats');
   const list = page.getByRole('list', { name: 'Conversation list' });
-  await expect(list.getByRole('button', { name: /@quinn_search/ })).toContainText('bring the atlas', { timeout: 60_000 });
-  await expect(list.getByRole('button', { name: /@pete_search/ })).toContainText(`History ${SENT}`, { timeout: 60_000 });
+  await expect(list.getByRole('button', { name: /@quinn_search/ })).toContainText('bring the atlas', {
+    timeout: 60_000,
+  });
+  await expect(list.getByRole('button', { name: /@pete_search/ })).toContainText(`History ${SENT}`, {
+    timeout: 60_000,
+  });
 
   // Across conversations: grouped by conversation, newest first, the matched word marked.
   const box = page.getByRole('searchbox', { name: 'Search chats and messages' });

@@ -20,7 +20,9 @@ function sessionSecret(page: Page): Promise<string> {
   return page.evaluate("sessionStorage.getItem('messenger.secret') ?? ''") as Promise<string>;
 }
 
-test('web mode: no Node in the page, the code leaves the address bar, the socket refuses strangers', async ({ app }) => {
+test('web mode: no Node in the page, the code leaves the address bar, the socket refuses strangers', async ({
+  app,
+}) => {
   const a = await app('sec');
   const { page } = a;
   await expect(page.getByRole('button', { name: 'Create a new wallet' })).toBeVisible();
@@ -44,7 +46,11 @@ test('web mode: no Node in the page, the code leaves the address bar, the socket
   expect(res.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
   const rebound = await new Promise<number>((resolve, reject) => {
     const u = new URL(origin);
-    http.get({ host: u.hostname, port: u.port, path: '/', headers: { host: 'attacker.example' } }, (r) => resolve(r.statusCode ?? 0)).on('error', reject);
+    http
+      .get({ host: u.hostname, port: u.port, path: '/', headers: { host: 'attacker.example' } }, (r) =>
+        resolve(r.statusCode ?? 0),
+      )
+      .on('error', reject);
   });
   expect(rebound).toBe(421);
   // A page opened without the link has no way in.
@@ -54,7 +60,9 @@ test('web mode: no Node in the page, the code leaves the address bar, the socket
   await stranger.close();
 });
 
-test('web mode: the launch link works once; a second tab with it is refused, the first tab stays in after a reload', async ({ app }) => {
+test('web mode: the launch link works once; a second tab with it is refused, the first tab stays in after a reload', async ({
+  app,
+}) => {
   const a = await app('once');
   await expect(a.page.getByRole('button', { name: 'Create a new wallet' })).toBeVisible();
   const second = await a.context.browser()!.newPage();
@@ -74,7 +82,11 @@ test('web mode: a malformed URL is answered 400 and the app keeps running', asyn
   const { port } = new URL(a.openUrl);
   for (const path of ['/%E0%A4%A', '/%']) {
     const status = await new Promise<number>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}` } }, (r) => resolve(r.statusCode ?? 0)).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}` } }, (r) =>
+          resolve(r.statusCode ?? 0),
+        )
+        .on('error', reject);
     });
     expect(status, path).toBe(400);
   }
@@ -88,7 +100,9 @@ test('web mode: commands are validated against the contract before anything runs
   const a = await app('val');
   const secret = await sessionSecret(a.page);
   const origin = new URL(a.openUrl).origin;
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/ipc`, ['messenger.v1', `secret.${secret}`], { headers: { origin } });
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}/ipc`, ['messenger.v1', `secret.${secret}`], {
+    headers: { origin },
+  });
   await new Promise((r) => ws.on('open', r));
   const call = (id: number, name: string, args: unknown) =>
     new Promise<{ ok: boolean; error?: { code: string; message: string } }>((resolve) => {

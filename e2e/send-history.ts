@@ -25,9 +25,12 @@ try {
   }
   // The outbox sends in batches; keep flushing until a round finds nothing left.
   for (let round = 0; round < 50 && (await m.messages.flushOutbox(true)).length > 0; round++);
-  const mine = m.messages.listMessages({ conversationId, limit: count + 10 }).filter((x) => x.fromMe && x.text.startsWith(`${prefix} `));
+  const mine = m.messages
+    .listMessages({ conversationId, limit: count + 10 })
+    .filter((x) => x.fromMe && x.text.startsWith(`${prefix} `));
   const unsent = mine.filter((x) => x.state !== 'sent');
-  if (mine.length !== count || unsent.length > 0) throw new Error(`sent ${mine.length - unsent.length} of ${count}: ${unsent[0]?.error ?? 'some are missing'}`);
+  if (mine.length !== count || unsent.length > 0)
+    throw new Error(`sent ${mine.length - unsent.length} of ${count}: ${unsent[0]?.error ?? 'some are missing'}`);
   process.stdout.write(JSON.stringify({ sent: count }) + '\n');
 } finally {
   await m.close();

@@ -13,13 +13,18 @@ async function addressOf(page: Page): Promise<Hex> {
   return address as Hex;
 }
 
-test('stake-gate: the sender pays the stake and sends; accepted, it comes back; a spammer\'s stake is kept', async ({ chain, stakeRelay: relay, app }) => {
+test("stake-gate: the sender pays the stake and sends; accepted, it comes back; a spammer's stake is kept", async ({
+  chain,
+  stakeRelay: relay,
+  app,
+}) => {
   test.setTimeout(480_000);
   const kate = await app('kate');
   const leo = await app('leo');
   await createAccount(kate.page, { relayUrl: relay.url, handle: 'kate' });
   await createAccount(leo.page, { relayUrl: relay.url, handle: 'leo' });
-  for (const page of [kate.page, leo.page]) await chain.test.setBalance({ address: await addressOf(page), value: parseEther('1') });
+  for (const page of [kate.page, leo.page])
+    await chain.test.setBalance({ address: await addressOf(page), value: parseEther('1') });
 
   await goTo(kate.page, 'Settings');
   await kate.page.getByRole('radio', { name: 'Ask for a stake' }).check();
@@ -30,19 +35,28 @@ test('stake-gate: the sender pays the stake and sends; accepted, it comes back; 
   // Leo is asked, in plain words, and pays
   await messageFromDirectory(leo.page, 'kate');
   await send(leo.page, 'Hi Kate!');
-  await expect(messages(leo.page).getByText('Not delivered: @kate asks for a refundable 0.05 ETH stake from new contacts.')).toBeVisible();
+  await expect(
+    messages(leo.page).getByText('Not delivered: @kate asks for a refundable 0.05 ETH stake from new contacts.'),
+  ).toBeVisible();
   const ask = leo.page.getByRole('group', { name: 'Stake asked by @kate' });
-  await expect(ask).toContainText("@kate asks people they don't know for a refundable 0.05 ETH stake; it comes back when they accept, or after 7 days if they ignore you.");
+  await expect(ask).toContainText(
+    "@kate asks people they don't know for a refundable 0.05 ETH stake; it comes back when they accept, or after 7 days if they ignore you.",
+  );
   await expect(ask).toContainText('Your balance: 1 ETH');
   await expectAccessible(leo.page, 'stake ask');
   await ask.getByRole('button', { name: 'Pay & send' }).click();
-  await expect(messages(leo.page).getByText('Sent as a contact request: @kate sees it under Requests and can accept you there.')).toBeVisible({ timeout: 60_000 });
+  await expect(
+    messages(leo.page).getByText('Sent as a contact request: @kate sees it under Requests and can accept you there.'),
+  ).toBeVisible({ timeout: 60_000 });
   await expect(ask).toHaveCount(0);
 
   // Kate sees the stake on the request and accepts: the stake is released to Leo
   await goTo(kate.page, 'Requests');
   const card = kate.page.getByRole('article', { name: 'Request from @leo' });
-  await expect(card).toContainText('Staked 0.05 ETH. Accept and it goes back to them; mark it as spam and you keep it.', { timeout: 30_000 });
+  await expect(card).toContainText(
+    'Staked 0.05 ETH. Accept and it goes back to them; mark it as spam and you keep it.',
+    { timeout: 30_000 },
+  );
   await expectAccessible(kate.page, 'staked request');
   await acceptRequest(kate.page, 'leo');
 
@@ -60,13 +74,17 @@ test('stake-gate: the sender pays the stake and sends; accepted, it comes back; 
   await expectAccessible(leo.page, 'stakes screen');
   await leo.page.screenshot({ path: '/tmp/ux-shots/stakes-screen-light.png' });
   await sent.getByRole('button', { name: 'Refund' }).click();
-  await expect(leo.page.getByRole('status').getByText('0.05 ETH is back in your wallet.')).toBeVisible({ timeout: 30_000 });
+  await expect(leo.page.getByRole('status').getByText('0.05 ETH is back in your wallet.')).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(sent).toContainText('Returned (accepted)');
 
   // A stranger pays from the command line; Kate marks it spam (after confirming) and keeps the stake
   const mia = tempDir('cli-mia');
   const miaKey = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
-  await cliOk(mia, ['init', '--relay', relay.url, '--handle', 'mia', '--private-key-env', 'MIA_KEY'], { MIA_KEY: miaKey });
+  await cliOk(mia, ['init', '--relay', relay.url, '--handle', 'mia', '--private-key-env', 'MIA_KEY'], {
+    MIA_KEY: miaKey,
+  });
   const [paid] = await cliOk(mia, ['send', '@kate', 'cheap watches', '--stake']);
   expect(paid).toMatchObject({ state: 'sent', routed: 'request' });
   await goTo(kate.page, 'Requests');
@@ -79,5 +97,7 @@ test('stake-gate: the sender pays the stake and sends; accepted, it comes back; 
   await expect(spam).toHaveCount(0, { timeout: 30_000 });
   await goTo(kate.page, 'Stakes');
   await expect(kate.page.getByRole('list', { name: 'Received stakes' })).toContainText('Kept (marked spam)');
-  await expect(kate.page.getByRole('status').filter({ hasText: 'Your balance' })).toContainText(/Your balance on chain 31337: 1\.04\d* ETH/);
+  await expect(kate.page.getByRole('status').filter({ hasText: 'Your balance' })).toContainText(
+    /Your balance on chain 31337: 1\.04\d* ETH/,
+  );
 });

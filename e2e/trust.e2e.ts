@@ -13,7 +13,9 @@ import { cliOk, tempDir } from './harness.js';
 /** A CLI person with a handle; returns the profile folder and the recovery phrase. */
 async function cliPerson(relayUrl: string, handle: string): Promise<{ profile: string; mnemonic: string }> {
   const profile = tempDir(`cli-${handle}`);
-  const [out] = (await cliOk(profile, ['init', '--relay', relayUrl, '--handle', handle, '--show-mnemonic'])) as Array<{ mnemonic: string }>;
+  const [out] = (await cliOk(profile, ['init', '--relay', relayUrl, '--handle', handle, '--show-mnemonic'])) as Array<{
+    mnemonic: string;
+  }>;
   return { profile, mnemonic: out.mnemonic };
 }
 
@@ -28,7 +30,10 @@ function header(page: Page) {
   return page.locator('.conv-header');
 }
 
-test('verify a contact by safety number; their new device shows a notice, clears the mark and asks once', async ({ relay, app }) => {
+test('verify a contact by safety number; their new device shows a notice, clears the mark and asks once', async ({
+  relay,
+  app,
+}) => {
   test.slow();
   const alice = await app('alice');
   await createAccount(alice.page, { relayUrl: relay.url, handle: 'alice' });
@@ -41,7 +46,10 @@ test('verify a contact by safety number; their new device shows a notice, clears
   const dialog = alice.page.getByRole('dialog', { name: 'Verify @bob' });
   const digits = dialog.getByLabel(/^Safety number: /);
   await expect(digits).toBeVisible();
-  const [bobSees] = (await cliOk(bob.profile, ['safety-number', '@alice'])) as Array<{ safetyNumber: string; verified: boolean }>;
+  const [bobSees] = (await cliOk(bob.profile, ['safety-number', '@alice'])) as Array<{
+    safetyNumber: string;
+    verified: boolean;
+  }>;
   expect(bobSees.safetyNumber).toMatch(/^(\d{5} ){11}\d{5}$/);
   await expect(digits).toHaveAttribute('aria-label', `Safety number: ${bobSees.safetyNumber}`);
   await expect(dialog.getByRole('img', { name: 'QR code of your safety number with @bob' })).toBeVisible();
@@ -60,7 +68,9 @@ test('verify a contact by safety number; their new device shows a notice, clears
   await goTo(alice.page, 'Settings');
   await openConversation(alice.page, '@bob');
   const notices = alice.page.getByRole('list', { name: 'Device changes' });
-  await expect(notices.getByRole('listitem')).toHaveText([/@bob added a new device on \w+ \d+, \d{4}/], { timeout: 20_000 });
+  await expect(notices.getByRole('listitem')).toHaveText([/@bob added a new device on \w+ \d+, \d{4}/], {
+    timeout: 20_000,
+  });
   await expect(header(alice.page).getByRole('img', { name: 'Safety number verified' })).toHaveCount(0);
   await expect(alice.page.getByText('You had verified @bob: the mark was removed.')).toBeVisible();
   await expectAccessible(alice.page, 'Conversation with a device notice');
@@ -95,9 +105,13 @@ test('a new device of mine shows in Settings', async ({ relay, app }) => {
   await goTo(cara.page, 'Settings');
   await expect(devices.getByRole('listitem')).toHaveCount(2);
   const mine = cara.page.getByRole('list', { name: 'Changes to your devices' });
-  await expect(mine.getByRole('listitem')).toHaveText([/A new device of yours \(.+\) was added on .+ If that was not you, revoke it below\.$/]);
+  await expect(mine.getByRole('listitem')).toHaveText([
+    /A new device of yours \(.+\) was added on .+ If that was not you, revoke it below\.$/,
+  ]);
   await expectAccessible(cara.page, 'Settings with a device notice');
-  await cara.page.getByRole('region', { name: 'Devices' }).screenshot({ path: test.info().outputPath('settings-device-notice.png') });
+  await cara.page
+    .getByRole('region', { name: 'Devices' })
+    .screenshot({ path: test.info().outputPath('settings-device-notice.png') });
 });
 
 test('the creator makes a member admin, and the admin manages members in the app', async ({ relay, app }) => {
@@ -131,7 +145,12 @@ test('the creator makes a member admin, and the admin manages members in the app
   // an admin removes members, but not the creator, and does not name admins
   const fredRow = members.getByRole('listitem').filter({ hasText: '@fred' });
   // (the creator's row holds only the Copy of their address)
-  await expect(members.getByRole('listitem').filter({ hasText: 'Creator' }).getByRole('button', { name: /^(?!Copy )/ })).toHaveCount(0);
+  await expect(
+    members
+      .getByRole('listitem')
+      .filter({ hasText: 'Creator' })
+      .getByRole('button', { name: /^(?!Copy )/ }),
+  ).toHaveCount(0);
   await expect(members.getByRole('button', { name: /admin/ })).toHaveCount(0);
   await fredRow.getByRole('button', { name: /^Remove / }).click();
   await expect(members.getByRole('listitem')).toHaveCount(2);

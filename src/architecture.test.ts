@@ -22,7 +22,8 @@ function sourceFiles(dir: string): string[] {
 
 const files = sourceFiles(SRC);
 const rel = (f: string) => relative(ROOT, f).split('\\').join('/');
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w.])import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w.])import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
@@ -32,7 +33,14 @@ function importsOf(file: string): string[] {
 function resolveLocal(from: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
   const base = resolve(dirname(from), spec);
-  for (const candidate of [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base, base + '.ts', base + '.tsx', join(base, 'index.ts')]) {
+  for (const candidate of [
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.js$/, '.tsx'),
+    base,
+    base + '.ts',
+    base + '.tsx',
+    join(base, 'index.ts'),
+  ]) {
     try {
       if (statSync(candidate).isFile()) return candidate;
     } catch {
@@ -42,9 +50,16 @@ function resolveLocal(from: string, spec: string): string | null {
   return null;
 }
 
-const zone = (f: string) => rel(f).split('/').slice(0, rel(f).startsWith('src/main/') ? 3 : 2).join('/');
+const zone = (f: string) =>
+  rel(f)
+    .split('/')
+    .slice(0, rel(f).startsWith('src/main/') ? 3 : 2)
+    .join('/');
 
-function violations(filter: (f: string) => boolean, forbidden: (spec: string, target: string | null, f: string) => string | null): string[] {
+function violations(
+  filter: (f: string) => boolean,
+  forbidden: (spec: string, target: string | null, f: string) => string | null,
+): string[] {
   const out: string[] = [];
   for (const f of files.filter(filter)) {
     for (const spec of importsOf(f)) {
@@ -55,7 +70,9 @@ function violations(filter: (f: string) => boolean, forbidden: (spec: string, ta
   return out;
 }
 
-const isNodeBuiltin = (spec: string) => spec.startsWith('node:') || ['fs', 'path', 'crypto', 'os', 'child_process', 'worker_threads', 'http', 'https', 'net', 'url'].includes(spec);
+const isNodeBuiltin = (spec: string) =>
+  spec.startsWith('node:') ||
+  ['fs', 'path', 'crypto', 'os', 'child_process', 'worker_threads', 'http', 'https', 'net', 'url'].includes(spec);
 
 // ---- rules as pure functions, so that a test can show each one failing on a made-up tree ----
 
@@ -73,7 +90,12 @@ export function roomViolations(edges: ReadonlyArray<{ from: string; to: string }
   const out: string[] = [];
   for (const { from, to } of edges) {
     const test = from.includes('/test/') || from.endsWith('.test.ts');
-    if (!test && from.startsWith('src/main/client/') && !from.startsWith('src/main/client/cli/') && to.startsWith('src/main/client/cli/')) {
+    if (
+      !test &&
+      from.startsWith('src/main/client/') &&
+      !from.startsWith('src/main/client/cli/') &&
+      to.startsWith('src/main/client/cli/')
+    ) {
       out.push(`${from} imports ${to}: the client's rooms are used by the CLI, never the other way round`);
     }
     if (from.startsWith('src/main/bench/') && (to.includes('/test/') || to.endsWith('.test.ts'))) {
@@ -84,7 +106,12 @@ export function roomViolations(edges: ReadonlyArray<{ from: string; to: string }
 }
 
 function importEdges(): Array<{ from: string; to: string }> {
-  return files.flatMap((f) => importsOf(f).map((spec) => resolveLocal(f, spec)).filter((t): t is string => t !== null).map((t) => ({ from: rel(f), to: rel(t) })));
+  return files.flatMap((f) =>
+    importsOf(f)
+      .map((spec) => resolveLocal(f, spec))
+      .filter((t): t is string => t !== null)
+      .map((t) => ({ from: rel(f), to: rel(t) })),
+  );
 }
 
 /** The outermost object literals an expression evaluates to (through parentheses and `a ? b : c`). */
@@ -108,7 +135,11 @@ function keysSet(arg: ts.Expression | undefined): string[] {
       ts.forEachChild(arg.body, returns);
     }
   } else objects.push(...literalsOf(arg));
-  return objects.flatMap((o) => o.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : [])));
+  return objects.flatMap((o) =>
+    o.properties.flatMap((p) =>
+      p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : [],
+    ),
+  );
 }
 
 /**
@@ -130,7 +161,10 @@ export function foreignSliceWrites(sources: ReadonlyArray<{ path: string; text: 
     visit(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true));
     for (const call of sets) {
       for (const key of keysSet(call.arguments[0])) {
-        if (!own.has(key)) out.push(`${path}: set(...) writes \`${key}\`, which its slice does not declare; call the owning slice's action`);
+        if (!own.has(key))
+          out.push(
+            `${path}: set(...) writes \`${key}\`, which its slice does not declare; call the owning slice's action`,
+          );
       }
     }
   }
@@ -149,8 +183,12 @@ describe('architecture', () => {
 
   it('the size rule fails on a long file and lets a marked generated one pass', () => {
     const long = Array.from({ length: 501 }, (_, i) => `const a${i} = ${i};`).join('\n') + '\n';
-    expect(oversized([{ path: 'src/x.ts', text: long }])).toEqual(['src/x.ts: 501 lines (at most 500; split it, or mark it generated)']);
-    expect(oversized([{ path: 'src/x.ts', text: `// generated by npm run contracts: do not edit\n${long}` }])).toEqual([]);
+    expect(oversized([{ path: 'src/x.ts', text: long }])).toEqual([
+      'src/x.ts: 501 lines (at most 500; split it, or mark it generated)',
+    ]);
+    expect(oversized([{ path: 'src/x.ts', text: `// generated by npm run contracts: do not edit\n${long}` }])).toEqual(
+      [],
+    );
     expect(oversized([{ path: 'src/x.ts', text: long.split('\n').slice(1).join('\n') }])).toEqual([]);
   });
 
@@ -159,8 +197,12 @@ describe('architecture', () => {
   });
 
   it('the room rules fail on a core module importing the CLI and on the bench importing a test folder', () => {
-    expect(roomViolations([{ from: 'src/main/client/core/messenger.ts', to: 'src/main/client/cli/cli-support.ts' }])).toHaveLength(1);
-    expect(roomViolations([{ from: 'src/main/bench/cluster-bench.ts', to: 'src/main/relay/store/test/pg-cluster.ts' }])).toHaveLength(1);
+    expect(
+      roomViolations([{ from: 'src/main/client/core/messenger.ts', to: 'src/main/client/cli/cli-support.ts' }]),
+    ).toHaveLength(1);
+    expect(
+      roomViolations([{ from: 'src/main/bench/cluster-bench.ts', to: 'src/main/relay/store/test/pg-cluster.ts' }]),
+    ).toHaveLength(1);
     // the CLI may use the core, tests may use the CLI, and the bench may use test-support
     expect(
       roomViolations([
@@ -174,12 +216,15 @@ describe('architecture', () => {
 
   it('src/shared is pure: no node:, electron, DOM or main-side imports', () => {
     expect(
-      violations((f) => rel(f).startsWith('src/shared/'), (spec, target) => {
-        if (isNodeBuiltin(spec) || spec === 'electron') return 'shared code runs everywhere';
-        if (target && !rel(target).startsWith('src/shared/')) return 'shared may only import shared';
-        if (!spec.startsWith('.') && !['typebox'].includes(spec.split('/')[0])) return 'only typebox outside shared';
-        return null;
-      }),
+      violations(
+        (f) => rel(f).startsWith('src/shared/'),
+        (spec, target) => {
+          if (isNodeBuiltin(spec) || spec === 'electron') return 'shared code runs everywhere';
+          if (target && !rel(target).startsWith('src/shared/')) return 'shared may only import shared';
+          if (!spec.startsWith('.') && !['typebox'].includes(spec.split('/')[0])) return 'only typebox outside shared';
+          return null;
+        },
+      ),
     ).toEqual([]);
   });
 
@@ -188,7 +233,14 @@ describe('architecture', () => {
       // the escrow contract's generated artifact (npm run contracts) is for the relay and the client, not the renderer
       'src/main/relay': ['src/main/relay', 'src/main/sqlite', 'src/main/contracts', 'src/shared'],
       'src/main/vault': ['src/main/vault', 'src/main/threads', 'src/shared'],
-      'src/main/client': ['src/main/client', 'src/main/vault', 'src/main/sqlite', 'src/main/contracts', 'src/main/threads', 'src/shared'],
+      'src/main/client': [
+        'src/main/client',
+        'src/main/vault',
+        'src/main/sqlite',
+        'src/main/contracts',
+        'src/main/threads',
+        'src/shared',
+      ],
       'src/main/contracts': ['src/main/contracts'],
       // one way to open and migrate a SQLite file, for relay and client alike
       'src/main/sqlite': ['src/main/sqlite'],
@@ -196,28 +248,37 @@ describe('architecture', () => {
       'src/main/threads': ['src/main/threads'],
     };
     expect(
-      violations((f) => Object.keys(allowed).includes(zone(f)), (spec, target, f) => {
-        if (spec === 'electron' || spec.startsWith('electron/')) return 'no electron outside the shell';
-        if (target) {
-          const z = zone(f);
-          if (!allowed[z].some((ok) => rel(target).startsWith(ok + '/'))) {
-            // tests may start a real relay (and a local chain) to talk to, with the shared test tooling
-            if (rel(f).includes('/test/') && /^src\/main\/(relay|test-support|devchain)\//.test(rel(target))) return null;
-            return `${z} may import only ${allowed[z].join(', ')}`;
+      violations(
+        (f) => Object.keys(allowed).includes(zone(f)),
+        (spec, target, f) => {
+          if (spec === 'electron' || spec.startsWith('electron/')) return 'no electron outside the shell';
+          if (target) {
+            const z = zone(f);
+            if (!allowed[z].some((ok) => rel(target).startsWith(ok + '/'))) {
+              // tests may start a real relay (and a local chain) to talk to, with the shared test tooling
+              if (rel(f).includes('/test/') && /^src\/main\/(relay|test-support|devchain)\//.test(rel(target)))
+                return null;
+              return `${z} may import only ${allowed[z].join(', ')}`;
+            }
           }
-        }
-        return null;
-      }),
+          return null;
+        },
+      ),
     ).toEqual([]);
   });
 
   it('the command layer is shared by the Electron doorway and web mode: it imports only shared code', () => {
     expect(
-      violations((f) => zone(f) === 'src/main/commands' && !rel(f).includes('/test/'), (spec, target) => {
-        if (spec === 'electron' || spec.startsWith('electron/')) return 'web mode and the CLI use it without Electron';
-        if (target && !/^src\/(main\/commands|shared)\//.test(rel(target))) return 'commands may import only commands and shared';
-        return null;
-      }),
+      violations(
+        (f) => zone(f) === 'src/main/commands' && !rel(f).includes('/test/'),
+        (spec, target) => {
+          if (spec === 'electron' || spec.startsWith('electron/'))
+            return 'web mode and the CLI use it without Electron';
+          if (target && !/^src\/(main\/commands|shared)\//.test(rel(target)))
+            return 'commands may import only commands and shared';
+          return null;
+        },
+      ),
     ).toEqual([]);
   });
 
@@ -227,20 +288,39 @@ describe('architecture', () => {
 
   it('test tooling lives in test-support, which only tests and the bench import', () => {
     const importers = violations(
-      (f) => !rel(f).includes('/test/') && !f.endsWith('.test.ts') && !['src/main/bench', 'src/main/test-support'].includes(zone(f)),
-      (_spec, target) => (target && rel(target).startsWith('src/main/test-support/') ? 'test tooling is not product code' : null),
+      (f) =>
+        !rel(f).includes('/test/') &&
+        !f.endsWith('.test.ts') &&
+        !['src/main/bench', 'src/main/test-support'].includes(zone(f)),
+      (_spec, target) =>
+        target && rel(target).startsWith('src/main/test-support/') ? 'test tooling is not product code' : null,
     );
     expect(importers).toEqual([]);
-    expect(violations((f) => zone(f) === 'src/main/test-support', (spec) => (spec === 'electron' ? 'runs under plain Node' : null))).toEqual([]);
+    expect(
+      violations(
+        (f) => zone(f) === 'src/main/test-support',
+        (spec) => (spec === 'electron' ? 'runs under plain Node' : null),
+      ),
+    ).toEqual([]);
   });
 
   it('the bench is a runner: nothing imports from it, tests included (shared tooling is in test-support)', () => {
-    expect(violations((f) => zone(f) !== 'src/main/bench', (_spec, target) => (target && zone(target) === 'src/main/bench' ? 'bench code is not a library' : null))).toEqual([]);
+    expect(
+      violations(
+        (f) => zone(f) !== 'src/main/bench',
+        (_spec, target) => (target && zone(target) === 'src/main/bench' ? 'bench code is not a library' : null),
+      ),
+    ).toEqual([]);
   });
 
   it('relay routes register routes: the wire shapes they answer with are presented in http/present.ts', () => {
     const presenters = files
-      .filter((f) => rel(f).startsWith('src/main/relay/') && rel(f) !== 'src/main/relay/http/present.ts' && !rel(f).includes('/test/'))
+      .filter(
+        (f) =>
+          rel(f).startsWith('src/main/relay/') &&
+          rel(f) !== 'src/main/relay/http/present.ts' &&
+          !rel(f).includes('/test/'),
+      )
       .filter((f) => /^(export )?function present[A-Z]/m.test(readFileSync(f, 'utf8')))
       .map(rel);
     expect(presenters).toEqual([]);
@@ -248,7 +328,12 @@ describe('architecture', () => {
 
   it('the relay keeps caches of what it stores beside the store, in store/', () => {
     const outside = files
-      .filter((f) => rel(f).startsWith('src/main/relay/') && !rel(f).startsWith('src/main/relay/store/') && !rel(f).includes('/test/'))
+      .filter(
+        (f) =>
+          rel(f).startsWith('src/main/relay/') &&
+          !rel(f).startsWith('src/main/relay/store/') &&
+          !rel(f).includes('/test/'),
+      )
       .filter((f) => /cache[^/]*\.ts$/.test(f) || /^export class \w*Cache\b/m.test(readFileSync(f, 'utf8')))
       .map(rel);
     expect(outside).toEqual([]);
@@ -257,10 +342,18 @@ describe('architecture', () => {
   it('each renderer screen and component file exports the one component it is named for', () => {
     // badges.tsx holds the three one-line badges together
     const SEVERAL = ['src/renderer/components/badges.tsx'];
-    const pascal = (file: string) => file.replace(/\.tsx$/, '').split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+    const pascal = (file: string) =>
+      file
+        .replace(/\.tsx$/, '')
+        .split('-')
+        .map((w) => w[0].toUpperCase() + w.slice(1))
+        .join('');
     const wrong = files
       .filter((f) => /^src\/renderer\/(screens|components)\/[^/]+\.tsx$/.test(rel(f)) && !SEVERAL.includes(rel(f)))
-      .map((f) => ({ file: rel(f), components: [...readFileSync(f, 'utf8').matchAll(/^export (?:function|const) ([A-Z]\w*)/gm)].map((m) => m[1]) }))
+      .map((f) => ({
+        file: rel(f),
+        components: [...readFileSync(f, 'utf8').matchAll(/^export (?:function|const) ([A-Z]\w*)/gm)].map((m) => m[1]),
+      }))
       .filter(({ file, components }) => components.join() !== pascal(file.split('/').pop()!));
     expect(wrong).toEqual([]);
   });
@@ -290,22 +383,32 @@ describe('architecture', () => {
 
   it('the app core, web mode and the bench run under plain Node: no electron', () => {
     expect(
-      violations((f) => ['src/main/app-core', 'src/main/web', 'src/main/bench', 'src/main/commands'].includes(zone(f)), (spec) =>
-        spec === 'electron' || spec.startsWith('electron/') ? 'these run without Electron (web mode, tests, bench)' : null,
+      violations(
+        (f) => ['src/main/app-core', 'src/main/web', 'src/main/bench', 'src/main/commands'].includes(zone(f)),
+        (spec) =>
+          spec === 'electron' || spec.startsWith('electron/')
+            ? 'these run without Electron (web mode, tests, bench)'
+            : null,
       ),
     ).toEqual([]);
   });
 
   it('the renderer does no crypto, touches no Node or main-side code, and only bridge.ts touches the bridge', () => {
     expect(
-      violations((f) => rel(f).startsWith('src/renderer/'), (spec, target) => {
-        if (isNodeBuiltin(spec) || spec === 'electron') return 'the renderer is a web page';
-        if (/^(@noble|@scure|viem|better-sqlite3)/.test(spec)) return 'no keys or crypto in the renderer';
-        if (target && !rel(target).startsWith('src/renderer/') && !rel(target).startsWith('src/shared/')) return 'renderer imports renderer and shared only';
-        return null;
-      }),
+      violations(
+        (f) => rel(f).startsWith('src/renderer/'),
+        (spec, target) => {
+          if (isNodeBuiltin(spec) || spec === 'electron') return 'the renderer is a web page';
+          if (/^(@noble|@scure|viem|better-sqlite3)/.test(spec)) return 'no keys or crypto in the renderer';
+          if (target && !rel(target).startsWith('src/renderer/') && !rel(target).startsWith('src/shared/'))
+            return 'renderer imports renderer and shared only';
+          return null;
+        },
+      ),
     ).toEqual([]);
-    const touching = files.filter((f) => rel(f).startsWith('src/renderer/') && /window\.messenger|ipcRenderer/.test(readFileSync(f, 'utf8')));
+    const touching = files.filter(
+      (f) => rel(f).startsWith('src/renderer/') && /window\.messenger|ipcRenderer/.test(readFileSync(f, 'utf8')),
+    );
     expect(touching.map(rel).filter((f) => !f.endsWith('/bridge.ts'))).toEqual([]);
   });
 
@@ -342,7 +445,9 @@ describe('architecture', () => {
   it('SQLite files are opened in one place: src/main/sqlite (pragmas, binding, migrations)', () => {
     const opening = files
       .filter((f) => !rel(f).includes('/test/') && !f.endsWith('.test.ts'))
-      .filter((f) => /new Database\(|\.transaction\([^)]*\)\.immediate\(|user_version\s*=/.test(readFileSync(f, 'utf8')))
+      .filter((f) =>
+        /new Database\(|\.transaction\([^)]*\)\.immediate\(|user_version\s*=/.test(readFileSync(f, 'utf8')),
+      )
       .map(rel);
     expect(opening).toEqual(['src/main/sqlite/migrations.ts', 'src/main/sqlite/open-database.ts']);
   });

@@ -10,7 +10,9 @@ type Catalogue = Record<string, { defaultMessage: string; description?: string }
 
 export function merged(lang: string): Catalogue {
   const out: Catalogue = {};
-  for (const f of readdirSync(locales).filter((n) => n === `${lang}.json` || (n.startsWith(`${lang}.`) && n.endsWith('.json'))))
+  for (const f of readdirSync(locales).filter(
+    (n) => n === `${lang}.json` || (n.startsWith(`${lang}.`) && n.endsWith('.json')),
+  ))
     Object.assign(out, JSON.parse(readFileSync(join(locales, f), 'utf8')));
   return out;
 }
@@ -21,7 +23,8 @@ export function placeholders(message: string): string[] {
   const walk = (els: MessageFormatElement[]) => {
     for (const el of els) {
       if (el.type === TYPE.argument) found.add(`{${el.value}}`);
-      if (el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.time) found.add(`{${el.value}, ${TYPE[el.type]}}`);
+      if (el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.time)
+        found.add(`{${el.value}, ${TYPE[el.type]}}`);
       if (el.type === TYPE.plural || el.type === TYPE.select) {
         found.add(`{${el.value}, ${el.type === TYPE.plural ? 'plural' : 'select'}}`);
         for (const o of Object.values(el.options)) walk(o.value);
@@ -35,4 +38,3 @@ export function placeholders(message: string): string[] {
   walk(parse(message));
   return [...found].sort();
 }
-

@@ -32,7 +32,11 @@ describe('catalogues', () => {
       const cat = merged(lang);
       const differ = Object.keys(english)
         .filter((id) => id in cat)
-        .map((id) => ({ id, en: placeholders(english[id].defaultMessage), [lang]: placeholders(cat[id].defaultMessage) }))
+        .map((id) => ({
+          id,
+          en: placeholders(english[id].defaultMessage),
+          [lang]: placeholders(cat[id].defaultMessage),
+        }))
         .filter((d) => JSON.stringify(d.en) !== JSON.stringify(d[lang]));
       expect(differ).toEqual([]);
     });
@@ -40,7 +44,10 @@ describe('catalogues', () => {
 
   for (const lang of ['en', ...translations]) {
     it(`the compiled ${lang} catalogue is its sources' (npm run i18n:compile)`, () => {
-      const compiled = JSON.parse(readFileSync(join(dir, 'compiled', `${lang}.json`), 'utf8')) as Record<string, unknown>;
+      const compiled = JSON.parse(readFileSync(join(dir, 'compiled', `${lang}.json`), 'utf8')) as Record<
+        string,
+        unknown
+      >;
       const cat = merged(lang);
       const expected = Object.fromEntries(Object.entries(cat).map(([id, m]) => [id, parse(m.defaultMessage)]));
       expect(compiled).toEqual(expected);
@@ -48,7 +55,10 @@ describe('catalogues', () => {
   }
 
   it('the pseudo-locale has every English id, each message bracketed and accented, arguments kept', () => {
-    const pseudo = JSON.parse(readFileSync(join(dir, 'compiled', 'en-XA.json'), 'utf8')) as Record<string, MessageFormatElement[]>;
+    const pseudo = JSON.parse(readFileSync(join(dir, 'compiled', 'en-XA.json'), 'utf8')) as Record<
+      string,
+      MessageFormatElement[]
+    >;
     expect(Object.keys(pseudo).sort()).toEqual(Object.keys(english).sort());
     for (const [id, els] of Object.entries(pseudo)) {
       const first = els[0];

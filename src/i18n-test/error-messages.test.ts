@@ -30,7 +30,10 @@ describe('error sentences', () => {
 
   it('the page’s own DescribedError is shown from the catalogue, not as its English', () => {
     const de = merged('de');
-    const intl = createIntl({ locale: 'de', messages: Object.fromEntries(Object.entries(de).map(([id, m]) => [id, m.defaultMessage])) });
+    const intl = createIntl({
+      locale: 'de',
+      messages: Object.fromEntries(Object.entries(de).map(([id, m]) => [id, m.defaultMessage])),
+    });
     const e = new DescribedError({ id: 'backup.restore.fileEmpty', defaultMessage: 'That file is empty.' });
     expect(errorText(intl, e)).toBe(de['backup.restore.fileEmpty'].defaultMessage);
     expect(errorText(intl, e)).not.toBe(e.message);
@@ -39,11 +42,13 @@ describe('error sentences', () => {
 
   it('a recipient problem is worded when shown, in the language of that moment', () => {
     const de = merged('de');
-    const intl = createIntl({ locale: 'de', messages: Object.fromEntries(Object.entries(de).map(([id, m]) => [id, m.defaultMessage])) });
+    const intl = createIntl({
+      locale: 'de',
+      messages: Object.fromEntries(Object.entries(de).map(([id, m]) => [id, m.defaultMessage])),
+    });
     const r = parseRecipient('0x123');
     if (!('problem' in r)) throw new Error('0x123 parsed as a recipient');
     expect(errorText(intl, r)).toContain('3 Hex-Ziffern');
     expect(errorText(intl, r)).not.toBe(r.problem);
   });
 });
-

@@ -14,8 +14,12 @@ async function ruleErrors(code: string): Promise<string[]> {
 
 describe('formatjs/no-literal-string-in-jsx', () => {
   it('fails on a hard-coded string in JSX', async () => {
-    expect(await ruleErrors('export const A = () => <p>Hard-coded sentence.</p>;\n')).toEqual(['formatjs/no-literal-string-in-jsx']);
-    expect(await ruleErrors('export const B = () => <input aria-label="Handle" />;\n')).toEqual(['formatjs/no-literal-string-in-jsx']);
+    expect(await ruleErrors('export const A = () => <p>Hard-coded sentence.</p>;\n')).toEqual([
+      'formatjs/no-literal-string-in-jsx',
+    ]);
+    expect(await ruleErrors('export const B = () => <input aria-label="Handle" />;\n')).toEqual([
+      'formatjs/no-literal-string-in-jsx',
+    ]);
   });
 
   it('passes the sentence from the catalogue', async () => {

@@ -41,7 +41,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function rendererUrl(src: RendererSource): string {
   if (!src.packaged && src.devServerUrl) {
     const dev = parse(src.devServerUrl);
-    if (dev && (dev.protocol === 'http:' || dev.protocol === 'https:') && LOOPBACK_HOSTS.has(dev.hostname)) return dev.href;
+    if (dev && (dev.protocol === 'http:' || dev.protocol === 'https:') && LOOPBACK_HOSTS.has(dev.hostname))
+      return dev.href;
   }
   return fileUrl(src.builtIndexPath);
 }

@@ -13,7 +13,11 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 
 /** The page's own URL: the dev server only in an unpackaged app, the built file otherwise. */
 export function rendererUrl(): string {
-  return guards.rendererUrl({ packaged: app.isPackaged, devServerUrl: process.env.ELECTRON_RENDERER_URL, builtIndexPath: join(here, '../renderer/index.html') });
+  return guards.rendererUrl({
+    packaged: app.isPackaged,
+    devServerUrl: process.env.ELECTRON_RENDERER_URL,
+    builtIndexPath: join(here, '../renderer/index.html'),
+  });
 }
 
 export function isOurPage(url: string): boolean {

@@ -59,8 +59,30 @@ export function App() {
   if (fatal || bridgeKind === null)
     return (
       <Fatal
-        title={fatal?.code === 'stale-tab' ? <FormattedMessage id="app.fatal.staleTab" defaultMessage="This tab is from an earlier start of the app" description="Heading when the browser tab belongs to an earlier run of the app." /> : <FormattedMessage id="app.fatal.unreachable" defaultMessage="Can't reach the app" description="Heading when the page cannot talk to the app process." />}
-        text={fatal?.message ?? <FormattedMessage id="app.fatal.needLink" defaultMessage="This page must be opened from the link the app printed when it started." description="Explains that the web page needs the launch link the app printed in the terminal." />}
+        title={
+          fatal?.code === 'stale-tab' ? (
+            <FormattedMessage
+              id="app.fatal.staleTab"
+              defaultMessage="This tab is from an earlier start of the app"
+              description="Heading when the browser tab belongs to an earlier run of the app."
+            />
+          ) : (
+            <FormattedMessage
+              id="app.fatal.unreachable"
+              defaultMessage="Can't reach the app"
+              description="Heading when the page cannot talk to the app process."
+            />
+          )
+        }
+        text={
+          fatal?.message ?? (
+            <FormattedMessage
+              id="app.fatal.needLink"
+              defaultMessage="This page must be opened from the link the app printed when it started."
+              description="Explains that the web page needs the launch link the app printed in the terminal."
+            />
+          )
+        }
       />
     );
   if (!status) return <Splash />;
@@ -104,10 +126,22 @@ function Fatal({ title, text }: { title: ReactNode; text: ReactNode }) {
 
 const navLabels = defineMessages({
   chats: { id: 'nav.chats', defaultMessage: 'Chats', description: 'Main navigation: the list of conversations.' },
-  requests: { id: 'nav.requests', defaultMessage: 'Requests', description: 'Main navigation: contact requests and group invitations waiting for an answer.' },
-  directory: { id: 'nav.directory', defaultMessage: 'Directory', description: "Main navigation: the relay's public directory of people." },
+  requests: {
+    id: 'nav.requests',
+    defaultMessage: 'Requests',
+    description: 'Main navigation: contact requests and group invitations waiting for an answer.',
+  },
+  directory: {
+    id: 'nav.directory',
+    defaultMessage: 'Directory',
+    description: "Main navigation: the relay's public directory of people.",
+  },
   groups: { id: 'nav.groups', defaultMessage: 'Groups', description: 'Main navigation: group chats.' },
-  stakes: { id: 'nav.stakes', defaultMessage: 'Stakes', description: 'Main navigation: refundable stakes paid to or by strangers.' },
+  stakes: {
+    id: 'nav.stakes',
+    defaultMessage: 'Stakes',
+    description: 'Main navigation: refundable stakes paid to or by strangers.',
+  },
   settings: { id: 'nav.settings', defaultMessage: 'Settings', description: 'Main navigation: settings.' },
 });
 
@@ -144,7 +178,9 @@ function Shell() {
   useEffect(() => {
     if (!listed) return;
     // once the inbox is drawn and the page idle: the other sections, ready before they are asked for
-    const id = requestIdleCallback(() => Object.values(screens).forEach((load) => void load().catch(() => undefined)), { timeout: 2000 });
+    const id = requestIdleCallback(() => Object.values(screens).forEach((load) => void load().catch(() => undefined)), {
+      timeout: 2000,
+    });
     return () => cancelIdleCallback(id);
   }, [listed]);
 
@@ -175,7 +211,14 @@ function useUnreadTitle() {
   useEffect(() => {
     document.title =
       unread > 0
-        ? intl.formatMessage({ id: 'app.title.unread', defaultMessage: '({count, number}) {title}', description: 'Window title with the number of unread messages before the app name.' }, { count: unread, title: BASE_TITLE })
+        ? intl.formatMessage(
+            {
+              id: 'app.title.unread',
+              defaultMessage: '({count, number}) {title}',
+              description: 'Window title with the number of unread messages before the app name.',
+            },
+            { count: unread, title: BASE_TITLE },
+          )
         : BASE_TITLE;
   }, [unread, intl]);
   useEffect(() => () => void (document.title = BASE_TITLE), []);
@@ -226,7 +269,11 @@ function OfflineBanner() {
           id="app.banner.offline"
           defaultMessage="<b>Offline</b> — {reason} Messages you write wait on this computer and go out when it is back{waiting, plural, =0 {.} one {: # waiting.} other {: # waiting.}}"
           description="Banner while the relay cannot be reached. reason is a sentence saying why; waiting is the number of messages not yet sent."
-          values={{ b: (chunks) => <strong>{chunks}</strong>, reason: lastError ? translateError(intl, lastError) : intl.formatMessage(errorMessages.network), waiting }}
+          values={{
+            b: (chunks) => <strong>{chunks}</strong>,
+            reason: lastError ? translateError(intl, lastError) : intl.formatMessage(errorMessages.network),
+            waiting,
+          }}
         />
       </span>
       <ErrorDetails detail={detail} />
@@ -244,14 +291,37 @@ function Sidebar() {
   const online = status?.relay.connected ?? false;
   const intl = useIntl();
   const syncText = status?.relay.revoked
-    ? intl.formatMessage({ id: 'app.sync.revoked', defaultMessage: 'Device revoked', description: 'Connection state under the own name: this device was revoked.' })
+    ? intl.formatMessage({
+        id: 'app.sync.revoked',
+        defaultMessage: 'Device revoked',
+        description: 'Connection state under the own name: this device was revoked.',
+      })
     : !online
-      ? intl.formatMessage({ id: 'app.sync.offline', defaultMessage: 'Offline', description: 'Connection state under the own name: the relay cannot be reached.' })
+      ? intl.formatMessage({
+          id: 'app.sync.offline',
+          defaultMessage: 'Offline',
+          description: 'Connection state under the own name: the relay cannot be reached.',
+        })
       : sync?.state === 'syncing'
-        ? intl.formatMessage({ id: 'app.sync.syncing', defaultMessage: 'Syncing…', description: 'Connection state under the own name: catching up with the relay.' })
+        ? intl.formatMessage({
+            id: 'app.sync.syncing',
+            defaultMessage: 'Syncing…',
+            description: 'Connection state under the own name: catching up with the relay.',
+          })
         : sync?.pendingOutbox
-          ? intl.formatMessage({ id: 'app.sync.waiting', defaultMessage: '{count, plural, one {# waiting to send} other {# waiting to send}}', description: 'Connection state under the own name: messages not yet sent.' }, { count: sync.pendingOutbox })
-          : intl.formatMessage({ id: 'app.sync.connected', defaultMessage: 'Connected', description: 'Connection state under the own name: connected to the relay.' });
+          ? intl.formatMessage(
+              {
+                id: 'app.sync.waiting',
+                defaultMessage: '{count, plural, one {# waiting to send} other {# waiting to send}}',
+                description: 'Connection state under the own name: messages not yet sent.',
+              },
+              { count: sync.pendingOutbox },
+            )
+          : intl.formatMessage({
+              id: 'app.sync.connected',
+              defaultMessage: 'Connected',
+              description: 'Connection state under the own name: connected to the relay.',
+            });
   return (
     <aside className="sidebar">
       <div className="brand sidebar-brand">
@@ -262,25 +332,83 @@ function Sidebar() {
           <FormattedMessage id="app.brand" defaultMessage="Relay" description="The app's short name in the sidebar." />
         </span>
       </div>
-      <nav aria-label={intl.formatMessage({ id: 'nav.label', defaultMessage: 'Main', description: 'Accessible name of the main navigation.' })}>
+      <nav
+        aria-label={intl.formatMessage({
+          id: 'nav.label',
+          defaultMessage: 'Main',
+          description: 'Accessible name of the main navigation.',
+        })}
+      >
         <ul>
           {NAV.map((n) => (
             <li key={n.view}>
-              <button type="button" className={view === n.view ? 'nav-item active' : 'nav-item'} aria-current={view === n.view ? 'page' : undefined} onClick={() => showView(n.view)} title={intl.formatMessage({ id: 'nav.shortcut', defaultMessage: '{label} (Ctrl+{key})', description: 'Tooltip of a navigation item with its keyboard shortcut.' }, { label: intl.formatMessage(navLabels[n.view]), key: n.key })}>
+              <button
+                type="button"
+                className={view === n.view ? 'nav-item active' : 'nav-item'}
+                aria-current={view === n.view ? 'page' : undefined}
+                onClick={() => showView(n.view)}
+                title={intl.formatMessage(
+                  {
+                    id: 'nav.shortcut',
+                    defaultMessage: '{label} (Ctrl+{key})',
+                    description: 'Tooltip of a navigation item with its keyboard shortcut.',
+                  },
+                  { label: intl.formatMessage(navLabels[n.view]), key: n.key },
+                )}
+              >
                 <Icon name={n.icon} size={19} />
                 <span className="nav-label">{intl.formatMessage(navLabels[n.view])}</span>
-                {n.view === 'chats' && <CountBadge count={unread} label={intl.formatMessage({ id: 'nav.badge.unreadCount', defaultMessage: '{count, plural, one {# unread message} other {# unread messages}}', description: 'Accessible name of the count on the Chats item of the navigation.' }, { count: unread })} />}
-                {n.view === 'requests' && <CountBadge count={requests} label={intl.formatMessage({ id: 'nav.badge.pendingCount', defaultMessage: '{count, plural, one {# pending request} other {# pending requests}}', description: 'Accessible name of the count on the Requests item of the navigation (contact requests and group invitations).' }, { count: requests })} />}
+                {n.view === 'chats' && (
+                  <CountBadge
+                    count={unread}
+                    label={intl.formatMessage(
+                      {
+                        id: 'nav.badge.unreadCount',
+                        defaultMessage: '{count, plural, one {# unread message} other {# unread messages}}',
+                        description: 'Accessible name of the count on the Chats item of the navigation.',
+                      },
+                      { count: unread },
+                    )}
+                  />
+                )}
+                {n.view === 'requests' && (
+                  <CountBadge
+                    count={requests}
+                    label={intl.formatMessage(
+                      {
+                        id: 'nav.badge.pendingCount',
+                        defaultMessage: '{count, plural, one {# pending request} other {# pending requests}}',
+                        description:
+                          'Accessible name of the count on the Requests item of the navigation (contact requests and group invitations).',
+                      },
+                      { count: requests },
+                    )}
+                  />
+                )}
               </button>
             </li>
           ))}
         </ul>
       </nav>
       {status?.address && (
-        <button type="button" className="me" onClick={() => showView('settings')} title={intl.formatMessage({ id: 'app.me.title', defaultMessage: 'Your profile', description: 'Tooltip of the own name at the bottom of the sidebar.' })}>
+        <button
+          type="button"
+          className="me"
+          onClick={() => showView('settings')}
+          title={intl.formatMessage({
+            id: 'app.me.title',
+            defaultMessage: 'Your profile',
+            description: 'Tooltip of the own name at the bottom of the sidebar.',
+          })}
+        >
           {/* Named by its content, not aria-label: axe wants the visible handle and state inside the name, and they change. */}
           <span className="sr-only">
-            <FormattedMessage id="app.me.label" defaultMessage="Your profile," description="Read by screen readers before the own name and connection state (a space follows)." /> </span>
+            <FormattedMessage
+              id="app.me.label"
+              defaultMessage="Your profile,"
+              description="Read by screen readers before the own name and connection state (a space follows)."
+            />{' '}
+          </span>
           <Avatar name={status.handle ?? status.address} seed={status.address} size={32} />
           <span className="me-text">
             <PersonName address={status.address} handle={status.handle} className="me-name" />

@@ -14,10 +14,26 @@ import { defineMessages } from 'react-intl';
 import { currentIntl } from './i18n/current-intl.js';
 
 const text = defineMessages({
-  inGroup: { id: 'notification.inGroup', defaultMessage: '{sender} in {group}', description: 'Desktop notification title for a group message.' },
-  newMessage: { id: 'notification.newMessage', defaultMessage: 'New message', description: 'Desktop notification body when previews are off.' },
-  request: { id: 'notification.request', defaultMessage: 'Contact request from {name}', description: 'Desktop notification title for a contact request.' },
-  openRequests: { id: 'notification.openRequests', defaultMessage: 'Open Requests to accept or decline.', description: 'Desktop notification body of a contact request when previews are off.' },
+  inGroup: {
+    id: 'notification.inGroup',
+    defaultMessage: '{sender} in {group}',
+    description: 'Desktop notification title for a group message.',
+  },
+  newMessage: {
+    id: 'notification.newMessage',
+    defaultMessage: 'New message',
+    description: 'Desktop notification body when previews are off.',
+  },
+  request: {
+    id: 'notification.request',
+    defaultMessage: 'Contact request from {name}',
+    description: 'Desktop notification title for a contact request.',
+  },
+  openRequests: {
+    id: 'notification.openRequests',
+    defaultMessage: 'Open Requests to accept or decline.',
+    description: 'Desktop notification body of a contact request when previews are off.',
+  },
 });
 
 /** Opens what a clicked notification was about: its conversation, or Requests. */
@@ -34,8 +50,13 @@ function wanted(): { preview: boolean } | null {
 }
 
 async function show(title: string, body: string, conversationId: ConversationId | null): Promise<void> {
-  const { shown } = await call('notifications.show', { title, body: body.slice(0, 500), ...(conversationId ? { conversationId } : {}) });
-  if (!shown) showBrowserNotification(title, body, conversationId ?? 'requests', () => openFromNotification(conversationId));
+  const { shown } = await call('notifications.show', {
+    title,
+    body: body.slice(0, 500),
+    ...(conversationId ? { conversationId } : {}),
+  });
+  if (!shown)
+    showBrowserNotification(title, body, conversationId ?? 'requests', () => openFromNotification(conversationId));
 }
 
 export function notifyMessage(m: ChatMessage): void {
@@ -47,7 +68,9 @@ export function notifyMessage(m: ChatMessage): void {
   const sender = c?.kind === 'direct' ? c.title : displayName(m.fromHandle, m.from);
   const intl = currentIntl();
   const title = c?.kind === 'group' ? intl.formatMessage(text.inGroup, { sender, group: c.title }) : sender;
-  void show(title.slice(0, 200), w.preview ? m.text : intl.formatMessage(text.newMessage), m.conversationId).catch(() => undefined);
+  void show(title.slice(0, 200), w.preview ? m.text : intl.formatMessage(text.newMessage), m.conversationId).catch(
+    () => undefined,
+  );
 }
 
 export function notifyRequest(r: ContactRequest): void {
@@ -55,5 +78,7 @@ export function notifyRequest(r: ContactRequest): void {
   if (!w) return;
   const intl = currentIntl();
   const title = intl.formatMessage(text.request, { name: displayName(r.handle, r.address) });
-  void show(title.slice(0, 200), w.preview ? r.intro : intl.formatMessage(text.openRequests), null).catch(() => undefined);
+  void show(title.slice(0, 200), w.preview ? r.intro : intl.formatMessage(text.openRequests), null).catch(
+    () => undefined,
+  );
 }

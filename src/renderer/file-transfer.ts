@@ -32,7 +32,12 @@ export async function stageFile(file: File, onBytes: (done: number) => void): Pr
 }
 
 /** A received file's plaintext, read from main chunk by chunk. */
-export async function readReceivedFile(messageId: string, index: number, mime: string, onBytes: (done: number, total: number) => void): Promise<Blob> {
+export async function readReceivedFile(
+  messageId: string,
+  index: number,
+  mime: string,
+  onBytes: (done: number, total: number) => void,
+): Promise<Blob> {
   const parts: Uint8Array[] = [];
   let offset = 0;
   for (;;) {

@@ -125,14 +125,29 @@ export function namedRefusal(msg: ChatMessage, peerName: string, intl: IntlShape
 }
 
 function stake(msg: ChatMessage, intl: IntlShape): string {
-  return intl.formatMessage(m.amount, { value: intl.formatNumber((msg.stakeRequired ?? '0.01') as unknown as number, { maximumFractionDigits: 20 }), currency: msg.stakeCurrency ?? 'ETH' });
+  return intl.formatMessage(m.amount, {
+    value: intl.formatNumber((msg.stakeRequired ?? '0.01') as unknown as number, { maximumFractionDigits: 20 }),
+    currency: msg.stakeCurrency ?? 'ETH',
+  });
 }
 
 /** What a sender should read about a message that was not simply delivered. */
-export function deliveryNote(msg: ChatMessage, peerName: string, intl: IntlShape): { tone: 'muted' | 'warn' | 'error'; text: string } | null {
+export function deliveryNote(
+  msg: ChatMessage,
+  peerName: string,
+  intl: IntlShape,
+): { tone: 'muted' | 'warn' | 'error'; text: string } | null {
   if (!msg.fromMe) return null;
   const name = { name: isolate(peerName, intl) };
-  if (msg.state === 'failed') return { tone: 'error', text: namedRefusal(msg, peerName, intl) ?? (msg.error ? intl.formatMessage(m.notSentBecause, { error: translateError(intl, msg.error) }) : intl.formatMessage(m.notSent)) };
+  if (msg.state === 'failed')
+    return {
+      tone: 'error',
+      text:
+        namedRefusal(msg, peerName, intl) ??
+        (msg.error
+          ? intl.formatMessage(m.notSentBecause, { error: translateError(intl, msg.error) })
+          : intl.formatMessage(m.notSent)),
+    };
   if (msg.state === 'sending') return null;
   switch (msg.routed) {
     case 'request':
@@ -150,10 +165,21 @@ export function deliveryNote(msg: ChatMessage, peerName: string, intl: IntlShape
  * What the sender of a contact request is told once the relay answered: success only when
  * something was queued for the recipient.
  */
-export function requestOutcome(msg: ChatMessage, peerName: string, intl: IntlShape): { tone: 'success' | 'info' | 'error'; text: string } {
+export function requestOutcome(
+  msg: ChatMessage,
+  peerName: string,
+  intl: IntlShape,
+): { tone: 'success' | 'info' | 'error'; text: string } {
   const name = { name: isolate(peerName, intl) };
   if (msg.state === 'failed')
-    return { tone: 'error', text: namedRefusal(msg, peerName, intl) ?? (msg.error ? intl.formatMessage(m.requestNotSentBecause, { error: translateError(intl, msg.error) }) : intl.formatMessage(m.requestNotSent)) };
+    return {
+      tone: 'error',
+      text:
+        namedRefusal(msg, peerName, intl) ??
+        (msg.error
+          ? intl.formatMessage(m.requestNotSentBecause, { error: translateError(intl, msg.error) })
+          : intl.formatMessage(m.requestNotSent)),
+    };
   if (msg.state === 'sending') return { tone: 'info', text: intl.formatMessage(m.requestWaiting, name) };
   switch (msg.routed) {
     case 'stake-gate':

@@ -29,13 +29,23 @@ export function takeSecret(): Promise<string> | null {
 async function exchangeLaunchCode(code: string): Promise<string> {
   let res: Response;
   try {
-    res = await fetch('/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }), cache: 'no-store', credentials: 'omit' });
+    res = await fetch('/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+      cache: 'no-store',
+      credentials: 'omit',
+    });
   } catch {
-    throw new Error(encodeBridgeError({ code: 'disconnected', message: 'Could not reach the app. Is it still running?' }));
+    throw new Error(
+      encodeBridgeError({ code: 'disconnected', message: 'Could not reach the app. Is it still running?' }),
+    );
   }
   const body = (await res.json().catch(() => null)) as { secret?: string; error?: string; code?: string } | null;
   if (!res.ok || typeof body?.secret !== 'string') {
-    throw new Error(encodeBridgeError({ code: body?.code ?? 'launch-refused', message: body?.error ?? 'The app refused this link.' }));
+    throw new Error(
+      encodeBridgeError({ code: body?.code ?? 'launch-refused', message: body?.error ?? 'The app refused this link.' }),
+    );
   }
   sessionStorage.setItem(SECRET_KEY, body.secret);
   return body.secret;
@@ -51,7 +61,8 @@ async function whyRefused(): Promise<{ code: string; message: string }> {
     if (res.ok)
       return {
         code: 'stale-tab',
-        message: 'The app was restarted since this tab was opened, so the link this tab used no longer works. Open the new link the app printed when it started (pasting it into this tab works).',
+        message:
+          'The app was restarted since this tab was opened, so the link this tab used no longer works. Open the new link the app printed when it started (pasting it into this tab works).',
       };
   } catch {
     // the server is gone too
@@ -61,8 +72,7 @@ async function whyRefused(): Promise<{ code: string; message: string }> {
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 type ServerFrame =
-  | { type: 'result'; id: number; result: IpcResult<unknown> }
-  | { type: 'event'; event: EventName; payload: unknown };
+  { type: 'result'; id: number; result: IpcResult<unknown> } | { type: 'event'; event: EventName; payload: unknown };
 
 export function createWebBridge(secret: Promise<string>): MessengerBridge {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc`;
@@ -108,7 +118,12 @@ export function createWebBridge(secret: Promise<string>): MessengerBridge {
         const wasOpen = socket === ws;
         socket = null;
         opened = null;
-        for (const p of pending.values()) p.reject(new Error(encodeBridgeError({ code: 'disconnected', message: 'Lost the connection to the app. Reconnecting…' })));
+        for (const p of pending.values())
+          p.reject(
+            new Error(
+              encodeBridgeError({ code: 'disconnected', message: 'Lost the connection to the app. Reconnecting…' }),
+            ),
+          );
         pending.clear();
         if (!wasOpen) void whyRefused().then((why) => reject(new Error(encodeBridgeError(why))));
         // Events only flow on an open socket; reconnect so a restarted tab or a hiccup heals.

@@ -18,7 +18,13 @@ export const TIMER_CHOICES: ReadonlyArray<{ seconds: number; short: string; labe
 export function timerLabel(seconds: number): string {
   const choice = TIMER_CHOICES.find((c) => c.seconds === seconds);
   if (choice) return choice.label;
-  const units: Array<[number, string]> = [[604_800, 'week'], [86_400, 'day'], [3600, 'hour'], [60, 'minute'], [1, 'second']];
+  const units: Array<[number, string]> = [
+    [604_800, 'week'],
+    [86_400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+    [1, 'second'],
+  ];
   const [size, name] = units.find(([size]) => seconds % size === 0)!;
   const n = seconds / size;
   return `${n} ${name}${n === 1 ? '' : 's'}`;

@@ -37,7 +37,11 @@ export interface Preferences {
   notificationPreview: 'full' | 'sender';
 }
 
-export const DEFAULT_PREFERENCES: Preferences = { readReceipts: true, notifications: false, notificationPreview: 'full' };
+export const DEFAULT_PREFERENCES: Preferences = {
+  readReceipts: true,
+  notifications: false,
+  notificationPreview: 'full',
+};
 
 /** The handle main knows for an address (from a message, the directory, or a claim it saw). */
 export interface KnownHandle {

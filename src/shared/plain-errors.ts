@@ -34,22 +34,27 @@ const PLAIN: Record<string, string> = {
   'bad-mnemonic': 'That recovery phrase is not valid. Check the words and their order.',
   'bad-private-key': 'That private key is not valid. It is 64 hexadecimal characters, optionally starting with 0x.',
   locked: 'Unlock the app first.',
-  'codec-failed': "The system keychain could not open your wallet. Check that you're signed in to your desktop session.",
+  'codec-failed':
+    "The system keychain could not open your wallet. Check that you're signed in to your desktop session.",
   'corrupt-vault': 'The wallet file on this computer is damaged. Restore it from your recovery phrase.',
   'no-relay': 'Choose a relay first.',
   'not-signed-in': 'Not signed in to the relay yet. Check your connection.',
   timeout: 'That took too long. Try again.',
   'worker-crashed': 'The key vault restarted. Unlock again and retry.',
-  'pin-mismatch': "That relay's certificate does not match the fingerprint. Check the fingerprint with whoever shares the relay.",
+  'pin-mismatch':
+    "That relay's certificate does not match the fingerprint. Check the fingerprint with whoever shares the relay.",
   'profile-in-use': 'This profile is already open in another window of the app.',
   'entitlement-required': 'This relay has not enabled developer API keys for your account. Ask its operator.',
   'recipient-full': 'Not delivered: their inbox on the relay is full. Try again later.',
-  'too-many-requests-pending': 'Not delivered: too many of your contact requests and group invitations to them are still unanswered.',
+  'too-many-requests-pending':
+    'Not delivered: too many of your contact requests and group invitations to them are still unanswered.',
   'requests-full': 'Not delivered: they have too many contact requests waiting on the relay. Try again later.',
   'storage-full': 'The relay is low on disk space and refuses new messages and changes for now. Try again later.',
   'too-many-groups': 'You have created as many groups as this relay allows.',
-  'too-many-keys': 'This wallet has as many API keys as this relay allows. Revoke old ones in Settings → API keys (or revoke devices you no longer use in Settings → Devices), then try again.',
-  'stake-required': 'They ask strangers for a refundable stake first. Send them a staked contact request; once it is paid, you can invite them.',
+  'too-many-keys':
+    'This wallet has as many API keys as this relay allows. Revoke old ones in Settings → API keys (or revoke devices you no longer use in Settings → Devices), then try again.',
+  'stake-required':
+    'They ask strangers for a refundable stake first. Send them a staked contact request; once it is paid, you can invite them.',
   'backup-wrong-passphrase': 'That passphrase does not open this backup. Nothing was changed.',
   'backup-damaged': 'This backup file is damaged or was altered, so it cannot be restored. Nothing was changed.',
   'backup-other-wallet': 'This backup belongs to another wallet. Import that wallet’s recovery phrase to restore it.',
@@ -59,17 +64,40 @@ const PLAIN: Record<string, string> = {
 
 /** What an HTTP refusal from the relay means, by command. */
 const BY_STATUS: Record<string, Record<number, [string, string]>> = {
-  'profile.claimHandle': { 409: ['handle-taken', 'That handle is already taken. Try another.'], 400: ['bad-handle', 'Handles are 3–32 letters, digits or underscores.'] },
-  'groups.join': { 403: ['wrong-password', 'That group password is not right.'], 404: ['not-found', 'That group no longer exists.'] },
-  'groups.addMember': { 403: ['forbidden', 'Only the group’s creator or an admin can add members, and only people who accept invitations from you.'], 404: ['unknown-recipient', 'Nobody with that handle or address is on this relay.'], 409: ['already-member', 'They are already a member.'] },
-  'groups.removeMember': { 403: ['forbidden', 'Only the group’s creator or an admin can remove members, and admins cannot remove the creator or other admins.'] },
-  'groups.addAdmin': { 403: ['forbidden', 'Only the group’s creator can name admins.'], 404: ['not-a-member', 'Only members can be admins.'] },
+  'profile.claimHandle': {
+    409: ['handle-taken', 'That handle is already taken. Try another.'],
+    400: ['bad-handle', 'Handles are 3–32 letters, digits or underscores.'],
+  },
+  'groups.join': {
+    403: ['wrong-password', 'That group password is not right.'],
+    404: ['not-found', 'That group no longer exists.'],
+  },
+  'groups.addMember': {
+    403: [
+      'forbidden',
+      'Only the group’s creator or an admin can add members, and only people who accept invitations from you.',
+    ],
+    404: ['unknown-recipient', 'Nobody with that handle or address is on this relay.'],
+    409: ['already-member', 'They are already a member.'],
+  },
+  'groups.removeMember': {
+    403: [
+      'forbidden',
+      'Only the group’s creator or an admin can remove members, and admins cannot remove the creator or other admins.',
+    ],
+  },
+  'groups.addAdmin': {
+    403: ['forbidden', 'Only the group’s creator can name admins.'],
+    404: ['not-a-member', 'Only members can be admins.'],
+  },
   'groups.removeAdmin': { 403: ['forbidden', 'Only the group’s creator can take admin rights back.'] },
   'invitations.accept': { 404: ['no-invitation', 'That invitation is no longer open.'] },
   'invitations.decline': { 404: ['no-invitation', 'That invitation is no longer open.'] },
   'groups.leave': { 409: ['creator-cannot-leave', 'As the creator you can leave only once everyone else has left.'] },
   'groups.mintToken': { 403: ['forbidden', 'Only the group’s creator or an admin can mint bot tokens.'] },
-  'apiKeys.mint': { 403: ['entitlement-required', 'This relay has not enabled developer API keys for your account. Ask its operator.'] },
+  'apiKeys.mint': {
+    403: ['entitlement-required', 'This relay has not enabled developer API keys for your account. Ask its operator.'],
+  },
   'conversations.open': { 404: ['unknown-recipient', 'Nobody with that handle or address is on this relay.'] },
   'relay.connect': { 404: ['not-a-relay', 'That address does not answer like a relay. Check it.'] },
 };
@@ -91,7 +119,9 @@ function sentence(text: string): string {
 }
 
 function looksInternal(text: string): boolean {
-  return /\bat .+:\d+:\d+\)?$|^(TypeError|RangeError|ReferenceError|SyntaxError|Error):|undefined|null is not|Cannot read prop/.test(text);
+  return /\bat .+:\d+:\d+\)?$|^(TypeError|RangeError|ReferenceError|SyntaxError|Error):|undefined|null is not|Cannot read prop/.test(
+    text,
+  );
 }
 
 export function toIpcError(e: unknown, command?: string): IpcError {
@@ -105,18 +135,22 @@ export function toIpcError(e: unknown, command?: string): IpcError {
 
   if (name === 'RelayError' && typeof err?.status === 'number') {
     // A code with a sentence of its own says more than what the command's status usually means.
-    const specific = (code && PLAIN[code] ? [code, PLAIN[code]] : null) || (command && BY_STATUS[command]?.[err.status]);
+    const specific =
+      (code && PLAIN[code] ? [code, PLAIN[code]] : null) || (command && BY_STATUS[command]?.[err.status]);
     if (specific) return { code: specific[0], message: specific[1] };
     // The relay words its refusals for people ("that wallet does not accept group invitations
     // from you"); where it named the reason, say that rather than a generic "not allowed".
     const named = code !== null && (err.status === 403 || err.status === 404);
-    if (err.status === 400 || err.status === 409 || named) return { code: `relay.${code ?? err.status}`, message: sentence(message) || RELAY_REFUSED };
+    if (err.status === 400 || err.status === 409 || named)
+      return { code: `relay.${code ?? err.status}`, message: sentence(message) || RELAY_REFUSED };
     const any = BY_STATUS_ANY[err.status];
     if (any) return { code: any[0], message: any[1] };
     return { code: `relay.${err.status}`, message: RELAY_PROBLEM };
   }
-  if (name === 'NetworkError' && code && SELF_SIGNED_CODES.includes(code)) return { code: 'self-signed', message: SELF_SIGNED_MESSAGE };
-  if (name === 'NetworkError') return code === 'pin-mismatch' ? { code, message: PLAIN[code] } : { code: 'network', message: NETWORK };
+  if (name === 'NetworkError' && code && SELF_SIGNED_CODES.includes(code))
+    return { code: 'self-signed', message: SELF_SIGNED_MESSAGE };
+  if (name === 'NetworkError')
+    return code === 'pin-mismatch' ? { code, message: PLAIN[code] } : { code: 'network', message: NETWORK };
   if (name === 'VaultError' || name === 'MessengerError') {
     if (code && PLAIN[code]) return { code, message: PLAIN[code] };
     if (message && !looksInternal(message)) return { code: code ?? 'error', message: sentence(message) };
@@ -137,7 +171,9 @@ function camel(s: string): string {
 export function plainErrorSentences(): { id: string; message: string }[] {
   const list = [
     ...Object.entries(PLAIN).map(([code, message]) => ({ id: `error.${camel(code)}`, message })),
-    ...Object.entries(BY_STATUS).flatMap(([command, byStatus]) => Object.values(byStatus).map(([code, message]) => ({ id: `error.${camel(command)}.${camel(code)}`, message }))),
+    ...Object.entries(BY_STATUS).flatMap(([command, byStatus]) =>
+      Object.values(byStatus).map(([code, message]) => ({ id: `error.${camel(command)}.${camel(code)}`, message })),
+    ),
     ...Object.values(BY_STATUS_ANY).map(([code, message]) => ({ id: `error.${camel(code)}`, message })),
     { id: 'error.network', message: NETWORK },
     { id: 'error.selfSigned', message: SELF_SIGNED_MESSAGE },

@@ -30,11 +30,24 @@ export function parseRecipient(text: string): Recipient | RecipientProblem {
   if (/^0x/i.test(t)) {
     const digits = t.slice(2);
     if (/[^0-9a-fA-F]/.test(digits))
-      return { code: 'address-characters', text: t, problem: `“${t}” is not a valid address: after 0x an address has only the digits 0-9 and letters a-f.` };
+      return {
+        code: 'address-characters',
+        text: t,
+        problem: `“${t}” is not a valid address: after 0x an address has only the digits 0-9 and letters a-f.`,
+      };
     const n = digits.length;
-    return { code: 'address-length', text: t, digits: n, problem: `“${t}” is not a valid address: it has ${n} hex digit${n === 1 ? '' : 's'} after 0x, and an address has 40.` };
+    return {
+      code: 'address-length',
+      text: t,
+      digits: n,
+      problem: `“${t}” is not a valid address: it has ${n} hex digit${n === 1 ? '' : 's'} after 0x, and an address has 40.`,
+    };
   }
   if (TYPED_HANDLE.test(t)) return { kind: 'handle', handle: bareHandle(t) };
   if (!t) return { code: 'empty', text: t, problem: 'Enter a handle (like @alice) or a wallet address (0x…).' };
-  return { code: 'neither', text: t, problem: `“${t}” is neither a handle (3–32 letters, digits or underscores) nor a wallet address (0x + 40 hex digits).` };
+  return {
+    code: 'neither',
+    text: t,
+    problem: `“${t}” is neither a handle (3–32 letters, digits or underscores) nor a wallet address (0x + 40 hex digits).`,
+  };
 }

@@ -8,15 +8,21 @@ export function parseRelayUrl(text: string): { url: string } | { problem: string
   const t = text.trim().replace(/\/+$/, '');
   if (!t) return { problem: 'Enter the relay’s address, like https://relay.example.org.' };
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(t)?.[1]?.toLowerCase();
-  if (scheme && scheme !== 'http' && scheme !== 'https') return { problem: `A relay address starts with http:// or https://, not ${scheme}://.` };
-  if (!scheme) return { problem: `“${t}” has no scheme: a relay address starts with http:// or https://, like https://${t}.` };
+  if (scheme && scheme !== 'http' && scheme !== 'https')
+    return { problem: `A relay address starts with http:// or https://, not ${scheme}://.` };
+  if (!scheme)
+    return { problem: `“${t}” has no scheme: a relay address starts with http:// or https://, like https://${t}.` };
   // (no URL class here: src/shared runs without DOM or Node types)
   const m = /^https?:\/\/([^/?#\s@]+)(\/[^?#\s]*)?([?#].*)?$/i.exec(t);
-  if (!m) return { problem: `“${t}” is not a valid web address. A relay address looks like https://relay.example.org or http://192.168.1.20:7300.` };
+  if (!m)
+    return {
+      problem: `“${t}” is not a valid web address. A relay address looks like https://relay.example.org or http://192.168.1.20:7300.`,
+    };
   if (m[3]) return { problem: 'A relay address has no ?query or #fragment: give just its scheme, host and port.' };
   const hostPort = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(m[1]);
   if (!hostPort) return { problem: `“${m[1]}” is not a host name or IP address (with an optional :port).` };
-  if (hostPort[2] !== undefined && (Number(hostPort[2]) < 1 || Number(hostPort[2]) > 65535)) return { problem: `Port ${hostPort[2]} is out of range: a port is 1-65535.` };
+  if (hostPort[2] !== undefined && (Number(hostPort[2]) < 1 || Number(hostPort[2]) > 65535))
+    return { problem: `Port ${hostPort[2]} is out of range: a port is 1-65535.` };
   return { url: t };
 }
 
@@ -25,14 +31,21 @@ export function fingerprintProblem(text: string): string | null {
   const t = text.trim();
   if (!t) return 'Enter the fingerprint shown by the computer that shares the relay.';
   const body = t.replace(/^sha-?256[:/ ]*/i, '');
-  if (/[^0-9a-fA-F:\s-]/.test(body)) return 'A fingerprint has only hex digits (0-9, A-F), optionally separated by colons.';
+  if (/[^0-9a-fA-F:\s-]/.test(body))
+    return 'A fingerprint has only hex digits (0-9, A-F), optionally separated by colons.';
   const digits = body.replace(/[^0-9a-fA-F]/g, '').length;
-  if (digits !== 64) return `A fingerprint is 64 hex digits (a SHA-256 hash); this one has ${digits}. Copy it again from the computer that shares the relay.`;
+  if (digits !== 64)
+    return `A fingerprint is 64 hex digits (a SHA-256 hash); this one has ${digits}. Copy it again from the computer that shares the relay.`;
   return null;
 }
 
 /** Node's codes for a certificate no public authority signed: the relay needs a pinned fingerprint. */
-export const SELF_SIGNED_CODES: readonly string[] = ['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY'];
+export const SELF_SIGNED_CODES: readonly string[] = [
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+];
 
 export const SELF_SIGNED_MESSAGE =
   'This relay uses a self-signed certificate, so it must be pinned: enter the fingerprint shown by the computer that runs it (choose “A relay on my network”, or pass --fingerprint).';

@@ -17,7 +17,13 @@ import { warmCertificateChecks } from '../vault/device-certificate.js';
 import type { VaultCodec } from '../vault/secret-codec.js';
 import { readVaultHeader } from '../vault/vault-file.js';
 import { AttachmentCommands, eventWithFiles, withFiles } from './attachment-commands.js';
-import { readLegacyRelay, readSettings, writeSettings, type AppSettings, type LegacyRelayChoice } from './app-settings.js';
+import {
+  readLegacyRelay,
+  readSettings,
+  writeSettings,
+  type AppSettings,
+  type LegacyRelayChoice,
+} from './app-settings.js';
 import { EmbeddedRelay, type RelayLauncher } from './embedded-relay.js';
 import { lockProfile } from './profile-lock.js';
 
@@ -41,7 +47,10 @@ export interface AppServicesOptions {
    * Asks where to save a file: a received file, or a backup (with its file type). Electron's save
    * dialog; null: cancelled. Absent in web mode, where the page downloads it.
    */
-  chooseSavePath?: (defaultName: string, filters?: Array<{ name: string; extensions: string[] }>) => Promise<string | null>;
+  chooseSavePath?: (
+    defaultName: string,
+    filters?: Array<{ name: string; extensions: string[] }>,
+  ) => Promise<string | null>;
   /** Messenger's background sync period (tests shorten it) */
   pollIntervalMs?: number;
 }
@@ -93,7 +102,10 @@ export class AppServices {
         localRelay: () => s.relay.status(),
         ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
       });
-      for (const name of eventNames) s.messenger.on(name, (payload) => s.emit(name, eventWithFiles(s.messenger.attachments, name, payload) as never));
+      for (const name of eventNames)
+        s.messenger.on(name, (payload) =>
+          s.emit(name, eventWithFiles(s.messenger.attachments, name, payload) as never),
+        );
       // The built-in relay runs when the profile uses it or shares it, not because it exists:
       // first use starts it on demand, when "This computer" is chosen. Which relay the profile
       // uses is in its database, readable only once the wallet opens (which signs in there), so
@@ -129,7 +141,8 @@ export class AppServices {
   private async chooseVaultCodec(): Promise<VaultCodec | undefined> {
     const k = this.opts.keychain;
     if (!k) return undefined;
-    const existing = k.refusal === null ? null : ((await readVaultHeader(this.profileDir()).catch(() => null))?.protection ?? null);
+    const existing =
+      k.refusal === null ? null : ((await readVaultHeader(this.profileDir()).catch(() => null))?.protection ?? null);
     return useKeychainCodec(k.refusal, existing) ? k.codec : undefined;
   }
 
@@ -159,16 +172,30 @@ export class AppServices {
     if (legacy) {
       if (this.messenger.relayStatus().mode === null && legacy.mode !== 'local' && legacy.url) {
         await this.messenger
-          .connectRelay({ mode: legacy.mode, url: legacy.url, ...(legacy.mode === 'lan' && legacy.fingerprint ? { fingerprint: legacy.fingerprint } : {}) }, { untried: true })
+          .connectRelay(
+            {
+              mode: legacy.mode,
+              url: legacy.url,
+              ...(legacy.mode === 'lan' && legacy.fingerprint ? { fingerprint: legacy.fingerprint } : {}),
+            },
+            { untried: true },
+          )
           .catch(() => undefined);
       }
       this.legacyRelay = null;
       writeSettings(this.opts.dataDir, this.settings);
     }
     const st = this.relay.status();
-    const usesLocal = this.messenger.relayStatus().mode === 'local' || (legacy?.mode === 'local' && this.messenger.relayStatus().mode === null);
+    const usesLocal =
+      this.messenger.relayStatus().mode === 'local' ||
+      (legacy?.mode === 'local' && this.messenger.relayStatus().mode === null);
     if (usesLocal && st.running && st.url !== this.messenger.relayStatus().url) {
-      await this.messenger.connectRelay({ mode: 'local', url: st.url!, ...(st.lan ? { fingerprint: st.lan.fingerprint } : {}) }, { untried: true }).catch(() => undefined);
+      await this.messenger
+        .connectRelay(
+          { mode: 'local', url: st.url!, ...(st.lan ? { fingerprint: st.lan.fingerprint } : {}) },
+          { untried: true },
+        )
+        .catch(() => undefined);
     }
   }
 
@@ -202,7 +229,8 @@ export class AppServices {
       .start({ port: this.settings.localRelay.port, lan: this.settings.localRelay.lan })
       .then((s) => {
         this.restarts = 0;
-        if (s.port !== this.settings.localRelay.port) this.saveSettings({ localRelay: { ...this.settings.localRelay, port: s.port } });
+        if (s.port !== this.settings.localRelay.port)
+          this.saveSettings({ localRelay: { ...this.settings.localRelay, port: s.port } });
         return s;
       })
       .finally(() => {
@@ -217,12 +245,14 @@ export class AppServices {
     const delay = RESTART_BACKOFF_MS[Math.min(this.restarts, RESTART_BACKOFF_MS.length - 1)];
     this.restarts++;
     setTimeout(() => {
-      if (!this.closed && this.settings.localRelay.enabled) this.startLocalRelay().catch(() => this.localRelayCrashed());
+      if (!this.closed && this.settings.localRelay.enabled)
+        this.startLocalRelay().catch(() => this.localRelayCrashed());
     }, delay).unref();
   }
 
   private async ensureLocalRelay(): Promise<{ url: string; fingerprint: string | null }> {
-    if (!this.settings.localRelay.enabled) this.saveSettings({ localRelay: { ...this.settings.localRelay, enabled: true } });
+    if (!this.settings.localRelay.enabled)
+      this.saveSettings({ localRelay: { ...this.settings.localRelay, enabled: true } });
     if (!this.relay.status().running) await this.startLocalRelay();
     const s = this.relay.status();
     if (!s.url) throw new AppError('relay-down', 'The relay on this computer is not running.');
@@ -231,7 +261,9 @@ export class AppServices {
   }
 
   relayStatus(): RelayStatus {
-    return this.messenger ? this.messenger.relayStatus() : { mode: null, url: null, connected: false, lastError: null, local: this.relay.status() };
+    return this.messenger
+      ? this.messenger.relayStatus()
+      : { mode: null, url: null, connected: false, lastError: null, local: this.relay.status() };
   }
 
   async status(): Promise<AppStatus> {
@@ -287,22 +319,35 @@ export class AppServices {
         // The scheme and the certificate to pin changed under the client: point it again.
         if (this.messenger.relayStatus().mode === 'local') {
           const t = this.relay.status();
-          await this.messenger.connectRelay({ mode: 'local', url: t.url!, ...(t.lan ? { fingerprint: t.lan.fingerprint } : {}) }, { untried: true }).catch(() => undefined);
+          await this.messenger
+            .connectRelay(
+              { mode: 'local', url: t.url!, ...(t.lan ? { fingerprint: t.lan.fingerprint } : {}) },
+              { untried: true },
+            )
+            .catch(() => undefined);
         }
         return this.relayStatus();
       },
       'notifications.show': async ({ title, body, conversationId }) => {
-        const shown = this.opts.notify?.({ title, body, onClick: () => this.emit('notification.clicked', { conversationId: (conversationId ?? null) as never }) }) ?? false;
+        const shown =
+          this.opts.notify?.({
+            title,
+            body,
+            onClick: () => this.emit('notification.clicked', { conversationId: (conversationId ?? null) as never }),
+          }) ?? false;
         return { shown };
       },
       'backup.export': async ({ passphrase }) => {
         if (!this.opts.chooseSavePath) return this.messenger.backupFolder.export(passphrase);
-        const path = await this.opts.chooseSavePath(`relay-${new Date().toISOString().slice(0, 10)}.relaybackup`, [{ name: 'Relay backup', extensions: ['relaybackup'] }]);
+        const path = await this.opts.chooseSavePath(`relay-${new Date().toISOString().slice(0, 10)}.relaybackup`, [
+          { name: 'Relay backup', extensions: ['relaybackup'] },
+        ]);
         return path === null ? null : this.messenger.backupFolder.export(passphrase, path);
       },
       'links.openExternal': async ({ url }) => {
         const u = new URL(url);
-        if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new AppError('bad-arguments', 'Only web links can be opened.');
+        if (u.protocol !== 'https:' && u.protocol !== 'http:')
+          throw new AppError('bad-arguments', 'Only web links can be opened.');
         await this.opts.openExternal(u.href);
       },
     };
@@ -316,11 +361,19 @@ export class AppServices {
   private async connect(a: CommandArgs<'relay.connect'>): Promise<AppStatus> {
     if (a.mode === 'local') {
       const t = await this.ensureLocalRelay();
-      await this.messenger.connectRelay({ mode: 'local', url: t.url, ...(t.fingerprint ? { fingerprint: t.fingerprint } : {}) });
+      await this.messenger.connectRelay({
+        mode: 'local',
+        url: t.url,
+        ...(t.fingerprint ? { fingerprint: t.fingerprint } : {}),
+      });
       return this.status();
     }
     // A missing address gets the same message as a mistyped one; only a LAN relay pins a fingerprint.
-    await this.messenger.connectRelay({ mode: a.mode, url: a.url ?? '', ...(a.mode === 'lan' ? { fingerprint: a.fingerprint ?? '' } : {}) });
+    await this.messenger.connectRelay({
+      mode: a.mode,
+      url: a.url ?? '',
+      ...(a.mode === 'lan' ? { fingerprint: a.fingerprint ?? '' } : {}),
+    });
     // Left for another relay, the built-in one has no one to serve unless it is shared.
     if (!this.settings.localRelay.lan && this.settings.localRelay.enabled) {
       this.saveSettings({ localRelay: { ...this.settings.localRelay, enabled: false } });

@@ -28,7 +28,11 @@ export function readLegacyRelay(dataDir: string): LegacyRelayChoice | null {
     const raw = JSON.parse(readFileSync(join(dataDir, FILE), 'utf8')) as { relay?: Partial<LegacyRelayChoice> | null };
     const r = raw.relay;
     if (!r || (r.mode !== 'local' && r.mode !== 'lan' && r.mode !== 'url')) return null;
-    return { mode: r.mode, url: typeof r.url === 'string' ? r.url : null, fingerprint: typeof r.fingerprint === 'string' ? r.fingerprint : null };
+    return {
+      mode: r.mode,
+      url: typeof r.url === 'string' ? r.url : null,
+      fingerprint: typeof r.fingerprint === 'string' ? r.fingerprint : null,
+    };
   } catch {
     return null;
   }

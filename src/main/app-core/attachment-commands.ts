@@ -11,7 +11,13 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChatMessage, ConversationId } from '../../shared/domain.js';
-import { FILE_CHUNK_BYTES, MAX_FILE_BYTES, MAX_FILES, PREVIEWS_MAX_CHARS_PER_MESSAGE, type FileProgress } from '../../shared/attachments.js';
+import {
+  FILE_CHUNK_BYTES,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  PREVIEWS_MAX_CHARS_PER_MESSAGE,
+  type FileProgress,
+} from '../../shared/attachments.js';
 import type { EventName, Events } from '../../shared/ipc.js';
 import { AppError } from '../../shared/plain-errors.js';
 import { cleanName } from '../client/attachments/attachment-wire.js';
@@ -66,8 +72,13 @@ export class AttachmentCommands {
   }
 
   private stage(name: string, size: number): { uploadId: string } {
-    if (this.staged.size >= MAX_STAGED) throw new AppError('too-many-files', `At most ${MAX_STAGED} files can wait to be sent; send or remove some first.`);
-    if (size > MAX_FILE_BYTES) throw new AppError('file-too-large', `“${cleanName(name)}” is larger than 25 MiB, the most one file can be.`);
+    if (this.staged.size >= MAX_STAGED)
+      throw new AppError(
+        'too-many-files',
+        `At most ${MAX_STAGED} files can wait to be sent; send or remove some first.`,
+      );
+    if (size > MAX_FILE_BYTES)
+      throw new AppError('file-too-large', `“${cleanName(name)}” is larger than 25 MiB, the most one file can be.`);
     const uploadId = randomUUID();
     const dir = join(this.dir, uploadId);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -79,9 +90,12 @@ export class AttachmentCommands {
   private async append(uploadId: string, offset: number, data: string): Promise<{ received: number }> {
     const s = this.stagedFile(uploadId);
     const bytes = Buffer.from(data, 'base64');
-    if (offset !== s.written) throw new AppError('bad-arguments', `Expected the bytes from ${s.written}, got them from ${offset}.`);
-    if (bytes.length > FILE_CHUNK_BYTES) throw new AppError('bad-arguments', `A chunk holds at most ${FILE_CHUNK_BYTES} bytes.`);
-    if (s.written + bytes.length > s.size) throw new AppError('bad-arguments', 'More bytes than the file was said to have.');
+    if (offset !== s.written)
+      throw new AppError('bad-arguments', `Expected the bytes from ${s.written}, got them from ${offset}.`);
+    if (bytes.length > FILE_CHUNK_BYTES)
+      throw new AppError('bad-arguments', `A chunk holds at most ${FILE_CHUNK_BYTES} bytes.`);
+    if (s.written + bytes.length > s.size)
+      throw new AppError('bad-arguments', 'More bytes than the file was said to have.');
     const fh = await open(s.path, s.written === 0 ? 'w' : 'a', 0o600);
     try {
       await fh.write(bytes);
@@ -93,14 +107,28 @@ export class AttachmentCommands {
   }
 
   /** Uploads the staged files and sends them as one message; on failure they stay staged for Retry. */
-  private async send(sendId: string, conversationId: ConversationId, text: string, files: Array<{ uploadId: string; preview?: string }>): Promise<ChatMessage> {
+  private async send(
+    sendId: string,
+    conversationId: ConversationId,
+    text: string,
+    files: Array<{ uploadId: string; preview?: string }>,
+  ): Promise<ChatMessage> {
     const staged = files.map((f) => this.stagedFile(f.uploadId));
     const incomplete = staged.find((s) => s.written !== s.size);
     if (incomplete) throw new AppError('bad-arguments', 'A file has not been handed over whole yet.');
-    if (files.reduce((n, f) => n + (f.preview?.length ?? 0), 0) > PREVIEWS_MAX_CHARS_PER_MESSAGE) throw new AppError('bad-arguments', 'The image previews are too large for one message.');
-    const progress = staged.map((s, index) => byPercent((done, total) => this.d.emitProgress({ direction: 'up', id: sendId, index, done, total })));
+    if (files.reduce((n, f) => n + (f.preview?.length ?? 0), 0) > PREVIEWS_MAX_CHARS_PER_MESSAGE)
+      throw new AppError('bad-arguments', 'The image previews are too large for one message.');
+    const progress = staged.map((s, index) =>
+      byPercent((done, total) => this.d.emitProgress({ direction: 'up', id: sendId, index, done, total })),
+    );
     const m = this.d.messenger();
-    const { message } = await m.messages.sendFiles(conversationId, staged.map((s) => s.path), text, (i, done, total) => progress[i](done, total), files.map((f) => f.preview));
+    const { message } = await m.messages.sendFiles(
+      conversationId,
+      staged.map((s) => s.path),
+      text,
+      (i, done, total) => progress[i](done, total),
+      files.map((f) => f.preview),
+    );
     await this.discard(files.map((f) => f.uploadId));
     return withFiles(m.attachments, [message])[0];
   }
@@ -116,7 +144,10 @@ export class AttachmentCommands {
 
   private async save(messageId: string, index: number): Promise<{ handled: boolean; saved: boolean }> {
     if (!this.d.chooseSavePath) return { handled: false, saved: false };
-    const file = this.d.messenger().attachments.filesOf(messageId).find((f) => f.index === index);
+    const file = this.d
+      .messenger()
+      .attachments.filesOf(messageId)
+      .find((f) => f.index === index);
     if (!file) throw new AppError('not-found', 'That file is not in this message.');
     const dest = await this.d.chooseSavePath(file.name);
     if (dest === null) return { handled: true, saved: false };

@@ -51,7 +51,10 @@ export class EmbeddedRelay extends EventEmitter {
   }
 
   status(): EmbeddedRelayStatus {
-    return { ...this.current, lan: this.current.lan ? { ...this.current.lan, urls: [...this.current.lan.urls] } : null };
+    return {
+      ...this.current,
+      lan: this.current.lan ? { ...this.current.lan, urls: [...this.current.lan.urls] } : null,
+    };
   }
 
   /** Starts (or restarts, when the mode differs) the relay; `port` 0 or null picks a free one. */
@@ -64,7 +67,8 @@ export class EmbeddedRelay extends EventEmitter {
       return await this.spawn(params.port ?? 0, params.lan);
     } catch (e) {
       // The remembered port may have been taken by something else meanwhile: take any.
-      if (params.port && e instanceof RelayStartError && /already in use/.test(e.message)) return this.spawn(0, params.lan);
+      if (params.port && e instanceof RelayStartError && /already in use/.test(e.message))
+        return this.spawn(0, params.lan);
       throw e;
     }
   }
@@ -103,16 +107,20 @@ export class EmbeddedRelay extends EventEmitter {
         clearTimeout(timer);
         const actualPort = Number(new URL(msg.url).port);
         // The LAN addresses are printed after the ready line; read them once they are there.
-        setTimeout(() => {
-          this.current = {
-            running: true,
-            url: msg.url,
-            port: actualPort,
-            lan: lan && msg.fingerprint256 ? { urls: lanUrls(stdout, msg.url), fingerprint: msg.fingerprint256 } : null,
-          };
-          this.emit('status', this.status());
-          resolve(this.status());
-        }, lan ? 50 : 0);
+        setTimeout(
+          () => {
+            this.current = {
+              running: true,
+              url: msg.url,
+              port: actualPort,
+              lan:
+                lan && msg.fingerprint256 ? { urls: lanUrls(stdout, msg.url), fingerprint: msg.fingerprint256 } : null,
+            };
+            this.emit('status', this.status());
+            resolve(this.status());
+          },
+          lan ? 50 : 0,
+        );
       });
 
       child.once('exit', (code, signal) => {
@@ -157,7 +165,13 @@ export class EmbeddedRelay extends EventEmitter {
 function lanUrls(stdout: string, localUrl: string): string[] {
   const lines = stdout.split('\n');
   const at = lines.findIndex((l) => l.startsWith('reach this relay at'));
-  const urls = at < 0 ? [] : lines.slice(at + 1).filter((l) => /^\s+https?:\/\//.test(l)).map((l) => l.trim());
+  const urls =
+    at < 0
+      ? []
+      : lines
+          .slice(at + 1)
+          .filter((l) => /^\s+https?:\/\//.test(l))
+          .map((l) => l.trim());
   // Loopback is of no use to a neighbour: list the network addresses first.
   const remote = urls.filter((u) => !/\/\/(127\.|localhost|\[::1\])/.test(u));
   return remote.length ? remote : urls.length ? urls : [localUrl];
@@ -169,5 +183,7 @@ function lastLine(text: string): string {
 
 function startFailure(stderr: string): string {
   const line = lastLine(stderr).replace(/^relay: (could not start: )?/, '');
-  return line ? `The relay on this computer could not start: ${line}` : 'The relay on this computer stopped while starting.';
+  return line
+    ? `The relay on this computer could not start: ${line}`
+    : 'The relay on this computer stopped while starting.';
 }

@@ -45,26 +45,70 @@ export function profile(root: string, name: string, worker: StoreWorker | null) 
   const dbKey = randomBytes(32);
   const store = LocalStore.open(file, { key: Buffer.from(dbKey) });
   const offThread = worker ? { worker, profile: async () => ({ file, key: Buffer.from(dbKey) }) } : undefined;
-  const backups = new Backups({ store, profileDir: dir, attachments: { archiveFiles: async () => files }, wallet: () => WALLET, openStore: (f, key) => LocalStore.open(f, { key }), offThread });
-  const history = archiveSink({ store, files: async () => files, wallet: () => WALLET, tempDir: join(dir, 'history'), offThread });
+  const backups = new Backups({
+    store,
+    profileDir: dir,
+    attachments: { archiveFiles: async () => files },
+    wallet: () => WALLET,
+    openStore: (f, key) => LocalStore.open(f, { key }),
+    offThread,
+  });
+  const history = archiveSink({
+    store,
+    files: async () => files,
+    wallet: () => WALLET,
+    tempDir: join(dir, 'history'),
+    offThread,
+  });
   return { store, files, backups, history };
 }
 
 export async function fill(store: LocalStore, files: ArchiveFiles, total: number): Promise<void> {
   const peers = Array.from({ length: CONVERSATIONS }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'));
-  const words = ['relay', 'backup', 'lunch', 'tomorrow', 'the', 'a', 'meeting', 'photo', 'café', 'train', 'late', 'yes', 'no', 'maybe'];
+  const words = [
+    'relay',
+    'backup',
+    'lunch',
+    'tomorrow',
+    'the',
+    'a',
+    'meeting',
+    'photo',
+    'café',
+    'train',
+    'late',
+    'yes',
+    'no',
+    'maybe',
+  ];
   const start = Date.UTC(2025, 0, 1);
   let seed = 7;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let i = 0; i < total; i += 1_000) {
     const batch: IncomingMessage[] = [];
     for (let j = i; j < Math.min(total, i + 1_000); j++) {
       const peer = peers[j % CONVERSATIONS];
       const at = new Date(start + j * 60_000).toISOString();
-      const text = Array.from({ length: 3 + Math.floor(rnd() * 22) }, () => words[Math.floor(rnd() * words.length)]).join(' ');
+      const text = Array.from(
+        { length: 3 + Math.floor(rnd() * 22) },
+        () => words[Math.floor(rnd() * words.length)],
+      ).join(' ');
       batch.push({
-        id: globalThis.crypto.randomUUID(), envelopeId: globalThis.crypto.randomUUID(), conversationId: `direct:${peer}`, conversationKind: 'direct', peer, author: peer,
-        fromMe: false, kind: 'text', text, sentAt: at, receivedAt: at, routed: 'inbox', via: null, botName: null, isRequest: false,
+        id: globalThis.crypto.randomUUID(),
+        envelopeId: globalThis.crypto.randomUUID(),
+        conversationId: `direct:${peer}`,
+        conversationKind: 'direct',
+        peer,
+        author: peer,
+        fromMe: false,
+        kind: 'text',
+        text,
+        sentAt: at,
+        receivedAt: at,
+        routed: 'inbox',
+        via: null,
+        botName: null,
+        isRequest: false,
       });
     }
     store.applyIncoming(batch, [], Date.now());
@@ -75,8 +119,39 @@ export async function fill(store: LocalStore, files: ArchiveFiles, total: number
     const peer = peers[n % CONVERSATIONS];
     const id = globalThis.crypto.randomUUID();
     const at = new Date(start + (total + n) * 60_000).toISOString();
-    const ref = { blob: `b${n}`, key: '', nonce: '', name: `photo-${n}.jpg`, mime: 'image/jpeg', size: data.length, sha256: createHash('sha256').update(data).digest('hex') };
-    store.applyIncoming([{ id, envelopeId: id, conversationId: `direct:${peer}`, conversationKind: 'direct', peer, author: peer, fromMe: false, kind: 'text', text: '', sentAt: at, receivedAt: at, routed: 'inbox', via: null, botName: null, isRequest: false, files: [ref] }], [], Date.now());
+    const ref = {
+      blob: `b${n}`,
+      key: '',
+      nonce: '',
+      name: `photo-${n}.jpg`,
+      mime: 'image/jpeg',
+      size: data.length,
+      sha256: createHash('sha256').update(data).digest('hex'),
+    };
+    store.applyIncoming(
+      [
+        {
+          id,
+          envelopeId: id,
+          conversationId: `direct:${peer}`,
+          conversationKind: 'direct',
+          peer,
+          author: peer,
+          fromMe: false,
+          kind: 'text',
+          text: '',
+          sentAt: at,
+          receivedAt: at,
+          routed: 'inbox',
+          via: null,
+          botName: null,
+          isRequest: false,
+          files: [ref],
+        },
+      ],
+      [],
+      Date.now(),
+    );
     const out = files.create(id, 0);
     await out.write(data);
     await out.end();
@@ -99,7 +174,9 @@ export async function benchBackup(opts: BackupBenchOptions = {}): Promise<Record
     out[`${op}_${way}_ms`] = s.wall_ms;
     out[`${op}_${way}_loop_max_ms`] = Math.max(s.max_ms, s.probe_max_ms);
     out[`${op}_${way}_loop_p99_ms`] = Math.max(s.p99_ms, s.probe_p99_ms);
-    log(`backup bench: ${op} (${way}) in ${(s.wall_ms / 1000).toFixed(1)} s, loop delay max ${out[`${op}_${way}_loop_max_ms`]} ms, p99 ${out[`${op}_${way}_loop_p99_ms`]} ms`);
+    log(
+      `backup bench: ${op} (${way}) in ${(s.wall_ms / 1000).toFixed(1)} s, loop delay max ${out[`${op}_${way}_loop_max_ms`]} ms, p99 ${out[`${op}_${way}_loop_p99_ms`]} ms`,
+    );
   };
   try {
     const src = profile(root, 'source', worker);
@@ -109,7 +186,13 @@ export async function benchBackup(opts: BackupBenchOptions = {}): Promise<Record
     // (on a shared 2-core machine the thread is not always given a core when its timer is due)
     note('idle', '10s', (await watchStalls(() => new Promise((r) => setTimeout(r, 10_000)))).stalls);
     // the same profile, reached the old way: its own store on this thread
-    const oldWay = new Backups({ store: src.store, profileDir: join(root, 'source'), attachments: { archiveFiles: async () => src.files }, wallet: () => WALLET, openStore: (f, key) => LocalStore.open(f, { key }) });
+    const oldWay = new Backups({
+      store: src.store,
+      profileDir: join(root, 'source'),
+      attachments: { archiveFiles: async () => src.files },
+      wallet: () => WALLET,
+      openStore: (f, key) => LocalStore.open(f, { key }),
+    });
 
     const files = { old: join(root, 'old.relaybackup'), worker: join(root, 'worker.relaybackup') };
     note('backup', 'old', (await watchStalls(() => oldWay.export(files.old, PASSPHRASE))).stalls);

@@ -50,7 +50,22 @@ export async function benchBlobs(opts: BlobBenchOptions = {}): Promise<Figure[]>
   try {
     const file = join(dir, 'blob.bin');
     writeFileSync(file, randomBytes(BLOB_MIB * MIB));
-    const relay = await startBuilt('relay', ['--host', '127.0.0.1', '--port', '0', '--data', join(dir, 'relay'), '--rate-limit', '0', '--max-blob-storage-mib', '4096'], /^relay listening on (\S+)/);
+    const relay = await startBuilt(
+      'relay',
+      [
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--data',
+        join(dir, 'relay'),
+        '--rate-limit',
+        '0',
+        '--max-blob-storage-mib',
+        '4096',
+      ],
+      /^relay listening on (\S+)/,
+    );
     children.push(relay);
     const sink = await startTs(SINK_SERVER, [], /^blob sink listening on (\S+)/);
     children.push(sink);
@@ -63,14 +78,25 @@ export async function benchBlobs(opts: BlobBenchOptions = {}): Promise<Figure[]>
       await measure(raw, file, 1);
       const r = await measure(viaRelay, file, rounds);
       const c = await measure(raw, file, rounds);
-      log(`blobs: relay up ${r.up.toFixed(0)} / down ${r.down.toFixed(0)} MiB/s; bare server up ${c.up.toFixed(0)} / down ${c.down.toFixed(0)} MiB/s`);
+      log(
+        `blobs: relay up ${r.up.toFixed(0)} / down ${r.down.toFixed(0)} MiB/s; bare server up ${c.up.toFixed(0)} / down ${c.down.toFixed(0)} MiB/s`,
+      );
       const detail = `${BLOB_MIB} MiB blob, median of ${rounds}; upload answered after fsync + rename`;
       return [
         figure(SECTION, 'upload_relay', `upload ${BLOB_MIB} MiB through the relay`, r.up, 'MiB/s', { detail }),
-        figure(SECTION, 'upload_raw', `upload ${BLOB_MIB} MiB to a bare loopback server (ceiling)`, c.up, 'MiB/s', { detail }),
+        figure(SECTION, 'upload_raw', `upload ${BLOB_MIB} MiB to a bare loopback server (ceiling)`, c.up, 'MiB/s', {
+          detail,
+        }),
         figure(SECTION, 'upload_vs_raw', 'relay upload / ceiling', r.up / c.up, '×'),
         figure(SECTION, 'download_relay', `download ${BLOB_MIB} MiB through the relay`, r.down, 'MiB/s', { detail }),
-        figure(SECTION, 'download_raw', `download ${BLOB_MIB} MiB from a bare loopback server (ceiling)`, c.down, 'MiB/s', { detail }),
+        figure(
+          SECTION,
+          'download_raw',
+          `download ${BLOB_MIB} MiB from a bare loopback server (ceiling)`,
+          c.down,
+          'MiB/s',
+          { detail },
+        ),
         figure(SECTION, 'download_vs_raw', 'relay download / ceiling', r.down / c.down, '×'),
       ];
     } finally {

@@ -21,7 +21,10 @@ const PASSPHRASE = 'bench passphrase for the cli';
 
 async function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; stdout: string }> {
   const t0 = performance.now();
-  const done = await runToEnd(cmd, args, { cwd: root, env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, XDG_RUNTIME_DIR: undefined, ...env } });
+  const done = await runToEnd(cmd, args, {
+    cwd: root,
+    env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, XDG_RUNTIME_DIR: undefined, ...env },
+  });
   const ms = performance.now() - t0;
   if (done.code !== 0) throw new Error(`${args.join(' ')} exited ${done.code}: ${done.stderr.slice(-1000)}`);
   return { ms, stdout: done.stdout };
@@ -33,11 +36,17 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-export async function benchCli(opts: { quick?: boolean; log?: (line: string) => void } = {}): Promise<Record<string, number>> {
+export async function benchCli(
+  opts: { quick?: boolean; log?: (line: string) => void } = {},
+): Promise<Record<string, number>> {
   const log = opts.log ?? (() => undefined);
   const runs = opts.quick ? 3 : 7;
   const dir = mkdtempSync(join(tmpdir(), 'cli-bench-'));
-  const relay = await startBuilt('relay', ['--host', '127.0.0.1', '--port', '0', '--data', join(dir, 'relay'), '--rate-limit', '0'], /relay listening on (\S+)/);
+  const relay = await startBuilt(
+    'relay',
+    ['--host', '127.0.0.1', '--port', '0', '--data', join(dir, 'relay'), '--rate-limit', '0'],
+    /relay listening on (\S+)/,
+  );
   const client = binPath('client');
   const alice = join(dir, 'alice');
   const bob = join(dir, 'bob');
@@ -63,11 +72,28 @@ export async function benchCli(opts: { quick?: boolean; log?: (line: string) => 
     const whoami = await timed('whoami (built)', () => built(alice, 'whoami'));
     const send = await timed('send (built)', () => built(alice, 'send', '@bench_bob', 'hello from the bench'));
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const whoamiNpm = await timed('whoami (npm run client)', () => run(npm, ['run', '--silent', 'client', '--', '--profile', alice, 'whoami']));
-    const fromSource = await timed('whoami (source under tsx, no remembered unlock)', () =>
-      run(process.execPath, ['--import', 'tsx', 'src/main/client/cli/cli.ts', '--profile', alice, '--unlock-ttl', '0', 'whoami']),
+    const whoamiNpm = await timed('whoami (npm run client)', () =>
+      run(npm, ['run', '--silent', 'client', '--', '--profile', alice, 'whoami']),
     );
-    return { cli_whoami_ms: whoami, cli_send_ms: send, cli_init_ms: Math.round(median(inits)), cli_whoami_npm_ms: whoamiNpm, cli_whoami_from_source_ms: fromSource };
+    const fromSource = await timed('whoami (source under tsx, no remembered unlock)', () =>
+      run(process.execPath, [
+        '--import',
+        'tsx',
+        'src/main/client/cli/cli.ts',
+        '--profile',
+        alice,
+        '--unlock-ttl',
+        '0',
+        'whoami',
+      ]),
+    );
+    return {
+      cli_whoami_ms: whoami,
+      cli_send_ms: send,
+      cli_init_ms: Math.round(median(inits)),
+      cli_whoami_npm_ms: whoamiNpm,
+      cli_whoami_from_source_ms: fromSource,
+    };
   } finally {
     await relay.stop();
     rmSync(dir, { recursive: true, force: true });

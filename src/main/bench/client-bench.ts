@@ -54,7 +54,11 @@ export async function benchClient(opts: ClientBenchOptions = {}): Promise<Record
   const memberCount = opts.members ?? 100;
   const runs = opts.quick ? 3 : 9;
   const dir = mkdtempSync(join(tmpdir(), 'client-bench-'));
-  const relay = await startTs(RELAY_ENTRY, ['--host', '127.0.0.1', '--port', '0', '--data', join(dir, 'relay'), '--rate-limit', '0'], /relay listening on (\S+)/);
+  const relay = await startTs(
+    RELAY_ENTRY,
+    ['--host', '127.0.0.1', '--port', '0', '--data', join(dir, 'relay'), '--rate-limit', '0'],
+    /relay listening on (\S+)/,
+  );
   const url = relay.ready;
   let messenger: Messenger | null = null;
   try {
@@ -71,7 +75,9 @@ export async function benchClient(opts: ClientBenchOptions = {}): Promise<Record
     messenger = await Messenger.open({ profileDir: join(dir, 'sender'), autoSync: false, requestsPerMinute: 0 });
     const sender = await messenger.wallet.create({ passphrase: 'bench passphrase' });
     // members who allow the sender are added at once rather than invited (docs/protocol.md §12)
-    await inBatches(members.length, 10, (i) => callJson('PUT', `${url}/api/v1/contacts/${sender.address}`, members[i].apiKey));
+    await inBatches(members.length, 10, (i) =>
+      callJson('PUT', `${url}/api/v1/contacts/${sender.address}`, members[i].apiKey),
+    );
     await messenger.connectRelay({ mode: 'url', url });
     const group = await messenger.groups.create({ name: 'bench group', isPublic: false });
     for (const { address } of members) await messenger.groups.addMember({ groupId: group.id, member: address });
@@ -102,7 +108,12 @@ export async function benchClient(opts: ClientBenchOptions = {}): Promise<Record
     const sealRuns: number[] = [];
     for (let i = 0; i < runs; i++) {
       const t0 = performance.now();
-      await messenger.vault.sealMessage({ frame: 'group', groupId: group.id, message: { kind: 'text', text: 'seal only' }, recipients: deviceKeys.map((k) => ({ deviceKey: k })) });
+      await messenger.vault.sealMessage({
+        frame: 'group',
+        groupId: group.id,
+        message: { kind: 'text', text: 'seal only' },
+        recipients: deviceKeys.map((k) => ({ deviceKey: k })),
+      });
       sealRuns.push(performance.now() - t0);
     }
 

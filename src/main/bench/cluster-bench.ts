@@ -30,7 +30,15 @@ export interface ClusterBenchOptions {
   log?: (line: string) => void;
 }
 
-const CONFIG: RelayConfig = { ...DEFAULT_CONFIG, baseUrl: 'http://127.0.0.1', rateLimit: 0, minFreeDiskMib: 0, maxQueued: 100_000_000, maxQueuedMib: 1_048_576, maxRequestsPerPair: 100_000_000 };
+const CONFIG: RelayConfig = {
+  ...DEFAULT_CONFIG,
+  baseUrl: 'http://127.0.0.1',
+  rateLimit: 0,
+  minFreeDiskMib: 0,
+  maxQueued: 100_000_000,
+  maxQueuedMib: 1_048_576,
+  maxRequestsPerPair: 100_000_000,
+};
 
 interface Served {
   url: string;
@@ -38,7 +46,11 @@ interface Served {
   close(): Promise<void>;
 }
 
-async function serve(store: RelayStore, extra: Partial<Parameters<typeof createRelay>[0]>, close: () => Promise<void>): Promise<Served> {
+async function serve(
+  store: RelayStore,
+  extra: Partial<Parameters<typeof createRelay>[0]>,
+  close: () => Promise<void>,
+): Promise<Served> {
   const app = await createRelay({ store, config: CONFIG, ...extra });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
@@ -54,7 +66,15 @@ async function serve(store: RelayStore, extra: Partial<Parameters<typeof createR
 /** A node of the cluster; `doorbell: false` rings only its own held pulls (the doorbell's cost, measured). */
 async function clusterNode(databaseUrl: string, nodeId: string, doorbell = true): Promise<Served> {
   const node: ClusterNodeDeps = await openClusterNode(databaseUrl, { nodeId });
-  return serve(node.store, { doorbell: doorbell ? node.doorbell : new LocalDoorbell(), revocations: node.revocations, rateLimitStore: node.rateLimitStore }, () => node.close());
+  return serve(
+    node.store,
+    {
+      doorbell: doorbell ? node.doorbell : new LocalDoorbell(),
+      revocations: node.revocations,
+      rateLimitStore: node.rateLimitStore,
+    },
+    () => node.close(),
+  );
 }
 
 /**
@@ -69,14 +89,34 @@ const roundOptions = (what: string, rounds: number, log?: (line: string) => void
   rounds,
   stealLimit: STEAL_LIMIT,
   retries: 4,
-  onRound: log && ((steal, kept) => log(`${what}: a round with ${(steal * 100).toFixed(1)} % stolen, ${kept ? 'kept' : 'measured again'}`)),
+  onRound:
+    log &&
+    ((steal, kept) =>
+      log(`${what}: a round with ${(steal * 100).toFixed(1)} % stolen, ${kept ? 'kept' : 'measured again'}`)),
 });
 const mean = (xs: number[]) => xs.reduce((t, x) => t + x, 0) / xs.length;
 
 /** Single-envelope sends spread over `urls`, the connections split between them. */
-async function sends(urls: string[], bodies: string[], apiKey: string, connections: number, seconds: number): Promise<number> {
-  const runs: LoadResult[] = await Promise.all(urls.map((url) => postLoad({ url: `${url}/api/v1/envelopes`, bodies, apiKey, connections: Math.max(1, connections / urls.length), duration: seconds })));
-  for (const r of runs) if (r.non2xx > 0 || r.errors > 0) throw new Error(`sends: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
+async function sends(
+  urls: string[],
+  bodies: string[],
+  apiKey: string,
+  connections: number,
+  seconds: number,
+): Promise<number> {
+  const runs: LoadResult[] = await Promise.all(
+    urls.map((url) =>
+      postLoad({
+        url: `${url}/api/v1/envelopes`,
+        bodies,
+        apiKey,
+        connections: Math.max(1, connections / urls.length),
+        duration: seconds,
+      }),
+    ),
+  );
+  for (const r of runs)
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`sends: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
   return runs.reduce((t, r) => t + r.rate, 0);
 }
 
@@ -89,8 +129,14 @@ async function sends(urls: string[], bodies: string[], apiKey: string, connectio
 async function pullTimes(url: string, apiKey: string, seconds: number): Promise<number[]> {
   const times: number[] = [];
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
-    const run = autocannon({ url: `${url}/api/v1/envelopes?limit=100`, connections: 1, duration: seconds, headers: { authorization: `Bearer ${apiKey}` } }, (err, result) =>
-      err ? reject(err as Error) : resolve(result),
+    const run = autocannon(
+      {
+        url: `${url}/api/v1/envelopes?limit=100`,
+        connections: 1,
+        duration: seconds,
+        headers: { authorization: `Bearer ${apiKey}` },
+      },
+      (err, result) => (err ? reject(err as Error) : resolve(result)),
     );
     run.on('response', (_client, statusCode, _bytes, ms) => {
       if (statusCode >= 200 && statusCode < 300) times.push(ms);
@@ -148,7 +194,14 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
     const clusterRate = mean(sendRounds.b);
     add(SECTION, 'sends_sqlite', 'single-envelope sends, one SQLite relay', sqliteRate, 'req/s');
     add(SECTION, 'sends_cluster', 'single-envelope sends, two nodes on one PostgreSQL', clusterRate, 'req/s');
-    add(SECTION, 'sends_ratio', 'cluster sends / SQLite sends (2 cores: overhead, not scaling)', clusterRate / sqliteRate, '×', { target: { op: '>=', value: 0.5 }, detail: describeRounds(sendRounds, STEAL_LIMIT) });
+    add(
+      SECTION,
+      'sends_ratio',
+      'cluster sends / SQLite sends (2 cores: overhead, not scaling)',
+      clusterRate / sqliteRate,
+      '×',
+      { target: { op: '>=', value: 0.5 }, detail: describeRounds(sendRounds, STEAL_LIMIT) },
+    );
 
     // (2) pull p99 of a 100-envelope page (the readers' inboxes hold thousands by now). Each
     // relay's pulls warmed up first and the sides in turn, as for the sends: measured once each,
@@ -166,11 +219,27 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
     const [sqliteSorted, clusterSorted] = [sortedCopy(sqlitePulls), sortedCopy(clusterPulls)];
     const sqlitePull = percentile(sqliteSorted, 0.99);
     const clusterPull = percentile(clusterSorted, 0.99);
-    add(SECTION, 'pull_p50_sqlite', 'inbox pull p50, 100 envelopes, SQLite', percentile(sqliteSorted, 0.5), 'ms', { detail: `${sqlitePulls.length} pulls` });
-    add(SECTION, 'pull_p50_cluster', 'inbox pull p50, 100 envelopes, a cluster node', percentile(clusterSorted, 0.5), 'ms', { detail: `${clusterPulls.length} pulls` });
+    add(SECTION, 'pull_p50_sqlite', 'inbox pull p50, 100 envelopes, SQLite', percentile(sqliteSorted, 0.5), 'ms', {
+      detail: `${sqlitePulls.length} pulls`,
+    });
+    add(
+      SECTION,
+      'pull_p50_cluster',
+      'inbox pull p50, 100 envelopes, a cluster node',
+      percentile(clusterSorted, 0.5),
+      'ms',
+      { detail: `${clusterPulls.length} pulls` },
+    );
     add(SECTION, 'pull_p99_sqlite', 'inbox pull p99, 100 envelopes, SQLite', sqlitePull, 'ms');
     add(SECTION, 'pull_p99_cluster', 'inbox pull p99, 100 envelopes, a cluster node', clusterPull, 'ms');
-    add(SECTION, 'pull_p99_ratio', 'cluster pull p99 / SQLite pull p99', clusterPull / Math.max(sqlitePull, 0.001), '×', { target: { op: '<=', value: 2 }, detail: describeRounds(pullRounds, STEAL_LIMIT) });
+    add(
+      SECTION,
+      'pull_p99_ratio',
+      'cluster pull p99 / SQLite pull p99',
+      clusterPull / Math.max(sqlitePull, 0.001),
+      '×',
+      { target: { op: '<=', value: 2 }, detail: describeRounds(pullRounds, STEAL_LIMIT) },
+    );
 
     // (3) cross-node wake: a pull held on B, a send on A; from the send's 200 to the pull's answer.
     // In rounds of 50, each beside 50 bare NOTIFYs heard on another connection (the machine's floor
@@ -183,7 +252,9 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
     const wakeTimes = async (count: number): Promise<number[]> => {
       const latencies: number[] = [];
       for (let i = 0; i < count; i++) {
-        const held = fetch(`${b.url}/api/v1/envelopes?wait=25`, { headers: { authorization: `Bearer ${sleeper.apiKey}` } }).then(async (r) => {
+        const held = fetch(`${b.url}/api/v1/envelopes?wait=25`, {
+          headers: { authorization: `Bearer ${sleeper.apiKey}` },
+        }).then(async (r) => {
           const body = (await r.json()) as { envelopes: Array<{ id: string }> };
           return { at: performance.now(), ids: body.envelopes.map((e) => e.id) };
         });
@@ -210,10 +281,28 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
     ).finally(() => hop.close());
     const latencies = sortedCopy(wakeRounds.a.flat());
     const hops = sortedCopy(wakeRounds.b.flat());
-    add(SECTION, 'wake_p50', 'cross-node wake, send 200 → held pull answered, p50', percentile(latencies, 0.5), 'ms', { target: { op: '<=', value: 15 } });
-    add(SECTION, 'wake_p99', 'cross-node wake, p99', percentile(latencies, 0.99), 'ms', { target: { op: '<=', value: 60 }, detail: `${latencies.length} wakes; ${describeRounds(wakeRounds, STEAL_LIMIT)}` });
-    add(SECTION, 'notify_hop_p50', 'baseline: a bare NOTIFY heard on another connection, p50', percentile(hops, 0.5), 'ms', { detail: `${hops.length} hops, in turn with the wakes` });
-    add(SECTION, 'notify_hop_p99', 'baseline: a bare NOTIFY heard on another connection, p99', percentile(hops, 0.99), 'ms');
+    add(SECTION, 'wake_p50', 'cross-node wake, send 200 → held pull answered, p50', percentile(latencies, 0.5), 'ms', {
+      target: { op: '<=', value: 15 },
+    });
+    add(SECTION, 'wake_p99', 'cross-node wake, p99', percentile(latencies, 0.99), 'ms', {
+      target: { op: '<=', value: 60 },
+      detail: `${latencies.length} wakes; ${describeRounds(wakeRounds, STEAL_LIMIT)}`,
+    });
+    add(
+      SECTION,
+      'notify_hop_p50',
+      'baseline: a bare NOTIFY heard on another connection, p50',
+      percentile(hops, 0.5),
+      'ms',
+      { detail: `${hops.length} hops, in turn with the wakes` },
+    );
+    add(
+      SECTION,
+      'notify_hop_p99',
+      'baseline: a bare NOTIFY heard on another connection, p99',
+      percentile(hops, 0.99),
+      'ms',
+    );
 
     // (4) the doorbell's cost: two fresh pairs of nodes, each on its own new database, one pair
     // ringing over NOTIFY and the other each node ringing only itself; both set up and warmed up

@@ -20,7 +20,12 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { nodeSealer } from '../vault/sealer-node.js';
-import { hashPersonalMessage, recoverPersonalSigner, signPersonalMessage, walletFromPrivateKey } from '../vault/wallet.js';
+import {
+  hashPersonalMessage,
+  recoverPersonalSigner,
+  signPersonalMessage,
+  walletFromPrivateKey,
+} from '../vault/wallet.js';
 import { recoverPublicKey } from '../vault/public-key-recovery.js';
 
 /**
@@ -55,10 +60,24 @@ interface NativeOpenInput {
 }
 
 function nativePipeline(recipientPublic: Buffer, recipientPrivate: Buffer) {
-  const R = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: recipientPublic.toString('base64url') }, format: 'jwk' });
-  const r = createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', x: recipientPublic.toString('base64url'), d: recipientPrivate.toString('base64url') }, format: 'jwk' });
+  const R = createPublicKey({
+    key: { kty: 'OKP', crv: 'X25519', x: recipientPublic.toString('base64url') },
+    format: 'jwk',
+  });
+  const r = createPrivateKey({
+    key: {
+      kty: 'OKP',
+      crv: 'X25519',
+      x: recipientPublic.toString('base64url'),
+      d: recipientPrivate.toString('base64url'),
+    },
+    format: 'jwk',
+  });
   const seal = (frame: Buffer): NativeOpenInput => {
-    const pair = generateKeyPairSync('x25519', { publicKeyEncoding: { format: 'jwk' } } as never) as unknown as { publicKey: JsonWebKey; privateKey: KeyObject };
+    const pair = generateKeyPairSync('x25519', { publicKeyEncoding: { format: 'jwk' } } as never) as unknown as {
+      publicKey: JsonWebKey;
+      privateKey: KeyObject;
+    };
     const E = Buffer.from(pair.publicKey.x as string, 'base64url');
     const s = diffieHellman({ privateKey: pair.privateKey, publicKey: R });
     const k = Buffer.from(hkdfSync('sha256', s, Buffer.concat([E, recipientPublic]), INFO, 32));
@@ -68,7 +87,10 @@ function nativePipeline(recipientPublic: Buffer, recipientPrivate: Buffer) {
     return { E, n, c };
   };
   const open = ({ E, n, c }: NativeOpenInput): Buffer => {
-    const pub = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: Buffer.from(E).toString('base64url') }, format: 'jwk' });
+    const pub = createPublicKey({
+      key: { kty: 'OKP', crv: 'X25519', x: Buffer.from(E).toString('base64url') },
+      format: 'jwk',
+    });
     const s = diffieHellman({ privateKey: r, publicKey: pub });
     const k = Buffer.from(hkdfSync('sha256', s, Buffer.concat([E, recipientPublic]), INFO, 32));
     const d = createDecipheriv('aes-256-gcm', k, n);
@@ -87,7 +109,8 @@ function noblePipeline(recipientPublic: Uint8Array, recipientPrivate: Uint8Array
     const n = randomBytes(12);
     return { E, n, c: gcm(key(x25519.getSharedSecret(e, recipientPublic), E), n).encrypt(frame) };
   };
-  const open = ({ E, n, c }: NativeOpenInput): Uint8Array => gcm(key(x25519.getSharedSecret(recipientPrivate, E), E), n).decrypt(c);
+  const open = ({ E, n, c }: NativeOpenInput): Uint8Array =>
+    gcm(key(x25519.getSharedSecret(recipientPrivate, E), E), n).decrypt(c);
   return { seal, open };
 }
 
@@ -143,8 +166,21 @@ export async function benchCrypto(options: CryptoBenchOptions = {}): Promise<Rec
   const nobleSealed = noble.seal(frame);
   const fastSealed = nodeSealer.seal(recipient.publicKey, frame);
   // sanity: each variant must open what the others seal
-  const fastAsRaw = (f: typeof fastSealed): NativeOpenInput => ({ E: Buffer.from(f.ephemeralPublicKey, 'hex'), n: Buffer.from(f.nonce, 'base64'), c: Buffer.from(f.ciphertext, 'base64') });
-  const opened = [native.open(nobleSealed), noble.open(nativeSealed), noble.open(fastAsRaw(fastSealed)), nodeSealer.open(recipient.privateKey, { ephemeralPublicKey: Buffer.from(nobleSealed.E).toString('hex'), nonce: Buffer.from(nobleSealed.n).toString('base64'), ciphertext: Buffer.from(nobleSealed.c).toString('base64') })];
+  const fastAsRaw = (f: typeof fastSealed): NativeOpenInput => ({
+    E: Buffer.from(f.ephemeralPublicKey, 'hex'),
+    n: Buffer.from(f.nonce, 'base64'),
+    c: Buffer.from(f.ciphertext, 'base64'),
+  });
+  const opened = [
+    native.open(nobleSealed),
+    noble.open(nativeSealed),
+    noble.open(fastAsRaw(fastSealed)),
+    nodeSealer.open(recipient.privateKey, {
+      ephemeralPublicKey: Buffer.from(nobleSealed.E).toString('hex'),
+      nonce: Buffer.from(nobleSealed.n).toString('base64'),
+      ciphertext: Buffer.from(nobleSealed.c).toString('base64'),
+    }),
+  ];
   if (!opened.every((o) => Buffer.from(o).equals(frame))) throw new Error('the seal variants disagree');
 
   const wallet = walletFromPrivateKey('0x' + '42'.repeat(32));
@@ -152,8 +188,17 @@ export async function benchCrypto(options: CryptoBenchOptions = {}): Promise<Rec
   const signedHash = hashPersonalMessage(frame.toString('base64'));
   const signedBytes = Buffer.from(signed.slice(2), 'hex');
   // the same recovery on @noble: the baseline that keeps libsecp256k1 as the vault's secp256k1
-  const nobleRecover = () => secp256k1.Signature.fromBytes(signedBytes.subarray(0, 64), 'compact').addRecoveryBit(signedBytes[64] - 27).recoverPublicKey(signedHash).toBytes(false);
-  if (!Buffer.from(nobleRecover()).equals(Buffer.from(recoverPublicKey(signedHash, signedBytes.subarray(0, 64), (signedBytes[64] - 27) as 0 | 1)!))) throw new Error('the recoveries disagree');
+  const nobleRecover = () =>
+    secp256k1.Signature.fromBytes(signedBytes.subarray(0, 64), 'compact')
+      .addRecoveryBit(signedBytes[64] - 27)
+      .recoverPublicKey(signedHash)
+      .toBytes(false);
+  if (
+    !Buffer.from(nobleRecover()).equals(
+      Buffer.from(recoverPublicKey(signedHash, signedBytes.subarray(0, 64), (signedBytes[64] - 27) as 0 | 1)!),
+    )
+  )
+    throw new Error('the recoveries disagree');
 
   const samples: Record<string, number[]> = {};
   const add = (name: string, value: number) => (samples[name] ??= []).push(value);
@@ -177,7 +222,8 @@ export async function benchCrypto(options: CryptoBenchOptions = {}): Promise<Rec
   }
 
   const out: Record<string, number> = { frame_bytes: FRAME_BYTES, rounds };
-  for (const [name, values] of Object.entries(samples)) out[name] = name.endsWith('_ms') ? Math.round(median(values) * 10) / 10 : Math.round(median(values));
+  for (const [name, values] of Object.entries(samples))
+    out[name] = name.endsWith('_ms') ? Math.round(median(values) * 10) / 10 : Math.round(median(values));
   const ratio = (a: string, b: string) => Math.round((out[a] / out[b]) * 1000) / 1000;
   out.seal_fast_vs_native = ratio('seal_fast_ops_s', 'seal_native_ops_s');
   out.open_fast_vs_native = ratio('open_fast_ops_s', 'open_native_ops_s');

@@ -27,7 +27,10 @@ export interface DbcryptBenchOptions {
 const CONVERSATIONS = 10;
 const PAGE = 50;
 const PEERS = Array.from({ length: CONVERSATIONS }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'));
-const WORDS = 'the meeting moved to thursday so bring the draft and we can go over the numbers before lunch with everyone'.split(' ');
+const WORDS =
+  'the meeting moved to thursday so bring the draft and we can go over the numbers before lunch with everyone'.split(
+    ' ',
+  );
 
 function text(i: number): string {
   return Array.from({ length: 6 + (i % 18) }, (_, j) => WORDS[(i * 7 + j * 3) % WORDS.length]).join(' ');
@@ -37,26 +40,59 @@ function incoming(i: number): IncomingMessage {
   const peer = PEERS[i % CONVERSATIONS];
   const at = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
   return {
-    id: globalThis.crypto.randomUUID(), envelopeId: globalThis.crypto.randomUUID(), conversationId: `direct:${peer}`, conversationKind: 'direct', peer, author: peer,
-    fromMe: false, kind: 'text', text: text(i), sentAt: at, receivedAt: at, routed: 'inbox', via: null, botName: null, isRequest: false,
+    id: globalThis.crypto.randomUUID(),
+    envelopeId: globalThis.crypto.randomUUID(),
+    conversationId: `direct:${peer}`,
+    conversationKind: 'direct',
+    peer,
+    author: peer,
+    fromMe: false,
+    kind: 'text',
+    text: text(i),
+    sentAt: at,
+    receivedAt: at,
+    routed: 'inbox',
+    via: null,
+    botName: null,
+    isRequest: false,
   };
 }
 
-function measure(label: string, total: number, sends: number, key: Buffer | undefined, log: (l: string) => void): Record<string, number> {
+function measure(
+  label: string,
+  total: number,
+  sends: number,
+  key: Buffer | undefined,
+  log: (l: string) => void,
+): Record<string, number> {
   const dir = mkdtempSync(join(tmpdir(), `dbcrypt-bench-${label}-`));
   const file = join(dir, 'client.db');
   try {
     const store = LocalStore.open(file, { key });
     const t0 = performance.now();
-    for (let i = 0; i < total; i += 100) store.applyIncoming(Array.from({ length: Math.min(100, total - i) }, (_, j) => incoming(i + j)), [], Date.now());
+    for (let i = 0; i < total; i += 100)
+      store.applyIncoming(
+        Array.from({ length: Math.min(100, total - i) }, (_, j) => incoming(i + j)),
+        [],
+        Date.now(),
+      );
     const bulkMs = performance.now() - t0;
     const sendTimes: number[] = [];
     for (let i = 0; i < sends; i++) {
       const peer = PEERS[i % CONVERSATIONS];
       const t = performance.now();
       store.insertOutgoing({
-        id: globalThis.crypto.randomUUID(), conversationId: `direct:${peer}`, kind: 'direct', peer, author: PEERS[0], messageKind: 'text', text: text(i),
-        sentAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), payload: '{}', asRequest: false, nowMs: Date.now(),
+        id: globalThis.crypto.randomUUID(),
+        conversationId: `direct:${peer}`,
+        kind: 'direct',
+        peer,
+        author: PEERS[0],
+        messageKind: 'text',
+        text: text(i),
+        sentAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+        payload: '{}',
+        asRequest: false,
+        nowMs: Date.now(),
       });
       sendTimes.push(performance.now() - t);
     }
@@ -82,7 +118,9 @@ function measure(label: string, total: number, sends: number, key: Buffer | unde
       before = page[0].id;
     }
     s.close();
-    log(`dbcrypt bench (${label}): ${total} messages in ${(bulkMs / 1000).toFixed(2)} s, ${paging.length} pages read back`);
+    log(
+      `dbcrypt bench (${label}): ${total} messages in ${(bulkMs / 1000).toFixed(2)} s, ${paging.length} pages read back`,
+    );
     const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
     return {
       insert_per_1000_ms: (bulkMs / total) * 1000,
@@ -117,7 +155,9 @@ function fieldSealing(rounds: number): { seal_us: number; open_us: number } {
   return { seal_us: ((t1 - t0) / rounds) * 1000, open_us: ((t2 - t1) / rounds) * 1000 };
 }
 
-export async function benchDbcrypt(opts: DbcryptBenchOptions = {}): Promise<Record<string, number | Record<string, number>>> {
+export async function benchDbcrypt(
+  opts: DbcryptBenchOptions = {},
+): Promise<Record<string, number | Record<string, number>>> {
   const log = opts.log ?? (() => undefined);
   const total = opts.quick ? 2_000 : 10_000;
   const sends = opts.quick ? 50 : 200;

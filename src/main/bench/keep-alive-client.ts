@@ -29,7 +29,9 @@ export class KeepAliveClient {
           path,
           headers: {
             authorization: `Bearer ${this.apiKey}`,
-            ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+            ...(payload === undefined
+              ? {}
+              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
           },
         },
         (res) => {
@@ -37,7 +39,8 @@ export class KeepAliveClient {
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
-            if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`));
+            if ((res.statusCode ?? 0) >= 300)
+              reject(new Error(`${method} ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`));
             else resolve(JSON.parse(text) as T);
           });
           res.on('error', reject);

@@ -32,7 +32,11 @@ export class LeanHttpClient {
 
   /** The bytes of a request on this connection: keep-alive, Content-Length body when given. */
   request(method: string, path: string, headers: Record<string, string>, body?: string): Buffer {
-    const lines = [`${method} ${path} HTTP/1.1`, `host: ${this.url.host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `${method} ${path} HTTP/1.1`,
+      `host: ${this.url.host}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     if (body !== undefined) lines.push('content-type: application/json', `content-length: ${Buffer.byteLength(body)}`);
     return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), Buffer.from(body ?? '', 'utf8')]);
   }
@@ -95,7 +99,9 @@ export class LeanHttpClient {
       const head = this.#answer.toString('latin1', 0, at);
       const length = CONTENT_LENGTH.exec(head);
       if (!length) {
-        this.#settle(new Error(`the answer has no Content-Length (chunked answers are not supported here): ${head.slice(0, 300)}`));
+        this.#settle(
+          new Error(`the answer has no Content-Length (chunked answers are not supported here): ${head.slice(0, 300)}`),
+        );
         return false;
       }
       this.#headEnd = at + HEAD_END.length;

@@ -32,7 +32,11 @@ export async function benchLiveIdle(opts: LiveIdleOptions): Promise<Figure[]> {
   const children: Child[] = [];
   const clients: LeanHttpClient[] = [];
   try {
-    const relay = await startBuilt('relay', ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0'], /^relay listening on (\S+)/);
+    const relay = await startBuilt(
+      'relay',
+      ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0'],
+      /^relay listening on (\S+)/,
+    );
     children.push(relay);
     const echo = await startTs(ECHO_SERVER, [], /^echo listening on (\S+)/);
     children.push(echo);
@@ -68,26 +72,68 @@ export async function benchLiveIdle(opts: LiveIdleOptions): Promise<Figure[]> {
 
       const held = puller.send(pullReq).then(() => performance.now());
       await sleep(SETTLE_MS);
-      const sendReq = sending.request('POST', '/api/v1/envelopes', { authorization: `Bearer ${sender.apiKey}` }, sendBody());
+      const sendReq = sending.request(
+        'POST',
+        '/api/v1/envelopes',
+        { authorization: `Bearer ${sender.apiKey}` },
+        sendBody(),
+      );
       const t0 = performance.now();
       const answered = sending.send(sendReq).then(() => performance.now());
       const [pulledAt, sentAt] = await Promise.all([held, answered]);
-      if (sending.status() !== 200) throw new Error(`a send answered ${sending.status()}: ${sending.body().toString()}`);
+      if (sending.status() !== 200)
+        throw new Error(`a send answered ${sending.status()}: ${sending.body().toString()}`);
       if (puller.status() !== 200) throw new Error(`the held pull answered ${puller.status()}`);
       const { envelopes } = JSON.parse(puller.body().toString('utf8')) as { envelopes: { id: string }[] };
-      if (envelopes.length !== 1) throw new Error(`the held pull answered ${envelopes.length} envelopes, not the one sent`);
+      if (envelopes.length !== 1)
+        throw new Error(`the held pull answered ${envelopes.length} envelopes, not the one sent`);
       wake.push(pulledAt - t0);
       send.push(sentAt - t0);
-      await puller.send(puller.request('POST', '/api/v1/envelopes/ack', { authorization: `Bearer ${receiver.apiKey}` }, JSON.stringify({ ids: [envelopes[0].id] })));
+      await puller.send(
+        puller.request(
+          'POST',
+          '/api/v1/envelopes/ack',
+          { authorization: `Bearer ${receiver.apiKey}` },
+          JSON.stringify({ ids: [envelopes[0].id] }),
+        ),
+      );
       if (puller.status() !== 200) throw new Error(`an ack answered ${puller.status()}`);
     }
     for (const xs of [wake, send, echoed]) xs.sort((x, y) => x - y);
     const detail = `${opts.rounds} rounds on an idle relay, each: an echo, then a held pull and a send; ${SETTLE_MS} ms between the pull and the send`;
     const figures = [
-      figure(SECTION, 'idle.wake.p50', 'one held pull on an idle relay: send written → pull answered, p50', percentile(wake, 0.5), 'ms', { target: { op: '<=', value: 1 }, detail }),
-      figure(SECTION, 'idle.wake.p99', 'one held pull on an idle relay: send written → pull answered, p99', percentile(wake, 0.99), 'ms', { detail }),
-      figure(SECTION, 'idle.send.p50', "the send's own round trip, same loop, p50 (baseline)", percentile(send, 0.5), 'ms', { detail: `p99 ${percentile(send, 0.99).toFixed(2)} ms` }),
-      figure(SECTION, 'idle.echo.p50', 'bare node:http echo of a send-sized body, same loop, p50 (floor)', percentile(echoed, 0.5), 'ms', { detail: `p99 ${percentile(echoed, 0.99).toFixed(2)} ms` }),
+      figure(
+        SECTION,
+        'idle.wake.p50',
+        'one held pull on an idle relay: send written → pull answered, p50',
+        percentile(wake, 0.5),
+        'ms',
+        { target: { op: '<=', value: 1 }, detail },
+      ),
+      figure(
+        SECTION,
+        'idle.wake.p99',
+        'one held pull on an idle relay: send written → pull answered, p99',
+        percentile(wake, 0.99),
+        'ms',
+        { detail },
+      ),
+      figure(
+        SECTION,
+        'idle.send.p50',
+        "the send's own round trip, same loop, p50 (baseline)",
+        percentile(send, 0.5),
+        'ms',
+        { detail: `p99 ${percentile(send, 0.99).toFixed(2)} ms` },
+      ),
+      figure(
+        SECTION,
+        'idle.echo.p50',
+        'bare node:http echo of a send-sized body, same loop, p50 (floor)',
+        percentile(echoed, 0.5),
+        'ms',
+        { detail: `p99 ${percentile(echoed, 0.99).toFixed(2)} ms` },
+      ),
     ];
     return figures;
   } finally {

@@ -58,8 +58,26 @@ interface Plan {
   connections: number;
 }
 
-const FULL: Plan = { receivers: 10_000, workers: 4, concurrency: 32, wait: 25, rate: 1000, warmup: 3, seconds: 20, connections: 64 };
-const QUICK: Plan = { receivers: 200, workers: 2, concurrency: 8, wait: 5, rate: 100, warmup: 1, seconds: 3, connections: 8 };
+const FULL: Plan = {
+  receivers: 10_000,
+  workers: 4,
+  concurrency: 32,
+  wait: 25,
+  rate: 1000,
+  warmup: 3,
+  seconds: 20,
+  connections: 64,
+};
+const QUICK: Plan = {
+  receivers: 200,
+  workers: 2,
+  concurrency: 8,
+  wait: 5,
+  rate: 100,
+  warmup: 1,
+  seconds: 3,
+  connections: 8,
+};
 /** how long after the last send an envelope may still arrive and count as delivered */
 const GRACE_MS = 2000;
 
@@ -183,7 +201,15 @@ async function round(setup: Setup): Promise<Round> {
     const database = await setup.databaseArgs();
     for (let n = 0; n < nodes; n++) {
       const id = nodes === 2 ? ['--node-id', `node-${n}`] : [];
-      relays.push(await startBuilt('relay', ['--data', setup.dataDir(n), ...setup.relayArgs, ...database, ...id], /^relay listening on (\S+)/, 60_000, relayFlags()));
+      relays.push(
+        await startBuilt(
+          'relay',
+          ['--data', setup.dataDir(n), ...setup.relayArgs, ...database, ...id],
+          /^relay listening on (\S+)/,
+          60_000,
+          relayFlags(),
+        ),
+      );
     }
     const bases = relays.map((r) => r.ready);
     const pids = relays.map((r) => r.proc.pid!);
@@ -198,17 +224,32 @@ async function round(setup: Setup): Promise<Round> {
         const before = monotonicMs();
         const { at } = await w.ask({ type: 'clock' }, 'clock');
         const after = monotonicMs();
-        if (at < before || at > after) throw new Error(`a worker's monotonic clock (${at}) is not this process's (${before}–${after})`);
+        if (at < before || at > after)
+          throw new Error(`a worker's monotonic clock (${at}) is not this process's (${before}–${after})`);
         clockSlack = Math.min(clockSlack, after - before);
       }
     }
 
     // the receivers split over the processes, and over the nodes in turn
-    const to: Receiver[] = wallets.map((w, i) => ({ address: w.address, deviceKey: w.deviceKey, base: bases[i % bases.length] }));
-    log(`${to.length} receivers coming online over ${plan.wait} s (wait=${plan.wait}) on ${bases.join(', ')} from ${plan.workers} processes`);
+    const to: Receiver[] = wallets.map((w, i) => ({
+      address: w.address,
+      deviceKey: w.deviceKey,
+      base: bases[i % bases.length],
+    }));
+    log(
+      `${to.length} receivers coming online over ${plan.wait} s (wait=${plan.wait}) on ${bases.join(', ')} from ${plan.workers} processes`,
+    );
     await Promise.all(
       receiving.map((w, k) =>
-        w.ask({ type: 'receivers', who: to.flatMap((r, i) => (i % plan.workers === k ? [{ ...r, apiKey: wallets[i].apiKey }] : [])), wait: plan.wait, spreadMs: plan.wait * 1000 }, 'held'),
+        w.ask(
+          {
+            type: 'receivers',
+            who: to.flatMap((r, i) => (i % plan.workers === k ? [{ ...r, apiKey: wallets[i].apiKey }] : [])),
+            wait: plan.wait,
+            spreadMs: plan.wait * 1000,
+          },
+          'held',
+        ),
       ),
     );
     await sleep(2000);
@@ -225,8 +266,22 @@ async function round(setup: Setup): Promise<Round> {
     const w0 = monotonicMs();
     let peakRss = holdingRss.slice();
     const sampler = setInterval(() => (peakRss = pids.map((p, i) => Math.max(peakRss[i], memoryMiB(p).rss))), 250);
-    log(`${plan.rate} sends/s for ${plan.warmup} s of warm-up and ${plan.seconds} s measured to them in turn, through ${nodes === 2 ? 'either node' : 'the relay'}`);
-    const sent = await sending.ask({ type: 'send', bases, apiKey: sender.apiKey, to, rate: plan.rate, warmup: plan.warmup, seconds: plan.seconds, connections: plan.connections }, 'sent');
+    log(
+      `${plan.rate} sends/s for ${plan.warmup} s of warm-up and ${plan.seconds} s measured to them in turn, through ${nodes === 2 ? 'either node' : 'the relay'}`,
+    );
+    const sent = await sending.ask(
+      {
+        type: 'send',
+        bases,
+        apiKey: sender.apiKey,
+        to,
+        rate: plan.rate,
+        warmup: plan.warmup,
+        seconds: plan.seconds,
+        connections: plan.connections,
+      },
+      'sent',
+    );
     await sleep(GRACE_MS);
     clearInterval(sampler);
     const windowSeconds = (monotonicMs() - w0) / 1000;
@@ -239,14 +294,20 @@ async function round(setup: Setup): Promise<Round> {
     const reports = await Promise.all(receiving.map((w) => w.ask({ type: 'report' }, 'report')));
 
     const arrivals = new Map<string, number>();
-    for (const r of reports) for (const [id, at] of r.arrivals) arrivals.set(id, Math.min(at, arrivals.get(id) ?? Infinity));
-    const latenciesOf = (sends: Array<[string, number]>) => sends.filter(([id]) => arrivals.has(id)).map(([id, wrote]) => arrivals.get(id)! - wrote).sort((x, y) => x - y);
+    for (const r of reports)
+      for (const [id, at] of r.arrivals) arrivals.set(id, Math.min(at, arrivals.get(id) ?? Infinity));
+    const latenciesOf = (sends: Array<[string, number]>) =>
+      sends
+        .filter(([id]) => arrivals.has(id))
+        .map(([id, wrote]) => arrivals.get(id)! - wrote)
+        .sort((x, y) => x - y);
     const measured = sent.sends.filter(([, wrote]) => wrote >= sent.measuredFrom);
     const warmup = sent.sends.filter(([, wrote]) => wrote < sent.measuredFrom);
     for (const w of workers) w.stop();
     for (const r of relays) {
       const exit = await r.stop();
-      if (exit.code !== 0) throw new Error(`a relay did not exit cleanly on SIGTERM (code ${exit.code}, signal ${exit.signal})`);
+      if (exit.code !== 0)
+        throw new Error(`a relay did not exit cleanly on SIGTERM (code ${exit.code}, signal ${exit.signal})`);
     }
     return {
       latencies: latenciesOf(measured),
@@ -336,7 +397,9 @@ export async function benchLiveScale(opts: LiveScaleOptions = {}): Promise<Figur
       };
     }
     const { sender, receivers: wallets } = seeded!;
-    log(`${section}: ${plan.receivers} receivers written to the store in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `${section}: ${plan.receivers} receivers written to the store in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     const results: Round[] = [];
     for (let r = 0; r < rounds; r++) {
@@ -369,37 +432,84 @@ function figuresOf(section: string, plan: Plan, nodes: number, results: Round[],
     `${plan.receivers} held pulls (wait=${plan.wait}) on ${nodes === 1 ? 'one relay' : 'two nodes'}, ${plan.rate} sends/s asked for ${plan.seconds} s after ${plan.warmup} s of warm-up at that rate; ` +
     `generator: ${plan.workers} receiver processes and a sender; ${rounds}`;
   const figures = [
-    figure(section, 'p50', 'send written → held pull answered, p50', median(results.map(p50)), 'ms', { target: { op: '<=', value: 5 }, detail: `${conditions}; rounds: ${each(p50)} ms` }),
+    figure(section, 'p50', 'send written → held pull answered, p50', median(results.map(p50)), 'ms', {
+      target: { op: '<=', value: 5 },
+      detail: `${conditions}; rounds: ${each(p50)} ms`,
+    }),
     figure(section, 'p99', 'send written → held pull answered, p99', median(results.map(p99)), 'ms', {
       target: { op: '<=', value: nodes === 1 ? 25 : 50 },
       detail:
         `rounds: ${each(p99)} ms; worst ${each((r) => r.latencies[r.latencies.length - 1] ?? NaN, 0)} ms; ` +
         `the warm-up's (not counted): p99 ${each((r) => percentile(r.warmupLatencies, 0.99))} ms; clocks shown one within ${Math.max(...results.map((r) => r.clockSlack)).toFixed(2)} ms`,
     }),
-    figure(section, 'delivered', `delivered within ${GRACE_MS / 1000} s of the last send`, median(results.map(delivered)), '%', {
-      target: { op: '>=', value: 99.9 },
-      detail: `rounds: ${results.map((r) => `${arrivedAll(r)} of ${sentAll(r)}`).join(', ')} (the warm-up's included); receivers' failed requests ${each((r) => r.receiverFailures, 0)}${results.find((r) => r.firstError) ? ` (first: ${results.find((r) => r.firstError)!.firstError})` : ''}`,
-    }),
+    figure(
+      section,
+      'delivered',
+      `delivered within ${GRACE_MS / 1000} s of the last send`,
+      median(results.map(delivered)),
+      '%',
+      {
+        target: { op: '>=', value: 99.9 },
+        detail: `rounds: ${results.map((r) => `${arrivedAll(r)} of ${sentAll(r)}`).join(', ')} (the warm-up's included); receivers' failed requests ${each((r) => r.receiverFailures, 0)}${results.find((r) => r.firstError) ? ` (first: ${results.find((r) => r.firstError)!.firstError})` : ''}`,
+      },
+    ),
     figure(section, 'rate', 'sends achieved', median(results.map((r) => r.achieved)), 'req/s', {
       target: { op: '>=', value: plan.rate * 0.98, note: `${plan.rate}/s asked` },
       detail:
         `rounds: ${each((r) => r.achieved, 0)}; the sender's latest write behind its schedule ${each((r) => r.latestMs, 1)} ms; ` +
         `sends without a 200 ${each((r) => r.sendFailures, 0)}${results.find((r) => r.firstSendError) ? ` (first: ${results.find((r) => r.firstSendError)!.firstSendError})` : ''}`,
     }),
-    figure(section, 'rss', `relay RSS holding the pulls during the sends, peak${nodes === 2 ? ' of the larger node' : ''}`, median(results.map(rss)), 'MiB', {
-      target: { op: '<=', value: 250 },
-      detail: `rounds: ${each(rss, 0)} MiB; holding ${each((r) => r.holding, 0)} pulls before the sends: ${results.map((r) => r.holdingRss.map((x) => x.toFixed(0)).join(' / ')).join(', ')} MiB`,
-    }),
-    figure(section, 'relay_cpu', `relay CPU during the sends${nodes === 2 ? ', both nodes' : ''}`, median(results.map(relayCpu)), '% of a core', { detail: `rounds: ${each(relayCpu, 0)}` }),
-    figure(section, 'generator_cpu', 'load generator CPU during the sends, all its processes', median(results.map(genCpu)), '% of a core', {
-      detail: `rounds: ${each(genCpu, 0)}; of which the sender ${each((r) => r.genCpu[r.genCpu.length - 1] * 100, 0)}; pulls answered ${each((r) => r.pulls, 0)}`,
-    }),
+    figure(
+      section,
+      'rss',
+      `relay RSS holding the pulls during the sends, peak${nodes === 2 ? ' of the larger node' : ''}`,
+      median(results.map(rss)),
+      'MiB',
+      {
+        target: { op: '<=', value: 250 },
+        detail: `rounds: ${each(rss, 0)} MiB; holding ${each((r) => r.holding, 0)} pulls before the sends: ${results.map((r) => r.holdingRss.map((x) => x.toFixed(0)).join(' / ')).join(', ')} MiB`,
+      },
+    ),
+    figure(
+      section,
+      'relay_cpu',
+      `relay CPU during the sends${nodes === 2 ? ', both nodes' : ''}`,
+      median(results.map(relayCpu)),
+      '% of a core',
+      { detail: `rounds: ${each(relayCpu, 0)}` },
+    ),
+    figure(
+      section,
+      'generator_cpu',
+      'load generator CPU during the sends, all its processes',
+      median(results.map(genCpu)),
+      '% of a core',
+      {
+        detail: `rounds: ${each(genCpu, 0)}; of which the sender ${each((r) => r.genCpu[r.genCpu.length - 1] * 100, 0)}; pulls answered ${each((r) => r.pulls, 0)}`,
+      },
+    ),
     ...(nodes === 2
-      ? [figure(section, 'database_cpu', 'PostgreSQL CPU during the sends, all its processes', median(results.map((r) => r.dbCpu * 100)), '% of a core', { detail: `rounds: ${each((r) => r.dbCpu * 100, 0)}` })]
+      ? [
+          figure(
+            section,
+            'database_cpu',
+            'PostgreSQL CPU during the sends, all its processes',
+            median(results.map((r) => r.dbCpu * 100)),
+            '% of a core',
+            { detail: `rounds: ${each((r) => r.dbCpu * 100, 0)}` },
+          ),
+        ]
       : []),
-    figure(section, 'machine_cpu', `the whole machine busy during the sends (${availableParallelism()} cores: at most ${availableParallelism() * 100})`, median(results.map((r) => r.machineCpu * 100)), '% of a core', {
-      detail: `rounds: ${each((r) => r.machineCpu * 100, 0)}; /proc/stat, neither idle nor stolen; stolen by the hypervisor meanwhile ${each((r) => r.stolen * 100, 1)} % of the CPU time`,
-    }),
+    figure(
+      section,
+      'machine_cpu',
+      `the whole machine busy during the sends (${availableParallelism()} cores: at most ${availableParallelism() * 100})`,
+      median(results.map((r) => r.machineCpu * 100)),
+      '% of a core',
+      {
+        detail: `rounds: ${each((r) => r.machineCpu * 100, 0)}; /proc/stat, neither idle nor stolen; stolen by the hypervisor meanwhile ${each((r) => r.stolen * 100, 1)} % of the CPU time`,
+      },
+    ),
   ];
   if (quick) for (const f of figures) f.detail = `QUICK RUN${f.detail ? `; ${f.detail}` : ''}`;
   return figures;

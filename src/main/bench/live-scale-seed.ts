@@ -23,12 +23,26 @@ async function wallet(store: RelayStore, label: string, now: number): Promise<Se
   const deviceKey = hex(32);
   await store.addDevice({ publicKey: deviceKey, address, certificate: `0x${hex(65)}`, now });
   const { secret, hash, prefix } = mintSecret('api-key');
-  await store.insertApiKey({ id: randomUUID(), address, label, prefix, deviceKey, createdAt: now, lastUsedAt: null, revokedAt: null, hash });
+  await store.insertApiKey({
+    id: randomUUID(),
+    address,
+    label,
+    prefix,
+    deviceKey,
+    createdAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
+    hash,
+  });
   return { address, deviceKey, apiKey: secret };
 }
 
 /** A sender and `count` receivers who each allow it, `concurrency` wallets written at a time. */
-export async function seedWallets(store: RelayStore, count: number, concurrency: number): Promise<{ sender: SeededWallet; receivers: SeededWallet[] }> {
+export async function seedWallets(
+  store: RelayStore,
+  count: number,
+  concurrency: number,
+): Promise<{ sender: SeededWallet; receivers: SeededWallet[] }> {
   const now = Date.now();
   const sender = await wallet(store, 'bench sender', now);
   const receivers: SeededWallet[] = [];

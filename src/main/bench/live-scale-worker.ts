@@ -25,7 +25,16 @@ export type ToWorker =
   | { type: 'clock' }
   | { type: 'cpu' }
   | { type: 'receivers'; who: Array<Receiver & { apiKey: string }>; wait: number; spreadMs: number }
-  | { type: 'send'; bases: string[]; apiKey: string; to: Receiver[]; rate: number; warmup: number; seconds: number; connections: number }
+  | {
+      type: 'send';
+      bases: string[];
+      apiKey: string;
+      to: Receiver[];
+      rate: number;
+      warmup: number;
+      seconds: number;
+      connections: number;
+    }
   | { type: 'report' }
   | { type: 'stop' };
 
@@ -34,14 +43,23 @@ export type FromWorker =
   | { type: 'cpu'; micros: number; holding: number }
   | { type: 'held' }
   /** `measuredFrom`: the time after the warm-up; a send written before it is the warm-up's */
-  | { type: 'sent'; sends: Array<[string, number]>; failed: number; firstError: string | null; seconds: number; latestMs: number; measuredFrom: number }
+  | {
+      type: 'sent';
+      sends: Array<[string, number]>;
+      failed: number;
+      firstError: string | null;
+      seconds: number;
+      latestMs: number;
+      measuredFrom: number;
+    }
   | { type: 'report'; arrivals: Array<[string, number]>; pulls: number; failed: number; firstError: string | null }
   | { type: 'error'; message: string };
 
 const post = (m: FromWorker) => {
   if (process.connected) process.send!(m);
 };
-const describe = (e: unknown): string => (e instanceof Error ? `${e.stack ?? e.message}${e.cause ? `; cause: ${describe(e.cause)}` : ''}` : String(e));
+const describe = (e: unknown): string =>
+  e instanceof Error ? `${e.stack ?? e.message}${e.cause ? `; cause: ${describe(e.cause)}` : ''}` : String(e);
 // the bench has ended (or died): so does this process
 process.on('disconnect', () => process.exit(0));
 let stopped = false;
@@ -83,7 +101,11 @@ async function hold(base: string, apiKey: string, wait: number): Promise<void> {
   }
 }
 
-async function holdOn({ conn, host }: { conn: RawHttpConnection; host: string }, apiKey: string, wait: number): Promise<void> {
+async function holdOn(
+  { conn, host }: { conn: RawHttpConnection; host: string },
+  apiKey: string,
+  wait: number,
+): Promise<void> {
   const auth = { authorization: `Bearer ${apiKey}` };
   const pull = RawHttpConnection.request(host, 'GET', `/api/v1/envelopes?wait=${wait}`, auth);
   try {
@@ -102,7 +124,9 @@ async function holdOn({ conn, host }: { conn: RawHttpConnection; host: string },
       const { envelopes } = JSON.parse(answer.body.toString('utf8')) as { envelopes: Array<{ id: string }> };
       const ids = envelopes.map((e) => e.id);
       for (const id of ids) if (!arrivals.has(id)) arrivals.set(id, at);
-      const acked = await conn.send(RawHttpConnection.request(host, 'POST', '/api/v1/envelopes/ack', auth, JSON.stringify({ ids })));
+      const acked = await conn.send(
+        RawHttpConnection.request(host, 'POST', '/api/v1/envelopes/ack', auth, JSON.stringify({ ids })),
+      );
       if (acked.status !== 200) noteError(new Error(`an ack answered ${acked.status}`));
     }
   } finally {
@@ -143,7 +167,8 @@ async function send(m: Extract<ToWorker, { type: 'send' }>): Promise<void> {
     bodies.push({ base: m.bases[Math.floor(Math.random() * m.bases.length)], body: envelopeBody(to, keys, i) });
   }
   const free = new Map<string, Array<{ conn: RawHttpConnection; host: string }>>();
-  for (const base of m.bases) free.set(base, await Promise.all(Array.from({ length: m.connections }, () => openAt(base))));
+  for (const base of m.bases)
+    free.set(base, await Promise.all(Array.from({ length: m.connections }, () => openAt(base))));
   const sends: Array<[string, number]> = [];
   const inFlight: Promise<void>[] = [];
   let latest = 0;
@@ -162,7 +187,15 @@ async function send(m: Extract<ToWorker, { type: 'send' }>): Promise<void> {
       latest = Math.max(latest, wrote - (start + (i * 1000) / m.rate));
       inFlight.push(
         c.conn
-          .send(RawHttpConnection.request(c.host, 'POST', '/api/v1/envelopes', { authorization: `Bearer ${m.apiKey}` }, body))
+          .send(
+            RawHttpConnection.request(
+              c.host,
+              'POST',
+              '/api/v1/envelopes',
+              { authorization: `Bearer ${m.apiKey}` },
+              body,
+            ),
+          )
           .then((a) => {
             pool.push(c);
             if (a.status !== 200) throw new Error(`a send answered ${a.status}: ${a.body.toString('utf8', 0, 200)}`);
@@ -180,7 +213,15 @@ async function send(m: Extract<ToWorker, { type: 'send' }>): Promise<void> {
     await sleep(1);
   }
   await Promise.all(inFlight);
-  post({ type: 'sent', sends, failed, firstError, seconds: (monotonicMs() - start) / 1000, latestMs: latest, measuredFrom: start + m.warmup * 1000 });
+  post({
+    type: 'sent',
+    sends,
+    failed,
+    firstError,
+    seconds: (monotonicMs() - start) / 1000,
+    latestMs: latest,
+    measuredFrom: start + m.warmup * 1000,
+  });
 }
 
 process.on('message', (m: ToWorker) => {

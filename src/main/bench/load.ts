@@ -57,7 +57,9 @@ export async function postLoad(o: LoadOptions): Promise<LoadResult> {
 /** Fails loudly when a load run was not clean: a rate measured over errors means nothing. */
 export function assertClean(what: string, r: LoadResult): void {
   if (r.non2xx > 0 || r.errors > 0) {
-    throw new Error(`${what}: ${r.non2xx} non-2xx answers (${JSON.stringify(r.statusCodes)}) and ${r.errors} connection errors out of ${r.ok + r.non2xx}`);
+    throw new Error(
+      `${what}: ${r.non2xx} non-2xx answers (${JSON.stringify(r.statusCodes)}) and ${r.errors} connection errors out of ${r.ok + r.non2xx}`,
+    );
   }
 }
 
@@ -65,7 +67,8 @@ export function assertClean(what: string, r: LoadResult): void {
 export function combine(runs: LoadResult[]): LoadResult {
   const sum = (f: (r: LoadResult) => number) => runs.reduce((t, r) => t + f(r), 0);
   const statusCodes: Record<string, number> = {};
-  for (const r of runs) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  for (const r of runs)
+    for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
   const seconds = sum((r) => r.seconds);
   const ok = sum((r) => r.ok);
   return {

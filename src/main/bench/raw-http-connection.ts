@@ -29,7 +29,11 @@ export class RawHttpConnection {
 
   /** The bytes of a request: keep-alive (HTTP/1.1's default), a JSON body with its length when given. */
   static request(host: string, method: string, path: string, headers: Record<string, string>, body?: string): Buffer {
-    const lines = [`${method} ${path} HTTP/1.1`, `host: ${host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `${method} ${path} HTTP/1.1`,
+      `host: ${host}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     if (body !== undefined) lines.push('content-type: application/json', `content-length: ${Buffer.byteLength(body)}`);
     return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body ?? ''}`, 'utf8');
   }
@@ -75,7 +79,10 @@ export class RawHttpConnection {
       this.#end = this.#bodyStart + Number(length[1]);
     }
     if (this.#buffer.length < this.#end) return;
-    const answer = { status: Number(this.#buffer.toString('latin1', 9, 12)), body: this.#buffer.subarray(this.#bodyStart, this.#end) };
+    const answer = {
+      status: Number(this.#buffer.toString('latin1', 9, 12)),
+      body: this.#buffer.subarray(this.#bodyStart, this.#end),
+    };
     this.#buffer = this.#buffer.subarray(this.#end);
     this.#bodyStart = -1;
     this.#end = -1;

@@ -39,8 +39,30 @@ interface Plan {
   ackSeconds: number;
 }
 
-const FULL: Plan = { warmup: 1, seconds: 8, rounds: 4, connections: 96, batchConnections: 16, background: 100_000, pulls: 2_000, pullSeconds: 10, acks: 30_000, ackSeconds: 10 };
-const QUICK: Plan = { warmup: 0.5, seconds: 2, rounds: 2, connections: 64, batchConnections: 8, background: 10_000, pulls: 300, pullSeconds: 3, acks: 5_000, ackSeconds: 3 };
+const FULL: Plan = {
+  warmup: 1,
+  seconds: 8,
+  rounds: 4,
+  connections: 96,
+  batchConnections: 16,
+  background: 100_000,
+  pulls: 2_000,
+  pullSeconds: 10,
+  acks: 30_000,
+  ackSeconds: 10,
+};
+const QUICK: Plan = {
+  warmup: 0.5,
+  seconds: 2,
+  rounds: 2,
+  connections: 64,
+  batchConnections: 8,
+  background: 10_000,
+  pulls: 300,
+  pullSeconds: 3,
+  acks: 5_000,
+  ackSeconds: 3,
+};
 
 export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]> {
   const plan = opts.quick ? QUICK : FULL;
@@ -61,7 +83,20 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
     // (the quota check itself still runs on every send).
     const relay = await startBuilt(
       'relay',
-      ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0', '--max-queued', '100000000', '--max-queued-mib', '1048576'],
+      [
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--data',
+        dataDir,
+        '--rate-limit',
+        '0',
+        '--max-queued',
+        '100000000',
+        '--max-queued-mib',
+        '1048576',
+      ],
       /^relay listening on (\S+)/,
     );
     children.push(relay);
@@ -71,12 +106,24 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
 
     await sleep(1000);
     const idle = memoryMiB(pid);
-    add(SECTION, 'rss.idle', 'relay RSS, idle after start (built)', idle.rss, 'MiB', { target: { op: '<=', value: 80 } });
+    add(SECTION, 'rss.idle', 'relay RSS, idle after start (built)', idle.rss, 'MiB', {
+      target: { op: '<=', value: 80 },
+    });
     // the baseline: the same relay run from source under tsx, as before the build existed
     const sourceData = join(dataDir, 'from-source');
-    const fromSource = await startTs(RELAY_CLI, ['--host', '127.0.0.1', '--port', '0', '--data', sourceData, '--rate-limit', '0'], /^relay listening on (\S+)/);
+    const fromSource = await startTs(
+      RELAY_CLI,
+      ['--host', '127.0.0.1', '--port', '0', '--data', sourceData, '--rate-limit', '0'],
+      /^relay listening on (\S+)/,
+    );
     await sleep(1000);
-    add(SECTION, 'rss.idle_tsx', 'relay RSS, idle after start (from source under tsx, baseline)', memoryMiB(fromSource.proc.pid!).rss, 'MiB');
+    add(
+      SECTION,
+      'rss.idle_tsx',
+      'relay RSS, idle after start (from source under tsx, baseline)',
+      memoryMiB(fromSource.proc.pid!).rss,
+      'MiB',
+    );
     await fromSource.stop();
 
     // one sender, four recipients that accept it, and the caller whose inbox is pulled
@@ -92,9 +139,13 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
     // (a) the ceiling and (b) one envelope per request, with the same bodies, measured in
     // alternating rounds: this machine's speed drifts by ±20 % within a minute, and a ratio
     // of two figures taken at different moments measured the drift as much as the relay.
-    log(`(a) echo and (b) single sends: ${plan.connections} connections, ${plan.rounds} alternating rounds of ${plan.seconds / plan.rounds} s each`);
-    const echoLoad = (duration: number) => postLoad({ url: echo.ready, bodies: singles, connections: plan.connections, duration });
-    const sendLoad = (duration: number) => postLoad({ url: sendUrl, apiKey: alice.apiKey, bodies: singles, connections: plan.connections, duration });
+    log(
+      `(a) echo and (b) single sends: ${plan.connections} connections, ${plan.rounds} alternating rounds of ${plan.seconds / plan.rounds} s each`,
+    );
+    const echoLoad = (duration: number) =>
+      postLoad({ url: echo.ready, bodies: singles, connections: plan.connections, duration });
+    const sendLoad = (duration: number) =>
+      postLoad({ url: sendUrl, apiKey: alice.apiKey, bodies: singles, connections: plan.connections, duration });
     await echoLoad(plan.warmup);
     await sendLoad(plan.warmup);
     const aRounds: LoadResult[] = [];
@@ -107,7 +158,9 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
     const b = combine(bRounds);
     assertClean('echo', a);
     assertClean('single sends', b);
-    add(SECTION, 'echo', 'bare node:http JSON echo (ceiling)', a.rate, 'req/s', { detail: `${plan.connections} connections, ${a.seconds} s in ${plan.rounds} rounds, worst-round p99 ${a.latencyP99} ms` });
+    add(SECTION, 'echo', 'bare node:http JSON echo (ceiling)', a.rate, 'req/s', {
+      detail: `${plan.connections} connections, ${a.seconds} s in ${plan.rounds} rounds, worst-round p99 ${a.latencyP99} ms`,
+    });
     add(SECTION, 'send.single', 'single-envelope sends', b.rate, 'req/s', {
       target: { op: '>=', value: 0.5 * a.rate, note: '0.5 × echo' },
       detail: `${plan.connections} connections, ${b.seconds} s in ${plan.rounds} rounds (each after an echo round), worst-round p50 ${b.latencyP50} ms, p99 ${b.latencyP99} ms`,
@@ -119,8 +172,20 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
 
     // (c) 100 envelopes per request
     log(`(c) batch sends: ${plan.batchConnections} connections, ${plan.seconds} s`);
-    await postLoad({ url: sendUrl, apiKey: alice.apiKey, bodies: batches, connections: plan.batchConnections, duration: plan.warmup });
-    const c = await postLoad({ url: sendUrl, apiKey: alice.apiKey, bodies: batches, connections: plan.batchConnections, duration: plan.seconds });
+    await postLoad({
+      url: sendUrl,
+      apiKey: alice.apiKey,
+      bodies: batches,
+      connections: plan.batchConnections,
+      duration: plan.warmup,
+    });
+    const c = await postLoad({
+      url: sendUrl,
+      apiKey: alice.apiKey,
+      bodies: batches,
+      connections: plan.batchConnections,
+      duration: plan.seconds,
+    });
     assertClean('batch sends', c);
     add(SECTION, 'send.batch', 'envelopes in 100-envelope batches', c.rate * 100, 'env/s', {
       target: { op: '>=', value: 35_000 },
@@ -132,13 +197,23 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
     if (queued < plan.background) {
       const requests = Math.ceil((plan.background - queued) / 100);
       log(`topping the queue up from ${queued} with ${requests} batches`);
-      const top = await postLoad({ url: sendUrl, apiKey: alice.apiKey, bodies: batches, connections: plan.batchConnections, duration: 600, amount: requests });
+      const top = await postLoad({
+        url: sendUrl,
+        apiKey: alice.apiKey,
+        bodies: batches,
+        connections: plan.batchConnections,
+        duration: 600,
+        amount: requests,
+      });
       assertClean('top-up', top);
       queued = await queuedEnvelopes(dataDir);
     }
     const mine = envelopeBodies([{ address: carol.address, deviceKey: carol.deviceKey }], 1, 100)[0];
     const sent = (await callJson('POST', sendUrl, alice.apiKey, JSON.parse(mine))) as { results: { routed: string }[] };
-    if (sent.results.length !== 100 || sent.results.some((r) => r.routed !== 'inbox')) throw new Error(`the reader's 100 envelopes were not all routed inbox: ${JSON.stringify(sent.results.slice(0, 3))}`);
+    if (sent.results.length !== 100 || sent.results.some((r) => r.routed !== 'inbox'))
+      throw new Error(
+        `the reader's 100 envelopes were not all routed inbox: ${JSON.stringify(sent.results.slice(0, 3))}`,
+      );
 
     log(`(d) inbox pulls: ${plan.pulls} sequential, ${queued} envelopes queued for others`);
     const pull = await pullLatencies(base, carol, plan.pulls, plan.pullSeconds);
@@ -147,13 +222,19 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
     add(SECTION, 'pull.p99', 'inbox pull p99', pull.p99, 'ms', { target: { op: '<=', value: 3 }, detail });
     const sample = await callJson('GET', `${base}/api/v1/envelopes?limit=100`, carol.apiKey);
     const floor = await echoLatencies(echo.ready, sample, plan.pulls, plan.pullSeconds);
-    add(SECTION, 'pull.floor.p99', 'echo p99, pull-sized body sent and returned', floor.p99, 'ms', { detail: `same client loop against the echo server, p50 ${floor.p50.toFixed(2)} ms` });
+    add(SECTION, 'pull.floor.p99', 'echo p99, pull-sized body sent and returned', floor.p99, 'ms', {
+      detail: `same client loop against the echo server, p50 ${floor.p50.toFixed(2)} ms`,
+    });
 
     // (e) acks: a recipient drains its queue 500 at a time
     log(`(e) acks: up to ${plan.acks} envelopes`);
     const ack = await ackThroughput(base, others[0], plan.acks, plan.ackSeconds);
-    add(SECTION, 'ack', 'acked envelopes (500 ids per ack)', ack.ackRate, 'env/s', { detail: `${ack.acked} acked; time in ack requests only` });
-    add(SECTION, 'ack.drain', 'pull + ack drain', ack.drainRate, 'env/s', { detail: 'pull 500, ack them, repeat; one client' });
+    add(SECTION, 'ack', 'acked envelopes (500 ids per ack)', ack.ackRate, 'env/s', {
+      detail: `${ack.acked} acked; time in ack requests only`,
+    });
+    add(SECTION, 'ack.drain', 'pull + ack drain', ack.drainRate, 'env/s', {
+      detail: 'pull 500, ack them, repeat; one client',
+    });
 
     // (f) memory after the load
     const after = memoryMiB(pid);
@@ -162,7 +243,10 @@ export async function benchRelay(opts: RelayBenchOptions = {}): Promise<Figure[]
 
     const exit = await relay.stop();
     children.splice(children.indexOf(relay), 1);
-    if (exit.code !== 0) throw new Error(`the relay did not exit cleanly on SIGTERM (code ${exit.code}, signal ${exit.signal}): ${relay.stderr().slice(-1000)}`);
+    if (exit.code !== 0)
+      throw new Error(
+        `the relay did not exit cleanly on SIGTERM (code ${exit.code}, signal ${exit.signal}): ${relay.stderr().slice(-1000)}`,
+      );
     if (opts.quick) for (const f of figures) f.detail = `QUICK RUN${f.detail ? `; ${f.detail}` : ''}`;
     return figures;
   } finally {
@@ -184,17 +268,27 @@ async function queuedEnvelopes(dataDir: string): Promise<number> {
  * consume, and the echo returns what it was sent), so no answer goes unchecked and the loop
  * itself allocates nothing.
  */
-async function latencies(baseUrl: string, request: (c: LeanHttpClient) => Buffer, check: (body: Buffer) => void, maxCount: number, maxSeconds: number): Promise<{ count: number; p50: number; p99: number }> {
+async function latencies(
+  baseUrl: string,
+  request: (c: LeanHttpClient) => Buffer,
+  check: (body: Buffer) => void,
+  maxCount: number,
+  maxSeconds: number,
+): Promise<{ count: number; p50: number; p99: number }> {
   const client = new LeanHttpClient(new URL(baseUrl));
   await client.open();
   try {
     const bytes = request(client);
     await client.send(bytes);
-    if (client.status() !== 200) throw new Error(`the first answer was ${client.status()}: ${client.body().toString('utf8', 0, 300)}`);
+    if (client.status() !== 200)
+      throw new Error(`the first answer was ${client.status()}: ${client.body().toString('utf8', 0, 300)}`);
     const first = Buffer.from(client.body());
     check(first);
     const same = (i: number) => {
-      if (client.status() !== 200 || !client.body().equals(first)) throw new Error(`answer ${i} differs from the first (status ${client.status()}, ${client.body().length} bytes)`);
+      if (client.status() !== 200 || !client.body().equals(first))
+        throw new Error(
+          `answer ${i} differs from the first (status ${client.status()}, ${client.body().length} bytes)`,
+        );
     };
     for (let i = 0; i < 50; i++) {
       await client.send(bytes);
@@ -243,7 +337,12 @@ function echoLatencies(echoUrl: string, payload: unknown, maxCount: number, maxS
   );
 }
 
-async function ackThroughput(base: string, who: SignedIn, maxAcks: number, maxSeconds: number): Promise<{ acked: number; ackRate: number; drainRate: number }> {
+async function ackThroughput(
+  base: string,
+  who: SignedIn,
+  maxAcks: number,
+  maxSeconds: number,
+): Promise<{ acked: number; ackRate: number; drainRate: number }> {
   const client = new KeepAliveClient(base, who.apiKey);
   try {
     let acked = 0;
@@ -254,7 +353,9 @@ async function ackThroughput(base: string, who: SignedIn, maxAcks: number, maxSe
       const { envelopes } = await client.call<{ envelopes: { id: string }[] }>('GET', '/api/v1/envelopes?limit=500');
       if (envelopes.length === 0) break;
       const t = performance.now();
-      const r = await client.call<{ acked: number }>('POST', '/api/v1/envelopes/ack', { ids: envelopes.map((e) => e.id) });
+      const r = await client.call<{ acked: number }>('POST', '/api/v1/envelopes/ack', {
+        ids: envelopes.map((e) => e.id),
+      });
       ackMs += performance.now() - t;
       if (r.acked !== envelopes.length) throw new Error(`acked ${r.acked} of ${envelopes.length} own envelopes`);
       acked += r.acked;

@@ -20,7 +20,14 @@ export interface Figure {
   detail?: string;
 }
 
-export function figure(section: string, key: string, label: string, value: number, unit: string, extra: { target?: Target; detail?: string } = {}): Figure {
+export function figure(
+  section: string,
+  key: string,
+  label: string,
+  value: number,
+  unit: string,
+  extra: { target?: Target; detail?: string } = {},
+): Figure {
   const f: Figure = { section, key: `${section}.${key}`, label, value, unit, ...extra };
   if (extra.target) f.pass = extra.target.op === '>=' ? value >= extra.target.value : value <= extra.target.value;
   return f;
@@ -43,7 +50,11 @@ export function table(figures: Figure[]): string {
   ]);
   const head = ['section', 'figure', 'value', 'target', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 

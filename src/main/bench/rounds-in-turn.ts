@@ -32,7 +32,11 @@ export interface RoundsResult<A, B> {
   keptOverLimit: number;
 }
 
-export async function roundsInTurn<A, B>(opts: RoundsOptions, measureA: () => Promise<A>, measureB: () => Promise<B>): Promise<RoundsResult<A, B>> {
+export async function roundsInTurn<A, B>(
+  opts: RoundsOptions,
+  measureA: () => Promise<A>,
+  measureB: () => Promise<B>,
+): Promise<RoundsResult<A, B>> {
   const meter = opts.meter ?? readCpuTimes;
   const result: RoundsResult<A, B> = { a: [], b: [], remeasured: 0, droppedSteal: 0, keptSteal: 0, keptOverLimit: 0 };
   const timed = async <T>(measure: () => Promise<T>): Promise<{ value: T; steal: number }> => {
@@ -71,7 +75,8 @@ const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 /** What a figure's reader should know of how its rounds went, e.g. for its `detail`. */
 export function describeRounds(r: RoundsResult<unknown, unknown>, limit: number): string {
   const parts = [`${r.a.length} rounds a side, CPU stolen ≤ ${percent(r.keptSteal)}`];
-  if (r.remeasured > 0) parts.push(`${r.remeasured} measured again (stolen up to ${percent(r.droppedSteal)}, limit ${percent(limit)})`);
+  if (r.remeasured > 0)
+    parts.push(`${r.remeasured} measured again (stolen up to ${percent(r.droppedSteal)}, limit ${percent(limit)})`);
   if (r.keptOverLimit > 0) parts.push(`${r.keptOverLimit} kept over the limit: retries ran out`);
   return parts.join('; ');
 }

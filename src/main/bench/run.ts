@@ -28,7 +28,10 @@ export const SECTIONS: BenchSection[] = [
   { name: 'relay', load: async () => (ctx) => benchRelay({ quick: ctx.quick, log: ctx.log }) },
   {
     name: 'live',
-    load: () => optionalSection('live', './live-bench.ts', 'benchLive', { options: (ctx) => ({ quick: ctx.quick, log: ctx.log }) }),
+    load: () =>
+      optionalSection('live', './live-bench.ts', 'benchLive', {
+        options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
+      }),
   },
   {
     name: 'live-scale',
@@ -59,7 +62,10 @@ export const SECTIONS: BenchSection[] = [
   },
   {
     name: 'blobs',
-    load: () => optionalSection('blobs', './blob-bench.ts', 'benchBlobs', { options: (ctx) => ({ quick: ctx.quick, log: ctx.log }) }),
+    load: () =>
+      optionalSection('blobs', './blob-bench.ts', 'benchBlobs', {
+        options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
+      }),
   },
   {
     name: 'crypto',
@@ -90,7 +96,10 @@ export const SECTIONS: BenchSection[] = [
   {
     name: 'dbcrypt',
     // needs the SQLite with encryption (better-sqlite3-multiple-ciphers); without it the section fails saying so
-    load: () => optionalSection('dbcrypt', './dbcrypt-bench.ts', 'benchDbcrypt', { options: (ctx) => ({ quick: ctx.quick, log: ctx.log }) }),
+    load: () =>
+      optionalSection('dbcrypt', './dbcrypt-bench.ts', 'benchDbcrypt', {
+        options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
+      }),
   },
   {
     name: 'ui',
@@ -114,7 +123,9 @@ export const SECTIONS: BenchSection[] = [
       optionalSection('backup', './backup-bench.ts', 'benchBackup', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
         // no main-process stall over 50 ms (issue 31); the `old` figures are the same run's baseline
-        targets: Object.fromEntries(['backup', 'restore', 'import'].map((op) => [`${op}_worker_loop_max_ms`, { op: '<=' as const, value: 50 }])),
+        targets: Object.fromEntries(
+          ['backup', 'restore', 'import'].map((op) => [`${op}_worker_loop_max_ms`, { op: '<=' as const, value: 50 }]),
+        ),
       }),
   },
   {
@@ -122,7 +133,11 @@ export const SECTIONS: BenchSection[] = [
     load: () =>
       optionalSection('cli', './cli-bench.ts', 'benchCli', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
-        targets: { cli_whoami_ms: { op: '<=', value: 500 }, cli_send_ms: { op: '<=', value: 500 }, cli_init_ms: { op: '<=', value: 2000 } },
+        targets: {
+          cli_whoami_ms: { op: '<=', value: 500 },
+          cli_send_ms: { op: '<=', value: 500 },
+          cli_init_ms: { op: '<=', value: 2000 },
+        },
       }),
   },
 ];
@@ -135,7 +150,12 @@ interface Adapter {
 }
 
 /** Imports `exportName` from a sibling module if it exists; its result is adapted to figures. */
-async function optionalSection(name: string, file: string, exportName: string, adapter: Adapter = {}): Promise<((ctx: BenchContext) => Promise<Figure[]>) | null> {
+async function optionalSection(
+  name: string,
+  file: string,
+  exportName: string,
+  adapter: Adapter = {},
+): Promise<((ctx: BenchContext) => Promise<Figure[]>) | null> {
   const path = fileURLToPath(new URL(file, import.meta.url));
   if (!existsSync(path)) return null;
   const mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
@@ -173,7 +193,8 @@ export function asFigures(section: string, result: unknown, adapter: Adapter = {
   const walk = (v: unknown, path: string[]) => {
     const key = path.join('.');
     if (adapter.drop?.includes(key)) return;
-    if (typeof v === 'number') out.push(figure(section, key, path.join(' '), v, unitOf(key), { target: adapter.targets?.[key] }));
+    if (typeof v === 'number')
+      out.push(figure(section, key, path.join(' '), v, unitOf(key), { target: adapter.targets?.[key] }));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
   };
   walk(result, []);
@@ -198,15 +219,24 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const wanted = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = values.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = wanted?.filter((w) => !SECTIONS.some((s) => s.name === w)) ?? [];
   if (unknown.length > 0) {
-    process.stderr.write(`bench: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.map((s) => s.name).join(', ')}\n`);
+    process.stderr.write(
+      `bench: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.map((s) => s.name).join(', ')}\n`,
+    );
     process.exit(2);
   }
   const ctx: BenchContext = { quick: values.quick ?? false, log: (l) => process.stderr.write(`  ${l}\n`) };
   // the built code the sections run (`npm run relay`, `web`, `client`), rebuilt first if stale, so no figure includes a build
-  const build = spawnSync(process.execPath, [fileURLToPath(new URL('../../../.config/build-node.mjs', import.meta.url))], { stdio: 'inherit' });
+  const build = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL('../../../.config/build-node.mjs', import.meta.url))],
+    { stdio: 'inherit' },
+  );
   if (build.status !== 0) throw new Error('bench: the build failed');
   const figures: Figure[] = [];
   const skipped: string[] = [];
@@ -228,7 +258,12 @@ async function main(): Promise<void> {
     }
   }
   const report = {
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: process.platform },
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      platform: process.platform,
+    },
     at: new Date().toISOString(),
     quick: ctx.quick,
     figures,
@@ -237,7 +272,9 @@ async function main(): Promise<void> {
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n\n${table(figures)}\n`);
   const misses = figures.filter((f) => f.pass === false);
-  process.stdout.write(`\n${figures.filter((f) => f.pass).length} targets met, ${misses.length} missed${skipped.length ? `; not available: ${skipped.join(', ')}` : ''}\n`);
+  process.stdout.write(
+    `\n${figures.filter((f) => f.pass).length} targets met, ${misses.length} missed${skipped.length ? `; not available: ${skipped.join(', ')}` : ''}\n`,
+  );
   if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
   if (failed.length > 0) process.exitCode = 1;
 }

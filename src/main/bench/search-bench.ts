@@ -51,7 +51,28 @@ function random(seed: number): () => number {
 }
 
 function vocabulary(rnd: () => number): string[] {
-  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'be', 'da', 'fi', 'go', 'hu', 'je', 'pa', 'ze', 'ro', 'mu', 'chi', 'sto'];
+  const syllables = [
+    'ka',
+    'lo',
+    'mi',
+    'ne',
+    'ru',
+    'sa',
+    'ti',
+    'vo',
+    'be',
+    'da',
+    'fi',
+    'go',
+    'hu',
+    'je',
+    'pa',
+    'ze',
+    'ro',
+    'mu',
+    'chi',
+    'sto',
+  ];
   const words = new Set(COMMON);
   while (words.size < VOCABULARY) {
     const n = 2 + Math.floor(rnd() * 3);
@@ -98,8 +119,21 @@ export async function benchSearch(opts: SearchBenchOptions = {}): Promise<Record
         const text = Array.from({ length: 3 + Math.floor(rnd() * 22) }, () => words[rank()]).join(' ');
         const at = new Date(start + j * 60_000).toISOString();
         batch.push({
-          id: globalThis.crypto.randomUUID(), envelopeId: globalThis.crypto.randomUUID(), conversationId: `direct:${peer}`, conversationKind: 'direct', peer, author: peer,
-          fromMe: false, kind: 'text', text, sentAt: at, receivedAt: at, routed: 'inbox', via: null, botName: null, isRequest: false,
+          id: globalThis.crypto.randomUUID(),
+          envelopeId: globalThis.crypto.randomUUID(),
+          conversationId: `direct:${peer}`,
+          conversationKind: 'direct',
+          peer,
+          author: peer,
+          fromMe: false,
+          kind: 'text',
+          text,
+          sentAt: at,
+          receivedAt: at,
+          routed: 'inbox',
+          via: null,
+          botName: null,
+          isRequest: false,
         });
       }
       store.applyIncoming(batch, [], Date.now());
@@ -138,7 +172,10 @@ export async function benchSearch(opts: SearchBenchOptions = {}): Promise<Record
     const { stalls } = await watchStalls(async () => {
       for (let i = 0; i < searches; i++) {
         const { q } = query();
-        store.search.search(q, { conversationId: i % 5 === 4 ? (`direct:${peers[i % CONVERSATIONS]}` as ConversationId) : null, limit: HITS });
+        store.search.search(q, {
+          conversationId: i % 5 === 4 ? (`direct:${peers[i % CONVERSATIONS]}` as ConversationId) : null,
+          limit: HITS,
+        });
         await new Promise((r) => setImmediate(r));
       }
     });
@@ -155,4 +192,3 @@ export async function benchSearch(opts: SearchBenchOptions = {}): Promise<Record
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

@@ -65,7 +65,12 @@ export function stop(child: ChildProcess): Promise<void> {
 
 /** A profile with a wallet, a relay and one conversation of 10,000 messages. */
 async function prepareProfile(dataDir: string, relayUrl: string): Promise<void> {
-  const services = await AppServices.start({ dataDir, shell: 'web', relayLauncher: sourceRelayLauncher(), openExternal: async () => undefined });
+  const services = await AppServices.start({
+    dataDir,
+    shell: 'web',
+    relayLauncher: sourceRelayLauncher(),
+    openExternal: async () => undefined,
+  });
   try {
     const h = services.handlers;
     await services.handlers['relay.setLocal']({ enabled: false });
@@ -100,7 +105,10 @@ async function prepareProfile(dataDir: string, relayUrl: string): Promise<void> 
         author: fromMe ? '0x' + '1'.repeat(40) : PEER,
         fromMe,
         kind: 'text',
-        text: i % 7 === 0 ? `Message ${i}: a longer line that wraps, to give the list rows of different heights as a real chat has them. ${'lorem ipsum '.repeat(6)}` : `Message ${i}`,
+        text:
+          i % 7 === 0
+            ? `Message ${i}: a longer line that wraps, to give the list rows of different heights as a real chat has them. ${'lorem ipsum '.repeat(6)}`
+            : `Message ${i}`,
         sentAt: at,
         receivedAt: at,
         routed: 'inbox',
@@ -119,8 +127,21 @@ export async function benchUi(): Promise<Record<string, number>> {
   // the renderer as the source is now (web mode builds it only when there is none)
   await build({ configFile: join(root, '.config/vite.web.config.ts'), logLevel: 'warn' });
   const work = mkdtempSync(join(tmpdir(), 'ui-bench-'));
-  const relay = await spawnUntil([binPath('relay'), '--host', '127.0.0.1', '--port', '0', '--data', join(work, 'relay'), '--rate-limit', '0'], /relay listening on (\S+)/);
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info'] });
+  const relay = await spawnUntil(
+    [binPath('relay'), '--host', '127.0.0.1', '--port', '0', '--data', join(work, 'relay'), '--rate-limit', '0'],
+    /relay listening on (\S+)/,
+  );
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--enable-precise-memory-info',
+    ],
+  });
   let app: ChildProcess | null = null;
   /**
    * From spawning the app to its conversation list on screen, in a tab the browser already has
@@ -141,7 +162,12 @@ export async function benchUi(): Promise<Record<string, number>> {
     await prepareProfile(dataDir, relay.match[1]);
 
     // `npm run web` as built (run.ts built it first); the baseline, from source under tsx, after the rest
-    const { page, row, ms: coldStart, child } = await coldStartToInbox([binPath('web'), '--port', '0', '--data', dataDir, '--no-open']);
+    const {
+      page,
+      row,
+      ms: coldStart,
+      child,
+    } = await coldStartToInbox([binPath('web'), '--port', '0', '--data', dataDir, '--no-open']);
     app = child;
 
     // In the page too: from the click event to the frame after the newest message entered the
@@ -155,7 +181,10 @@ export async function benchUi(): Promise<Record<string, number>> {
     })()`);
     const t1 = performance.now();
     await row.click();
-    await page.getByRole('log', { name: 'Messages' }).getByText(`Message ${MESSAGES - 1}`, { exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+    await page
+      .getByRole('log', { name: 'Messages' })
+      .getByText(`Message ${MESSAGES - 1}`, { exact: true })
+      .waitFor({ state: 'visible', timeout: 60_000 });
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeEditable({ timeout: 60_000 });
     const open10k = performance.now() - t1;
     const open10kInPage = Number(await page.evaluate('window.__open10k.shown - window.__open10k.click'));
@@ -171,7 +200,9 @@ export async function benchUi(): Promise<Record<string, number>> {
       for (let n = 0; n < 20_000 && !reached; n++) {
         el.scrollTop = Math.max(0, el.scrollTop - step);
         await new Promise((r) => setTimeout(r, 16));
-        reached = el.scrollTop === 0 && [...el.querySelectorAll('.msg-text')].some((t) => t.textContent?.startsWith('Message 0:'));
+        reached =
+          el.scrollTop === 0 &&
+          [...el.querySelectorAll('.msg-text')].some((t) => t.textContent?.startsWith('Message 0:'));
       }
       if (!reached) throw new Error('scrolling up never reached the first message');
       for (let y = 0; y < el.scrollHeight; y += step) {
@@ -188,7 +219,15 @@ export async function benchUi(): Promise<Record<string, number>> {
     const domNodes = await page.evaluate('document.getElementsByTagName("*").length');
     await page.close();
     await stop(app);
-    const fromSource = await coldStartToInbox([tsx, 'src/main/web/cli.ts', '--port', '0', '--data', dataDir, '--no-open']);
+    const fromSource = await coldStartToInbox([
+      tsx,
+      'src/main/web/cli.ts',
+      '--port',
+      '0',
+      '--data',
+      dataDir,
+      '--no-open',
+    ]);
     app = fromSource.child;
     return {
       ui_cold_start_ms: Math.round(coldStart),

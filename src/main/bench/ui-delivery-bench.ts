@@ -42,7 +42,16 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
 
 /** Two profiles on the relay that have written to each other, so messages go to the inbox (not as requests). */
 async function prepareProfiles(dirs: [string, string], relayUrl: string): Promise<[string, string]> {
-  const [a, b] = await Promise.all(dirs.map((dataDir) => AppServices.start({ dataDir, shell: 'web', relayLauncher: sourceRelayLauncher(), openExternal: async () => undefined })));
+  const [a, b] = await Promise.all(
+    dirs.map((dataDir) =>
+      AppServices.start({
+        dataDir,
+        shell: 'web',
+        relayLauncher: sourceRelayLauncher(),
+        openExternal: async () => undefined,
+      }),
+    ),
+  );
   try {
     const setUp = async (s: AppServices, handle: string) => {
       await s.handlers['relay.setLocal']({ enabled: false });
@@ -56,7 +65,9 @@ async function prepareProfiles(dirs: [string, string], relayUrl: string): Promis
     const sent = async (s: AppServices, to: string, text: string, asRequest: boolean) => {
       const c = await s.handlers['conversations.open']({ to });
       const m = await s.handlers['messages.send']({ conversationId: c.id, text, asRequest });
-      await until(`"${text}" sent`, async () => (await s.handlers['messages.list']({ conversationId: c.id })).find((x) => x.id === m.id && x.state === 'sent'));
+      await until(`"${text}" sent`, async () =>
+        (await s.handlers['messages.list']({ conversationId: c.id })).find((x) => x.id === m.id && x.state === 'sent'),
+      );
     };
     await sent(a, bAddr, 'Hello from the bench', true);
     await until('the request', async () => {
@@ -82,7 +93,10 @@ async function openConversation(browser: Browser, link: string, peer: string): P
   // a profile made with an empty passphrase may still be asked to unlock (no ticket remembered yet)
   if (await unlock.isVisible()) await unlock.click();
   await list.waitFor({ state: 'visible', timeout: 60_000 });
-  await page.getByRole('list', { name: 'Conversation list' }).getByRole('button', { name: new RegExp(peer.replace(/^@/, '')) }).click();
+  await page
+    .getByRole('list', { name: 'Conversation list' })
+    .getByRole('button', { name: new RegExp(peer.replace(/^@/, '')) })
+    .click();
   await page.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'visible', timeout: 60_000 });
   // page-side code as text: this side's TypeScript has no DOM types
   await page.evaluate(`(() => {
@@ -102,11 +116,25 @@ async function openConversation(browser: Browser, link: string, peer: string): P
   return page;
 }
 
-export async function benchUiDelivery(opts: { quick?: boolean; log?: (l: string) => void } = {}): Promise<Record<string, number>> {
+export async function benchUiDelivery(
+  opts: { quick?: boolean; log?: (l: string) => void } = {},
+): Promise<Record<string, number>> {
   const count = opts.quick ? 5 : MESSAGES;
   const work = mkdtempSync(join(tmpdir(), 'ui-delivery-bench-'));
-  const relay = await spawnUntil([binPath('relay'), '--host', '127.0.0.1', '--port', '0', '--data', join(work, 'relay'), '--rate-limit', '0'], /relay listening on (\S+)/);
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const relay = await spawnUntil(
+    [binPath('relay'), '--host', '127.0.0.1', '--port', '0', '--data', join(work, 'relay'), '--rate-limit', '0'],
+    /relay listening on (\S+)/,
+  );
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   const apps: Awaited<ReturnType<typeof spawnUntil>>['child'][] = [];
   try {
     const dirs: [string, string] = [join(work, 'a'), join(work, 'b')];
@@ -134,8 +162,12 @@ export async function benchUiDelivery(opts: { quick?: boolean; log?: (l: string)
         return t;
       })()`)) as number;
       // a function, not text: the page's CSP refuses eval, which a text predicate needs
-      const shown = await (await receiver.waitForFunction((k) => (globalThis as unknown as Stamps).arrived[k], text, { timeout: 30_000 })).jsonValue();
-      const ticked = await (await sender.waitForFunction((k) => (globalThis as unknown as Stamps).ticked[k], text, { timeout: 30_000 })).jsonValue();
+      const shown = await (
+        await receiver.waitForFunction((k) => (globalThis as unknown as Stamps).arrived[k], text, { timeout: 30_000 })
+      ).jsonValue();
+      const ticked = await (
+        await sender.waitForFunction((k) => (globalThis as unknown as Stamps).ticked[k], text, { timeout: 30_000 })
+      ).jsonValue();
       toScreen.push(shown - t0);
       toTick.push(ticked - t0);
       await new Promise((r) => setTimeout(r, GAP_MS));

@@ -27,7 +27,8 @@ export async function dispatch(handlers: Handlers, name: unknown, args: unknown)
   if (!isCommandName(name)) return { ok: false, error: { code: 'unknown-command', message: UNKNOWN_COMMAND } };
   const validator = validatorOf(name);
   // Arguments are checked as sent; nothing is coerced or defaulted.
-  if (!validator.Check(args)) return { ok: false, error: { code: 'bad-arguments', message: describeInvalid(validator, args) } };
+  if (!validator.Check(args))
+    return { ok: false, error: { code: 'bad-arguments', message: describeInvalid(validator, args) } };
   try {
     const handler = handlers[name] as (a: unknown) => Promise<unknown>;
     const value = await handler(args);

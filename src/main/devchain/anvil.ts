@@ -19,7 +19,11 @@ export function anvilBinary(): string | null {
   if (!arch) return null;
   const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
   try {
-    const bin = join(dirname(require.resolve(`${pkg}/package.json`)), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
+    const bin = join(
+      dirname(require.resolve(`${pkg}/package.json`)),
+      'bin',
+      process.platform === 'win32' ? 'anvil.exe' : 'anvil',
+    );
     return existsSync(bin) ? bin : null;
   } catch {
     return null;
@@ -27,9 +31,10 @@ export function anvilBinary(): string | null {
 }
 
 /** Why anvil tests cannot run here, or null when they can: for `describe.skipIf`. */
-export const ANVIL_MISSING: string | null = anvilBinary() === null
-  ? `no anvil binary for ${process.platform}-${process.arch} in node_modules/@foundry-rs (package.json lists only @foundry-rs/anvil-linux-amd64, so npm ci installs it on Linux x64 alone)`
-  : null;
+export const ANVIL_MISSING: string | null =
+  anvilBinary() === null
+    ? `no anvil binary for ${process.platform}-${process.arch} in node_modules/@foundry-rs (package.json lists only @foundry-rs/anvil-linux-amd64, so npm ci installs it on Linux x64 alone)`
+    : null;
 
 /** The well-known anvil development accounts of the default mnemonic "test test … junk": public test keys, never real funds. */
 export const ANVIL_KEYS = [
@@ -63,7 +68,16 @@ export function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   const bin = anvilBinary();
   if (!bin) return Promise.reject(new Error(ANVIL_MISSING ?? 'no anvil'));
   const chainId = opts.chainId ?? 31337;
-  const args = ['--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--chain-id', String(chainId), '--accounts', String(ANVIL_KEYS.length)];
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(opts.port ?? 0),
+    '--chain-id',
+    String(chainId),
+    '--accounts',
+    String(ANVIL_KEYS.length),
+  ];
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
   const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';

@@ -34,7 +34,13 @@ async function main(): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { port: { type: 'string' }, 'chain-id': { type: 'string' }, 'block-time': { type: 'string' }, fund: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        port: { type: 'string' },
+        'chain-id': { type: 'string' },
+        'block-time': { type: 'string' },
+        fund: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
     }));
   } catch (e) {
     fail((e as Error).message);
@@ -43,9 +49,15 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const fund = (values.fund ?? []).map((a) => (ADDRESS.test(a) ? (a as Hex) : fail(`--fund: not an address: ${JSON.stringify(a)}`)));
+  const fund = (values.fund ?? []).map((a) =>
+    ADDRESS.test(a) ? (a as Hex) : fail(`--fund: not an address: ${JSON.stringify(a)}`),
+  );
   const blockTime = values['block-time'] === undefined ? undefined : int('block-time', values['block-time'], 0, 1);
-  const chain = await startLocalChain({ port: int('port', values.port, 8545, 0), chainId: int('chain-id', values['chain-id'], 31337, 1), blockTime });
+  const chain = await startLocalChain({
+    port: int('port', values.port, 8545, 0),
+    chainId: int('chain-id', values['chain-id'], 31337, 1),
+    blockTime,
+  });
   const stop = () => void chain.stop().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

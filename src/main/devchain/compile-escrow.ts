@@ -21,10 +21,22 @@ const require = createRequire(import.meta.url);
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, {
-    abi: unknown[];
-    evm: { bytecode: { object: string }; deployedBytecode: { object: string; immutableReferences: Record<string, { start: number; length: number }[]> } };
-  }>>;
+  contracts: Record<
+    string,
+    Record<
+      string,
+      {
+        abi: unknown[];
+        evm: {
+          bytecode: { object: string };
+          deployedBytecode: {
+            object: string;
+            immutableReferences: Record<string, { start: number; length: number }[]>;
+          };
+        };
+      }
+    >
+  >;
 }
 
 export interface CompiledEscrow {
@@ -43,7 +55,10 @@ export function compileEscrow(): CompiledEscrow {
 
 /** Compiles one contract of the repository with the escrow's settings (tests compile their helper contracts this way). */
 export function compileContract(source: string, name: string): CompiledEscrow {
-  const solc = require('solc') as { compile(input: string, opts: { import(path: string): { contents: string } | { error: string } }): string; version(): string };
+  const solc = require('solc') as {
+    compile(input: string, opts: { import(path: string): { contents: string } | { error: string } }): string;
+    version(): string;
+  };
   const input = {
     language: 'Solidity',
     sources: { [source]: { content: readFileSync(join(ROOT, source), 'utf8') } },
@@ -52,7 +67,16 @@ export function compileContract(source: string, name: string): CompiledEscrow {
       evmVersion: EVM_VERSION,
       // No source paths of this machine in the metadata: the hash is the same on every checkout.
       metadata: { bytecodeHash: 'ipfs' },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] } },
+      outputSelection: {
+        '*': {
+          '*': [
+            'abi',
+            'evm.bytecode.object',
+            'evm.deployedBytecode.object',
+            'evm.deployedBytecode.immutableReferences',
+          ],
+        },
+      },
     },
   };
   const findImports = (path: string) => {
@@ -67,7 +91,9 @@ export function compileContract(source: string, name: string): CompiledEscrow {
   const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
   const c = out.contracts[source][name];
-  const immutableRanges = Object.values(c.evm.deployedBytecode.immutableReferences).flat().sort((a, b) => a.start - b.start);
+  const immutableRanges = Object.values(c.evm.deployedBytecode.immutableReferences)
+    .flat()
+    .sort((a, b) => a.start - b.start);
   const deployed = hexToBytes(c.evm.deployedBytecode.object);
   return {
     abi: c.abi,
@@ -106,5 +132,7 @@ export const ESCROW_RUNTIME_HASH = '${c.runtimeHash}' as const;
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const compiled = compileEscrow();
   writeFileSync(ARTIFACT_PATH, artifactSource(compiled));
-  console.log(`wrote ${ARTIFACT_PATH}: ${(compiled.bytecode.length - 2) / 2} bytes of creation code, runtime hash ${compiled.runtimeHash}`);
+  console.log(
+    `wrote ${ARTIFACT_PATH}: ${(compiled.bytecode.length - 2) / 2} bytes of creation code, runtime hash ${compiled.runtimeHash}`,
+  );
 }

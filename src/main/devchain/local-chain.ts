@@ -1,4 +1,17 @@
-import { createPublicClient, createTestClient, createWalletClient, defineChain, http, type Chain, type Hex, type PublicClient, type TestClient, type WalletClient, type Account, type Transport } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  http,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type TestClient,
+  type WalletClient,
+  type Account,
+  type Transport,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { deployEscrow } from '../relay/chain/deploy-escrow.js';
 import { ANVIL_KEYS, startAnvil, type Anvil, type AnvilOptions } from './anvil.js';
@@ -15,7 +28,12 @@ export interface LocalChain {
 }
 
 export function chainFor(chainId: number, rpcUrl: string): Chain {
-  return defineChain({ id: chainId, name: `local ${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  return defineChain({
+    id: chainId,
+    name: `local ${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
 }
 
 export async function startLocalChain(opts: AnvilOptions = {}): Promise<LocalChain> {

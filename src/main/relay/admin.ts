@@ -22,7 +22,8 @@ export class AdminError extends Error {
 
 /** Runs one command and returns what to print on stdout. */
 export async function runAdmin(opts: AdminOptions): Promise<string> {
-  if (opts.command.kind === 'deploy-escrow') return deployEscrowCommand(opts.command.rpcUrl, opts.command.privateKeyEnv);
+  if (opts.command.kind === 'deploy-escrow')
+    return deployEscrowCommand(opts.command.rpcUrl, opts.command.privateKeyEnv);
   if (opts.database) {
     const { openPgStore } = await import('./store/pg-store.js');
     let pg: RelayStore;
@@ -39,7 +40,8 @@ export async function runAdmin(opts: AdminOptions): Promise<string> {
   }
   const file = join(opts.dataDir, DB_FILE);
   // opening would create an empty database; a typo in --data must not look like success
-  if (!existsSync(file)) throw new AdminError(`no relay database at ${file} (start the relay with --data ${opts.dataDir} first)`);
+  if (!existsSync(file))
+    throw new AdminError(`no relay database at ${file} (start the relay with --data ${opts.dataDir} first)`);
   let store: RelayStore;
   try {
     store = openSqliteStore(file);
@@ -58,7 +60,8 @@ async function deployEscrowCommand(rpcUrl: string, privateKeyEnv: string): Promi
   const key = process.env[privateKeyEnv]?.trim();
   if (!key) throw new AdminError(`environment variable ${privateKeyEnv} is empty or not set`);
   const hex = key.startsWith('0x') ? key : `0x${key}`;
-  if (!/^0x[0-9a-fA-F]{64}$/.test(hex)) throw new AdminError(`${privateKeyEnv} does not hold a private key (32 bytes of hex)`);
+  if (!/^0x[0-9a-fA-F]{64}$/.test(hex))
+    throw new AdminError(`${privateKeyEnv} does not hold a private key (32 bytes of hex)`);
   const { deployEscrow } = await import('./chain/deploy-escrow.js');
   let d;
   try {
@@ -94,12 +97,17 @@ async function execute(store: RelayStore, cmd: Exclude<AdminCommand, { kind: 'de
     }
     case 'revoke-entitlement': {
       const address = await resolveAccount(store, cmd.who);
-      if (!(await store.revokeEntitlement(address, cmd.entitlement))) throw new AdminError(`${address} does not hold ${cmd.entitlement}`);
+      if (!(await store.revokeEntitlement(address, cmd.entitlement)))
+        throw new AdminError(`${address} does not hold ${cmd.entitlement}`);
       return `${address} no longer holds ${cmd.entitlement}`;
     }
     case 'stats': {
       const s = await store.stats();
-      return JSON.stringify({ ...s, oldestQueuedAt: s.oldestQueuedAt === null ? null : new Date(s.oldestQueuedAt).toISOString() }, null, 2);
+      return JSON.stringify(
+        { ...s, oldestQueuedAt: s.oldestQueuedAt === null ? null : new Date(s.oldestQueuedAt).toISOString() },
+        null,
+        2,
+      );
     }
   }
 }
@@ -107,7 +115,8 @@ async function execute(store: RelayStore, cmd: Exclude<AdminCommand, { kind: 'de
 /** An address must belong to an account the relay knows; a handle must be claimed. */
 async function resolveAccount(store: RelayStore, who: string): Promise<string> {
   if (isAddress(who)) {
-    if (!(await store.getAccount(who))) throw new AdminError(`unknown account ${who} (it has never signed in to this relay)`);
+    if (!(await store.getAccount(who)))
+      throw new AdminError(`unknown account ${who} (it has never signed in to this relay)`);
     return who;
   }
   const account = await store.findHandle(who);

@@ -8,7 +8,13 @@ import { withCredentialCache } from './store/credential-cache.js';
 import { credentialResolver, credentialStillValid, registerAuth } from './http/auth.js';
 import { diskGuard } from './http/disk-guard.js';
 import { clientErrorHandler, registerHostGuard, registerJsonParser } from './http/defences.js';
-import { frameworkErrors, registerClosingAnswer, registerErrorHandling, registerNotFound, type BadRequestBudget } from './http/error-shape.js';
+import {
+  frameworkErrors,
+  registerClosingAnswer,
+  registerErrorHandling,
+  registerNotFound,
+  type BadRequestBudget,
+} from './http/error-shape.js';
 import { registerOpenApi } from './http/openapi.js';
 import { relayHostnames } from './http/host-header.js';
 import { signInSites } from './sign-in-site.js';
@@ -57,9 +63,16 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   const stakeChain = deps.stakeChain ?? (config.stake ? createStakeChain(config.stake) : null);
   if (stakeChain) await stakeChain.verify();
   const doorbell: Doorbell = deps.doorbell ?? new LocalDoorbell();
-  const waiters = new WaiterRegistry(config.maxHeldPulls, (keyId, hold, wallet) => doorbell.held?.(keyId, hold, wallet), deps.store.commitsInOrder === true);
+  const waiters = new WaiterRegistry(
+    config.maxHeldPulls,
+    (keyId, hold, wallet) => doorbell.held?.(keyId, hold, wallet),
+    deps.store.commitsInOrder === true,
+  );
   // A revoked credential's held pulls answer 401 at once, here and (through the bus) on every node.
-  const store = withDoorbell(withCredentialCache(deps.store, now, deps.revocations, (r) => waiters.revoke(r)), doorbell);
+  const store = withDoorbell(
+    withCredentialCache(deps.store, now, deps.revocations, (r) => waiters.revoke(r)),
+    doorbell,
+  );
   const stops = [
     doorbell.listen((recipients) => waiters.ring(recipients)),
     doorbell.onHeld?.((keyId, hold, outranks) => waiters.heard(keyId, hold, outranks)),
@@ -118,31 +131,67 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     await registerRateLimit(app, config.rateLimit, resolveCredential, deps.rateLimitStore);
     badRequests = badRequestBudget(app);
   }
-  registerNotFound(app, () => routes, () => badRequests);
+  registerNotFound(
+    app,
+    () => routes,
+    () => badRequests,
+  );
   registerAuth(app, store, resolveCredential, now);
 
   const sends = {
-    limits: { maxQueued: config.maxQueued, maxQueuedBytes: config.maxQueuedMib * MIB, maxRequestsPerPair: config.maxRequestsPerPair },
+    limits: {
+      maxQueued: config.maxQueued,
+      maxQueuedBytes: config.maxQueuedMib * MIB,
+      maxRequestsPerPair: config.maxRequestsPerPair,
+    },
     checkDisk: diskGuard(deps.dataDir, config.minFreeDiskMib * MIB, now),
   };
   identityRoutes(app, store);
-  envelopeRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, stakes, live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S, stillValid: credentialStillValid(store) }, ...sends });
-  groupRoutes(app, store, { now, stakeCurrency: config.stakeCurrency, randomUUID, stakesEnabled: stakes.enabled, maxGroupsPerWallet: config.maxGroupsPerWallet, ...sends });
+  envelopeRoutes(app, store, {
+    now,
+    stakeCurrency: config.stakeCurrency,
+    stakes,
+    live: { waiters, retryAfterSeconds: HELD_PULL_RETRY_AFTER_S, stillValid: credentialStillValid(store) },
+    ...sends,
+  });
+  groupRoutes(app, store, {
+    now,
+    stakeCurrency: config.stakeCurrency,
+    randomUUID,
+    stakesEnabled: stakes.enabled,
+    maxGroupsPerWallet: config.maxGroupsPerWallet,
+    ...sends,
+  });
   accountRoutes(app, store, {
-    now, sites: signInSites({ url: config.baseUrl, given: config.baseUrlGiven }, hostAllowed), chainId: config.chainId, rateLimit: config.rateLimit, randomUUID, stakesEnabled: stakes.enabled,
-    maxKeysPerWallet: config.maxKeysPerWallet, checkDisk: sends.checkDisk,
+    now,
+    sites: signInSites({ url: config.baseUrl, given: config.baseUrlGiven }, hostAllowed),
+    chainId: config.chainId,
+    rateLimit: config.rateLimit,
+    randomUUID,
+    stakesEnabled: stakes.enabled,
+    maxKeysPerWallet: config.maxKeysPerWallet,
+    checkDisk: sends.checkDisk,
   });
   stakeRoutes(app, store, stakes);
   healthRoutes(app, store);
   const blobDir = deps.blobDir ?? (deps.dataDir ? join(deps.dataDir, 'blobs') : null);
   const blobFiles = blobDir ? new BlobFiles(blobDir) : null;
   const retentionMs = config.retentionDays * 24 * HOUR;
-  await blobRoutes(app, store, { now, files: blobFiles, maxBlobBytes: config.maxBlobMib * MIB, quotaBytes: config.maxBlobStorageMib * MIB, retentionMs, checkDisk: sends.checkDisk });
+  await blobRoutes(app, store, {
+    now,
+    files: blobFiles,
+    maxBlobBytes: config.maxBlobMib * MIB,
+    quotaBytes: config.maxBlobStorageMib * MIB,
+    retentionMs,
+    checkDisk: sends.checkDisk,
+  });
 
   // Retention: unacked envelopes older than the operator's period go, at start-up and hourly;
   // so do expired blobs (row and file).
   const sweep = () =>
-    Promise.all([store.sweep(now() - retentionMs), blobFiles ? sweepBlobs(store, blobFiles, now()) : 0]).catch((err) => app.log.error({ err }, 'retention sweep failed'));
+    Promise.all([store.sweep(now() - retentionMs), blobFiles ? sweepBlobs(store, blobFiles, now()) : 0]).catch((err) =>
+      app.log.error({ err }, 'retention sweep failed'),
+    );
   let timer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
     await sweep();

@@ -157,7 +157,10 @@ export type Invocation =
  * Splits off the `admin` subcommand; an optional leading `serve` is accepted for symmetry.
  * `env` supplies RELAY_DATABASE_URL when --database is not given.
  */
-export function parseInvocation(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Invocation {
+export function parseInvocation(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): Invocation {
   if (argv[0] === 'admin') return parseAdmin(argv.slice(1), env);
   return parseServe(argv[0] === 'serve' ? argv.slice(1) : argv, env);
 }
@@ -167,7 +170,8 @@ function parsed<T>(fn: () => T): T {
     return fn();
   } catch (err) {
     // node:util parseArgs throws TypeErrors with clear messages ("Unknown option '--x'")
-    if (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(err.message);
+    if (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError(err.message);
     throw err;
   }
 }
@@ -224,29 +228,66 @@ function parseServe(argv: readonly string[], env: Readonly<Record<string, string
       port: values.port === undefined ? DEFAULT_PORT : integer('--port', values.port, 0, 65535),
       dataDir: dataDir(values.data),
       lan,
-      rateLimit: values['rate-limit'] === undefined ? DEFAULT_CONFIG.rateLimit : integer('--rate-limit', values['rate-limit'], 0, 1_000_000),
-      retentionDays: values['retention-days'] === undefined ? DEFAULT_CONFIG.retentionDays : integer('--retention-days', values['retention-days'], 1, 36_500),
-      stakeCurrency: values['stake-currency'] === undefined ? DEFAULT_CONFIG.stakeCurrency : stakeCurrency(values['stake-currency']),
+      rateLimit:
+        values['rate-limit'] === undefined
+          ? DEFAULT_CONFIG.rateLimit
+          : integer('--rate-limit', values['rate-limit'], 0, 1_000_000),
+      retentionDays:
+        values['retention-days'] === undefined
+          ? DEFAULT_CONFIG.retentionDays
+          : integer('--retention-days', values['retention-days'], 1, 36_500),
+      stakeCurrency:
+        values['stake-currency'] === undefined ? DEFAULT_CONFIG.stakeCurrency : stakeCurrency(values['stake-currency']),
       stake: stakeChain(values),
-      chainId: values['chain-id'] === undefined ? DEFAULT_CONFIG.chainId : integer('--chain-id', values['chain-id'], 1, Number.MAX_SAFE_INTEGER),
+      chainId:
+        values['chain-id'] === undefined
+          ? DEFAULT_CONFIG.chainId
+          : integer('--chain-id', values['chain-id'], 1, Number.MAX_SAFE_INTEGER),
       baseUrl: values['base-url'] === undefined ? null : baseUrl(values['base-url']),
       allowedHosts: (values['allow-host'] ?? []).map((h) => {
-        if (!isHostName(h)) throw new UsageError(`--allow-host: not an IP address or host name (no scheme, no port): ${JSON.stringify(h)}`);
+        if (!isHostName(h))
+          throw new UsageError(
+            `--allow-host: not an IP address or host name (no scheme, no port): ${JSON.stringify(h)}`,
+          );
         return h.toLowerCase();
       }),
       trustProxy: values['trust-proxy'] ?? false,
-      maxHeldPulls: values['max-held-pulls'] === undefined ? DEFAULT_CONFIG.maxHeldPulls : integer('--max-held-pulls', values['max-held-pulls'], 1, 1_000_000),
-      maxQueued: values['max-queued'] === undefined ? DEFAULT_CONFIG.maxQueued : integer('--max-queued', values['max-queued'], 1, 100_000_000),
-      maxQueuedMib: values['max-queued-mib'] === undefined ? DEFAULT_CONFIG.maxQueuedMib : integer('--max-queued-mib', values['max-queued-mib'], 1, 1_048_576),
+      maxHeldPulls:
+        values['max-held-pulls'] === undefined
+          ? DEFAULT_CONFIG.maxHeldPulls
+          : integer('--max-held-pulls', values['max-held-pulls'], 1, 1_000_000),
+      maxQueued:
+        values['max-queued'] === undefined
+          ? DEFAULT_CONFIG.maxQueued
+          : integer('--max-queued', values['max-queued'], 1, 100_000_000),
+      maxQueuedMib:
+        values['max-queued-mib'] === undefined
+          ? DEFAULT_CONFIG.maxQueuedMib
+          : integer('--max-queued-mib', values['max-queued-mib'], 1, 1_048_576),
       maxRequestsPerPair:
-        values['max-requests-per-pair'] === undefined ? DEFAULT_CONFIG.maxRequestsPerPair : integer('--max-requests-per-pair', values['max-requests-per-pair'], 1, 1_000_000),
-      minFreeDiskMib: values['min-free-disk-mib'] === undefined ? DEFAULT_CONFIG.minFreeDiskMib : integer('--min-free-disk-mib', values['min-free-disk-mib'], 0, 1_073_741_824),
+        values['max-requests-per-pair'] === undefined
+          ? DEFAULT_CONFIG.maxRequestsPerPair
+          : integer('--max-requests-per-pair', values['max-requests-per-pair'], 1, 1_000_000),
+      minFreeDiskMib:
+        values['min-free-disk-mib'] === undefined
+          ? DEFAULT_CONFIG.minFreeDiskMib
+          : integer('--min-free-disk-mib', values['min-free-disk-mib'], 0, 1_073_741_824),
       maxGroupsPerWallet:
-        values['max-groups-per-wallet'] === undefined ? DEFAULT_CONFIG.maxGroupsPerWallet : integer('--max-groups-per-wallet', values['max-groups-per-wallet'], 1, 1_000_000),
-      maxKeysPerWallet: values['max-keys-per-wallet'] === undefined ? DEFAULT_CONFIG.maxKeysPerWallet : integer('--max-keys-per-wallet', values['max-keys-per-wallet'], 1, 1_000_000),
-      maxBlobMib: values['max-blob-mib'] === undefined ? DEFAULT_CONFIG.maxBlobMib : integer('--max-blob-mib', values['max-blob-mib'], 1, 4096),
+        values['max-groups-per-wallet'] === undefined
+          ? DEFAULT_CONFIG.maxGroupsPerWallet
+          : integer('--max-groups-per-wallet', values['max-groups-per-wallet'], 1, 1_000_000),
+      maxKeysPerWallet:
+        values['max-keys-per-wallet'] === undefined
+          ? DEFAULT_CONFIG.maxKeysPerWallet
+          : integer('--max-keys-per-wallet', values['max-keys-per-wallet'], 1, 1_000_000),
+      maxBlobMib:
+        values['max-blob-mib'] === undefined
+          ? DEFAULT_CONFIG.maxBlobMib
+          : integer('--max-blob-mib', values['max-blob-mib'], 1, 4096),
       maxBlobStorageMib:
-        values['max-blob-storage-mib'] === undefined ? DEFAULT_CONFIG.maxBlobStorageMib : integer('--max-blob-storage-mib', values['max-blob-storage-mib'], 1, 1_073_741_824),
+        values['max-blob-storage-mib'] === undefined
+          ? DEFAULT_CONFIG.maxBlobStorageMib
+          : integer('--max-blob-storage-mib', values['max-blob-storage-mib'], 1, 1_073_741_824),
       blobDir: values['blob-dir'] === undefined ? null : nonEmptyPath('--blob-dir', values['blob-dir']),
     },
   };
@@ -261,7 +302,13 @@ function parseAdmin(argv: readonly string[], env: Readonly<Record<string, string
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: { data: { type: 'string' }, database: { type: 'string' }, rpc: { type: 'string' }, 'private-key-env': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        data: { type: 'string' },
+        database: { type: 'string' },
+        rpc: { type: 'string' },
+        'private-key-env': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }),
   );
   if (values.help) return { mode: 'help', topic: 'admin' };
@@ -288,7 +335,8 @@ function parseAdmin(argv: readonly string[], env: Readonly<Record<string, string
     case 'grant':
     case 'revoke-entitlement':
       arity(2, `${name} <address|handle> <entitlement>`);
-      if (!ENTITLEMENT.test(rest[1])) throw new UsageError(`not an entitlement name (a-z, 0-9, '.', '_', '-'): ${JSON.stringify(rest[1])}`);
+      if (!ENTITLEMENT.test(rest[1]))
+        throw new UsageError(`not an entitlement name (a-z, 0-9, '.', '_', '-'): ${JSON.stringify(rest[1])}`);
       command = { kind: name, who: accountRef(rest[0]), entitlement: rest[1] };
       break;
     case 'stats':
@@ -297,16 +345,31 @@ function parseAdmin(argv: readonly string[], env: Readonly<Record<string, string
       break;
     case 'deploy-escrow':
       arity(0, 'deploy-escrow --rpc <url> --private-key-env <VAR>');
-      if (values.rpc === undefined || values['private-key-env'] === undefined) throw new UsageError('usage: admin deploy-escrow --rpc <url> --private-key-env <VAR>');
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values['private-key-env'])) throw new UsageError(`--private-key-env: the NAME of an environment variable, got ${JSON.stringify(values['private-key-env'])}`);
-      command = { kind: 'deploy-escrow', rpcUrl: rpcUrl('--rpc', values.rpc), privateKeyEnv: values['private-key-env'] };
+      if (values.rpc === undefined || values['private-key-env'] === undefined)
+        throw new UsageError('usage: admin deploy-escrow --rpc <url> --private-key-env <VAR>');
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values['private-key-env']))
+        throw new UsageError(
+          `--private-key-env: the NAME of an environment variable, got ${JSON.stringify(values['private-key-env'])}`,
+        );
+      command = {
+        kind: 'deploy-escrow',
+        rpcUrl: rpcUrl('--rpc', values.rpc),
+        privateKeyEnv: values['private-key-env'],
+      };
       break;
     case undefined:
       throw new UsageError('admin: a command is required');
     default:
       throw new UsageError(`admin: unknown command ${JSON.stringify(name)}`);
   }
-  return { mode: 'admin', options: { dataDir: dataDir(values.data), database: databaseUrl(values.database ?? env.RELAY_DATABASE_URL), command } };
+  return {
+    mode: 'admin',
+    options: {
+      dataDir: dataDir(values.data),
+      database: databaseUrl(values.database ?? env.RELAY_DATABASE_URL),
+      command,
+    },
+  };
 }
 
 /** An address (lower-cased) or a handle (lower-cased, without a leading @). */
@@ -329,13 +392,15 @@ function databaseUrl(v: string | undefined): string | null {
   } catch {
     throw new UsageError('--database: not a URL (postgres://user@host:5432/database)');
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new UsageError(`--database: expected a postgres:// URL, got ${url.protocol}//…`);
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    throw new UsageError(`--database: expected a postgres:// URL, got ${url.protocol}//…`);
   return v;
 }
 
 function nodeId(v: string | undefined): string | null {
   if (v === undefined) return null;
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(v)) throw new UsageError(`--node-id: 1 to 64 letters, digits, '.', '_' or '-', got ${JSON.stringify(v)}`);
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(v))
+    throw new UsageError(`--node-id: 1 to 64 letters, digits, '.', '_' or '-', got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -351,28 +416,44 @@ function nonEmptyPath(flag: string, v: string): string {
 function integer(flag: string, v: string, min: number, max: number): number {
   if (!/^\d+$/.test(v)) throw new UsageError(`${flag}: expected an integer, got ${JSON.stringify(v)}`);
   const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag}: must be between ${min} and ${max}, got ${v}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag}: must be between ${min} and ${max}, got ${v}`);
   return n;
 }
 
-function stakeChain(v: { 'stake-rpc'?: string[]; 'stake-chain-id'?: string; 'stake-escrow'?: string; 'stake-confirmations'?: string; 'stake-public-rpc'?: string[] }): ServeOptions['stake'] {
+function stakeChain(v: {
+  'stake-rpc'?: string[];
+  'stake-chain-id'?: string;
+  'stake-escrow'?: string;
+  'stake-confirmations'?: string;
+  'stake-public-rpc'?: string[];
+}): ServeOptions['stake'] {
   const rpcUrls = v['stake-rpc'] ?? [];
   const given = rpcUrls.length > 0 || v['stake-chain-id'] !== undefined || v['stake-escrow'] !== undefined;
   if (!given) {
-    if (v['stake-confirmations'] !== undefined || v['stake-public-rpc'] !== undefined) throw new UsageError('--stake-confirmations and --stake-public-rpc need --stake-rpc, --stake-chain-id and --stake-escrow');
+    if (v['stake-confirmations'] !== undefined || v['stake-public-rpc'] !== undefined)
+      throw new UsageError(
+        '--stake-confirmations and --stake-public-rpc need --stake-rpc, --stake-chain-id and --stake-escrow',
+      );
     return null;
   }
   if (rpcUrls.length === 0 || v['stake-chain-id'] === undefined || v['stake-escrow'] === undefined) {
     throw new UsageError('stakes need all three of --stake-rpc, --stake-chain-id and --stake-escrow');
   }
-  if (!ADDRESS.test(v['stake-escrow'])) throw new UsageError(`--stake-escrow: not an address (0x + 40 hex): ${JSON.stringify(v['stake-escrow'])}`);
+  if (!ADDRESS.test(v['stake-escrow']))
+    throw new UsageError(`--stake-escrow: not an address (0x + 40 hex): ${JSON.stringify(v['stake-escrow'])}`);
   const urls = rpcUrls.map((u) => rpcUrl('--stake-rpc', u));
-  const publicRpcUrls = v['stake-public-rpc']?.map((u) => rpcUrl('--stake-public-rpc', u)) ?? urls.filter((u) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(u).hostname));
+  const publicRpcUrls =
+    v['stake-public-rpc']?.map((u) => rpcUrl('--stake-public-rpc', u)) ??
+    urls.filter((u) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(u).hostname));
   return {
     rpcUrls: urls,
     chainId: integer('--stake-chain-id', v['stake-chain-id'], 1, Number.MAX_SAFE_INTEGER),
     escrow: v['stake-escrow'].toLowerCase() as `0x${string}`,
-    confirmations: v['stake-confirmations'] === undefined ? DEFAULT_STAKE_CONFIRMATIONS : integer('--stake-confirmations', v['stake-confirmations'], 1, 1000),
+    confirmations:
+      v['stake-confirmations'] === undefined
+        ? DEFAULT_STAKE_CONFIRMATIONS
+        : integer('--stake-confirmations', v['stake-confirmations'], 1, 1000),
     publicRpcUrls,
   };
 }
@@ -384,7 +465,8 @@ function rpcUrl(flag: string, v: string): string {
   } catch {
     throw new UsageError(`${flag}: not a URL: ${JSON.stringify(v)}`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${flag}: must be http:// or https://, got ${JSON.stringify(v)}`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new UsageError(`${flag}: must be http:// or https://, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -401,8 +483,10 @@ function baseUrl(v: string): string {
   } catch {
     throw new UsageError(`--base-url: not a URL: ${JSON.stringify(v)}`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--base-url: must be http:// or https://, got ${JSON.stringify(v)}`);
-  if (u.search || u.hash || u.username || u.password) throw new UsageError(`--base-url: no query, fragment or credentials allowed: ${JSON.stringify(v)}`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new UsageError(`--base-url: must be http:// or https://, got ${JSON.stringify(v)}`);
+  if (u.search || u.hash || u.username || u.password)
+    throw new UsageError(`--base-url: no query, fragment or credentials allowed: ${JSON.stringify(v)}`);
   return u.href.replace(/\/+$/, '');
 }
 

@@ -103,7 +103,12 @@ async function serve(opts: ServeOptions): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   if (process.send) {
-    process.send({ type: 'relay-started', url: relay.url, baseUrl: relay.config.baseUrl, fingerprint256: relay.lan?.certificate.fingerprint256 ?? null });
+    process.send({
+      type: 'relay-started',
+      url: relay.url,
+      baseUrl: relay.config.baseUrl,
+      fingerprint256: relay.lan?.certificate.fingerprint256 ?? null,
+    });
     // an embedded relay must not outlive the process that forked it
     process.on('disconnect', () => stop('parent process went away'));
   }

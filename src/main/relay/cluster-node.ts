@@ -20,7 +20,10 @@ export interface ClusterNodeDeps {
  * Opens (and migrates, once for the whole cluster) the database and joins the cluster's
  * notifications: the doorbell, the revocations and the shared rate limit.
  */
-export async function openClusterNode(url: string, options: { nodeId?: string; maxConnections?: number } = {}): Promise<ClusterNodeDeps> {
+export async function openClusterNode(
+  url: string,
+  options: { nodeId?: string; maxConnections?: number } = {},
+): Promise<ClusterNodeDeps> {
   const nodeId = options.nodeId ?? defaultNodeId();
   const store = await openPgStore(url, { nodeId, maxConnections: options.maxConnections });
   try {

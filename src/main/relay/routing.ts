@@ -12,7 +12,8 @@ export function routeDirect(f: RoutingFacts): { routed: Routed; stakeRequired?: 
   if (f.blockedByRecipient) return { routed: 'blocked' };
   const known = f.allowedByRecipient || f.recipientSentBefore;
   if (f.asRequest) {
-    if (!known && f.recipientPolicy === 'stake-gate') return { routed: 'stake-gate', stakeRequired: f.recipientStake ?? DEFAULT_STAKE };
+    if (!known && f.recipientPolicy === 'stake-gate')
+      return { routed: 'stake-gate', stakeRequired: f.recipientStake ?? DEFAULT_STAKE };
     if (!known && f.recipientPolicy === 'block') return { routed: 'blocked' };
     return { routed: 'request' };
   }

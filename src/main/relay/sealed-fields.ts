@@ -35,7 +35,15 @@ const hexLE = (u: bigint) => Buffer.from(u.toString(16).padStart(64, '0'), 'hex'
  * (u + p still below 2^255), which only 0 and 1 have room for.
  */
 const LOW_ORDER_HEX = new Set(
-  [0n, 1n, P - 1n, 0xb8495f16056286fdb1329ceb8d09da6ac49ff1fae35616aeb8413b7c7aebe0n, 0x57119fd0dd4e22d8868e1c58c45c44045bef839c55b1d0b1248c50a3bc959c5fn, P, P + 1n].map(hexLE),
+  [
+    0n,
+    1n,
+    P - 1n,
+    0xb8495f16056286fdb1329ceb8d09da6ac49ff1fae35616aeb8413b7c7aebe0n,
+    0x57119fd0dd4e22d8868e1c58c45c44045bef839c55b1d0b1248c50a3bc959c5fn,
+    P,
+    P + 1n,
+  ].map(hexLE),
 );
 
 /** `hexKey`: 64 hex digits (the schema has checked them); the top bit is ignored, as X25519 does. */
@@ -61,7 +69,7 @@ export function looksLikePlaintext(bytes: Buffer): boolean {
   // cross it within the first few dozen, so real ciphertext is not read to its end.
   const allowedOther = bytes.length - TEXT_SHARE * bytes.length;
   let texty = 0;
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     if (i - texty > allowedOther) return false;
     const b = bytes[i];
     if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d) {
@@ -120,12 +128,17 @@ export interface SealedFields {
 }
 
 /** Validates and normalises one envelope's content fields; returns a problem for the caller to answer. */
-export function checkSealedFields(input: { ciphertext: string; nonce: string; ephemeralPublicKey: string }, maxBytes: number): SealedFields | FieldProblem {
+export function checkSealedFields(
+  input: { ciphertext: string; nonce: string; ephemeralPublicKey: string },
+  maxBytes: number,
+): SealedFields | FieldProblem {
   const ct = canonicalBase64(input.ciphertext);
   if (!ct) return { status: 400, error: 'ciphertext must be standard base64' };
   if (ct.bytes.length > maxBytes) return { status: 413, error: `ciphertext is over ${maxBytes} bytes` };
-  if (ct.bytes.length < MIN_CIPHERTEXT) return { status: 400, error: `ciphertext must decode to at least ${MIN_CIPHERTEXT} bytes (GCM tag + data)` };
-  if (looksUnsealed(ct.bytes)) return { status: 400, error: 'ciphertext looks like plaintext; seal content on the client first' };
+  if (ct.bytes.length < MIN_CIPHERTEXT)
+    return { status: 400, error: `ciphertext must decode to at least ${MIN_CIPHERTEXT} bytes (GCM tag + data)` };
+  if (looksUnsealed(ct.bytes))
+    return { status: 400, error: 'ciphertext looks like plaintext; seal content on the client first' };
   const nonce = canonicalBase64(input.nonce);
   if (!nonce || nonce.bytes.length !== 12) return { status: 400, error: 'nonce must be base64 of exactly 12 bytes' };
   const eph = input.ephemeralPublicKey.toLowerCase();

@@ -45,7 +45,9 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
 
   const node = opts.database ? await openClusterNode(opts.database, { nodeId: opts.nodeId ?? undefined }) : null;
   const store: RelayStore = node ? node.store : openSqliteStore(join(opts.dataDir, DB_FILE));
-  const clustered = node ? { doorbell: node.doorbell, revocations: node.revocations, rateLimitStore: node.rateLimitStore } : { dataDir: opts.dataDir };
+  const clustered = node
+    ? { doorbell: node.doorbell, revocations: node.revocations, rateLimitStore: node.rateLimitStore }
+    : { dataDir: opts.dataDir };
   const closeStore = () => (node ? node.close() : store.close());
   try {
     // The app bakes its base URL (sign-in URI, OpenAPI servers) in when it is built, so a
@@ -74,7 +76,13 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
         maxBlobMib: opts.maxBlobMib ?? DEFAULT_CONFIG.maxBlobMib,
         maxBlobStorageMib: opts.maxBlobStorageMib ?? DEFAULT_CONFIG.maxBlobStorageMib,
       };
-      const app: FastifyInstance = await createRelay({ store, config, ...clustered, blobDir, https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined });
+      const app: FastifyInstance = await createRelay({
+        store,
+        config,
+        ...clustered,
+        blobDir,
+        https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined,
+      });
       try {
         await app.listen({ host: opts.host, port: wantedPort });
       } catch (err) {

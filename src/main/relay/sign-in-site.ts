@@ -24,7 +24,10 @@ const HEADER_TAIL = ' wants you to sign in with your Ethereum account:';
  * host other than the one it reached, so the message names the Host, but only a plain
  * host[:port] (host-header.ts) this relay answers for.
  */
-export function signInSites(base: { url: string; given: boolean }, hostAllowed: (hostname: string) => boolean): SignInSites {
+export function signInSites(
+  base: { url: string; given: boolean },
+  hostAllowed: (hostname: string) => boolean,
+): SignInSites {
   const baseUrl = new URL(base.url);
   const fixed: SignInSite | null = base.given ? { domain: baseUrl.host, uri: baseUrl.origin } : null;
 
@@ -45,7 +48,12 @@ export function signInSites(base: { url: string; given: boolean }, hostAllowed: 
     const uri = /\nURI: ([^\n]*)\n/.exec(message)?.[1];
     if (fixed) return domain === fixed.domain && uri === fixed.uri;
     const parsed = parseHostHeader(domain);
-    return parsed !== null && parsed.authority === domain && hostAllowed(parsed.hostname) && (uri === `http://${domain}` || uri === `https://${domain}`);
+    return (
+      parsed !== null &&
+      parsed.authority === domain &&
+      hostAllowed(parsed.hostname) &&
+      (uri === `http://${domain}` || uri === `https://${domain}`)
+    );
   };
 
   return { forRequest, names };

@@ -19,7 +19,11 @@ export function newSignInNonce(): string {
 }
 
 /** EIP-4361 challenge text for an address: checksum case, the site it names, single-use nonce. */
-export function buildChallenge(opts: { address: string; site: SignInSite; chainId: number; now: number }): { nonce: string; message: string; expiresAt: number } {
+export function buildChallenge(opts: { address: string; site: SignInSite; chainId: number; now: number }): {
+  nonce: string;
+  message: string;
+  expiresAt: number;
+} {
   const nonce = newSignInNonce();
   const expiresAt = opts.now + LIMITS.challengeTtlMs;
   const message = createSiweMessage({
@@ -63,6 +67,10 @@ export function deviceCertificateText(publicKey: string, address: string): strin
   return `Relay device key ${publicKey.toLowerCase()} for ${address.toLowerCase()}`;
 }
 
-export async function deviceCertificateValid(publicKey: string, address: string, certificate: string): Promise<boolean> {
+export async function deviceCertificateValid(
+  publicKey: string,
+  address: string,
+  certificate: string,
+): Promise<boolean> {
   return (await recoverSigner(deviceCertificateText(publicKey, address), certificate)) === address.toLowerCase();
 }

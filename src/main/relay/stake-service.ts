@@ -24,7 +24,11 @@ export const QUOTE_TTL_MS = 30 * 60 * 1000;
 export const stakeUnverifiable = (e: unknown) =>
   new HttpError(503, `${(e as Error).message}; nothing was delivered, try again later`, 'stake-unverifiable');
 export const stakeUnavailable = () =>
-  new HttpError(409, 'this relay takes no stakes: it names no chain (see GET /api/v1/stake-config)', 'stake-unavailable');
+  new HttpError(
+    409,
+    'this relay takes no stakes: it names no chain (see GET /api/v1/stake-config)',
+    'stake-unavailable',
+  );
 
 export interface StakeService {
   readonly enabled: boolean;
@@ -32,7 +36,12 @@ export interface StakeService {
   /** Reads each staked envelope's stake and sets `item.stake`; 503 when the chain cannot be read. */
   checkStakedItems(sender: string, items: DeliveryItem[], now: number): Promise<void>;
   /** Gives each stake-gated answer without a refusal a quote (one per recipient of the send). */
-  addQuotes(sender: string, items: DeliveryItem[], outcomes: DeliveryOutcome[], now: number): Promise<(StakeQuote | undefined)[]>;
+  addQuotes(
+    sender: string,
+    items: DeliveryItem[],
+    outcomes: DeliveryOutcome[],
+    now: number,
+  ): Promise<(StakeQuote | undefined)[]>;
   /** The stake with its status read from the chain (and stored when it moved on). */
   refreshed(row: StakeRow): Promise<StakeRow>;
   present(row: StakeRow): StakeRecord;
@@ -45,7 +54,12 @@ export function weiOf(decimal: string): bigint | null {
   return wei > 0n && wei <= maxUint96 ? wei : null;
 }
 
-export function createStakeService(store: RelayStore, chain: StakeChain | null, currency: StakeCurrency, publicRpcUrls: string[]): StakeService {
+export function createStakeService(
+  store: RelayStore,
+  chain: StakeChain | null,
+  currency: StakeCurrency,
+  publicRpcUrls: string[],
+): StakeService {
   const read = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -66,11 +80,21 @@ export function createStakeService(store: RelayStore, chain: StakeChain | null, 
     if (confirmed.status === 'none') return { refused: atHead.status === 'none' ? 'not-found' : 'unconfirmed' };
     if (confirmed.status !== 'active') return { refused: 'used' };
     if (confirmed.amountWei < BigInt(quote.amountWei)) return { refused: 'insufficient' };
-    if (confirmed.deadline < quote.minDeadline || confirmed.deadline > quote.maxDeadline) return { refused: 'bad-deadline' };
+    if (confirmed.deadline < quote.minDeadline || confirmed.deadline > quote.maxDeadline)
+      return { refused: 'bad-deadline' };
     return {
       ok: {
-        id, ref, chainId: c.chainId, escrow: c.escrow.toLowerCase(), sender, recipient,
-        amountWei: confirmed.amountWei.toString(), deadline: confirmed.deadline, status: 'active', releaseSignature: null, createdAt: now,
+        id,
+        ref,
+        chainId: c.chainId,
+        escrow: c.escrow.toLowerCase(),
+        sender,
+        recipient,
+        amountWei: confirmed.amountWei.toString(),
+        deadline: confirmed.deadline,
+        status: 'active',
+        releaseSignature: null,
+        createdAt: now,
       },
     };
   };
@@ -98,7 +122,8 @@ export function createStakeService(store: RelayStore, chain: StakeChain | null, 
       }
       const results = new Map<string, StakeCheck>();
       for (const [key, p] of byRef) results.set(key, await p);
-      for (const item of items) if (item.stakeRef !== undefined) item.stake = results.get(`${item.stakeRef}/${item.toAddress}`);
+      for (const item of items)
+        if (item.stakeRef !== undefined) item.stake = results.get(`${item.stakeRef}/${item.toAddress}`);
     },
 
     async addQuotes(sender, items, outcomes, now) {
@@ -120,11 +145,26 @@ export function createStakeService(store: RelayStore, chain: StakeChain | null, 
           }
           const ref = `0x${randomBytes(32).toString('hex')}`;
           const nowS = Math.floor(now / 1000);
-          const row = { ref, sender, recipient, amountWei: amountWei.toString(), minDeadline: nowS + MIN_LOCK_SECONDS, maxDeadline: nowS + MAX_LOCK_SECONDS, createdAt: now, expiresAt: now + QUOTE_TTL_MS };
+          const row = {
+            ref,
+            sender,
+            recipient,
+            amountWei: amountWei.toString(),
+            minDeadline: nowS + MIN_LOCK_SECONDS,
+            maxDeadline: nowS + MAX_LOCK_SECONDS,
+            createdAt: now,
+            expiresAt: now + QUOTE_TTL_MS,
+          };
           await store.createStakeQuote(row);
           quote = {
-            chainId: chain.config.chainId, escrow: chain.config.escrow.toLowerCase() as `0x${string}`, amountWei: row.amountWei, ref, recipient,
-            minDeadline: row.minDeadline, maxDeadline: row.maxDeadline, expiresAt: iso(row.expiresAt),
+            chainId: chain.config.chainId,
+            escrow: chain.config.escrow.toLowerCase() as `0x${string}`,
+            amountWei: row.amountWei,
+            ref,
+            recipient,
+            minDeadline: row.minDeadline,
+            maxDeadline: row.maxDeadline,
+            expiresAt: iso(row.expiresAt),
           };
           byRecipient.set(recipient, quote);
         }
@@ -142,8 +182,18 @@ export function createStakeService(store: RelayStore, chain: StakeChain | null, 
     },
 
     present: (r) => ({
-      chainId: r.chainId, escrow: r.escrow, id: r.id, amountWei: r.amountWei, deadline: r.deadline, status: r.status,
-      sender: r.sender, recipient: r.recipient, ref: r.ref, createdAt: iso(r.createdAt), releaseSignature: r.releaseSignature, refundableAt: iso(r.deadline * 1000),
+      chainId: r.chainId,
+      escrow: r.escrow,
+      id: r.id,
+      amountWei: r.amountWei,
+      deadline: r.deadline,
+      status: r.status,
+      sender: r.sender,
+      recipient: r.recipient,
+      ref: r.ref,
+      createdAt: iso(r.createdAt),
+      releaseSignature: r.releaseSignature,
+      refundableAt: iso(r.deadline * 1000),
     }),
 
     isReleaseSignature: (row, signature) => chain!.isReleaseSignature(row.id as Hex, row.recipient as Hex, signature),

@@ -53,16 +53,23 @@ export function canEncrypt(db: Database.Database): boolean {
  * in some query as "file is not a database".
  */
 export function applyKey(db: Database.Database, key: Buffer, owner: string): void {
-  if (key.length !== DATABASE_KEY_BYTES) throw new DatabaseKeyError('bad-key', `the ${owner} database key must be ${DATABASE_KEY_BYTES} bytes`);
+  if (key.length !== DATABASE_KEY_BYTES)
+    throw new DatabaseKeyError('bad-key', `the ${owner} database key must be ${DATABASE_KEY_BYTES} bytes`);
   if (!canEncrypt(db)) {
-    throw new DatabaseKeyError('no-cipher', `this SQLite build cannot encrypt the ${owner} database: it needs better-sqlite3-multiple-ciphers (README, "Encrypted local database")`);
+    throw new DatabaseKeyError(
+      'no-cipher',
+      `this SQLite build cannot encrypt the ${owner} database: it needs better-sqlite3-multiple-ciphers (README, "Encrypted local database")`,
+    );
   }
   db.pragma(`key = "x'${key.toString('hex')}'"`);
   try {
     db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (e) {
     if ((e as { code?: string }).code === 'SQLITE_NOTADB') {
-      throw new DatabaseKeyError('wrong-key', `the ${owner} database ${db.name} does not open with this key (another profile's file, or damaged)`);
+      throw new DatabaseKeyError(
+        'wrong-key',
+        `the ${owner} database ${db.name} does not open with this key (another profile's file, or damaged)`,
+      );
     }
     throw e;
   }
@@ -70,8 +77,10 @@ export function applyKey(db: Database.Database, key: Buffer, owner: string): voi
 
 /** Encrypts a clear file this connection has to itself (rekey works in rollback-journal mode only). */
 export function encryptOpenDatabase(db: Database.Database, key: Buffer, owner: string): void {
-  if (!canEncrypt(db)) throw new DatabaseKeyError('no-cipher', `this SQLite build cannot encrypt the ${owner} database`);
+  if (!canEncrypt(db))
+    throw new DatabaseKeyError('no-cipher', `this SQLite build cannot encrypt the ${owner} database`);
   const mode = db.pragma('journal_mode = DELETE', { simple: true });
-  if (mode !== 'delete') throw new Error(`could not take ${db.name} out of WAL to encrypt it (journal_mode is ${String(mode)})`);
+  if (mode !== 'delete')
+    throw new Error(`could not take ${db.name} out of WAL to encrypt it (journal_mode is ${String(mode)})`);
   db.pragma(`rekey = "x'${key.toString('hex')}'"`);
 }

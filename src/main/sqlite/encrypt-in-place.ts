@@ -18,7 +18,16 @@ import type Database from 'better-sqlite3';
 import { encryptOpenDatabase } from './database-cipher.js';
 import { fsyncPath } from './fsync-path.js';
 
-export const ENCRYPT_STEPS = ['stale-temp-removed', 'checkpointed', 'copied', 'encrypted', 'synced', 'side-files-removed', 'renamed', 'folder-synced'] as const;
+export const ENCRYPT_STEPS = [
+  'stale-temp-removed',
+  'checkpointed',
+  'copied',
+  'encrypted',
+  'synced',
+  'side-files-removed',
+  'renamed',
+  'folder-synced',
+] as const;
 export type EncryptStep = (typeof ENCRYPT_STEPS)[number];
 
 export interface EncryptInPlaceOptions {
@@ -48,7 +57,8 @@ export function encryptInPlace(file: string, key: Buffer, opts: EncryptInPlaceOp
   const clear = opts.connect(file);
   try {
     const mode = clear.pragma('journal_mode = DELETE', { simple: true });
-    if (mode !== 'delete') throw new Error(`could not checkpoint ${file} before encrypting it (another process has it open?)`);
+    if (mode !== 'delete')
+      throw new Error(`could not checkpoint ${file} before encrypting it (another process has it open?)`);
   } finally {
     clear.close();
   }

@@ -20,7 +20,9 @@ export class SchemaTooNewError extends Error {
     /** whose database, for the message: "relay", "client" */
     readonly owner: string,
   ) {
-    super(`database schema version ${found} is newer than this ${owner} supports (${supported}); run a newer ${owner} or restore a backup`);
+    super(
+      `database schema version ${found} is newer than this ${owner} supports (${supported}); run a newer ${owner} or restore a backup`,
+    );
     this.name = 'SchemaTooNewError';
   }
 }

@@ -28,7 +28,8 @@ export interface OpenDatabaseOptions {
 function configure(db: Database.Database): void {
   const mode = db.pragma('journal_mode = WAL', { simple: true });
   // a store in memory (the client's while its file is locked) has no WAL to switch to
-  if (mode !== 'wal' && !(db.memory && mode === 'memory')) throw new Error(`could not switch ${db.name} to WAL (journal_mode is ${String(mode)})`);
+  if (mode !== 'wal' && !(db.memory && mode === 'memory'))
+    throw new Error(`could not switch ${db.name} to WAL (journal_mode is ${String(mode)})`);
   // This build defaults WAL to NORMAL, which may lose the last commits on power loss: a 200'd
   // envelope on the relay, an acked one in the client.
   db.pragma('synchronous = FULL');
@@ -49,10 +50,14 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Databa
   if (options.key) {
     // a clear file from before encryption is turned over first; a crash in a past turn-over
     // left either the clear file (done again now) or the encrypted one, and maybe a temp file
-    if (databaseFileState(file) === 'clear') encryptInPlace(file, options.key, { owner: options.owner, connect, afterStep: options.afterEncryptStep });
+    if (databaseFileState(file) === 'clear')
+      encryptInPlace(file, options.key, { owner: options.owner, connect, afterStep: options.afterEncryptStep });
     else removeEncryptingLeftovers(file);
   } else if (databaseFileState(file) === 'encrypted') {
-    throw new DatabaseKeyError('locked', `the ${options.owner} database ${file} is encrypted: it opens only with the key the unlocked vault gives`);
+    throw new DatabaseKeyError(
+      'locked',
+      `the ${options.owner} database ${file} is encrypted: it opens only with the key the unlocked vault gives`,
+    );
   }
   const db = connect(file);
   try {

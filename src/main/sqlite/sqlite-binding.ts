@@ -12,7 +12,11 @@ export const SQLITE_BINDING_ENV = 'RELAY_SQLITE_BINDING';
 const FILE = 'better_sqlite3.node';
 
 export function findSqliteBinding(resourcesPath: string | undefined, builtDir: string): string | null {
-  const candidates = [process.env[SQLITE_BINDING_ENV], resourcesPath && join(resourcesPath, FILE), join(builtDir, '../../resources', FILE)];
+  const candidates = [
+    process.env[SQLITE_BINDING_ENV],
+    resourcesPath && join(resourcesPath, FILE),
+    join(builtDir, '../../resources', FILE),
+  ];
   for (const c of candidates) if (c && existsSync(c)) return c;
   return null;
 }

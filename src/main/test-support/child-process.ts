@@ -51,7 +51,13 @@ export function startTs(entry: string, args: string[], ready: RegExp, timeoutMs 
  * .config/build-node.mjs), in one process; `nodeFlags` go to node before the entry (a bench's
  * `--cpu-prof`, which NODE_OPTIONS refuses).
  */
-export function startBuilt(name: 'relay' | 'web' | 'client', args: string[], ready: RegExp, timeoutMs = 60_000, nodeFlags: string[] = []): Promise<Child> {
+export function startBuilt(
+  name: 'relay' | 'web' | 'client',
+  args: string[],
+  ready: RegExp,
+  timeoutMs = 60_000,
+  nodeFlags: string[] = [],
+): Promise<Child> {
   return startNode([...nodeFlags, binPath(name), ...args], `bin/${name}.mjs`, ready, timeoutMs);
 }
 
@@ -94,7 +100,11 @@ function startNode(nodeArgs: string[], entry: string, ready: RegExp, timeoutMs: 
     });
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
-      reject(new Error(`${entry} exited (code ${code}, signal ${signal}) before it was ready; stderr: ${stderr.slice(-2000)}`));
+      reject(
+        new Error(
+          `${entry} exited (code ${code}, signal ${signal}) before it was ready; stderr: ${stderr.slice(-2000)}`,
+        ),
+      );
     });
   });
 }
@@ -114,7 +124,11 @@ export interface Finished {
 }
 
 /** Runs a command to its exit and returns how it ended and all it printed. */
-export function runToEnd(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Finished> {
+export function runToEnd(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Finished> {
   const proc = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -127,6 +141,10 @@ export function runToEnd(cmd: string, args: string[], opts: { cwd?: string; env?
 }
 
 /** Runs a TypeScript entry (see nodeArgsFor) to its exit. */
-export function runTs(entry: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Finished> {
+export function runTs(
+  entry: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Finished> {
   return runToEnd(process.execPath, [...nodeArgsFor(entry), ...args], opts);
 }

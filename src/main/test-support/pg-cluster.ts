@@ -1,6 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPg } from '../relay/store/pg-client.js';
@@ -32,20 +42,32 @@ export function findPgBin(): string | null {
   if (onPath) return join(onPath, '..');
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length > 0 ? join(root, versions[0], 'bin') : null;
 }
 
 /** Why PostgreSQL tests cannot run here, or null when they can. */
 export const pgMissing = (): string | null =>
-  findPgBin() === null ? 'PostgreSQL server programs (initdb, pg_ctl) are not installed; `apt-get install postgresql` to run the cluster tests' : null;
+  findPgBin() === null
+    ? 'PostgreSQL server programs (initdb, pg_ctl) are not installed; `apt-get install postgresql` to run the cluster tests'
+    : null;
 
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** The settings a test server runs with; `durable: false` trades crash safety for speed (see startPgCluster). */
 function serverOptions(dir: string, durable: boolean, maxConnections: number): string {
   const durability = durable ? ['fsync=on'] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
-  return [`listen_addresses=''`, `unix_socket_directories=${dir}`, ...durability, `max_connections=${maxConnections}`, 'shared_buffers=32MB'].map((o) => `-c ${o}`).join(' ');
+  return [
+    `listen_addresses=''`,
+    `unix_socket_directories=${dir}`,
+    ...durability,
+    `max_connections=${maxConnections}`,
+    'shared_buffers=32MB',
+  ]
+    .map((o) => `-c ${o}`)
+    .join(' ');
 }
 
 interface Server {
@@ -70,14 +92,35 @@ function initServer(dir: string, durable: boolean, maxConnections: number): Serv
   }
   chmodSync(dir, 0o700);
   const run = (program: string, args: string[]) => {
-    const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
+    const [cmd, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]]
+      : [join(bin, program), args];
     const r = spawnSync(cmd, argv, { encoding: 'utf8', cwd: dir });
     if (r.status !== 0) throw new Error(`${program} failed: ${r.stderr || r.stdout}`);
   };
   run('initdb', ['-D', data, '-U', user, '--auth=trust', '--locale=C', '--encoding=UTF8', '--no-sync']);
-  const start = () => run('pg_ctl', ['-D', data, '-o', serverOptions(dir, durable, maxConnections), '-w', '-t', '30', '-l', join(dir, 'log'), 'start']);
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      serverOptions(dir, durable, maxConnections),
+      '-w',
+      '-t',
+      '30',
+      '-l',
+      join(dir, 'log'),
+      'start',
+    ]);
   start();
-  return { dir, data, bin, run, start, urlFor: (db) => `postgres://${user}@localhost/${db}?host=${encodeURIComponent(dir)}` };
+  return {
+    dir,
+    data,
+    bin,
+    run,
+    start,
+    urlFor: (db) => `postgres://${user}@localhost/${db}?host=${encodeURIComponent(dir)}`,
+  };
 }
 
 function stopServer(bin: string, data: string): void {
@@ -90,7 +133,8 @@ async function createDatabaseOn(server: Server, template?: string): Promise<stri
   const name = `relay_${process.pid}_${randomBytes(4).toString('hex')}`;
   // only a name this file made goes into the statement
   const source = template === undefined ? null : new URL(template).pathname.slice(1);
-  if (source !== null && !/^relay_\d+_[0-9a-f]{8}$/.test(source)) throw new Error(`not a database of this cluster: ${template}`);
+  if (source !== null && !/^relay_\d+_[0-9a-f]{8}$/.test(source))
+    throw new Error(`not a database of this cluster: ${template}`);
   const sql = openPg(server.urlFor('postgres'), { max: 1 });
   try {
     await sql.unsafe(`CREATE DATABASE ${name}${source === null ? '' : ` TEMPLATE ${source}`}`);
@@ -165,8 +209,10 @@ function runServer(runDir: string): Server {
   }
   const deadline = Date.now() + RUN_START_TIMEOUT_MS;
   while (!existsSync(ready)) {
-    if (existsSync(failed)) throw new Error(`the run's PostgreSQL server did not start: ${readFileSync(failed, 'utf8')}`);
-    if (Date.now() > deadline) throw new Error(`the run's PostgreSQL server was not ready within ${RUN_START_TIMEOUT_MS} ms (${runDir})`);
+    if (existsSync(failed))
+      throw new Error(`the run's PostgreSQL server did not start: ${readFileSync(failed, 'utf8')}`);
+    if (Date.now() > deadline)
+      throw new Error(`the run's PostgreSQL server was not ready within ${RUN_START_TIMEOUT_MS} ms (${runDir})`);
     sleepSync(50);
   }
   const { bin } = JSON.parse(readFileSync(ready, 'utf8')) as { bin: string };
@@ -174,11 +220,20 @@ function runServer(runDir: string): Server {
   const started = () => {
     throw new Error('the run-wide PostgreSQL server was started by another process');
   };
-  return { dir, data: join(dir, 'data'), bin, run: started, start: started, urlFor: (db) => `postgres://${user}@localhost/${db}?host=${encodeURIComponent(dir)}` };
+  return {
+    dir,
+    data: join(dir, 'data'),
+    bin,
+    run: started,
+    start: started,
+    urlFor: (db) => `postgres://${user}@localhost/${db}?host=${encodeURIComponent(dir)}`,
+  };
 }
 
 function unshared(): never {
-  throw new Error('the run-wide PostgreSQL server is shared by every test file: a test that stops it needs startPgCluster(), a cluster of its own');
+  throw new Error(
+    'the run-wide PostgreSQL server is shared by every test file: a test that stops it needs startPgCluster(), a cluster of its own',
+  );
 }
 
 /** This file's handle on the run's server: its databases are its own, the server is not (no stop/start). */

@@ -41,7 +41,10 @@ export async function openNotifyHop(url: string): Promise<NotifyHop> {
             if (p === payload) resolve(performance.now());
           };
           // a notification sent while the LISTEN connection was down is lost: fail, never hang
-          timer = setTimeout(() => reject(new Error(`a NOTIFY was not heard within ${HEAR_WITHIN_MS} ms`)), HEAR_WITHIN_MS);
+          timer = setTimeout(
+            () => reject(new Error(`a NOTIFY was not heard within ${HEAR_WITHIN_MS} ms`)),
+            HEAR_WITHIN_MS,
+          );
         });
         const sentAt = performance.now();
         try {

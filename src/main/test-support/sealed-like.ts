@@ -16,7 +16,10 @@ export interface EnvelopeInput {
 }
 
 /** A typical chat message: frame + signed JSON payload + 16-byte tag is a few hundred bytes. */
-export function sealedLikeEnvelope(to: { address: string; deviceKey: string | null }, size = randomInt(180, 420)): EnvelopeInput {
+export function sealedLikeEnvelope(
+  to: { address: string; deviceKey: string | null },
+  size = randomInt(180, 420),
+): EnvelopeInput {
   return {
     toAddress: to.address,
     recipientDeviceKey: to.deviceKey,
@@ -27,7 +30,11 @@ export function sealedLikeEnvelope(to: { address: string; deviceKey: string | nu
 }
 
 /** `count` JSON bodies, each with `perBody` envelopes to recipients taken in turn. */
-export function envelopeBodies(recipients: { address: string; deviceKey: string | null }[], count: number, perBody: number): string[] {
+export function envelopeBodies(
+  recipients: { address: string; deviceKey: string | null }[],
+  count: number,
+  perBody: number,
+): string[] {
   const bodies: string[] = [];
   let r = 0;
   for (let i = 0; i < count; i++) {

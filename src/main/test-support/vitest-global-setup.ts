@@ -20,8 +20,13 @@ declare module 'vitest' {
 }
 
 export default function setup(project: TestProject): () => void {
-  const build = spawnSync(process.execPath, [fileURLToPath(new URL('../../../.config/build-node.mjs', import.meta.url))], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`building the Node entries failed (exit ${build.status ?? build.signal}): ${build.stderr}`);
+  const build = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL('../../../.config/build-node.mjs', import.meta.url))],
+    { encoding: 'utf8' },
+  );
+  if (build.status !== 0)
+    throw new Error(`building the Node entries failed (exit ${build.status ?? build.signal}): ${build.stderr}`);
   const runDir = mkdtempSync(join(tmpdir(), 'relay-pg-run-'));
   // the server's own folder inside is the postgres user's when the tests run as root
   chmodSync(runDir, 0o755);

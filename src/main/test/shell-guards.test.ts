@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  devToolsAllowed, externalLinkToOpen, isOurPage, keychainRefusal, mayFrameNavigate, mayNavigate, mayRedirect, rendererUrl, useKeychainCodec,
+  devToolsAllowed,
+  externalLinkToOpen,
+  isOurPage,
+  keychainRefusal,
+  mayFrameNavigate,
+  mayNavigate,
+  mayRedirect,
+  rendererUrl,
+  useKeychainCodec,
 } from '../shell-guards.js';
 
 const BUILT = '/opt/Relay Messenger/resources/app/out/renderer/index.html';
@@ -15,14 +23,22 @@ const devUrl = 'http://localhost:5173/';
 describe('which page and whether DevTools', () => {
   it('a packaged app loads its built file, whatever ELECTRON_RENDERER_URL says', () => {
     expect(builtUrl).toBe('file:///opt/Relay%20Messenger/resources/app/out/renderer/index.html');
-    expect(rendererUrl({ packaged: true, devServerUrl: 'http://localhost:5173/', builtIndexPath: BUILT })).toBe(builtUrl);
-    expect(rendererUrl({ packaged: true, devServerUrl: 'https://evil.example/', builtIndexPath: BUILT })).toBe(builtUrl);
+    expect(rendererUrl({ packaged: true, devServerUrl: 'http://localhost:5173/', builtIndexPath: BUILT })).toBe(
+      builtUrl,
+    );
+    expect(rendererUrl({ packaged: true, devServerUrl: 'https://evil.example/', builtIndexPath: BUILT })).toBe(
+      builtUrl,
+    );
   });
 
   it('an unpackaged app uses the dev server, and only one on loopback', () => {
     expect(rendererUrl({ packaged: false, devServerUrl: devUrl, builtIndexPath: BUILT })).toBe(devUrl);
-    expect(rendererUrl({ packaged: false, devServerUrl: 'http://127.0.0.1:5173', builtIndexPath: BUILT })).toBe('http://127.0.0.1:5173/');
-    expect(rendererUrl({ packaged: false, devServerUrl: 'https://evil.example/', builtIndexPath: BUILT })).toBe(builtUrl);
+    expect(rendererUrl({ packaged: false, devServerUrl: 'http://127.0.0.1:5173', builtIndexPath: BUILT })).toBe(
+      'http://127.0.0.1:5173/',
+    );
+    expect(rendererUrl({ packaged: false, devServerUrl: 'https://evil.example/', builtIndexPath: BUILT })).toBe(
+      builtUrl,
+    );
     expect(rendererUrl({ packaged: false, devServerUrl: 'javascript:alert(1)', builtIndexPath: BUILT })).toBe(builtUrl);
     expect(rendererUrl({ packaged: false, devServerUrl: undefined, builtIndexPath: BUILT })).toBe(builtUrl);
   });
@@ -79,14 +95,25 @@ describe('externalLinkToOpen (window.open and target=_blank)', () => {
   it('hands http(s) links to the system browser and drops everything else', () => {
     expect(externalLinkToOpen('https://example.com/a?b#c')).toBe('https://example.com/a?b#c');
     expect(externalLinkToOpen('http://example.com')).toBe('http://example.com/');
-    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'smb://server/share', 'vscode://open', 'https://user:pass@example.com/', 'nonsense']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'smb://server/share',
+      'vscode://open',
+      'https://user:pass@example.com/',
+      'nonsense',
+    ]) {
       expect(externalLinkToOpen(url), url).toBeNull();
     }
   });
 });
 
 describe('keychain (finding 7)', () => {
-  const probe = (available: boolean, backend?: string) => ({ isEncryptionAvailable: () => available, ...(backend ? { getSelectedStorageBackend: () => backend } : {}) });
+  const probe = (available: boolean, backend?: string) => ({
+    isEncryptionAvailable: () => available,
+    ...(backend ? { getSelectedStorageBackend: () => backend } : {}),
+  });
 
   it('refuses Linux basic_text (a fixed password) and an unknown backend, trusts a real secret store', () => {
     expect(keychainRefusal(probe(true, 'basic_text'), 'linux')).toBe('basic_text');

@@ -24,7 +24,11 @@ export function threadEntry(base: string, name: string, given?: string | URL): U
 export function startThread(entry: URL, options: WorkerOptions = {}): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
   const workerData = { ...(options.workerData as object | undefined), __entry: entry.href };
-  return new Worker(new URL(TSX_BOOTSTRAP, import.meta.url), { ...options, workerData, execArgv: execArgvWithoutTsx() });
+  return new Worker(new URL(TSX_BOOTSTRAP, import.meta.url), {
+    ...options,
+    workerData,
+    execArgv: execArgvWithoutTsx(),
+  });
 }
 
 /** The parent's execArgv minus tsx's own hooks (the bootstrap registers them exactly once). */

@@ -11,9 +11,7 @@ const TAG_BYTES = 8;
 const HEADER = TAG_BYTES + 1;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-export type Frame =
-  | { kind: 'direct'; payload: Uint8Array }
-  | { kind: 'group'; groupId: string; payload: Uint8Array };
+export type Frame = { kind: 'direct'; payload: Uint8Array } | { kind: 'group'; groupId: string; payload: Uint8Array };
 
 function ascii(s: string): Uint8Array {
   const out = new Uint8Array(s.length);
@@ -70,10 +68,15 @@ export function parseFrame(frame: Uint8Array): Frame {
   if (frame.length < HEADER) throw new VaultError('bad-frame', 'frame is shorter than its header');
   const direct = startsWith(frame, DIRECT);
   if (!direct && !startsWith(frame, GROUP)) throw new VaultError('bad-frame', 'unknown frame tag');
-  if (frame[TAG_BYTES] !== FRAME_VERSION) throw new VaultError('bad-frame', `unknown frame version ${frame[TAG_BYTES]}`);
+  if (frame[TAG_BYTES] !== FRAME_VERSION)
+    throw new VaultError('bad-frame', `unknown frame version ${frame[TAG_BYTES]}`);
   if (direct) return { kind: 'direct', payload: frame.subarray(HEADER) };
   if (frame.length < HEADER + 16) throw new VaultError('bad-frame', 'group frame is shorter than its group id');
-  return { kind: 'group', groupId: bytesToUuid(frame.subarray(HEADER, HEADER + 16)), payload: frame.subarray(HEADER + 16) };
+  return {
+    kind: 'group',
+    groupId: bytesToUuid(frame.subarray(HEADER, HEADER + 16)),
+    payload: frame.subarray(HEADER + 16),
+  };
 }
 
 /**

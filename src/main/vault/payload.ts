@@ -69,8 +69,14 @@ export function validateMessageBody(m: unknown): asserts m is MessageBody {
  * its fields (optionally `id` and `sentAt`); the sender address and, for group frames, the
  * group id are set here and may not be overridden.
  */
-export function composeMessage(input: Record<string, unknown>, from: string, groupId: string | null, now: Date = new Date()): string {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new VaultError('bad-request', 'message must be an object');
+export function composeMessage(
+  input: Record<string, unknown>,
+  from: string,
+  groupId: string | null,
+  now: Date = new Date(),
+): string {
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw new VaultError('bad-request', 'message must be an object');
   if (input.sig !== undefined) throw new VaultError('bad-request', 'message may not carry sig; the vault signs');
   if (input.from !== undefined && (typeof input.from !== 'string' || input.from.toLowerCase() !== from.toLowerCase())) {
     throw new VaultError('bad-request', 'message.from is set by the vault');
@@ -79,7 +85,8 @@ export function composeMessage(input: Record<string, unknown>, from: string, gro
     throw new VaultError('bad-request', 'message.groupId must match the frame group');
   }
   if (input.id !== undefined && !isUuid(input.id)) throw new VaultError('bad-request', 'message.id must be a uuid');
-  if (input.sentAt !== undefined && !isIsoDate(input.sentAt)) throw new VaultError('bad-request', 'message.sentAt must be ISO 8601');
+  if (input.sentAt !== undefined && !isIsoDate(input.sentAt))
+    throw new VaultError('bad-request', 'message.sentAt must be ISO 8601');
   const body: Record<string, unknown> = {
     id: typeof input.id === 'string' ? input.id.toLowerCase() : globalThis.crypto.randomUUID(),
     kind: input.kind,
@@ -154,7 +161,8 @@ export function verifyPayload(
   const botPost = via === 'group-token' && frameGroupId !== null;
   if (frameGroupId !== undefined) {
     const named = payload.m.groupId?.toLowerCase() ?? null;
-    if (named !== null && named !== frameGroupId) throw new VaultError('bad-payload', 'm names another group than its frame');
+    if (named !== null && named !== frameGroupId)
+      throw new VaultError('bad-payload', 'm names another group than its frame');
     if (botPost && named === null) throw new VaultError('bad-payload', 'a bot post must name its group');
   }
   if (!botPost && (!isAddress(envelopeSenderAddress) || envelopeSenderAddress.toLowerCase() !== signer)) {

@@ -38,14 +38,20 @@ const INFO = Buffer.from(SEAL_INFO, 'ascii');
 const ZERO_X = Buffer.alloc(KEY_BYTES).toString('base64url');
 
 function publicKeyObject(raw: Uint8Array): KeyObject {
-  return createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: Buffer.from(raw).toString('base64url') }, format: 'jwk' });
+  return createPublicKey({
+    key: { kty: 'OKP', crv: 'X25519', x: Buffer.from(raw).toString('base64url') },
+    format: 'jwk',
+  });
 }
 
 function privateKeyObject(raw: Uint8Array, publicRaw?: Uint8Array): KeyObject {
   // Node insists on `x` but derives the public half from `d`; a placeholder is fine when the
   // caller does not know it yet.
   const x = publicRaw ? Buffer.from(publicRaw).toString('base64url') : ZERO_X;
-  return createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', d: Buffer.from(raw).toString('base64url'), x }, format: 'jwk' });
+  return createPrivateKey({
+    key: { kty: 'OKP', crv: 'X25519', d: Buffer.from(raw).toString('base64url'), x },
+    format: 'jwk',
+  });
 }
 
 function rawPublicOf(privateKey: KeyObject): Uint8Array {
@@ -134,7 +140,9 @@ export const nodeSealer: Sealer = {
   seal(recipient, frame) {
     const R = deviceKeyBytes(recipient);
     assertNotLowOrder(R);
-    const { publicKey, privateKey: e } = generateKeyPairSync('x25519', { publicKeyEncoding: { format: 'jwk' } } as never) as unknown as {
+    const { publicKey, privateKey: e } = generateKeyPairSync('x25519', {
+      publicKeyEncoding: { format: 'jwk' },
+    } as never) as unknown as {
       publicKey: JsonWebKey;
       privateKey: KeyObject;
     };
@@ -163,7 +171,8 @@ export const nodeSealer: Sealer = {
   [TEST_ONLY_SEAL_WITH](recipient, frame, ephemeralPrivateKey, nonce) {
     const R = deviceKeyBytes(recipient);
     assertNotLowOrder(R);
-    if (ephemeralPrivateKey.length !== KEY_BYTES || nonce.length !== NONCE_BYTES) throw new VaultError('bad-key', 'bad ephemeral key or nonce size');
+    if (ephemeralPrivateKey.length !== KEY_BYTES || nonce.length !== NONCE_BYTES)
+      throw new VaultError('bad-key', 'bad ephemeral key or nonce size');
     const e = privateKeyObject(ephemeralPrivateKey);
     const E = rawPublicOf(e);
     const n = Buffer.from(nonce);

@@ -61,7 +61,8 @@ export function deviceKeyBytes(key: string | Uint8Array): Uint8Array {
     if (!HEX_KEY.test(key)) throw new VaultError('bad-key', 'a device key must be 64 hex characters');
     return hexToBytes(key.toLowerCase());
   }
-  if (!(key instanceof Uint8Array) || key.length !== KEY_BYTES) throw new VaultError('bad-key', 'a device key must be 32 bytes');
+  if (!(key instanceof Uint8Array) || key.length !== KEY_BYTES)
+    throw new VaultError('bad-key', 'a device key must be 32 bytes');
   return key;
 }
 
@@ -110,12 +111,14 @@ export interface DecodedFields {
 
 /** Validates and decodes the three fields; shape errors are `bad-envelope`. */
 export function decodeSealedFields(fields: SealedFields): DecodedFields {
-  if (fields === null || typeof fields !== 'object') throw new VaultError('bad-envelope', 'sealed fields must be an object');
+  if (fields === null || typeof fields !== 'object')
+    throw new VaultError('bad-envelope', 'sealed fields must be an object');
   const { ephemeralPublicKey, nonce, ciphertext } = fields;
   if (typeof ephemeralPublicKey !== 'string' || !HEX_KEY.test(ephemeralPublicKey)) {
     throw new VaultError('bad-envelope', 'ephemeralPublicKey must be 64 hex characters');
   }
-  if (typeof nonce !== 'string' || typeof ciphertext !== 'string') throw new VaultError('bad-envelope', 'nonce and ciphertext must be base64 strings');
+  if (typeof nonce !== 'string' || typeof ciphertext !== 'string')
+    throw new VaultError('bad-envelope', 'nonce and ciphertext must be base64 strings');
   const n = fromBase64(nonce);
   if (n.length !== NONCE_BYTES) throw new VaultError('bad-envelope', 'nonce must decode to 12 bytes');
   const c = fromBase64(ciphertext);

@@ -37,7 +37,17 @@ export const STANDIN_SCRYPT: ScryptParams = { N: 2 ** 14, r: 8, p: 1 };
 /** Within the range a vault file may name (below): neither weak nor a memory bomb. */
 export function acceptedScrypt({ N, r, p }: ScryptParams): boolean {
   const powerOfTwo = Number.isSafeInteger(N) && N > 1 && (N & (N - 1)) === 0;
-  return powerOfTwo && N >= 2 ** 14 && N <= 2 ** 20 && Number.isSafeInteger(r) && r >= 8 && r <= 32 && Number.isSafeInteger(p) && p >= 1 && p <= 4;
+  return (
+    powerOfTwo &&
+    N >= 2 ** 14 &&
+    N <= 2 ** 20 &&
+    Number.isSafeInteger(r) &&
+    r >= 8 &&
+    r <= 32 &&
+    Number.isSafeInteger(p) &&
+    p >= 1 &&
+    p <= 4
+  );
 }
 
 // A file can name its own parameters; keep them in the accepted range for whoever opens it.
@@ -82,8 +92,13 @@ const AAD = Buffer.from('relay-vault-passphrase-v1');
  * that records salt and parameters, so they can be raised later without breaking old files.
  * A wrong passphrase fails GCM authentication and surfaces as `bad-passphrase`.
  */
-export function passphraseCodec(passphrase: string, params: ScryptParams = scryptFor(passphrase), opts: { deriveAhead?: boolean } = {}): VaultCodec {
-  if (typeof passphrase !== 'string' || passphrase.length === 0) throw new VaultError('no-passphrase', 'a passphrase is required');
+export function passphraseCodec(
+  passphrase: string,
+  params: ScryptParams = scryptFor(passphrase),
+  opts: { deriveAhead?: boolean } = {},
+): VaultCodec {
+  if (typeof passphrase !== 'string' || passphrase.length === 0)
+    throw new VaultError('no-passphrase', 'a passphrase is required');
   const fresh = () => {
     const salt = randomBytes(16);
     return { salt, key: deriveKey(passphrase, salt, params) };
@@ -102,7 +117,14 @@ export function passphraseCodec(passphrase: string, params: ScryptParams = scryp
       cipher.setAAD(AAD);
       const ct = Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
       key.fill(0);
-      const blob: PassphraseBlob = { v: 1, kdf: 'scrypt', ...params, salt: salt.toString('base64'), nonce: nonce.toString('base64'), ct: ct.toString('base64') };
+      const blob: PassphraseBlob = {
+        v: 1,
+        kdf: 'scrypt',
+        ...params,
+        salt: salt.toString('base64'),
+        nonce: nonce.toString('base64'),
+        ct: ct.toString('base64'),
+      };
       return Buffer.from(JSON.stringify(blob));
     },
     async decrypt(sealed) {
@@ -112,7 +134,13 @@ export function passphraseCodec(passphrase: string, params: ScryptParams = scryp
       } catch {
         throw new VaultError('corrupt-vault', 'the wrapped key is not readable');
       }
-      if (blob?.v !== 1 || blob.kdf !== 'scrypt' || typeof blob.salt !== 'string' || typeof blob.nonce !== 'string' || typeof blob.ct !== 'string') {
+      if (
+        blob?.v !== 1 ||
+        blob.kdf !== 'scrypt' ||
+        typeof blob.salt !== 'string' ||
+        typeof blob.nonce !== 'string' ||
+        typeof blob.ct !== 'string'
+      ) {
         throw new VaultError('corrupt-vault', 'unknown wrapped-key format');
       }
       const ct = Buffer.from(blob.ct, 'base64');

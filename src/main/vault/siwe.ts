@@ -60,8 +60,10 @@ export function checkSiweMessage(message: string, expect: SiweExpectation): Chec
   const lines = message.split('\n');
   // The header's domain decides where a wallet believes it signs in; it must be exactly the relay's host.
   const header = `${expected.host} wants you to sign in with your Ethereum account:`;
-  if (lines[0] !== header && lines[0] !== `${expected.protocol}//${header}`) reject(`the message is for another domain (${lines[0].slice(0, 80)})`);
-  if (!isAddress(lines[1]) || lines[1].toLowerCase() !== expect.address.toLowerCase()) reject('the message is for another address');
+  if (lines[0] !== header && lines[0] !== `${expected.protocol}//${header}`)
+    reject(`the message is for another domain (${lines[0].slice(0, 80)})`);
+  if (!isAddress(lines[1]) || lines[1].toLowerCase() !== expect.address.toLowerCase())
+    reject('the message is for another address');
   const seen = new Set<string>();
   for (const line of lines) {
     const field = FIELD_LINE.exec(line)?.[1];
@@ -72,19 +74,32 @@ export function checkSiweMessage(message: string, expect: SiweExpectation): Chec
   // viem's parser reads a header's domain only when it is a DNS name or IPv4 (no brackets), so a
   // relay on [::1] could not be signed in to. The header was compared byte for byte above: the
   // parser reads the rest behind a stand-in header, and the domain is the one just checked.
-  const standIn = lines[0].startsWith(`${expected.protocol}//`) ? `${expected.protocol}//${STAND_IN_HEADER}` : STAND_IN_HEADER;
+  const standIn = lines[0].startsWith(`${expected.protocol}//`)
+    ? `${expected.protocol}//${STAND_IN_HEADER}`
+    : STAND_IN_HEADER;
   const parsed = { ...parseSiweMessage([standIn, ...lines.slice(1)].join('\n')), domain: expected.host };
   if (parsed.scheme !== undefined && `${parsed.scheme}:` !== expected.protocol) reject('scheme mismatch');
   if (!parsed.address || parsed.address.toLowerCase() !== expect.address.toLowerCase()) reject('address mismatch');
-  if (!parsed.uri || !sameUri(parsed.uri, expected.href)) reject(`the message is for another URI (${String(parsed.uri).slice(0, 80)})`);
+  if (!parsed.uri || !sameUri(parsed.uri, expected.href))
+    reject(`the message is for another URI (${String(parsed.uri).slice(0, 80)})`);
   if (parsed.version !== '1') reject('version must be 1');
   if (!parsed.nonce) reject('no nonce');
   if (typeof parsed.chainId !== 'number' || !Number.isSafeInteger(parsed.chainId)) reject('no chain id');
   const now = expect.now ?? new Date();
-  if (!validateSiweMessage({ message: parsed, address: expect.address as `0x${string}`, domain: expected.host, time: now })) {
+  if (
+    !validateSiweMessage({
+      message: parsed,
+      address: expect.address as `0x${string}`,
+      domain: expected.host,
+      time: now,
+    })
+  ) {
     reject('expired, not yet valid or malformed');
   }
-  if (parsed.issuedAt && (Number.isNaN(parsed.issuedAt.getTime()) || parsed.issuedAt.getTime() > now.getTime() + CLOCK_SKEW_MS)) {
+  if (
+    parsed.issuedAt &&
+    (Number.isNaN(parsed.issuedAt.getTime()) || parsed.issuedAt.getTime() > now.getTime() + CLOCK_SKEW_MS)
+  ) {
     reject('issued in the future');
   }
   return {

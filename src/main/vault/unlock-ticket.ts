@@ -36,7 +36,12 @@ export type TicketKind = 'vault' | 'api-key';
 export function ticketPath(profileDir: string, kind: TicketKind, env: NodeJS.ProcessEnv = process.env): string {
   const profile = resolve(profileDir);
   const runtime = env.XDG_RUNTIME_DIR;
-  if (runtime) return join(runtime, 'relay-messenger', `unlock-${kind}-${createHash('sha256').update(profile).digest('hex').slice(0, 24)}.json`);
+  if (runtime)
+    return join(
+      runtime,
+      'relay-messenger',
+      `unlock-${kind}-${createHash('sha256').update(profile).digest('hex').slice(0, 24)}.json`,
+    );
   return join(profile, `unlock-${kind}.json`);
 }
 
@@ -63,7 +68,15 @@ function readTicket(path: string, sealed: Buffer, passphrase: string, now: numbe
   } catch {
     return null;
   }
-  if (t?.v !== 1 || typeof t.binding !== 'string' || typeof t.expiresAt !== 'number' || typeof t.salt !== 'string' || typeof t.nonce !== 'string' || typeof t.ct !== 'string') return null;
+  if (
+    t?.v !== 1 ||
+    typeof t.binding !== 'string' ||
+    typeof t.expiresAt !== 'number' ||
+    typeof t.salt !== 'string' ||
+    typeof t.nonce !== 'string' ||
+    typeof t.ct !== 'string'
+  )
+    return null;
   if (t.expiresAt <= now) {
     forgetTicket(path);
     return null;
@@ -93,7 +106,14 @@ function writeTicket(path: string, sealed: Buffer, dataKey: Buffer, passphrase: 
   c.setAAD(aad({ binding, expiresAt }));
   const ct = Buffer.concat([c.update(dataKey), c.final(), c.getAuthTag()]);
   key.fill(0);
-  const ticket: Ticket = { v: 1, binding, expiresAt, salt: salt.toString('base64'), nonce: nonce.toString('base64'), ct: ct.toString('base64') };
+  const ticket: Ticket = {
+    v: 1,
+    binding,
+    expiresAt,
+    salt: salt.toString('base64'),
+    nonce: nonce.toString('base64'),
+    ct: ct.toString('base64'),
+  };
   const dir = resolve(path, '..');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
@@ -109,7 +129,10 @@ function writeTicket(path: string, sealed: Buffer, dataKey: Buffer, passphrase: 
 }
 
 /** Wraps a passphrase codec: unwraps from a live ticket when it can, and leaves one behind. */
-export function ticketingCodec(inner: VaultCodec, opts: { passphrase: string; path: string; ttlMs: number; now?: () => number }): VaultCodec {
+export function ticketingCodec(
+  inner: VaultCodec,
+  opts: { passphrase: string; path: string; ttlMs: number; now?: () => number },
+): VaultCodec {
   const now = opts.now ?? Date.now;
   const remember = (sealed: Buffer, dataKey: Buffer) => {
     try {

@@ -88,7 +88,8 @@ export class VaultClient {
 
   constructor(options: VaultClientOptions) {
     if (!options?.profileDir) throw new TypeError('VaultClient needs a profileDir');
-    if (options.scrypt && !acceptedScrypt(options.scrypt)) throw new VaultError('bad-request', 'the scrypt option is outside the accepted range');
+    if (options.scrypt && !acceptedScrypt(options.scrypt))
+      throw new VaultError('bad-request', 'the scrypt option is outside the accepted range');
     this.options = options;
   }
 
@@ -125,7 +126,10 @@ export class VaultClient {
   signTransaction(params: { transaction: TransactionToSign }, opts?: CallOptions): Promise<SignedTransaction> {
     return this.call('signTransaction', params, opts);
   }
-  signTypedData(params: { typedData: TypedDataToSign }, opts?: CallOptions): Promise<{ address: string; signature: string }> {
+  signTypedData(
+    params: { typedData: TypedDataToSign },
+    opts?: CallOptions,
+  ): Promise<{ address: string; signature: string }> {
     return this.call('signTypedData', params, opts);
   }
   openEnvelope(params: { envelope: EnvelopeToOpen }, opts?: CallOptions): Promise<OpenedMessage> {
@@ -160,15 +164,25 @@ export class VaultClient {
     if (worker) await worker.terminate();
   }
 
-  private call<M extends VaultMethod>(method: M, params: VaultMethods[M]['params'], opts?: CallOptions): Promise<VaultMethods[M]['result']>;
-  private call<M extends AnyVaultMethod>(method: M, params: AnyVaultMethods[M]['params'], opts?: CallOptions): Promise<AnyVaultMethods[M]['result']>;
+  private call<M extends VaultMethod>(
+    method: M,
+    params: VaultMethods[M]['params'],
+    opts?: CallOptions,
+  ): Promise<VaultMethods[M]['result']>;
+  private call<M extends AnyVaultMethod>(
+    method: M,
+    params: AnyVaultMethods[M]['params'],
+    opts?: CallOptions,
+  ): Promise<AnyVaultMethods[M]['result']>;
   private call(method: AnyVaultMethod, params: unknown, opts?: CallOptions): Promise<unknown> {
     if (this.closed) return Promise.reject(new VaultError('closed', 'the vault client was closed'));
     let worker: Worker;
     try {
       worker = this.ensureWorker();
     } catch (e) {
-      return Promise.reject(new VaultError('worker-crashed', `the vault worker could not start: ${(e as Error).message}`));
+      return Promise.reject(
+        new VaultError('worker-crashed', `the vault worker could not start: ${(e as Error).message}`),
+      );
     }
     const seq = ++this.seq;
     const timeoutMs = opts?.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -249,17 +263,26 @@ export class VaultClient {
     // replace it so the next call gets a live vault (locked again).
     const worker = this.worker;
     if (!worker || p.method === 'ping') return;
-    this.call('ping', {}, { timeoutMs: this.options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS }).catch((e: VaultError) => {
-      if (this.worker === worker && e.code === 'timeout') {
-        this.dropWorker(new VaultError('worker-crashed', 'the vault worker stopped answering and was restarted; the vault is locked'));
-        void worker.terminate();
-      }
-    });
+    this.call('ping', {}, { timeoutMs: this.options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS }).catch(
+      (e: VaultError) => {
+        if (this.worker === worker && e.code === 'timeout') {
+          this.dropWorker(
+            new VaultError(
+              'worker-crashed',
+              'the vault worker stopped answering and was restarted; the vault is locked',
+            ),
+          );
+          void worker.terminate();
+        }
+      },
+    );
   }
 
   private onWorkerGone(worker: Worker, reason: string): void {
     if (worker !== this.worker) return;
-    this.dropWorker(new VaultError('worker-crashed', `${reason}; pending calls failed, the next call restarts it (locked)`));
+    this.dropWorker(
+      new VaultError('worker-crashed', `${reason}; pending calls failed, the next call restarts it (locked)`),
+    );
   }
 
   private dropWorker(error: VaultError): void {

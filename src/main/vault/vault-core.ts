@@ -3,7 +3,14 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { signDeviceCertificate, verifyDeviceCertificate } from './device-certificate.js';
 import { buildDirectFrame, buildGroupFrame, checkFrameMatchesEnvelope, isUuid, parseFrame } from './frames.js';
 import { buildPayload, composeMessage, parsePayload, verifyPayload, type Via } from './payload.js';
-import { DEFAULT_SCRYPT, acceptedScrypt, passphraseCodec, scryptFor, type ScryptParams, type VaultCodec } from './secret-codec.js';
+import {
+  DEFAULT_SCRYPT,
+  acceptedScrypt,
+  passphraseCodec,
+  scryptFor,
+  type ScryptParams,
+  type VaultCodec,
+} from './secret-codec.js';
 import { forgetTicket, ticketingCodec, ticketPath } from './unlock-ticket.js';
 import { TAG_BYTES, deviceKeyBytes, type Sealer } from './sealer.js';
 import { nodeSealer } from './sealer-node.js';
@@ -89,7 +96,8 @@ export class VaultCore {
     this.externalCodec = options.codec;
     this.sealer = options.sealer ?? nodeSealer;
     this.scrypt = options.scrypt ?? DEFAULT_SCRYPT;
-    if (!acceptedScrypt(this.scrypt)) throw new VaultError('bad-request', 'the scrypt option is outside the accepted range');
+    if (!acceptedScrypt(this.scrypt))
+      throw new VaultError('bad-request', 'the scrypt option is outside the accepted range');
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -122,7 +130,12 @@ export class VaultCore {
     const codec = passphraseCodec(passphrase, scryptFor(passphrase, this.scrypt));
     const rememberMs = params?.rememberMs;
     if (rememberMs === undefined) return codec;
-    if (typeof rememberMs !== 'number' || !Number.isInteger(rememberMs) || rememberMs < 0 || rememberMs > MAX_REMEMBER_MS) {
+    if (
+      typeof rememberMs !== 'number' ||
+      !Number.isInteger(rememberMs) ||
+      rememberMs < 0 ||
+      rememberMs > MAX_REMEMBER_MS
+    ) {
       throw new VaultError('bad-request', `rememberMs must be an integer from 0 to ${MAX_REMEMBER_MS}`);
     }
     const path = ticketPath(this.profileDir, 'vault');
@@ -135,7 +148,11 @@ export class VaultCore {
 
   private codecForExisting(header: VaultHeader, params: PassphraseParams): VaultCodec {
     if (header.protection === 'codec') {
-      if (!this.externalCodec) throw new VaultError('codec-failed', 'this vault is protected by the OS key store, which this process was not given');
+      if (!this.externalCodec)
+        throw new VaultError(
+          'codec-failed',
+          'this vault is protected by the OS key store, which this process was not given',
+        );
       return this.externalCodec;
     }
     if (typeof params?.passphrase !== 'string' || params.passphrase.length === 0) {
@@ -148,7 +165,8 @@ export class VaultCore {
     let codec: VaultCodec;
     let protection: VaultHeader['protection'];
     try {
-      if (await readVaultHeader(this.profileDir)) throw new VaultError('wallet-exists', 'this profile already has a wallet; nothing was changed');
+      if (await readVaultHeader(this.profileDir))
+        throw new VaultError('wallet-exists', 'this profile already has a wallet; nothing was changed');
       ({ codec, protection } = this.codecForNew(params));
     } catch (e) {
       wallet.privateKey.fill(0);
@@ -156,10 +174,26 @@ export class VaultCore {
     }
     const device = this.sealer.generateDeviceKeyPair();
     const deviceKey = bytesToHex(device.publicKey);
-    const header: VaultHeader = { format: 'relay-vault', version: 1, protection, address: wallet.address, deviceKey, createdAt: new Date().toISOString() };
-    const secrets: VaultSecrets = { walletPrivateKey: bytesToHex(wallet.privateKey), mnemonic, devicePrivateKey: bytesToHex(device.privateKey) };
+    const header: VaultHeader = {
+      format: 'relay-vault',
+      version: 1,
+      protection,
+      address: wallet.address,
+      deviceKey,
+      createdAt: new Date().toISOString(),
+    };
+    const secrets: VaultSecrets = {
+      walletPrivateKey: bytesToHex(wallet.privateKey),
+      mnemonic,
+      devicePrivateKey: bytesToHex(device.privateKey),
+    };
     await writeVault(this.profileDir, header, secrets, codec);
-    this.replaceUnlocked({ address: wallet.address, walletKey: wallet.privateKey, devicePrivateKey: device.privateKey, deviceKey });
+    this.replaceUnlocked({
+      address: wallet.address,
+      walletKey: wallet.privateKey,
+      devicePrivateKey: device.privateKey,
+      deviceKey,
+    });
     return { address: wallet.address, deviceKey };
   }
 
@@ -179,7 +213,9 @@ export class VaultCore {
   }
 
   importPrivateKey(params: PassphraseParams & { privateKey: string }): Promise<WalletImported> {
-    return this.exclusive(async () => this.store(walletFromPrivateKey(requireString(params?.privateKey, 'privateKey')), null, params));
+    return this.exclusive(async () =>
+      this.store(walletFromPrivateKey(requireString(params?.privateKey, 'privateKey')), null, params),
+    );
   }
 
   unlock(params: PassphraseParams): Promise<VaultStatus> {
@@ -190,7 +226,10 @@ export class VaultCore {
       const walletKey = hexToBytes(secrets.walletPrivateKey);
       const devicePrivateKey = hexToBytes(secrets.devicePrivateKey);
       // the clear header must describe the secrets it sits beside
-      if (addressFromPrivateKeyViaOpenSsl(walletKey) !== header.address || bytesToHex(this.sealer.publicKeyOf(devicePrivateKey)) !== header.deviceKey) {
+      if (
+        addressFromPrivateKeyViaOpenSsl(walletKey) !== header.address ||
+        bytesToHex(this.sealer.publicKeyOf(devicePrivateKey)) !== header.deviceKey
+      ) {
         walletKey.fill(0);
         devicePrivateKey.fill(0);
         throw new VaultError('corrupt-vault', 'the vault header does not match its secrets');
@@ -224,7 +263,11 @@ export class VaultCore {
 
   deviceCertificate(): DeviceCertificate {
     const k = this.keys();
-    return { address: k.address, publicKey: k.deviceKey, certificate: signDeviceCertificate(k.walletKey, k.deviceKey, k.address) };
+    return {
+      address: k.address,
+      publicKey: k.deviceKey,
+      certificate: signDeviceCertificate(k.walletKey, k.deviceKey, k.address),
+    };
   }
 
   /**
@@ -233,7 +276,9 @@ export class VaultCore {
    */
   databaseKey(): { key: string } {
     const k = this.keys();
-    return { key: Buffer.from(hkdfSync('sha256', k.devicePrivateKey, Buffer.alloc(0), DATABASE_KEY_INFO, 32)).toString('hex') };
+    return {
+      key: Buffer.from(hkdfSync('sha256', k.devicePrivateKey, Buffer.alloc(0), DATABASE_KEY_INFO, 32)).toString('hex'),
+    };
   }
 
   async signSiwe(params: { message: string; expectedUri: string }): Promise<SiweSigned> {
@@ -264,7 +309,8 @@ export class VaultCore {
     const k = this.keys();
     if (params === null || typeof params !== 'object') throw new VaultError('bad-request', 'params must be an object');
     const { frame, recipients } = params;
-    if (frame !== 'direct' && frame !== 'group') throw new VaultError('bad-request', 'frame must be "direct" or "group"');
+    if (frame !== 'direct' && frame !== 'group')
+      throw new VaultError('bad-request', 'frame must be "direct" or "group"');
     if (!Array.isArray(recipients) || recipients.length === 0 || recipients.length > MAX_RECIPIENTS) {
       throw new VaultError('bad-request', `recipients must list 1 to ${MAX_RECIPIENTS} device keys`);
     }
@@ -279,8 +325,15 @@ export class VaultCore {
       const bytes = deviceKeyBytes(r?.deviceKey);
       const deviceKey = bytesToHex(bytes);
       if (r.address !== undefined || r.certificate !== undefined) {
-        if (typeof r.address !== 'string' || typeof r.certificate !== 'string' || !verifyDeviceCertificate(deviceKey, r.address, r.certificate)) {
-          throw new VaultError('bad-certificate', `the certificate of device ${deviceKey.slice(0, 12)}... does not verify`);
+        if (
+          typeof r.address !== 'string' ||
+          typeof r.certificate !== 'string' ||
+          !verifyDeviceCertificate(deviceKey, r.address, r.certificate)
+        ) {
+          throw new VaultError(
+            'bad-certificate',
+            `the certificate of device ${deviceKey.slice(0, 12)}... does not verify`,
+          );
         }
       }
       return { bytes, deviceKey };
@@ -290,7 +343,10 @@ export class VaultCore {
     const payload = buildPayload(m, sig);
     const plain = groupId === null ? buildDirectFrame(payload) : buildGroupFrame(groupId, payload);
     if (plain.length + TAG_BYTES > MAX_CIPHERTEXT_BYTES) {
-      throw new VaultError('bad-request', `the message is too large to send (${plain.length} bytes framed; the relay takes ${MAX_CIPHERTEXT_BYTES - TAG_BYTES})`);
+      throw new VaultError(
+        'bad-request',
+        `the message is too large to send (${plain.length} bytes framed; the relay takes ${MAX_CIPHERTEXT_BYTES - TAG_BYTES})`,
+      );
     }
     const sealed = targets.map((t) => ({ deviceKey: t.deviceKey, ...this.sealer.seal(t.bytes, plain) }));
     return { id: (JSON.parse(m) as { id: string }).id, m, sig, sealed };
@@ -303,19 +359,24 @@ export class VaultCore {
   openMany(params: { envelopes: EnvelopeToOpen[] }): OpenOutcome[] {
     const k = this.keys();
     const list = params?.envelopes;
-    if (!Array.isArray(list) || list.length > MAX_BATCH) throw new VaultError('bad-request', `envelopes must be an array of at most ${MAX_BATCH}`);
+    if (!Array.isArray(list) || list.length > MAX_BATCH)
+      throw new VaultError('bad-request', `envelopes must be an array of at most ${MAX_BATCH}`);
     return list.map((envelope) => {
       try {
         return { ok: true, value: this.openOne(k, envelope) };
       } catch (e) {
-        const error = e instanceof VaultError ? { code: e.code, message: e.message } : { code: 'internal' as const, message: 'could not open the envelope' };
+        const error =
+          e instanceof VaultError
+            ? { code: e.code, message: e.message }
+            : { code: 'internal' as const, message: 'could not open the envelope' };
         return { ok: false, envelopeId: typeof envelope?.id === 'string' ? envelope.id : null, error };
       }
     });
   }
 
   private openOne(k: Unlocked, envelope: EnvelopeToOpen): OpenedMessage {
-    if (envelope === null || typeof envelope !== 'object') throw new VaultError('bad-envelope', 'envelope must be an object');
+    if (envelope === null || typeof envelope !== 'object')
+      throw new VaultError('bad-envelope', 'envelope must be an object');
     if (envelope.recipientDeviceKey != null && String(envelope.recipientDeviceKey).toLowerCase() !== k.deviceKey) {
       throw new VaultError('wrong-device', 'the envelope was sealed for another device');
     }

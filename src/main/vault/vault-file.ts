@@ -71,15 +71,27 @@ async function readBody(profileDir: string): Promise<VaultFileBody | null> {
     throw new VaultError('corrupt-vault', 'the vault file is not JSON');
   }
   if (body?.format !== VAULT_FORMAT) throw new VaultError('corrupt-vault', 'not a vault file');
-  if (body.version !== VAULT_VERSION) throw new VaultError('corrupt-vault', `vault file version ${String(body.version)} is not supported by this build`);
-  const strings = [body.protection, body.address, body.deviceKey, body.createdAt, body.wrappedKey, body.nonce, body.secrets];
+  if (body.version !== VAULT_VERSION)
+    throw new VaultError('corrupt-vault', `vault file version ${String(body.version)} is not supported by this build`);
+  const strings = [
+    body.protection,
+    body.address,
+    body.deviceKey,
+    body.createdAt,
+    body.wrappedKey,
+    body.nonce,
+    body.secrets,
+  ];
   if (strings.some((s) => typeof s !== 'string') || (body.protection !== 'passphrase' && body.protection !== 'codec')) {
     throw new VaultError('corrupt-vault', 'the vault file is missing fields');
   }
   return body;
 }
 
-export async function readVaultSecrets(profileDir: string, codec: VaultCodec): Promise<{ header: VaultHeader; secrets: VaultSecrets }> {
+export async function readVaultSecrets(
+  profileDir: string,
+  codec: VaultCodec,
+): Promise<{ header: VaultHeader; secrets: VaultSecrets }> {
   const body = await readBody(profileDir);
   if (!body) throw new VaultError('no-wallet', 'there is no wallet in this profile');
   const { wrappedKey, nonce, secrets, ...header } = body;
@@ -107,7 +119,8 @@ export async function readVaultSecrets(profileDir: string, codec: VaultCodec): P
   }
   try {
     const parsed = JSON.parse(plain.toString('utf8')) as VaultSecrets;
-    if (typeof parsed.walletPrivateKey !== 'string' || typeof parsed.devicePrivateKey !== 'string') throw new Error('fields');
+    if (typeof parsed.walletPrivateKey !== 'string' || typeof parsed.devicePrivateKey !== 'string')
+      throw new Error('fields');
     return { header, secrets: parsed };
   } catch {
     throw new VaultError('corrupt-vault', 'the vault secrets are unreadable');
@@ -117,7 +130,12 @@ export async function readVaultSecrets(profileDir: string, codec: VaultCodec): P
 }
 
 /** Encrypts and writes atomically (temp file, fsync, rename; mode 0600). */
-export async function writeVault(profileDir: string, header: VaultHeader, secrets: VaultSecrets, codec: VaultCodec): Promise<void> {
+export async function writeVault(
+  profileDir: string,
+  header: VaultHeader,
+  secrets: VaultSecrets,
+  codec: VaultCodec,
+): Promise<void> {
   const dataKey = randomBytes(32);
   const nonce = randomBytes(12);
   const plain = Buffer.from(JSON.stringify(secrets));
@@ -137,7 +155,12 @@ export async function writeVault(profileDir: string, header: VaultHeader, secret
     plain.fill(0);
     dataKey.fill(0);
   }
-  const body: VaultFileBody = { ...header, wrappedKey: wrapped.toString('base64'), nonce: nonce.toString('base64'), secrets: ct.toString('base64') };
+  const body: VaultFileBody = {
+    ...header,
+    wrappedKey: wrapped.toString('base64'),
+    nonce: nonce.toString('base64'),
+    secrets: ct.toString('base64'),
+  };
   await writeFileAtomic(vaultPath(profileDir), JSON.stringify(body, null, 2) + '\n');
 }
 

@@ -162,7 +162,8 @@ export interface SerializedError {
   message: string;
 }
 
-export type OpenOutcome = { ok: true; value: OpenedMessage } | { ok: false; envelopeId: string | null; error: SerializedError };
+export type OpenOutcome =
+  { ok: true; value: OpenedMessage } | { ok: false; envelopeId: string | null; error: SerializedError };
 
 export interface VaultMethods {
   ping: { params: Record<string, never>; result: { pong: true } };
@@ -202,8 +203,7 @@ export interface VaultRequest<M extends AnyVaultMethod = AnyVaultMethod> {
 }
 
 export type VaultResponse<M extends AnyVaultMethod = AnyVaultMethod> =
-  | { seq: number; ok: true; value: AnyVaultMethods[M]['result'] }
-  | { seq: number; ok: false; error: SerializedError };
+  { seq: number; ok: true; value: AnyVaultMethods[M]['result'] } | { seq: number; ok: false; error: SerializedError };
 
 /** Worker -> caller, on a dedicated port: ask the caller's codec (e.g. safeStorage) to wrap or unwrap the data key. */
 export interface CodecRequest {

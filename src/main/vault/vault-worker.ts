@@ -3,7 +3,15 @@ import { verifyDeviceCertificates, warmCertificateChecks } from './device-certif
 import type { VaultCodec } from './secret-codec.js';
 import { VaultCore } from './vault-core.js';
 import { VaultError } from './vault-error.js';
-import type { AnyVaultMethods, CodecRequest, CodecResponse, SerializedError, VaultRequest, VaultResponse, VaultWorkerData } from './vault-protocol.js';
+import type {
+  AnyVaultMethods,
+  CodecRequest,
+  CodecResponse,
+  SerializedError,
+  VaultRequest,
+  VaultResponse,
+  VaultWorkerData,
+} from './vault-protocol.js';
 
 /**
  * The only thread that ever holds the wallet key, the seed and the device private key.
@@ -37,9 +45,17 @@ function remoteCodec(codecPort: MessagePort): VaultCodec {
   return { encrypt: (b) => call('encrypt', b), decrypt: (b) => call('decrypt', b) };
 }
 
-const core = new VaultCore({ profileDir: data.profileDir, codec: data.codecPort ? remoteCodec(data.codecPort) : undefined, scrypt: data.scrypt });
+const core = new VaultCore({
+  profileDir: data.profileDir,
+  codec: data.codecPort ? remoteCodec(data.codecPort) : undefined,
+  scrypt: data.scrypt,
+});
 
-type Handlers = { [M in keyof AnyVaultMethods]: (params: AnyVaultMethods[M]['params']) => AnyVaultMethods[M]['result'] | Promise<AnyVaultMethods[M]['result']> };
+type Handlers = {
+  [M in keyof AnyVaultMethods]: (
+    params: AnyVaultMethods[M]['params'],
+  ) => AnyVaultMethods[M]['result'] | Promise<AnyVaultMethods[M]['result']>;
+};
 
 const handlers: Handlers = {
   ping: () => ({ pong: true }),

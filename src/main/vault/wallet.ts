@@ -86,8 +86,14 @@ export function walletFromPrivateKey(hex: string): WalletKey {
   if (typeof hex !== 'string' || !PRIVATE_KEY.test(hex.trim())) {
     throw new VaultError('bad-private-key', 'a private key is 64 hex characters, optionally starting with 0x');
   }
-  const privateKey = hexToBytes(hex.trim().replace(/^0[xX]/, '').toLowerCase());
-  if (!libsecp256k1().isPrivate(privateKey)) throw new VaultError('bad-private-key', 'not a valid secp256k1 private key');
+  const privateKey = hexToBytes(
+    hex
+      .trim()
+      .replace(/^0[xX]/, '')
+      .toLowerCase(),
+  );
+  if (!libsecp256k1().isPrivate(privateKey))
+    throw new VaultError('bad-private-key', 'not a valid secp256k1 private key');
   return { privateKey, address: addressFromPrivateKey(privateKey) };
 }
 

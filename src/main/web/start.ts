@@ -27,7 +27,11 @@ if (electron) {
   };
   if (existsSync(join(projectRoot, 'out/main/index.js'))) run();
   else {
-    const build = spawn(process.execPath, [join(projectRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { stdio: 'inherit', cwd: projectRoot });
+    const build = spawn(
+      process.execPath,
+      [join(projectRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
+      { stdio: 'inherit', cwd: projectRoot },
+    );
     build.on('exit', (code) => (code === 0 ? run() : process.exit(code ?? 1)));
   }
 } else {

@@ -19,7 +19,12 @@ export async function main(argv: string[]): Promise<void> {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { port: { type: 'string' }, data: { type: 'string' }, 'no-open': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        port: { type: 'string' },
+        data: { type: 'string' },
+        'no-open': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (e) {

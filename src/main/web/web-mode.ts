@@ -48,7 +48,8 @@ function newestChange(path: string): number {
   const st = statSync(path);
   if (!st.isDirectory()) return st.mtimeMs;
   let newest = st.mtimeMs;
-  for (const e of readdirSync(path, { withFileTypes: true })) newest = Math.max(newest, newestChange(join(path, e.name)));
+  for (const e of readdirSync(path, { withFileTypes: true }))
+    newest = Math.max(newest, newestChange(join(path, e.name)));
   return newest;
 }
 
@@ -70,7 +71,12 @@ export async function ensureWebBuild(log: (line: string) => void): Promise<void>
 }
 
 export function openInBrowser(url: string): void {
-  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  const [cmd, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
   const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
   child.on('error', () => undefined);
   child.unref();
@@ -95,12 +101,16 @@ export async function runWebMode(
   });
   // dispatch() checks the name against the contract before it asks for a handler
   const handlers = new Proxy({} as Handlers, {
-    get: (_target, name: string) => async (args: unknown) => ((await starting).handlers as unknown as Record<string, (a: unknown) => Promise<unknown>>)[name](args),
+    get: (_target, name: string) => async (args: unknown) =>
+      ((await starting).handlers as unknown as Record<string, (a: unknown) => Promise<unknown>>)[name](args),
   });
   const subscribe = (fn: Parameters<AppServices['onEvent']>[0]) => {
     let off: (() => void) | null = null;
     let gone = false;
-    starting.then((s) => (gone ? undefined : (off = s.onEvent(fn))), () => undefined);
+    starting.then(
+      (s) => (gone ? undefined : (off = s.onEvent(fn))),
+      () => undefined,
+    );
     return () => {
       gone = true;
       off?.();
@@ -108,9 +118,18 @@ export async function runWebMode(
   };
   let server: RunningWebServer;
   try {
-    server = await startWebServer({ staticDir: webBuildDir, handlers, subscribe, port: opts.port, onLaunchCodeUsed: () => log('the launch link was used to open the app; it will not work again') });
+    server = await startWebServer({
+      staticDir: webBuildDir,
+      handlers,
+      subscribe,
+      port: opts.port,
+      onLaunchCodeUsed: () => log('the launch link was used to open the app; it will not work again'),
+    });
   } catch (e) {
-    await starting.then((s) => s.close(), () => undefined);
+    await starting.then(
+      (s) => s.close(),
+      () => undefined,
+    );
     throw e;
   }
   opts.onListening?.(server);

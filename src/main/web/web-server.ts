@@ -109,11 +109,20 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       ...(isHtml ? { 'content-security-policy': csp(), 'x-frame-options': 'DENY' } : {}),
     });
     if (req.method === 'HEAD') res.end();
-    else createReadStream(file).on('error', () => res.destroy()).pipe(res);
+    else
+      createReadStream(file)
+        .on('error', () => res.destroy())
+        .pipe(res);
   });
 
   const answerJson = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(JSON.stringify(body));
+    res
+      .writeHead(status, {
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      })
+      .end(JSON.stringify(body));
   };
 
   /** `POST /session {code}` from our own page: the launch code, once, for the session secret. */
@@ -122,8 +131,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       res.writeHead(405, { allow: 'POST' }).end();
       return;
     }
-    if (!allowedOrigins().has(String(req.headers.origin ?? ''))) return answerJson(res, 403, { error: 'Only the app’s own page may start a session.', code: 'forbidden-origin' });
-    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return answerJson(res, 415, { error: 'Send the launch code as JSON.', code: 'unsupported-media-type' });
+    if (!allowedOrigins().has(String(req.headers.origin ?? '')))
+      return answerJson(res, 403, { error: 'Only the app’s own page may start a session.', code: 'forbidden-origin' });
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return answerJson(res, 415, { error: 'Send the launch code as JSON.', code: 'unsupported-media-type' });
     let body = '';
     let tooLarge = false;
     req.setEncoding('utf8');
@@ -142,8 +153,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       } catch {
         return answerJson(res, 400, { error: 'The body is not JSON.', code: 'bad-request' });
       }
-      if (typeof code !== 'string' || !sameSecret(code, launchCodeBuf)) return answerJson(res, 401, { error: 'This is not the link the app printed. Open the app from the link it printed when it started.', code: 'bad-launch-code' });
-      if (launchCodeUsed) return answerJson(res, 410, { error: 'This link was already used, and works only once. Restart the app (or open the tab that used it) to get in again.', code: 'launch-code-used' });
+      if (typeof code !== 'string' || !sameSecret(code, launchCodeBuf))
+        return answerJson(res, 401, {
+          error: 'This is not the link the app printed. Open the app from the link it printed when it started.',
+          code: 'bad-launch-code',
+        });
+      if (launchCodeUsed)
+        return answerJson(res, 410, {
+          error:
+            'This link was already used, and works only once. Restart the app (or open the tab that used it) to get in again.',
+          code: 'launch-code-used',
+        });
       launchCodeUsed = true;
       opts.onLaunchCodeUsed?.();
       answerJson(res, 200, { secret: secretBuf.toString() });

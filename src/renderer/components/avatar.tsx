@@ -12,8 +12,25 @@ function initials(name: string): string {
   return ((parts[0]?.[0] ?? '?') + (parts[1]?.[0] ?? parts[0]?.[1] ?? '')).toUpperCase();
 }
 
-export function Avatar({ name, seed, image, size = 36, square }: { name: string; seed: string; image?: string | null; size?: number; square?: boolean }) {
-  const style = { width: size, height: size, fontSize: Math.round(size * 0.38), ['--avatar-hue' as string]: String(hue(seed.toLowerCase())) };
+export function Avatar({
+  name,
+  seed,
+  image,
+  size = 36,
+  square,
+}: {
+  name: string;
+  seed: string;
+  image?: string | null;
+  size?: number;
+  square?: boolean;
+}) {
+  const style = {
+    width: size,
+    height: size,
+    fontSize: Math.round(size * 0.38),
+    ['--avatar-hue' as string]: String(hue(seed.toLowerCase())),
+  };
   const cls = square ? 'avatar avatar-square' : 'avatar';
   // Only inline images: a remote avatar URL would tell a third party who opened what.
   if (image && image.startsWith('data:image/')) return <img className={cls} style={style} src={image} alt="" />;

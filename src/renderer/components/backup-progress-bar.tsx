@@ -9,8 +9,16 @@ export function BackupProgressBar({ op }: { op: 'export' | 'restore' }) {
   const pct = p.total > 0 ? Math.min(100, Math.round((100 * p.done) / p.total)) : 0;
   const label =
     op === 'export'
-      ? intl.formatMessage({ id: 'backup.progress.export', defaultMessage: 'Backup progress', description: 'Accessible name of the progress bar while a backup is written.' })
-      : intl.formatMessage({ id: 'backup.progress.restore', defaultMessage: 'Restore progress', description: 'Accessible name of the progress bar while a backup is restored.' });
+      ? intl.formatMessage({
+          id: 'backup.progress.export',
+          defaultMessage: 'Backup progress',
+          description: 'Accessible name of the progress bar while a backup is written.',
+        })
+      : intl.formatMessage({
+          id: 'backup.progress.restore',
+          defaultMessage: 'Restore progress',
+          description: 'Accessible name of the progress bar while a backup is restored.',
+        });
   return (
     <div className="backup-progress">
       <progress max={100} value={pct} aria-label={label} />

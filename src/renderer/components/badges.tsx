@@ -6,9 +6,17 @@ export function VerifiedBadge() {
   return (
     <span
       className="verified"
-      title={intl.formatMessage({ id: 'badge.verified.title', defaultMessage: 'Verified by the relay operator', description: 'Tooltip of the badge on people the relay operator verified.' })}
+      title={intl.formatMessage({
+        id: 'badge.verified.title',
+        defaultMessage: 'Verified by the relay operator',
+        description: 'Tooltip of the badge on people the relay operator verified.',
+      })}
       role="img"
-      aria-label={intl.formatMessage({ id: 'badge.verified.label', defaultMessage: 'Verified', description: 'Accessible name of the relay operator’s verified badge.' })}
+      aria-label={intl.formatMessage({
+        id: 'badge.verified.label',
+        defaultMessage: 'Verified',
+        description: 'Accessible name of the relay operator’s verified badge.',
+      })}
     >
       <Icon name="verified" size={15} />
     </span>
@@ -22,7 +30,16 @@ export function CountBadge({ count, label }: { count: number; label: string }) {
   return (
     // role="img": a bare span may not carry aria-label, and "3" alone would not say 3 of what.
     <span className="count-badge" role="img" aria-label={label}>
-      {count > 99 ? intl.formatMessage({ id: 'badge.count.many', defaultMessage: '{max, number}+', description: 'A count badge over its maximum, e.g. “99+”.' }, { max: 99 }) : intl.formatNumber(count)}
+      {count > 99
+        ? intl.formatMessage(
+            {
+              id: 'badge.count.many',
+              defaultMessage: '{max, number}+',
+              description: 'A count badge over its maximum, e.g. “99+”.',
+            },
+            { max: 99 },
+          )
+        : intl.formatNumber(count)}
     </span>
   );
 }
@@ -31,7 +48,8 @@ export function CountBadge({ count, label }: { count: number; label: string }) {
 export function BotBadge() {
   return (
     <span className="pill pill-bot">
-      <Icon name="bot" size={12} /> <FormattedMessage id="badge.bot" defaultMessage="Bot" description="Marks a group post made with a bot token." />
+      <Icon name="bot" size={12} />{' '}
+      <FormattedMessage id="badge.bot" defaultMessage="Bot" description="Marks a group post made with a bot token." />
     </span>
   );
 }

@@ -3,10 +3,24 @@ import { useState } from 'react';
 import { Icon } from './icon.js';
 
 /** `iconOnly` where room is short (a header): the label is then on hover as well as read out. */
-export function CopyButton({ text, label: given, className = 'btn btn-secondary btn-sm', iconOnly = false }: { text: string; label?: string; className?: string; iconOnly?: boolean }) {
+export function CopyButton({
+  text,
+  label: given,
+  className = 'btn btn-secondary btn-sm',
+  iconOnly = false,
+}: {
+  text: string;
+  label?: string;
+  className?: string;
+  iconOnly?: boolean;
+}) {
   const [copied, setCopied] = useState(false);
   const intl = useIntl();
-  const copyWord = intl.formatMessage({ id: 'copy.button', defaultMessage: 'Copy', description: 'Button that copies a value to the clipboard.' });
+  const copyWord = intl.formatMessage({
+    id: 'copy.button',
+    defaultMessage: 'Copy',
+    description: 'Button that copies a value to the clipboard.',
+  });
   const label = given ?? copyWord;
   return (
     <button
@@ -33,7 +47,17 @@ export function CopyButton({ text, label: given, className = 'btn btn-secondary 
       }}
     >
       <Icon name={copied ? 'check' : 'copy'} size={15} />
-      {!iconOnly && <span>{copied ? intl.formatMessage({ id: 'copy.done', defaultMessage: 'Copied', description: 'The Copy button right after it copied.' }) : copyWord}</span>}
+      {!iconOnly && (
+        <span>
+          {copied
+            ? intl.formatMessage({
+                id: 'copy.done',
+                defaultMessage: 'Copied',
+                description: 'The Copy button right after it copied.',
+              })
+            : copyWord}
+        </span>
+      )}
     </button>
   );
 }

@@ -2,7 +2,8 @@ import { useIntl } from 'react-intl';
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Icon } from './icon.js';
 
-const FOCUSABLE = 'button:not(:disabled), a[href], input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'button:not(:disabled), a[href], input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
 
 /**
  * Tab past either end of a modal wraps round inside it. showModal() makes the page behind inert,
@@ -12,8 +13,14 @@ function keepFocusInside(e: KeyboardEvent<HTMLDialogElement>): void {
   if (e.key !== 'Tab') return;
   const dialog = e.currentTarget;
   // A radio group is one Tab stop, its checked radio, so the others are never the first or last.
-  const offStop = (el: HTMLElement) => el instanceof HTMLInputElement && el.type === 'radio' && !el.checked && dialog.querySelector(`input[type="radio"][name="${el.name}"]:checked`) !== null;
-  const controls = Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.checkVisibility() && !offStop(el));
+  const offStop = (el: HTMLElement) =>
+    el instanceof HTMLInputElement &&
+    el.type === 'radio' &&
+    !el.checked &&
+    dialog.querySelector(`input[type="radio"][name="${el.name}"]:checked`) !== null;
+  const controls = Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (el) => el.checkVisibility() && !offStop(el),
+  );
   if (controls.length === 0) return;
   const first = controls[0];
   const last = controls[controls.length - 1];
@@ -28,7 +35,19 @@ function keepFocusInside(e: KeyboardEvent<HTMLDialogElement>): void {
 }
 
 /** A native modal <dialog>: the page behind is inert, Escape closes it, and the dialog role comes with the platform. */
-export function Dialog({ title, open, onClose, children, wide }: { title: string; open: boolean; onClose: () => void; children: ReactNode; wide?: boolean }) {
+export function Dialog({
+  title,
+  open,
+  onClose,
+  children,
+  wide,
+}: {
+  title: string;
+  open: boolean;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   const intl = useIntl();
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -38,12 +57,28 @@ export function Dialog({ title, open, onClose, children, wide }: { title: string
     if (!open && d.open) d.close();
   }, [open]);
   return (
-    <dialog ref={ref} className={wide ? 'dialog dialog-wide' : 'dialog'} aria-label={title} onClose={onClose} onCancel={onClose} onKeyDown={keepFocusInside}>
+    <dialog
+      ref={ref}
+      className={wide ? 'dialog dialog-wide' : 'dialog'}
+      aria-label={title}
+      onClose={onClose}
+      onCancel={onClose}
+      onKeyDown={keepFocusInside}
+    >
       {open && (
         <>
           <header className="dialog-header">
             <h2>{title}</h2>
-            <button type="button" className="icon-btn" aria-label={intl.formatMessage({ id: 'dialog.close', defaultMessage: 'Close', description: 'Button that closes a dialog.' })} onClick={onClose}>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={intl.formatMessage({
+                id: 'dialog.close',
+                defaultMessage: 'Close',
+                description: 'Button that closes a dialog.',
+              })}
+              onClick={onClose}
+            >
               <Icon name="x" />
             </button>
           </header>

@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 import { Icon, type IconName } from './icon.js';
 
-export function EmptyState({ icon, title, children, action }: { icon: IconName; title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  icon,
+  title,
+  children,
+  action,
+}: {
+  icon: IconName;
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="empty-state">
       <div className="empty-icon">

@@ -9,7 +9,11 @@ export function ErrorDetails({ detail }: { detail: string | null | undefined }) 
   return (
     <details className="error-details">
       <summary>
-        <FormattedMessage id="error.details" defaultMessage="Details" description="Disclosure that shows the technical detail of an error (the network’s or relay’s own words, in English)." />
+        <FormattedMessage
+          id="error.details"
+          defaultMessage="Details"
+          description="Disclosure that shows the technical detail of an error (the network’s or relay’s own words, in English)."
+        />
       </summary>
       <code dir="ltr">{detail}</code>
     </details>

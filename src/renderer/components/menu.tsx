@@ -13,7 +13,19 @@ export interface MenuItem {
  * A button that opens a menu of actions. Works with the mouse, and from the keyboard: Enter or
  * ↓ opens it, ↑/↓/Home/End move, Enter chooses, Escape closes it and returns to the button.
  */
-export function Menu({ label, items, buttonClassName, icon = 'more', align = 'end' }: { label: string; items: MenuItem[]; buttonClassName?: string; icon?: IconName; align?: 'start' | 'end' }) {
+export function Menu({
+  label,
+  items,
+  buttonClassName,
+  icon = 'more',
+  align = 'end',
+}: {
+  label: string;
+  items: MenuItem[];
+  buttonClassName?: string;
+  icon?: IconName;
+  align?: 'start' | 'end';
+}) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -61,7 +73,17 @@ export function Menu({ label, items, buttonClassName, icon = 'more', align = 'en
       >
         <Icon name={icon} size={16} />
       </button>
-      <Popover id={id} anchor={button} open={open} onClose={() => setOpen(false)} align={align} label={label} role="menu" onKeyDown={onKey} className="menu-list">
+      <Popover
+        id={id}
+        anchor={button}
+        open={open}
+        onClose={() => setOpen(false)}
+        align={align}
+        label={label}
+        role="menu"
+        onKeyDown={onKey}
+        className="menu-list"
+      >
         <div ref={list} className="menu-items">
           {items.map((item) => (
             <button

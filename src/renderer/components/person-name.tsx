@@ -14,7 +14,15 @@ export function usePersonName(address: string, handle?: string | null): string {
 }
 
 /** A person's name with the full address on hover and no button: for places that hold their own (a row that is a button, a header with its own Copy). */
-export function PersonName({ address, handle, className = 'person-chip-name' }: { address: string; handle?: string | null; className?: string }) {
+export function PersonName({
+  address,
+  handle,
+  className = 'person-chip-name',
+}: {
+  address: string;
+  handle?: string | null;
+  className?: string;
+}) {
   const name = usePersonName(address, handle);
   return (
     // dir="auto": a handle or address reads left to right inside right-to-left text ("@bob", not "bob@")

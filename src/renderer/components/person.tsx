@@ -12,7 +12,18 @@ export function Person({ address, handle }: { address: string; handle?: string |
   return (
     <span className="person-chip">
       <PersonName address={address} handle={handle} />
-      <CopyButton text={address} label={intl.formatMessage({ id: 'person.copyAddress', defaultMessage: "Copy {name}’s address", description: 'Button that copies a person’s wallet address; name is their handle or short address.' }, { name })} className="btn btn-ghost btn-sm" />
+      <CopyButton
+        text={address}
+        label={intl.formatMessage(
+          {
+            id: 'person.copyAddress',
+            defaultMessage: 'Copy {name}’s address',
+            description: 'Button that copies a person’s wallet address; name is their handle or short address.',
+          },
+          { name },
+        )}
+        className="btn btn-ghost btn-sm"
+      />
     </span>
   );
 }

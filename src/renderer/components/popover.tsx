@@ -9,7 +9,12 @@ const GAP = 4;
  * below; lined up with the anchor's right edge (left edge with `align: 'start'`); always whole
  * inside a window of `view`.
  */
-export function placePopover(anchor: DOMRect, size: { width: number; height: number }, view: { width: number; height: number }, align: 'start' | 'end' = 'end'): { top: number; left: number } {
+export function placePopover(
+  anchor: DOMRect,
+  size: { width: number; height: number },
+  view: { width: number; height: number },
+  align: 'start' | 'end' = 'end',
+): { top: number; left: number } {
   const below = anchor.bottom + GAP;
   const above = anchor.top - GAP - size.height;
   const top = below + size.height <= view.height - EDGE || above < EDGE ? below : above;
@@ -26,7 +31,18 @@ export function placePopover(anchor: DOMRect, size: { width: number; height: num
  * closing is this code's alone: a press outside it and its anchor, scrolling, resizing, or
  * the owner (Escape).
  */
-export function Popover({ id, anchor, open, onClose, align, label, role, onKeyDown, className, children }: {
+export function Popover({
+  id,
+  anchor,
+  open,
+  onClose,
+  align,
+  label,
+  role,
+  onKeyDown,
+  className,
+  children,
+}: {
   id: string;
   anchor: React.RefObject<HTMLElement | null>;
   open: boolean;
@@ -56,7 +72,12 @@ export function Popover({ id, anchor, open, onClose, align, label, role, onKeyDo
       // 'end' is the line's end: the anchor's left edge in right-to-left text.
       const rtl = getComputedStyle(el).direction === 'rtl';
       const side = rtl ? (align === 'end' ? 'start' : 'end') : align;
-      const at = placePopover(a, { width: el.offsetWidth, height: el.offsetHeight }, { width: window.innerWidth, height: window.innerHeight }, side);
+      const at = placePopover(
+        a,
+        { width: el.offsetWidth, height: el.offsetHeight },
+        { width: window.innerWidth, height: window.innerHeight },
+        side,
+      );
       el.style.top = `${at.top}px`;
       el.style.left = `${at.left}px`;
     }
@@ -79,7 +100,15 @@ export function Popover({ id, anchor, open, onClose, align, label, role, onKeyDo
     };
   }, [open, anchor, align]);
   return (
-    <div ref={ref} id={id} popover="manual" role={role} aria-label={label} className={className ? `popover ${className}` : 'popover'} onKeyDown={onKeyDown}>
+    <div
+      ref={ref}
+      id={id}
+      popover="manual"
+      role={role}
+      aria-label={label}
+      className={className ? `popover ${className}` : 'popover'}
+      onKeyDown={onKeyDown}
+    >
       {children}
     </div>
   );

@@ -2,7 +2,15 @@
  * The field where someone is named by @handle or address (new chat, add a member). Typing
  * calls onChange, where the caller also clears an error about what was typed before.
  */
-export function RecipientField({ label, value, placeholder, invalid, autoFocus, className = 'field', onChange }: {
+export function RecipientField({
+  label,
+  value,
+  placeholder,
+  invalid,
+  autoFocus,
+  className = 'field',
+  onChange,
+}: {
   label: string;
   value: string;
   placeholder: string;

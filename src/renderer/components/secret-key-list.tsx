@@ -69,20 +69,62 @@ export function SecretKeyList({
             <Icon name={icon} size={18} />
             <div className="grow">
               <div>
-                {k.name ?? <Unnamed />} <code className="inline-code" dir="ltr">{k.prefix}
-                  {ELLIPSIS}</code> {k.tag && <span className="pill">{k.tag}</span>}
+                {k.name ?? <Unnamed />}{' '}
+                <code className="inline-code" dir="ltr">
+                  {k.prefix}
+                  {ELLIPSIS}
+                </code>{' '}
+                {k.tag && <span className="pill">{k.tag}</span>}
               </div>
               <div className="subtle small">
                 {k.revokedAt
-                  ? intl.formatMessage({ id: 'secretKeys.revoked', defaultMessage: 'Revoked {when}', description: 'When a key or token was revoked; when is a short time or date.' }, { when: listTime(k.revokedAt, intl) })
+                  ? intl.formatMessage(
+                      {
+                        id: 'secretKeys.revoked',
+                        defaultMessage: 'Revoked {when}',
+                        description: 'When a key or token was revoked; when is a short time or date.',
+                      },
+                      { when: listTime(k.revokedAt, intl) },
+                    )
                   : k.lastUsedAt
-                    ? intl.formatMessage({ id: 'secretKeys.createdUsed', defaultMessage: 'Created {created} · last used {used}', description: 'When a key was made and last used; both are short times or dates.' }, { created: listTime(k.createdAt, intl), used: listTime(k.lastUsedAt, intl) })
-                    : intl.formatMessage({ id: 'secretKeys.created', defaultMessage: 'Created {created}', description: 'When a key or token was made.' }, { created: listTime(k.createdAt, intl) })}
+                    ? intl.formatMessage(
+                        {
+                          id: 'secretKeys.createdUsed',
+                          defaultMessage: 'Created {created} · last used {used}',
+                          description: 'When a key was made and last used; both are short times or dates.',
+                        },
+                        { created: listTime(k.createdAt, intl), used: listTime(k.lastUsedAt, intl) },
+                      )
+                    : intl.formatMessage(
+                        {
+                          id: 'secretKeys.created',
+                          defaultMessage: 'Created {created}',
+                          description: 'When a key or token was made.',
+                        },
+                        { created: listTime(k.createdAt, intl) },
+                      )}
               </div>
             </div>
             {!k.revokedAt && k.revocable && (
-              <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void revoke.run(k.id)} disabled={revoke.busy} aria-label={intl.formatMessage({ id: 'secretKeys.revokeLabel', defaultMessage: 'Revoke {name}', description: 'Accessible name of a key’s Revoke button; name is its name or prefix.' }, { name: k.name ?? k.prefix })}>
-                <FormattedMessage id="secretKeys.revoke" defaultMessage="Revoke" description="Button that revokes a key or token." />
+              <button
+                type="button"
+                className="btn btn-danger-ghost btn-sm"
+                onClick={() => void revoke.run(k.id)}
+                disabled={revoke.busy}
+                aria-label={intl.formatMessage(
+                  {
+                    id: 'secretKeys.revokeLabel',
+                    defaultMessage: 'Revoke {name}',
+                    description: 'Accessible name of a key’s Revoke button; name is its name or prefix.',
+                  },
+                  { name: k.name ?? k.prefix },
+                )}
+              >
+                <FormattedMessage
+                  id="secretKeys.revoke"
+                  defaultMessage="Revoke"
+                  description="Button that revokes a key or token."
+                />
               </button>
             )}
           </li>
@@ -116,7 +158,11 @@ export function SecretKeyList({
 function Unnamed() {
   return (
     <span className="subtle">
-      <FormattedMessage id="secretKeys.unnamed" defaultMessage="Unnamed" description="Shown for a key or token without a name." />
+      <FormattedMessage
+        id="secretKeys.unnamed"
+        defaultMessage="Unnamed"
+        description="Shown for a key or token without a name."
+      />
     </span>
   );
 }

@@ -12,7 +12,16 @@ export function Toasts() {
         <div key={t.id} className={`toast toast-${t.tone}`}>
           <Icon name={t.tone === 'error' ? 'alert' : 'check'} size={16} />
           <span>{t.text}</span>
-          <button type="button" className="icon-btn icon-btn-sm" aria-label={intl.formatMessage({ id: 'toast.dismiss', defaultMessage: 'Dismiss', description: 'Button that closes a notice.' })} onClick={() => dismissToast(t.id)}>
+          <button
+            type="button"
+            className="icon-btn icon-btn-sm"
+            aria-label={intl.formatMessage({
+              id: 'toast.dismiss',
+              defaultMessage: 'Dismiss',
+              description: 'Button that closes a notice.',
+            })}
+            onClick={() => dismissToast(t.id)}
+          >
             <Icon name="x" size={14} />
           </button>
         </div>

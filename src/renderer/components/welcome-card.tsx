@@ -12,7 +12,11 @@ export function WelcomeCard({ icon, narrow, children }: { icon: IconName; narrow
             <Icon name={icon} size={20} />
           </span>
           <span className="brand-name">
-            <FormattedMessage id="app.name" defaultMessage="Relay Messenger" description="The app's name on the first screens." />
+            <FormattedMessage
+              id="app.name"
+              defaultMessage="Relay Messenger"
+              description="The app's name on the first screens."
+            />
           </span>
         </div>
         {children}

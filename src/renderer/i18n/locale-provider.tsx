@@ -46,7 +46,11 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
   const [choice, setChoice] = useState<LanguageChoice>(storedChoice);
   const preferred = usePreferredLanguages();
   const locale = resolveLocale(choice, preferred);
-  const [loaded, setLoaded] = useState<{ locale: AppLocale; messages: Messages; first: boolean }>({ locale: 'en', messages: english, first: true });
+  const [loaded, setLoaded] = useState<{ locale: AppLocale; messages: Messages; first: boolean }>({
+    locale: 'en',
+    messages: english,
+    first: true,
+  });
 
   useEffect(() => {
     let live = true;

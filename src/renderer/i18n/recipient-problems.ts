@@ -19,12 +19,14 @@ const texts = defineMessages({
   },
   addressLength: {
     id: 'recipient.problem.addressLength',
-    defaultMessage: '“{text}” is not a valid address: it has {digits, plural, one {# hex digit} other {# hex digits}} after 0x, and an address has 40.',
+    defaultMessage:
+      '“{text}” is not a valid address: it has {digits, plural, one {# hex digit} other {# hex digits}} after 0x, and an address has 40.',
     description: 'Under the To/Member field; {text} is what was typed, {digits} how many hex digits follow 0x.',
   },
   neither: {
     id: 'recipient.problem.neither',
-    defaultMessage: '“{text}” is neither a handle (3–32 letters, digits or underscores) nor a wallet address (0x + 40 hex digits).',
+    defaultMessage:
+      '“{text}” is neither a handle (3–32 letters, digits or underscores) nor a wallet address (0x + 40 hex digits).',
     description: 'Under the To/Member field; {text} is what was typed.',
   },
 });

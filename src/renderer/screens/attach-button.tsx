@@ -23,8 +23,21 @@ export function AttachButton({ conversationId }: { conversationId: ConversationI
           addDraftFiles(picked);
         }}
       />
-      <button type="button" className="icon-btn attach-btn" aria-label={intl.formatMessage({ id: 'composer.attach.label', defaultMessage: 'Attach files', description: 'Accessible name of the paper-clip button beside the message box' })}
-        title={intl.formatMessage({ id: 'composer.attach.title', defaultMessage: 'Attach files (or drop or paste them)', description: 'Tooltip of the paper-clip button beside the message box' })} onClick={() => input.current?.click()}>
+      <button
+        type="button"
+        className="icon-btn attach-btn"
+        aria-label={intl.formatMessage({
+          id: 'composer.attach.label',
+          defaultMessage: 'Attach files',
+          description: 'Accessible name of the paper-clip button beside the message box',
+        })}
+        title={intl.formatMessage({
+          id: 'composer.attach.title',
+          defaultMessage: 'Attach files (or drop or paste them)',
+          description: 'Tooltip of the paper-clip button beside the message box',
+        })}
+        onClick={() => input.current?.click()}
+      >
         <Icon name="paperclip" />
       </button>
     </>

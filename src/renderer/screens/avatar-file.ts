@@ -3,8 +3,16 @@ import { defineMessages, type IntlShape } from 'react-intl';
 const SIZE = 192;
 
 const texts = defineMessages({
-  notImage: { id: 'groups.create.pictureNotImage', defaultMessage: 'Choose a picture file (PNG, JPEG, WebP or GIF).', description: 'Error under the group picture when the picked file is not an image' },
-  unreadable: { id: 'groups.create.pictureUnreadable', defaultMessage: 'That picture could not be read.', description: 'Error under the group picture when the image could not be decoded' },
+  notImage: {
+    id: 'groups.create.pictureNotImage',
+    defaultMessage: 'Choose a picture file (PNG, JPEG, WebP or GIF).',
+    description: 'Error under the group picture when the picked file is not an image',
+  },
+  unreadable: {
+    id: 'groups.create.pictureUnreadable',
+    defaultMessage: 'That picture could not be read.',
+    description: 'Error under the group picture when the image could not be decoded',
+  },
 });
 
 /** Why a picked picture was refused; the form says it in the reader's language (avatarProblem). */

@@ -57,7 +57,12 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
         return showToast(
           'error',
           intl.formatMessage(
-            { id: 'composer.captionTooLong', defaultMessage: 'Beside files a message can say up to {max, number} characters; send the text on its own.', description: 'Error toast when the text sent with files is over the caption limit; {max} is the limit' },
+            {
+              id: 'composer.captionTooLong',
+              defaultMessage:
+                'Beside files a message can say up to {max, number} characters; send the text on its own.',
+              description: 'Error toast when the text sent with files is over the caption limit; {max} is the limit',
+            },
             { max: CAPTION_MAX_CHARS },
           ),
         );
@@ -117,7 +122,12 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
             />
           </span>
           <button type="button" className="btn btn-secondary btn-sm" onClick={() => void sendInParts()}>
-            <FormattedMessage id="composer.sendInParts" defaultMessage="{parts, plural, one {Send as # message} other {Send as # messages}}" description="Button that splits a too long text into several messages; {parts} is how many" values={{ parts }} />
+            <FormattedMessage
+              id="composer.sendInParts"
+              defaultMessage="{parts, plural, one {Send as # message} other {Send as # messages}}"
+              description="Button that splits a too long text into several messages; {parts} is how many"
+              values={{ parts }}
+            />
           </button>
         </div>
       )}
@@ -125,7 +135,11 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
       <textarea
         ref={ref}
         rows={1}
-        aria-label={intl.formatMessage({ id: 'composer.input.label', defaultMessage: 'Message', description: 'Accessible name of the message box' })}
+        aria-label={intl.formatMessage({
+          id: 'composer.input.label',
+          defaultMessage: 'Message',
+          description: 'Accessible name of the message box',
+        })}
         aria-describedby={body.length >= SHOW_COUNT_FROM ? 'composer-count' : undefined}
         aria-invalid={tooLong || undefined}
         placeholder={placeholder}
@@ -150,7 +164,12 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
       />
       {body.length >= SHOW_COUNT_FROM && (
         <span id="composer-count" className={tooLong ? 'composer-count over' : 'composer-count'} aria-live="polite">
-          <FormattedMessage id="composer.count" defaultMessage="{length, number} / {max, number}" description="Character count beside the message box near the limit; {length} is the text’s length, {max} the limit" values={{ length: body.length, max: MESSAGE_MAX_CHARS }} />
+          <FormattedMessage
+            id="composer.count"
+            defaultMessage="{length, number} / {max, number}"
+            description="Character count beside the message box near the limit; {length} is the text’s length, {max} the limit"
+            values={{ length: body.length, max: MESSAGE_MAX_CHARS }}
+          />
         </span>
       )}
       {held !== null && (
@@ -168,11 +187,23 @@ export function Composer({ conversationId, placeholder }: { conversationId: Conv
       <button
         type="submit"
         className="send-btn"
-        aria-label={intl.formatMessage({ id: 'composer.send.label', defaultMessage: 'Send', description: 'Accessible name of the send button beside the message box' })}
+        aria-label={intl.formatMessage({
+          id: 'composer.send.label',
+          defaultMessage: 'Send',
+          description: 'Accessible name of the send button beside the message box',
+        })}
         title={
           tooLong && fileCount === 0
-            ? intl.formatMessage({ id: 'composer.send.tooLongTitle', defaultMessage: 'Too long to send as one message', description: 'Tooltip of the disabled send button when the text is over the limit' })
-            : intl.formatMessage({ id: 'composer.send.title', defaultMessage: 'Send (Enter)', description: 'Tooltip of the send button; Enter is the key that sends' })
+            ? intl.formatMessage({
+                id: 'composer.send.tooLongTitle',
+                defaultMessage: 'Too long to send as one message',
+                description: 'Tooltip of the disabled send button when the text is over the limit',
+              })
+            : intl.formatMessage({
+                id: 'composer.send.title',
+                defaultMessage: 'Send (Enter)',
+                description: 'Tooltip of the send button; Enter is the key that sends',
+              })
         }
         disabled={fileCount === 0 && (!body || tooLong)}
       >

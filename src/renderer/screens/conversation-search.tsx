@@ -12,7 +12,11 @@ export function ConversationSearch({ c, onClose }: { c: ConversationSummary; onC
   const clearConversationSearch = useStore((s) => s.clearConversationSearch);
   useEffect(() => clearConversationSearch, [clearConversationSearch]);
   const intl = useIntl();
-  const close = intl.formatMessage({ id: 'conversationSearch.close', defaultMessage: 'Close search', description: 'Icon button that closes the search within a conversation' });
+  const close = intl.formatMessage({
+    id: 'conversationSearch.close',
+    defaultMessage: 'Close search',
+    description: 'Icon button that closes the search within a conversation',
+  });
   return (
     <div
       className="conversation-search"
@@ -24,8 +28,26 @@ export function ConversationSearch({ c, onClose }: { c: ConversationSummary; onC
     >
       <div className="pane-search">
         <Icon name="search" size={16} />
-        <input ref={input} type="search" aria-label={intl.formatMessage({ id: 'conversationSearch.label', defaultMessage: 'Search in {name}', description: 'Accessible name of the search box within a conversation; {name} is the contact or group' }, { name: c.title })}
-          placeholder={intl.formatMessage({ id: 'conversationSearch.placeholder', defaultMessage: 'Search this conversation', description: 'Placeholder of the search box within a conversation' })} value={query} onChange={(e) => setQuery(e.target.value)} autoFocus />
+        <input
+          ref={input}
+          type="search"
+          aria-label={intl.formatMessage(
+            {
+              id: 'conversationSearch.label',
+              defaultMessage: 'Search in {name}',
+              description: 'Accessible name of the search box within a conversation; {name} is the contact or group',
+            },
+            { name: c.title },
+          )}
+          placeholder={intl.formatMessage({
+            id: 'conversationSearch.placeholder',
+            defaultMessage: 'Search this conversation',
+            description: 'Placeholder of the search box within a conversation',
+          })}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          autoFocus
+        />
         <button type="button" className="icon-btn" aria-label={close} title={close} onClick={onClose}>
           <Icon name="x" size={16} />
         </button>

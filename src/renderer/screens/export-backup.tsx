@@ -22,7 +22,11 @@ export function ExportBackup() {
   return (
     <section className="card section" aria-labelledby="backup-title">
       <h2 id="backup-title">
-        <FormattedMessage id="backup.title" defaultMessage="Backup" description="Settings section that exports a backup." />
+        <FormattedMessage
+          id="backup.title"
+          defaultMessage="Backup"
+          description="Settings section that exports a backup."
+        />
       </h2>
       <form
         className="stack"
@@ -36,33 +40,93 @@ export function ExportBackup() {
           const counts = backupCountsText(intl, r.value);
           setDone(
             r.value.savedTo
-              ? intl.formatMessage({ id: 'backup.savedTo', defaultMessage: 'Saved to {path}: {counts}.', description: 'After exporting a backup to a file; path is where, counts what it holds.' }, { path: r.value.savedTo, counts })
-              : intl.formatMessage({ id: 'backup.downloaded', defaultMessage: 'Downloaded: {counts}.', description: 'After a backup was downloaded (web mode); counts is what it holds.' }, { counts }),
+              ? intl.formatMessage(
+                  {
+                    id: 'backup.savedTo',
+                    defaultMessage: 'Saved to {path}: {counts}.',
+                    description: 'After exporting a backup to a file; path is where, counts what it holds.',
+                  },
+                  { path: r.value.savedTo, counts },
+                )
+              : intl.formatMessage(
+                  {
+                    id: 'backup.downloaded',
+                    defaultMessage: 'Downloaded: {counts}.',
+                    description: 'After a backup was downloaded (web mode); counts is what it holds.',
+                  },
+                  { counts },
+                ),
           );
-          showToast('success', intl.formatMessage({ id: 'backup.exported', defaultMessage: 'Backup exported.', description: 'Notice after exporting a backup.' }));
+          showToast(
+            'success',
+            intl.formatMessage({
+              id: 'backup.exported',
+              defaultMessage: 'Backup exported.',
+              description: 'Notice after exporting a backup.',
+            }),
+          );
         }}
       >
         <p className="field-hint">
-          <FormattedMessage id="backup.lead" defaultMessage="One file with your contacts, conversations, messages, groups, settings and files, encrypted with a passphrase you choose. It never holds your wallet key: your recovery phrase restores the wallet, then the backup restores its history." description="Explains what a backup holds." />
+          <FormattedMessage
+            id="backup.lead"
+            defaultMessage="One file with your contacts, conversations, messages, groups, settings and files, encrypted with a passphrase you choose. It never holds your wallet key: your recovery phrase restores the wallet, then the backup restores its history."
+            description="Explains what a backup holds."
+          />
         </p>
         <label className="field">
           <span className="field-label">
-            <FormattedMessage id="backup.passphrase" defaultMessage="Backup passphrase" description="Label of the passphrase that encrypts the backup." />
+            <FormattedMessage
+              id="backup.passphrase"
+              defaultMessage="Backup passphrase"
+              description="Label of the passphrase that encrypts the backup."
+            />
           </span>
-          <input type="password" value={pass} onChange={(e) => setPass(e.target.value)} autoComplete="new-password" aria-invalid={short} aria-describedby="backup-pass-hint" />
+          <input
+            type="password"
+            value={pass}
+            onChange={(e) => setPass(e.target.value)}
+            autoComplete="new-password"
+            aria-invalid={short}
+            aria-describedby="backup-pass-hint"
+          />
           <span className={short ? 'field-hint danger' : 'field-hint'} id="backup-pass-hint">
-            <FormattedMessage id="backup.passphraseHint" defaultMessage="At least {min, number} characters. Without it the backup cannot be opened: keep it somewhere safe." description="Rule and warning under the backup passphrase." values={{ min: BACKUP_PASSPHRASE_MIN }} />
+            <FormattedMessage
+              id="backup.passphraseHint"
+              defaultMessage="At least {min, number} characters. Without it the backup cannot be opened: keep it somewhere safe."
+              description="Rule and warning under the backup passphrase."
+              values={{ min: BACKUP_PASSPHRASE_MIN }}
+            />
           </span>
         </label>
         <label className="field">
           <span className="field-label">
-            <FormattedMessage id="backup.again" defaultMessage="Type it again" description="Label of the field that repeats the backup passphrase." />
+            <FormattedMessage
+              id="backup.again"
+              defaultMessage="Type it again"
+              description="Label of the field that repeats the backup passphrase."
+            />
           </span>
-          <input type="password" value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" aria-invalid={differ} aria-describedby="backup-again-hint" />
+          <input
+            type="password"
+            value={again}
+            onChange={(e) => setAgain(e.target.value)}
+            autoComplete="new-password"
+            aria-invalid={differ}
+            aria-describedby="backup-again-hint"
+          />
           <span className={differ ? 'field-hint danger' : 'field-hint'} id="backup-again-hint">
             {differ
-              ? intl.formatMessage({ id: 'backup.differ', defaultMessage: 'The two passphrases differ.', description: 'Error when the repeated passphrase differs.' })
-              : intl.formatMessage({ id: 'backup.againHint', defaultMessage: 'The same passphrase, to be sure of it.', description: 'Hint under the repeated passphrase.' })}
+              ? intl.formatMessage({
+                  id: 'backup.differ',
+                  defaultMessage: 'The two passphrases differ.',
+                  description: 'Error when the repeated passphrase differs.',
+                })
+              : intl.formatMessage({
+                  id: 'backup.againHint',
+                  defaultMessage: 'The same passphrase, to be sure of it.',
+                  description: 'Hint under the repeated passphrase.',
+                })}
           </span>
         </label>
         <BackupProgressBar op="export" />
@@ -73,8 +137,22 @@ export function ExportBackup() {
           </p>
         )}
         <div className="row">
-          <button type="submit" className="btn btn-secondary" disabled={action.busy || pass.length < BACKUP_PASSPHRASE_MIN || again !== pass}>
-            {action.busy ? intl.formatMessage({ id: 'backup.exporting', defaultMessage: 'Exporting…', description: 'Export button while exporting.' }) : intl.formatMessage({ id: 'backup.export', defaultMessage: 'Export backup', description: 'Button that exports a backup.' })}
+          <button
+            type="submit"
+            className="btn btn-secondary"
+            disabled={action.busy || pass.length < BACKUP_PASSPHRASE_MIN || again !== pass}
+          >
+            {action.busy
+              ? intl.formatMessage({
+                  id: 'backup.exporting',
+                  defaultMessage: 'Exporting…',
+                  description: 'Export button while exporting.',
+                })
+              : intl.formatMessage({
+                  id: 'backup.export',
+                  defaultMessage: 'Export backup',
+                  description: 'Button that exports a backup.',
+                })}
           </button>
         </div>
       </form>

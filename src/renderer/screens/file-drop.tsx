@@ -7,7 +7,15 @@ import { useAddDraftFiles } from './use-add-draft-files.js';
 const carriesFiles = (e: React.DragEvent) => Array.from(e.dataTransfer.types).includes('Files');
 
 /** The conversation as a drop target: files dropped on it join the message being written. */
-export function FileDrop({ conversationId, title, children }: { conversationId: ConversationId; title: string; children: ReactNode }) {
+export function FileDrop({
+  conversationId,
+  title,
+  children,
+}: {
+  conversationId: ConversationId;
+  title: string;
+  children: ReactNode;
+}) {
   const addDraftFiles = useAddDraftFiles(conversationId);
   const [over, setOver] = useState(false);
   // dragenter/dragleave fire for every child crossed: count them
@@ -43,7 +51,12 @@ export function FileDrop({ conversationId, title, children }: { conversationId: 
         <div className="file-drop-overlay" aria-hidden="true">
           <Icon name="paperclip" size={28} />
           <span>
-            <FormattedMessage id="fileDrop.overlay" defaultMessage="Drop to send to {name}" description="Over the conversation while files are dragged onto it; {name} is the contact or group" values={{ name: <bdi>{title}</bdi> }} />
+            <FormattedMessage
+              id="fileDrop.overlay"
+              defaultMessage="Drop to send to {name}"
+              description="Over the conversation while files are dragged onto it; {name} is the contact or group"
+              values={{ name: <bdi>{title}</bdi> }}
+            />
           </span>
         </div>
       )}

@@ -27,13 +27,19 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
   const makeAdmin = useStore((s) => s.makeAdmin);
   const revokeAdmin = useStore((s) => s.revokeAdmin);
   const remove = useAction(removeMember);
-  const admin = useAction((address: string, on: boolean) => (on ? makeAdmin(g.id, address) : revokeAdmin(g.id, address)));
+  const admin = useAction((address: string, on: boolean) =>
+    on ? makeAdmin(g.id, address) : revokeAdmin(g.id, address),
+  );
   const canManage = g.canManage ?? g.isCreator;
   const creator = g.creatorAddress?.toLowerCase();
   const admins = new Set((g.admins ?? []).map((a) => a.toLowerCase()));
   const nameOf = (a: string) => displayName(known[a.toLowerCase()]?.handle, a);
   const intl = useIntl();
-  const members = intl.formatMessage({ id: 'groups.members.title', defaultMessage: 'Members', description: 'Heading of the member list on a group’s page, and the list’s name' });
+  const members = intl.formatMessage({
+    id: 'groups.members.title',
+    defaultMessage: 'Members',
+    description: 'Heading of the member list on a group’s page, and the list’s name',
+  });
   return (
     <section className="section" aria-labelledby="members-title">
       <h3 id="members-title">{members}</h3>
@@ -50,17 +56,29 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
               </span>
               {addr === creator && (
                 <span className="pill">
-                  <FormattedMessage id="groups.members.creator" defaultMessage="Creator" description="Tag beside the member who created the group" />
+                  <FormattedMessage
+                    id="groups.members.creator"
+                    defaultMessage="Creator"
+                    description="Tag beside the member who created the group"
+                  />
                 </span>
               )}
               {isAdmin && (
                 <span className="pill pill-admin">
-                  <FormattedMessage id="groups.members.admin" defaultMessage="Admin" description="Tag beside a member who is an admin of the group" />
+                  <FormattedMessage
+                    id="groups.members.admin"
+                    defaultMessage="Admin"
+                    description="Tag beside a member who is an admin of the group"
+                  />
                 </span>
               )}
               {addr === me && (
                 <span className="pill pill-plain">
-                  <FormattedMessage id="groups.members.you" defaultMessage="You" description="Tag beside oneself in a group’s member list" />
+                  <FormattedMessage
+                    id="groups.members.you"
+                    defaultMessage="You"
+                    description="Tag beside oneself in a group’s member list"
+                  />
                 </span>
               )}
               <span className="member-actions push">
@@ -90,8 +108,25 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
                   </button>
                 )}
                 {mayRemove && (
-                  <button type="button" className="btn btn-link btn-sm danger" onClick={() => void remove.run(g.id, a)} aria-label={intl.formatMessage({ id: 'groups.members.removeLabel', defaultMessage: 'Remove {address}', description: 'Accessible name of the Remove button beside a member; {address} is the member’s wallet address' }, { address: a })}>
-                    <FormattedMessage id="groups.members.removeButton" defaultMessage="Remove" description="Button beside a member that removes them from the group" />
+                  <button
+                    type="button"
+                    className="btn btn-link btn-sm danger"
+                    onClick={() => void remove.run(g.id, a)}
+                    aria-label={intl.formatMessage(
+                      {
+                        id: 'groups.members.removeLabel',
+                        defaultMessage: 'Remove {address}',
+                        description:
+                          'Accessible name of the Remove button beside a member; {address} is the member’s wallet address',
+                      },
+                      { address: a },
+                    )}
+                  >
+                    <FormattedMessage
+                      id="groups.members.removeButton"
+                      defaultMessage="Remove"
+                      description="Button beside a member that removes them from the group"
+                    />
                   </button>
                 )}
               </span>
@@ -113,9 +148,20 @@ function Invited({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string })
   return (
     <>
       <h4 className="section-label invited-title">
-        <FormattedMessage id="groups.invited.title" defaultMessage="Invited, not yet joined" description="Heading of the people invited into the group who have not accepted" />
+        <FormattedMessage
+          id="groups.invited.title"
+          defaultMessage="Invited, not yet joined"
+          description="Heading of the people invited into the group who have not accepted"
+        />
       </h4>
-      <ul className="plain-list" aria-label={intl.formatMessage({ id: 'groups.invited.label', defaultMessage: 'Invited', description: 'Accessible name of the list of invited people' })}>
+      <ul
+        className="plain-list"
+        aria-label={intl.formatMessage({
+          id: 'groups.invited.label',
+          defaultMessage: 'Invited',
+          description: 'Accessible name of the list of invited people',
+        })}
+      >
         {g.invited!.map((a) => (
           <li key={a} className="member-row invited-row">
             <Avatar name={nameOf(a)} seed={a} size={28} />
@@ -123,16 +169,32 @@ function Invited({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string })
               <Person address={a} />
             </span>
             <span className="pill pill-plain">
-              <FormattedMessage id="groups.invited.tag" defaultMessage="Invited" description="Tag beside an invited person who has not joined yet" />
+              <FormattedMessage
+                id="groups.invited.tag"
+                defaultMessage="Invited"
+                description="Tag beside an invited person who has not joined yet"
+              />
             </span>
             <button
               type="button"
               className="btn btn-link btn-sm push"
               disabled={withdraw.busy}
               onClick={() => void withdraw.run(g.id, a)}
-              aria-label={intl.formatMessage({ id: 'groups.invited.withdrawLabel', defaultMessage: 'Withdraw invitation to {name}', description: 'Accessible name of the Withdraw button; {name} is the invited person’s handle or short address' }, { name: nameOf(a) })}
+              aria-label={intl.formatMessage(
+                {
+                  id: 'groups.invited.withdrawLabel',
+                  defaultMessage: 'Withdraw invitation to {name}',
+                  description:
+                    'Accessible name of the Withdraw button; {name} is the invited person’s handle or short address',
+                },
+                { name: nameOf(a) },
+              )}
             >
-              <FormattedMessage id="groups.invited.withdraw" defaultMessage="Withdraw" description="Button that takes back an invitation to the group" />
+              <FormattedMessage
+                id="groups.invited.withdraw"
+                defaultMessage="Withdraw"
+                description="Button that takes back an invitation to the group"
+              />
             </button>
           </li>
         ))}
@@ -166,18 +228,30 @@ function AddMember({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string 
         }}
       >
         <RecipientField
-          label={intl.formatMessage({ id: 'groups.add.label', defaultMessage: 'Add a member', description: 'Field label under the member list: a handle or address to add' })}
+          label={intl.formatMessage({
+            id: 'groups.add.label',
+            defaultMessage: 'Add a member',
+            description: 'Field label under the member list: a handle or address to add',
+          })}
           className="field grow"
           value={member}
           onChange={(v) => {
             setMember(v);
             add.setError(null);
           }}
-          placeholder={intl.formatMessage({ id: 'groups.add.placeholder', defaultMessage: '@handle or 0x address', description: 'Placeholder of the Add a member field; keep “@” and “0x”' })}
+          placeholder={intl.formatMessage({
+            id: 'groups.add.placeholder',
+            defaultMessage: '@handle or 0x address',
+            description: 'Placeholder of the Add a member field; keep “@” and “0x”',
+          })}
           invalid={!!add.error}
         />
         <button type="submit" className="btn btn-secondary" disabled={!member.trim() || add.busy}>
-          <FormattedMessage id="groups.add.submit" defaultMessage="Add" description="Button that adds the member typed in the field" />
+          <FormattedMessage
+            id="groups.add.submit"
+            defaultMessage="Add"
+            description="Button that adds the member typed in the field"
+          />
         </button>
       </form>
       <FormError error={add.error} />
@@ -191,7 +265,12 @@ function AddMember({ g, nameOf }: { g: GroupInfo; nameOf: (a: string) => string 
               values={{ name: <bdi dir="ltr">{outcome.who}</bdi> }}
             />
           ) : (
-            <FormattedMessage id="groups.add.added" defaultMessage="Added {name} to the group." description="After adding a member; {name} is their handle or short address" values={{ name: <bdi dir="ltr">{outcome.who}</bdi> }} />
+            <FormattedMessage
+              id="groups.add.added"
+              defaultMessage="Added {name} to the group."
+              description="After adding a member; {name} is their handle or short address"
+              values={{ name: <bdi dir="ltr">{outcome.who}</bdi> }}
+            />
           )}
         </p>
       )}

@@ -26,7 +26,11 @@ export function Groups() {
   const [tab, setTab] = useState<'mine' | 'discover'>('mine');
   const [createOpen, setCreateOpen] = useState(false);
   const intl = useIntl();
-  const myGroups = intl.formatMessage({ id: 'groups.tabs.mine', defaultMessage: 'My groups', description: 'Tab of the group list: groups one is in' });
+  const myGroups = intl.formatMessage({
+    id: 'groups.tabs.mine',
+    defaultMessage: 'My groups',
+    description: 'Tab of the group list: groups one is in',
+  });
 
   useEffect(() => {
     loadGroups().catch((e: Error) => showToast('error', e.message));
@@ -44,39 +48,96 @@ export function Groups() {
   };
 
   const list = tab === 'mine' ? groups.mine : groups.discover;
-  const groupsTitle = intl.formatMessage({ id: 'groups.title', defaultMessage: 'Groups', description: 'Heading of the Groups screen' });
+  const groupsTitle = intl.formatMessage({
+    id: 'groups.title',
+    defaultMessage: 'Groups',
+    description: 'Heading of the Groups screen',
+  });
   return (
     <div className="split">
-      <section className="pane list-pane" aria-label={intl.formatMessage({ id: 'groups.list.label', defaultMessage: 'Group list', description: 'Accessible name of the pane listing groups' })}>
+      <section
+        className="pane list-pane"
+        aria-label={intl.formatMessage({
+          id: 'groups.list.label',
+          defaultMessage: 'Group list',
+          description: 'Accessible name of the pane listing groups',
+        })}
+      >
         <header className="pane-header">
           <h1>{groupsTitle}</h1>
           <button type="button" className="btn btn-primary btn-sm" onClick={() => setCreateOpen(true)}>
-            <Icon name="plus" size={15} /> <FormattedMessage id="groups.list.newGroup" defaultMessage="New group" description="Button above the group list that opens the New group dialog" />
+            <Icon name="plus" size={15} />{' '}
+            <FormattedMessage
+              id="groups.list.newGroup"
+              defaultMessage="New group"
+              description="Button above the group list that opens the New group dialog"
+            />
           </button>
         </header>
         <div className="tabs" role="tablist" aria-label={groupsTitle}>
-          <button type="button" role="tab" aria-selected={tab === 'mine'} className={tab === 'mine' ? 'tab active' : 'tab'} onClick={() => chooseTab('mine')}>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'mine'}
+            className={tab === 'mine' ? 'tab active' : 'tab'}
+            onClick={() => chooseTab('mine')}
+          >
             {myGroups}
           </button>
-          <button type="button" role="tab" aria-selected={tab === 'discover'} className={tab === 'discover' ? 'tab active' : 'tab'} onClick={() => chooseTab('discover')}>
-            <FormattedMessage id="groups.tabs.discover" defaultMessage="Discover" description="Tab of the group list: public groups on the relay one can join" />
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'discover'}
+            className={tab === 'discover' ? 'tab active' : 'tab'}
+            onClick={() => chooseTab('discover')}
+          >
+            <FormattedMessage
+              id="groups.tabs.discover"
+              defaultMessage="Discover"
+              description="Tab of the group list: public groups on the relay one can join"
+            />
           </button>
         </div>
         {/* The panel wraps the list: an <li> must sit in a list, so the <ul> cannot be the tabpanel itself. */}
-        <div className="tab-panel" role="tabpanel" aria-label={tab === 'mine' ? myGroups : intl.formatMessage({ id: 'groups.tabs.publicLabel', defaultMessage: 'Public groups', description: 'Accessible name of the Discover tab’s list' })}>
+        <div
+          className="tab-panel"
+          role="tabpanel"
+          aria-label={
+            tab === 'mine'
+              ? myGroups
+              : intl.formatMessage({
+                  id: 'groups.tabs.publicLabel',
+                  defaultMessage: 'Public groups',
+                  description: 'Accessible name of the Discover tab’s list',
+                })
+          }
+        >
           <ul className="conv-list">
             {groups.loaded && list.length === 0 && (
               <li className="list-note">
                 {tab === 'mine' ? (
-                  <FormattedMessage id="groups.list.emptyMine" defaultMessage="You're not in any group yet. Create one, or join a public group under Discover." description="In the My groups tab when one is in no group; “Discover” is the other tab (groups.tabs.discover)" />
+                  <FormattedMessage
+                    id="groups.list.emptyMine"
+                    defaultMessage="You're not in any group yet. Create one, or join a public group under Discover."
+                    description="In the My groups tab when one is in no group; “Discover” is the other tab (groups.tabs.discover)"
+                  />
                 ) : (
-                  <FormattedMessage id="groups.list.emptyDiscover" defaultMessage="No public groups on this relay yet." description="In the Discover tab when the relay lists no public group" />
+                  <FormattedMessage
+                    id="groups.list.emptyDiscover"
+                    defaultMessage="No public groups on this relay yet."
+                    description="In the Discover tab when the relay lists no public group"
+                  />
                 )}
               </li>
             )}
             {list.map((g) => (
               <li key={g.id}>
-                <button type="button" className={groups.selectedId === g.id ? 'conv active' : 'conv'} aria-current={groups.selectedId === g.id ? 'true' : undefined} onClick={() => void selectGroup(g.id)}>
+                <button
+                  type="button"
+                  className={groups.selectedId === g.id ? 'conv active' : 'conv'}
+                  aria-current={groups.selectedId === g.id ? 'true' : undefined}
+                  onClick={() => void selectGroup(g.id)}
+                >
                   <Avatar name={g.name} seed={g.id} image={g.avatar} size={40} square />
                   <span className="conv-body">
                     <span className="conv-top">
@@ -103,7 +164,14 @@ export function Groups() {
           </ul>
         </div>
       </section>
-      <section className="pane detail-pane" aria-label={intl.formatMessage({ id: 'groups.detail.label', defaultMessage: 'Group details', description: 'Accessible name of the pane showing the chosen group' })}>
+      <section
+        className="pane detail-pane"
+        aria-label={intl.formatMessage({
+          id: 'groups.detail.label',
+          defaultMessage: 'Group details',
+          description: 'Accessible name of the pane showing the chosen group',
+        })}
+      >
         {groups.detail ? (
           <GroupDetail g={groups.detail} />
         ) : (
@@ -112,11 +180,20 @@ export function Groups() {
             title={groupsTitle}
             action={
               <button type="button" className="btn btn-primary" onClick={() => setCreateOpen(true)}>
-                <Icon name="plus" /> <FormattedMessage id="groups.empty.create" defaultMessage="Create a group" description="Button in the group details pane when no group is chosen" />
+                <Icon name="plus" />{' '}
+                <FormattedMessage
+                  id="groups.empty.create"
+                  defaultMessage="Create a group"
+                  description="Button in the group details pane when no group is chosen"
+                />
               </button>
             }
           >
-            <FormattedMessage id="groups.empty.hint" defaultMessage="Talk with several people at once. Every message is sealed separately for each member's devices." description="Text in the group details pane when no group is chosen" />
+            <FormattedMessage
+              id="groups.empty.hint"
+              defaultMessage="Talk with several people at once. Every message is sealed separately for each member's devices."
+              description="Text in the group details pane when no group is chosen"
+            />
           </EmptyState>
         )}
       </section>
@@ -150,7 +227,12 @@ function GroupDetail({ g }: { g: GroupInfo }) {
               id="groups.detail.summary"
               defaultMessage="{visibility, select, public {Public group} other {Private group}}{password, select, yes { · Password protected} other {}} · {count, plural, one {# member} other {# members}} · Created {created}"
               description="Under the group’s name on its page; {visibility} is “public” or “private”, {password} “yes” when joining asks for a password, {count} the member count, {created} when it was created (a time, weekday or date)"
-              values={{ visibility: g.isPublic ? 'public' : 'private', password: g.hasPassword ? 'yes' : 'no', count: g.memberCount, created: listTime(g.createdAt, intl) }}
+              values={{
+                visibility: g.isPublic ? 'public' : 'private',
+                password: g.hasPassword ? 'yes' : 'no',
+                count: g.memberCount,
+                created: listTime(g.createdAt, intl),
+              }}
             />
           </p>
         </div>
@@ -160,17 +242,41 @@ function GroupDetail({ g }: { g: GroupInfo }) {
         {g.isMember ? (
           <>
             <button type="button" className="btn btn-primary" onClick={() => void act.run('open')} disabled={act.busy}>
-              <Icon name="chat" size={16} /> <FormattedMessage id="groups.detail.openChat" defaultMessage="Open chat" description="Button on a group’s page that opens its conversation" />
+              <Icon name="chat" size={16} />{' '}
+              <FormattedMessage
+                id="groups.detail.openChat"
+                defaultMessage="Open chat"
+                description="Button on a group’s page that opens its conversation"
+              />
             </button>
             {!(g.isCreator && g.memberCount > 1) && (
-              <button type="button" className="btn btn-danger-ghost" onClick={() => void act.run('leave')} disabled={act.busy}>
-                <FormattedMessage id="groups.detail.leave" defaultMessage="Leave group" description="Button on a group’s page that leaves the group" />
+              <button
+                type="button"
+                className="btn btn-danger-ghost"
+                onClick={() => void act.run('leave')}
+                disabled={act.busy}
+              >
+                <FormattedMessage
+                  id="groups.detail.leave"
+                  defaultMessage="Leave group"
+                  description="Button on a group’s page that leaves the group"
+                />
               </button>
             )}
           </>
         ) : (
-          <button type="button" className="btn btn-primary" onClick={() => (g.hasPassword ? setJoinOpen(true) : void act.run('join'))} disabled={act.busy}>
-            {g.hasPassword && <Icon name="lock" size={15} />} <FormattedMessage id="groups.detail.join" defaultMessage="Join group" description="Button on a public group’s page that joins it" />
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => (g.hasPassword ? setJoinOpen(true) : void act.run('join'))}
+            disabled={act.busy}
+          >
+            {g.hasPassword && <Icon name="lock" size={15} />}{' '}
+            <FormattedMessage
+              id="groups.detail.join"
+              defaultMessage="Join group"
+              description="Button on a public group’s page that joins it"
+            />
           </button>
         )}
       </div>
@@ -186,38 +292,89 @@ function BotTokens({ g }: { g: GroupInfo }) {
   const mintBotToken = useStore((s) => s.mintBotToken);
   const revokeBotToken = useStore((s) => s.revokeBotToken);
   const intl = useIntl();
-  const title = intl.formatMessage({ id: 'groups.tokens.title', defaultMessage: 'Bot tokens', description: 'Heading of the bot token section on a group’s page, and name of its list' });
-  const groupId = intl.formatMessage({ id: 'groups.tokens.groupId', defaultMessage: 'Group ID', description: 'Label of the group’s id (a long code) in the bot token section' });
+  const title = intl.formatMessage({
+    id: 'groups.tokens.title',
+    defaultMessage: 'Bot tokens',
+    description: 'Heading of the bot token section on a group’s page, and name of its list',
+  });
+  const groupId = intl.formatMessage({
+    id: 'groups.tokens.groupId',
+    defaultMessage: 'Group ID',
+    description: 'Label of the group’s id (a long code) in the bot token section',
+  });
   return (
     <section className="section" aria-labelledby="tokens-title">
       <h3 id="tokens-title">{title}</h3>
       <p className="subtle small">
-        <FormattedMessage id="groups.tokens.hint" defaultMessage="A bot token lets a script post into this group. Its posts are marked as a bot's." description="Explanation under the Bot tokens heading" />
+        <FormattedMessage
+          id="groups.tokens.hint"
+          defaultMessage="A bot token lets a script post into this group. Its posts are marked as a bot's."
+          description="Explanation under the Bot tokens heading"
+        />
       </p>
       <div className="row tight">
         <span className="small subtle">{groupId}</span>
         <code className="inline-code" aria-label={groupId} data-copy-source={g.id} dir="ltr">
           {g.id}
         </code>
-        <CopyButton text={g.id} label={intl.formatMessage({ id: 'groups.tokens.copyId', defaultMessage: 'Copy group ID', description: 'Button that copies the group’s id' })} />
+        <CopyButton
+          text={g.id}
+          label={intl.formatMessage({
+            id: 'groups.tokens.copyId',
+            defaultMessage: 'Copy group ID',
+            description: 'Button that copies the group’s id',
+          })}
+        />
       </div>
       <SecretKeyList
         key={g.id}
         texts={{
-          label: intl.formatMessage({ id: 'groups.tokens.new.label', defaultMessage: 'New bot token', description: 'Accessible name of the box showing a just-minted bot token.' }),
-          note: intl.formatMessage({ id: 'groups.tokens.new.note', defaultMessage: 'Copy this bot token now. It is shown only once and cannot be recovered.', description: 'Warning above a just-minted bot token, which the relay shows only once.' }),
-          value: intl.formatMessage({ id: 'groups.tokens.new.value', defaultMessage: 'Bot token secret', description: 'Accessible name of the just-minted bot token’s value.' }),
-          copy: intl.formatMessage({ id: 'groups.tokens.new.copy', defaultMessage: 'Copy bot token', description: 'Button that copies the just-minted bot token.' }),
+          label: intl.formatMessage({
+            id: 'groups.tokens.new.label',
+            defaultMessage: 'New bot token',
+            description: 'Accessible name of the box showing a just-minted bot token.',
+          }),
+          note: intl.formatMessage({
+            id: 'groups.tokens.new.note',
+            defaultMessage: 'Copy this bot token now. It is shown only once and cannot be recovered.',
+            description: 'Warning above a just-minted bot token, which the relay shows only once.',
+          }),
+          value: intl.formatMessage({
+            id: 'groups.tokens.new.value',
+            defaultMessage: 'Bot token secret',
+            description: 'Accessible name of the just-minted bot token’s value.',
+          }),
+          copy: intl.formatMessage({
+            id: 'groups.tokens.new.copy',
+            defaultMessage: 'Copy bot token',
+            description: 'Button that copies the just-minted bot token.',
+          }),
         }}
         listLabel={title}
         icon="bot"
         items={tokens.map((t) => ({ ...t, revocable: true }))}
-        nameLabel={intl.formatMessage({ id: 'groups.tokens.nameLabel', defaultMessage: 'Bot name', description: 'Field label: the name a new bot token’s posts show' })}
-        placeholder={intl.formatMessage({ id: 'groups.tokens.namePlaceholder', defaultMessage: 'deploy-notifier', description: 'Example bot name in the Bot name field (a short script-like name)' })}
+        nameLabel={intl.formatMessage({
+          id: 'groups.tokens.nameLabel',
+          defaultMessage: 'Bot name',
+          description: 'Field label: the name a new bot token’s posts show',
+        })}
+        placeholder={intl.formatMessage({
+          id: 'groups.tokens.namePlaceholder',
+          defaultMessage: 'deploy-notifier',
+          description: 'Example bot name in the Bot name field (a short script-like name)',
+        })}
         nameRequired
-        mintLabel={intl.formatMessage({ id: 'groups.tokens.mint', defaultMessage: 'Mint token', description: 'Button that creates a new bot token' })}
+        mintLabel={intl.formatMessage({
+          id: 'groups.tokens.mint',
+          defaultMessage: 'Mint token',
+          description: 'Button that creates a new bot token',
+        })}
         mintIcon="key"
-        emptyText={intl.formatMessage({ id: 'groups.tokens.empty', defaultMessage: 'No bot tokens yet.', description: 'In the bot token list when there is none' })}
+        emptyText={intl.formatMessage({
+          id: 'groups.tokens.empty',
+          defaultMessage: 'No bot tokens yet.',
+          description: 'In the bot token list when there is none',
+        })}
         onMint={(name) => mintBotToken(g.id, name)}
         onRevoke={(id) => revokeBotToken(g.id, id)}
       />
@@ -231,7 +388,18 @@ function JoinDialog({ g, open, onClose }: { g: GroupInfo; open: boolean; onClose
   const [password, setPassword] = useState('');
   const intl = useIntl();
   return (
-    <Dialog title={intl.formatMessage({ id: 'groups.join.title', defaultMessage: 'Join {name}', description: 'Title of the dialog asking for a group’s password; {name} is the group' }, { name: g.name })} open={open} onClose={onClose}>
+    <Dialog
+      title={intl.formatMessage(
+        {
+          id: 'groups.join.title',
+          defaultMessage: 'Join {name}',
+          description: 'Title of the dialog asking for a group’s password; {name} is the group',
+        },
+        { name: g.name },
+      )}
+      open={open}
+      onClose={onClose}
+    >
       <form
         className="stack"
         onSubmit={async (e) => {
@@ -243,16 +411,32 @@ function JoinDialog({ g, open, onClose }: { g: GroupInfo; open: boolean; onClose
         }}
       >
         <p className="subtle">
-          <FormattedMessage id="groups.join.hint" defaultMessage="This group asks for a password. Get it from someone in the group." description="Text in the dialog asking for a group’s password" />
+          <FormattedMessage
+            id="groups.join.hint"
+            defaultMessage="This group asks for a password. Get it from someone in the group."
+            description="Text in the dialog asking for a group’s password"
+          />
         </p>
         <label className="field">
           <span className="field-label">
-            <FormattedMessage id="groups.join.password" defaultMessage="Group password" description="Field label in the dialog asking for a group’s password" />
+            <FormattedMessage
+              id="groups.join.password"
+              defaultMessage="Group password"
+              description="Field label in the dialog asking for a group’s password"
+            />
           </span>
           <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
         </label>
         <FormError error={action.error} />
-        <DialogFooter onCancel={onClose} submitLabel={intl.formatMessage({ id: 'groups.join.submit', defaultMessage: 'Join', description: 'Submit button of the dialog asking for a group’s password' })} disabled={!password || action.busy} />
+        <DialogFooter
+          onCancel={onClose}
+          submitLabel={intl.formatMessage({
+            id: 'groups.join.submit',
+            defaultMessage: 'Join',
+            description: 'Submit button of the dialog asking for a group’s password',
+          })}
+          disabled={!password || action.busy}
+        />
       </form>
     </Dialog>
   );
@@ -268,14 +452,31 @@ function CreateGroupDialog({ open, onClose }: { open: boolean; onClose: () => vo
   const [avatar, setAvatar] = useState<string | null>(null);
   const [avatarError, setAvatarError] = useState<string | null>(null);
   const intl = useIntl();
-  const publicLabel = intl.formatMessage({ id: 'groups.create.public', defaultMessage: 'Public', description: 'Checkbox in the New group dialog: list the group under Discover' });
+  const publicLabel = intl.formatMessage({
+    id: 'groups.create.public',
+    defaultMessage: 'Public',
+    description: 'Checkbox in the New group dialog: list the group under Discover',
+  });
   return (
-    <Dialog title={intl.formatMessage({ id: 'groups.create.title', defaultMessage: 'New group', description: 'Title of the dialog that creates a group' })} open={open} onClose={onClose}>
+    <Dialog
+      title={intl.formatMessage({
+        id: 'groups.create.title',
+        defaultMessage: 'New group',
+        description: 'Title of the dialog that creates a group',
+      })}
+      open={open}
+      onClose={onClose}
+    >
       <form
         className="stack"
         onSubmit={async (e) => {
           e.preventDefault();
-          const r = await action.run({ name: name.trim(), isPublic, ...(password ? { password } : {}), ...(avatar ? { avatar } : {}) });
+          const r = await action.run({
+            name: name.trim(),
+            isPublic,
+            ...(password ? { password } : {}),
+            ...(avatar ? { avatar } : {}),
+          });
           if (r.ok) {
             setName('');
             setPassword('');
@@ -290,7 +491,11 @@ function CreateGroupDialog({ open, onClose }: { open: boolean; onClose: () => vo
             <input
               type="file"
               accept="image/png,image/jpeg,image/webp,image/gif"
-              aria-label={intl.formatMessage({ id: 'groups.create.picture', defaultMessage: 'Group picture', description: 'Accessible name of the file input that picks the new group’s picture' })}
+              aria-label={intl.formatMessage({
+                id: 'groups.create.picture',
+                defaultMessage: 'Group picture',
+                description: 'Accessible name of the file input that picks the new group’s picture',
+              })}
               onChange={async (e) => {
                 const f = e.target.files?.[0];
                 setAvatarError(null);
@@ -302,44 +507,88 @@ function CreateGroupDialog({ open, onClose }: { open: boolean; onClose: () => vo
                 }
               }}
             />
-            <FormattedMessage id="groups.create.choosePicture" defaultMessage="Choose picture" description="Button that picks the new group’s picture" />
+            <FormattedMessage
+              id="groups.create.choosePicture"
+              defaultMessage="Choose picture"
+              description="Button that picks the new group’s picture"
+            />
           </label>
           {avatar && (
             <button type="button" className="btn btn-link btn-sm" onClick={() => setAvatar(null)}>
-              <FormattedMessage id="groups.create.removePicture" defaultMessage="Remove" description="Button that removes the picked picture of the new group" />
+              <FormattedMessage
+                id="groups.create.removePicture"
+                defaultMessage="Remove"
+                description="Button that removes the picked picture of the new group"
+              />
             </button>
           )}
         </div>
         <FormError error={avatarError} />
         <label className="field">
           <span className="field-label">
-            <FormattedMessage id="groups.create.name" defaultMessage="Group name" description="Field label in the New group dialog" />
+            <FormattedMessage
+              id="groups.create.name"
+              defaultMessage="Group name"
+              description="Field label in the New group dialog"
+            />
           </span>
           <input
             value={name}
             onChange={(e) => setName(e.target.value)}
             maxLength={80}
             autoFocus
-            placeholder={intl.formatMessage({ id: 'groups.create.namePlaceholder', defaultMessage: 'Weekend hikers', description: 'Example group name in the Group name field' })}
+            placeholder={intl.formatMessage({
+              id: 'groups.create.namePlaceholder',
+              defaultMessage: 'Weekend hikers',
+              description: 'Example group name in the Group name field',
+            })}
           />
         </label>
         <label className="check">
-          <input type="checkbox" aria-label={publicLabel} aria-describedby="public-hint" checked={isPublic} onChange={(e) => setPublic(e.target.checked)} />
+          <input
+            type="checkbox"
+            aria-label={publicLabel}
+            aria-describedby="public-hint"
+            checked={isPublic}
+            onChange={(e) => setPublic(e.target.checked)}
+          />
           <span>
             {publicLabel}
             <span className="field-hint block" id="public-hint">
-              <FormattedMessage id="groups.create.publicHint" defaultMessage="Listed under Discover; anyone on the relay can join." description="Hint under the Public checkbox; “Discover” is the tab of public groups" />
+              <FormattedMessage
+                id="groups.create.publicHint"
+                defaultMessage="Listed under Discover; anyone on the relay can join."
+                description="Hint under the Public checkbox; “Discover” is the tab of public groups"
+              />
             </span>
           </span>
         </label>
         <label className="field">
           <span className="field-label">
-            <FormattedMessage id="groups.create.password" defaultMessage="Join password (optional)" description="Field label in the New group dialog: a password people must give to join" />
+            <FormattedMessage
+              id="groups.create.password"
+              defaultMessage="Join password (optional)"
+              description="Field label in the New group dialog: a password people must give to join"
+            />
           </span>
-          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" maxLength={128} />
+          <input
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="new-password"
+            maxLength={128}
+          />
         </label>
         <FormError error={action.error} />
-        <DialogFooter onCancel={onClose} submitLabel={intl.formatMessage({ id: 'groups.create.submit', defaultMessage: 'Create group', description: 'Submit button of the New group dialog' })} disabled={!name.trim() || action.busy} />
+        <DialogFooter
+          onCancel={onClose}
+          submitLabel={intl.formatMessage({
+            id: 'groups.create.submit',
+            defaultMessage: 'Create group',
+            description: 'Submit button of the New group dialog',
+          })}
+          disabled={!name.trim() || action.busy}
+        />
       </form>
     </Dialog>
   );

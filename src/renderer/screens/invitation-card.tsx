@@ -30,7 +30,17 @@ export function InvitationCard({ i }: { i: GroupInvitation }) {
   const intl = useIntl();
   const whoLtr = <bdi dir="ltr">{who}</bdi>;
   return (
-    <article className="card request-card" aria-label={intl.formatMessage({ id: 'invitation.label', defaultMessage: 'Invitation to {name}', description: 'Accessible name of a group invitation card; {name} is the group' }, { name: i.name })}>
+    <article
+      className="card request-card"
+      aria-label={intl.formatMessage(
+        {
+          id: 'invitation.label',
+          defaultMessage: 'Invitation to {name}',
+          description: 'Accessible name of a group invitation card; {name} is the group',
+        },
+        { name: i.name },
+      )}
+    >
       <div className="request-head">
         <Avatar name={i.name} seed={i.groupId} size={40} square />
         <div className="request-who">
@@ -66,26 +76,68 @@ export function InvitationCard({ i }: { i: GroupInvitation }) {
       </p>
       <FormError error={act.error} />
       <div className="row">
-        <button type="button" className="btn btn-primary" disabled={act.busy} onClick={() => void act.run('accept')} aria-label={intl.formatMessage({ id: 'invitation.accept.label', defaultMessage: 'Accept invitation to {name}', description: 'Accessible name of the Accept button on a group invitation; {name} is the group' }, { name: i.name })}>
-          <Icon name="check" size={16} /> <FormattedMessage id="invitation.accept.text" defaultMessage="Accept" description="Button on a group invitation: join the group" />
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={act.busy}
+          onClick={() => void act.run('accept')}
+          aria-label={intl.formatMessage(
+            {
+              id: 'invitation.accept.label',
+              defaultMessage: 'Accept invitation to {name}',
+              description: 'Accessible name of the Accept button on a group invitation; {name} is the group',
+            },
+            { name: i.name },
+          )}
+        >
+          <Icon name="check" size={16} />{' '}
+          <FormattedMessage
+            id="invitation.accept.text"
+            defaultMessage="Accept"
+            description="Button on a group invitation: join the group"
+          />
         </button>
         <button
           type="button"
           className="btn btn-secondary"
           disabled={act.busy}
           onClick={() => void act.run('decline')}
-          aria-label={intl.formatMessage({ id: 'invitation.decline.label', defaultMessage: 'Decline invitation to {name}', description: 'Accessible name of the Decline button on a group invitation; {name} is the group' }, { name: i.name })}
+          aria-label={intl.formatMessage(
+            {
+              id: 'invitation.decline.label',
+              defaultMessage: 'Decline invitation to {name}',
+              description: 'Accessible name of the Decline button on a group invitation; {name} is the group',
+            },
+            { name: i.name },
+          )}
         >
-          <FormattedMessage id="invitation.decline.text" defaultMessage="Decline" description="Button on a group invitation: do not join" />
+          <FormattedMessage
+            id="invitation.decline.text"
+            defaultMessage="Decline"
+            description="Button on a group invitation: do not join"
+          />
         </button>
         <button
           type="button"
           className="btn btn-danger-ghost"
           disabled={act.busy}
           onClick={() => void act.run('block')}
-          aria-label={intl.formatMessage({ id: 'invitation.block.label', defaultMessage: 'Block {name}', description: 'Accessible name of the Block button on a group invitation; {name} is who invited (handle or short address)' }, { name: who })}
+          aria-label={intl.formatMessage(
+            {
+              id: 'invitation.block.label',
+              defaultMessage: 'Block {name}',
+              description:
+                'Accessible name of the Block button on a group invitation; {name} is who invited (handle or short address)',
+            },
+            { name: who },
+          )}
         >
-          <FormattedMessage id="invitation.block.text" defaultMessage="Block {name}" description="Button on a group invitation: block who invited; {name} is their handle or short address" values={{ name: whoLtr }} />
+          <FormattedMessage
+            id="invitation.block.text"
+            defaultMessage="Block {name}"
+            description="Button on a group invitation: block who invited; {name} is their handle or short address"
+            values={{ name: whoLtr }}
+          />
         </button>
       </div>
     </article>

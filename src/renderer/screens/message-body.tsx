@@ -19,7 +19,11 @@ export function MessageBody({ m }: { m: ChatMessage }) {
   if (m.deleted)
     return (
       <p className="msg-text msg-deleted">
-        <FormattedMessage id="messageBody.deleted" defaultMessage="Message deleted" description="Stands in place of a message its author deleted for everyone" />
+        <FormattedMessage
+          id="messageBody.deleted"
+          defaultMessage="Message deleted"
+          description="Stands in place of a message its author deleted for everyone"
+        />
       </p>
     );
   if (editing) return <EditForm m={m} onDone={() => setEditing(false)} />;
@@ -27,7 +31,11 @@ export function MessageBody({ m }: { m: ChatMessage }) {
   return (
     <>
       {/* dir="auto": a message runs the way its own words do, so "Yes please!" keeps its "!" at the end in an Arabic window */}
-      {(m.text !== '' || !m.files?.length) && <p className="msg-text" dir="auto">{m.text}</p>}
+      {(m.text !== '' || !m.files?.length) && (
+        <p className="msg-text" dir="auto">
+          {m.text}
+        </p>
+      )}
       {own && <MessageMenu onEdit={() => setEditing(true)} onDelete={() => setConfirmDelete(true)} />}
       {confirmDelete && <DeleteDialog m={m} onClose={() => setConfirmDelete(false)} />}
     </>
@@ -39,11 +47,32 @@ function MessageMenu({ onEdit, onDelete }: { onEdit: () => void; onDelete: () =>
   return (
     <div className="msg-menu">
       <Menu
-        label={intl.formatMessage({ id: 'messageBody.menu.label', defaultMessage: 'Message actions', description: 'Accessible name of the menu button on one’s own message' })}
+        label={intl.formatMessage({
+          id: 'messageBody.menu.label',
+          defaultMessage: 'Message actions',
+          description: 'Accessible name of the menu button on one’s own message',
+        })}
         buttonClassName="icon-btn icon-btn-sm msg-menu-btn"
         items={[
-          { label: intl.formatMessage({ id: 'messageBody.menu.edit', defaultMessage: 'Edit', description: 'Menu item on one’s own message: edit its text' }), icon: 'pencil', onSelect: onEdit },
-          { label: intl.formatMessage({ id: 'messageBody.menu.delete', defaultMessage: 'Delete', description: 'Menu item on one’s own message: delete it for everyone' }), icon: 'trash', danger: true, onSelect: onDelete },
+          {
+            label: intl.formatMessage({
+              id: 'messageBody.menu.edit',
+              defaultMessage: 'Edit',
+              description: 'Menu item on one’s own message: edit its text',
+            }),
+            icon: 'pencil',
+            onSelect: onEdit,
+          },
+          {
+            label: intl.formatMessage({
+              id: 'messageBody.menu.delete',
+              defaultMessage: 'Delete',
+              description: 'Menu item on one’s own message: delete it for everyone',
+            }),
+            icon: 'trash',
+            danger: true,
+            onSelect: onDelete,
+          },
         ]}
       />
     </div>
@@ -68,7 +97,11 @@ function EditForm({ m, onDone }: { m: ChatMessage; onDone: () => void }) {
       }}
     >
       <textarea
-        aria-label={intl.formatMessage({ id: 'messageBody.edit.label', defaultMessage: 'Edit message', description: 'Accessible name of the text box that edits one’s own message' })}
+        aria-label={intl.formatMessage({
+          id: 'messageBody.edit.label',
+          defaultMessage: 'Edit message',
+          description: 'Accessible name of the text box that edits one’s own message',
+        })}
         value={text}
         autoFocus
         rows={Math.min(6, text.split('\n').length)}
@@ -86,10 +119,18 @@ function EditForm({ m, onDone }: { m: ChatMessage; onDone: () => void }) {
       <FormError error={action.error} />
       <div className="msg-edit-actions">
         <button type="button" className="btn btn-ghost btn-sm" onClick={onDone}>
-          <FormattedMessage id="messageBody.edit.cancel" defaultMessage="Cancel" description="Button that ends editing a message without saving" />
+          <FormattedMessage
+            id="messageBody.edit.cancel"
+            defaultMessage="Cancel"
+            description="Button that ends editing a message without saving"
+          />
         </button>
         <button type="submit" className="btn btn-secondary btn-sm" disabled={action.busy || text.trim() === ''}>
-          <FormattedMessage id="messageBody.edit.save" defaultMessage="Save" description="Button that saves the edited text of a message" />
+          <FormattedMessage
+            id="messageBody.edit.save"
+            defaultMessage="Save"
+            description="Button that saves the edited text of a message"
+          />
         </button>
       </div>
     </form>
@@ -101,7 +142,15 @@ function DeleteDialog({ m, onClose }: { m: ChatMessage; onClose: () => void }) {
   const deleteMessage = useStore((s) => s.deleteMessage);
   const action = useAction(deleteMessage);
   return (
-    <Dialog title={intl.formatMessage({ id: 'messageBody.delete.title', defaultMessage: 'Delete message', description: 'Title of the dialog that confirms deleting one’s own message' })} open onClose={onClose}>
+    <Dialog
+      title={intl.formatMessage({
+        id: 'messageBody.delete.title',
+        defaultMessage: 'Delete message',
+        description: 'Title of the dialog that confirms deleting one’s own message',
+      })}
+      open
+      onClose={onClose}
+    >
       <form
         className="stack"
         onSubmit={async (e) => {
@@ -117,7 +166,15 @@ function DeleteDialog({ m, onClose }: { m: ChatMessage; onClose: () => void }) {
           />
         </p>
         <FormError error={action.error} />
-        <DialogFooter onCancel={onClose} submitLabel={intl.formatMessage({ id: 'messageBody.delete.submit', defaultMessage: 'Delete', description: 'Confirm button of the Delete message dialog' })} disabled={action.busy} />
+        <DialogFooter
+          onCancel={onClose}
+          submitLabel={intl.formatMessage({
+            id: 'messageBody.delete.submit',
+            defaultMessage: 'Delete',
+            description: 'Confirm button of the Delete message dialog',
+          })}
+          disabled={action.busy}
+        />
       </form>
     </Dialog>
   );

@@ -15,10 +15,30 @@ export function MessageFiles({ m }: { m: ChatMessage }) {
   const intl = useIntl();
   if (!m.files?.length || m.deleted) return null;
   return (
-    <ul className="msg-files" aria-label={intl.formatMessage({ id: 'messageFiles.label', defaultMessage: 'Files', description: 'Accessible name of the list of files in a message' })}>
+    <ul
+      className="msg-files"
+      aria-label={intl.formatMessage({
+        id: 'messageFiles.label',
+        defaultMessage: 'Files',
+        description: 'Accessible name of the list of files in a message',
+      })}
+    >
       {m.files.map((f) => (
         <li key={f.index} className={f.preview ? 'msg-file has-preview' : 'msg-file'} data-state={f.state}>
-          {f.preview && <img className="msg-file-preview" src={f.preview} alt={intl.formatMessage({ id: 'messageFiles.previewAlt', defaultMessage: 'Preview of {name}', description: 'Alternative text of an image file’s preview in a message; {name} is the file name' }, { name: f.name })} />}
+          {f.preview && (
+            <img
+              className="msg-file-preview"
+              src={f.preview}
+              alt={intl.formatMessage(
+                {
+                  id: 'messageFiles.previewAlt',
+                  defaultMessage: 'Preview of {name}',
+                  description: 'Alternative text of an image file’s preview in a message; {name} is the file name',
+                },
+                { name: f.name },
+              )}
+            />
+          )}
           <FileRow messageId={m.id} f={f} />
         </li>
       ))}
@@ -43,9 +63,19 @@ function FileRow({ messageId, f }: { messageId: string; f: MessageFile }) {
         <span className="msg-file-meta">
           {f.state === 'pending' && !progress ? (
             f.error ? (
-              <FormattedMessage id="messageFiles.notDownloaded" defaultMessage="{size} · not downloaded yet" description="Under a received file the relay could not hand over yet; {size} is the file size (e.g. 3.1 MB)" values={{ size: fileSize(f.size, intl) }} />
+              <FormattedMessage
+                id="messageFiles.notDownloaded"
+                defaultMessage="{size} · not downloaded yet"
+                description="Under a received file the relay could not hand over yet; {size} is the file size (e.g. 3.1 MB)"
+                values={{ size: fileSize(f.size, intl) }}
+              />
             ) : (
-              <FormattedMessage id="messageFiles.downloading" defaultMessage="{size} · downloading…" description="Under a received file while it downloads; {size} is the file size" values={{ size: fileSize(f.size, intl) }} />
+              <FormattedMessage
+                id="messageFiles.downloading"
+                defaultMessage="{size} · downloading…"
+                description="Under a received file while it downloads; {size} is the file size"
+                values={{ size: fileSize(f.size, intl) }}
+              />
             )
           ) : (
             fileSize(f.size, intl)
@@ -53,14 +83,26 @@ function FileRow({ messageId, f }: { messageId: string; f: MessageFile }) {
         </span>
         {progress && (
           <ProgressBar
-            label={intl.formatMessage({ id: 'messageFiles.progress', defaultMessage: 'Downloading {name}', description: 'Accessible name of a received file’s download bar; {name} is the file name' }, { name: f.name })}
+            label={intl.formatMessage(
+              {
+                id: 'messageFiles.progress',
+                defaultMessage: 'Downloading {name}',
+                description: 'Accessible name of a received file’s download bar; {name} is the file name',
+              },
+              { name: f.name },
+            )}
             done={progress.done}
             total={progress.total}
           />
         )}
         {f.state === 'refused' && (
           <span className="msg-file-error" role="status">
-            <FormattedMessage id="messageFiles.refused" defaultMessage="Not kept: {reason}" description="Under a received file that was refused; {reason} says why (from the app)" values={{ reason: f.error }} />
+            <FormattedMessage
+              id="messageFiles.refused"
+              defaultMessage="Not kept: {reason}"
+              description="Under a received file that was refused; {reason} says why (from the app)"
+              values={{ reason: f.error }}
+            />
           </span>
         )}
         {(save.error ?? fetch.error) && (
@@ -70,13 +112,49 @@ function FileRow({ messageId, f }: { messageId: string; f: MessageFile }) {
         )}
       </div>
       {f.state === 'saved' && (
-        <button type="button" className="btn btn-secondary btn-sm" aria-label={intl.formatMessage({ id: 'messageFiles.save.label', defaultMessage: 'Save {name}', description: 'Accessible name of the Save button of a received file; {name} is the file name' }, { name: f.name })} disabled={save.busy} onClick={() => void save.run(messageId, f.index, f.name, f.mime)}>
-          <Icon name="download" size={15} /> <FormattedMessage id="messageFiles.save.text" defaultMessage="Save" description="Button beside a received file that saves it to disk" />
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          aria-label={intl.formatMessage(
+            {
+              id: 'messageFiles.save.label',
+              defaultMessage: 'Save {name}',
+              description: 'Accessible name of the Save button of a received file; {name} is the file name',
+            },
+            { name: f.name },
+          )}
+          disabled={save.busy}
+          onClick={() => void save.run(messageId, f.index, f.name, f.mime)}
+        >
+          <Icon name="download" size={15} />{' '}
+          <FormattedMessage
+            id="messageFiles.save.text"
+            defaultMessage="Save"
+            description="Button beside a received file that saves it to disk"
+          />
         </button>
       )}
       {f.state === 'pending' && f.error && !progress && (
-        <button type="button" className="btn btn-secondary btn-sm" aria-label={intl.formatMessage({ id: 'messageFiles.download.label', defaultMessage: 'Download {name}', description: 'Accessible name of the Download button of a file not fetched yet; {name} is the file name' }, { name: f.name })} disabled={fetch.busy} onClick={() => void fetch.run()}>
-          <Icon name="refresh" size={15} /> <FormattedMessage id="messageFiles.download.text" defaultMessage="Download" description="Button beside a received file not fetched yet: tries the download again" />
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          aria-label={intl.formatMessage(
+            {
+              id: 'messageFiles.download.label',
+              defaultMessage: 'Download {name}',
+              description: 'Accessible name of the Download button of a file not fetched yet; {name} is the file name',
+            },
+            { name: f.name },
+          )}
+          disabled={fetch.busy}
+          onClick={() => void fetch.run()}
+        >
+          <Icon name="refresh" size={15} />{' '}
+          <FormattedMessage
+            id="messageFiles.download.text"
+            defaultMessage="Download"
+            description="Button beside a received file not fetched yet: tries the download again"
+          />
         </button>
       )}
     </div>

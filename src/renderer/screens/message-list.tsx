@@ -31,14 +31,24 @@ function buildRows(messages: ChatMessage[], intl: IntlShape): Row[] {
       prev = null;
     }
     // two tokens may sign with one key: a new bot name is a new author
-    const first = !prev || prev.from !== m.from || prev.botName !== m.botName || Date.parse(m.sentAt) - Date.parse(prev.sentAt) > RUN_MS;
+    const first =
+      !prev ||
+      prev.from !== m.from ||
+      prev.botName !== m.botName ||
+      Date.parse(m.sentAt) - Date.parse(prev.sentAt) > RUN_MS;
     rows.push({ kind: 'msg', key: m.id, m, first });
     prev = m;
   }
   return rows;
 }
 
-export function MessageList({ conversation, messages }: { conversation: ConversationSummary; messages: ChatMessage[] }) {
+export function MessageList({
+  conversation,
+  messages,
+}: {
+  conversation: ConversationSummary;
+  messages: ChatMessage[];
+}) {
   const intl = useIntl();
   const rows = useMemo(() => buildRows(messages, intl), [messages, intl]);
   const scroller = useRef<HTMLDivElement>(null);
@@ -76,7 +86,8 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
   useLayoutEffect(() => {
     const before = firstMessageId.current;
     firstMessageId.current = messages[0]?.id ?? null;
-    if (before && anchor.current && before !== firstMessageId.current) holding.current = { ...anchor.current, wrote: NaN };
+    if (before && anchor.current && before !== firstMessageId.current)
+      holding.current = { ...anchor.current, wrote: NaN };
     const h = holding.current;
     const el = scroller.current;
     if (!h || !el) return;
@@ -129,7 +140,12 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
   const peerName =
     conversation.kind === 'direct'
       ? conversation.title
-      : intl.formatMessage({ id: 'messageList.peerName.group', defaultMessage: 'the group', description: 'Stands in for the recipient’s name in the delivery notes of a group message (“Not delivered: … ”)' });
+      : intl.formatMessage({
+          id: 'messageList.peerName.group',
+          defaultMessage: 'the group',
+          description:
+            'Stands in for the recipient’s name in the delivery notes of a group message (“Not delivered: … ”)',
+        });
 
   return (
     <>
@@ -137,7 +153,11 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
         ref={scroller}
         className="message-scroller"
         role="log"
-        aria-label={intl.formatMessage({ id: 'messageList.label', defaultMessage: 'Messages', description: 'Accessible name of the scrolling list of a conversation’s messages' })}
+        aria-label={intl.formatMessage({
+          id: 'messageList.label',
+          defaultMessage: 'Messages',
+          description: 'Accessible name of the scrolling list of a conversation’s messages',
+        })}
         tabIndex={0}
         onScroll={(e) => {
           const el = e.currentTarget;
@@ -152,7 +172,11 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
         {history?.loadingOlder && (
           <div className="history-loading" role="status">
             <span>
-              <FormattedMessage id="messageList.loadingOlder" defaultMessage="Loading earlier messages…" description="At the top of the message list while older messages load" />
+              <FormattedMessage
+                id="messageList.loadingOlder"
+                defaultMessage="Loading earlier messages…"
+                description="At the top of the message list while older messages load"
+              />
             </span>
           </div>
         )}
@@ -161,7 +185,11 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
             <Icon name="lock" size={20} />
             <p>
               {conversation.kind === 'group' ? (
-                <FormattedMessage id="messageList.empty.group" defaultMessage="No messages in this group yet. Say hello to everyone." description="In an empty group conversation" />
+                <FormattedMessage
+                  id="messageList.empty.group"
+                  defaultMessage="No messages in this group yet. Say hello to everyone."
+                  description="In an empty group conversation"
+                />
               ) : (
                 <FormattedMessage
                   id="messageList.empty.direct"
@@ -177,13 +205,24 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
             {virtualizer.getVirtualItems().map((vi) => {
               const row = rows[vi.index];
               return (
-                <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement} className={row.key === markedId ? 'message-row found' : 'message-row'} style={{ transform: `translateY(${vi.start}px)` }}>
+                <div
+                  key={vi.key}
+                  data-index={vi.index}
+                  ref={virtualizer.measureElement}
+                  className={row.key === markedId ? 'message-row found' : 'message-row'}
+                  style={{ transform: `translateY(${vi.start}px)` }}
+                >
                   {row.kind === 'day' ? (
                     <div className="day-divider" role="separator" aria-label={row.label}>
                       <span>{row.label}</span>
                     </div>
                   ) : (
-                    <MessageBubble m={row.m} first={row.first} group={conversation.kind === 'group'} peerName={peerName} />
+                    <MessageBubble
+                      m={row.m}
+                      first={row.first}
+                      group={conversation.kind === 'group'}
+                      peerName={peerName}
+                    />
                   )}
                 </div>
               );
@@ -197,10 +236,19 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
           <button
             type="button"
             className="jump-btn"
-            aria-label={intl.formatMessage({ id: 'messageList.jump.label', defaultMessage: 'Jump to latest', description: 'Accessible name of the button under the message list that scrolls to the newest message' })}
+            aria-label={intl.formatMessage({
+              id: 'messageList.jump.label',
+              defaultMessage: 'Jump to latest',
+              description: 'Accessible name of the button under the message list that scrolls to the newest message',
+            })}
             onClick={() => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })}
           >
-            <Icon name="arrowLeft" size={16} className="rot-270" /> <FormattedMessage id="messageList.jump.text" defaultMessage="Latest" description="Visible text of the button that scrolls to the newest message" />
+            <Icon name="arrowLeft" size={16} className="rot-270" />{' '}
+            <FormattedMessage
+              id="messageList.jump.text"
+              defaultMessage="Latest"
+              description="Visible text of the button that scrolls to the newest message"
+            />
           </button>
         </div>
       )}
@@ -208,7 +256,17 @@ export function MessageList({ conversation, messages }: { conversation: Conversa
   );
 }
 
-const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }: { m: ChatMessage; first: boolean; group: boolean; peerName: string }) {
+const MessageBubble = memo(function MessageBubble({
+  m,
+  first,
+  group,
+  peerName,
+}: {
+  m: ChatMessage;
+  first: boolean;
+  group: boolean;
+  peerName: string;
+}) {
   const retryMessage = useStore((s) => s.retryMessage);
   const showToast = useStore((s) => s.showToast);
   const offline = useStore((s) => !(s.status?.relay.connected ?? true));
@@ -216,12 +274,21 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
   const note =
     deliveryNote(m, peerName, intl) ??
     (m.fromMe && m.state === 'sending' && offline
-      ? { tone: 'muted' as const, text: intl.formatMessage({ id: 'messageList.note.waiting', defaultMessage: 'Waiting to send: it goes out when the relay can be reached.', description: 'Under an own message while the relay cannot be reached' }) }
+      ? {
+          tone: 'muted' as const,
+          text: intl.formatMessage({
+            id: 'messageList.note.waiting',
+            defaultMessage: 'Waiting to send: it goes out when the relay can be reached.',
+            description: 'Under an own message while the relay cannot be reached',
+          }),
+        }
       : null);
   const bot = m.via === 'group-token';
   if (m.timerSeconds !== null) return <TimerNotice m={m} />;
   return (
-    <div className={`msg ${m.fromMe ? 'mine' : 'theirs'} ${first ? 'first' : ''} state-${m.state} ${note ? `note-${note.tone}` : ''}`}>
+    <div
+      className={`msg ${m.fromMe ? 'mine' : 'theirs'} ${first ? 'first' : ''} state-${m.state} ${note ? `note-${note.tone}` : ''}`}
+    >
       {group && !m.fromMe && first && (
         <div className="msg-author" title={bot ? m.from : undefined}>
           {bot && m.botName ? (
@@ -245,9 +312,15 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
         <MessageFiles m={m} />
         <MessageBody m={m} />
         <span className="msg-meta">
-          {m.editedAt && !m.deleted && <span className="msg-edited">
-              <FormattedMessage id="messageList.edited" defaultMessage="edited" description="Small mark beside the time of an edited message" />
-            </span>}
+          {m.editedAt && !m.deleted && (
+            <span className="msg-edited">
+              <FormattedMessage
+                id="messageList.edited"
+                defaultMessage="edited"
+                description="Small mark beside the time of an edited message"
+              />
+            </span>
+          )}
           <time dateTime={m.sentAt} title={fullTime(m.sentAt, intl)}>
             {clockTime(m.sentAt, intl)}
           </time>
@@ -260,10 +333,16 @@ const MessageBubble = memo(function MessageBubble({ m, first, group, peerName }:
           <span>{note.text}</span>
           {m.state === 'failed' && m.errorCode === 'safety-number-changed' ? (
             <SafetyChangedAnswers m={m} />
-          ) : m.state === 'failed' && (
-            <button type="button" className="btn btn-link btn-sm" onClick={() => retryMessage(m.id).catch((e: Error) => showToast('error', e.message))}>
-              <Icon name="refresh" size={14} /> <FormattedMessage {...texts.retry} />
-            </button>
+          ) : (
+            m.state === 'failed' && (
+              <button
+                type="button"
+                className="btn btn-link btn-sm"
+                onClick={() => retryMessage(m.id).catch((e: Error) => showToast('error', e.message))}
+              >
+                <Icon name="refresh" size={14} /> <FormattedMessage {...texts.retry} />
+              </button>
+            )
           )}
         </div>
       )}
@@ -286,14 +365,22 @@ function SafetyChangedAnswers({ m }: { m: ChatMessage }) {
   const pending = useStore((s) => s.trustByAddress[address]?.changed ?? true);
   if (!pending)
     return (
-      <button type="button" className="btn btn-link btn-sm" onClick={() => retryMessage(m.id).catch((e: Error) => showToast('error', e.message))}>
+      <button
+        type="button"
+        className="btn btn-link btn-sm"
+        onClick={() => retryMessage(m.id).catch((e: Error) => showToast('error', e.message))}
+      >
         <Icon name="refresh" size={14} /> <FormattedMessage {...texts.retry} />
       </button>
     );
   return (
     <>
       <button type="button" className="btn btn-link btn-sm" onClick={() => openVerify(address)}>
-        <FormattedMessage id="messageList.safety.verifyFirst" defaultMessage="Verify first" description="Under a message held back because the contact’s devices changed: opens the Verify dialog" />
+        <FormattedMessage
+          id="messageList.safety.verifyFirst"
+          defaultMessage="Verify first"
+          description="Under a message held back because the contact’s devices changed: opens the Verify dialog"
+        />
       </button>
       <button
         type="button"
@@ -304,7 +391,11 @@ function SafetyChangedAnswers({ m }: { m: ChatMessage }) {
             .catch((e: Error) => showToast('error', e.message))
         }
       >
-        <FormattedMessage id="messageList.safety.sendAnyway" defaultMessage="Send anyway" description="Under a message held back because the contact’s devices changed: sends it without verifying again" />
+        <FormattedMessage
+          id="messageList.safety.sendAnyway"
+          defaultMessage="Send anyway"
+          description="Under a message held back because the contact’s devices changed: sends it without verifying again"
+        />
       </button>
     </>
   );
@@ -312,17 +403,52 @@ function SafetyChangedAnswers({ m }: { m: ChatMessage }) {
 
 /** How far an own message got, as a tick and as words: `role="img"` with a label, so it is said, not only drawn. */
 const texts = defineMessages({
-  retry: { id: 'messageList.retry', defaultMessage: 'Retry', description: 'Button under an own message that failed to send' },
-  sending: { id: 'messageList.state.sending', defaultMessage: 'Sending', description: 'Delivery tick of an own message (read out and shown as tooltip): on its way' },
-  sent: { id: 'messageList.state.sent', defaultMessage: 'Sent', description: 'Delivery tick of an own message: the relay has it' },
-  delivered: { id: 'messageList.state.delivered', defaultMessage: 'Delivered', description: 'Delivery tick of an own message: it reached the recipient’s device' },
-  read: { id: 'messageList.state.read', defaultMessage: 'Read', description: 'Delivery tick of an own message: the recipient read it' },
-  sentAsRequest: { id: 'messageList.state.sentAsRequest', defaultMessage: 'Sent as request', description: 'Delivery tick of an own message that went out as a contact request' },
-  failed: { id: 'messageList.state.failed', defaultMessage: 'Failed', description: 'Mark of an own message that could not be sent' },
-  notDelivered: { id: 'messageList.state.notDelivered', defaultMessage: 'Not delivered', description: 'Mark of an own message the recipient refused (blocked, or a stake is asked)' },
+  retry: {
+    id: 'messageList.retry',
+    defaultMessage: 'Retry',
+    description: 'Button under an own message that failed to send',
+  },
+  sending: {
+    id: 'messageList.state.sending',
+    defaultMessage: 'Sending',
+    description: 'Delivery tick of an own message (read out and shown as tooltip): on its way',
+  },
+  sent: {
+    id: 'messageList.state.sent',
+    defaultMessage: 'Sent',
+    description: 'Delivery tick of an own message: the relay has it',
+  },
+  delivered: {
+    id: 'messageList.state.delivered',
+    defaultMessage: 'Delivered',
+    description: 'Delivery tick of an own message: it reached the recipient’s device',
+  },
+  read: {
+    id: 'messageList.state.read',
+    defaultMessage: 'Read',
+    description: 'Delivery tick of an own message: the recipient read it',
+  },
+  sentAsRequest: {
+    id: 'messageList.state.sentAsRequest',
+    defaultMessage: 'Sent as request',
+    description: 'Delivery tick of an own message that went out as a contact request',
+  },
+  failed: {
+    id: 'messageList.state.failed',
+    defaultMessage: 'Failed',
+    description: 'Mark of an own message that could not be sent',
+  },
+  notDelivered: {
+    id: 'messageList.state.notDelivered',
+    defaultMessage: 'Not delivered',
+    description: 'Mark of an own message the recipient refused (blocked, or a stake is asked)',
+  },
 });
 
-const DELIVERY: Record<NonNullable<ChatMessage['delivery']>, { label: keyof typeof texts; icon: 'clock' | 'check' | 'checks'; tone: string }> = {
+const DELIVERY: Record<
+  NonNullable<ChatMessage['delivery']>,
+  { label: keyof typeof texts; icon: 'clock' | 'check' | 'checks'; tone: string }
+> = {
   sending: { label: 'sending', icon: 'clock', tone: '' },
   sent: { label: 'sent', icon: 'check', tone: '' },
   delivered: { label: 'delivered', icon: 'checks', tone: '' },

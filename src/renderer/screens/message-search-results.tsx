@@ -32,7 +32,15 @@ function byConversation(hits: MessageSearchHit[]): Group[] {
  * in the input opens the newest hit, ArrowDown moves into the hits, arrows move between them
  * (ArrowUp from the first goes back to the input), Enter or a click opens one.
  */
-export function MessageSearchResults({ query, input, conversationId }: { query: string; input: RefObject<HTMLInputElement | null>; conversationId?: ConversationId }) {
+export function MessageSearchResults({
+  query,
+  input,
+  conversationId,
+}: {
+  query: string;
+  input: RefObject<HTMLInputElement | null>;
+  conversationId?: ConversationId;
+}) {
   const state = useStore((s) => (conversationId ? s.conversationSearch : s.chatSearch));
   const searchMessages = useStore((s) => s.searchMessages);
   const openSearchHit = useStore((s) => s.openSearchHit);
@@ -83,27 +91,57 @@ export function MessageSearchResults({ query, input, conversationId }: { query: 
       role="region"
       aria-label={
         conversationId
-          ? intl.formatMessage({ id: 'messageSearch.region.conversation', defaultMessage: 'Messages found in this conversation', description: 'Accessible name of the search results under a conversation’s own search box' })
-          : intl.formatMessage({ id: 'messageSearch.region.all', defaultMessage: 'Messages found', description: 'Accessible name of the message search results under the chats search box' })
+          ? intl.formatMessage({
+              id: 'messageSearch.region.conversation',
+              defaultMessage: 'Messages found in this conversation',
+              description: 'Accessible name of the search results under a conversation’s own search box',
+            })
+          : intl.formatMessage({
+              id: 'messageSearch.region.all',
+              defaultMessage: 'Messages found',
+              description: 'Accessible name of the message search results under the chats search box',
+            })
       }
     >
       {!conversationId && (
         <h2 className="search-results-title">
-          <FormattedMessage id="messageSearch.title" defaultMessage="Messages" description="Heading of the messages found, under the matching chats" />
+          <FormattedMessage
+            id="messageSearch.title"
+            defaultMessage="Messages"
+            description="Heading of the messages found, under the matching chats"
+          />
         </h2>
       )}
       <p className="list-note" role="status">
         {state.error ? (
-          <FormattedMessage id="messageSearch.failed" defaultMessage="Search failed: {reason}" description="When a message search failed; {reason} says why" values={{ reason: state.error }} />
+          <FormattedMessage
+            id="messageSearch.failed"
+            defaultMessage="Search failed: {reason}"
+            description="When a message search failed; {reason} says why"
+            values={{ reason: state.error }}
+          />
         ) : hits.length === 0 ? (
           state.loading || state.query !== query ? (
-            <FormattedMessage id="messageSearch.searching" defaultMessage="Searching…" description="While a message search runs" />
+            <FormattedMessage
+              id="messageSearch.searching"
+              defaultMessage="Searching…"
+              description="While a message search runs"
+            />
           ) : (
-            <FormattedMessage id="messageSearch.noMatch" defaultMessage="No messages match “{query}”." description="When no message matches; {query} is what was typed" values={{ query: <bdi>{query.trim()}</bdi> }} />
+            <FormattedMessage
+              id="messageSearch.noMatch"
+              defaultMessage="No messages match “{query}”."
+              description="When no message matches; {query} is what was typed"
+              values={{ query: <bdi>{query.trim()}</bdi> }}
+            />
           )
         ) : null}
       </p>
-      {conversationId ? <HitList hits={hits} open={open} /> : byConversation(hits).map((g) => <ConversationHits key={g.conversationId} group={g} open={open} />)}
+      {conversationId ? (
+        <HitList hits={hits} open={open} />
+      ) : (
+        byConversation(hits).map((g) => <ConversationHits key={g.conversationId} group={g} open={open} />)
+      )}
     </div>
   );
 }
@@ -112,7 +150,11 @@ function ConversationHits({ group, open }: { group: Group; open: (h: MessageSear
   const intl = useIntl();
   const title =
     useStore((s) => s.conversations.find((c) => c.id === group.conversationId)?.title) ??
-    intl.formatMessage({ id: 'messageSearch.unknownConversation', defaultMessage: 'Conversation', description: 'Heading of search hits whose conversation is no longer listed' });
+    intl.formatMessage({
+      id: 'messageSearch.unknownConversation',
+      defaultMessage: 'Conversation',
+      description: 'Heading of search hits whose conversation is no longer listed',
+    });
   const headingId = `found-in-${group.conversationId}`;
   return (
     <section className="search-group" aria-labelledby={headingId}>
@@ -124,9 +166,20 @@ function ConversationHits({ group, open }: { group: Group; open: (h: MessageSear
   );
 }
 
-function HitList({ hits, open, group = false }: { hits: MessageSearchHit[]; open: (h: MessageSearchHit) => void; group?: boolean }) {
+function HitList({
+  hits,
+  open,
+  group = false,
+}: {
+  hits: MessageSearchHit[];
+  open: (h: MessageSearchHit) => void;
+  group?: boolean;
+}) {
   const intl = useIntl();
-  const labels = useMemo(() => hits.map((h) => (h.fromMe ? (true as const) : group ? displayName(h.fromHandle, h.from) : null)), [hits, group]);
+  const labels = useMemo(
+    () => hits.map((h) => (h.fromMe ? (true as const) : group ? displayName(h.fromHandle, h.from) : null)),
+    [hits, group],
+  );
   return (
     <ul className="search-hits">
       {hits.map((h, i) => (
@@ -136,14 +189,25 @@ function HitList({ hits, open, group = false }: { hits: MessageSearchHit[]; open
               {labels[i] && (
                 <span className="search-hit-author">
                   {labels[i] === true ? (
-                    <FormattedMessage id="messageSearch.hit.you" defaultMessage="You:" description="Before the text of a found message one wrote oneself" />
+                    <FormattedMessage
+                      id="messageSearch.hit.you"
+                      defaultMessage="You:"
+                      description="Before the text of a found message one wrote oneself"
+                    />
                   ) : (
-                    <FormattedMessage id="messageSearch.hit.author" defaultMessage="{name}:" description="Before the text of a found message in a group; {name} is its author’s handle or short address" values={{ name: <bdi dir="ltr">{labels[i]}</bdi> }} />
+                    <FormattedMessage
+                      id="messageSearch.hit.author"
+                      defaultMessage="{name}:"
+                      description="Before the text of a found message in a group; {name} is its author’s handle or short address"
+                      values={{ name: <bdi dir="ltr">{labels[i]}</bdi> }}
+                    />
                   )}
                   {GAP}
                 </span>
               )}
-              {snippetParts(h.snippet).map((p, j) => (p.match ? <mark key={j}>{p.text}</mark> : <span key={j}>{p.text}</span>))}
+              {snippetParts(h.snippet).map((p, j) =>
+                p.match ? <mark key={j}>{p.text}</mark> : <span key={j}>{p.text}</span>,
+              )}
             </span>
             <time dateTime={h.sentAt} title={fullTime(h.sentAt, intl)}>
               {listTime(h.sentAt, intl)}

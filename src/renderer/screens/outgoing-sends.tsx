@@ -17,7 +17,14 @@ export function OutgoingSends({ conversationId }: { conversationId: Conversation
   const intl = useIntl();
   if (mine.length === 0) return null;
   return (
-    <ul className="outgoing-sends" aria-label={intl.formatMessage({ id: 'outgoingSends.label', defaultMessage: 'Files being sent', description: 'Accessible name of the uploads above the message box' })}>
+    <ul
+      className="outgoing-sends"
+      aria-label={intl.formatMessage({
+        id: 'outgoingSends.label',
+        defaultMessage: 'Files being sent',
+        description: 'Accessible name of the uploads above the message box',
+      })}
+    >
       {mine.map((o) => (
         <OutgoingItem key={o.sendId} o={o} />
       ))}
@@ -37,12 +44,23 @@ function OutgoingItem({ o }: { o: OutgoingSend }) {
         const p = progress[`up/${o.sendId}/${i}`];
         return (
           <div key={f.key} className="outgoing-file">
-            {f.preview ? <img className="draft-file-thumb" src={f.preview} alt="" /> : <Icon name="file" size={18} className="draft-file-icon" />}
+            {f.preview ? (
+              <img className="draft-file-thumb" src={f.preview} alt="" />
+            ) : (
+              <Icon name="file" size={18} className="draft-file-icon" />
+            )}
             <bdi className="draft-file-name">{f.file.name}</bdi>
             <span className="draft-file-size">{fileSize(f.file.size, intl)}</span>
             {!failed && (
               <ProgressBar
-                label={intl.formatMessage({ id: 'outgoingSends.progress', defaultMessage: 'Uploading {name}', description: 'Accessible name of a file’s upload bar; {name} is the file name' }, { name: f.file.name })}
+                label={intl.formatMessage(
+                  {
+                    id: 'outgoingSends.progress',
+                    defaultMessage: 'Uploading {name}',
+                    description: 'Accessible name of a file’s upload bar; {name} is the file name',
+                  },
+                  { name: f.file.name },
+                )}
                 done={p?.done ?? 0}
                 total={p?.total ?? f.file.size}
               />
@@ -54,13 +72,27 @@ function OutgoingItem({ o }: { o: OutgoingSend }) {
         <div className="msg-note tone-error" role="alert">
           <Icon name="alert" size={14} />
           <span>
-            <FormattedMessage id="outgoingSends.failed" defaultMessage="Upload failed: {reason}" description="Under files whose upload failed; {reason} says why" values={{ reason: o.error }} />
+            <FormattedMessage
+              id="outgoingSends.failed"
+              defaultMessage="Upload failed: {reason}"
+              description="Under files whose upload failed; {reason} says why"
+              values={{ reason: o.error }}
+            />
           </span>
           <button type="button" className="btn btn-link btn-sm" onClick={() => retrySend(o.sendId)}>
-            <Icon name="refresh" size={14} /> <FormattedMessage id="outgoingSends.retry" defaultMessage="Retry" description="Button under a failed upload: try again (files already handed over are not sent again)" />
+            <Icon name="refresh" size={14} />{' '}
+            <FormattedMessage
+              id="outgoingSends.retry"
+              defaultMessage="Retry"
+              description="Button under a failed upload: try again (files already handed over are not sent again)"
+            />
           </button>
           <button type="button" className="btn btn-link btn-sm" onClick={() => discardSend(o.sendId)}>
-            <FormattedMessage id="outgoingSends.remove" defaultMessage="Remove" description="Button under a failed upload: give up and remove the files" />
+            <FormattedMessage
+              id="outgoingSends.remove"
+              defaultMessage="Remove"
+              description="Button under a failed upload: give up and remove the files"
+            />
           </button>
         </div>
       )}

@@ -22,7 +22,14 @@ export function OwnDeviceNotices({ address }: { address: string }) {
   if (lines.length === 0) return null;
   const listed = new Set(devices.map((d) => d.publicKey.toLowerCase()));
   return (
-    <ul className="plain-list own-device-notices" aria-label={intl.formatMessage({ id: 'ownDevices.label', defaultMessage: 'Changes to your devices', description: 'Accessible name of the list of changes to one’s own devices.' })}>
+    <ul
+      className="plain-list own-device-notices"
+      aria-label={intl.formatMessage({
+        id: 'ownDevices.label',
+        defaultMessage: 'Changes to your devices',
+        description: 'Accessible name of the list of changes to one’s own devices.',
+      })}
+    >
       {lines.map((n) => (
         <li key={n.id} className="note small">
           <Icon name={n.change === 'added' ? 'alert' : 'key'} size={16} />
@@ -48,7 +55,30 @@ function latestPerDevice(notices: DeviceNotice[]): DeviceNotice[] {
 /** "Revoke it below" only while it is below: the device list is what says whether it still is. */
 function noticeText(intl: IntlShape, n: DeviceNotice, listed: boolean): string {
   const values = { key: isolate(shortAddress(n.deviceKey), intl), when: fullTime(n.at, intl) };
-  if (n.change === 'removed') return intl.formatMessage({ id: 'ownDevices.removed', defaultMessage: 'Your device {key} was removed (noticed {when}).', description: 'One of your devices was removed; key is the start of its key, when a date and time.' }, values);
-  if (!listed) return intl.formatMessage({ id: 'ownDevices.addedGone', defaultMessage: 'A new device of yours ({key}) was added on {when}; it has since been removed.', description: 'A device was added and removed again.' }, values);
-  return intl.formatMessage({ id: 'ownDevices.added', defaultMessage: 'A new device of yours ({key}) was added on {when}. If that was not you, revoke it below.', description: 'A device was added to your wallet.' }, values);
+  if (n.change === 'removed')
+    return intl.formatMessage(
+      {
+        id: 'ownDevices.removed',
+        defaultMessage: 'Your device {key} was removed (noticed {when}).',
+        description: 'One of your devices was removed; key is the start of its key, when a date and time.',
+      },
+      values,
+    );
+  if (!listed)
+    return intl.formatMessage(
+      {
+        id: 'ownDevices.addedGone',
+        defaultMessage: 'A new device of yours ({key}) was added on {when}; it has since been removed.',
+        description: 'A device was added and removed again.',
+      },
+      values,
+    );
+  return intl.formatMessage(
+    {
+      id: 'ownDevices.added',
+      defaultMessage: 'A new device of yours ({key}) was added on {when}. If that was not you, revoke it below.',
+      description: 'A device was added to your wallet.',
+    },
+    values,
+  );
 }

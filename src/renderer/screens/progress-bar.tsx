@@ -5,7 +5,15 @@ export function ProgressBar({ label, done, total }: { label: string; done: numbe
   const intl = useIntl();
   const percent = total > 0 ? Math.min(100, Math.round((done * 100) / total)) : 0;
   return (
-    <div className="file-progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={intl.formatNumber(percent / 100, { style: 'percent' })}>
+    <div
+      className="file-progress"
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      aria-valuetext={intl.formatNumber(percent / 100, { style: 'percent' })}
+    >
       <span style={{ width: `${percent}%` }} />
     </div>
   );

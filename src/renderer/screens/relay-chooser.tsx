@@ -12,12 +12,37 @@ const EXAMPLE_LAN_URL = 'https://192.168.1.20:7443';
 const EXAMPLE_URL = 'https://relay.example.org';
 
 const text = defineMessages({
-  localTitle: { id: 'relayChooser.mode.local', defaultMessage: 'This computer', description: 'Relay choice: run a relay inside the app.' },
-  localText: { id: 'relayChooser.mode.localText', defaultMessage: 'Run a relay inside the app. Best for trying things out and for sharing with people on your network.', description: 'Explains the “This computer” relay choice.' },
-  lanTitle: { id: 'relayChooser.mode.lan', defaultMessage: 'A relay on my network', description: 'Relay choice: a relay someone shares on the local network.' },
-  lanText: { id: 'relayChooser.mode.lanText', defaultMessage: 'Someone nearby shares their relay. You need its address and fingerprint.', description: 'Explains the network relay choice.' },
-  urlTitle: { id: 'relayChooser.mode.url', defaultMessage: 'A relay address', description: 'Relay choice: a relay reached by its URL.' },
-  urlText: { id: 'relayChooser.mode.urlText', defaultMessage: 'A relay run by your team or a provider, reached by its URL.', description: 'Explains the relay address choice.' },
+  localTitle: {
+    id: 'relayChooser.mode.local',
+    defaultMessage: 'This computer',
+    description: 'Relay choice: run a relay inside the app.',
+  },
+  localText: {
+    id: 'relayChooser.mode.localText',
+    defaultMessage:
+      'Run a relay inside the app. Best for trying things out and for sharing with people on your network.',
+    description: 'Explains the “This computer” relay choice.',
+  },
+  lanTitle: {
+    id: 'relayChooser.mode.lan',
+    defaultMessage: 'A relay on my network',
+    description: 'Relay choice: a relay someone shares on the local network.',
+  },
+  lanText: {
+    id: 'relayChooser.mode.lanText',
+    defaultMessage: 'Someone nearby shares their relay. You need its address and fingerprint.',
+    description: 'Explains the network relay choice.',
+  },
+  urlTitle: {
+    id: 'relayChooser.mode.url',
+    defaultMessage: 'A relay address',
+    description: 'Relay choice: a relay reached by its URL.',
+  },
+  urlText: {
+    id: 'relayChooser.mode.urlText',
+    defaultMessage: 'A relay run by your team or a provider, reached by its URL.',
+    description: 'Explains the relay address choice.',
+  },
 });
 
 const OPTIONS: { mode: Mode; icon: IconName; title: MessageDescriptor; text: MessageDescriptor }[] = [
@@ -43,7 +68,11 @@ export function RelayChooser({
 }) {
   const [mode, setMode] = useState<Mode>(initialMode);
   const intl = useIntl();
-  const fpLabel = intl.formatMessage({ id: 'relayChooser.fingerprint', defaultMessage: 'Fingerprint', description: 'Label of the relay certificate fingerprint field.' });
+  const fpLabel = intl.formatMessage({
+    id: 'relayChooser.fingerprint',
+    defaultMessage: 'Fingerprint',
+    description: 'Label of the relay certificate fingerprint field.',
+  });
   const [url, setUrl] = useState('');
   const [fingerprint, setFingerprint] = useState('');
   const needsUrl = mode !== 'local';
@@ -63,10 +92,25 @@ export function RelayChooser({
         onSubmit(mode, needsUrl ? url.trim() : undefined, mode === 'lan' ? fingerprint.trim() : undefined);
       }}
     >
-      <div className="choice-list" role="radiogroup" aria-label={intl.formatMessage({ id: 'relayChooser.label', defaultMessage: 'Relay', description: 'Accessible name of the relay choice.' })}>
+      <div
+        className="choice-list"
+        role="radiogroup"
+        aria-label={intl.formatMessage({
+          id: 'relayChooser.label',
+          defaultMessage: 'Relay',
+          description: 'Accessible name of the relay choice.',
+        })}
+      >
         {OPTIONS.map((o) => (
           <label key={o.mode} className={mode === o.mode ? 'choice selected' : 'choice'}>
-            <input type="radio" name="relay-mode" value={o.mode} checked={mode === o.mode} onChange={() => setMode(o.mode)} aria-label={intl.formatMessage(o.title)} />
+            <input
+              type="radio"
+              name="relay-mode"
+              value={o.mode}
+              checked={mode === o.mode}
+              onChange={() => setMode(o.mode)}
+              aria-label={intl.formatMessage(o.title)}
+            />
             <span className="choice-icon" aria-hidden="true">
               <Icon name={o.icon} size={20} />
             </span>
@@ -75,7 +119,11 @@ export function RelayChooser({
                 {intl.formatMessage(o.title)}
                 {o.mode === 'local' && (
                   <span className="pill">
-                    <FormattedMessage id="relayChooser.recommended" defaultMessage="Recommended" description="Tag on the recommended relay choice." />
+                    <FormattedMessage
+                      id="relayChooser.recommended"
+                      defaultMessage="Recommended"
+                      description="Tag on the recommended relay choice."
+                    />
                   </span>
                 )}
               </span>
@@ -87,7 +135,11 @@ export function RelayChooser({
       {needsUrl && (
         <label className="field">
           <span className="field-label">
-            <FormattedMessage id="relayChooser.url" defaultMessage="Relay URL" description="Label of the relay address field." />
+            <FormattedMessage
+              id="relayChooser.url"
+              defaultMessage="Relay URL"
+              description="Label of the relay address field."
+            />
           </span>
           <input
             dir="ltr"
@@ -117,7 +169,11 @@ export function RelayChooser({
             aria-invalid={fpShown && fingerprint.trim() ? true : undefined}
             value={fingerprint}
             onChange={(e) => setFingerprint(e.target.value)}
-            placeholder={intl.formatMessage({ id: 'relayChooser.fingerprintPlaceholder', defaultMessage: 'SHA-256 fingerprint shown by the sharing computer', description: 'Placeholder of the fingerprint field.' })}
+            placeholder={intl.formatMessage({
+              id: 'relayChooser.fingerprintPlaceholder',
+              defaultMessage: 'SHA-256 fingerprint shown by the sharing computer',
+              description: 'Placeholder of the fingerprint field.',
+            })}
             spellCheck={false}
             autoCapitalize="off"
           />
@@ -127,18 +183,37 @@ export function RelayChooser({
             </span>
           )}
           <span className="field-hint" id="fingerprint-hint">
-            <FormattedMessage id="relayChooser.fingerprintHint" defaultMessage="The app checks the relay's certificate against it, so nobody else on the network can pretend to be that relay." description="Why the fingerprint is asked." />
+            <FormattedMessage
+              id="relayChooser.fingerprintHint"
+              defaultMessage="The app checks the relay's certificate against it, so nobody else on the network can pretend to be that relay."
+              description="Why the fingerprint is asked."
+            />
           </span>
         </label>
       )}
       <FormError error={error} />
       <div className="row">
-        <button type="submit" className="btn btn-primary btn-lg" disabled={busy || urlShown || fpProblem !== null} aria-describedby={why || undefined}>
-          {busy ? intl.formatMessage({ id: 'relayChooser.connecting', defaultMessage: 'Connecting…', description: 'Connect button while connecting.' }) : submitLabel}
+        <button
+          type="submit"
+          className="btn btn-primary btn-lg"
+          disabled={busy || urlShown || fpProblem !== null}
+          aria-describedby={why || undefined}
+        >
+          {busy
+            ? intl.formatMessage({
+                id: 'relayChooser.connecting',
+                defaultMessage: 'Connecting…',
+                description: 'Connect button while connecting.',
+              })
+            : submitLabel}
         </button>
         {onCancel && (
           <button type="button" className="btn btn-ghost btn-lg" onClick={onCancel} disabled={busy}>
-            <FormattedMessage id="relayChooser.cancel" defaultMessage="Cancel" description="Button that closes the relay switch without changing anything." />
+            <FormattedMessage
+              id="relayChooser.cancel"
+              defaultMessage="Cancel"
+              description="Button that closes the relay switch without changing anything."
+            />
           </button>
         )}
       </div>

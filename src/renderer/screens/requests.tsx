@@ -37,7 +37,11 @@ export function Requests() {
       <header className="page-header">
         <div>
           <h1>
-            <FormattedMessage id="requests.title" defaultMessage="Requests" description="Heading of the Requests screen" />
+            <FormattedMessage
+              id="requests.title"
+              defaultMessage="Requests"
+              description="Heading of the Requests screen"
+            />
           </h1>
           <p className="subtle">
             <FormattedMessage
@@ -49,7 +53,14 @@ export function Requests() {
         </div>
       </header>
       {requests.length === 0 && invitations.length === 0 ? (
-        <EmptyState icon="inbox" title={intl.formatMessage({ id: 'requests.empty.title', defaultMessage: 'No requests', description: 'Title on the Requests screen when nothing waits' })}>
+        <EmptyState
+          icon="inbox"
+          title={intl.formatMessage({
+            id: 'requests.empty.title',
+            defaultMessage: 'No requests',
+            description: 'Title on the Requests screen when nothing waits',
+          })}
+        >
           <FormattedMessage
             id="requests.empty.hint"
             defaultMessage="When someone new writes to you or invites you to a group, it waits here for you to accept, decline or block."
@@ -60,7 +71,11 @@ export function Requests() {
         <>
           <RequestSection
             id="invitations-title"
-            title={intl.formatMessage({ id: 'requests.invitations.title', defaultMessage: 'Group invitations', description: 'Heading of the group invitations on the Requests screen, and the list’s name' })}
+            title={intl.formatMessage({
+              id: 'requests.invitations.title',
+              defaultMessage: 'Group invitations',
+              description: 'Heading of the group invitations on the Requests screen, and the list’s name',
+            })}
             items={invitations}
             keyOf={(i) => i.groupId}
           >
@@ -68,7 +83,11 @@ export function Requests() {
           </RequestSection>
           <RequestSection
             id="contact-requests-title"
-            title={intl.formatMessage({ id: 'requests.contacts.title', defaultMessage: 'Contact requests', description: 'Heading of the contact requests on the Requests screen, and the list’s name' })}
+            title={intl.formatMessage({
+              id: 'requests.contacts.title',
+              defaultMessage: 'Contact requests',
+              description: 'Heading of the contact requests on the Requests screen, and the list’s name',
+            })}
             items={requests}
             keyOf={(r) => r.address}
           >
@@ -81,7 +100,19 @@ export function Requests() {
 }
 
 /** A titled list of cards; nothing when it is empty. */
-function RequestSection<T>({ id, title, items, keyOf, children }: { id: string; title: string; items: T[]; keyOf: (item: T) => string; children: (item: T) => ReactNode }) {
+function RequestSection<T>({
+  id,
+  title,
+  items,
+  keyOf,
+  children,
+}: {
+  id: string;
+  title: string;
+  items: T[];
+  keyOf: (item: T) => string;
+  children: (item: T) => ReactNode;
+}) {
   if (items.length === 0) return null;
   return (
     <section className="request-section" aria-labelledby={id}>
@@ -103,7 +134,12 @@ function RequestCard({ r }: { r: ContactRequest }) {
   const blockSender = useStore((s) => s.blockSender);
   const selectConversation = useStore((s) => s.selectConversation);
   const markSpam = useStore((s) => s.markSpam);
-  const stake = useStore((s) => s.stakes.list.find((x) => x.role === 'received' && x.status === 'active' && !x.released && x.peer === r.address.toLowerCase()) ?? null);
+  const stake = useStore(
+    (s) =>
+      s.stakes.list.find(
+        (x) => x.role === 'received' && x.status === 'active' && !x.released && x.peer === r.address.toLowerCase(),
+      ) ?? null,
+  );
   const [confirmSpam, setConfirmSpam] = useState(false);
   const act = useAction(async (what: 'accept' | 'decline' | 'block' | 'spam') => {
     if (what === 'spam') {
@@ -119,7 +155,17 @@ function RequestCard({ r }: { r: ContactRequest }) {
   const intl = useIntl();
   const nameLtr = <bdi dir="ltr">{name}</bdi>;
   return (
-    <article className="card request-card" aria-label={intl.formatMessage({ id: 'requests.card.label', defaultMessage: 'Request from {name}', description: 'Accessible name of a contact request card; {name} is the sender’s handle or short address' }, { name })}>
+    <article
+      className="card request-card"
+      aria-label={intl.formatMessage(
+        {
+          id: 'requests.card.label',
+          defaultMessage: 'Request from {name}',
+          description: 'Accessible name of a contact request card; {name} is the sender’s handle or short address',
+        },
+        { name },
+      )}
+    >
       <div className="request-head">
         <Avatar name={r.handle ?? r.address} seed={r.address} size={40} />
         <div className="request-who">
@@ -136,7 +182,11 @@ function RequestCard({ r }: { r: ContactRequest }) {
           <bdi>{r.intro}</bdi>
         ) : (
           <span className="subtle">
-            <FormattedMessage id="requests.card.noIntro" defaultMessage="No intro message." description="On a contact request that came without words" />
+            <FormattedMessage
+              id="requests.card.noIntro"
+              defaultMessage="No intro message."
+              description="On a contact request that came without words"
+            />
           </span>
         )}
       </blockquote>
@@ -162,26 +212,66 @@ function RequestCard({ r }: { r: ContactRequest }) {
       )}
       <FormError error={act.error} />
       <div className="row">
-        <button type="button" className="btn btn-primary" disabled={act.busy} onClick={() => void act.run('accept')} aria-label={intl.formatMessage({ id: 'requests.card.acceptLabel', defaultMessage: 'Accept {name}', description: 'Accessible name of the Accept button of a contact request; {name} is the sender' }, { name })}>
-          <Icon name="check" size={16} /> <FormattedMessage id="requests.card.accept" defaultMessage="Accept" description="Button on a contact request: accept the sender as a contact and open the chat" />
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={act.busy}
+          onClick={() => void act.run('accept')}
+          aria-label={intl.formatMessage(
+            {
+              id: 'requests.card.acceptLabel',
+              defaultMessage: 'Accept {name}',
+              description: 'Accessible name of the Accept button of a contact request; {name} is the sender',
+            },
+            { name },
+          )}
+        >
+          <Icon name="check" size={16} />{' '}
+          <FormattedMessage
+            id="requests.card.accept"
+            defaultMessage="Accept"
+            description="Button on a contact request: accept the sender as a contact and open the chat"
+          />
         </button>
         <button
           type="button"
           className="btn btn-secondary"
           disabled={act.busy}
           onClick={() => void act.run('decline')}
-          aria-label={intl.formatMessage({ id: 'requests.card.declineLabel', defaultMessage: 'Decline {name}', description: 'Accessible name of the Decline button of a contact request; {name} is the sender' }, { name })}
+          aria-label={intl.formatMessage(
+            {
+              id: 'requests.card.declineLabel',
+              defaultMessage: 'Decline {name}',
+              description: 'Accessible name of the Decline button of a contact request; {name} is the sender',
+            },
+            { name },
+          )}
         >
-          <FormattedMessage id="requests.card.decline" defaultMessage="Decline" description="Button on a contact request: remove it" />
+          <FormattedMessage
+            id="requests.card.decline"
+            defaultMessage="Decline"
+            description="Button on a contact request: remove it"
+          />
         </button>
         <button
           type="button"
           className="btn btn-danger-ghost"
           disabled={act.busy}
           onClick={() => void act.run('block')}
-          aria-label={intl.formatMessage({ id: 'requests.card.blockLabel', defaultMessage: 'Block {name}', description: 'Accessible name of the Block button of a contact request; {name} is the sender' }, { name })}
+          aria-label={intl.formatMessage(
+            {
+              id: 'requests.card.blockLabel',
+              defaultMessage: 'Block {name}',
+              description: 'Accessible name of the Block button of a contact request; {name} is the sender',
+            },
+            { name },
+          )}
         >
-          <FormattedMessage id="requests.card.block" defaultMessage="Block" description="Button on a contact request: block the sender" />
+          <FormattedMessage
+            id="requests.card.block"
+            defaultMessage="Block"
+            description="Button on a contact request: block the sender"
+          />
         </button>
         {stake && (
           <button
@@ -189,19 +279,42 @@ function RequestCard({ r }: { r: ContactRequest }) {
             className="btn btn-danger-ghost"
             disabled={act.busy}
             onClick={() => setConfirmSpam(true)}
-            aria-label={intl.formatMessage({ id: 'requests.card.spamLabel', defaultMessage: 'Mark {name} as spam', description: 'Accessible name of the Spam button of a staked contact request; {name} is the sender' }, { name })}
+            aria-label={intl.formatMessage(
+              {
+                id: 'requests.card.spamLabel',
+                defaultMessage: 'Mark {name} as spam',
+                description: 'Accessible name of the Spam button of a staked contact request; {name} is the sender',
+              },
+              { name },
+            )}
           >
-            <FormattedMessage id="requests.card.spam" defaultMessage="Spam" description="Button on a staked contact request: keep the stake and block the sender" />
+            <FormattedMessage
+              id="requests.card.spam"
+              defaultMessage="Spam"
+              description="Button on a staked contact request: keep the stake and block the sender"
+            />
           </button>
         )}
       </div>
       {act.busy && stake && (
         <p className="subtle small" role="status">
-          <FormattedMessage id="requests.card.waitingChain" defaultMessage="Waiting for the chain…" description="While a stake transaction waits for the blockchain" />
+          <FormattedMessage
+            id="requests.card.waitingChain"
+            defaultMessage="Waiting for the chain…"
+            description="While a stake transaction waits for the blockchain"
+          />
         </p>
       )}
       {stake && (
-        <Dialog title={intl.formatMessage({ id: 'requests.spam.title', defaultMessage: 'Mark as spam?', description: 'Title of the dialog confirming a staked request is spam' })} open={confirmSpam} onClose={() => setConfirmSpam(false)}>
+        <Dialog
+          title={intl.formatMessage({
+            id: 'requests.spam.title',
+            defaultMessage: 'Mark as spam?',
+            description: 'Title of the dialog confirming a staked request is spam',
+          })}
+          open={confirmSpam}
+          onClose={() => setConfirmSpam(false)}
+        >
           <p>
             <FormattedMessage
               id="requests.spam.question"
@@ -212,10 +325,18 @@ function RequestCard({ r }: { r: ContactRequest }) {
           </p>
           <div className="row">
             <button type="button" className="btn btn-danger" onClick={() => void act.run('spam')}>
-              <FormattedMessage id="requests.spam.confirm" defaultMessage="Keep the stake and block" description="Confirm button of the Mark as spam dialog" />
+              <FormattedMessage
+                id="requests.spam.confirm"
+                defaultMessage="Keep the stake and block"
+                description="Confirm button of the Mark as spam dialog"
+              />
             </button>
             <button type="button" className="btn btn-secondary" onClick={() => setConfirmSpam(false)}>
-              <FormattedMessage id="requests.spam.cancel" defaultMessage="Cancel" description="Cancel button of the Mark as spam dialog" />
+              <FormattedMessage
+                id="requests.spam.cancel"
+                defaultMessage="Cancel"
+                description="Cancel button of the Mark as spam dialog"
+              />
             </button>
           </div>
         </Dialog>

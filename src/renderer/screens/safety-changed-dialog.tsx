@@ -8,13 +8,29 @@ import { useAction } from '../use-action.js';
  * Asked once, before the first message after a verified contact's devices changed: send
  * anyway (which answers the question), or verify first.
  */
-export function SafetyChangedDialog({ address, name, onAnswer }: { address: string; name: string; onAnswer: (send: boolean) => void }) {
+export function SafetyChangedDialog({
+  address,
+  name,
+  onAnswer,
+}: {
+  address: string;
+  name: string;
+  onAnswer: (send: boolean) => void;
+}) {
   const verifyContact = useStore((s) => s.verifyContact);
   const openVerify = useStore((s) => s.openVerify);
   const confirm = useAction(verifyContact);
   const intl = useIntl();
   return (
-    <Dialog title={intl.formatMessage({ id: 'safetyChanged.title', defaultMessage: 'Safety number changed', description: 'Title of the question asked before sending to a verified contact whose devices changed' })} open onClose={() => onAnswer(false)}>
+    <Dialog
+      title={intl.formatMessage({
+        id: 'safetyChanged.title',
+        defaultMessage: 'Safety number changed',
+        description: 'Title of the question asked before sending to a verified contact whose devices changed',
+      })}
+      open
+      onClose={() => onAnswer(false)}
+    >
       <div className="stack">
         <p>
           <FormattedMessage
@@ -26,16 +42,33 @@ export function SafetyChangedDialog({ address, name, onAnswer }: { address: stri
         </p>
         <FormError error={confirm.error} />
         <div className="row end">
-          <button type="button" className="btn btn-ghost" onClick={() => {
-            onAnswer(false);
-            openVerify(address);
-          }}>
-            <FormattedMessage id="safetyChanged.verifyFirst" defaultMessage="Verify first" description="Button in the Safety number changed dialog: open the safety number instead of sending" />
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => {
+              onAnswer(false);
+              openVerify(address);
+            }}
+          >
+            <FormattedMessage
+              id="safetyChanged.verifyFirst"
+              defaultMessage="Verify first"
+              description="Button in the Safety number changed dialog: open the safety number instead of sending"
+            />
           </button>
-          <button type="button" className="btn btn-primary" disabled={confirm.busy} onClick={async () => {
-            if ((await confirm.run(address, false)).ok) onAnswer(true);
-          }}>
-            <FormattedMessage id="safetyChanged.sendAnyway" defaultMessage="Send anyway" description="Button in the Safety number changed dialog: send without verifying again" />
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={confirm.busy}
+            onClick={async () => {
+              if ((await confirm.run(address, false)).ok) onAnswer(true);
+            }}
+          >
+            <FormattedMessage
+              id="safetyChanged.sendAnyway"
+              defaultMessage="Send anyway"
+              description="Button in the Safety number changed dialog: send without verifying again"
+            />
           </button>
         </div>
       </div>

@@ -18,7 +18,11 @@ export function SettingsDevices() {
   return (
     <section className="card section" aria-labelledby="devices-title">
       <h2 id="devices-title">
-        <FormattedMessage id="settings.devices.title" defaultMessage="Devices" description="Settings section listing this wallet’s devices." />
+        <FormattedMessage
+          id="settings.devices.title"
+          defaultMessage="Devices"
+          description="Settings section listing this wallet’s devices."
+        />
       </h2>
       <p className="subtle small">
         <FormattedMessage
@@ -40,7 +44,14 @@ export function SettingsDevices() {
       <KeychainNote />
       {address && <OwnDeviceNotices address={address} />}
       <HistoryTransfer />
-      <ul className="plain-list" aria-label={intl.formatMessage({ id: 'settings.devices.list', defaultMessage: 'Devices', description: 'Accessible name of the list of devices.' })}>
+      <ul
+        className="plain-list"
+        aria-label={intl.formatMessage({
+          id: 'settings.devices.list',
+          defaultMessage: 'Devices',
+          description: 'Accessible name of the list of devices.',
+        })}
+      >
         {devices.map((d) => (
           <li key={d.publicKey} className="device-row">
             <Icon name={d.current ? 'laptop' : 'key'} size={18} />
@@ -48,14 +59,24 @@ export function SettingsDevices() {
               <div>
                 <code className="inline-code" dir="ltr">
                   {shortAddress(d.publicKey)}
-                </code> {d.current && (
+                </code>{' '}
+                {d.current && (
                   <span className="pill">
-                    <FormattedMessage id="settings.devices.thisDevice" defaultMessage="This device" description="Tag on the device the app runs on." />
+                    <FormattedMessage
+                      id="settings.devices.thisDevice"
+                      defaultMessage="This device"
+                      description="Tag on the device the app runs on."
+                    />
                   </span>
                 )}
               </div>
               <div className="subtle small">
-                <FormattedMessage id="settings.devices.added" defaultMessage="Added {when}" description="When a device was added; when is a short time or date." values={{ when: listTime(d.createdAt, intl) }} />
+                <FormattedMessage
+                  id="settings.devices.added"
+                  defaultMessage="Added {when}"
+                  description="When a device was added; when is a short time or date."
+                  values={{ when: listTime(d.createdAt, intl) }}
+                />
               </div>
             </div>
             {!d.current && confirming !== d.publicKey && (
@@ -63,9 +84,20 @@ export function SettingsDevices() {
                 type="button"
                 className="btn btn-danger-ghost btn-sm"
                 onClick={() => setConfirming(d.publicKey)}
-                aria-label={intl.formatMessage({ id: 'settings.devices.revokeLabel', defaultMessage: 'Revoke device {key}', description: 'Accessible name of a device’s Revoke button; key is the start of its key.' }, { key: d.publicKey.slice(0, 8) })}
+                aria-label={intl.formatMessage(
+                  {
+                    id: 'settings.devices.revokeLabel',
+                    defaultMessage: 'Revoke device {key}',
+                    description: 'Accessible name of a device’s Revoke button; key is the start of its key.',
+                  },
+                  { key: d.publicKey.slice(0, 8) },
+                )}
               >
-                <FormattedMessage id="settings.devices.revoke" defaultMessage="Revoke" description="Button that starts revoking a device." />
+                <FormattedMessage
+                  id="settings.devices.revoke"
+                  defaultMessage="Revoke"
+                  description="Button that starts revoking a device."
+                />
               </button>
             )}
             {!d.current && confirming === d.publicKey && (
@@ -73,13 +105,28 @@ export function SettingsDevices() {
               <div
                 className="row"
                 role="group"
-                aria-label={intl.formatMessage({ id: 'settings.devices.confirmLabel', defaultMessage: 'Confirm revoking device {key}', description: 'Accessible name of the confirmation; key is the start of its key.' }, { key: d.publicKey.slice(0, 8) })}
+                aria-label={intl.formatMessage(
+                  {
+                    id: 'settings.devices.confirmLabel',
+                    defaultMessage: 'Confirm revoking device {key}',
+                    description: 'Accessible name of the confirmation; key is the start of its key.',
+                  },
+                  { key: d.publicKey.slice(0, 8) },
+                )}
               >
                 <span className="small">
-                  <FormattedMessage id="settings.devices.confirm" defaultMessage="Sign it out for good?" description="Question before revoking a device." />
+                  <FormattedMessage
+                    id="settings.devices.confirm"
+                    defaultMessage="Sign it out for good?"
+                    description="Question before revoking a device."
+                  />
                 </span>
                 <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(null)}>
-                  <FormattedMessage id="settings.devices.cancel" defaultMessage="Cancel" description="Button that keeps the device." />
+                  <FormattedMessage
+                    id="settings.devices.cancel"
+                    defaultMessage="Cancel"
+                    description="Button that keeps the device."
+                  />
                 </button>
                 <button
                   type="button"
@@ -89,7 +136,11 @@ export function SettingsDevices() {
                     if ((await action.run(d.publicKey)).ok) setConfirming(null);
                   }}
                 >
-                  <FormattedMessage id="settings.devices.revokeConfirm" defaultMessage="Revoke device" description="Button that revokes the device for good." />
+                  <FormattedMessage
+                    id="settings.devices.revokeConfirm"
+                    defaultMessage="Revoke device"
+                    description="Button that revokes the device for good."
+                  />
                 </button>
               </div>
             )}

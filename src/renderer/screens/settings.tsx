@@ -53,25 +53,48 @@ function Profile() {
   const action = useAction(claimHandle);
   const [handle, setHandle] = useState(status?.handle ?? '');
   const intl = useIntl();
-  const handleLabel = intl.formatMessage({ id: 'settings.profile.handle', defaultMessage: 'Handle', description: 'Label of the handle field in Settings.' });
+  const handleLabel = intl.formatMessage({
+    id: 'settings.profile.handle',
+    defaultMessage: 'Handle',
+    description: 'Label of the handle field in Settings.',
+  });
   if (!status?.address) return null;
   const valid = TYPED_HANDLE.test(handle) && bareHandle(handle).toLowerCase() !== (status.handle ?? '').toLowerCase();
   return (
     <section className="card section" aria-labelledby="profile-title">
       <h2 id="profile-title">
-        <FormattedMessage id="settings.profile.title" defaultMessage="Profile" description="Settings section: handle and address." />
+        <FormattedMessage
+          id="settings.profile.title"
+          defaultMessage="Profile"
+          description="Settings section: handle and address."
+        />
       </h2>
       <div className="profile-head">
         <Avatar name={status.handle ?? status.address} seed={status.address} size={52} />
         <div>
           <div className="profile-name">
-            {status.handle ? <bdi dir="ltr">{HANDLE_PREFIX + status.handle}</bdi> : <FormattedMessage id="settings.profile.noHandle" defaultMessage="No handle yet" description="Shown instead of a handle when none was claimed." />}
+            {status.handle ? (
+              <bdi dir="ltr">{HANDLE_PREFIX + status.handle}</bdi>
+            ) : (
+              <FormattedMessage
+                id="settings.profile.noHandle"
+                defaultMessage="No handle yet"
+                description="Shown instead of a handle when none was claimed."
+              />
+            )}
           </div>
           <div className="row tight">
             <code className="inline-code" dir="ltr" data-copy-source={status.address}>
               {status.address}
             </code>
-            <CopyButton text={status.address} label={intl.formatMessage({ id: 'settings.profile.copyAddress', defaultMessage: 'Copy your address', description: 'Button that copies the own wallet address.' })} />
+            <CopyButton
+              text={status.address}
+              label={intl.formatMessage({
+                id: 'settings.profile.copyAddress',
+                defaultMessage: 'Copy your address',
+                description: 'Button that copies the own wallet address.',
+              })}
+            />
           </div>
         </div>
       </div>
@@ -79,20 +102,43 @@ function Profile() {
         className="inline-form"
         onSubmit={async (e) => {
           e.preventDefault();
-          if ((await action.run(handle)).ok) showToast('success', intl.formatMessage({ id: 'settings.profile.saved', defaultMessage: 'Handle saved.', description: 'Notice after claiming or changing the handle.' }));
+          if ((await action.run(handle)).ok)
+            showToast(
+              'success',
+              intl.formatMessage({
+                id: 'settings.profile.saved',
+                defaultMessage: 'Handle saved.',
+                description: 'Notice after claiming or changing the handle.',
+              }),
+            );
         }}
       >
         <label className="field grow">
           <span className="field-label">{handleLabel}</span>
           <span className="input-prefix" dir="ltr">
             <span aria-hidden="true">{HANDLE_PREFIX}</span>
-            <input aria-label={handleLabel} value={bareHandle(handle)} onChange={(e) => setHandle(e.target.value)} spellCheck={false} autoCapitalize="off" placeholder={EXAMPLE_HANDLE} />
+            <input
+              aria-label={handleLabel}
+              value={bareHandle(handle)}
+              onChange={(e) => setHandle(e.target.value)}
+              spellCheck={false}
+              autoCapitalize="off"
+              placeholder={EXAMPLE_HANDLE}
+            />
           </span>
         </label>
         <button type="submit" className="btn btn-secondary" disabled={!valid || action.busy}>
           {status.handle
-            ? intl.formatMessage({ id: 'settings.profile.change', defaultMessage: 'Change handle', description: 'Button that changes the handle.' })
-            : intl.formatMessage({ id: 'settings.profile.claim', defaultMessage: 'Claim handle', description: 'Button that claims a first handle.' })}
+            ? intl.formatMessage({
+                id: 'settings.profile.change',
+                defaultMessage: 'Change handle',
+                description: 'Button that changes the handle.',
+              })
+            : intl.formatMessage({
+                id: 'settings.profile.claim',
+                defaultMessage: 'Claim handle',
+                description: 'Button that claims a first handle.',
+              })}
         </button>
       </form>
       <FormError error={action.error} />
@@ -104,12 +150,36 @@ function Profile() {
 const STAKE_CURRENCY = 'ETH';
 
 const policyText = defineMessages({
-  requestTitle: { id: 'settings.policy.request.title', defaultMessage: 'Ask me first', description: 'Inbox policy: strangers’ messages wait as requests.' },
-  requestText: { id: 'settings.policy.request.text', defaultMessage: 'New people land in Requests. You accept, decline or block.', description: 'Explains the “Ask me first” policy.' },
-  stakeTitle: { id: 'settings.policy.stake.title', defaultMessage: 'Ask for a stake', description: 'Inbox policy: strangers pay a refundable stake.' },
-  stakeText: { id: 'settings.policy.stake.text', defaultMessage: 'New people must put down a small refundable stake before their message is delivered.', description: 'Explains the stake policy.' },
-  blockTitle: { id: 'settings.policy.block.title', defaultMessage: 'Only contacts', description: 'Inbox policy: only accepted contacts get through.' },
-  blockText: { id: 'settings.policy.block.text', defaultMessage: 'Messages from people you have not accepted are refused.', description: 'Explains the “Only contacts” policy.' },
+  requestTitle: {
+    id: 'settings.policy.request.title',
+    defaultMessage: 'Ask me first',
+    description: 'Inbox policy: strangers’ messages wait as requests.',
+  },
+  requestText: {
+    id: 'settings.policy.request.text',
+    defaultMessage: 'New people land in Requests. You accept, decline or block.',
+    description: 'Explains the “Ask me first” policy.',
+  },
+  stakeTitle: {
+    id: 'settings.policy.stake.title',
+    defaultMessage: 'Ask for a stake',
+    description: 'Inbox policy: strangers pay a refundable stake.',
+  },
+  stakeText: {
+    id: 'settings.policy.stake.text',
+    defaultMessage: 'New people must put down a small refundable stake before their message is delivered.',
+    description: 'Explains the stake policy.',
+  },
+  blockTitle: {
+    id: 'settings.policy.block.title',
+    defaultMessage: 'Only contacts',
+    description: 'Inbox policy: only accepted contacts get through.',
+  },
+  blockText: {
+    id: 'settings.policy.block.text',
+    defaultMessage: 'Messages from people you have not accepted are refused.',
+    description: 'Explains the “Only contacts” policy.',
+  },
 });
 
 const POLICIES = [
@@ -126,8 +196,16 @@ function Policy() {
   const [choice, setChoice] = useState<InboxPolicy['unknownSenders']>('request');
   const [stake, setStake] = useState('0.01');
   const intl = useIntl();
-  const title = intl.formatMessage({ id: 'settings.policy.title', defaultMessage: 'Messages from new people', description: 'Settings section: what happens to messages from strangers.' });
-  const stakeLabel = intl.formatMessage({ id: 'settings.policy.stakeAmount', defaultMessage: 'Stake amount', description: 'Label of the stake amount field.' });
+  const title = intl.formatMessage({
+    id: 'settings.policy.title',
+    defaultMessage: 'Messages from new people',
+    description: 'Settings section: what happens to messages from strangers.',
+  });
+  const stakeLabel = intl.formatMessage({
+    id: 'settings.policy.stakeAmount',
+    defaultMessage: 'Stake amount',
+    description: 'Label of the stake amount field.',
+  });
   // Follow the saved policy when it loads or changes, not each time Settings reloads it: a
   // reload with the same values must not undo a choice the user has not saved yet.
   const savedChoice = policy?.unknownSenders;
@@ -139,7 +217,8 @@ function Policy() {
     }
   }, [savedChoice, savedStake]);
   const stakeOk = /^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/.test(stake) && Number(stake) > 0;
-  const dirty = policy && (choice !== policy.unknownSenders || (choice === 'stake-gate' && stake !== (policy.stake ?? '0.01')));
+  const dirty =
+    policy && (choice !== policy.unknownSenders || (choice === 'stake-gate' && stake !== (policy.stake ?? '0.01')));
   const stakeBad = choice === 'stake-gate' && !stakeOk;
   return (
     <section className="card section" aria-labelledby="policy-title">
@@ -148,14 +227,29 @@ function Policy() {
         className="stack"
         onSubmit={async (e) => {
           e.preventDefault();
-          if ((await action.run({ unknownSenders: choice, ...(choice === 'stake-gate' ? { stake } : {}) })).ok) showToast('success', intl.formatMessage({ id: 'settings.policy.saved', defaultMessage: 'Inbox policy saved.', description: 'Notice after saving the inbox policy.' }));
+          if ((await action.run({ unknownSenders: choice, ...(choice === 'stake-gate' ? { stake } : {}) })).ok)
+            showToast(
+              'success',
+              intl.formatMessage({
+                id: 'settings.policy.saved',
+                defaultMessage: 'Inbox policy saved.',
+                description: 'Notice after saving the inbox policy.',
+              }),
+            );
         }}
       >
         <div className="choice-list compact" role="radiogroup" aria-label={title}>
           {POLICIES.map((p) => (
             <label key={p.value} className={choice === p.value ? 'choice selected' : 'choice'}>
               {/* until the saved policy is known, a choice would be overwritten when it arrives */}
-              <input type="radio" name="policy" checked={choice === p.value} onChange={() => setChoice(p.value)} aria-label={intl.formatMessage(p.title)} disabled={!policy} />
+              <input
+                type="radio"
+                name="policy"
+                checked={choice === p.value}
+                onChange={() => setChoice(p.value)}
+                aria-label={intl.formatMessage(p.title)}
+                disabled={!policy}
+              />
               <span className="choice-text">
                 <span className="choice-title">{intl.formatMessage(p.title)}</span>
                 <span className="choice-desc">{intl.formatMessage(p.text)}</span>
@@ -167,24 +261,47 @@ function Policy() {
           <label className="field narrow-field">
             <span className="field-label">{stakeLabel}</span>
             <span className="input-suffix" dir="ltr">
-              <input aria-label={stakeLabel} value={stake} onChange={(e) => setStake(e.target.value.trim())} inputMode="decimal" />
+              <input
+                aria-label={stakeLabel}
+                value={stake}
+                onChange={(e) => setStake(e.target.value.trim())}
+                inputMode="decimal"
+              />
               <span aria-hidden="true">{STAKE_CURRENCY}</span>
             </span>
             {!stakeOk && (
               <span className="field-hint danger" id="stake-problem">
-                <FormattedMessage id="settings.policy.stakeInvalid" defaultMessage="Enter an amount like {example}." description="Error under an invalid stake amount; example is 0.01 (amounts are typed with a dot)." values={{ example: '0.01' }} />
+                <FormattedMessage
+                  id="settings.policy.stakeInvalid"
+                  defaultMessage="Enter an amount like {example}."
+                  description="Error under an invalid stake amount; example is 0.01 (amounts are typed with a dot)."
+                  values={{ example: '0.01' }}
+                />
               </span>
             )}
           </label>
         )}
         <FormError error={action.error} />
         <div className="row">
-          <button type="submit" className="btn btn-primary" disabled={!dirty || action.busy || stakeBad} aria-describedby={stakeBad ? 'stake-problem' : !dirty ? 'policy-unchanged' : undefined}>
-            <FormattedMessage id="settings.policy.save" defaultMessage="Save policy" description="Button that saves the inbox policy." />
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!dirty || action.busy || stakeBad}
+            aria-describedby={stakeBad ? 'stake-problem' : !dirty ? 'policy-unchanged' : undefined}
+          >
+            <FormattedMessage
+              id="settings.policy.save"
+              defaultMessage="Save policy"
+              description="Button that saves the inbox policy."
+            />
           </button>
           {!dirty && !stakeBad && (
             <span className="field-hint" id="policy-unchanged">
-              <FormattedMessage id="settings.policy.unchanged" defaultMessage="Nothing to save: this is the policy in use." description="Why Save policy is disabled." />
+              <FormattedMessage
+                id="settings.policy.unchanged"
+                defaultMessage="Nothing to save: this is the policy in use."
+                description="Why Save policy is disabled."
+              />
             </span>
           )}
         </div>
@@ -192,4 +309,3 @@ function Policy() {
     </section>
   );
 }
-

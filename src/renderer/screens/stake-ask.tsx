@@ -27,7 +27,14 @@ export function StakeAsk({ m, peerName }: { m: ChatMessage; peerName: string }) 
     <div
       className="stake-ask"
       role="group"
-      aria-label={intl.formatMessage({ id: 'stakeAsk.label', defaultMessage: 'Stake asked by {name}', description: 'Accessible name of the stake question under a held message; {name} is the recipient' }, { name: peerName })}
+      aria-label={intl.formatMessage(
+        {
+          id: 'stakeAsk.label',
+          defaultMessage: 'Stake asked by {name}',
+          description: 'Accessible name of the stake question under a held message; {name} is the recipient',
+        },
+        { name: peerName },
+      )}
     >
       <p>
         <FormattedMessage
@@ -40,23 +47,55 @@ export function StakeAsk({ m, peerName }: { m: ChatMessage; peerName: string }) 
       {chain?.enabled && (
         <p className="subtle small">
           {chain.balanceWei !== null ? (
-            <FormattedMessage id="stakeAsk.balance" defaultMessage="Your balance: {amount}" description="Under the stake question; {amount} is one’s balance with its currency" values={{ amount: <Amount wei={chain.balanceWei} currency={chain.currency} /> }} />
+            <FormattedMessage
+              id="stakeAsk.balance"
+              defaultMessage="Your balance: {amount}"
+              description="Under the stake question; {amount} is one’s balance with its currency"
+              values={{ amount: <Amount wei={chain.balanceWei} currency={chain.currency} /> }}
+            />
           ) : (
-            <FormattedMessage id="stakeAsk.balanceUnknown" defaultMessage="Balance unknown: {reason}" description="Under the stake question when the balance could not be read; {reason} says why" values={{ reason: chain.balanceError ?? '' }} />
+            <FormattedMessage
+              id="stakeAsk.balanceUnknown"
+              defaultMessage="Balance unknown: {reason}"
+              description="Under the stake question when the balance could not be read; {reason} says why"
+              values={{ reason: chain.balanceError ?? '' }}
+            />
           )}
         </p>
       )}
       {pay.busy ? (
         <p className="stake-progress" role="status" aria-busy="true">
-          <FormattedMessage id="stakeAsk.paying" defaultMessage="Paying {amount} and waiting for the chain to confirm…" description="While the stake is paid; {amount} is the stake with its currency" values={{ amount: <bdi dir="ltr">{amount}</bdi> }} />
+          <FormattedMessage
+            id="stakeAsk.paying"
+            defaultMessage="Paying {amount} and waiting for the chain to confirm…"
+            description="While the stake is paid; {amount} is the stake with its currency"
+            values={{ amount: <bdi dir="ltr">{amount}</bdi> }}
+          />
         </p>
       ) : (
         <div className="row">
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => void pay.run(m.id).then(() => loadStakeChain()).catch(() => undefined)}>
-            <FormattedMessage id="stakeAsk.pay" defaultMessage="Pay & send" description="Button: pay the asked stake from one’s wallet and send the message with it" />
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            onClick={() =>
+              void pay
+                .run(m.id)
+                .then(() => loadStakeChain())
+                .catch(() => undefined)
+            }
+          >
+            <FormattedMessage
+              id="stakeAsk.pay"
+              defaultMessage="Pay & send"
+              description="Button: pay the asked stake from one’s wallet and send the message with it"
+            />
           </button>
           <button type="button" className="btn btn-secondary btn-sm" onClick={() => setDismissed(true)}>
-            <FormattedMessage id="stakeAsk.cancel" defaultMessage="Cancel" description="Button: do not pay the stake (hides the question)" />
+            <FormattedMessage
+              id="stakeAsk.cancel"
+              defaultMessage="Cancel"
+              description="Button: do not pay the stake (hides the question)"
+            />
           </button>
         </div>
       )}

@@ -19,18 +19,29 @@ export function StakeChain() {
   const [url, setUrl] = useState('');
   const intl = useIntl();
   useEffect(() => {
-    loadStakeChain().then((c) => setUrl(c.rpcUrlOverridden ? (c.rpcUrl ?? '') : ''), () => undefined);
+    loadStakeChain().then(
+      (c) => setUrl(c.rpcUrlOverridden ? (c.rpcUrl ?? '') : ''),
+      () => undefined,
+    );
   }, [loadStakeChain]);
   if (!chain?.enabled) return null;
   return (
     <section className="card section" aria-labelledby="stake-chain-title">
       <h2 id="stake-chain-title">
-        <FormattedMessage id="stakeChain.title" defaultMessage="Stakes" description="Heading of the stakes section in Settings" />
+        <FormattedMessage
+          id="stakeChain.title"
+          defaultMessage="Stakes"
+          description="Heading of the stakes section in Settings"
+        />
       </h2>
       <dl className="facts">
         <div>
           <dt>
-            <FormattedMessage id="stakeChain.chain" defaultMessage="Chain" description="Label in Settings: the blockchain’s number and the escrow contract’s address" />
+            <FormattedMessage
+              id="stakeChain.chain"
+              defaultMessage="Chain"
+              description="Label in Settings: the blockchain’s number and the escrow contract’s address"
+            />
           </dt>
           <dd>
             <bdi dir="ltr">{chain.chainId}</bdi>
@@ -42,13 +53,23 @@ export function StakeChain() {
         </div>
         <div>
           <dt>
-            <FormattedMessage id="stakeChain.balance" defaultMessage="Balance" description="Label in Settings: one’s balance on the stake chain" />
+            <FormattedMessage
+              id="stakeChain.balance"
+              defaultMessage="Balance"
+              description="Label in Settings: one’s balance on the stake chain"
+            />
           </dt>
           <dd>
             {chain.balanceWei !== null ? (
               <Amount wei={chain.balanceWei} currency={chain.currency} />
             ) : (
-              (chain.balanceError ?? <FormattedMessage id="stakeChain.balanceUnknown" defaultMessage="unknown" description="In Settings when the balance could not be read and no reason is known" />)
+              (chain.balanceError ?? (
+                <FormattedMessage
+                  id="stakeChain.balanceUnknown"
+                  defaultMessage="unknown"
+                  description="In Settings when the balance could not be read and no reason is known"
+                />
+              ))
             )}
           </dd>
         </div>
@@ -57,15 +78,31 @@ export function StakeChain() {
         className="stack"
         onSubmit={async (e) => {
           e.preventDefault();
-          if ((await save.run(url.trim() === '' ? null : url.trim())).ok) showToast('success', intl.formatMessage({ id: 'stakeChain.saved', defaultMessage: 'Stake chain RPC URL saved.', description: 'Toast after saving one’s own RPC URL for the stake chain' }));
+          if ((await save.run(url.trim() === '' ? null : url.trim())).ok)
+            showToast(
+              'success',
+              intl.formatMessage({
+                id: 'stakeChain.saved',
+                defaultMessage: 'Stake chain RPC URL saved.',
+                description: 'Toast after saving one’s own RPC URL for the stake chain',
+              }),
+            );
         }}
       >
         <label className="field">
           <span className="field-label">
-            <FormattedMessage id="stakeChain.rpc.label" defaultMessage="RPC URL" description="Field label in Settings: the address of a blockchain node (RPC) to use for stakes" />
+            <FormattedMessage
+              id="stakeChain.rpc.label"
+              defaultMessage="RPC URL"
+              description="Field label in Settings: the address of a blockchain node (RPC) to use for stakes"
+            />
           </span>
           <input
-            aria-label={intl.formatMessage({ id: 'stakeChain.rpc.accessibleLabel', defaultMessage: 'Stake chain RPC URL', description: 'Accessible name of the RPC URL field in Settings' })}
+            aria-label={intl.formatMessage({
+              id: 'stakeChain.rpc.accessibleLabel',
+              defaultMessage: 'Stake chain RPC URL',
+              description: 'Accessible name of the RPC URL field in Settings',
+            })}
             dir="ltr"
             value={url}
             placeholder={chain.relayRpcUrls[0] ?? URL_SHAPE}
@@ -73,16 +110,29 @@ export function StakeChain() {
           />
           <span className="field-hint">
             {chain.relayRpcUrls[0] ? (
-              <FormattedMessage id="stakeChain.rpc.hint" defaultMessage="Empty: the relay's ({url})." description="Hint under the RPC URL field: left empty, the relay’s URL is used; {url} is that URL" values={{ url: <bdi dir="ltr">{chain.relayRpcUrls[0]}</bdi> }} />
+              <FormattedMessage
+                id="stakeChain.rpc.hint"
+                defaultMessage="Empty: the relay's ({url})."
+                description="Hint under the RPC URL field: left empty, the relay’s URL is used; {url} is that URL"
+                values={{ url: <bdi dir="ltr">{chain.relayRpcUrls[0]}</bdi> }}
+              />
             ) : (
-              <FormattedMessage id="stakeChain.rpc.hintNone" defaultMessage="Empty: the relay's (none offered)." description="Hint under the RPC URL field when the relay offers no URL" />
+              <FormattedMessage
+                id="stakeChain.rpc.hintNone"
+                defaultMessage="Empty: the relay's (none offered)."
+                description="Hint under the RPC URL field when the relay offers no URL"
+              />
             )}
           </span>
         </label>
         <FormError error={save.error} />
         <div className="row">
           <button type="submit" className="btn btn-secondary btn-sm" disabled={save.busy}>
-            <FormattedMessage id="stakeChain.rpc.save" defaultMessage="Save RPC URL" description="Button that saves the RPC URL" />
+            <FormattedMessage
+              id="stakeChain.rpc.save"
+              defaultMessage="Save RPC URL"
+              description="Button that saves the RPC URL"
+            />
           </button>
         </div>
       </form>

@@ -39,8 +39,19 @@ export function Stakes() {
         </div>
       </header>
       {stakes.loaded && !stakes.chain?.enabled ? (
-        <EmptyState icon="shield" title={intl.formatMessage({ id: 'stakes.none.title', defaultMessage: 'This relay takes no stakes', description: 'Title on the Stakes screen when the relay names no chain for stakes' })}>
-          <FormattedMessage id="stakes.none.hint" defaultMessage="Its operator has not named a chain for stakes, so nobody on it can ask for one." description="Text when the relay takes no stakes" />
+        <EmptyState
+          icon="shield"
+          title={intl.formatMessage({
+            id: 'stakes.none.title',
+            defaultMessage: 'This relay takes no stakes',
+            description: 'Title on the Stakes screen when the relay names no chain for stakes',
+          })}
+        >
+          <FormattedMessage
+            id="stakes.none.hint"
+            defaultMessage="Its operator has not named a chain for stakes, so nobody on it can ask for one."
+            description="Text when the relay takes no stakes"
+          />
         </EmptyState>
       ) : (
         <>
@@ -63,12 +74,24 @@ function Balance() {
           id="stakes.balance.known"
           defaultMessage="Your balance on chain {chainId}: {amount}"
           description="On the Stakes screen; {chainId} is the blockchain’s number (e.g. 31337), {amount} the balance with its currency"
-          values={{ chainId: <bdi dir="ltr">{chain.chainId}</bdi>, amount: <Amount wei={chain.balanceWei} currency={chain.currency} /> }}
+          values={{
+            chainId: <bdi dir="ltr">{chain.chainId}</bdi>,
+            amount: <Amount wei={chain.balanceWei} currency={chain.currency} />,
+          }}
         />
       ) : chain.balanceError ? (
-        <FormattedMessage id="stakes.balance.unknown" defaultMessage="Balance unknown: {reason}" description="When the balance could not be read; {reason} says why" values={{ reason: chain.balanceError }} />
+        <FormattedMessage
+          id="stakes.balance.unknown"
+          defaultMessage="Balance unknown: {reason}"
+          description="When the balance could not be read; {reason} says why"
+          values={{ reason: chain.balanceError }}
+        />
       ) : (
-        <FormattedMessage id="stakes.balance.unreadable" defaultMessage="Balance unknown: the chain cannot be read" description="When the balance could not be read, without a reason" />
+        <FormattedMessage
+          id="stakes.balance.unreadable"
+          defaultMessage="Balance unknown: the chain cannot be read"
+          description="When the balance could not be read, without a reason"
+        />
       )}
     </p>
   );
@@ -77,13 +100,33 @@ function Balance() {
 const SECTION = {
   sent: defineMessages({
     title: { id: 'stakes.sent.title', defaultMessage: 'Sent', description: 'Heading of the stakes one paid' },
-    list: { id: 'stakes.sent.list', defaultMessage: 'Sent stakes', description: 'Accessible name of the list of stakes one paid' },
-    empty: { id: 'stakes.sent.empty', defaultMessage: 'You have not paid a stake to anyone.', description: 'When one has paid no stake' },
+    list: {
+      id: 'stakes.sent.list',
+      defaultMessage: 'Sent stakes',
+      description: 'Accessible name of the list of stakes one paid',
+    },
+    empty: {
+      id: 'stakes.sent.empty',
+      defaultMessage: 'You have not paid a stake to anyone.',
+      description: 'When one has paid no stake',
+    },
   }),
   received: defineMessages({
-    title: { id: 'stakes.received.title', defaultMessage: 'Received', description: 'Heading of the stakes others paid to reach one' },
-    list: { id: 'stakes.received.list', defaultMessage: 'Received stakes', description: 'Accessible name of the list of stakes others paid' },
-    empty: { id: 'stakes.received.empty', defaultMessage: 'Nobody has paid you a stake.', description: 'When nobody has paid one a stake' },
+    title: {
+      id: 'stakes.received.title',
+      defaultMessage: 'Received',
+      description: 'Heading of the stakes others paid to reach one',
+    },
+    list: {
+      id: 'stakes.received.list',
+      defaultMessage: 'Received stakes',
+      description: 'Accessible name of the list of stakes others paid',
+    },
+    empty: {
+      id: 'stakes.received.empty',
+      defaultMessage: 'Nobody has paid you a stake.',
+      description: 'When nobody has paid one a stake',
+    },
   }),
 };
 
@@ -115,19 +158,49 @@ function StakeSection({ role, list }: { role: 'sent' | 'received'; list: StakeIn
 
 const STATUS = defineMessages({
   active: { id: 'stakes.status.held', defaultMessage: 'Held', description: 'Status of a stake held in escrow' },
-  released: { id: 'stakes.status.released', defaultMessage: 'Returned (accepted)', description: 'Status of a stake returned because the recipient accepted' },
-  forfeited: { id: 'stakes.status.forfeited', defaultMessage: 'Kept (marked spam)', description: 'Status of a stake the recipient kept by marking the request as spam' },
-  refunded: { id: 'stakes.status.refunded', defaultMessage: 'Returned (refunded)', description: 'Status of a stake its sender took back after the deadline' },
-  acceptedSent: { id: 'stakes.status.acceptedSent', defaultMessage: 'Accepted: take it back', description: 'Status of a stake one paid whose recipient accepted: one can withdraw it' },
-  acceptedReceived: { id: 'stakes.status.acceptedReceived', defaultMessage: 'Accepted: waiting for the sender to take it back', description: 'Status of a stake one received and accepted: its sender has not withdrawn it yet' },
-  refundable: { id: 'stakes.status.refundable', defaultMessage: 'Ignored: refundable now', description: 'Status of a stake one paid whose recipient ignored it past the deadline' },
-  heldUntil: { id: 'stakes.status.heldUntil', defaultMessage: 'Held until {time}', description: 'Status of a stake held until its deadline; {time} is a date and time' },
+  released: {
+    id: 'stakes.status.released',
+    defaultMessage: 'Returned (accepted)',
+    description: 'Status of a stake returned because the recipient accepted',
+  },
+  forfeited: {
+    id: 'stakes.status.forfeited',
+    defaultMessage: 'Kept (marked spam)',
+    description: 'Status of a stake the recipient kept by marking the request as spam',
+  },
+  refunded: {
+    id: 'stakes.status.refunded',
+    defaultMessage: 'Returned (refunded)',
+    description: 'Status of a stake its sender took back after the deadline',
+  },
+  acceptedSent: {
+    id: 'stakes.status.acceptedSent',
+    defaultMessage: 'Accepted: take it back',
+    description: 'Status of a stake one paid whose recipient accepted: one can withdraw it',
+  },
+  acceptedReceived: {
+    id: 'stakes.status.acceptedReceived',
+    defaultMessage: 'Accepted: waiting for the sender to take it back',
+    description: 'Status of a stake one received and accepted: its sender has not withdrawn it yet',
+  },
+  refundable: {
+    id: 'stakes.status.refundable',
+    defaultMessage: 'Ignored: refundable now',
+    description: 'Status of a stake one paid whose recipient ignored it past the deadline',
+  },
+  heldUntil: {
+    id: 'stakes.status.heldUntil',
+    defaultMessage: 'Held until {time}',
+    description: 'Status of a stake held until its deadline; {time} is a date and time',
+  },
 });
 
 function statusText(intl: IntlShape, s: StakeInfo): string {
   if (s.status !== 'active') return intl.formatMessage(STATUS[s.status]);
   if (s.released) return intl.formatMessage(s.role === 'sent' ? STATUS.acceptedSent : STATUS.acceptedReceived);
-  return s.refundable ? intl.formatMessage(STATUS.refundable) : intl.formatMessage(STATUS.heldUntil, { time: fullTime(new Date(s.deadline * 1000).toISOString(), intl) });
+  return s.refundable
+    ? intl.formatMessage(STATUS.refundable)
+    : intl.formatMessage(STATUS.heldUntil, { time: fullTime(new Date(s.deadline * 1000).toISOString(), intl) });
 }
 
 function StakeCard({ s }: { s: StakeInfo }) {
@@ -141,7 +214,12 @@ function StakeCard({ s }: { s: StakeInfo }) {
     <article
       className="card request-card stake-card"
       aria-label={intl.formatMessage(
-        { id: 'stakes.card.label', defaultMessage: '{role, select, sent {Stake to {name}} other {Stake from {name}}}', description: 'Accessible name of a stake card; {role} is “sent” (one paid it) or “received”, {name} the other person' },
+        {
+          id: 'stakes.card.label',
+          defaultMessage: '{role, select, sent {Stake to {name}} other {Stake from {name}}}',
+          description:
+            'Accessible name of a stake card; {role} is “sent” (one paid it) or “received”, {name} the other person',
+        },
         { role: s.role, name: who },
       )}
     >
@@ -152,7 +230,11 @@ function StakeCard({ s }: { s: StakeInfo }) {
               id="stakes.card.title"
               defaultMessage="{role, select, sent {{amount} to {person}} other {{amount} from {person}}}"
               description="Title of a stake card; {role} is “sent” (one paid it) or “received”, {amount} the stake with its currency, {person} the other person"
-              values={{ role: s.role, amount: <Amount wei={s.amountWei} currency={s.currency} />, person: <Person address={s.peer} /> }}
+              values={{
+                role: s.role,
+                amount: <Amount wei={s.amountWei} currency={s.currency} />,
+                person: <Person address={s.peer} />,
+              }}
             />
           </span>
         </div>
@@ -168,13 +250,31 @@ function StakeCard({ s }: { s: StakeInfo }) {
             aria-busy={act.busy}
             onClick={async () => {
               if ((await act.run(s.id)).ok)
-                showToast('success', intl.formatMessage({ id: 'stakes.refund.done', defaultMessage: '{amount} is back in your wallet.', description: 'Toast after a refund; {amount} is the stake with its currency' }, { amount }));
+                showToast(
+                  'success',
+                  intl.formatMessage(
+                    {
+                      id: 'stakes.refund.done',
+                      defaultMessage: '{amount} is back in your wallet.',
+                      description: 'Toast after a refund; {amount} is the stake with its currency',
+                    },
+                    { amount },
+                  ),
+                );
             }}
           >
             {act.busy ? (
-              <FormattedMessage id="stakes.refund.busy" defaultMessage="Refunding…" description="The Refund button while the refund transaction runs" />
+              <FormattedMessage
+                id="stakes.refund.busy"
+                defaultMessage="Refunding…"
+                description="The Refund button while the refund transaction runs"
+              />
             ) : (
-              <FormattedMessage id="stakes.refund.button" defaultMessage="Refund" description="Button on a stake one paid that takes it back" />
+              <FormattedMessage
+                id="stakes.refund.button"
+                defaultMessage="Refund"
+                description="Button on a stake one paid that takes it back"
+              />
             )}
           </button>
         </div>

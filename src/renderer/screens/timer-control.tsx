@@ -7,9 +7,21 @@ import { useAction } from '../use-action.js';
 import { timerDuration } from './timer-duration.js';
 
 const texts = defineMessages({
-  label: { id: 'timer.control.label', defaultMessage: 'Disappearing messages', description: 'Accessible name and tooltip of the timer menu in the conversation header' },
-  off: { id: 'timer.control.off', defaultMessage: 'Off', description: 'Choice of the disappearing-messages menu: messages do not disappear' },
-  failed: { id: 'timer.control.failed', defaultMessage: 'Could not change the disappearing-messages timer.', description: 'Error toast when setting the timer failed' },
+  label: {
+    id: 'timer.control.label',
+    defaultMessage: 'Disappearing messages',
+    description: 'Accessible name and tooltip of the timer menu in the conversation header',
+  },
+  off: {
+    id: 'timer.control.off',
+    defaultMessage: 'Off',
+    description: 'Choice of the disappearing-messages menu: messages do not disappear',
+  },
+  failed: {
+    id: 'timer.control.failed',
+    defaultMessage: 'Could not change the disappearing-messages timer.',
+    description: 'Error toast when setting the timer failed',
+  },
 });
 
 /**
@@ -32,7 +44,8 @@ export function TimerControl({ c }: { c: ConversationSummary }) {
         value={c.timerSeconds}
         disabled={action.busy}
         onChange={async (e) => {
-          if (!(await action.run(c.id, Number(e.target.value))).ok) showToast('error', intl.formatMessage(texts.failed));
+          if (!(await action.run(c.id, Number(e.target.value))).ok)
+            showToast('error', intl.formatMessage(texts.failed));
         }}
       >
         {TIMER_CHOICES.map((t) => (

@@ -15,12 +15,34 @@ export function Unlock() {
   return (
     <WelcomeCard icon="lock" narrow>
       <h1>
-        <FormattedMessage id="unlock.title" defaultMessage="Unlock" description="Heading of the screen that asks for the passphrase at start." />
+        <FormattedMessage
+          id="unlock.title"
+          defaultMessage="Unlock"
+          description="Heading of the screen that asks for the passphrase at start."
+        />
       </h1>
       <p className="lead">
-        {address
-          ? <FormattedMessage id="unlock.lead" defaultMessage="Enter the passphrase for <code>{address}</code>." description="Asks for the passphrase of the wallet with this address; keep the code tags." values={{ address, code: (chunks) => <code className="inline-code" dir="ltr">{chunks}</code> }} />
-          : intl.formatMessage({ id: 'unlock.leadNoAddress', defaultMessage: 'Enter your passphrase.', description: 'Asks for the passphrase when the address is not known.' })}
+        {address ? (
+          <FormattedMessage
+            id="unlock.lead"
+            defaultMessage="Enter the passphrase for <code>{address}</code>."
+            description="Asks for the passphrase of the wallet with this address; keep the code tags."
+            values={{
+              address,
+              code: (chunks) => (
+                <code className="inline-code" dir="ltr">
+                  {chunks}
+                </code>
+              ),
+            }}
+          />
+        ) : (
+          intl.formatMessage({
+            id: 'unlock.leadNoAddress',
+            defaultMessage: 'Enter your passphrase.',
+            description: 'Asks for the passphrase when the address is not known.',
+          })
+        )}
       </p>
       <form
         className="stack"
@@ -31,13 +53,33 @@ export function Unlock() {
       >
         <label className="field">
           <span className="field-label">
-            <FormattedMessage id="unlock.passphrase" defaultMessage="Passphrase" description="Label of the passphrase field." />
+            <FormattedMessage
+              id="unlock.passphrase"
+              defaultMessage="Passphrase"
+              description="Label of the passphrase field."
+            />
           </span>
-          <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoFocus autoComplete="current-password" />
+          <input
+            type="password"
+            value={passphrase}
+            onChange={(e) => setPassphrase(e.target.value)}
+            autoFocus
+            autoComplete="current-password"
+          />
         </label>
         <FormError error={action.error} />
         <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy}>
-          {action.busy ? intl.formatMessage({ id: 'unlock.unlocking', defaultMessage: 'Unlocking…', description: 'Unlock button while unlocking.' }) : intl.formatMessage({ id: 'unlock.submit', defaultMessage: 'Unlock', description: 'Button that unlocks the wallet.' })}
+          {action.busy
+            ? intl.formatMessage({
+                id: 'unlock.unlocking',
+                defaultMessage: 'Unlocking…',
+                description: 'Unlock button while unlocking.',
+              })
+            : intl.formatMessage({
+                id: 'unlock.submit',
+                defaultMessage: 'Unlock',
+                description: 'Button that unlocks the wallet.',
+              })}
         </button>
       </form>
     </WelcomeCard>

@@ -9,13 +9,20 @@ const texts = defineMessages({
   tooLarge: {
     id: 'draftFiles.refused.tooLarge',
     defaultMessage: '“{name}” is {size}; a file can be at most 25 MiB.',
-    description: 'Error toast for a picked, dropped or pasted file over the size limit; {name} is the file name, {size} its size (e.g. 31.2 MB)',
+    description:
+      'Error toast for a picked, dropped or pasted file over the size limit; {name} is the file name, {size} its size (e.g. 31.2 MB)',
   },
-  empty: { id: 'draftFiles.refused.empty', defaultMessage: '“{name}” is empty.', description: 'Error toast for a picked file with no content; {name} is the file name' },
+  empty: {
+    id: 'draftFiles.refused.empty',
+    defaultMessage: '“{name}” is empty.',
+    description: 'Error toast for a picked file with no content; {name} is the file name',
+  },
   tooMany: {
     id: 'draftFiles.refused.tooMany',
-    defaultMessage: 'A message carries at most {max, number} files; {count, plural, one {# was left out} other {# were left out}}.',
-    description: 'Error toast when more files were added than one message carries; {max} is the limit, {count} how many files were not added',
+    defaultMessage:
+      'A message carries at most {max, number} files; {count, plural, one {# was left out} other {# were left out}}.',
+    description:
+      'Error toast when more files were added than one message carries; {max} is the limit, {count} how many files were not added',
   },
 });
 

@@ -8,7 +8,11 @@ import { useStore } from '../store/store.js';
  * returned id is the row to mark for as long as this list is open. The focus is then spent,
  * so reopening the conversation later opens it at its newest message again.
  */
-export function useFocusedMessage(conversationId: ConversationId, keys: readonly string[], jumpTo: (index: number) => void): string | null {
+export function useFocusedMessage(
+  conversationId: ConversationId,
+  keys: readonly string[],
+  jumpTo: (index: number) => void,
+): string | null {
   const focused = useStore((s) => (s.focusedMessage?.conversationId === conversationId ? s.focusedMessage : null));
   const focusSpent = useStore((s) => s.focusSpent);
   const [marked, setMarked] = useState<string | null>(null);

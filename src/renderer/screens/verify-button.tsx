@@ -22,9 +22,25 @@ export function VerifyButton({ address, name }: { address: string; name: string 
   return (
     <>
       <button type="button" className="btn btn-secondary btn-sm" onClick={() => openVerify(a)}>
-        <Icon name="shield" size={15} /> <FormattedMessage id="verify.button" defaultMessage="Verify" description="Button in a direct conversation’s header that opens the safety number dialog" />
+        <Icon name="shield" size={15} />{' '}
+        <FormattedMessage
+          id="verify.button"
+          defaultMessage="Verify"
+          description="Button in a direct conversation’s header that opens the safety number dialog"
+        />
       </button>
-      <Dialog title={intl.formatMessage({ id: 'verify.title', defaultMessage: 'Verify {name}', description: 'Title of the safety number dialog; {name} is the contact’s handle or short address' }, { name })} open={open} onClose={closeVerify}>
+      <Dialog
+        title={intl.formatMessage(
+          {
+            id: 'verify.title',
+            defaultMessage: 'Verify {name}',
+            description: 'Title of the safety number dialog; {name} is the contact’s handle or short address',
+          },
+          { name },
+        )}
+        open={open}
+        onClose={closeVerify}
+      >
         {open && <VerifyBody address={a} name={name} onClose={closeVerify} />}
       </Dialog>
     </>
@@ -48,7 +64,11 @@ function VerifyBody({ address, name, onClose }: { address: string; name: string;
       <FormError error={load.error} />
     ) : (
       <p className="subtle" aria-busy="true">
-        <FormattedMessage id="verify.computing" defaultMessage="Computing the safety number…" description="In the safety number dialog while the number is computed" />
+        <FormattedMessage
+          id="verify.computing"
+          defaultMessage="Computing the safety number…"
+          description="In the safety number dialog while the number is computed"
+        />
       </p>
     );
   const groups = info.digits.match(/\d{5}/g) ?? [];
@@ -67,13 +87,39 @@ function VerifyBody({ address, name, onClose }: { address: string; name: string;
         <p className="note warn-note small" role="alert">
           <Icon name="alert" size={16} />
           <span>
-            <FormattedMessage id="verify.changed" defaultMessage="{name}’s devices changed after you verified them. Compare the number again." description="Warning in the safety number dialog; {name} is the contact" values={{ name: who }} />
+            <FormattedMessage
+              id="verify.changed"
+              defaultMessage="{name}’s devices changed after you verified them. Compare the number again."
+              description="Warning in the safety number dialog; {name} is the contact"
+              values={{ name: who }}
+            />
           </span>
         </p>
       )}
       <div className="safety-panel">
-        <QrCode rows={info.qr} label={intl.formatMessage({ id: 'verify.qr', defaultMessage: 'QR code of your safety number with {name}', description: 'Accessible name of the QR code; {name} is the contact' }, { name })} />
-        <p className="safety-digits" dir="ltr" aria-label={intl.formatMessage({ id: 'verify.digits', defaultMessage: 'Safety number: {digits}', description: 'Accessible name of the safety number’s digits; {digits} are groups of five digits' }, { digits: groups.join(' ') })}>
+        <QrCode
+          rows={info.qr}
+          label={intl.formatMessage(
+            {
+              id: 'verify.qr',
+              defaultMessage: 'QR code of your safety number with {name}',
+              description: 'Accessible name of the QR code; {name} is the contact',
+            },
+            { name },
+          )}
+        />
+        <p
+          className="safety-digits"
+          dir="ltr"
+          aria-label={intl.formatMessage(
+            {
+              id: 'verify.digits',
+              defaultMessage: 'Safety number: {digits}',
+              description: 'Accessible name of the safety number’s digits; {digits} are groups of five digits',
+            },
+            { digits: groups.join(' ') },
+          )}
+        >
           {groups.map((g, i) => (
             <span key={i}>{g}</span>
           ))}
@@ -89,27 +135,55 @@ function VerifyBody({ address, name, onClose }: { address: string; name: string;
       </p>
       {info.verified && info.verifiedAt && (
         <p className="row small safety-verified-note">
-          <Icon name="shieldCheck" size={16} /> <FormattedMessage id="verify.verifiedAt" defaultMessage="Verified {time}" description="In the safety number dialog once verified; {time} is when (a date and time)" values={{ time: fullTime(info.verifiedAt, intl) }} />
+          <Icon name="shieldCheck" size={16} />{' '}
+          <FormattedMessage
+            id="verify.verifiedAt"
+            defaultMessage="Verified {time}"
+            description="In the safety number dialog once verified; {time} is when (a date and time)"
+            values={{ time: fullTime(info.verifiedAt, intl) }}
+          />
         </p>
       )}
       <FormError error={mark.error} />
       <div className="row end">
         <button type="button" className="btn btn-ghost" onClick={onClose}>
-          <FormattedMessage id="verify.close" defaultMessage="Close" description="Button that closes the safety number dialog" />
+          <FormattedMessage
+            id="verify.close"
+            defaultMessage="Close"
+            description="Button that closes the safety number dialog"
+          />
         </button>
         {info.verified ? (
-          <button type="button" className="btn btn-secondary" disabled={mark.busy} onClick={async () => {
-            const r = await mark.run(address, false);
-            if (r.ok) setInfo(r.value);
-          }}>
-            <FormattedMessage id="verify.unmark" defaultMessage="Remove verification" description="Button in the safety number dialog: take the verified mark away" />
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={mark.busy}
+            onClick={async () => {
+              const r = await mark.run(address, false);
+              if (r.ok) setInfo(r.value);
+            }}
+          >
+            <FormattedMessage
+              id="verify.unmark"
+              defaultMessage="Remove verification"
+              description="Button in the safety number dialog: take the verified mark away"
+            />
           </button>
         ) : (
-          <button type="button" className="btn btn-primary" disabled={mark.busy} onClick={async () => {
-            const r = await mark.run(address, true);
-            if (r.ok) setInfo(r.value);
-          }}>
-            <FormattedMessage id="verify.mark" defaultMessage="Mark as verified" description="Button in the safety number dialog: the numbers matched" />
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={mark.busy}
+            onClick={async () => {
+              const r = await mark.run(address, true);
+              if (r.ok) setInfo(r.value);
+            }}
+          >
+            <FormattedMessage
+              id="verify.mark"
+              defaultMessage="Mark as verified"
+              description="Button in the safety number dialog: the numbers matched"
+            />
           </button>
         )}
       </div>

@@ -21,7 +21,7 @@ export interface BackupSlice {
 
 async function download(name: string): Promise<void> {
   const parts: Uint8Array[] = [];
-  for (let offset: number | null = 0; offset !== null; ) {
+  for (let offset: number | null = 0; offset !== null;) {
     const piece: { data: string; next: number | null } = await call('backup.download', { name, offset });
     parts.push(fromBase64(piece.data));
     offset = piece.next;
@@ -50,7 +50,14 @@ export const createBackupSlice: StateCreator<Store, [], [], BackupSlice> = (set)
         const bytes = new Uint8Array(await file.slice(offset, offset + BACKUP_PIECE_BYTES).arrayBuffer());
         name = (await call('backup.upload', { ...(name ? { name } : {}), offset, data: toBase64(bytes) })).name;
       }
-      if (!name) throw new DescribedError(defineMessage({ id: 'backup.restore.fileEmpty', defaultMessage: 'That file is empty.', description: 'Error in the restore form when the chosen backup file has no content' }));
+      if (!name)
+        throw new DescribedError(
+          defineMessage({
+            id: 'backup.restore.fileEmpty',
+            defaultMessage: 'That file is empty.',
+            description: 'Error in the restore form when the chosen backup file has no content',
+          }),
+        );
       return await call('backup.restore', { name, passphrase });
     } finally {
       set({ backupProgress: null });

@@ -37,7 +37,10 @@ function byRecent(a: ConversationSummary, b: ConversationSummary): number {
 
 /** Unread messages across conversations, leaving out people whose request is still pending (they count in Requests). */
 export function unreadTotal(s: Pick<Store, 'conversations' | 'requests'>): number {
-  return s.conversations.reduce((n, c) => (s.requests.some((r) => `direct:${r.address.toLowerCase()}` === c.id) ? n : n + c.unread), 0);
+  return s.conversations.reduce(
+    (n, c) => (s.requests.some((r) => `direct:${r.address.toLowerCase()}` === c.id) ? n : n + c.unread),
+    0,
+  );
 }
 
 function readCleared(list: ConversationSummary[], id: ConversationId): ConversationSummary[] {
@@ -88,13 +91,27 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
     return c;
   },
   loadSession: async () => {
-    const [list, requests, invitations] = await Promise.all([call('conversations.list', {}), call('requests.list', {}), call('invitations.list', {}).catch(() => null)]);
+    const [list, requests, invitations] = await Promise.all([
+      call('conversations.list', {}),
+      call('requests.list', {}),
+      call('invitations.list', {}).catch(() => null),
+    ]);
     get().conversationsListed(list);
-    prefetchOnceIdle(() => get().prefetchNewestPages(get().conversations.slice(0, PREFETCHED_CONVERSATIONS).map((c) => c.id)));
+    prefetchOnceIdle(() =>
+      get().prefetchNewestPages(
+        get()
+          .conversations.slice(0, PREFETCHED_CONVERSATIONS)
+          .map((c) => c.id),
+      ),
+    );
     get().requestsListed(requests);
     // the relay may be unreachable at start; the next sync pass fetches them
     if (invitations) get().invitationsListed(invitations);
-    void get().loadPreferences().catch(() => undefined);
-    void call('sync.now', {}).then((s) => get().syncStatusChanged(s)).catch(() => undefined);
+    void get()
+      .loadPreferences()
+      .catch(() => undefined);
+    void call('sync.now', {})
+      .then((s) => get().syncStatusChanged(s))
+      .catch(() => undefined);
   },
 });

@@ -21,7 +21,8 @@ export const createDirectorySlice: StateCreator<Store, [], [], DirectorySlice> =
       // Answers can overtake each other while the user types: keep only the newest.
       if (ticket === latest) set({ directory: { query, hits, loading: false, error: null } });
     } catch (e) {
-      if (ticket === latest) set((s) => ({ directory: { ...s.directory, loading: false, error: (e as Error).message } }));
+      if (ticket === latest)
+        set((s) => ({ directory: { ...s.directory, loading: false, error: (e as Error).message } }));
     }
   },
 });

@@ -1,5 +1,11 @@
 import type { StateCreator } from 'zustand';
-import { MAX_FILE_BYTES, MAX_FILES, PREVIEW_MAX_CHARS, PREVIEWS_MAX_CHARS_PER_MESSAGE, type FileProgress } from '../../shared/attachments.js';
+import {
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  PREVIEW_MAX_CHARS,
+  PREVIEWS_MAX_CHARS_PER_MESSAGE,
+  type FileProgress,
+} from '../../shared/attachments.js';
 import type { ConversationId } from '../../shared/domain.js';
 import { call } from '../bridge.js';
 import { downloadBlob, readReceivedFile, stageFile } from '../file-transfer.js';
@@ -58,9 +64,12 @@ let draftSeq = 0;
 export const createFilesSlice: StateCreator<Store, [], [], FilesSlice> = (set, get) => {
   const patchSend = (sendId: string, patch: Partial<OutgoingSend>) =>
     set((s) => ({ outgoingSends: s.outgoingSends.map((o) => (o.sendId === sendId ? { ...o, ...patch } : o)) }));
-  const progress = (key: string, done: number, total: number) => set((s) => ({ fileProgress: { ...s.fileProgress, [key]: { done, total } } }));
+  const progress = (key: string, done: number, total: number) =>
+    set((s) => ({ fileProgress: { ...s.fileProgress, [key]: { done, total } } }));
   const clearProgress = (prefix: string) =>
-    set((s) => ({ fileProgress: Object.fromEntries(Object.entries(s.fileProgress).filter(([k]) => !k.startsWith(prefix))) }));
+    set((s) => ({
+      fileProgress: Object.fromEntries(Object.entries(s.fileProgress).filter(([k]) => !k.startsWith(prefix))),
+    }));
 
   /** Hands over what main does not have yet, then asks it to upload and send. */
   const run = async (sendId: string) => {
@@ -72,7 +81,9 @@ export const createFilesSlice: StateCreator<Store, [], [], FilesSlice> = (set, g
       for (let i = 0; i < files.length; i++) {
         if (files[i].uploadId) continue;
         // the hand-over is the first half of the bar, the relay's upload the second
-        const uploadId = await stageFile(files[i].file, (done) => progress(`up/${sendId}/${i}`, done / 2, files[i].file.size));
+        const uploadId = await stageFile(files[i].file, (done) =>
+          progress(`up/${sendId}/${i}`, done / 2, files[i].file.size),
+        );
         files[i] = { ...files[i], uploadId };
         patchSend(sendId, { files: [...files] });
       }
@@ -109,26 +120,51 @@ export const createFilesSlice: StateCreator<Store, [], [], FilesSlice> = (set, g
       }
       if (take.length === 0) return refusals;
       const added: DraftFile[] = take.map((file) => ({ key: `f${++draftSeq}`, file, preview: null }));
-      set((s) => ({ draftFiles: { ...s.draftFiles, [conversationId]: [...(s.draftFiles[conversationId] ?? []), ...added] } }));
+      set((s) => ({
+        draftFiles: { ...s.draftFiles, [conversationId]: [...(s.draftFiles[conversationId] ?? []), ...added] },
+      }));
       // previews share the message's budget: each image gets an equal part of it
       const budget = Math.min(PREVIEW_MAX_CHARS, Math.floor(PREVIEWS_MAX_CHARS_PER_MESSAGE / MAX_FILES));
       void (async () => {
         for (const d of added) {
           const preview = await makePreview(d.file, budget);
-          if (preview) set((s) => ({ draftFiles: { ...s.draftFiles, [conversationId]: (s.draftFiles[conversationId] ?? []).map((x) => (x.key === d.key ? { ...x, preview } : x)) } }));
+          if (preview)
+            set((s) => ({
+              draftFiles: {
+                ...s.draftFiles,
+                [conversationId]: (s.draftFiles[conversationId] ?? []).map((x) =>
+                  x.key === d.key ? { ...x, preview } : x,
+                ),
+              },
+            }));
         }
       })();
       return refusals;
     },
     removeDraftFile: (conversationId, key) =>
-      set((s) => ({ draftFiles: { ...s.draftFiles, [conversationId]: (s.draftFiles[conversationId] ?? []).filter((f) => f.key !== key) } })),
+      set((s) => ({
+        draftFiles: {
+          ...s.draftFiles,
+          [conversationId]: (s.draftFiles[conversationId] ?? []).filter((f) => f.key !== key),
+        },
+      })),
     sendDraftFiles: (conversationId, text) => {
       const files = get().draftFiles[conversationId] ?? [];
       if (files.length === 0) return;
       const sendId = crypto.randomUUID();
       set((s) => ({
         draftFiles: { ...s.draftFiles, [conversationId]: [] },
-        outgoingSends: [...s.outgoingSends, { sendId, conversationId, text, files: files.map((f) => ({ ...f, uploadId: null })), state: 'sending', error: null }],
+        outgoingSends: [
+          ...s.outgoingSends,
+          {
+            sendId,
+            conversationId,
+            text,
+            files: files.map((f) => ({ ...f, uploadId: null })),
+            state: 'sending',
+            error: null,
+          },
+        ],
       }));
       void run(sendId);
     },
@@ -146,7 +182,8 @@ export const createFilesSlice: StateCreator<Store, [], [], FilesSlice> = (set, g
         return;
       }
       // the relay's upload is the second half of the bar
-      if (get().outgoingSends.some((o) => o.sendId === p.id && o.state === 'sending')) progress(`up/${p.id}/${p.index}`, p.total / 2 + p.done / 2, p.total);
+      if (get().outgoingSends.some((o) => o.sendId === p.id && o.state === 'sending'))
+        progress(`up/${p.id}/${p.index}`, p.total / 2 + p.done / 2, p.total);
     },
     saveFile: async (messageId, index, name, mime) => {
       const r = await call('attachments.save', { messageId, index });

@@ -36,7 +36,14 @@ export const createGroupsSlice: StateCreator<Store, [], [], GroupsSlice> = (set,
     // The lists show the same group: what the relay just said about it replaces their copy, so
     // the list's member count never lags behind the open group's.
     const fresh = (list: GroupInfo[]) => list.map((x) => (x.id === groupId ? { ...x, ...detail } : x));
-    set((s) => ({ groups: { ...s.groups, mine: fresh(s.groups.mine), discover: fresh(s.groups.discover), ...(s.groups.selectedId === groupId ? { detail, tokens } : {}) } }));
+    set((s) => ({
+      groups: {
+        ...s.groups,
+        mine: fresh(s.groups.mine),
+        discover: fresh(s.groups.discover),
+        ...(s.groups.selectedId === groupId ? { detail, tokens } : {}),
+      },
+    }));
     return detail;
   };
   return {
@@ -46,7 +53,13 @@ export const createGroupsSlice: StateCreator<Store, [], [], GroupsSlice> = (set,
       patch({ mine, discover, loaded: true });
     },
     selectGroup: async (id) => {
-      patch({ selectedId: id, detail: id ? (get().groups.mine.find((g) => g.id === id) ?? get().groups.discover.find((g) => g.id === id) ?? null) : null, tokens: [] });
+      patch({
+        selectedId: id,
+        detail: id
+          ? (get().groups.mine.find((g) => g.id === id) ?? get().groups.discover.find((g) => g.id === id) ?? null)
+          : null,
+        tokens: [],
+      });
       if (id) await refreshDetail(id);
     },
     createGroup: async (input) => {
@@ -94,7 +107,8 @@ export const createGroupsSlice: StateCreator<Store, [], [], GroupsSlice> = (set,
     },
     openGroupChat: async (groupId) => {
       const id = `group:${groupId}` as const;
-      if (!get().conversations.some((c) => c.id === id)) get().conversationsListed(await call('conversations.list', {}));
+      if (!get().conversations.some((c) => c.id === id))
+        get().conversationsListed(await call('conversations.list', {}));
       await get().selectConversation(id);
     },
   };

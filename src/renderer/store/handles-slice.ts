@@ -20,7 +20,8 @@ export const createHandlesSlice: StateCreator<Store, [], [], HandlesSlice> = (se
     const missing = [...new Set(addresses.map((a) => a.toLowerCase()))].filter((a) => !get().handles[a]);
     if (missing.length === 0) return;
     const known = await call('contacts.handles', { addresses: missing.slice(0, 500) }).catch(() => []);
-    if (known.length > 0) set((s) => ({ handles: { ...s.handles, ...Object.fromEntries(known.map((k) => [k.address, k])) } }));
+    if (known.length > 0)
+      set((s) => ({ handles: { ...s.handles, ...Object.fromEntries(known.map((k) => [k.address, k])) } }));
   },
   handleLearned: (known) => set((s) => ({ handles: { ...s.handles, [known.address]: known } })),
 });

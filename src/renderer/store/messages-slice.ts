@@ -68,7 +68,10 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
   messagesListed: (id, list) =>
     set((s) => ({
       messagesByConversation: { ...s.messagesByConversation, [id]: list },
-      historyByConversation: { ...s.historyByConversation, [id]: { oldestListedId: list[0]?.id ?? null, hasOlder: list.length >= MESSAGE_PAGE, loadingOlder: false } },
+      historyByConversation: {
+        ...s.historyByConversation,
+        [id]: { oldestListedId: list[0]?.id ?? null, hasOlder: list.length >= MESSAGE_PAGE, loadingOlder: false },
+      },
     })),
   olderMessagesListed: (id, before, page) =>
     set((s) => {
@@ -78,7 +81,10 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
       if (!list || h?.oldestListedId !== before) return {};
       return {
         messagesByConversation: { ...s.messagesByConversation, [id]: prependOlder(list, page) },
-        historyByConversation: { ...s.historyByConversation, [id]: { oldestListedId: page[0]?.id ?? before, hasOlder: page.length >= MESSAGE_PAGE, loadingOlder: false } },
+        historyByConversation: {
+          ...s.historyByConversation,
+          [id]: { oldestListedId: page[0]?.id ?? before, hasOlder: page.length >= MESSAGE_PAGE, loadingOlder: false },
+        },
       };
     }),
   messageReceived: (m) =>
@@ -93,7 +99,9 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
       const list = s.messagesByConversation[conversationId];
       if (!list) return {};
       const gone = new Set(ids);
-      return { messagesByConversation: { ...s.messagesByConversation, [conversationId]: list.filter((m) => !gone.has(m.id)) } };
+      return {
+        messagesByConversation: { ...s.messagesByConversation, [conversationId]: list.filter((m) => !gone.has(m.id)) },
+      };
     }),
   loadMessages: async (id) => {
     const list = await call('messages.list', { conversationId: id, limit: MESSAGE_PAGE });

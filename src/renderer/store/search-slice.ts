@@ -39,7 +39,13 @@ export interface SearchSlice {
   focusSpent: (jump: number) => void;
 }
 
-const idle = (conversationId: ConversationId | null): MessageSearchState => ({ query: '', conversationId, hits: [], loading: false, error: null });
+const idle = (conversationId: ConversationId | null): MessageSearchState => ({
+  query: '',
+  conversationId,
+  hits: [],
+  loading: false,
+  error: null,
+});
 const latest = { chat: 0, conversation: 0 };
 let jumps = 0;
 
@@ -57,9 +63,14 @@ export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set,
     }
     set((s) => ({ [key]: { ...s[key], query, conversationId: conversationId ?? null, loading: true, error: null } }));
     try {
-      const hits = await call('messages.search', { query, limit: SEARCH_HITS, ...(conversationId ? { conversationId } : {}) });
+      const hits = await call('messages.search', {
+        query,
+        limit: SEARCH_HITS,
+        ...(conversationId ? { conversationId } : {}),
+      });
       // Answers can overtake each other while the person types: keep only the newest.
-      if (current()) set({ [key]: { query, conversationId: conversationId ?? null, hits, loading: false, error: null } });
+      if (current())
+        set({ [key]: { query, conversationId: conversationId ?? null, hits, loading: false, error: null } });
     } catch (e) {
       if (current()) set((s) => ({ [key]: { ...s[key], loading: false, error: (e as Error).message } }));
     }

@@ -4,7 +4,8 @@ import { call } from '../bridge.js';
 import type { Store } from './store.js';
 import { bareHandle } from '../../shared/identity-patterns.js';
 
-export type OnboardingStep = 'welcome' | 'create-phrase' | 'create-confirm' | 'import' | 'restore' | 'relay' | 'handle' | 'done';
+export type OnboardingStep =
+  'welcome' | 'create-phrase' | 'create-confirm' | 'import' | 'restore' | 'relay' | 'handle' | 'done';
 
 export interface SessionSlice {
   status: AppStatus | null;
@@ -40,15 +41,27 @@ export const createSessionSlice: StateCreator<Store, [], [], SessionSlice> = (se
   syncStatusChanged: (sync) => {
     const finished = get().sync?.state === 'syncing' && sync.state === 'idle';
     set({ sync });
-    if (finished) void get().refreshInvitations().catch(() => undefined);
+    if (finished)
+      void get()
+        .refreshInvitations()
+        .catch(() => undefined);
   },
   startApp: async () => {
     const status = await call('app.status', {});
-    set({ status, onboarding: status.ready ? null : { step: status.hasWallet && status.unlocked ? 'relay' : 'welcome', mnemonic: null, passphrase: '' } });
+    set({
+      status,
+      onboarding: status.ready
+        ? null
+        : { step: status.hasWallet && status.unlocked ? 'relay' : 'welcome', mnemonic: null, passphrase: '' },
+    });
     if (status.ready) await get().loadSession();
   },
-  goToOnboardingStep: (step) => set((s) => ({ onboarding: { step, mnemonic: s.onboarding?.mnemonic ?? null, passphrase: s.onboarding?.passphrase ?? '' } })),
-  setOnboardingPassphrase: (passphrase) => set((s) => (s.onboarding ? { onboarding: { ...s.onboarding, passphrase } } : {})),
+  goToOnboardingStep: (step) =>
+    set((s) => ({
+      onboarding: { step, mnemonic: s.onboarding?.mnemonic ?? null, passphrase: s.onboarding?.passphrase ?? '' },
+    })),
+  setOnboardingPassphrase: (passphrase) =>
+    set((s) => (s.onboarding ? { onboarding: { ...s.onboarding, passphrase } } : {})),
   createWallet: async (passphrase) => {
     const { mnemonic } = await call('wallet.create', { passphrase });
     set({ onboarding: { step: 'create-phrase', mnemonic, passphrase: '' } });
@@ -67,7 +80,11 @@ export const createSessionSlice: StateCreator<Store, [], [], SessionSlice> = (se
     if (status.ready) await get().loadSession();
   },
   connectRelay: async (mode, url, fingerprint) => {
-    const status = await call('relay.connect', { mode, ...(url ? { url } : {}), ...(fingerprint ? { fingerprint } : {}) });
+    const status = await call('relay.connect', {
+      mode,
+      ...(url ? { url } : {}),
+      ...(fingerprint ? { fingerprint } : {}),
+    });
     set({ status, onboarding: { step: status.handle ? 'done' : 'handle', mnemonic: null, passphrase: '' } });
     if (status.handle) get().finishOnboarding();
     await get().loadSession();

@@ -33,7 +33,12 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
       get().relayStatusChanged(relay);
     },
     deviceHistoryAnswered: (deviceKey, history) =>
-      set((s) => ({ settings: { ...s.settings, devices: s.settings.devices.map((d) => (d.publicKey === deviceKey ? { ...d, history } : d)) } })),
+      set((s) => ({
+        settings: {
+          ...s.settings,
+          devices: s.settings.devices.map((d) => (d.publicKey === deviceKey ? { ...d, history } : d)),
+        },
+      })),
     revokeDevice: async (publicKey) => {
       await call('devices.revoke', { publicKey });
       // the relay revoked the device's API keys with it: both lists change at once
@@ -56,10 +61,16 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
       get().relayStatusChanged(await call('relay.setLocal', { enabled }));
     },
     switchRelay: async (mode, url, fingerprint) => {
-      const status = await call('relay.connect', { mode, ...(url ? { url } : {}), ...(fingerprint ? { fingerprint } : {}) });
+      const status = await call('relay.connect', {
+        mode,
+        ...(url ? { url } : {}),
+        ...(fingerprint ? { fingerprint } : {}),
+      });
       get().statusChanged(status);
       // the switch is done; lists that fail to load now say so on their own
-      get().loadSettings().catch((e: Error) => get().showToast('error', e.message));
+      get()
+        .loadSettings()
+        .catch((e: Error) => get().showToast('error', e.message));
     },
     setLanSharing: async (enabled) => {
       get().relayStatusChanged(await call('relay.shareOnLan', { enabled }));

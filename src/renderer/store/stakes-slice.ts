@@ -49,7 +49,14 @@ export const createStakesSlice: StateCreator<Store, [], [], StakesSlice> = (set,
     },
     setStakeRpcUrl: async (url) => {
       const chainId = get().stakes.chain?.chainId;
-      if (!chainId) throw new DescribedError(defineMessage({ id: 'stakeChain.noStakes', defaultMessage: 'This relay takes no stakes.', description: 'Error when saving an RPC URL while the relay names no chain for stakes' }));
+      if (!chainId)
+        throw new DescribedError(
+          defineMessage({
+            id: 'stakeChain.noStakes',
+            defaultMessage: 'This relay takes no stakes.',
+            description: 'Error when saving an RPC URL while the relay names no chain for stakes',
+          }),
+        );
       patch({ chain: await call('stakes.setRpcUrl', { chainId, url }) });
     },
   };

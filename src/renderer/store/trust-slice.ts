@@ -26,7 +26,10 @@ export const createTrustSlice: StateCreator<Store, [], [], TrustSlice> = (set, g
     set((s) => ({ trustByAddress: { ...s.trustByAddress, [t.address]: t } }));
   },
   // main has already changed the mark: read it again rather than guess
-  deviceNoticeReceived: (n) => void get().loadTrust(n.address).catch(() => undefined),
+  deviceNoticeReceived: (n) =>
+    void get()
+      .loadTrust(n.address)
+      .catch(() => undefined),
   openVerify: (address) => set({ verifyingAddress: address.toLowerCase() }),
   closeVerify: () => set({ verifyingAddress: null }),
   safetyNumber: (address) => call('contacts.safetyNumber', { address }),

@@ -2,7 +2,10 @@ import { Type, type Static } from 'typebox';
 import { Address, DateTime, DecimalAmount, DeviceKey, Handle, Signature } from './common.js';
 
 export const ChallengeBody = Type.Object({ address: Address }, { additionalProperties: false });
-export const ChallengeResult = Type.Object({ message: Type.String({ description: 'EIP-4361 message to sign with personal_sign' }), expiresAt: DateTime });
+export const ChallengeResult = Type.Object({
+  message: Type.String({ description: 'EIP-4361 message to sign with personal_sign' }),
+  expiresAt: DateTime,
+});
 export type ChallengeResult = Static<typeof ChallengeResult>;
 
 export const DeviceRegistration = Type.Object(
@@ -40,16 +43,25 @@ export const ApiKeyMeta = Type.Object(
 );
 export type ApiKeyMeta = Static<typeof ApiKeyMeta>;
 
-export const MintKeyResult = Type.Object({ apiKey: Type.String({ description: 'sk_live_ secret, shown once' }), key: ApiKeyMeta });
+export const MintKeyResult = Type.Object({
+  apiKey: Type.String({ description: 'sk_live_ secret, shown once' }),
+  key: ApiKeyMeta,
+});
 export type MintKeyResult = Static<typeof MintKeyResult>;
-export const MintKeyBody = Type.Object({ label: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false });
+export const MintKeyBody = Type.Object(
+  { label: Type.Optional(Type.String({ maxLength: 64 })) },
+  { additionalProperties: false },
+);
 export const KeyList = Type.Object({ keys: Type.Array(ApiKeyMeta) });
 
 export const HandleBody = Type.Object({ handle: Handle }, { additionalProperties: false });
 
 export const UnknownSenders = Type.Union([Type.Literal('request'), Type.Literal('stake-gate'), Type.Literal('block')]);
 export type UnknownSenders = Static<typeof UnknownSenders>;
-export const Policy = Type.Object({ unknownSenders: UnknownSenders, stake: Type.Optional(DecimalAmount) }, { additionalProperties: false, title: 'Policy' });
+export const Policy = Type.Object(
+  { unknownSenders: UnknownSenders, stake: Type.Optional(DecimalAmount) },
+  { additionalProperties: false, title: 'Policy' },
+);
 export type Policy = Static<typeof Policy>;
 
 export const Contacts = Type.Object({ allowed: Type.Array(Address), blocked: Type.Array(Address) });

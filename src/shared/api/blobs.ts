@@ -3,7 +3,10 @@ import { DateTime } from './common.js';
 
 /** 128 random bits, base64url without padding (docs/protocol.md §14 Blobs). */
 export const BLOB_ID_PATTERN = '^[A-Za-z0-9_-]{22}$';
-export const BlobId = Type.String({ pattern: BLOB_ID_PATTERN, description: 'blob id: 128 random bits, base64url (22 characters)' });
+export const BlobId = Type.String({
+  pattern: BLOB_ID_PATTERN,
+  description: 'blob id: 128 random bits, base64url (22 characters)',
+});
 export type BlobId = Static<typeof BlobId>;
 
 export const BlobParams = Type.Object({ id: BlobId });

@@ -19,7 +19,10 @@ export const HandleRecord = Type.Object(
 );
 export type HandleRecord = Static<typeof HandleRecord>;
 
-export const DirectoryEntry = Type.Object({ handle: Type.String(), address: Address, verified: Type.Boolean() }, { title: 'DirectoryEntry' });
+export const DirectoryEntry = Type.Object(
+  { handle: Type.String(), address: Address, verified: Type.Boolean() },
+  { title: 'DirectoryEntry' },
+);
 export type DirectoryEntry = Static<typeof DirectoryEntry>;
 
 export const DirectoryQuery = Type.Object({

@@ -5,9 +5,20 @@ import { ADDRESS_PATTERN } from '../identity-patterns.js';
 
 const EnvelopeFields = {
   toAddress: Type.String({ pattern: ADDRESS_PATTERN, description: '0x-prefixed recipient address' }),
-  recipientDeviceKey: Type.Optional(Type.Union([DeviceKey, Type.Null()], { description: 'device public key the ciphertext was sealed for, from GET /api/v1/keys/{address}' })),
-  ciphertext: Type.String({ minLength: 1, description: 'standard base64 (padding optional, answered padded) of AES-256-GCM output (ciphertext and 16-byte tag), at most 64 KiB decoded' }),
-  ephemeralPublicKey: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: '32-byte X25519 public key, 64 hex characters' }),
+  recipientDeviceKey: Type.Optional(
+    Type.Union([DeviceKey, Type.Null()], {
+      description: 'device public key the ciphertext was sealed for, from GET /api/v1/keys/{address}',
+    }),
+  ),
+  ciphertext: Type.String({
+    minLength: 1,
+    description:
+      'standard base64 (padding optional, answered padded) of AES-256-GCM output (ciphertext and 16-byte tag), at most 64 KiB decoded',
+  }),
+  ephemeralPublicKey: Type.String({
+    pattern: '^[0-9a-fA-F]{64}$',
+    description: '32-byte X25519 public key, 64 hex characters',
+  }),
   nonce: Type.String({ description: 'standard base64 (padding optional, answered padded) of a 12-byte GCM IV' }),
 };
 
@@ -21,7 +32,10 @@ export const EnvelopeInput = Type.Object(
 );
 export type EnvelopeInput = Static<typeof EnvelopeInput>;
 
-export const GroupEnvelopeInput = Type.Object(EnvelopeFields, { title: 'GroupEnvelopeInput', additionalProperties: false });
+export const GroupEnvelopeInput = Type.Object(EnvelopeFields, {
+  title: 'GroupEnvelopeInput',
+  additionalProperties: false,
+});
 export type GroupEnvelopeInput = Static<typeof GroupEnvelopeInput>;
 
 export const Envelope = Type.Object(
@@ -39,7 +53,8 @@ export const Envelope = Type.Object(
     groupId: Type.Union([Uuid, Type.Null()]),
     via: Type.Union([Via, Type.Null()]),
     botName: Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
-      description: 'on a group-token send, the name its creator gave the token that posted (the relay\'s word for which bot it was); null on every other envelope',
+      description:
+        "on a group-token send, the name its creator gave the token that posted (the relay's word for which bot it was); null on every other envelope",
     }),
     stake: Type.Optional(EnvelopeStake),
   },
@@ -50,7 +65,9 @@ export type Envelope = Static<typeof Envelope>;
 export const SendResult = Type.Object(
   {
     routed: Routed,
-    stakeRequired: Type.Optional(Type.String({ description: 'refundable anti-spam stake the recipient asks for, decimal' })),
+    stakeRequired: Type.Optional(
+      Type.String({ description: 'refundable anti-spam stake the recipient asks for, decimal' }),
+    ),
     stakeCurrency: Type.Optional(StakeCurrency),
     stakeQuote: Type.Optional(StakeQuote),
     stakeStatus: Type.Optional(StakeRefusal),
@@ -82,7 +99,13 @@ export const MAX_PULL_WAIT_SECONDS = 25;
 
 export const PullQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-  wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PULL_WAIT_SECONDS, description: 'seconds to hold the request while nothing is queued (0 = answer at once)' })),
+  wait: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_PULL_WAIT_SECONDS,
+      description: 'seconds to hold the request while nothing is queued (0 = answer at once)',
+    }),
+  ),
 });
 export const PullResult = Type.Object({ envelopes: Type.Array(Envelope) });
 export type PullResult = Static<typeof PullResult>;

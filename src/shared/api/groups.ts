@@ -1,7 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { Address, DateTime, DeviceKey, Signature, Uuid, Via } from './common.js';
 
-export const Avatar = Type.Union([Type.String({ description: 'an http(s) URL or a data:image/... URI of at most 256 KiB' }), Type.Null()]);
+export const Avatar = Type.Union([
+  Type.String({ description: 'an http(s) URL or a data:image/... URI of at most 256 KiB' }),
+  Type.Null(),
+]);
 
 export const GroupSummary = Type.Object(
   {
@@ -24,15 +27,26 @@ export const GroupDetail = Type.Object(
     ...GroupSummary.properties,
     creatorAddress: Address,
     members: Type.Array(Address),
-    admins: Type.Array(Address, { description: 'members the creator made admins: they may add and remove members (not the creator nor other admins), edit the group and manage bot tokens' }),
-    invited: Type.Optional(Type.Array(Address, { description: 'wallets invited but not yet members; shown to the creator and admins' })),
+    admins: Type.Array(Address, {
+      description:
+        'members the creator made admins: they may add and remove members (not the creator nor other admins), edit the group and manage bot tokens',
+    }),
+    invited: Type.Optional(
+      Type.Array(Address, { description: 'wallets invited but not yet members; shown to the creator and admins' }),
+    ),
   },
   { title: 'GroupDetail' },
 );
 export type GroupDetail = Static<typeof GroupDetail>;
 
 export const BotTokenMeta = Type.Object(
-  { id: Uuid, name: Type.String(), prefix: Type.String(), createdAt: DateTime, revokedAt: Type.Union([DateTime, Type.Null()]) },
+  {
+    id: Uuid,
+    name: Type.String(),
+    prefix: Type.String(),
+    createdAt: DateTime,
+    revokedAt: Type.Union([DateTime, Type.Null()]),
+  },
   { title: 'BotToken' },
 );
 export type BotTokenMeta = Static<typeof BotTokenMeta>;
@@ -63,13 +77,23 @@ const GroupName = Type.String({ minLength: 1, maxLength: 80 });
 const GroupPassword = Type.String({ minLength: 1, maxLength: 128 });
 
 export const CreateGroupBody = Type.Object(
-  { name: GroupName, isPublic: Type.Boolean(), password: Type.Optional(Type.Union([GroupPassword, Type.Null()])), avatar: Type.Optional(Avatar) },
+  {
+    name: GroupName,
+    isPublic: Type.Boolean(),
+    password: Type.Optional(Type.Union([GroupPassword, Type.Null()])),
+    avatar: Type.Optional(Avatar),
+  },
   { additionalProperties: false },
 );
 export type CreateGroupBody = Static<typeof CreateGroupBody>;
 
 export const PatchGroupBody = Type.Object(
-  { name: Type.Optional(GroupName), isPublic: Type.Optional(Type.Boolean()), password: Type.Optional(Type.Union([GroupPassword, Type.Null()])), avatar: Type.Optional(Avatar) },
+  {
+    name: Type.Optional(GroupName),
+    isPublic: Type.Optional(Type.Boolean()),
+    password: Type.Optional(Type.Union([GroupPassword, Type.Null()])),
+    avatar: Type.Optional(Avatar),
+  },
   { additionalProperties: false, minProperties: 1 },
 );
 export type PatchGroupBody = Static<typeof PatchGroupBody>;
@@ -80,7 +104,9 @@ export const AddStatus = Type.Union([Type.Literal('member'), Type.Literal('invit
   description: '`member`: added at once (the wallet allows you or has written to you); `invited`: it must accept first',
 });
 export type AddStatus = Static<typeof AddStatus>;
-export const AddMemberResult = Type.Intersect([GroupDetail, Type.Object({ status: AddStatus })], { title: 'AddMemberResult' });
+export const AddMemberResult = Type.Intersect([GroupDetail, Type.Object({ status: AddStatus })], {
+  title: 'AddMemberResult',
+});
 export type AddMemberResult = Static<typeof AddMemberResult>;
 
 export const Invitation = Type.Object(
@@ -99,7 +125,16 @@ export const InvitationAnswer = Type.Object(
   { title: 'InvitationAnswer' },
 );
 export type InvitationAnswer = Static<typeof InvitationAnswer>;
-export const JoinBody = Type.Object({ password: Type.Optional(Type.String({ maxLength: 128 })) }, { additionalProperties: false });
-export const MintTokenBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
-export const MintTokenResult = Type.Object({ token: Type.String({ description: 'gtk_live_ secret, shown once' }), botToken: BotTokenMeta });
+export const JoinBody = Type.Object(
+  { password: Type.Optional(Type.String({ maxLength: 128 })) },
+  { additionalProperties: false },
+);
+export const MintTokenBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+export const MintTokenResult = Type.Object({
+  token: Type.String({ description: 'gtk_live_ secret, shown once' }),
+  botToken: BotTokenMeta,
+});
 export type MintTokenResult = Static<typeof MintTokenResult>;

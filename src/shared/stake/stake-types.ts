@@ -3,5 +3,12 @@ export const STAKE_STATUSES = ['active', 'released', 'forfeited', 'refunded'] as
 export type StakeStatus = (typeof STAKE_STATUSES)[number];
 
 /** Why a staked send was refused (docs/protocol.md §13 Stakes). */
-export const STAKE_REFUSALS = ['unconfirmed', 'not-found', 'insufficient', 'bad-deadline', 'used', 'expired-quote'] as const;
+export const STAKE_REFUSALS = [
+  'unconfirmed',
+  'not-found',
+  'insufficient',
+  'bad-deadline',
+  'used',
+  'expired-quote',
+] as const;
 export type StakeRefusal = (typeof STAKE_REFUSALS)[number];

@@ -34,7 +34,11 @@ async function acquainted(relayUrl: string, tag: string) {
   return { alice, bob };
 }
 
-function commands(m: Messenger, profileDir: string, extra: { chooseSavePath?: (name: string) => Promise<string | null> } = {}) {
+function commands(
+  m: Messenger,
+  profileDir: string,
+  extra: { chooseSavePath?: (name: string) => Promise<string | null> } = {},
+) {
   const progress: FileProgress[] = [];
   const c = new AttachmentCommands({ messenger: () => m, profileDir, emitProgress: (p) => progress.push(p), ...extra });
   return { h: c.handlers(), progress };
@@ -44,14 +48,18 @@ function commands(m: Messenger, profileDir: string, extra: { chooseSavePath?: (n
 async function stage(h: ReturnType<AttachmentCommands['handlers']>, name: string, bytes: Buffer): Promise<string> {
   const { uploadId } = await h['attachments.stage']({ name, size: bytes.length });
   for (let offset = 0; offset < bytes.length; offset += FILE_CHUNK_BYTES) {
-    await h['attachments.append']({ uploadId, offset, data: bytes.subarray(offset, offset + FILE_CHUNK_BYTES).toString('base64') });
+    await h['attachments.append']({
+      uploadId,
+      offset,
+      data: bytes.subarray(offset, offset + FILE_CHUNK_BYTES).toString('base64'),
+    });
   }
   return uploadId;
 }
 
 const sendId = () => crypto.randomUUID();
 
-describe('the app\'s file commands', { timeout: 120_000 }, () => {
+describe("the app's file commands", { timeout: 120_000 }, () => {
   it('stages chunks, sends with a preview the receiver sees before fetching, and saves both ways', async () => {
     const { alice, bob } = await acquainted(relay.url, 'send');
     const { h, progress } = commands(alice.m, alice.dir);
@@ -61,18 +69,32 @@ describe('the app\'s file commands', { timeout: 120_000 }, () => {
     const uploads = [await stage(h, 'photo.jpg', photo), await stage(h, 'notes.txt', notes)];
     expect(readdirSync(join(alice.dir, 'outgoing'))).toHaveLength(2);
 
-    const sent = await h['attachments.send']({ sendId: id, conversationId: `direct:${bob.address}`, text: '', files: [{ uploadId: uploads[0], preview: PREVIEW }, { uploadId: uploads[1] }] });
+    const sent = await h['attachments.send']({
+      sendId: id,
+      conversationId: `direct:${bob.address}`,
+      text: '',
+      files: [{ uploadId: uploads[0], preview: PREVIEW }, { uploadId: uploads[1] }],
+    });
     expect(sent.files!.map((f) => [f.name, f.size, f.state, f.preview])).toEqual([
       ['photo.jpg', photo.length, 'sent', PREVIEW],
       ['notes.txt', notes.length, 'sent', null],
     ]);
     // the upload's progress reached the end of each blob (the file and its GCM tag), under the send's id
-    expect(progress.filter((p) => p.id === id && p.index === 0).at(-1)).toEqual({ direction: 'up', id, index: 0, done: photo.length + 16, total: photo.length + 16 });
+    expect(progress.filter((p) => p.id === id && p.index === 0).at(-1)).toEqual({
+      direction: 'up',
+      id,
+      index: 0,
+      done: photo.length + 16,
+      total: photo.length + 16,
+    });
     // sent: nothing staged is left
     expect(readdirSync(join(alice.dir, 'outgoing'))).toEqual([]);
 
     await bob.m.syncPass();
-    const [before] = withFiles(bob.m.attachments, bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).filter((m) => m.id === sent.id));
+    const [before] = withFiles(
+      bob.m.attachments,
+      bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).filter((m) => m.id === sent.id),
+    );
     expect(before.files!.map((f) => [f.name, f.state, f.preview])).toEqual([
       ['photo.jpg', 'pending', PREVIEW],
       ['notes.txt', 'pending', null],
@@ -83,7 +105,7 @@ describe('the app\'s file commands', { timeout: 120_000 }, () => {
     const web = commands(bob.m, bob.dir).h;
     expect(await web['attachments.save']({ messageId: sent.id, index: 0 })).toEqual({ handled: false, saved: false });
     const parts: Buffer[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const { data, size } = await web['attachments.read']({ messageId: sent.id, index: 0, offset });
       expect(size).toBe(photo.length);
       parts.push(Buffer.from(data, 'base64'));
@@ -96,7 +118,9 @@ describe('the app\'s file commands', { timeout: 120_000 }, () => {
     // Electron: the dialog's path gets the file; a cancelled dialog writes nothing
     const dest = join(tempDir('saved'), 'notes.txt');
     const asked: string[] = [];
-    const shell = commands(bob.m, bob.dir, { chooseSavePath: async (name) => (asked.push(name), asked.length === 1 ? null : dest) }).h;
+    const shell = commands(bob.m, bob.dir, {
+      chooseSavePath: async (name) => (asked.push(name), asked.length === 1 ? null : dest),
+    }).h;
     expect(await shell['attachments.save']({ messageId: sent.id, index: 1 })).toEqual({ handled: true, saved: false });
     expect(existsSync(dest)).toBe(false);
     expect(await shell['attachments.save']({ messageId: sent.id, index: 1 })).toEqual({ handled: true, saved: true });
@@ -107,14 +131,29 @@ describe('the app\'s file commands', { timeout: 120_000 }, () => {
   it('refuses bytes out of turn or beyond the file, a file over 25 MiB, and a send before the file is whole', async () => {
     const { alice, bob } = await acquainted(relay.url, 'bounds');
     const { h } = commands(alice.m, alice.dir);
-    await expect(h['attachments.stage']({ name: 'huge.bin', size: MAX_FILE_BYTES + 1 })).rejects.toMatchObject({ code: 'file-too-large' });
+    await expect(h['attachments.stage']({ name: 'huge.bin', size: MAX_FILE_BYTES + 1 })).rejects.toMatchObject({
+      code: 'file-too-large',
+    });
     const { uploadId } = await h['attachments.stage']({ name: 'a.txt', size: 10 });
-    await expect(h['attachments.append']({ uploadId, offset: 5, data: Buffer.from('hello').toString('base64') })).rejects.toThrow(/from 0, got them from 5/);
-    await expect(h['attachments.append']({ uploadId, offset: 0, data: Buffer.from('hello world!').toString('base64') })).rejects.toThrow(/More bytes/);
+    await expect(
+      h['attachments.append']({ uploadId, offset: 5, data: Buffer.from('hello').toString('base64') }),
+    ).rejects.toThrow(/from 0, got them from 5/);
+    await expect(
+      h['attachments.append']({ uploadId, offset: 0, data: Buffer.from('hello world!').toString('base64') }),
+    ).rejects.toThrow(/More bytes/);
     await h['attachments.append']({ uploadId, offset: 0, data: Buffer.from('hello').toString('base64') });
-    await expect(h['attachments.send']({ sendId: sendId(), conversationId: `direct:${bob.address}`, text: '', files: [{ uploadId }] })).rejects.toThrow(/not been handed over whole/);
+    await expect(
+      h['attachments.send']({
+        sendId: sendId(),
+        conversationId: `direct:${bob.address}`,
+        text: '',
+        files: [{ uploadId }],
+      }),
+    ).rejects.toThrow(/not been handed over whole/);
     await h['attachments.discard']({ uploadIds: [uploadId] });
-    await expect(h['attachments.append']({ uploadId, offset: 5, data: Buffer.from('world').toString('base64') })).rejects.toMatchObject({ code: 'not-found' });
+    await expect(
+      h['attachments.append']({ uploadId, offset: 5, data: Buffer.from('world').toString('base64') }),
+    ).rejects.toMatchObject({ code: 'not-found' });
   });
 
   it('a failed upload keeps the staged files: the same send goes through once the relay is back', async () => {
@@ -123,7 +162,12 @@ describe('the app\'s file commands', { timeout: 120_000 }, () => {
     const { h } = commands(alice.m, alice.dir);
     const bytes = randomBytes(4000);
     const uploadId = await stage(h, 'report.pdf', bytes);
-    const args = { sendId: sendId(), conversationId: `direct:${bob.address}` as ConversationId, text: 'the report', files: [{ uploadId }] };
+    const args = {
+      sendId: sendId(),
+      conversationId: `direct:${bob.address}` as ConversationId,
+      text: 'the report',
+      files: [{ uploadId }],
+    };
     await own.stop();
     await expect(h['attachments.send'](args)).rejects.toThrow();
     expect(readdirSync(join(alice.dir, 'outgoing'))).toEqual([uploadId]);

@@ -46,12 +46,19 @@ function dataDir(): string {
 }
 
 async function start(dir: string, codec: VaultCodec, refusal: KeychainRefusal): Promise<AppServices> {
-  const s = await AppServices.start({ dataDir: dir, shell: 'electron', relayLauncher: sourceRelayLauncher(), openExternal: async () => undefined, keychain: { codec, refusal } });
+  const s = await AppServices.start({
+    dataDir: dir,
+    shell: 'electron',
+    relayLauncher: sourceRelayLauncher(),
+    openExternal: async () => undefined,
+    keychain: { codec, refusal },
+  });
   open.push(s);
   return s;
 }
 
-const protection = (dir: string) => (JSON.parse(readFileSync(join(dir, 'profile', 'vault.json'), 'utf8')) as { protection: string }).protection;
+const protection = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, 'profile', 'vault.json'), 'utf8')) as { protection: string }).protection;
 
 describe('the vault and the OS keychain', () => {
   it('under basic_text a new wallet is protected by the passphrase, and the status says why', async () => {
@@ -82,6 +89,11 @@ describe('the vault and the OS keychain', () => {
     await first.close();
     open.splice(0);
     const again = await start(dir, keychain, 'basic_text');
-    expect(await again.handlers['app.status']({})).toMatchObject({ address, unlocked: true, keychain: true, keychainRefused: 'basic_text' });
+    expect(await again.handlers['app.status']({})).toMatchObject({
+      address,
+      unlocked: true,
+      keychain: true,
+      keychainRefused: 'basic_text',
+    });
   });
 });

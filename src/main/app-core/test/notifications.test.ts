@@ -27,7 +27,13 @@ async function start(shell: 'electron' | 'web', notify?: (n: Shown) => boolean):
   dirs.push(dir);
   // no embedded relay: notifications need none
   writeSettings(dir, { ...DEFAULT_SETTINGS, localRelay: { ...DEFAULT_SETTINGS.localRelay, enabled: false } });
-  const s = await AppServices.start({ dataDir: dir, shell, relayLauncher: sourceRelayLauncher(), openExternal: async () => undefined, ...(notify ? { notify } : {}) });
+  const s = await AppServices.start({
+    dataDir: dir,
+    shell,
+    relayLauncher: sourceRelayLauncher(),
+    openExternal: async () => undefined,
+    ...(notify ? { notify } : {}),
+  });
   open.push(s);
   return s;
 }
@@ -41,13 +47,26 @@ describe('desktop notifications', () => {
       if (event === 'notification.clicked') clicked.push([event, payload]);
     });
     const conversationId = `direct:0x${'ab'.repeat(20)}`;
-    expect(await s.handlers['notifications.show']({ title: '@alice', body: 'Bring the tickets', conversationId })).toEqual({ shown: true });
-    expect(await s.handlers['notifications.show']({ title: 'Contact request from @mia', body: 'Open Requests to accept or decline.' })).toEqual({ shown: true });
-    expect(shown.map(({ title, body }) => [title, body])).toEqual([['@alice', 'Bring the tickets'], ['Contact request from @mia', 'Open Requests to accept or decline.']]);
+    expect(
+      await s.handlers['notifications.show']({ title: '@alice', body: 'Bring the tickets', conversationId }),
+    ).toEqual({ shown: true });
+    expect(
+      await s.handlers['notifications.show']({
+        title: 'Contact request from @mia',
+        body: 'Open Requests to accept or decline.',
+      }),
+    ).toEqual({ shown: true });
+    expect(shown.map(({ title, body }) => [title, body])).toEqual([
+      ['@alice', 'Bring the tickets'],
+      ['Contact request from @mia', 'Open Requests to accept or decline.'],
+    ]);
     expect(clicked).toEqual([]);
     shown[0].onClick();
     shown[1].onClick();
-    expect(clicked).toEqual([['notification.clicked', { conversationId }], ['notification.clicked', { conversationId: null }]]);
+    expect(clicked).toEqual([
+      ['notification.clicked', { conversationId }],
+      ['notification.clicked', { conversationId: null }],
+    ]);
   });
 
   it('where the shell cannot show one (web mode, or no notification service) main says so, for the page to use the browser', async () => {

@@ -25,7 +25,12 @@ function dataDir(): string {
 }
 
 async function start(dir: string): Promise<AppServices> {
-  const s = await AppServices.start({ dataDir: dir, shell: 'web', relayLauncher: sourceRelayLauncher(), openExternal: async () => undefined });
+  const s = await AppServices.start({
+    dataDir: dir,
+    shell: 'web',
+    relayLauncher: sourceRelayLauncher(),
+    openExternal: async () => undefined,
+  });
   open.push(s);
   return s;
 }
@@ -35,7 +40,8 @@ async function close(s: AppServices): Promise<void> {
   await s.close();
 }
 
-const settingsFile = (dir: string) => JSON.parse(readFileSync(join(dir, 'app-settings.json'), 'utf8')) as Record<string, unknown>;
+const settingsFile = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'app-settings.json'), 'utf8')) as Record<string, unknown>;
 
 /** Another profile's built-in relay, serving as "a relay somewhere" at an http:// address. */
 async function otherRelay(): Promise<string> {
@@ -72,7 +78,10 @@ describe('the relay choice', () => {
     expect(first.relayStatus().mode).toBe(null);
     await close(first);
     writeSettings(dir, { ...DEFAULT_SETTINGS, localRelay: { ...DEFAULT_SETTINGS.localRelay, enabled: false } });
-    writeFileSync(join(dir, 'app-settings.json'), JSON.stringify({ ...settingsFile(dir), relay: { mode: 'url', url: elsewhere, fingerprint: null } }));
+    writeFileSync(
+      join(dir, 'app-settings.json'),
+      JSON.stringify({ ...settingsFile(dir), relay: { mode: 'url', url: elsewhere, fingerprint: null } }),
+    );
 
     const again = await start(dir);
     expect(again.relayStatus()).toMatchObject({ mode: 'url', url: new URL(elsewhere).origin });

@@ -21,7 +21,9 @@ describe('parseProcStat', () => {
 
 describe('busyShare', () => {
   it('is the time neither idle nor stolen, over all the time between two readings', () => {
-    expect(busyShare({ steal: 10, idle: 500, total: 1000 }, { steal: 30, idle: 700, total: 1400 })).toBeCloseTo(180 / 400);
+    expect(busyShare({ steal: 10, idle: 500, total: 1000 }, { steal: 30, idle: 700, total: 1400 })).toBeCloseTo(
+      180 / 400,
+    );
     expect(busyShare(null, { steal: 5, idle: 1, total: 10 })).toBe(0);
     expect(busyShare({ steal: 5, idle: 1, total: 10 }, { steal: 5, idle: 1, total: 10 })).toBe(0);
   });
@@ -85,7 +87,13 @@ describe('roundsInTurn', () => {
   it('tells onRound of every round measured, dropped or kept, with its larger stolen share', async () => {
     const heard: Array<[number, boolean]> = [];
     await roundsInTurn(
-      { rounds: 2, stealLimit: 0.02, retries: 1, meter: fakeMeter([0, 50, 30, 0, 0, 5]), onRound: (steal, kept) => heard.push([steal, kept]) },
+      {
+        rounds: 2,
+        stealLimit: 0.02,
+        retries: 1,
+        meter: fakeMeter([0, 50, 30, 0, 0, 5]),
+        onRound: (steal, kept) => heard.push([steal, kept]),
+      },
       async () => 1,
       async () => 2,
     );
@@ -102,11 +110,17 @@ describe('roundsInTurn', () => {
     expect(r.a).toHaveLength(2);
     expect(r.remeasured).toBe(1);
     expect(r.keptOverLimit).toBe(2);
-    expect(describeRounds(r, 0.02)).toBe('2 rounds a side, CPU stolen ≤ 9.0 %; 1 measured again (stolen up to 9.0 %, limit 2.0 %); 2 kept over the limit: retries ran out');
+    expect(describeRounds(r, 0.02)).toBe(
+      '2 rounds a side, CPU stolen ≤ 9.0 %; 1 measured again (stolen up to 9.0 %, limit 2.0 %); 2 kept over the limit: retries ran out',
+    );
   });
 
   it('never drops a round where nothing can be read (no /proc/stat)', async () => {
-    const r = await roundsInTurn({ rounds: 2, stealLimit: 0.02, retries: 5, meter: () => null }, async () => 1, async () => 2);
+    const r = await roundsInTurn(
+      { rounds: 2, stealLimit: 0.02, retries: 5, meter: () => null },
+      async () => 1,
+      async () => 2,
+    );
     expect(r.a).toEqual([1, 1]);
     expect(r.remeasured).toBe(0);
     expect(describeRounds(r, 0.02)).toBe('2 rounds a side, CPU stolen ≤ 0.0 %');

@@ -11,7 +11,8 @@ import type { HistoryTransfer } from '../history/history-transfer.js';
 import { keepCertified } from '../trust/certified-devices.js';
 import type { Trust } from '../trust/trust.js';
 
-type AccountCommands = 'devices.list' | 'devices.revoke' | 'apiKeys.list' | 'apiKeys.mint' | 'apiKeys.revoke' | 'policy.get' | 'policy.set';
+type AccountCommands =
+  'devices.list' | 'devices.revoke' | 'apiKeys.list' | 'apiKeys.mint' | 'apiKeys.revoke' | 'policy.get' | 'policy.set';
 
 export interface AccountDeps extends FeatureContext {
   trust: Trust;
@@ -42,7 +43,12 @@ export class Account {
     const answers = this.ctx.history.answers();
     return (res?.devices ?? []).map((d) => {
       const publicKey = d.publicKey.toLowerCase();
-      return { publicKey, createdAt: d.createdAt, current: publicKey === me.deviceKey, history: answers[publicKey] ?? null };
+      return {
+        publicKey,
+        createdAt: d.createdAt,
+        current: publicKey === me.deviceKey,
+        history: answers[publicKey] ?? null,
+      };
     });
   }
 
@@ -51,7 +57,10 @@ export class Account {
     // Revoking the device in use would leave this profile signed out with no way back in from
     // here: refused, so that it is done from another device (or by a fresh sign-in elsewhere).
     if (key === this.ctx.whoami()?.deviceKey.toLowerCase()) {
-      throw new MessengerError('bad-argument', 'that is the device you are using; revoke it from another device (this one would be signed out and could not sign in again)');
+      throw new MessengerError(
+        'bad-argument',
+        'that is the device you are using; revoke it from another device (this one would be signed out and could not sign in again)',
+      );
     }
     await this.ctx.ready().revokeDevice(key);
   }
@@ -75,11 +84,21 @@ export class Account {
   }
 
   async setPolicy(a: CommandArgs<'policy.set'>): Promise<InboxPolicy> {
-    const p = await this.ctx.ready().setPolicy(a.unknownSenders, a.unknownSenders === 'stake-gate' ? a.stake : undefined);
+    const p = await this.ctx
+      .ready()
+      .setPolicy(a.unknownSenders, a.unknownSenders === 'stake-gate' ? a.stake : undefined);
     return { unknownSenders: p.unknownSenders, stake: p.stake ?? null };
   }
 }
 
 function apiKeyInfo(k: ApiKeyMeta): ApiKeyInfo {
-  return { id: k.id, label: k.label, prefix: k.prefix, deviceKey: k.deviceKey, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt };
+  return {
+    id: k.id,
+    label: k.label,
+    prefix: k.prefix,
+    deviceKey: k.deviceKey,
+    createdAt: k.createdAt,
+    lastUsedAt: k.lastUsedAt,
+    revokedAt: k.revokedAt,
+  };
 }

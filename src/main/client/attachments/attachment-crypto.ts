@@ -61,13 +61,19 @@ export class IntegrityError extends Error {
  * `destPath`, renamed into place only once the GCM tag, the size and the SHA-256 all match: a
  * tampered blob throws IntegrityError and leaves nothing behind.
  */
-export async function storeAtRest(blobPath: string, ref: { key: Buffer; nonce: Buffer; size: number; sha256: string }, restKey: Buffer, destPath: string): Promise<void> {
+export async function storeAtRest(
+  blobPath: string,
+  ref: { key: Buffer; nonce: Buffer; size: number; sha256: string },
+  restKey: Buffer,
+  destPath: string,
+): Promise<void> {
   const fh = await open(blobPath, 'r');
   let length: number;
   const tag = Buffer.alloc(GCM_TAG_BYTES);
   try {
     length = (await fh.stat()).size - GCM_TAG_BYTES;
-    if (length !== ref.size) throw new IntegrityError(`the blob holds ${Math.max(0, length)} bytes, the message says ${ref.size}`);
+    if (length !== ref.size)
+      throw new IntegrityError(`the blob holds ${Math.max(0, length)} bytes, the message says ${ref.size}`);
     await fh.read(tag, 0, GCM_TAG_BYTES, length);
   } finally {
     await fh.close();
@@ -162,7 +168,9 @@ export async function* readAtRest(restPath: string, restKey: Buffer): AsyncGener
   }
   if (head[0] !== AT_REST_VERSION) throw new IntegrityError('the stored file is not in a known format');
   const decipher = createDecipheriv('aes-256-gcm', restKey, head.subarray(1)).setAuthTag(tag);
-  if (end > head.length) for await (const chunk of createReadStream(restPath, { start: head.length, end: end - 1 }) as AsyncIterable<Buffer>) yield decipher.update(chunk);
+  if (end > head.length)
+    for await (const chunk of createReadStream(restPath, { start: head.length, end: end - 1 }) as AsyncIterable<Buffer>)
+      yield decipher.update(chunk);
   try {
     yield decipher.final();
   } catch {
@@ -171,7 +179,10 @@ export async function* readAtRest(restPath: string, restKey: Buffer): AsyncGener
 }
 
 /** Writes a file to keep at rest from its plaintext, bit by bit; `end` renames it into place, `abort` removes it (even once in place). */
-export function writeAtRest(destPath: string, restKey: Buffer): { write(chunk: Uint8Array): Promise<void>; end(): Promise<void>; abort(): Promise<void> } {
+export function writeAtRest(
+  destPath: string,
+  restKey: Buffer,
+): { write(chunk: Uint8Array): Promise<void>; end(): Promise<void>; abort(): Promise<void> } {
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', restKey, nonce);
   const temp = `${destPath}.part`;

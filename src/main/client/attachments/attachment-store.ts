@@ -37,8 +37,19 @@ interface RowDb {
 }
 
 const fromRow = (r: RowDb): AttachmentRow => ({
-  messageId: r.message_id, index: r.idx, blob: r.blob, key: r.key, nonce: r.nonce, name: r.name, mime: r.mime, size: r.size,
-  sha256: r.sha256, state: r.state, path: r.path, error: r.error, attempts: r.attempts,
+  messageId: r.message_id,
+  index: r.idx,
+  blob: r.blob,
+  key: r.key,
+  nonce: r.nonce,
+  name: r.name,
+  mime: r.mime,
+  size: r.size,
+  sha256: r.sha256,
+  state: r.state,
+  path: r.path,
+  error: r.error,
+  attempts: r.attempts,
   ...(r.preview !== null ? { preview: r.preview } : {}),
 });
 
@@ -48,15 +59,24 @@ export class AttachmentStore {
 
   constructor(db: Database.Database) {
     this.s = {
-      insert: db.prepare(`INSERT OR IGNORE INTO attachments (message_id, idx, blob, key, nonce, name, mime, size, sha256, state, preview)
+      insert:
+        db.prepare(`INSERT OR IGNORE INTO attachments (message_id, idx, blob, key, nonce, name, mime, size, sha256, state, preview)
         VALUES (:message_id, :idx, :blob, :key, :nonce, :name, :mime, :size, :sha256, :state, :preview)`),
       ofMessage: db.prepare(`SELECT * FROM attachments WHERE message_id = ? ORDER BY idx`),
       // one statement for a page of messages: their ids as a JSON array
-      ofMessages: db.prepare(`SELECT * FROM attachments WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, idx`),
+      ofMessages: db.prepare(
+        `SELECT * FROM attachments WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, idx`,
+      ),
       pending: db.prepare(`SELECT * FROM attachments WHERE state = 'pending' AND attempts < ? ORDER BY rowid LIMIT ?`),
-      markSaved: db.prepare(`UPDATE attachments SET state = 'saved', path = ?, key = '', error = NULL WHERE message_id = ? AND idx = ?`),
-      markRefused: db.prepare(`UPDATE attachments SET state = 'refused', error = ?, key = '' WHERE message_id = ? AND idx = ?`),
-      markAttempt: db.prepare(`UPDATE attachments SET attempts = attempts + 1, error = ? WHERE message_id = ? AND idx = ?`),
+      markSaved: db.prepare(
+        `UPDATE attachments SET state = 'saved', path = ?, key = '', error = NULL WHERE message_id = ? AND idx = ?`,
+      ),
+      markRefused: db.prepare(
+        `UPDATE attachments SET state = 'refused', error = ?, key = '' WHERE message_id = ? AND idx = ?`,
+      ),
+      markAttempt: db.prepare(
+        `UPDATE attachments SET attempts = attempts + 1, error = ? WHERE message_id = ? AND idx = ?`,
+      ),
       unsettledOf: db.prepare(`SELECT count(*) FROM attachments WHERE message_id = ? AND state = 'pending'`).pluck(),
       exists: db.prepare(`SELECT 1 FROM attachments WHERE message_id = ? AND idx = ?`).pluck(),
     };
@@ -64,7 +84,9 @@ export class AttachmentStore {
 
   /** Records a message's files; a redelivered message changes nothing. */
   insert(messageId: string, files: AttachmentRef[], state: 'sent' | 'pending'): void {
-    files.forEach((f, idx) => this.s.insert.run({ message_id: messageId, idx, ...f, preview: f.preview ?? null, state }));
+    files.forEach((f, idx) =>
+      this.s.insert.run({ message_id: messageId, idx, ...f, preview: f.preview ?? null, state }),
+    );
   }
 
   /** Whether a message still has this file (in any state: one being fetched has no path yet). */
@@ -83,7 +105,16 @@ export class AttachmentStore {
 
   /** The signed refs of an own message, to send it again exactly as it was. */
   refsOf(messageId: string): AttachmentRef[] {
-    return this.ofMessage(messageId).map(({ blob, key, nonce, name, mime, size, sha256, preview }) => ({ blob, key, nonce, name, mime, size, sha256, ...(preview ? { preview } : {}) }));
+    return this.ofMessage(messageId).map(({ blob, key, nonce, name, mime, size, sha256, preview }) => ({
+      blob,
+      key,
+      nonce,
+      name,
+      mime,
+      size,
+      sha256,
+      ...(preview ? { preview } : {}),
+    }));
   }
 
   /** Files still to fetch, oldest first, skipping those that failed `maxAttempts` times. */

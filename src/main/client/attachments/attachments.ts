@@ -18,7 +18,14 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { VaultCodec } from '../../vault/secret-codec.js';
 import type { MessageFile } from '../../../shared/attachments.js';
-import { IntegrityError, encryptForUpload, exportFile, keptFilesIn, readAtRestWhole, storeAtRest } from './attachment-crypto.js';
+import {
+  IntegrityError,
+  encryptForUpload,
+  exportFile,
+  keptFilesIn,
+  readAtRestWhole,
+  storeAtRest,
+} from './attachment-crypto.js';
 import type { ArchiveFiles } from '../backup/backup-archive.js';
 import type { AttachmentRow } from './attachment-store.js';
 import { GCM_TAG_BYTES, MAX_FILES, MAX_FILE_BYTES, cleanName, type AttachmentRef } from './attachment-wire.js';
@@ -78,14 +85,19 @@ export class Attachments {
   }
 
   /** Checks the files (at most 10, each 1 byte to 25 MiB less the GCM tag), then encrypts and uploads them one by one. */
-  async upload(paths: string[], onProgress?: (file: number, done: number, total: number) => void): Promise<AttachmentRef[]> {
-    if (paths.length === 0 || paths.length > MAX_FILES) throw new MessengerError('bad-argument', `a message carries 1 to ${MAX_FILES} files`);
+  async upload(
+    paths: string[],
+    onProgress?: (file: number, done: number, total: number) => void,
+  ): Promise<AttachmentRef[]> {
+    if (paths.length === 0 || paths.length > MAX_FILES)
+      throw new MessengerError('bad-argument', `a message carries 1 to ${MAX_FILES} files`);
     const sizes: number[] = [];
     for (const path of paths) {
       const s = await stat(path).catch(() => null);
       if (!s || !s.isFile()) throw new MessengerError('bad-argument', `not a readable file: ${path}`);
       if (s.size === 0) throw new MessengerError('bad-argument', `the file is empty: ${path}`);
-      if (s.size > MAX_FILE_BYTES) throw new MessengerError('bad-argument', `the file is over ${MAX_FILE_BYTES} bytes (25 MiB less 16): ${path}`);
+      if (s.size > MAX_FILE_BYTES)
+        throw new MessengerError('bad-argument', `the file is over ${MAX_FILE_BYTES} bytes (25 MiB less 16): ${path}`);
       sizes.push(s.size);
     }
     const api = this.d.api();
@@ -95,10 +107,23 @@ export class Attachments {
       const nonce = randomBytes(12);
       let read: ReturnType<typeof encryptForUpload> | null = null;
       const progress: Progress | undefined = onProgress ? (done, total) => onProgress(i, done, total) : undefined;
-      const blob = await api.uploadBlob(() => (read = encryptForUpload(paths[i], key, nonce)).stream, sizes[i] + GCM_TAG_BYTES, progress);
-      if (blob.size !== sizes[i] + GCM_TAG_BYTES) throw new MessengerError('bad-argument', `the file changed while it was sent: ${paths[i]}`);
+      const blob = await api.uploadBlob(
+        () => (read = encryptForUpload(paths[i], key, nonce)).stream,
+        sizes[i] + GCM_TAG_BYTES,
+        progress,
+      );
+      if (blob.size !== sizes[i] + GCM_TAG_BYTES)
+        throw new MessengerError('bad-argument', `the file changed while it was sent: ${paths[i]}`);
       const name = cleanName(basename(paths[i]));
-      refs.push({ blob: blob.id, key: key.toString('base64'), nonce: nonce.toString('base64'), name, mime: attachmentMimeType(name), size: sizes[i], sha256: read!.sha256() });
+      refs.push({
+        blob: blob.id,
+        key: key.toString('base64'),
+        nonce: nonce.toString('base64'),
+        name,
+        mime: attachmentMimeType(name),
+        size: sizes[i],
+        sha256: read!.sha256(),
+      });
     }
     return refs;
   }
@@ -112,7 +137,17 @@ export class Attachments {
   }
 
   filesOf(messageId: string): FileInfo[] {
-    return this.d.store.attachments.ofMessage(messageId).map((r) => ({ index: r.index, name: r.name, mime: r.mime, size: r.size, state: r.state, path: r.path, error: r.error }));
+    return this.d.store.attachments
+      .ofMessage(messageId)
+      .map((r) => ({
+        index: r.index,
+        name: r.name,
+        mime: r.mime,
+        size: r.size,
+        state: r.state,
+        path: r.path,
+        error: r.error,
+      }));
   }
 
   /** The files of a page of messages as the app shows them, by message id (messages without files are absent). */
@@ -121,7 +156,15 @@ export class Attachments {
     for (const r of this.d.store.attachments.ofMessages(messageIds)) {
       let list = out.get(r.messageId);
       if (!list) out.set(r.messageId, (list = []));
-      list.push({ index: r.index, name: r.name, mime: r.mime, size: r.size, state: r.state, error: r.error, preview: r.preview ?? null });
+      list.push({
+        index: r.index,
+        name: r.name,
+        mime: r.mime,
+        size: r.size,
+        state: r.state,
+        error: r.error,
+        preview: r.preview ?? null,
+      });
     }
     return out;
   }
@@ -143,7 +186,8 @@ export class Attachments {
   private savedPath(messageId: string, index: number): string {
     const row = this.d.store.attachments.ofMessage(messageId).find((r) => r.index === index);
     if (!row) throw new MessengerError('not-found', 'no such file');
-    if (row.state !== 'saved' || !row.path) throw new MessengerError('bad-argument', `the file is not saved on this device (${row.state})`);
+    if (row.state !== 'saved' || !row.path)
+      throw new MessengerError('bad-argument', `the file is not saved on this device (${row.state})`);
     return row.path;
   }
 
@@ -153,7 +197,9 @@ export class Attachments {
     let saved = 0;
     let refused = 0;
     for (;;) {
-      const rows = this.d.store.attachments.pending(MAX_ATTEMPTS, BATCH + tried.size).filter((r) => !tried.has(`${r.messageId}/${r.index}`));
+      const rows = this.d.store.attachments
+        .pending(MAX_ATTEMPTS, BATCH + tried.size)
+        .filter((r) => !tried.has(`${r.messageId}/${r.index}`));
       if (rows.length === 0) return { saved, refused };
       for (const row of rows) {
         tried.add(`${row.messageId}/${row.index}`);
@@ -169,16 +215,32 @@ export class Attachments {
     const blobPath = join(this.temp, `${row.messageId}.${row.index}.blob`);
     const dest = join(this.dir, `${row.messageId}.${row.index}`);
     try {
-      const progress: Progress | undefined = this.d.onDownloadProgress ? byPercent((done, total) => this.d.onDownloadProgress!(row.messageId, row.index, done, total)) : undefined;
-      await this.d.api().downloadBlob(row.blob, createWriteStream(blobPath, { mode: 0o600 }), row.size + GCM_TAG_BYTES, progress);
-      await storeAtRest(blobPath, { key: Buffer.from(row.key, 'base64'), nonce: Buffer.from(row.nonce, 'base64'), size: row.size, sha256: row.sha256 }, await this.profileKey(), dest);
+      const progress: Progress | undefined = this.d.onDownloadProgress
+        ? byPercent((done, total) => this.d.onDownloadProgress!(row.messageId, row.index, done, total))
+        : undefined;
+      await this.d
+        .api()
+        .downloadBlob(row.blob, createWriteStream(blobPath, { mode: 0o600 }), row.size + GCM_TAG_BYTES, progress);
+      await storeAtRest(
+        blobPath,
+        {
+          key: Buffer.from(row.key, 'base64'),
+          nonce: Buffer.from(row.nonce, 'base64'),
+          size: row.size,
+          sha256: row.sha256,
+        },
+        await this.profileKey(),
+        dest,
+      );
       this.d.store.attachments.markSaved(row.messageId, row.index, dest);
       return 'saved';
     } catch (e) {
       const reason =
-        e instanceof IntegrityError ? `${e.message}; the file was not kept`
-        : e instanceof RelayError && e.status === 404 ? 'the relay no longer has this file (it expired or was deleted)'
-        : null;
+        e instanceof IntegrityError
+          ? `${e.message}; the file was not kept`
+          : e instanceof RelayError && e.status === 404
+            ? 'the relay no longer has this file (it expired or was deleted)'
+            : null;
       if (reason !== null) {
         this.d.store.attachments.markRefused(row.messageId, row.index, reason);
         this.d.onRefused?.({ messageId: row.messageId, index: row.index, name: row.name, reason });
@@ -220,7 +282,8 @@ export class Attachments {
       // kept files are named <message id>.<index>; a row in any state keeps its file (a fetch
       // in flight writes it before it records it)
       const dot = name.lastIndexOf('.');
-      if (name === '.tmp' || dot <= 0 || this.d.store.attachments.has(name.slice(0, dot), Number(name.slice(dot + 1)))) continue;
+      if (name === '.tmp' || dot <= 0 || this.d.store.attachments.has(name.slice(0, dot), Number(name.slice(dot + 1))))
+        continue;
       await rm(join(this.dir, name), { force: true });
       removed++;
     }

@@ -28,7 +28,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { LocalStore } from '../store/local-store.js';
-import { ARCHIVE_TABLES, isPortableSetting, type ArchiveRow, type ArchiveTable, type BackupStore, type RowValue } from './backup-store.js';
+import {
+  ARCHIVE_TABLES,
+  isPortableSetting,
+  type ArchiveRow,
+  type ArchiveTable,
+  type BackupStore,
+  type RowValue,
+} from './backup-store.js';
 
 export const ARCHIVE_FORMAT = 'relay-archive';
 export const ARCHIVE_VERSION = 1;
@@ -58,10 +65,14 @@ export interface ArchiveHead {
 /** Where an archive's attachment files come from and go to (plaintext in, kept at rest). */
 export interface ArchiveFiles {
   read(path: string): AsyncIterable<Uint8Array>;
-  create(messageId: string, index: number): { path: string; write(chunk: Uint8Array): Promise<void>; end(): Promise<void>; abort(): Promise<void> };
+  create(
+    messageId: string,
+    index: number,
+  ): { path: string; write(chunk: Uint8Array): Promise<void>; end(): Promise<void>; abort(): Promise<void> };
 }
 
-export type ArchiveErrorCode = 'archive-malformed' | 'archive-truncated' | 'archive-other-wallet' | 'archive-too-new' | 'archive-target-not-empty';
+export type ArchiveErrorCode =
+  'archive-malformed' | 'archive-truncated' | 'archive-other-wallet' | 'archive-too-new' | 'archive-target-not-empty';
 
 export class ArchiveError extends Error {
   constructor(
@@ -131,7 +142,12 @@ export function archiveDbOf(store: LocalStore): ArchiveDb {
   };
 }
 
-function rowTexts(b: BackupStore, table: ArchiveTable, after: RowValue, limit: number): { texts: string[]; next: RowValue } {
+function rowTexts(
+  b: BackupStore,
+  table: ArchiveTable,
+  after: RowValue,
+  limit: number,
+): { texts: string[]; next: RowValue } {
   const { rows, next } = b.page(table, after, limit);
   const travel = table === 'profile' ? rows.filter((r) => isPortableSetting(String(r.key))) : rows;
   return { texts: travel.map((r) => JSON.stringify(r)), next };
@@ -151,12 +167,19 @@ export function writeRowsRecord(b: BackupStore, body: Uint8Array): RowsWritten {
     const keep = rows.map((r) => (table === 'attachments' ? { ...r, path: null } : r));
     for (const row of keep) {
       const bad = b.hasColumns(table, row);
-      if (bad !== null) throw new ArchiveError('archive-malformed', `the archive's ${table} has a column this app does not know: ${bad}`);
+      if (bad !== null)
+        throw new ArchiveError(
+          'archive-malformed',
+          `the archive's ${table} has a column this app does not know: ${bad}`,
+        );
     }
     try {
       b.insertRows(table, keep);
     } catch (e) {
-      throw new ArchiveError('archive-malformed', `rows of ${table} could not be restored: ${e instanceof Error ? e.message : String(e)}`);
+      throw new ArchiveError(
+        'archive-malformed',
+        `rows of ${table} could not be restored: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     return { table, count: rows.length };
   } catch (e) {
@@ -176,9 +199,11 @@ interface KeptFile {
 
 async function keptFiles(store: ArchiveDb): Promise<KeptFile[]> {
   const out: KeptFile[] = [];
-  for (let after: ArchiveRow[string] = null, more = true; more; ) {
+  for (let after: ArchiveRow[string] = null, more = true; more;) {
     const { rows, next } = await store.page('attachments', after, 2000);
-    for (const r of rows) if (r.state === 'saved' && typeof r.path === 'string') out.push({ messageId: String(r.message_id), index: Number(r.idx), size: Number(r.size), path: r.path });
+    for (const r of rows)
+      if (r.state === 'saved' && typeof r.path === 'string')
+        out.push({ messageId: String(r.message_id), index: Number(r.idx), size: Number(r.size), path: r.path });
     after = next;
     more = next !== null;
   }
@@ -186,7 +211,13 @@ async function keptFiles(store: ArchiveDb): Promise<KeptFile[]> {
 }
 
 /** Streams the archive of `store` into `sink` (see the module's head). */
-export async function writeArchive(store: LocalStore | ArchiveDb, files: ArchiveFiles, wallet: string, sink: (chunk: Uint8Array) => Promise<void>, onProgress?: OnProgress): Promise<ArchiveHead> {
+export async function writeArchive(
+  store: LocalStore | ArchiveDb,
+  files: ArchiveFiles,
+  wallet: string,
+  sink: (chunk: Uint8Array) => Promise<void>,
+  onProgress?: OnProgress,
+): Promise<ArchiveHead> {
   const db = dbOf(store);
   const rows: Partial<Record<ArchiveTable, number>> = {};
   for (const { name } of ARCHIVE_TABLES) rows[name] = await db.count(name);
@@ -213,14 +244,16 @@ export async function writeArchive(store: LocalStore | ArchiveDb, files: Archive
     let bytes = 0;
     const flush = async () => {
       if (batch.length === 0) return;
-      await sink(record(Rec.Rows, new TextEncoder().encode(`{"table":${JSON.stringify(name)},"rows":[${batch.join(',')}]}`)));
+      await sink(
+        record(Rec.Rows, new TextEncoder().encode(`{"table":${JSON.stringify(name)},"rows":[${batch.join(',')}]}`)),
+      );
       done += batch.length;
       written[name] = (written[name] ?? 0) + batch.length;
       batch = [];
       bytes = 0;
       onProgress?.({ done, total });
     };
-    for (let after: ArchiveRow[string] = null, more = true; more; ) {
+    for (let after: ArchiveRow[string] = null, more = true; more;) {
       const page = await db.rowTexts(name, after, PAGE_ROWS);
       for (const text of page.texts) {
         batch.push(text);
@@ -246,7 +279,11 @@ export async function writeArchive(store: LocalStore | ArchiveDb, files: Archive
         got += part.length;
       }
     }
-    if (got !== f.size) throw new ArchiveError('archive-malformed', `the kept file of message ${f.messageId} holds ${got} bytes, not ${f.size}`);
+    if (got !== f.size)
+      throw new ArchiveError(
+        'archive-malformed',
+        `the kept file of message ${f.messageId} holds ${got} bytes, not ${f.size}`,
+      );
     fileBytes += f.size;
     onProgress?.({ done: done + fileUnits(fileBytes, ++fileCount), total });
   }
@@ -258,7 +295,9 @@ export async function writeArchive(store: LocalStore | ArchiveDb, files: Archive
 const fileUnits = (bytes: number, count: number) => Math.ceil(bytes / 1024) + count;
 
 function totalOf(head: ArchiveHead): number {
-  return Object.values(head.rows).reduce((n: number, c) => n + (c ?? 0), 0) + fileUnits(head.files.bytes, head.files.count);
+  return (
+    Object.values(head.rows).reduce((n: number, c) => n + (c ?? 0), 0) + fileUnits(head.files.bytes, head.files.count)
+  );
 }
 
 /** Splits any chunking of the input back into records; bounded by MAX_RECORD_BYTES. */
@@ -269,7 +308,8 @@ async function* records(source: AsyncIterable<Uint8Array>): AsyncGenerator<{ typ
     let at = 0;
     while (buf.length - at >= 5) {
       const len = new DataView(buf.buffer, buf.byteOffset + at + 1, 4).getUint32(0);
-      if (len > MAX_RECORD_BYTES) throw new ArchiveError('archive-malformed', `a record of ${len} bytes is larger than any archive writes`);
+      if (len > MAX_RECORD_BYTES)
+        throw new ArchiveError('archive-malformed', `a record of ${len} bytes is larger than any archive writes`);
       if (buf.length - at < 5 + len) break;
       yield { type: buf[at], body: buf.slice(at + 5, at + 5 + len) };
       at += 5 + len;
@@ -298,19 +338,43 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const TABLES = new Set<string>(ARCHIVE_TABLES.map((t) => t.name));
 
 function checkHead(v: unknown, wallet: string, schema: number): ArchiveHead {
-  if (!isObject(v) || v.format !== ARCHIVE_FORMAT || typeof v.wallet !== 'string' || typeof v.schema !== 'number' || !isObject(v.rows) || !isObject(v.files)) {
+  if (
+    !isObject(v) ||
+    v.format !== ARCHIVE_FORMAT ||
+    typeof v.wallet !== 'string' ||
+    typeof v.schema !== 'number' ||
+    !isObject(v.rows) ||
+    !isObject(v.files)
+  ) {
     throw new ArchiveError('archive-malformed', 'this is not a Relay archive');
   }
-  if (v.version !== ARCHIVE_VERSION) throw new ArchiveError('archive-too-new', `archive version ${String(v.version)} is not one this app reads (${ARCHIVE_VERSION})`);
-  if (v.schema > schema) throw new ArchiveError('archive-too-new', `the archive was made by a newer app (database version ${v.schema}, this one has ${schema}); update the app first`);
-  if (v.wallet.toLowerCase() !== wallet.toLowerCase()) throw new ArchiveError('archive-other-wallet', `this backup belongs to wallet ${v.wallet}, not to this profile's wallet ${wallet}`);
+  if (v.version !== ARCHIVE_VERSION)
+    throw new ArchiveError(
+      'archive-too-new',
+      `archive version ${String(v.version)} is not one this app reads (${ARCHIVE_VERSION})`,
+    );
+  if (v.schema > schema)
+    throw new ArchiveError(
+      'archive-too-new',
+      `the archive was made by a newer app (database version ${v.schema}, this one has ${schema}); update the app first`,
+    );
+  if (v.wallet.toLowerCase() !== wallet.toLowerCase())
+    throw new ArchiveError(
+      'archive-other-wallet',
+      `this backup belongs to wallet ${v.wallet}, not to this profile's wallet ${wallet}`,
+    );
   return v as unknown as ArchiveHead;
 }
 
 function checkRows(v: unknown): { table: ArchiveTable; rows: ArchiveRow[] } {
-  if (!isObject(v) || typeof v.table !== 'string' || !TABLES.has(v.table) || !Array.isArray(v.rows)) throw new ArchiveError('archive-malformed', 'a record of rows names no table the archive carries');
+  if (!isObject(v) || typeof v.table !== 'string' || !TABLES.has(v.table) || !Array.isArray(v.rows))
+    throw new ArchiveError('archive-malformed', 'a record of rows names no table the archive carries');
   for (const row of v.rows) {
-    if (!isObject(row) || !Object.values(row).every((x) => x === null || typeof x === 'string' || typeof x === 'number')) throw new ArchiveError('archive-malformed', `a row of ${v.table} is not a row`);
+    if (
+      !isObject(row) ||
+      !Object.values(row).every((x) => x === null || typeof x === 'string' || typeof x === 'number')
+    )
+      throw new ArchiveError('archive-malformed', `a row of ${v.table} is not a row`);
   }
   return { table: v.table as ArchiveTable, rows: v.rows as ArchiveRow[] };
 }
@@ -322,11 +386,19 @@ export async function readArchive(
   onProgress?: OnProgress,
 ): Promise<ArchiveHead> {
   const db = dbOf(target.store);
-  if (!(await db.holdsNoHistory())) throw new ArchiveError('archive-target-not-empty', 'an archive is read into a new database only');
+  if (!(await db.holdsNoHistory()))
+    throw new ArchiveError('archive-target-not-empty', 'an archive is read into a new database only');
   let head: ArchiveHead | null = null;
   let total = 0;
   let done = 0;
-  let file: { messageId: string; index: number; size: number; got: number; hash: ReturnType<typeof createHash>; out: ReturnType<ArchiveFiles['create']> } | null = null;
+  let file: {
+    messageId: string;
+    index: number;
+    size: number;
+    got: number;
+    hash: ReturnType<typeof createHash>;
+    out: ReturnType<ArchiveFiles['create']>;
+  } | null = null;
   const created: Array<ReturnType<ArchiveFiles['create']>> = [];
   const got: Partial<Record<ArchiveTable, number>> = {};
   let fileBytes = 0;
@@ -334,9 +406,14 @@ export async function readArchive(
   let ended = false;
   const finishFile = async () => {
     if (!file) return;
-    if (file.got !== file.size) throw new ArchiveError('archive-malformed', `file ${file.messageId}/${file.index} holds ${file.got} bytes, not ${file.size}`);
+    if (file.got !== file.size)
+      throw new ArchiveError(
+        'archive-malformed',
+        `file ${file.messageId}/${file.index} holds ${file.got} bytes, not ${file.size}`,
+      );
     const sha256 = await db.attachmentSha256(file.messageId, file.index);
-    if (sha256 === null || sha256 !== file.hash.digest('hex')) throw new ArchiveError('archive-malformed', `file ${file.messageId}/${file.index} does not match its message`);
+    if (sha256 === null || sha256 !== file.hash.digest('hex'))
+      throw new ArchiveError('archive-malformed', `file ${file.messageId}/${file.index} does not match its message`);
     await file.out.end();
     await db.setAttachmentPath(file.messageId, file.index, file.out.path);
     fileBytes += file.size;
@@ -355,7 +432,8 @@ export async function readArchive(
       if (type === Rec.Data) {
         if (!file) throw new ArchiveError('archive-malformed', 'file data outside a file');
         file.got += body.length;
-        if (file.got > file.size) throw new ArchiveError('archive-malformed', `file ${file.messageId}/${file.index} is longer than announced`);
+        if (file.got > file.size)
+          throw new ArchiveError('archive-malformed', `file ${file.messageId}/${file.index} is longer than announced`);
         file.hash.update(body);
         await file.out.write(body);
         continue;
@@ -369,24 +447,34 @@ export async function readArchive(
         onProgress?.({ done, total });
       } else if (type === Rec.File) {
         const f = parse(body);
-        if (!isObject(f) || typeof f.messageId !== 'string' || !Number.isInteger(f.index) || !Number.isInteger(f.size)) throw new ArchiveError('archive-malformed', 'a file record is malformed');
+        if (!isObject(f) || typeof f.messageId !== 'string' || !Number.isInteger(f.index) || !Number.isInteger(f.size))
+          throw new ArchiveError('archive-malformed', 'a file record is malformed');
         // the id names a file on disk: a uuid-like id of a message the archive's rows hold, nothing else
         if (!/^[A-Za-z0-9_-]{1,80}$/.test(f.messageId) || !(await db.hasAttachment(f.messageId, f.index as number))) {
           throw new ArchiveError('archive-malformed', 'a file of the archive belongs to no message of it');
         }
         const out = target.files.create(f.messageId, f.index as number);
         created.push(out);
-        file = { messageId: f.messageId, index: f.index as number, size: f.size as number, got: 0, hash: createHash('sha256'), out };
+        file = {
+          messageId: f.messageId,
+          index: f.index as number,
+          size: f.size as number,
+          got: 0,
+          hash: createHash('sha256'),
+          out,
+        };
       } else if (type === Rec.End) {
         const end = parse(body);
         const promised = isObject(end) && isObject(end.rows) ? end.rows : null;
-        if (!promised || ARCHIVE_TABLES.some(({ name }) => (promised[name] ?? 0) !== (got[name] ?? 0))) throw new ArchiveError('archive-malformed', 'the archive holds other rows than it says');
+        if (!promised || ARCHIVE_TABLES.some(({ name }) => (promised[name] ?? 0) !== (got[name] ?? 0)))
+          throw new ArchiveError('archive-malformed', 'the archive holds other rows than it says');
         ended = true;
       } else {
         throw new ArchiveError('archive-malformed', `unknown record type 0x${type.toString(16)}`);
       }
     }
-    if (!head || !ended) throw new ArchiveError('archive-truncated', 'the archive ends before its end record: it is incomplete');
+    if (!head || !ended)
+      throw new ArchiveError('archive-truncated', 'the archive ends before its end record: it is incomplete');
     // saved on the writer's side but not in the archive (gone from its disk): download it again
     await db.refetchUnkeptFiles();
     return head;

@@ -5,7 +5,9 @@
 import type { FeatureHandlers } from '../core/feature-context.js';
 import type { BackupFolder } from './backups.js';
 
-export function backupHandlers(folder: BackupFolder): FeatureHandlers<'backup.export' | 'backup.download' | 'backup.upload' | 'backup.restore'> {
+export function backupHandlers(
+  folder: BackupFolder,
+): FeatureHandlers<'backup.export' | 'backup.download' | 'backup.upload' | 'backup.restore'> {
   return {
     'backup.export': (a) => folder.export(a.passphrase),
     'backup.download': (a) => folder.download(a.name, a.offset),

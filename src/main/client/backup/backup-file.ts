@@ -52,14 +52,21 @@ export const DEFAULT_BACKUP_PARAMS: BackupParams = { log2N: 17, r: 8, p: 1, chun
 const LIMITS = { log2N: [10, 20], r: [1, 32], p: [1, 16], chunkBytes: [1024, 16 << 20] } as const;
 const MAX_SCRYPT_BYTES = 1 << 30;
 
-const damaged = (why: string) => new MessengerError('backup-damaged', `the backup file is damaged or was altered (${why})`);
+const damaged = (why: string) =>
+  new MessengerError('backup-damaged', `the backup file is damaged or was altered (${why})`);
 
 // Node's scrypt runs in the libuv thread pool: a second of key derivation never holds the
 // event loop (a scrypt in JavaScript, even one that yields every 10 ms, stalled it 80–145 ms at a
 // time on a loaded machine: issue 31).
 function deriveKey(passphrase: string, salt: Uint8Array, p: BackupParams): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    scrypt(passphrase.normalize('NFC'), salt, 32, { N: 2 ** p.log2N, r: p.r, p: p.p, maxmem: MAX_SCRYPT_BYTES + (1 << 20) }, (e, key) => (e ? reject(e) : resolve(key)));
+    scrypt(
+      passphrase.normalize('NFC'),
+      salt,
+      32,
+      { N: 2 ** p.log2N, r: p.r, p: p.p, maxmem: MAX_SCRYPT_BYTES + (1 << 20) },
+      (e, key) => (e ? reject(e) : resolve(key)),
+    );
   });
 }
 
@@ -73,7 +80,14 @@ function nonceOf(prefix: Buffer, index: number, final: boolean): Buffer {
   return n;
 }
 
-function seal(key: Uint8Array, header: Buffer, prefix: Buffer, index: number, final: boolean, plain: Uint8Array): Buffer {
+function seal(
+  key: Uint8Array,
+  header: Buffer,
+  prefix: Buffer,
+  index: number,
+  final: boolean,
+  plain: Uint8Array,
+): Buffer {
   const c = createCipheriv('aes-256-gcm', key, nonceOf(prefix, index, final)).setAAD(header);
   const body = Buffer.concat([c.update(plain), c.final(), c.getAuthTag()]);
   const out = Buffer.alloc(4 + body.length);
@@ -86,7 +100,12 @@ function seal(key: Uint8Array, header: Buffer, prefix: Buffer, index: number, fi
  * Writes a backup file at `path`: `produce` writes the plaintext into the sink it is given.
  * The file is written beside as `path.part`, synced, and renamed over `path` only once complete.
  */
-export async function writeBackupFile(path: string, passphrase: string, produce: (sink: (chunk: Uint8Array) => Promise<void>) => Promise<void>, params: BackupParams = DEFAULT_BACKUP_PARAMS): Promise<{ bytes: number }> {
+export async function writeBackupFile(
+  path: string,
+  passphrase: string,
+  produce: (sink: (chunk: Uint8Array) => Promise<void>) => Promise<void>,
+  params: BackupParams = DEFAULT_BACKUP_PARAMS,
+): Promise<{ bytes: number }> {
   if (passphrase.length === 0) throw new MessengerError('bad-argument', 'a backup needs a passphrase');
   const salt = randomBytes(16);
   const prefix = randomBytes(7);
@@ -140,10 +159,12 @@ export async function writeBackupFile(path: string, passphrase: string, produce:
 }
 
 function readParams(header: Buffer): BackupParams {
-  if (!header.subarray(0, 8).equals(MAGIC)) throw new MessengerError('backup-damaged', 'this is not a Relay backup file');
+  if (!header.subarray(0, 8).equals(MAGIC))
+    throw new MessengerError('backup-damaged', 'this is not a Relay backup file');
   const sum = createHash('sha256').update(header.subarray(0, 56)).digest().subarray(0, 8);
   if (!sum.equals(header.subarray(56, 64))) throw damaged('its header does not match its checksum');
-  if (header[8] !== FORMAT_VERSION || header[9] !== KDF_SCRYPT) throw new MessengerError('backup-damaged', `backup format ${header[8]} is not one this app reads; update the app`);
+  if (header[8] !== FORMAT_VERSION || header[9] !== KDF_SCRYPT)
+    throw new MessengerError('backup-damaged', `backup format ${header[8]} is not one this app reads; update the app`);
   const p: BackupParams = { log2N: header[10], r: header[11], p: header[12], chunkBytes: header.readUInt32BE(36) };
   for (const [name, [lo, hi]] of Object.entries(LIMITS)) {
     const v = p[name as keyof BackupParams];
@@ -165,10 +186,12 @@ export async function* readBackupFile(path: string, passphrase: string): AsyncGe
   try {
     const size = (await fh.stat()).size;
     const header = Buffer.alloc(HEADER_BYTES);
-    if ((await fh.read(header, 0, HEADER_BYTES, 0)).bytesRead < HEADER_BYTES) throw new MessengerError('backup-damaged', 'this is not a Relay backup file (too short)');
+    if ((await fh.read(header, 0, HEADER_BYTES, 0)).bytesRead < HEADER_BYTES)
+      throw new MessengerError('backup-damaged', 'this is not a Relay backup file (too short)');
     const params = readParams(header);
     const key = await deriveKey(passphrase, header.subarray(13, 29), params);
-    if (!checkOf(key).equals(header.subarray(40, 56))) throw new MessengerError('backup-wrong-passphrase', 'that passphrase does not open this backup');
+    if (!checkOf(key).equals(header.subarray(40, 56)))
+      throw new MessengerError('backup-wrong-passphrase', 'that passphrase does not open this backup');
     const prefix = header.subarray(29, 36);
     const len = Buffer.alloc(4);
     let at = HEADER_BYTES;
@@ -182,13 +205,20 @@ export async function* readBackupFile(path: string, passphrase: string): AsyncGe
       at += 4 + n;
       // the only chunk that may be short is the final one; whether this one is, its tag tells
       const final = at === size;
-      if (!final && n !== params.chunkBytes + TAG_BYTES) throw damaged(`part ${index} is shorter than the file's chunk size`);
+      if (!final && n !== params.chunkBytes + TAG_BYTES)
+        throw damaged(`part ${index} is shorter than the file's chunk size`);
       let plain: Buffer;
       try {
-        const d = createDecipheriv('aes-256-gcm', key, nonceOf(prefix, index, final)).setAAD(header).setAuthTag(body.subarray(n - TAG_BYTES));
+        const d = createDecipheriv('aes-256-gcm', key, nonceOf(prefix, index, final))
+          .setAAD(header)
+          .setAuthTag(body.subarray(n - TAG_BYTES));
         plain = Buffer.concat([d.update(body.subarray(0, n - TAG_BYTES)), d.final()]);
       } catch {
-        throw damaged(final ? `its last part (${index}) fails authentication: it was cut short or altered` : `part ${index} fails authentication`);
+        throw damaged(
+          final
+            ? `its last part (${index}) fails authentication: it was cut short or altered`
+            : `part ${index} fails authentication`,
+        );
       }
       if (plain.length > 0) yield plain;
       if (final) return;

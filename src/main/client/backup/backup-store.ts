@@ -56,15 +56,22 @@ export class BackupStore {
 
   constructor(private readonly db: Database.Database) {
     for (const { name, key } of ARCHIVE_TABLES) {
-      this.pages.set(name, db.prepare(`SELECT ${key} AS _page_key, * FROM ${name} WHERE ${key} > ? ORDER BY ${key} LIMIT ?`));
+      this.pages.set(
+        name,
+        db.prepare(`SELECT ${key} AS _page_key, * FROM ${name} WHERE ${key} > ? ORDER BY ${key} LIMIT ?`),
+      );
       this.counts.set(name, db.prepare(`SELECT count(*) FROM ${name}`).pluck());
       this.columns.set(name, new Set((db.pragma(`table_info(${name})`) as Array<{ name: string }>).map((c) => c.name)));
     }
     this.s = {
       schema: db.prepare('SELECT user_version FROM pragma_user_version').pluck(),
-      upsertSetting: db.prepare('INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      upsertSetting: db.prepare(
+        'INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
       setAttachmentPath: db.prepare('UPDATE attachments SET path = ? WHERE message_id = ? AND idx = ?'),
-      refetchUnkept: db.prepare("UPDATE attachments SET state = 'pending', attempts = 0, error = NULL WHERE state = 'saved' AND path IS NULL"),
+      refetchUnkept: db.prepare(
+        "UPDATE attachments SET state = 'pending', attempts = 0, error = NULL WHERE state = 'saved' AND path IS NULL",
+      ),
       begin: db.prepare('BEGIN'),
       commit: db.prepare('COMMIT'),
     };
@@ -142,21 +149,23 @@ export class BackupStore {
    * worker adopts) waits for the write lock at the start rather than failing halfway.
    */
   adopt(restored: BackupStore, pageRows = 2000): boolean {
-    return this.db.transaction(() => {
-      if (!this.holdsNoHistory()) return false;
-      for (const { name } of ARCHIVE_TABLES) {
-        for (let after: RowValue = null, more = true; more; ) {
-          const { rows, next } = restored.page(name, after, pageRows);
-          for (const row of rows) {
-            if (name === 'profile') this.s.upsertSetting.run(row.key, row.value);
-            else this.insertRow(name, row);
+    return this.db
+      .transaction(() => {
+        if (!this.holdsNoHistory()) return false;
+        for (const { name } of ARCHIVE_TABLES) {
+          for (let after: RowValue = null, more = true; more;) {
+            const { rows, next } = restored.page(name, after, pageRows);
+            for (const row of rows) {
+              if (name === 'profile') this.s.upsertSetting.run(row.key, row.value);
+              else this.insertRow(name, row);
+            }
+            after = next;
+            more = next !== null;
           }
-          after = next;
-          more = next !== null;
         }
-      }
-      return true;
-    }).immediate();
+        return true;
+      })
+      .immediate();
   }
 
   /**
@@ -172,7 +181,9 @@ export class BackupStore {
     const id = `${table}(${cols.join(',')})${ifNew ? ' if new' : ''}`;
     let st = this.inserts.get(id);
     if (!st) {
-      st = this.db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})${ifNew ? ' ON CONFLICT DO NOTHING' : ''}`);
+      st = this.db.prepare(
+        `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})${ifNew ? ' ON CONFLICT DO NOTHING' : ''}`,
+      );
       this.inserts.set(id, st);
     }
     return st.run(row).changes > 0;

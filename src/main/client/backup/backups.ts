@@ -13,9 +13,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BACKUP_PASSPHRASE_MIN, BACKUP_PIECE_BYTES, type BackupProgress, type BackupSummary } from '../../../shared/backup.js';
+import {
+  BACKUP_PASSPHRASE_MIN,
+  BACKUP_PIECE_BYTES,
+  type BackupProgress,
+  type BackupSummary,
+} from '../../../shared/backup.js';
 import type { Attachments } from '../attachments/attachments.js';
-import { ArchiveError, readArchive, writeArchive, type ArchiveErrorCode, type ArchiveFiles, type OnProgress } from './backup-archive.js';
+import {
+  ArchiveError,
+  readArchive,
+  writeArchive,
+  type ArchiveErrorCode,
+  type ArchiveFiles,
+  type OnProgress,
+} from './backup-archive.js';
 import { DEFAULT_BACKUP_PARAMS, readBackupFile, writeBackupFile, type BackupParams } from './backup-file.js';
 import type { LocalStore } from '../store/local-store.js';
 import type { OffThread, StoreAccess, WorkerStore } from '../store/store-worker-client.js';
@@ -50,26 +62,39 @@ export class Backups {
   /** Writes a backup of the profile to `path` (replacing it only once complete). */
   async export(path: string, passphrase: string, onProgress?: OnProgress): Promise<BackupSummary> {
     const wallet = this.d.wallet();
-    if (passphrase.length < BACKUP_PASSPHRASE_MIN) throw new MessengerError('bad-argument', `a backup passphrase has at least ${BACKUP_PASSPHRASE_MIN} characters`);
+    if (passphrase.length < BACKUP_PASSPHRASE_MIN)
+      throw new MessengerError('bad-argument', `a backup passphrase has at least ${BACKUP_PASSPHRASE_MIN} characters`);
     const files = await this.d.attachments.archiveFiles();
     let head: Awaited<ReturnType<typeof writeArchive>> | null = null;
     const access = await this.d.offThread?.profile();
-    const { bytes } = await writeBackupFile(path, passphrase, async (sink) => {
-      if (!access) {
-        head = await writeArchive(this.d.store, files, wallet, sink, onProgress);
-        return;
-      }
-      const snapshot = await this.d.offThread!.worker.open(access.file, access.key);
-      try {
-        // every row from one state of the database, however long the file takes to write
-        await snapshot.beginSnapshot();
-        head = await writeArchive(snapshot, files, wallet, sink, onProgress);
-      } finally {
-        await snapshot.close();
-      }
-    }, this.d.params ?? DEFAULT_BACKUP_PARAMS);
+    const { bytes } = await writeBackupFile(
+      path,
+      passphrase,
+      async (sink) => {
+        if (!access) {
+          head = await writeArchive(this.d.store, files, wallet, sink, onProgress);
+          return;
+        }
+        const snapshot = await this.d.offThread!.worker.open(access.file, access.key);
+        try {
+          // every row from one state of the database, however long the file takes to write
+          await snapshot.beginSnapshot();
+          head = await writeArchive(snapshot, files, wallet, sink, onProgress);
+        } finally {
+          await snapshot.close();
+        }
+      },
+      this.d.params ?? DEFAULT_BACKUP_PARAMS,
+    );
     const h = head!;
-    return { savedTo: path, download: null, bytes, conversations: h.rows.conversations ?? 0, messages: h.rows.messages ?? 0, files: h.files.count };
+    return {
+      savedTo: path,
+      download: null,
+      bytes,
+      conversations: h.rows.conversations ?? 0,
+      messages: h.rows.messages ?? 0,
+      files: h.files.count,
+    };
   }
 
   /** Restores the backup at `path` into this (new) profile; on any failure nothing has changed. */
@@ -85,12 +110,23 @@ export class Backups {
     const restored = this.d.openStore(temp, key);
     key.fill(0);
     try {
-      const head = await readArchive(readBackupFile(path, passphrase), { store: restored, files, wallet }, onProgress).catch((e: unknown) => {
+      const head = await readArchive(
+        readBackupFile(path, passphrase),
+        { store: restored, files, wallet },
+        onProgress,
+      ).catch((e: unknown) => {
         throw e instanceof ArchiveError ? new MessengerError(ARCHIVE_TO_MESSENGER[e.code], e.message) : e;
       });
       // the sync loop may have stored something while the file was read: then nothing is adopted
       if (!this.d.store.backup.adopt(restored.backup)) throw notNew();
-      return { savedTo: null, download: null, bytes: (await stat(path)).size, conversations: restored.backup.count('conversations'), messages: restored.backup.count('messages'), files: head.files.count };
+      return {
+        savedTo: null,
+        download: null,
+        bytes: (await stat(path)).size,
+        conversations: restored.backup.count('conversations'),
+        messages: restored.backup.count('messages'),
+        files: head.files.count,
+      };
     } finally {
       restored.close();
       await removeDatabase(temp);
@@ -98,18 +134,38 @@ export class Backups {
   }
 
   /** restore() with the staging database and the adoption in the store worker. */
-  private async restoreOffThread(access: StoreAccess, temp: string, key: Buffer, path: string, passphrase: string, files: ArchiveFiles, wallet: string, onProgress?: OnProgress): Promise<BackupSummary> {
+  private async restoreOffThread(
+    access: StoreAccess,
+    temp: string,
+    key: Buffer,
+    path: string,
+    passphrase: string,
+    files: ArchiveFiles,
+    wallet: string,
+    onProgress?: OnProgress,
+  ): Promise<BackupSummary> {
     const worker = this.d.offThread!.worker;
     let restored: WorkerStore | null = null;
     let profile: WorkerStore | null = null;
     try {
       restored = await worker.open(temp, key);
-      const head = await readArchive(readBackupFile(path, passphrase), { store: restored, files, wallet }, onProgress).catch((e: unknown) => {
+      const head = await readArchive(
+        readBackupFile(path, passphrase),
+        { store: restored, files, wallet },
+        onProgress,
+      ).catch((e: unknown) => {
         throw e instanceof ArchiveError ? new MessengerError(ARCHIVE_TO_MESSENGER[e.code], e.message) : e;
       });
       profile = await worker.open(access.file, access.key);
       if (!(await profile.adopt(restored))) throw notNew();
-      return { savedTo: null, download: null, bytes: (await stat(path)).size, conversations: await restored.count('conversations'), messages: await restored.count('messages'), files: head.files.count };
+      return {
+        savedTo: null,
+        download: null,
+        bytes: (await stat(path)).size,
+        conversations: await restored.count('conversations'),
+        messages: await restored.count('messages'),
+        files: head.files.count,
+      };
     } finally {
       key.fill(0);
       await profile?.close();
@@ -119,7 +175,8 @@ export class Backups {
   }
 }
 
-const removeDatabase = (file: string) => Promise.all(['', '-wal', '-shm', '-journal'].map((s) => rm(file + s, { force: true })));
+const removeDatabase = (file: string) =>
+  Promise.all(['', '-wal', '-shm', '-journal'].map((s) => rm(file + s, { force: true })));
 
 /**
  * The page's side of backups (web mode, and restore in both shells): a backup is written into
@@ -146,7 +203,9 @@ export class BackupFolder {
   /** Exports to `path` when given (the shell's save dialog), else into the folder for a download. */
   async export(passphrase: string, path?: string): Promise<BackupSummary> {
     const name = `relay-${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}.relaybackup`;
-    const summary = await this.backups.export(path ?? this.path(name), passphrase, (p) => this.progress({ op: 'export', ...p }));
+    const summary = await this.backups.export(path ?? this.path(name), passphrase, (p) =>
+      this.progress({ op: 'export', ...p }),
+    );
     return path ? summary : { ...summary, savedTo: null, download: name };
   }
 
@@ -170,14 +229,16 @@ export class BackupFolder {
   /** Writes a piece of an upload at `offset` (no name: a new upload). */
   async upload(name: string | undefined, offset: number, data: string): Promise<{ name: string; size: number }> {
     const bytes = Buffer.from(data, 'base64');
-    if (bytes.length > BACKUP_PIECE_BYTES) throw new MessengerError('bad-argument', `a piece holds at most ${BACKUP_PIECE_BYTES} bytes`);
+    if (bytes.length > BACKUP_PIECE_BYTES)
+      throw new MessengerError('bad-argument', `a piece holds at most ${BACKUP_PIECE_BYTES} bytes`);
     const upload = name ?? `upload-${randomBytes(8).toString('hex')}.relaybackup`;
     if (name === undefined && offset !== 0) throw new MessengerError('bad-argument', 'an upload starts at offset 0');
     const fh = await open(this.path(upload), name === undefined ? 'wx' : 'r+', 0o600).catch(() => {
       throw new MessengerError('not-found', 'that upload is no longer here; pick the file again');
     });
     try {
-      if ((await fh.stat()).size !== offset) throw new MessengerError('bad-argument', 'pieces of an upload come in order');
+      if ((await fh.stat()).size !== offset)
+        throw new MessengerError('bad-argument', 'pieces of an upload come in order');
       await fh.write(bytes, 0, bytes.length, offset);
       return { name: upload, size: offset + bytes.length };
     } finally {
@@ -196,4 +257,8 @@ export class BackupFolder {
   }
 }
 
-const notNew = () => new MessengerError('backup-not-new-profile', 'a backup restores into a new profile only, and this one already holds conversations');
+const notNew = () =>
+  new MessengerError(
+    'backup-not-new-profile',
+    'a backup restores into a new profile only, and this one already holds conversations',
+  );

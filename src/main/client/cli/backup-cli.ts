@@ -7,12 +7,20 @@
 import { UsageError, printJson } from './cli-support.js';
 import type { Messenger } from '../core/messenger.js';
 
-export async function runBackupCommand(m: Messenger, command: 'backup' | 'restore', args: string[], values: { out?: string; in?: string; 'backup-passphrase-env'?: string }): Promise<void> {
+export async function runBackupCommand(
+  m: Messenger,
+  command: 'backup' | 'restore',
+  args: string[],
+  values: { out?: string; in?: string; 'backup-passphrase-env'?: string },
+): Promise<void> {
   if (args.length > 0) throw new UsageError(`${command} takes no positional arguments (got "${args[0]}")`);
   const file = command === 'backup' ? values.out : values.in;
   if (!file) throw new UsageError(command === 'backup' ? 'backup needs --out FILE' : 'restore needs --in FILE');
   const env = values['backup-passphrase-env'];
-  if (!env) throw new UsageError(`${command} needs --backup-passphrase-env VAR (the variable holding the backup file's passphrase; --passphrase-env names the profile's)`);
+  if (!env)
+    throw new UsageError(
+      `${command} needs --backup-passphrase-env VAR (the variable holding the backup file's passphrase; --passphrase-env names the profile's)`,
+    );
   const passphrase = process.env[env];
   if (!passphrase) throw new UsageError(`${env} is not set: it holds the backup's passphrase`);
   let shown = -1;

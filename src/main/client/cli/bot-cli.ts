@@ -23,16 +23,21 @@ const USAGE = `usage: npm run bot -- --relay URL --token-env VAR --group ID [--p
 
 /** The bot token: from the named variable, or (warned about) from the command line. */
 function tokenFrom(values: { token?: string; 'token-env'?: string }): string {
-  if (values.token !== undefined && values['token-env'] !== undefined) throw new UsageError('give either --token-env VAR or --token, not both');
+  if (values.token !== undefined && values['token-env'] !== undefined)
+    throw new UsageError('give either --token-env VAR or --token, not both');
   let token: string | undefined;
   if (values['token-env'] !== undefined) {
     token = process.env[values['token-env']];
-    if (!token) throw new UsageError(`the environment variable ${values['token-env']} (named by --token-env) is not set`);
+    if (!token)
+      throw new UsageError(`the environment variable ${values['token-env']} (named by --token-env) is not set`);
   } else if (values.token !== undefined) {
-    process.stderr.write(`${PROG}: warning: --token puts the bot token in this process's command line, which other users of this computer can read (ps, /proc); use --token-env VAR instead\n`);
+    process.stderr.write(
+      `${PROG}: warning: --token puts the bot token in this process's command line, which other users of this computer can read (ps, /proc); use --token-env VAR instead\n`,
+    );
     token = values.token;
   }
-  if (!token || !token.startsWith('gtk_live_')) throw new UsageError('a bot token (gtk_live_...) is required: --token-env VAR names the variable that holds it');
+  if (!token || !token.startsWith('gtk_live_'))
+    throw new UsageError('a bot token (gtk_live_...) is required: --token-env VAR names the variable that holds it');
   return token;
 }
 
@@ -68,7 +73,17 @@ async function main(argv: string[]): Promise<void> {
   const text = positionals.join(' ');
   if (text.length === 0) throw new UsageError('the text to post is required');
   const passphrase = values.profile ? passphraseFromEnv(values['passphrase-env'], PROG) : '';
-  printJson(await postAsBot({ relayUrl: values.relay, fingerprint: values.fingerprint ?? null, token, groupId: values.group, text, profileDir: values.profile ?? null, passphrase }));
+  printJson(
+    await postAsBot({
+      relayUrl: values.relay,
+      fingerprint: values.fingerprint ?? null,
+      token,
+      groupId: values.group,
+      text,
+      profileDir: values.profile ?? null,
+      passphrase,
+    }),
+  );
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => fail(PROG, e, USAGE));

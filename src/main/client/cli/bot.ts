@@ -45,13 +45,23 @@ export async function postAsBot(o: BotPostOptions): Promise<BotPostResult> {
   try {
     const passphrase = effectivePassphrase(o.passphrase);
     const st = await vault.status();
-    const address = st.hasWallet ? (await vault.unlock({ passphrase })).address! : (await vault.createWallet({ passphrase })).address;
+    const address = st.hasWallet
+      ? (await vault.unlock({ passphrase })).address!
+      : (await vault.createWallet({ passphrase })).address;
     const groupId = o.groupId.toLowerCase();
     const view = await api.group(groupId);
     await verifyInParallel(view.memberDevices, vault);
     const targets = certifiedMemberDevices(view.memberDevices);
     const id = globalThis.crypto.randomUUID();
-    if (targets.length === 0) return { messageId: id, from: address, groupId, via: view.auth.via, relaySender: view.auth.senderAddress, devices: [] };
+    if (targets.length === 0)
+      return {
+        messageId: id,
+        from: address,
+        groupId,
+        via: view.auth.via,
+        relaySender: view.auth.senderAddress,
+        devices: [],
+      };
     const sealed = await vault.sealMessage({
       frame: 'group',
       groupId,

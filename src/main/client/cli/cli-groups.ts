@@ -22,7 +22,13 @@ export async function group(m: Messenger, args: string[], values: GroupOptions):
   switch (sub) {
     case 'create': {
       need(rest, 1, '<name>');
-      printJson(await m.groups.create({ name: rest.join(' '), isPublic: values.public === true, ...(values.password ? { password: values.password } : {}) }));
+      printJson(
+        await m.groups.create({
+          name: rest.join(' '),
+          isPublic: values.public === true,
+          ...(values.password ? { password: values.password } : {}),
+        }),
+      );
       return;
     }
     case 'add':
@@ -46,7 +52,12 @@ export async function group(m: Messenger, args: string[], values: GroupOptions):
       printJson(await m.groups.setAdmin({ groupId: groupId(rest[0]), address: address(rest[1]) }, sub === 'admin'));
       return;
     case 'join':
-      printJson(await m.groups.join({ groupId: groupId(rest[0]), ...(values.password !== undefined ? { password: values.password } : {}) }));
+      printJson(
+        await m.groups.join({
+          groupId: groupId(rest[0]),
+          ...(values.password !== undefined ? { password: values.password } : {}),
+        }),
+      );
       return;
     case 'leave':
       await m.groups.leave({ groupId: groupId(rest[0]) });
@@ -63,8 +74,18 @@ export async function group(m: Messenger, args: string[], values: GroupOptions):
       need(rest, files.length > 0 ? 1 : 2, files.length > 0 ? '<id>' : '<id> <text>');
       const id = groupId(rest[0]);
       const text = rest.slice(1).join(' ');
-      const { outcome } = files.length > 0 ? await m.messages.sendFiles(`group:${id}` as ConversationId, files, text) : await m.messages.sendAndWait(`group:${id}` as ConversationId, text);
-      printJson({ messageId: outcome.messageId, groupId: id, state: sendState(outcome), routed: outcome.routed, error: outcome.error, devices: outcome.deliveries });
+      const { outcome } =
+        files.length > 0
+          ? await m.messages.sendFiles(`group:${id}` as ConversationId, files, text)
+          : await m.messages.sendAndWait(`group:${id}` as ConversationId, text);
+      printJson({
+        messageId: outcome.messageId,
+        groupId: id,
+        state: sendState(outcome),
+        routed: outcome.routed,
+        error: outcome.error,
+        devices: outcome.deliveries,
+      });
       exitUnlessDelivered(outcome);
       return;
     }

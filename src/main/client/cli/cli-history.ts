@@ -13,7 +13,8 @@ export async function runHistory(m: Messenger, args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'send') {
     const key = rest[0]?.toLowerCase() ?? '';
-    if (rest.length !== 1 || !DEVICE_KEY.test(key)) throw new UsageError('usage: history send <deviceKey> (64 hex: the new device\'s key, from `devices`)');
+    if (rest.length !== 1 || !DEVICE_KEY.test(key))
+      throw new UsageError("usage: history send <deviceKey> (64 hex: the new device's key, from `devices`)");
     const off = showProgress(m);
     try {
       printJson({ history: 'sent', ...(await m.history.send(key)) });
@@ -37,7 +38,9 @@ export async function receiveHistory(m: Messenger): Promise<boolean> {
   try {
     const outcome = await m.history.importPending();
     if (outcome === null) {
-      process.stderr.write(`${JSON.stringify({ history: 'waiting', note: 'the relay could not be reached; the next sync tries again' })}\n`);
+      process.stderr.write(
+        `${JSON.stringify({ history: 'waiting', note: 'the relay could not be reached; the next sync tries again' })}\n`,
+      );
       return true;
     }
     const { state, ...rest } = outcome;
@@ -55,6 +58,8 @@ function showProgress(m: Messenger): () => void {
     const tenth = p.total > 0 ? Math.floor((p.done / p.total) * 10) : 0;
     if (last && last.phase === p.phase && last.tenth === tenth) return;
     last = { phase: p.phase, tenth };
-    process.stderr.write(`${JSON.stringify({ history: 'progress', direction: p.direction, phase: p.phase, done: p.done, total: p.total })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ history: 'progress', direction: p.direction, phase: p.phase, done: p.done, total: p.total })}\n`,
+    );
   });
 }

@@ -37,7 +37,11 @@ export function timerSeconds(arg: string | undefined): number {
   return seconds;
 }
 
-export async function runMessageChange(m: Messenger, command: 'edit' | 'delete' | 'timer', args: string[]): Promise<void> {
+export async function runMessageChange(
+  m: Messenger,
+  command: 'edit' | 'delete' | 'timer',
+  args: string[],
+): Promise<void> {
   if (command === 'timer') {
     if (args.length !== 2) throw new UsageError(TIMER_USAGE);
     const seconds = timerSeconds(args[1]);
@@ -49,9 +53,10 @@ export async function runMessageChange(m: Messenger, command: 'edit' | 'delete' 
   if (command === 'delete' && args.length !== 2) throw new UsageError('usage: delete <conversation> <message-id>');
   const conversationId = await conversationOf(m, args[0]);
   const messageId = args[1].toLowerCase();
-  const changed = command === 'edit'
-    ? m.changes.edit({ conversationId, messageId, text: args.slice(2).join(' ') })
-    : m.changes.delete({ conversationId, messageId });
+  const changed =
+    command === 'edit'
+      ? m.changes.edit({ conversationId, messageId, text: args.slice(2).join(' ') })
+      : m.changes.delete({ conversationId, messageId });
   // a message withdrawn before it left was never sent, and its withdrawal sends nothing
   if ('removed' in changed) printJson({ ...changeLine(changed), removed: true, sent: false });
   else printJson({ ...changeLine(changed), sent: await sendNow(m) });
@@ -61,11 +66,21 @@ export async function runMessageChange(m: Messenger, command: 'edit' | 'delete' 
 export function changeLine(msg: ChatMessage): Record<string, unknown> {
   return msg.deleted
     ? { id: msg.id, conversationId: msg.conversationId, from: msg.from, deleted: true }
-    : { id: msg.id, conversationId: msg.conversationId, from: msg.from, edited: true, text: msg.text, editedAt: msg.editedAt };
+    : {
+        id: msg.id,
+        conversationId: msg.conversationId,
+        from: msg.from,
+        edited: true,
+        text: msg.text,
+        editedAt: msg.editedAt,
+      };
 }
 
 /** The words `sync` prints for a message: a timer notice says what it set. */
 export function shownText(msg: ChatMessage): string {
-  if (msg.timerSeconds !== null) return msg.timerSeconds === 0 ? 'turned disappearing messages off' : `set disappearing messages to ${timerLabel(msg.timerSeconds)}`;
+  if (msg.timerSeconds !== null)
+    return msg.timerSeconds === 0
+      ? 'turned disappearing messages off'
+      : `set disappearing messages to ${timerLabel(msg.timerSeconds)}`;
   return msg.deleted ? '(message deleted)' : msg.text;
 }

@@ -30,7 +30,10 @@ export function passphraseFromEnv(varName: string | undefined, prog: string): st
  */
 export function requireProfile(dir: string, command: string): void {
   if (command !== 'init' && !existsSync(dir)) {
-    throw new MessengerError('no-profile', `there is no profile at ${dir}; run init first (only init creates a profile)`);
+    throw new MessengerError(
+      'no-profile',
+      `there is no profile at ${dir}; run init first (only init creates a profile)`,
+    );
   }
 }
 
@@ -47,6 +50,7 @@ export function fail(prog: string, e: unknown, usage?: string): never {
   // internal errors keep their text for the operator; stack traces stay out of the JSON
   const message = err.code === 'internal' && e instanceof Error ? e.message : err.message;
   process.stderr.write(`${JSON.stringify({ error: message, code: err.code })}\n`);
-  if (err.code === 'internal' && process.env.RELAY_CLIENT_DEBUG) process.stderr.write(`${prog}: ${(e as Error)?.stack ?? String(e)}\n`);
+  if (err.code === 'internal' && process.env.RELAY_CLIENT_DEBUG)
+    process.stderr.write(`${prog}: ${(e as Error)?.stack ?? String(e)}\n`);
   process.exit(1);
 }

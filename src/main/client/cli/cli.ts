@@ -37,7 +37,10 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...args] = positionals;
   if (!command) throw new UsageError('a command is required');
 
-  const unlockTtlS = values['unlock-ttl'] === undefined ? DEFAULT_UNLOCK_TTL_S : nonNegativeInt(values['unlock-ttl'], '--unlock-ttl', MAX_UNLOCK_TTL_S);
+  const unlockTtlS =
+    values['unlock-ttl'] === undefined
+      ? DEFAULT_UNLOCK_TTL_S
+      : nonNegativeInt(values['unlock-ttl'], '--unlock-ttl', MAX_UNLOCK_TTL_S);
   const crash = process.env.RELAY_CLIENT_TEST_CRASH as CrashPoint | undefined;
   const pullLimit = values.limit !== undefined && command === 'sync' ? positiveInt(values.limit, '--limit') : undefined;
   requireProfile(values.profile, command);
@@ -72,7 +75,9 @@ type Values = ReturnType<typeof parseCli>['values'];
 
 /** `--stake` takes an optional value on `send` (the most to pay); alone it means whatever they ask. */
 function withStakeValue(argv: string[]): string[] {
-  return argv.flatMap((a, i) => (a === '--stake' && (i === argv.length - 1 || argv[i + 1].startsWith('--')) ? ['--stake', ANY_STAKE] : [a]));
+  return argv.flatMap((a, i) =>
+    a === '--stake' && (i === argv.length - 1 || argv[i + 1].startsWith('--')) ? ['--stake', ANY_STAKE] : [a],
+  );
 }
 const ANY_STAKE = 'any';
 
@@ -121,7 +126,8 @@ async function init(m: Messenger, passphrase: string, values: Values, args: stri
   const st = await m.vault.status();
   let mnemonic: string | undefined;
   if (st.hasWallet) {
-    if (values['mnemonic-env'] || values['private-key-env']) throw new MessengerError('bad-argument', 'this profile already has a wallet');
+    if (values['mnemonic-env'] || values['private-key-env'])
+      throw new MessengerError('bad-argument', 'this profile already has a wallet');
     await m.wallet.unlock({ passphrase });
   } else if (values['mnemonic-env']) {
     const words = process.env[values['mnemonic-env']];
@@ -135,13 +141,22 @@ async function init(m: Messenger, passphrase: string, values: Values, args: stri
     mnemonic = (await m.wallet.create({ passphrase })).mnemonic;
   }
   if (values.relay) {
-    await m.connectRelay({ mode: values.fingerprint ? 'lan' : 'url', url: values.relay, ...(values.fingerprint ? { fingerprint: values.fingerprint } : {}) });
+    await m.connectRelay({
+      mode: values.fingerprint ? 'lan' : 'url',
+      url: values.relay,
+      ...(values.fingerprint ? { fingerprint: values.fingerprint } : {}),
+    });
   } else if (!(await m.appStatus()).relay.url) {
     throw new UsageError('init needs --relay URL');
   }
   if (values.handle) await m.claimHandle({ handle: values.handle });
   const who = m.whoami()!;
-  printJson({ address: who.address, deviceKey: who.deviceKey, handle: who.handle, ...(values['show-mnemonic'] && mnemonic ? { mnemonic } : {}) });
+  printJson({
+    address: who.address,
+    deviceKey: who.deviceKey,
+    handle: who.handle,
+    ...(values['show-mnemonic'] && mnemonic ? { mnemonic } : {}),
+  });
 }
 
 async function openProfile(m: Messenger, passphrase: string, rememberMs: number): Promise<void> {
@@ -149,7 +164,11 @@ async function openProfile(m: Messenger, passphrase: string, rememberMs: number)
   if (!st.hasWallet) throw new MessengerError('no-wallet', 'this profile has no wallet; run init first');
   const status = await m.wallet.unlock({ passphrase }, { rememberMs });
   if (status.relay.revoked) throw new MessengerError('device-revoked', DEVICE_REVOKED_MESSAGE);
-  if (!status.ready) throw new MessengerError('not-signed-in', `not signed in to the relay${status.relay.lastError ? `: ${status.relay.lastError}` : ''}`);
+  if (!status.ready)
+    throw new MessengerError(
+      'not-signed-in',
+      `not signed in to the relay${status.relay.lastError ? `: ${status.relay.lastError}` : ''}`,
+    );
 }
 
 function nonNegativeInt(v: string, name: string, max: number): number {
@@ -160,20 +179,28 @@ function nonNegativeInt(v: string, name: string, max: number): number {
 
 /** Search hits with the snippet as plain text beside the words it matched (no control characters in the JSON). */
 function searchHits(m: Messenger, query: string, values: Values) {
-  if (query.length > SEARCH_QUERY_MAX_CHARS) throw new UsageError(`the query is longer than ${SEARCH_QUERY_MAX_CHARS} characters`);
-  const limit = values.limit === undefined ? undefined : Math.min(positiveInt(values.limit, '--limit'), SEARCH_MAX_LIMIT);
-  return m.messages.search({ query, ...(values.conversation ? { conversationId: values.conversation } : {}), ...(limit ? { limit } : {}) }).map((h) => {
-    const parts = snippetParts(h.snippet);
-    return {
-      id: h.messageId,
-      conversationId: h.conversationId,
-      from: h.from,
-      fromMe: h.fromMe,
-      sentAt: h.sentAt,
-      snippet: parts.map((p) => p.text).join(''),
-      matches: parts.filter((p) => p.match).map((p) => p.text),
-    };
-  });
+  if (query.length > SEARCH_QUERY_MAX_CHARS)
+    throw new UsageError(`the query is longer than ${SEARCH_QUERY_MAX_CHARS} characters`);
+  const limit =
+    values.limit === undefined ? undefined : Math.min(positiveInt(values.limit, '--limit'), SEARCH_MAX_LIMIT);
+  return m.messages
+    .search({
+      query,
+      ...(values.conversation ? { conversationId: values.conversation } : {}),
+      ...(limit ? { limit } : {}),
+    })
+    .map((h) => {
+      const parts = snippetParts(h.snippet);
+      return {
+        id: h.messageId,
+        conversationId: h.conversationId,
+        from: h.from,
+        fromMe: h.fromMe,
+        sentAt: h.sentAt,
+        snippet: parts.map((p) => p.text).join(''),
+        matches: parts.filter((p) => p.match).map((p) => p.text),
+      };
+    });
 }
 
 function positiveInt(v: string, name: string): number {
@@ -198,14 +225,22 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'send': {
       const files = values.file ?? [];
       need(args, files.length > 0 ? 1 : 2, files.length > 0 ? '<0xADDRESS|@handle>' : '<0xADDRESS|@handle> <text>');
-      if (files.length > 0 && (values.request || values.stake !== undefined)) throw new UsageError('--file goes with neither --request nor --stake');
+      if (files.length > 0 && (values.request || values.stake !== undefined))
+        throw new UsageError('--file goes with neither --request nor --stake');
       const to = await m.contacts.resolveRecipient(args[0]);
       const max = values.stake === undefined ? null : values.stake === ANY_STAKE ? 'any' : stakeAmount(values.stake);
       const text = args.slice(1).join(' ');
-      const { outcome } = files.length > 0 ? await m.messages.sendFiles(`direct:${to}`, files, text) : await m.messages.sendAndWait(`direct:${to}`, text, values.request === true);
+      const { outcome } =
+        files.length > 0
+          ? await m.messages.sendFiles(`direct:${to}`, files, text)
+          : await m.messages.sendAndWait(`direct:${to}`, text, values.request === true);
       if (max !== null && outcome.routed === 'stake-gate' && outcome.stakeQuote) {
         const asked = BigInt(outcome.stakeQuote.amountWei);
-        if (max !== 'any' && asked > max) throw new MessengerError('bad-argument', `they ask for ${formatWei(asked)} ${outcome.stakeCurrency ?? ''}, more than --stake ${values.stake}; nothing was paid`);
+        if (max !== 'any' && asked > max)
+          throw new MessengerError(
+            'bad-argument',
+            `they ask for ${formatWei(asked)} ${outcome.stakeCurrency ?? ''}, more than --stake ${values.stake}; nothing was paid`,
+          );
         const paid = await m.stakes.pay(outcome.messageId);
         printJson({ messageId: outcome.messageId, to, state: 'sent', routed: paid.message.routed, stake: paid.stake });
         return;
@@ -276,9 +311,15 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'policy': {
       need(args, 1, '<request|stake-gate|block>');
       const p = args[0];
-      if (p !== 'request' && p !== 'stake-gate' && p !== 'block') throw new UsageError('policy must be request, stake-gate or block');
+      if (p !== 'request' && p !== 'stake-gate' && p !== 'block')
+        throw new UsageError('policy must be request, stake-gate or block');
       if (values.stake !== undefined && p !== 'stake-gate') throw new UsageError('--stake applies to stake-gate only');
-      printJson(await m.account.setPolicy({ unknownSenders: p, ...(values.stake !== undefined ? { stake: values.stake } : {}) }));
+      printJson(
+        await m.account.setPolicy({
+          unknownSenders: p,
+          ...(values.stake !== undefined ? { stake: values.stake } : {}),
+        }),
+      );
       return;
     }
     case 'conversations':
@@ -287,14 +328,20 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       return;
     case 'messages':
       need(args, 1, '<conversationId>');
-      printJson(m.messages.listMessages({ conversationId: args[0], ...(values.limit ? { limit: positiveInt(values.limit, '--limit') } : {}) }));
+      printJson(
+        m.messages.listMessages({
+          conversationId: args[0],
+          ...(values.limit ? { limit: positiveInt(values.limit, '--limit') } : {}),
+        }),
+      );
       return;
     case 'directory':
       printJson(await m.contacts.searchDirectory({ q: args.join(' ') }));
       return;
     case 'search':
       need(args, 1, '<query>');
-      if (values.conversation !== undefined && !new RegExp(CONVERSATION_ID_PATTERN).test(values.conversation)) throw new UsageError('--conversation must be a conversation id (direct:0x… or group:…)');
+      if (values.conversation !== undefined && !new RegExp(CONVERSATION_ID_PATTERN).test(values.conversation))
+        throw new UsageError('--conversation must be a conversation id (direct:0x… or group:…)');
       printJson(searchHits(m, args.join(' '), values));
       return;
     case 'devices':
@@ -304,8 +351,17 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'verify': {
       need(args, 1, '<address|@handle>');
       const who = await m.contacts.resolveRecipient(args[0]);
-      const info = command === 'verify' ? await m.trust.verify(who, values.off !== true) : await m.trust.safetyNumber(who);
-      printJson({ address: info.address, safetyNumber: groupDigits(info.digits), verified: info.verified, verifiedAt: info.verifiedAt, changed: info.changed, myDevices: info.myDevices, theirDevices: info.theirDevices });
+      const info =
+        command === 'verify' ? await m.trust.verify(who, values.off !== true) : await m.trust.safetyNumber(who);
+      printJson({
+        address: info.address,
+        safetyNumber: groupDigits(info.digits),
+        verified: info.verified,
+        verifiedAt: info.verifiedAt,
+        changed: info.changed,
+        myDevices: info.myDevices,
+        theirDevices: info.theirDevices,
+      });
       return;
     }
     case 'revoke-device':
@@ -338,7 +394,9 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'accept': {
       const who = await pendingRequestFrom(m, args);
       await m.contacts.acceptRequest({ address: who });
-      const staked = (await m.stakes.settings()).enabled ? (await m.stakes.list('received')).find((x) => x.peer === who && x.released) ?? null : null;
+      const staked = (await m.stakes.settings()).enabled
+        ? ((await m.stakes.list('received')).find((x) => x.peer === who && x.released) ?? null)
+        : null;
       printJson({ ok: true, accepted: who, stake: staked });
       return;
     }
@@ -363,7 +421,8 @@ async function pendingRequestFrom(m: Messenger, args: string[]): Promise<string>
   need(args, 1, '<address>');
   await syncFirst(m);
   const who = address(args[0]);
-  if (!m.contacts.listRequests().some((r) => r.address === who)) throw new MessengerError('not-found', `there is no contact request from ${who}`);
+  if (!m.contacts.listRequests().some((r) => r.address === who))
+    throw new MessengerError('not-found', `there is no contact request from ${who}`);
   return who;
 }
 
@@ -376,7 +435,8 @@ async function stake(m: Messenger, args: string[]): Promise<void> {
     case 'rpc': {
       need(rest, 1, '<URL|relay>');
       const { chainId } = await m.stakes.settings();
-      if (chainId === null) throw new MessengerError('stakes-unavailable', 'this relay takes no stakes (it names no chain)');
+      if (chainId === null)
+        throw new MessengerError('stakes-unavailable', 'this relay takes no stakes (it names no chain)');
       printJson(await m.stakes.setRpcUrl(chainId, rest[0] === 'relay' ? null : rest[0]));
       return;
     }
@@ -404,10 +464,15 @@ function stakeAmount(v: string): bigint {
 async function syncFirst(m: Messenger): Promise<void> {
   try {
     const res = await m.syncPass();
-    if (res.deferred > 0) process.stderr.write(`${JSON.stringify({ deferred: res.deferred, note: 'more is waiting on the relay; run sync' })}\n`);
+    if (res.deferred > 0)
+      process.stderr.write(
+        `${JSON.stringify({ deferred: res.deferred, note: 'more is waiting on the relay; run sync' })}\n`,
+      );
   } catch (e) {
     if (!isTransient(e)) throw e;
-    process.stderr.write(`${JSON.stringify({ note: `offline: showing what was synced before (${(e as Error).message})` })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ note: `offline: showing what was synced before (${(e as Error).message})` })}\n`,
+    );
   }
 }
 

@@ -10,7 +10,15 @@ import { MessengerError } from '../core/messenger-error.js';
 import { isTransient } from '../network/relay-api.js';
 import type { Stakes } from '../stakes/stakes.js';
 
-type ContactCommands = 'requests.list' | 'requests.accept' | 'requests.decline' | 'requests.spam' | 'contacts.block' | 'contacts.unblock' | 'contacts.handles' | 'directory.search';
+type ContactCommands =
+  | 'requests.list'
+  | 'requests.accept'
+  | 'requests.decline'
+  | 'requests.spam'
+  | 'contacts.block'
+  | 'contacts.unblock'
+  | 'contacts.handles'
+  | 'directory.search';
 
 export interface ContactsDeps extends FeatureContext {
   stakes: Stakes;

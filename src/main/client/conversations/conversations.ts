@@ -15,7 +15,14 @@ const PREFERENCES_KEY = 'preferences';
 /** how long "typing…" shows without a renewal (the sender renews every 3 s) */
 const TYPING_SHOWN_MS = 6000;
 
-type ConversationCommands = 'conversations.list' | 'conversations.open' | 'conversations.markRead' | 'conversations.typing' | 'conversations.mute' | 'preferences.get' | 'preferences.set';
+type ConversationCommands =
+  | 'conversations.list'
+  | 'conversations.open'
+  | 'conversations.markRead'
+  | 'conversations.typing'
+  | 'conversations.mute'
+  | 'preferences.get'
+  | 'preferences.set';
 
 export interface ConversationsDeps extends FeatureContext {
   signals: Signals;
@@ -68,8 +75,17 @@ export class Conversations {
     store.markRead(id);
     this.ctx.onRead(id);
     this.ctx.emitConversation(id);
-    if (unread === 0 || !id.startsWith('direct:') || !this.preferences().readReceipts || !this.ctx.session.hasCredential()) return;
-    const ids = store.listMessages(id, null, Math.min(unread, 100)).filter((m) => !m.fromMe && m.routed === 'inbox').map((m) => m.id);
+    if (
+      unread === 0 ||
+      !id.startsWith('direct:') ||
+      !this.preferences().readReceipts ||
+      !this.ctx.session.hasCredential()
+    )
+      return;
+    const ids = store
+      .listMessages(id, null, Math.min(unread, 100))
+      .filter((m) => !m.fromMe && m.routed === 'inbox')
+      .map((m) => m.id);
     this.ctx.signals.receipt(id.slice(7), ids, 'read');
   }
 
@@ -115,7 +131,10 @@ export class Conversations {
         this.setTyping(from, signal.state);
         continue;
       }
-      const changed = signal.state === 'read' ? this.ctx.store.markReadByPeer(conversationId, signal.of) : this.ctx.store.markDelivered(conversationId, signal.of);
+      const changed =
+        signal.state === 'read'
+          ? this.ctx.store.markReadByPeer(conversationId, signal.of)
+          : this.ctx.store.markDelivered(conversationId, signal.of);
       for (const id of changed) {
         const m = this.ctx.store.getMessage(id);
         if (m) this.ctx.emit('message.updated', m);

@@ -83,7 +83,10 @@ export class Signals {
     if (this.timers.has(peer)) return;
     // Even the first waits a moment: a conversation on screen reads what just arrived, and the
     // read receipt then stands for both (each request counts against the relay's 120 a minute).
-    const wait = Math.max(RECEIPT_GATHER_MS, (this.lastReceiptAt.get(peer) ?? -Infinity) + RECEIPT_SPACING_MS - this.d.now());
+    const wait = Math.max(
+      RECEIPT_GATHER_MS,
+      (this.lastReceiptAt.get(peer) ?? -Infinity) + RECEIPT_SPACING_MS - this.d.now(),
+    );
     const t = setTimeout(() => {
       this.timers.delete(peer);
       void this.flushReceipts(peer);
@@ -115,8 +118,18 @@ export class Signals {
     if (devices.length === 0) return;
     const envelopes = [];
     for (const body of bodies) {
-      const message = composeSignal({ id: globalThis.crypto.randomUUID(), sentAt: new Date(this.d.now()).toISOString(), body, to: peer, device: me.deviceKey });
-      const sealed = await this.d.vault.sealMessage({ frame: 'direct', message, recipients: devices.map((d) => ({ deviceKey: d.publicKey })) });
+      const message = composeSignal({
+        id: globalThis.crypto.randomUUID(),
+        sentAt: new Date(this.d.now()).toISOString(),
+        body,
+        to: peer,
+        device: me.deviceKey,
+      });
+      const sealed = await this.d.vault.sealMessage({
+        frame: 'direct',
+        message,
+        recipients: devices.map((d) => ({ deviceKey: d.publicKey })),
+      });
       envelopes.push(...envelopesFor(sealed.sealed, devices));
     }
     await this.d.api().send(envelopes, 'background');

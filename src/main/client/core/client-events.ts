@@ -29,7 +29,8 @@ export class ClientEvents {
   }
 
   emit<E extends EventName>(event: E, payload: Events[E]): void {
-    if (event === 'message.removed' || (event === 'message.updated' && (payload as ChatMessage).deleted)) this.d.onMessageGone();
+    if (event === 'message.removed' || (event === 'message.updated' && (payload as ChatMessage).deleted))
+      this.d.onMessageGone();
     try {
       this.emitter.emit(event, payload);
     } catch {

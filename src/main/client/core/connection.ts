@@ -71,10 +71,12 @@ export class Connection {
    */
   async connectRelay(a: CommandArgs<'relay.connect'>, opts: { untried?: boolean } = {}): Promise<AppStatus> {
     const { session, wallet, loop } = this.d;
-    if (!a.url && a.mode === 'local') throw new MessengerError('bad-argument', 'relay.connect needs the relay URL (the shell resolves the local mode)');
+    if (!a.url && a.mode === 'local')
+      throw new MessengerError('bad-argument', 'relay.connect needs the relay URL (the shell resolves the local mode)');
     const parsed = parseRelayUrl(a.url ?? '');
     if ('problem' in parsed) throw new MessengerError('bad-argument', parsed.problem);
-    if (a.mode === 'lan' && !parsed.url.startsWith('https://')) throw new MessengerError('bad-argument', 'A relay shared on a network uses an https:// address.');
+    if (a.mode === 'lan' && !parsed.url.startsWith('https://'))
+      throw new MessengerError('bad-argument', 'A relay shared on a network uses an https:// address.');
     // a relay shared on a network is known by its pinned certificate: no fingerprint, no LAN relay
     const fingerprint = a.fingerprint?.trim() ?? (a.mode === 'lan' ? '' : undefined);
     const fpProblem = fingerprint === undefined ? null : fingerprintProblem(fingerprint);

@@ -9,7 +9,10 @@ import type { RelayApi } from '../network/relay-api.js';
 import type { LocalStore } from '../store/local-store.js';
 
 /** The commands the Messenger serves (the shell owns the rest). */
-export type ClientCommand = Exclude<CommandName, 'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show' | `attachments.${string}`>;
+export type ClientCommand = Exclude<
+  CommandName,
+  'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show' | `attachments.${string}`
+>;
 export type ClientHandlers = { [K in ClientCommand]: (args: CommandArgs<K>) => Promise<CommandResult<K>> };
 /** One feature's part of the command table; the Messenger's `handlers()` is the merge of them. */
 export type FeatureHandlers<K extends ClientCommand> = Pick<ClientHandlers, K>;

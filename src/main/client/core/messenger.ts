@@ -130,7 +130,8 @@ export class Messenger {
     this.vault = vault;
     this.database = new ProfileDatabase(join(opts.profileDir, DB_FILE), store, vault);
     this.events = new ClientEvents({
-      store, hasIdentity: () => this.wallet.identity !== null,
+      store,
+      hasIdentity: () => this.wallet.identity !== null,
       // never against the store in memory of a locked profile: it refers to no file, so all would go
       onMessageGone: () => {
         if (this.database.hasProfileData) void this.attachments.sweepFiles().catch(() => undefined);
@@ -147,13 +148,22 @@ export class Messenger {
       onSigningIn: () => this.loop.start(),
       onRevoked: () => {
         this.loop.stop();
-        void this.appStatus().then((st) => this.events.emit('app.status', st), () => undefined);
+        void this.appStatus().then(
+          (st) => this.events.emit('app.status', st),
+          () => undefined,
+        );
       },
     });
     if (opts.codec) this.session.setCodec(opts.codec);
     const api = () => this.session.requireApi();
     this.devices = new CertifiedDevices(api, store, now, undefined, (a, list) => this.trust.observe(a, list));
-    this.trust = new Trust({ store, fetchDevices: (a) => this.devices.fetch(a), me: () => this.me(), now, onNotice: (n) => this.events.emit('devices.changed', n) });
+    this.trust = new Trust({
+      store,
+      fetchDevices: (a) => this.devices.fetch(a),
+      me: () => this.me(),
+      now,
+      onNotice: (n) => this.events.emit('devices.changed', n),
+    });
     // What the outbox and the sync pass both need: the relay, the vault, the local store, who we are.
     const shared = { api, vault, store, devices: this.devices, me: () => this.me(), now };
     this.outbox = new Outbox({
@@ -165,13 +175,21 @@ export class Messenger {
       onStakeQuote: (id, quote) => this.stakes.noteQuote(id, quote),
       holdsBack: (peer) => this.trust.holdsBack(peer),
     });
-    this.stakes = new Stakes({ ...shared, api: () => this.ready(), outbox: this.outbox, onUpdated: (m) => this.events.emit('message.updated', m) });
+    this.stakes = new Stakes({
+      ...shared,
+      api: () => this.ready(),
+      outbox: this.outbox,
+      onUpdated: (m) => this.events.emit('message.updated', m),
+    });
     // backups and history do their database work in the store worker, off the main thread
     const offThread = { worker: new StoreWorker(), profile: () => this.database.access() };
     const archive = { store, files: () => this.attachments.archiveFiles(), wallet: () => this.me().address, offThread };
     this.history = new HistoryTransfer({
-      ...shared, ...opts.history, profileDir: opts.profileDir,
-      source: () => archiveSource(archive), sink: () => archiveSink({ ...archive, tempDir: join(opts.profileDir, 'history') }),
+      ...shared,
+      ...opts.history,
+      profileDir: opts.profileDir,
+      source: () => archiveSource(archive),
+      sink: () => archiveSink({ ...archive, tempDir: join(opts.profileDir, 'history') }),
       onProgress: (p) => this.events.emit('history.progress', p),
       onNewOwnDevice: () => this.outbox.forgetOwnDevices(),
       onOutcome: (o) => {
@@ -190,7 +208,11 @@ export class Messenger {
       onSignals: (signals) => this.conversations.applySignals(signals),
     });
     this.changes = new MessageChanges({
-      store, outbox: this.outbox, me: () => this.me(), now, schedule: opts.expiryTimer,
+      store,
+      outbox: this.outbox,
+      me: () => this.me(),
+      now,
+      schedule: opts.expiryTimer,
       onMessage: (event, m) => this.events.emit(event, m),
       onRemoved: (removed) => this.events.emit('message.removed', removed),
       onConversation: (id) => this.events.emitConversation(id),
@@ -198,13 +220,31 @@ export class Messenger {
     });
     this.signals = new Signals({ api, vault, devices: this.devices, me: () => this.me(), now });
     this.attachments = new Attachments({
-      api, store, profileDir: opts.profileDir, codec: () => this.wallet.filesCodec,
-      onUpdated: (id) => { const m = this.store.getMessage(id); if (m) this.events.emit('message.updated', m); },
-      onDownloadProgress: (id, index, done, total) => this.events.emit('file.progress', { direction: 'down', id, index, done, total }),
-      onRefused: (r) => this.events.emit('message.rejected', { envelopeId: `${r.messageId}/${r.index}`, claimedSender: this.store.getMessage(r.messageId)?.from ?? '', reason: `file "${r.name}": ${r.reason}` }),
+      api,
+      store,
+      profileDir: opts.profileDir,
+      codec: () => this.wallet.filesCodec,
+      onUpdated: (id) => {
+        const m = this.store.getMessage(id);
+        if (m) this.events.emit('message.updated', m);
+      },
+      onDownloadProgress: (id, index, done, total) =>
+        this.events.emit('file.progress', { direction: 'down', id, index, done, total }),
+      onRefused: (r) =>
+        this.events.emit('message.rejected', {
+          envelopeId: `${r.messageId}/${r.index}`,
+          claimedSender: this.store.getMessage(r.messageId)?.from ?? '',
+          reason: `file "${r.name}": ${r.reason}`,
+        }),
     });
-    this.backups = new Backups({ store, profileDir: opts.profileDir, attachments: this.attachments, wallet: () => this.me().address,
-      openStore: (f, key) => LocalStore.open(f, { key }), offThread });
+    this.backups = new Backups({
+      store,
+      profileDir: opts.profileDir,
+      attachments: this.attachments,
+      wallet: () => this.me().address,
+      openStore: (f, key) => LocalStore.open(f, { key }),
+      offThread,
+    });
     this.backupFolder = new BackupFolder(this.backups, opts.profileDir, (p) => this.events.emit('backup.progress', p));
     this.loop = new SyncLoop({
       session: this.session,
@@ -225,7 +265,12 @@ export class Messenger {
       onStatus: (st) => this.events.emit('sync.status', st),
     });
     this.wallet = new ProfileWallet({
-      vault, database: this.database, session: this.session, profileDir: opts.profileDir, codec: opts.codec, scrypt: opts.scrypt,
+      vault,
+      database: this.database,
+      session: this.session,
+      profileDir: opts.profileDir,
+      codec: opts.codec,
+      scrypt: opts.scrypt,
       onDatabaseOpen: () => this.changes.expireDue(),
       onLock: () => {
         this.attachments.lock();
@@ -235,27 +280,58 @@ export class Messenger {
       onOpened: (st) => this.events.emit('app.status', st),
     });
     this.connection = new Connection({
-      vault, session: this.session, wallet: this.wallet, loop: this.loop, shell: opts.shell ?? 'electron', localRelay: opts.localRelay,
-      emit: (e, p) => this.events.emit(e, p), ready: () => this.ready(),
+      vault,
+      session: this.session,
+      wallet: this.wallet,
+      loop: this.loop,
+      shell: opts.shell ?? 'electron',
+      localRelay: opts.localRelay,
+      emit: (e, p) => this.events.emit(e, p),
+      ready: () => this.ready(),
     });
     const ctx: FeatureContext = {
-      store, emit: (e, p) => this.events.emit(e, p), emitConversation: (id) => this.events.emitConversation(id),
-      me: () => this.me(), ready: () => this.ready(), nowMs: () => this.nowMs(),
+      store,
+      emit: (e, p) => this.events.emit(e, p),
+      emitConversation: (id) => this.events.emitConversation(id),
+      me: () => this.me(),
+      ready: () => this.ready(),
+      nowMs: () => this.nowMs(),
     };
     const wantHandles = (addresses: readonly string[]) => this.loop.wantHandles(addresses);
     this.contacts = new Contacts({ ...ctx, stakes: this.stakes, wantHandles });
     const resolveRecipient = (to: string) => this.contacts.resolveRecipient(to);
     this.groups = new Groups({ ...ctx, resolveRecipient, block: (a) => this.contacts.block(a) });
     this.account = new Account({ ...ctx, trust: this.trust, history: this.history, whoami: () => this.whoami() });
-    this.conversations = new Conversations({ ...ctx, signals: this.signals, session: this.session, resolveRecipient, wantHandles, onRead: (id) => this.changes.read(id) });
+    this.conversations = new Conversations({
+      ...ctx,
+      signals: this.signals,
+      session: this.session,
+      resolveRecipient,
+      wantHandles,
+      onRead: (id) => this.changes.read(id),
+    });
     const { outbox, changes, trust, signals, attachments, session } = this;
-    this.messages = new Messages({ ...ctx, outbox, changes, trust, signals, attachments, session, announce: () => this.loop.announce() });
+    this.messages = new Messages({
+      ...ctx,
+      outbox,
+      changes,
+      trust,
+      signals,
+      attachments,
+      session,
+      announce: () => this.loop.announce(),
+    });
   }
 
   /** Opens (creating) the profile folder, its database and its vault worker. */
   static async open(opts: MessengerOptions): Promise<Messenger> {
     mkdirSync(opts.profileDir, { recursive: true, mode: 0o700 });
-    const vault = new VaultClient({ profileDir: opts.profileDir, codec: opts.codec, timeoutMs: opts.vaultTimeoutMs, scrypt: opts.scrypt });
+    const vault = new VaultClient({
+      profileDir: opts.profileDir,
+      codec: opts.codec,
+      timeoutMs: opts.vaultTimeoutMs,
+      scrypt: opts.scrypt,
+    });
     // the worker's start (its own thread) goes on beside the store's opening and ours
     const status = vault.status();
     status.catch(() => undefined);
@@ -268,7 +344,8 @@ export class Messenger {
     }
     try {
       const st = await status;
-      if (st.hasWallet && st.address && st.deviceKey) m.wallet.identity = { address: st.address, deviceKey: st.deviceKey };
+      if (st.hasWallet && st.address && st.deviceKey)
+        m.wallet.identity = { address: st.address, deviceKey: st.deviceKey };
       // what ran out while the profile was closed goes now; the timer takes the rest
       m.changes.expireDue();
     } catch (e) {
@@ -364,7 +441,8 @@ export class Messenger {
       this.events.emit('message.updated', m);
       this.events.emitConversation(m.conversationId);
     }
-    for (const r of applied.refused) this.events.emit('message.rejected', { envelopeId: r.envelopeId, claimedSender: r.author, reason: r.reason });
+    for (const r of applied.refused)
+      this.events.emit('message.rejected', { envelopeId: r.envelopeId, claimedSender: r.author, reason: r.reason });
     this.changes.reschedule();
     this.conversations.committed(applied);
     for (const id of applied.conversations) this.events.emitConversation(id);
@@ -372,7 +450,8 @@ export class Messenger {
     await this.committedHook?.(applied);
     this.loop.noteCommitted(applied);
     // files are fetched after the ack, off the sync path; the CLI awaits fetchPending itself
-    if (this.autoFetchFiles && applied.messages.some((m) => this.attachments.hasPending(m.id))) void this.attachments.fetchPending().catch(() => undefined);
+    if (this.autoFetchFiles && applied.messages.some((m) => this.attachments.hasPending(m.id)))
+      void this.attachments.fetchPending().catch(() => undefined);
     if (this.autoFetchFiles && this.history.hasPending()) void this.history.importPending().catch(() => undefined);
   }
 

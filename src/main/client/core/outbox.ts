@@ -117,10 +117,20 @@ export class Outbox {
    * the conversation's disappearing timer; `timer`: this is a timer notice (kind timer);
    * `files`: uploaded files, the message goes out as kind `attachment`.
    */
-  enqueue(target: Pending['target'], text: string, kind: 'text' | 'request', opts: { expiresIn?: number | null; timer?: number; files?: AttachmentRef[] } = {}): ChatMessage {
+  enqueue(
+    target: Pending['target'],
+    text: string,
+    kind: 'text' | 'request',
+    opts: { expiresIn?: number | null; timer?: number; files?: AttachmentRef[] } = {},
+  ): ChatMessage {
     const me = this.d.me();
     const nowMs = this.now();
-    const extra = opts.timer !== undefined ? controlFieldsOf({ kind: 'timer', seconds: opts.timer }) : opts.expiresIn ? { expiresIn: opts.expiresIn } : undefined;
+    const extra =
+      opts.timer !== undefined
+        ? controlFieldsOf({ kind: 'timer', seconds: opts.timer })
+        : opts.expiresIn
+          ? { expiresIn: opts.expiresIn }
+          : undefined;
     const fields = this.fieldsFor(target, opts.timer !== undefined ? 'timer' : kind, text, nowMs, extra);
     if (opts.files) fields.files = opts.files;
     const files = opts.files;
@@ -145,15 +155,36 @@ export class Outbox {
   }
 
   /** Queues an edit or delete of ours; it has no message row, only the outbox entry (applied locally by the caller). */
-  enqueueChange(target: Pending['target'], body: Extract<ControlBody, { kind: 'edit' | 'delete' }>): { id: string; sentAt: string } {
+  enqueueChange(
+    target: Pending['target'],
+    body: Extract<ControlBody, { kind: 'edit' | 'delete' }>,
+  ): { id: string; sentAt: string } {
     const nowMs = this.now();
-    const fields = this.fieldsFor(target, body.kind, body.kind === 'edit' ? body.text : '', nowMs, controlFieldsOf(body));
-    const conversationId = target.kind === 'direct' ? (`direct:${target.peer}` as const) : (`group:${target.groupId}` as const);
-    this.d.store.queueChange({ id: fields.id, conversationId, payload: JSON.stringify({ target, fields } satisfies Pending), nowMs });
+    const fields = this.fieldsFor(
+      target,
+      body.kind,
+      body.kind === 'edit' ? body.text : '',
+      nowMs,
+      controlFieldsOf(body),
+    );
+    const conversationId =
+      target.kind === 'direct' ? (`direct:${target.peer}` as const) : (`group:${target.groupId}` as const);
+    this.d.store.queueChange({
+      id: fields.id,
+      conversationId,
+      payload: JSON.stringify({ target, fields } satisfies Pending),
+      nowMs,
+    });
     return { id: fields.id, sentAt: fields.sentAt };
   }
 
-  private fieldsFor(target: Pending['target'], kind: ComposeInput['kind'], text: string, nowMs: number, extra?: Record<string, unknown>): ComposeInput {
+  private fieldsFor(
+    target: Pending['target'],
+    kind: ComposeInput['kind'],
+    text: string,
+    nowMs: number,
+    extra?: Record<string, unknown>,
+  ): ComposeInput {
     return {
       id: globalThis.crypto.randomUUID(),
       sentAt: new Date(nowMs).toISOString(),
@@ -186,7 +217,12 @@ export class Outbox {
       ? { kind: 'group', groupId: msg.conversationId.slice(6) }
       : { kind: 'direct', peer: msg.conversationId.slice(7) };
     // a timer notice goes out as what it was, and a message with its timer
-    const extra = msg.timerSeconds !== null ? controlFieldsOf({ kind: 'timer', seconds: msg.timerSeconds }) : msg.expiresIn !== null ? { expiresIn: msg.expiresIn } : undefined;
+    const extra =
+      msg.timerSeconds !== null
+        ? controlFieldsOf({ kind: 'timer', seconds: msg.timerSeconds })
+        : msg.expiresIn !== null
+          ? { expiresIn: msg.expiresIn }
+          : undefined;
     const fields: ComposeInput = {
       id: msg.id,
       sentAt: msg.sentAt,
@@ -277,7 +313,11 @@ export class Outbox {
 
   /** Seals and posts several direct messages; their copies share batched POSTs. */
   private async sendDirect(items: Array<{ row: OutboxRow; p: Pending }>): Promise<SendOutcome[]> {
-    const prepared: Array<{ row: OutboxRow; envs: EnvelopeInput[]; targets: Array<{ address: string; deviceKey: string; own: boolean }> }> = [];
+    const prepared: Array<{
+      row: OutboxRow;
+      envs: EnvelopeInput[];
+      targets: Array<{ address: string; deviceKey: string; own: boolean }>;
+    }> = [];
     const outcomes: SendOutcome[] = [];
     for (const { row, p } of items) {
       try {
@@ -293,18 +333,32 @@ export class Outbox {
           continue;
         }
         const mine = peer === this.d.me().address ? [] : await this.ownOtherDevices();
-        const targets = [...theirs.map((d) => ({ ...d, own: false })), ...mine.map((d) => ({ ...d, own: true }))]
-          .filter((d) => d.publicKey !== this.d.me().deviceKey);
+        const targets = [
+          ...theirs.map((d) => ({ ...d, own: false })),
+          ...mine.map((d) => ({ ...d, own: true })),
+        ].filter((d) => d.publicKey !== this.d.me().deviceKey);
         if (targets.length === 0) {
           outcomes.push(this.fail(row.messageId, 'there is no other device to send to'));
           continue;
         }
-        const sealed = await this.d.vault.sealMessage({ frame: 'direct', message: composeFields(p.fields), recipients: targets.map((t) => ({ deviceKey: t.publicKey })) });
+        const sealed = await this.d.vault.sealMessage({
+          frame: 'direct',
+          message: composeFields(p.fields),
+          recipients: targets.map((t) => ({ deviceKey: t.publicKey })),
+        });
         const envs: EnvelopeInput[] = envelopesFor(sealed.sealed, targets).map((env, i) => {
           if (targets[i].own) return env;
-          return { ...env, ...(row.asRequest ? { asRequest: true } : {}), ...(p.stakeRef ? { stakeRef: p.stakeRef } : {}) };
+          return {
+            ...env,
+            ...(row.asRequest ? { asRequest: true } : {}),
+            ...(p.stakeRef ? { stakeRef: p.stakeRef } : {}),
+          };
         });
-        prepared.push({ row, envs, targets: targets.map((t) => ({ address: t.address, deviceKey: t.publicKey, own: t.own })) });
+        prepared.push({
+          row,
+          envs,
+          targets: targets.map((t) => ({ address: t.address, deviceKey: t.publicKey, own: t.own })),
+        });
       } catch (e) {
         outcomes.push(this.handleError(row, e));
       }
@@ -318,7 +372,9 @@ export class Outbox {
         at += x.envs.length;
       }
     } catch (e) {
-      const refusal = e instanceof RelayError && ((e.status >= 400 && e.status < 500 && e.status !== 429 && e.status !== 401) || quotaRefusal(e) !== null);
+      const refusal =
+        e instanceof RelayError &&
+        ((e.status >= 400 && e.status < 500 && e.status !== 429 && e.status !== 401) || quotaRefusal(e) !== null);
       if (prepared.length > 1 && refusal) {
         // one bad message (or one full inbox) rejects the whole batch on the relay: find it by sending them one by one
         for (const x of prepared) {
@@ -341,9 +397,17 @@ export class Outbox {
       const view = await this.d.api().group(groupId);
       await verifyInParallel(view.memberDevices, this.d.vault);
       const me = this.d.me();
-      const targets = certifiedMemberDevices(view.memberDevices, me.deviceKey).map((t) => ({ ...t, own: t.address === me.address }));
+      const targets = certifiedMemberDevices(view.memberDevices, me.deviceKey).map((t) => ({
+        ...t,
+        own: t.address === me.address,
+      }));
       if (targets.length === 0) return this.record(row.messageId, [], [], 'api-key');
-      const sealed = await this.d.vault.sealMessage({ frame: 'group', groupId, message: composeFields(p.fields), recipients: targets.map((t) => ({ deviceKey: t.deviceKey })) });
+      const sealed = await this.d.vault.sealMessage({
+        frame: 'group',
+        groupId,
+        message: composeFields(p.fields),
+        recipients: targets.map((t) => ({ deviceKey: t.deviceKey })),
+      });
       const res = await this.d.api().groupSend(groupId, envelopesFor(sealed.sealed, targets));
       return this.record(row.messageId, targets, res.results, res.via);
     } catch (e) {
@@ -351,7 +415,12 @@ export class Outbox {
     }
   }
 
-  private record(messageId: string, targets: Array<{ address: string; deviceKey: string; own: boolean }>, results: SendResult[], via: 'group-token' | 'api-key' | null): SendOutcome {
+  private record(
+    messageId: string,
+    targets: Array<{ address: string; deviceKey: string; own: boolean }>,
+    results: SendResult[],
+    via: 'group-token' | 'api-key' | null,
+  ): SendOutcome {
     const deliveries: DeviceDelivery[] = targets.map((t, i) => {
       const r = results[i];
       const d: DeviceDelivery = { address: t.address, deviceKey: t.deviceKey, own: t.own, routed: r.routed };
@@ -369,7 +438,13 @@ export class Outbox {
     if (theirs?.stakeQuote) this.d.onStakeQuote?.(messageId, theirs.stakeQuote);
     this.emit(messageId);
     return {
-      messageId, state: 'sent', routed, stakeRequired, stakeCurrency, deliveries, error: null,
+      messageId,
+      state: 'sent',
+      routed,
+      stakeRequired,
+      stakeCurrency,
+      deliveries,
+      error: null,
       ...(theirs?.stakeQuote ? { stakeQuote: theirs.stakeQuote } : {}),
       ...(theirs?.stakeStatus ? { stakeStatus: theirs.stakeStatus } : {}),
     };
@@ -381,7 +456,15 @@ export class Outbox {
     if (retryable(e)) {
       const attempts = row.attempts + 1;
       this.d.store.deferOutbox(row.messageId, attempts, this.now() + backoffMs(attempts), message);
-      return { messageId: row.messageId, state: 'queued', routed: null, stakeRequired: null, stakeCurrency: null, deliveries: [], error: message };
+      return {
+        messageId: row.messageId,
+        state: 'queued',
+        routed: null,
+        stakeRequired: null,
+        stakeCurrency: null,
+        deliveries: [],
+        error: message,
+      };
     }
     return this.fail(row.messageId, message, quotaRefusal(e));
   }
@@ -389,7 +472,15 @@ export class Outbox {
   private fail(messageId: string, error: string, code: string | null = null): SendOutcome {
     this.d.store.markFailed(messageId, error, code);
     this.emit(messageId);
-    return { messageId, state: 'failed', routed: null, stakeRequired: null, stakeCurrency: null, deliveries: [], error };
+    return {
+      messageId,
+      state: 'failed',
+      routed: null,
+      stakeRequired: null,
+      stakeCurrency: null,
+      deliveries: [],
+      error,
+    };
   }
 
   private emit(messageId: string): void {

@@ -85,7 +85,10 @@ export class ProfileWallet {
   async importPrivateKey(a: CommandArgs<'wallet.importPrivateKey'>): Promise<{ address: string }> {
     const passphrase = effectivePassphrase(a.passphrase);
     const codec = this.newWalletCodec(passphrase);
-    const w = await this.d.vault.importPrivateKey({ privateKey: a.privateKey.trim(), ...(this.d.codec ? {} : { passphrase }) });
+    const w = await this.d.vault.importPrivateKey({
+      privateKey: a.privateKey.trim(),
+      ...(this.d.codec ? {} : { passphrase }),
+    });
     await this.opened(w.address, w.deviceKey, passphrase, codec);
     return { address: w.address };
   }
@@ -105,7 +108,9 @@ export class ProfileWallet {
     // both unwraps cost a scrypt: run the API key's beside the vault's, unless the key is in the
     // encrypted database, which opens only once the vault is unlocked
     const apiKey = this.d.database.hasProfileData ? session.unwrapStoredKey(codec) : null;
-    const st = await vault.unlock(this.d.codec ? {} : { passphrase, ...(remember === undefined ? {} : { rememberMs: remember }) });
+    const st = await vault.unlock(
+      this.d.codec ? {} : { passphrase, ...(remember === undefined ? {} : { rememberMs: remember }) },
+    );
     await (apiKey ?? this.openDatabase().then(() => session.unwrapStoredKey(codec)));
     await this.opened(st.address!, st.deviceKey!, passphrase, codec);
     return this.d.appStatus();

@@ -216,7 +216,12 @@ export class RelaySession {
     const device = await this.d.vault.deviceCertificate();
     let res;
     try {
-      res = await api.signIn({ message: challenge.message, signature: signed.signature, label: 'device sign-in', device: { publicKey: device.publicKey, certificate: device.certificate } });
+      res = await api.signIn({
+        message: challenge.message,
+        signature: signed.signature,
+        label: 'device sign-in',
+        device: { publicKey: device.publicKey, certificate: device.certificate },
+      });
     } catch (e) {
       // the relay knows this device key but no longer lists it: it was revoked
       if (e instanceof RelayError && e.status === 409 && e.code === 'device-exists') this.markRevoked();
@@ -265,7 +270,11 @@ export class RelaySession {
     if (this.isRevoked()) e = revokedError();
     const detail = e instanceof Error ? e.message : String(e);
     const plain = this.isRevoked() ? DEVICE_REVOKED_MESSAGE : toIpcError(e).message;
-    this.state = { connected: !this.isRevoked() && !(isTransient(e) && !(e instanceof RelayError)), lastError: plain, lastErrorDetail: detail === plain ? null : detail };
+    this.state = {
+      connected: !this.isRevoked() && !(isTransient(e) && !(e instanceof RelayError)),
+      lastError: plain,
+      lastErrorDetail: detail === plain ? null : detail,
+    };
     this.d.onChange();
   }
 
@@ -287,6 +296,10 @@ export class RelaySession {
   }
 
   private newApi(url: string, fingerprint: string | null): RelayApi {
-    return new RelayApi({ baseUrl: url, fingerprint, pacer: new RequestPacer({ perMinute: this.d.requestsPerMinute }) });
+    return new RelayApi({
+      baseUrl: url,
+      fingerprint,
+      pacer: new RequestPacer({ perMinute: this.d.requestsPerMinute }),
+    });
   }
 }

@@ -106,7 +106,10 @@ export class SyncPass {
     const limit = this.d.pullLimit ?? 100;
     // after a wake, the rest is drained without waiting
     for (let first = true; ; first = false) {
-      const envelopes = first && hold ? await this.d.api().heldPull(limit, hold.waitSeconds, hold.signal) : await this.d.api().pull(limit);
+      const envelopes =
+        first && hold
+          ? await this.d.api().heldPull(limit, hold.waitSeconds, hold.signal)
+          : await this.d.api().pull(limit);
       result.pulled += envelopes.length;
       result.unsettled = 0;
       if (envelopes.length === 0) break;
@@ -155,7 +158,15 @@ export class SyncPass {
     }
   }
 
-  private async processBatch(envelopes: Envelope[]): Promise<{ items: IncomingMessage[]; signals: IncomingSignal[]; ackIds: string[]; rejected: number; deferred: number }> {
+  private async processBatch(
+    envelopes: Envelope[],
+  ): Promise<{
+    items: IncomingMessage[];
+    signals: IncomingSignal[];
+    ackIds: string[];
+    rejected: number;
+    deferred: number;
+  }> {
     const outcomes: OpenOutcome[] = await this.d.vault.openMany({ envelopes });
     const items: IncomingMessage[] = [];
     const signals: IncomingSignal[] = [];
@@ -185,7 +196,8 @@ export class SyncPass {
       try {
         const verdict = await this.check(env, outcome.value, me, receivedAt);
         if (typeof verdict === 'string') {
-          if (verdict === '') ackIds.push(env.id); // a kind we do not show: settle silently
+          if (verdict === '')
+            ackIds.push(env.id); // a kind we do not show: settle silently
           else reject(verdict);
         } else if ('signal' in verdict) {
           signals.push(verdict);
@@ -203,7 +215,12 @@ export class SyncPass {
   }
 
   /** The message to store, a signal to apply, a rejection reason, or '' for a valid message of a kind we ignore. */
-  private async check(env: Envelope, opened: OpenedMessage, me: { address: string; deviceKey: string }, receivedAt: string): Promise<IncomingMessage | IncomingSignal | string> {
+  private async check(
+    env: Envelope,
+    opened: OpenedMessage,
+    me: { address: string; deviceKey: string },
+    receivedAt: string,
+  ): Promise<IncomingMessage | IncomingSignal | string> {
     if (opened.m.kind === HISTORY_KIND) return this.d.history ? this.d.history.accept(env, opened) : '';
     const body = readBody(opened.m as Record<string, unknown>);
     if (body === null) return this.checkSignal(opened, me);
@@ -211,12 +228,26 @@ export class SyncPass {
     const botPost = opened.kind === 'group' && env.via === 'group-token';
     if (!botPost) {
       if (body.device === null) return 'the message names no sending device';
-      if (!(await this.d.devices.isCertified(author, body.device))) return `device ${body.device.slice(0, 12)}… is not a certified device of ${author}`;
+      if (!(await this.d.devices.isCertified(author, body.device)))
+        return `device ${body.device.slice(0, 12)}… is not a certified device of ${author}`;
     }
     const sentAt = normaliseTime(opened.m.sentAt, receivedAt);
     // botName is the relay's word, not the signer's: taken only where the relay says a token posted.
     const botName = botPost ? readBotName(env.botName) : null;
-    const base = { id: opened.m.id.toLowerCase(), envelopeId: env.id, author, kind: body.kind, text: body.text, sentAt, receivedAt, via: env.via, botName, control: body.control, expiresIn: body.expiresIn, files: body.files };
+    const base = {
+      id: opened.m.id.toLowerCase(),
+      envelopeId: env.id,
+      author,
+      kind: body.kind,
+      text: body.text,
+      sentAt,
+      receivedAt,
+      via: env.via,
+      botName,
+      control: body.control,
+      expiresIn: body.expiresIn,
+      files: body.files,
+    };
     if (opened.kind === 'group') {
       const groupId = opened.groupId!;
       return {
@@ -231,9 +262,18 @@ export class SyncPass {
     }
     if (author === me.address) {
       if (body.to === null) return 'a message from our own wallet that names no recipient';
-      return { ...base, conversationId: `direct:${body.to}`, conversationKind: 'direct', peer: body.to, fromMe: true, routed: 'inbox', isRequest: false };
+      return {
+        ...base,
+        conversationId: `direct:${body.to}`,
+        conversationKind: 'direct',
+        peer: body.to,
+        fromMe: true,
+        routed: 'inbox',
+        isRequest: false,
+      };
     }
-    if (body.to === null) return 'the direct message names no recipient (to), so it may have been meant for someone else';
+    if (body.to === null)
+      return 'the direct message names no recipient (to), so it may have been meant for someone else';
     if (body.to !== me.address) return `the message was addressed to ${body.to}, not to us`;
     return {
       ...base,
@@ -251,12 +291,16 @@ export class SyncPass {
    * their certified devices, addressed to us; anything else (a group's, our own, a malformed
    * one, a kind we do not know) is settled silently.
    */
-  private async checkSignal(opened: OpenedMessage, me: { address: string; deviceKey: string }): Promise<IncomingSignal | string> {
+  private async checkSignal(
+    opened: OpenedMessage,
+    me: { address: string; deviceKey: string },
+  ): Promise<IncomingSignal | string> {
     const signal = readSignal(opened.m as Record<string, unknown>);
     const from = opened.author.toLowerCase();
     if (signal === null || opened.kind !== 'direct' || from === me.address) return '';
     if (signal.device === null) return 'the receipt or typing notice names no sending device';
-    if (!(await this.d.devices.isCertified(from, signal.device))) return `device ${signal.device.slice(0, 12)}… is not a certified device of ${from}`;
+    if (!(await this.d.devices.isCertified(from, signal.device)))
+      return `device ${signal.device.slice(0, 12)}… is not a certified device of ${from}`;
     if (signal.to !== me.address) return 'the receipt or typing notice was addressed to someone else';
     return { from, signal };
   }

@@ -12,9 +12,22 @@ import { RelayError } from '../network/relay-api.js';
 import { groupInfoOf, type GroupRecord } from '../store/local-store.js';
 
 type GroupCommands =
-  | 'groups.listPublic' | 'groups.listMine' | 'groups.get' | 'groups.create' | 'groups.join' | 'groups.leave'
-  | 'groups.addMember' | 'groups.removeMember' | 'groups.listTokens' | 'groups.mintToken' | 'groups.revokeToken'
-  | 'groups.addAdmin' | 'groups.removeAdmin' | 'invitations.list' | 'invitations.accept' | 'invitations.decline';
+  | 'groups.listPublic'
+  | 'groups.listMine'
+  | 'groups.get'
+  | 'groups.create'
+  | 'groups.join'
+  | 'groups.leave'
+  | 'groups.addMember'
+  | 'groups.removeMember'
+  | 'groups.listTokens'
+  | 'groups.mintToken'
+  | 'groups.revokeToken'
+  | 'groups.addAdmin'
+  | 'groups.removeAdmin'
+  | 'invitations.list'
+  | 'invitations.accept'
+  | 'invitations.decline';
 
 export interface GroupsDeps extends FeatureContext {
   /** `0x…` or `@handle` to an address (contacts/) */
@@ -57,7 +70,10 @@ export class Groups {
     const list = await this.ctx.ready().listGroups(true);
     for (const g of list) {
       const local = store.getGroup(g.id);
-      store.upsertGroup({ ...recordFromSummary(g), creator: local?.creator ?? null, members: local?.members ?? null, isMember: true }, this.ctx.nowMs());
+      store.upsertGroup(
+        { ...recordFromSummary(g), creator: local?.creator ?? null, members: local?.members ?? null, isMember: true },
+        this.ctx.nowMs(),
+      );
     }
     return list.map((g) => groupInfoOf(store.getGroup(g.id)!, this.ctx.me().address));
   }
@@ -80,7 +96,14 @@ export class Groups {
   }
 
   async create(a: CommandArgs<'groups.create'>): Promise<GroupInfo> {
-    const g = await this.ctx.ready().createGroup({ name: a.name, isPublic: a.isPublic, ...(a.password ? { password: a.password } : {}), ...(a.avatar ? { avatar: a.avatar } : {}) });
+    const g = await this.ctx
+      .ready()
+      .createGroup({
+        name: a.name,
+        isPublic: a.isPublic,
+        ...(a.password ? { password: a.password } : {}),
+        ...(a.avatar ? { avatar: a.avatar } : {}),
+      });
     return this.storeDetail(g);
   }
 
@@ -121,7 +144,9 @@ export class Groups {
 
   async declineInvitation(a: CommandArgs<'invitations.decline'>): Promise<void> {
     const id = a.groupId.toLowerCase();
-    const inviter = a.blockInviter ? (await this.ctx.ready().invitations()).find((i) => i.groupId.toLowerCase() === id)?.invitedBy : undefined;
+    const inviter = a.blockInviter
+      ? (await this.ctx.ready().invitations()).find((i) => i.groupId.toLowerCase() === id)?.invitedBy
+      : undefined;
     await this.ctx.ready().answerInvitation(id, false);
     if (inviter) await this.ctx.block({ address: inviter });
   }
@@ -155,7 +180,12 @@ export class Groups {
   private storeDetail(g: GroupDetail): GroupInfo {
     const me = this.ctx.me().address;
     const members = g.members.map((m) => m.toLowerCase());
-    const rec: GroupRecord = { ...recordFromSummary(g), creator: g.creatorAddress.toLowerCase(), members, isMember: members.includes(me) };
+    const rec: GroupRecord = {
+      ...recordFromSummary(g),
+      creator: g.creatorAddress.toLowerCase(),
+      members,
+      isMember: members.includes(me),
+    };
     this.ctx.store.upsertGroup(rec, this.ctx.nowMs());
     if (rec.isMember) this.ctx.store.ensureConversation(`group:${g.id}`, 'group', g.id, g.createdAt);
     this.ctx.emitConversation(`group:${g.id}`);
@@ -172,7 +202,15 @@ export class Groups {
 
   private infoFromSummary(g: GroupSummary): GroupInfo {
     const local = this.ctx.store.getGroup(g.id.toLowerCase());
-    return groupInfoOf({ ...recordFromSummary(g), creator: local?.creator ?? null, members: local?.members ?? null, isMember: local?.isMember ?? false }, this.ctx.me().address);
+    return groupInfoOf(
+      {
+        ...recordFromSummary(g),
+        creator: local?.creator ?? null,
+        members: local?.members ?? null,
+        isMember: local?.isMember ?? false,
+      },
+      this.ctx.me().address,
+    );
   }
 }
 

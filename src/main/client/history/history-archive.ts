@@ -14,7 +14,13 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { HistoryImported } from '../../../shared/history.js';
-import { ARCHIVE_FORMAT, ARCHIVE_VERSION, readArchive, writeArchive, type ArchiveFiles } from '../backup/backup-archive.js';
+import {
+  ARCHIVE_FORMAT,
+  ARCHIVE_VERSION,
+  readArchive,
+  writeArchive,
+  type ArchiveFiles,
+} from '../backup/backup-archive.js';
 import type { HistorySink, HistorySource } from './history-transfer.js';
 import { LocalStore } from '../store/local-store.js';
 import type { OffThread, WorkerStore } from '../store/store-worker-client.js';
@@ -40,9 +46,15 @@ export function archiveSource(p: ArchiveParts): HistorySource {
       const snapshot = access ? await p.offThread!.worker.open(access.file, access.key) : null;
       try {
         await snapshot?.beginSnapshot();
-        await writeArchive(snapshot ?? p.store, files, p.wallet(), async (chunk) => {
-          if (!sink.write(chunk)) await once(sink, 'drain');
-        }, (pr) => onProgress?.(pr.done, pr.total));
+        await writeArchive(
+          snapshot ?? p.store,
+          files,
+          p.wallet(),
+          async (chunk) => {
+            if (!sink.write(chunk)) await once(sink, 'drain');
+          },
+          (pr) => onProgress?.(pr.done, pr.total),
+        );
       } finally {
         await snapshot?.close();
       }
@@ -63,7 +75,9 @@ export function archiveSink(p: ArchiveParts & { tempDir: string }): HistorySink 
         let profile: WorkerStore | null = null;
         try {
           staging = await p.offThread!.worker.open(file, randomBytes(32));
-          await readArchive(source, { store: staging, files: await p.files(), wallet: p.wallet() }, (pr) => onProgress?.(pr.done, pr.total));
+          await readArchive(source, { store: staging, files: await p.files(), wallet: p.wallet() }, (pr) =>
+            onProgress?.(pr.done, pr.total),
+          );
           profile = await p.offThread!.worker.open(access.file, access.key);
           return await profile.merge(staging);
         } finally {
@@ -75,7 +89,9 @@ export function archiveSink(p: ArchiveParts & { tempDir: string }): HistorySink 
       // encrypted under a key that dies with it: no history is ever written to disk in clear
       const staging = LocalStore.open(file, { key: randomBytes(32) });
       try {
-        await readArchive(source, { store: staging, files: await p.files(), wallet: p.wallet() }, (pr) => onProgress?.(pr.done, pr.total));
+        await readArchive(source, { store: staging, files: await p.files(), wallet: p.wallet() }, (pr) =>
+          onProgress?.(pr.done, pr.total),
+        );
         return p.store.historyMerge.merge(staging.backup);
       } finally {
         staging.close();

@@ -61,7 +61,9 @@ function openChunk(key: Buffer, index: number, final: boolean, sealed: Buffer): 
   try {
     return Buffer.concat([d.update(sealed.subarray(0, sealed.length - GCM_TAG_BYTES)), d.final()]);
   } catch {
-    throw new HistoryIntegrityError(`chunk ${index} does not authenticate (altered, reordered or from another transfer)`);
+    throw new HistoryIntegrityError(
+      `chunk ${index} does not authenticate (altered, reordered or from another transfer)`,
+    );
   }
 }
 
@@ -78,7 +80,10 @@ export class ChunkSealer extends Transform {
   private readonly hash = createHash('sha256');
   private digest: string | null = null;
 
-  constructor(private readonly key: Buffer, private readonly chunkSize: number) {
+  constructor(
+    private readonly key: Buffer,
+    private readonly chunkSize: number,
+  ) {
     super();
   }
 
@@ -91,7 +96,8 @@ export class ChunkSealer extends Transform {
     if (this.pendingBytes > this.chunkSize) {
       const all = Buffer.concat(this.pending);
       let at = 0;
-      for (; all.length - at > this.chunkSize; at += this.chunkSize) this.push(sealChunk(this.key, this.index++, false, all.subarray(at, at + this.chunkSize)));
+      for (; all.length - at > this.chunkSize; at += this.chunkSize)
+        this.push(sealChunk(this.key, this.index++, false, all.subarray(at, at + this.chunkSize)));
       this.pending = [all.subarray(at)];
       this.pendingBytes = all.length - at;
     }
@@ -120,14 +126,19 @@ export class ChunkSealer extends Transform {
  * throws HistoryIntegrityError on any chunk that fails, on a stream of the wrong length, and
  * (at the end) on a size or SHA-256 other than the message's.
  */
-export async function* openChunks(source: AsyncIterable<Buffer>, key: Buffer, expect: { size: number; sha256: string; chunkSize: number }): AsyncGenerator<Buffer> {
+export async function* openChunks(
+  source: AsyncIterable<Buffer>,
+  key: Buffer,
+  expect: { size: number; sha256: string; chunkSize: number },
+): AsyncGenerator<Buffer> {
   const count = chunkCount(expect.size, expect.chunkSize);
   const hash = createHash('sha256');
   let held: Buffer[] = [];
   let heldBytes = 0;
   let index = 0;
   let total = 0;
-  const sealedSize = (i: number) => (i < count - 1 ? expect.chunkSize : expect.size - (count - 1) * expect.chunkSize) + GCM_TAG_BYTES;
+  const sealedSize = (i: number) =>
+    (i < count - 1 ? expect.chunkSize : expect.size - (count - 1) * expect.chunkSize) + GCM_TAG_BYTES;
   for await (const piece of source) {
     held.push(piece);
     heldBytes += piece.length;
@@ -148,11 +159,16 @@ export async function* openChunks(source: AsyncIterable<Buffer>, key: Buffer, ex
     if (index === count && heldBytes > 0) throw new HistoryIntegrityError('the blobs hold more bytes than the archive');
   }
   if (index < count) throw new HistoryIntegrityError(`the blobs end after ${index} of ${count} chunks`);
-  if (total !== expect.size) throw new HistoryIntegrityError(`the archive holds ${total} bytes, the message says ${expect.size}`);
+  if (total !== expect.size)
+    throw new HistoryIntegrityError(`the archive holds ${total} bytes, the message says ${expect.size}`);
   if (hash.digest('hex') !== expect.sha256) throw new HistoryIntegrityError('the archive does not match its SHA-256');
 }
 
 /** A readable of the plaintext (for the archive reader). */
-export function openedStream(source: AsyncIterable<Buffer>, key: Buffer, expect: { size: number; sha256: string; chunkSize: number }): Readable {
+export function openedStream(
+  source: AsyncIterable<Buffer>,
+  key: Buffer,
+  expect: { size: number; sha256: string; chunkSize: number },
+): Readable {
   return Readable.from(openChunks(source, key, expect), { objectMode: false });
 }

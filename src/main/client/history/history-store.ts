@@ -12,7 +12,13 @@
  */
 import type Database from 'better-sqlite3';
 import type { HistoryImported } from '../../../shared/history.js';
-import { ARCHIVE_TABLES, isPortableSetting, type ArchiveRow, type ArchiveTable, type BackupStore } from '../backup/backup-store.js';
+import {
+  ARCHIVE_TABLES,
+  isPortableSetting,
+  type ArchiveRow,
+  type ArchiveTable,
+  type BackupStore,
+} from '../backup/backup-store.js';
 
 const MERGED = ARCHIVE_TABLES.filter((t) => t.name !== 'outbox');
 /** keys this database assigns itself */
@@ -27,7 +33,9 @@ export class HistoryMergeStore {
     private readonly rows: BackupStore,
   ) {
     this.s = {
-      upsertSetting: db.prepare('INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      upsertSetting: db.prepare(
+        'INSERT INTO profile (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
       relink: db.prepare(`UPDATE conversations SET
           last_message_seq = (SELECT seq FROM messages WHERE conversation_id = conversations.id ORDER BY sent_at DESC, seq DESC LIMIT 1),
           updated_at = MAX(updated_at, COALESCE((SELECT MAX(sent_at) FROM messages WHERE conversation_id = conversations.id), updated_at))
@@ -40,39 +48,42 @@ export class HistoryMergeStore {
    * archive held and what was new. Immediate, as BackupStore.adopt.
    */
   merge(restored: BackupStore, pageRows = 2000): HistoryImported {
-    return this.db.transaction((): HistoryImported => {
-      const touched = new Set<string>();
-      /** own messages still waiting to go there: that device sends them, and its copy comes here then */
-      const unsent = new Set<string>();
-      let messages = 0;
-      for (const { name } of MERGED) {
-        for (let after: ArchiveRow[string] = null, more = true; more; ) {
-          const { rows, next } = restored.page(name, after, pageRows);
-          for (const row of rows) {
-            if (name === 'profile') {
-              if (isPortableSetting(String(row.key))) this.s.upsertSetting.run(row.key, row.value);
-              continue;
+    return this.db
+      .transaction((): HistoryImported => {
+        const touched = new Set<string>();
+        /** own messages still waiting to go there: that device sends them, and its copy comes here then */
+        const unsent = new Set<string>();
+        let messages = 0;
+        for (const { name } of MERGED) {
+          for (let after: ArchiveRow[string] = null, more = true; more;) {
+            const { rows, next } = restored.page(name, after, pageRows);
+            for (const row of rows) {
+              if (name === 'profile') {
+                if (isPortableSetting(String(row.key))) this.s.upsertSetting.run(row.key, row.value);
+                continue;
+              }
+              if (name === 'messages' && row.from_me === 1 && row.state === 'sending') {
+                unsent.add(String(row.id));
+                continue;
+              }
+              if (name === 'attachments' && unsent.has(String(row.message_id))) continue;
+              const own = OWN_KEYS[name];
+              const fields: ArchiveRow = Object.fromEntries(Object.entries(row).filter(([c]) => c !== own));
+              if (name === 'conversations') fields.last_message_seq = null;
+              // history is not news: the headless client does not print it as it would a new message
+              if (name === 'messages') fields.shown = 1;
+              const added = this.rows.insertRow(name, fields, true);
+              if (added && name === 'messages') messages++;
+              if (added && (name === 'messages' || name === 'conversations'))
+                touched.add(String(name === 'messages' ? row.conversation_id : row.id));
             }
-            if (name === 'messages' && row.from_me === 1 && row.state === 'sending') {
-              unsent.add(String(row.id));
-              continue;
-            }
-            if (name === 'attachments' && unsent.has(String(row.message_id))) continue;
-            const own = OWN_KEYS[name];
-            const fields: ArchiveRow = Object.fromEntries(Object.entries(row).filter(([c]) => c !== own));
-            if (name === 'conversations') fields.last_message_seq = null;
-            // history is not news: the headless client does not print it as it would a new message
-            if (name === 'messages') fields.shown = 1;
-            const added = this.rows.insertRow(name, fields, true);
-            if (added && name === 'messages') messages++;
-            if (added && (name === 'messages' || name === 'conversations')) touched.add(String(name === 'messages' ? row.conversation_id : row.id));
+            after = next;
+            more = next !== null;
           }
-          after = next;
-          more = next !== null;
         }
-      }
-      for (const id of touched) this.s.relink.run(id);
-      return { conversations: restored.count('conversations'), messages };
-    }).immediate();
+        for (const id of touched) this.s.relink.run(id);
+        return { conversations: restored.count('conversations'), messages };
+      })
+      .immediate();
   }
 }

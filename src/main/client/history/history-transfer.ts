@@ -23,12 +23,31 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Envelope } from '../../../shared/api/envelopes.js';
-import type { HistoryImported, HistoryOutcome, HistoryPhase, HistoryProgress, HistorySent } from '../../../shared/history.js';
+import type {
+  HistoryImported,
+  HistoryOutcome,
+  HistoryPhase,
+  HistoryProgress,
+  HistorySent,
+} from '../../../shared/history.js';
 import type { OpenedMessage } from '../../vault/vault-protocol.js';
 import type { VaultClient } from '../../vault/vault-client.js';
 import type { CertifiedDevices } from '../trust/certified-devices.js';
-import { ChunkSealer, HistoryIntegrityError, chunkCount, openChunks, openedStream, sealedLength } from './history-crypto.js';
-import { DEFAULT_CHUNK_BYTES, HISTORY_KIND, MAX_HISTORY_BLOBS, readHistoryFields, type HistoryFields } from './history-wire.js';
+import {
+  ChunkSealer,
+  HistoryIntegrityError,
+  chunkCount,
+  openChunks,
+  openedStream,
+  sealedLength,
+} from './history-crypto.js';
+import {
+  DEFAULT_CHUNK_BYTES,
+  HISTORY_KIND,
+  MAX_HISTORY_BLOBS,
+  readHistoryFields,
+  type HistoryFields,
+} from './history-wire.js';
 import type { LocalStore } from '../store/local-store.js';
 import { MessengerError } from '../core/messenger-error.js';
 import { RelayError, isTransient, type RelayApi } from '../network/relay-api.js';
@@ -90,12 +109,18 @@ export class HistoryTransfer {
   async send(deviceKey: string): Promise<HistorySent> {
     const me = this.d.me();
     const target = deviceKey.toLowerCase();
-    if (target === me.deviceKey) throw new MessengerError('bad-argument', 'that is this device; send the history from it to another device of yours');
+    if (target === me.deviceKey)
+      throw new MessengerError(
+        'bad-argument',
+        'that is this device; send the history from it to another device of yours',
+      );
     // fresh, so that a device revoked a minute ago is not sent years of messages
     const device = (await this.d.devices.fetch(me.address)).find((x) => x.publicKey === target);
-    if (!device) throw new MessengerError('not-found', `${target.slice(0, 12)}… is not a certified device of this wallet`);
+    if (!device)
+      throw new MessengerError('not-found', `${target.slice(0, 12)}… is not a certified device of this wallet`);
     this.d.onNewOwnDevice?.();
-    const progress = (phase: HistoryPhase, done: number, total: number) => this.d.onProgress?.({ direction: 'send', deviceKey: target, phase, done, total });
+    const progress = (phase: HistoryPhase, done: number, total: number) =>
+      this.d.onProgress?.({ direction: 'send', deviceKey: target, phase, done, total });
 
     const key = randomBytes(32);
     const chunkSize = this.d.chunkBytes ?? DEFAULT_CHUNK_BYTES;
@@ -117,17 +142,42 @@ export class HistoryTransfer {
       const size = sealer.size();
       const length = sealedLength(size, chunkSize);
       const ranges = blobRanges(size, chunkSize, this.d.blobBytes ?? DEFAULT_BLOB_BYTES);
-      if (ranges.length > MAX_HISTORY_BLOBS) throw new MessengerError('bad-argument', `the history is too large to send (${size} bytes)`);
+      if (ranges.length > MAX_HISTORY_BLOBS)
+        throw new MessengerError('bad-argument', `the history is too large to send (${size} bytes)`);
       const blobs: HistoryFields['blobs'] = [];
       for (const r of ranges) {
         const sent = blobs.reduce((n, b) => n + b.size, 0);
-        const up = await this.d.api().uploadBlob(() => createReadStream(sealedPath, { start: r.start, end: r.end - 1 }), r.end - r.start, (done) => progress('upload', sent + done, length));
-        if (up.size !== r.end - r.start) throw new MessengerError('bad-argument', 'the relay stored a different number of bytes than were sent');
+        const up = await this.d.api().uploadBlob(
+          () => createReadStream(sealedPath, { start: r.start, end: r.end - 1 }),
+          r.end - r.start,
+          (done) => progress('upload', sent + done, length),
+        );
+        if (up.size !== r.end - r.start)
+          throw new MessengerError('bad-argument', 'the relay stored a different number of bytes than were sent');
         blobs.push({ id: up.id, size: up.size });
       }
-      const fields: HistoryFields = { toDevice: target, format: source.format, key: key.toString('base64'), chunkSize, size, sha256: sealer.sha256(), blobs };
-      const message = { id: randomUUID(), kind: HISTORY_KIND, sentAt: new Date(this.d.now()).toISOString(), to: me.address, device: me.deviceKey, ...fields };
-      const sealed = await this.d.vault.sealMessage({ frame: 'direct', message, recipients: [{ deviceKey: target, address: me.address, certificate: device.certificate }] });
+      const fields: HistoryFields = {
+        toDevice: target,
+        format: source.format,
+        key: key.toString('base64'),
+        chunkSize,
+        size,
+        sha256: sealer.sha256(),
+        blobs,
+      };
+      const message = {
+        id: randomUUID(),
+        kind: HISTORY_KIND,
+        sentAt: new Date(this.d.now()).toISOString(),
+        to: me.address,
+        device: me.deviceKey,
+        ...fields,
+      };
+      const sealed = await this.d.vault.sealMessage({
+        frame: 'direct',
+        message,
+        recipients: [{ deviceKey: target, address: me.address, certificate: device.certificate }],
+      });
       await this.d.api().send(envelopesFor(sealed.sealed, [{ address: me.address }]));
       this.answer(target, 'sent');
       return { deviceKey: target, size, blobs: blobs.length };
@@ -165,13 +215,16 @@ export class HistoryTransfer {
     const m = opened.m as Record<string, unknown>;
     const author = opened.author.toLowerCase();
     if (author !== me.address) return `history sent by ${author}, another wallet, was refused`;
-    if (opened.kind !== 'direct' || env.recipientDeviceKey?.toLowerCase() !== me.deviceKey) return 'history not sealed to this device alone was refused';
+    if (opened.kind !== 'direct' || env.recipientDeviceKey?.toLowerCase() !== me.deviceKey)
+      return 'history not sealed to this device alone was refused';
     const fields = readHistoryFields(m);
     if (fields === null) return 'a malformed history message was refused';
     if (fields.toDevice !== me.deviceKey || m.to !== me.address) return 'history meant for another device was refused';
     const from = typeof m.device === 'string' ? m.device.toLowerCase() : '';
-    if (!/^[0-9a-f]{64}$/.test(from) || from === me.deviceKey) return 'the history message names no other sending device';
-    if (!(await this.d.devices.isCertified(me.address, from))) return `device ${from.slice(0, 12)}… is not a certified device of this wallet; its history was refused`;
+    if (!/^[0-9a-f]{64}$/.test(from) || from === me.deviceKey)
+      return 'the history message names no other sending device';
+    if (!(await this.d.devices.isCertified(me.address, from)))
+      return `device ${from.slice(0, 12)}… is not a certified device of this wallet; its history was refused`;
     const messageId = String(m.id).toLowerCase();
     // it names the temp files of the download
     if (!/^[0-9a-f-]{36}$/.test(messageId)) return 'a malformed history message was refused';
@@ -196,36 +249,54 @@ export class HistoryTransfer {
     const raw = this.d.store.getSetting(PENDING_SETTING);
     if (raw === null) return null;
     const t = JSON.parse(raw) as PendingTransfer;
-    const progress = (phase: HistoryPhase, done: number, total: number) => this.d.onProgress?.({ direction: 'receive', deviceKey: t.fromDevice, phase, done, total });
+    const progress = (phase: HistoryPhase, done: number, total: number) =>
+      this.d.onProgress?.({ direction: 'receive', deviceKey: t.fromDevice, phase, done, total });
     const sink = this.d.sink();
     const paths = t.fields.blobs.map((_, i) => join(this.temp, `in-${t.messageId}.${i}.sealed`));
     mkdirSync(this.temp, { recursive: true, mode: 0o700 });
     let outcome: HistoryOutcome;
     try {
-      if (!sink.formats.includes(t.fields.format)) throw new HistoryIntegrityError(`this version cannot read history archives of format "${t.fields.format}"`);
+      if (!sink.formats.includes(t.fields.format))
+        throw new HistoryIntegrityError(`this version cannot read history archives of format "${t.fields.format}"`);
       const length = t.fields.blobs.reduce((n, b) => n + b.size, 0);
-      if (length !== sealedLength(t.fields.size, t.fields.chunkSize)) throw new HistoryIntegrityError('the blobs\' sizes do not add up to the archive\'s');
+      if (length !== sealedLength(t.fields.size, t.fields.chunkSize))
+        throw new HistoryIntegrityError("the blobs' sizes do not add up to the archive's");
       let got = 0;
       for (const [i, b] of t.fields.blobs.entries()) {
-        await this.d.api().downloadBlob(b.id, createWriteStream(paths[i], { mode: 0o600 }), b.size, (done) => progress('download', got + done, length));
-        if ((await stat(paths[i])).size !== b.size) throw new HistoryIntegrityError(`blob ${i + 1} holds a different number of bytes than the message says`);
+        await this.d
+          .api()
+          .downloadBlob(b.id, createWriteStream(paths[i], { mode: 0o600 }), b.size, (done) =>
+            progress('download', got + done, length),
+          );
+        if ((await stat(paths[i])).size !== b.size)
+          throw new HistoryIntegrityError(`blob ${i + 1} holds a different number of bytes than the message says`);
         got += b.size;
       }
       const key = Buffer.from(t.fields.key, 'base64');
       const expect = { size: t.fields.size, sha256: t.fields.sha256, chunkSize: t.fields.chunkSize };
       // every chunk and the hash are checked before a single row is imported
       let checked = 0;
-      for await (const plain of openChunks(readFiles(paths), key, expect)) progress('verify', (checked += plain.length), t.fields.size);
-      const imported = await sink.read(openedStream(readFiles(paths), key, expect), (done, total) => progress('import', done, total));
+      for await (const plain of openChunks(readFiles(paths), key, expect))
+        progress('verify', (checked += plain.length), t.fields.size);
+      const imported = await sink.read(openedStream(readFiles(paths), key, expect), (done, total) =>
+        progress('import', done, total),
+      );
       outcome = { state: 'received', fromDevice: t.fromDevice, ...imported };
       // ours to delete (the same wallet uploaded them); they would expire anyway
-      for (const b of t.fields.blobs) await this.d.api().deleteBlob(b.id).catch(() => undefined);
+      for (const b of t.fields.blobs)
+        await this.d
+          .api()
+          .deleteBlob(b.id)
+          .catch(() => undefined);
     } catch (e) {
       const reason =
-        e instanceof HistoryIntegrityError ? `${e.message}; nothing was imported`
-        : e instanceof RelayError && e.status === 404 ? 'the relay no longer has the history (it expired or was deleted); nothing was imported'
-        : isTransient(e) ? null
-        : `the history could not be imported: ${e instanceof Error ? e.message : String(e)}`;
+        e instanceof HistoryIntegrityError
+          ? `${e.message}; nothing was imported`
+          : e instanceof RelayError && e.status === 404
+            ? 'the relay no longer has the history (it expired or was deleted); nothing was imported'
+            : isTransient(e)
+              ? null
+              : `the history could not be imported: ${e instanceof Error ? e.message : String(e)}`;
       if (reason === null) return null;
       outcome = { state: 'refused', fromDevice: t.fromDevice, reason };
     } finally {

@@ -30,14 +30,25 @@ export const HistoryFields = Type.Object({
   /** SHA-256 of the plaintext archive, lower-case hex */
   sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
   /** the sealed chunks, in order, cut into blobs at chunk boundaries */
-  blobs: Type.Array(Type.Object({ id: Type.String({ pattern: BLOB_ID_PATTERN }), size: Type.Integer({ minimum: 1 }) }), { minItems: 1, maxItems: MAX_HISTORY_BLOBS }),
+  blobs: Type.Array(
+    Type.Object({ id: Type.String({ pattern: BLOB_ID_PATTERN }), size: Type.Integer({ minimum: 1 }) }),
+    { minItems: 1, maxItems: MAX_HISTORY_BLOBS },
+  ),
 });
 export type HistoryFields = Static<typeof HistoryFields>;
 const historyCheck = Compile(HistoryFields);
 
 /** The kind-specific fields of an opened `history` message, or null when they break the wire format. */
 export function readHistoryFields(m: Record<string, unknown>): HistoryFields | null {
-  const fields = { toDevice: m.toDevice, format: m.format, key: m.key, chunkSize: m.chunkSize, size: m.size, sha256: m.sha256, blobs: m.blobs };
+  const fields = {
+    toDevice: m.toDevice,
+    format: m.format,
+    key: m.key,
+    chunkSize: m.chunkSize,
+    size: m.size,
+    sha256: m.sha256,
+    blobs: m.blobs,
+  };
   if (!historyCheck.Check(fields)) return null;
   return { ...fields, blobs: fields.blobs.map((b) => ({ id: b.id, size: b.size })) };
 }

@@ -54,7 +54,9 @@ export function composeFields(input: ComposeInput): Record<string, unknown> {
 /** Most message ids one receipt names (wire format). */
 export const MAX_RECEIPT_IDS = 100;
 
-const MessageId = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
+const MessageId = Type.String({
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+});
 /** The kind-specific fields of a signal; the common ones (id, from, sentAt, to, device) are checked elsewhere. */
 const SignalFields = Type.Union([
   Type.Object({
@@ -81,10 +83,17 @@ export interface SignalInput {
 
 /** The `message` of a receipt or typing notice for vault.sealMessage; throws on a body the wire format refuses. */
 export function composeSignal(input: SignalInput): Record<string, unknown> {
-  const body = input.body.kind === 'receipt'
-    ? { kind: 'receipt', of: input.body.of.map((id) => id.toLowerCase()), state: input.body.state }
-    : { kind: 'typing', state: input.body.state };
-  if (!signalFields.Check(body)) throw new Error(`not a valid ${input.body.kind}: ${signalFields.Errors(body).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
+  const body =
+    input.body.kind === 'receipt'
+      ? { kind: 'receipt', of: input.body.of.map((id) => id.toLowerCase()), state: input.body.state }
+      : { kind: 'typing', state: input.body.state };
+  if (!signalFields.Check(body))
+    throw new Error(
+      `not a valid ${input.body.kind}: ${signalFields
+        .Errors(body)
+        .map((e) => `${e.instancePath || '/'} ${e.message}`)
+        .join('; ')}`,
+    );
   const out: Record<string, unknown> = { id: input.id, sentAt: input.sentAt, ...body };
   if (input.to !== undefined) out.to = input.to.toLowerCase();
   if (input.device !== undefined) out.device = input.device.toLowerCase();
@@ -99,9 +108,17 @@ export type ReadSignal = SignalBody & { to: string | null; device: string | null
  * acks and drops. Ids come back lower-case.
  */
 export function readSignal(m: Record<string, unknown>): ReadSignal | null {
-  const fields = m.kind === 'receipt' ? { kind: m.kind, of: m.of, state: m.state } : m.kind === 'typing' ? { kind: m.kind, state: m.state } : null;
+  const fields =
+    m.kind === 'receipt'
+      ? { kind: m.kind, of: m.of, state: m.state }
+      : m.kind === 'typing'
+        ? { kind: m.kind, state: m.state }
+        : null;
   if (fields === null || !signalFields.Check(fields)) return null;
-  const body: SignalBody = fields.kind === 'receipt' ? { kind: 'receipt', of: fields.of.map((id) => id.toLowerCase()), state: fields.state } : fields;
+  const body: SignalBody =
+    fields.kind === 'receipt'
+      ? { kind: 'receipt', of: fields.of.map((id) => id.toLowerCase()), state: fields.state }
+      : fields;
   return { ...body, ...addressing(m) };
 }
 
@@ -132,7 +149,16 @@ export function readBody(m: Record<string, unknown>): ReadBody | null {
   let text: unknown;
   if (isControlKind(kind)) {
     const control = readControl(m);
-    return control === null ? null : { kind: 'text', text: control.kind === 'edit' ? control.text : '', ...addressing(m), control, expiresIn: null, files: null };
+    return control === null
+      ? null
+      : {
+          kind: 'text',
+          text: control.kind === 'edit' ? control.text : '',
+          ...addressing(m),
+          control,
+          expiresIn: null,
+          files: null,
+        };
   }
   if (kind === 'attachment') {
     const files = readFiles(m.files);

@@ -42,7 +42,8 @@ export const MESSAGE_CHANGES_SQL = {
   applyDelete: `UPDATE messages SET text = '', deleted_at = @at WHERE id = @id AND deleted_at IS NULL`,
   insertPending: `INSERT INTO pending_changes (target_id, change_id, conversation_id, author, kind, text, sent_at, added_ms)
     VALUES (@target, @change, @conv, @author, @kind, @text, @sent_at, @now) ON CONFLICT (change_id) DO NOTHING`,
-  pendingFor: 'SELECT change_id, conversation_id, author, kind, text, sent_at FROM pending_changes WHERE target_id = ? ORDER BY sent_at',
+  pendingFor:
+    'SELECT change_id, conversation_id, author, kind, text, sent_at FROM pending_changes WHERE target_id = ? ORDER BY sent_at',
   deletePendingFor: 'DELETE FROM pending_changes WHERE target_id = ?',
   deleteStalePending: 'DELETE FROM pending_changes WHERE added_ms < ?',
 
@@ -67,7 +68,9 @@ export class MessageChangesStore {
   private readonly s: Record<keyof typeof MESSAGE_CHANGES_SQL, Statement>;
 
   constructor(private readonly db: Database.Database) {
-    this.s = Object.fromEntries(Object.entries(MESSAGE_CHANGES_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof MESSAGE_CHANGES_SQL, Statement>;
+    this.s = Object.fromEntries(
+      Object.entries(MESSAGE_CHANGES_SQL).map(([name, sql]) => [name, db.prepare(sql)]),
+    ) as Record<keyof typeof MESSAGE_CHANGES_SQL, Statement>;
   }
 
   inTransaction<T>(fn: () => T): T {
@@ -76,16 +79,29 @@ export class MessageChangesStore {
 
   /** Applies an edit or delete, or keeps it for a message not here yet; the caller holds the transaction. */
   apply(c: MessageChange, nowMs: number): ChangeOutcome {
-    const target = this.s.target.get(c.body.of) as { author: string; conversation_id: string; deleted_at: string | null; edited_at: string | null } | undefined;
+    const target = this.s.target.get(c.body.of) as
+      { author: string; conversation_id: string; deleted_at: string | null; edited_at: string | null } | undefined;
     if (!target) {
-      this.s.insertPending.run({ target: c.body.of, change: c.changeId, conv: c.conversationId, author: c.author, kind: c.body.kind, text: c.body.kind === 'edit' ? c.body.text : null, sent_at: c.sentAt, now: nowMs });
+      this.s.insertPending.run({
+        target: c.body.of,
+        change: c.changeId,
+        conv: c.conversationId,
+        author: c.author,
+        kind: c.body.kind,
+        text: c.body.kind === 'edit' ? c.body.text : null,
+        sent_at: c.sentAt,
+        now: nowMs,
+      });
       return { pending: true };
     }
-    if (target.author !== c.author) return { refused: `${c.author} may not ${c.body.kind} a message by ${target.author}` };
-    if (target.conversation_id !== c.conversationId) return { refused: `the ${c.body.kind} names a message of another conversation` };
-    const changed = c.body.kind === 'edit'
-      ? this.s.applyEdit.run({ id: c.body.of, text: c.body.text, at: c.sentAt }).changes
-      : this.s.applyDelete.run({ id: c.body.of, at: c.sentAt }).changes;
+    if (target.author !== c.author)
+      return { refused: `${c.author} may not ${c.body.kind} a message by ${target.author}` };
+    if (target.conversation_id !== c.conversationId)
+      return { refused: `the ${c.body.kind} names a message of another conversation` };
+    const changed =
+      c.body.kind === 'edit'
+        ? this.s.applyEdit.run({ id: c.body.of, text: c.body.text, at: c.sentAt }).changes
+        : this.s.applyDelete.run({ id: c.body.of, at: c.sentAt }).changes;
     return changed > 0 ? { applied: c.body.of } : { ignored: true };
   }
 
@@ -107,20 +123,54 @@ export class MessageChangesStore {
    * A message just stored: its timer fields, and any edits or deletes that came before it.
    * Returns the refusals among those (an edit by someone other than its author).
    */
-  noteInserted(m: { id: string; conversationId: ConversationId; fromMe: boolean; sentAt: string; expiresIn: number | null; timerSeconds: number | null }, nowMs: number): string[] {
+  noteInserted(
+    m: {
+      id: string;
+      conversationId: ConversationId;
+      fromMe: boolean;
+      sentAt: string;
+      expiresIn: number | null;
+      timerSeconds: number | null;
+    },
+    nowMs: number,
+  ): string[] {
     if (m.timerSeconds !== null) {
       this.s.setTimerNotice.run(m.timerSeconds, m.id);
       this.s.setConversationTimer.run(m.timerSeconds, m.conversationId);
     }
     // one's own message counts down from when it was sent; another's from when it is read here
-    if (m.expiresIn !== null) this.s.setExpiry.run({ id: m.id, expires_in: m.expiresIn, expires_at_ms: m.fromMe ? Date.parse(m.sentAt) + m.expiresIn * 1000 : null });
-    const waiting = this.s.pendingFor.all(m.id) as Array<{ change_id: string; conversation_id: string; author: string; kind: 'edit' | 'delete'; text: string | null; sent_at: string }>;
+    if (m.expiresIn !== null)
+      this.s.setExpiry.run({
+        id: m.id,
+        expires_in: m.expiresIn,
+        expires_at_ms: m.fromMe ? Date.parse(m.sentAt) + m.expiresIn * 1000 : null,
+      });
+    const waiting = this.s.pendingFor.all(m.id) as Array<{
+      change_id: string;
+      conversation_id: string;
+      author: string;
+      kind: 'edit' | 'delete';
+      text: string | null;
+      sent_at: string;
+    }>;
     if (waiting.length === 0) return [];
     this.s.deletePendingFor.run(m.id);
     const refusals: string[] = [];
     for (const w of waiting) {
-      const body = w.kind === 'edit' ? { kind: 'edit' as const, of: m.id, text: w.text ?? '' } : { kind: 'delete' as const, of: m.id };
-      const out = this.apply({ changeId: w.change_id, conversationId: w.conversation_id as ConversationId, author: w.author, sentAt: w.sent_at, body }, nowMs);
+      const body =
+        w.kind === 'edit'
+          ? { kind: 'edit' as const, of: m.id, text: w.text ?? '' }
+          : { kind: 'delete' as const, of: m.id };
+      const out = this.apply(
+        {
+          changeId: w.change_id,
+          conversationId: w.conversation_id as ConversationId,
+          author: w.author,
+          sentAt: w.sent_at,
+          body,
+        },
+        nowMs,
+      );
       if ('refused' in out) refusals.push(out.refused);
     }
     return refusals;

@@ -52,7 +52,8 @@ export class MessageChanges {
   /** Replaces the text of one of our own messages, here and on every device that has it. */
   edit(a: { conversationId: string; messageId: string; text: string }): ChatMessage {
     const m = this.ownMessage(a.conversationId, a.messageId, 'edit');
-    if (a.text.trim() === '') throw new MessengerError('bad-argument', 'an edit needs some text (delete the message instead)');
+    if (a.text.trim() === '')
+      throw new MessengerError('bad-argument', 'an edit needs some text (delete the message instead)');
     return this.change(m, { kind: 'edit', of: m.id, text: a.text });
   }
 
@@ -96,7 +97,8 @@ export class MessageChanges {
   expireDue(): void {
     const removed = this.d.store.changes.expireMessages(this.d.now());
     const byConversation = new Map<ConversationId, string[]>();
-    for (const r of removed) byConversation.set(r.conversationId, [...(byConversation.get(r.conversationId) ?? []), r.id]);
+    for (const r of removed)
+      byConversation.set(r.conversationId, [...(byConversation.get(r.conversationId) ?? []), r.id]);
     for (const [conversationId, ids] of byConversation) {
       this.d.onRemoved({ conversationId, ids });
       this.d.onConversation(conversationId);
@@ -114,10 +116,13 @@ export class MessageChanges {
     this.cancel = null;
     this.dueAt = next;
     if (next === null) return;
-    this.cancel = (this.d.schedule ?? realTimer)(() => {
-      this.cancel = null;
-      this.expireDue();
-    }, Math.min(MAX_DELAY_MS, Math.max(0, next - this.d.now())));
+    this.cancel = (this.d.schedule ?? realTimer)(
+      () => {
+        this.cancel = null;
+        this.expireDue();
+      },
+      Math.min(MAX_DELAY_MS, Math.max(0, next - this.d.now())),
+    );
   }
 
   close(): void {
@@ -128,18 +133,30 @@ export class MessageChanges {
 
   private ownMessage(conversationId: string, messageId: string, what: 'edit' | 'delete'): ChatMessage {
     const m = this.d.store.getMessage(messageId.toLowerCase());
-    if (!m || m.conversationId !== conversationId) throw new MessengerError('not-found', 'no such message in this conversation');
-    if (!m.fromMe || m.from !== this.d.me().address) throw new MessengerError('bad-argument', `only your own messages can be ${what === 'edit' ? 'edited' : 'deleted'}`);
+    if (!m || m.conversationId !== conversationId)
+      throw new MessengerError('not-found', 'no such message in this conversation');
+    if (!m.fromMe || m.from !== this.d.me().address)
+      throw new MessengerError(
+        'bad-argument',
+        `only your own messages can be ${what === 'edit' ? 'edited' : 'deleted'}`,
+      );
     if (m.deleted) throw new MessengerError('bad-argument', 'that message was deleted');
-    if (m.timerSeconds !== null) throw new MessengerError('bad-argument', `a timer notice cannot be ${what === 'edit' ? 'edited' : 'deleted'}`);
+    if (m.timerSeconds !== null)
+      throw new MessengerError('bad-argument', `a timer notice cannot be ${what === 'edit' ? 'edited' : 'deleted'}`);
     return m;
   }
 
-  private change(m: ChatMessage, body: { kind: 'edit'; of: string; text: string } | { kind: 'delete'; of: string }): ChatMessage {
+  private change(
+    m: ChatMessage,
+    body: { kind: 'edit'; of: string; text: string } | { kind: 'delete'; of: string },
+  ): ChatMessage {
     const changes = this.d.store.changes;
     changes.inTransaction(() => {
       const queued = this.d.outbox.enqueueChange(targetOf(m.conversationId), body);
-      changes.apply({ changeId: queued.id, conversationId: m.conversationId, author: m.from, sentAt: queued.sentAt, body }, this.d.now());
+      changes.apply(
+        { changeId: queued.id, conversationId: m.conversationId, author: m.from, sentAt: queued.sentAt, body },
+        this.d.now(),
+      );
     });
     const updated = this.d.store.getMessage(m.id)!;
     this.d.onMessage('message.updated', updated);

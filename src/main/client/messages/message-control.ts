@@ -12,12 +12,21 @@ import { Compile } from 'typebox/compile';
 import { MESSAGE_MAX_CHARS } from '../../../shared/domain.js';
 import { TIMER_MAX_SECONDS, TIMER_MIN_SECONDS } from '../../../shared/disappearing.js';
 
-const MessageId = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
-const TimerSeconds = Type.Union([Type.Literal(0), Type.Integer({ minimum: TIMER_MIN_SECONDS, maximum: TIMER_MAX_SECONDS })]);
+const MessageId = Type.String({
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+});
+const TimerSeconds = Type.Union([
+  Type.Literal(0),
+  Type.Integer({ minimum: TIMER_MIN_SECONDS, maximum: TIMER_MAX_SECONDS }),
+]);
 const ExpiresIn = Type.Integer({ minimum: TIMER_MIN_SECONDS, maximum: TIMER_MAX_SECONDS });
 
 const ControlFields = Type.Union([
-  Type.Object({ kind: Type.Literal('edit'), of: MessageId, text: Type.String({ minLength: 1, maxLength: MESSAGE_MAX_CHARS }) }),
+  Type.Object({
+    kind: Type.Literal('edit'),
+    of: MessageId,
+    text: Type.String({ minLength: 1, maxLength: MESSAGE_MAX_CHARS }),
+  }),
   Type.Object({ kind: Type.Literal('delete'), of: MessageId }),
   Type.Object({ kind: Type.Literal('timer'), seconds: TimerSeconds }),
 ]);
@@ -34,7 +43,13 @@ export function isControlKind(kind: unknown): kind is ControlKind {
 /** The kind-specific fields of a control message for composeFields; throws on a body the wire format refuses. */
 export function controlFieldsOf(body: ControlBody): Record<string, unknown> {
   const out: Record<string, unknown> = body.kind === 'timer' ? { ...body } : { ...body, of: body.of.toLowerCase() };
-  if (!controlFields.Check(out)) throw new Error(`not a valid ${body.kind}: ${controlFields.Errors(out).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
+  if (!controlFields.Check(out))
+    throw new Error(
+      `not a valid ${body.kind}: ${controlFields
+        .Errors(out)
+        .map((e) => `${e.instancePath || '/'} ${e.message}`)
+        .join('; ')}`,
+    );
   return out;
 }
 

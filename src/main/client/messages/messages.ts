@@ -16,7 +16,14 @@ import type { Signals } from '../conversations/receipts-and-typing.js';
 import type { Trust } from '../trust/trust.js';
 import type { MessageChanges } from './message-changes.js';
 
-type MessageCommands = 'messages.list' | 'messages.send' | 'messages.retry' | 'messages.edit' | 'messages.delete' | 'conversations.setTimer' | 'messages.search';
+type MessageCommands =
+  | 'messages.list'
+  | 'messages.send'
+  | 'messages.retry'
+  | 'messages.edit'
+  | 'messages.delete'
+  | 'conversations.setTimer'
+  | 'messages.search';
 
 export interface MessagesDeps extends FeatureContext {
   outbox: Outbox;
@@ -50,8 +57,10 @@ export class Messages {
    * `around` (a message id) the `limit` older ones, it and the newer ones (to open at it).
    */
   listMessages(a: CommandArgs<'messages.list'>): ChatMessage[] {
-    if (a.before && a.around) throw new MessengerError('bad-argument', 'messages.list takes before or around, not both');
-    if (!a.around) return this.ctx.store.listMessages(a.conversationId as ConversationId, a.before ?? null, a.limit ?? 200);
+    if (a.before && a.around)
+      throw new MessengerError('bad-argument', 'messages.list takes before or around, not both');
+    if (!a.around)
+      return this.ctx.store.listMessages(a.conversationId as ConversationId, a.before ?? null, a.limit ?? 200);
     const page = this.ctx.store.listMessagesAround(a.conversationId as ConversationId, a.around, a.limit ?? 200);
     if (!page) throw new MessengerError('not-found', 'no such message in this conversation');
     return page;
@@ -59,7 +68,10 @@ export class Messages {
 
   /** Local full-text search (every word, as a prefix), newest first; across conversations or in one. */
   search(a: CommandArgs<'messages.search'>): MessageSearchHit[] {
-    return this.ctx.store.search.search(a.query, { conversationId: (a.conversationId as ConversationId | undefined) ?? null, limit: a.limit ?? SEARCH_DEFAULT_LIMIT });
+    return this.ctx.store.search.search(a.query, {
+      conversationId: (a.conversationId as ConversationId | undefined) ?? null,
+      limit: a.limit ?? SEARCH_DEFAULT_LIMIT,
+    });
   }
 
   /**
@@ -73,22 +85,47 @@ export class Messages {
   }
 
   /** Stores the message and makes one send attempt now; the outcome carries the per-device routing. */
-  async sendAndWait(conversationId: ConversationId, text: string, asRequest = false, files?: AttachmentRef[]): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
+  async sendAndWait(
+    conversationId: ConversationId,
+    text: string,
+    asRequest = false,
+    files?: AttachmentRef[],
+  ): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
     const m = this.enqueue(conversationId, text, asRequest, files);
     const outcomes = await this.ctx.outbox.flush(true);
-    const outcome = outcomes.find((o) => o.messageId === m.id) ?? { messageId: m.id, state: 'queued' as const, routed: null, stakeRequired: null, stakeCurrency: null, deliveries: [], error: null };
+    const outcome = outcomes.find((o) => o.messageId === m.id) ?? {
+      messageId: m.id,
+      state: 'queued' as const,
+      routed: null,
+      stakeRequired: null,
+      stakeCurrency: null,
+      deliveries: [],
+      error: null,
+    };
     return { message: this.ctx.store.getMessage(m.id)!, outcome };
   }
 
   /** Uploads the files (encrypted) and sends an attachment message with them; `text` is its caption, `previews` the images' (the app's). */
-  async sendFiles(conversationId: ConversationId, paths: string[], text = '', onProgress?: (file: number, done: number, total: number) => void, previews?: Array<string | undefined>): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
+  async sendFiles(
+    conversationId: ConversationId,
+    paths: string[],
+    text = '',
+    onProgress?: (file: number, done: number, total: number) => void,
+    previews?: Array<string | undefined>,
+  ): Promise<{ message: ChatMessage; outcome: SendOutcome }> {
     this.ctx.ready();
     const refs = await this.ctx.attachments.upload(paths, onProgress);
-    return this.sendAndWait(conversationId, text, false, refs.map((r, i) => (previews?.[i] ? { ...r, preview: previews[i] } : r)));
+    return this.sendAndWait(
+      conversationId,
+      text,
+      false,
+      refs.map((r, i) => (previews?.[i] ? { ...r, preview: previews[i] } : r)),
+    );
   }
 
   retry(a: CommandArgs<'messages.retry'>): ChatMessage {
-    if (!this.ctx.outbox.retry(a.messageId)) throw new MessengerError('not-found', 'no failed message of yours with that id');
+    if (!this.ctx.outbox.retry(a.messageId))
+      throw new MessengerError('not-found', 'no failed message of yours with that id');
     const m = this.ctx.store.getMessage(a.messageId)!;
     this.ctx.emit('message.updated', m);
     void this.kickOutbox();
@@ -112,7 +149,12 @@ export class Messages {
     this.ctx.announce();
   }
 
-  private enqueue(conversationId: ConversationId, text: string, asRequest: boolean, files?: AttachmentRef[]): ChatMessage {
+  private enqueue(
+    conversationId: ConversationId,
+    text: string,
+    asRequest: boolean,
+    files?: AttachmentRef[],
+  ): ChatMessage {
     const { store, outbox, changes } = this.ctx;
     this.ctx.me();
     // queued for a relay that will never take it again would read as "waiting", not as refused
@@ -122,13 +164,20 @@ export class Messages {
       const peer = conversationId.slice(7);
       if (!ADDRESS.test(peer)) throw new MessengerError('bad-argument', 'not a direct conversation id');
       // replying to a pending request answers it: the relay counts the reply as "has written before"
-      if (store.getContact(peer.toLowerCase())?.state === 'requested') store.acceptRequest(peer.toLowerCase(), this.ctx.nowMs());
+      if (store.getContact(peer.toLowerCase())?.state === 'requested')
+        store.acceptRequest(peer.toLowerCase(), this.ctx.nowMs());
       this.ctx.trust.assertMaySend(peer);
-      m = outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest && !files ? 'request' : 'text', { expiresIn: changes.expiresIn(conversationId), files });
+      m = outbox.enqueue({ kind: 'direct', peer: peer.toLowerCase() }, text, asRequest && !files ? 'request' : 'text', {
+        expiresIn: changes.expiresIn(conversationId),
+        files,
+      });
       this.ctx.signals.messageSent(peer.toLowerCase());
     } else if (conversationId.startsWith('group:')) {
       if (asRequest) throw new MessengerError('bad-argument', 'a group message cannot be a contact request');
-      m = outbox.enqueue({ kind: 'group', groupId: conversationId.slice(6).toLowerCase() }, text, 'text', { expiresIn: changes.expiresIn(conversationId), files });
+      m = outbox.enqueue({ kind: 'group', groupId: conversationId.slice(6).toLowerCase() }, text, 'text', {
+        expiresIn: changes.expiresIn(conversationId),
+        files,
+      });
     } else throw new MessengerError('bad-argument', 'unknown conversation id');
     this.ctx.emit('message.new', m);
     this.ctx.emitConversation(m.conversationId);

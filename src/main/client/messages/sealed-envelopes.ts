@@ -30,7 +30,8 @@ export function certifiedMemberDevices(
 ): SealTarget[] {
   const out: SealTarget[] = [];
   for (const [member, list] of Object.entries(memberDevices)) {
-    for (const d of keepCertified(member, list)) if (d.publicKey !== skipDeviceKey) out.push({ address: d.address, deviceKey: d.publicKey });
+    for (const d of keepCertified(member, list))
+      if (d.publicKey !== skipDeviceKey) out.push({ address: d.address, deviceKey: d.publicKey });
   }
   return out;
 }

@@ -46,7 +46,10 @@ export class NetworkError extends Error {
 
 /** `AA:BB:...`, `aabb...` or `sha256/AA:BB` all become 64 lower-case hex characters. */
 export function normalizeFingerprint(fp: string): string {
-  const hex = fp.replace(/^sha-?256[:/]*/i, '').replace(/[^0-9a-fA-F]/g, '').toLowerCase();
+  const hex = fp
+    .replace(/^sha-?256[:/]*/i, '')
+    .replace(/[^0-9a-fA-F]/g, '')
+    .toLowerCase();
   if (hex.length !== 64) throw new Error('a certificate fingerprint must be 32 bytes of hex (SHA-256)');
   return hex;
 }
@@ -71,7 +74,10 @@ class PinnedAgent extends https.Agent {
     super({ keepAlive: true, maxSockets: 8, timeout: IDLE_SOCKET_MS, rejectUnauthorized: false });
   }
 
-  override createConnection(options: https.RequestOptions, cb?: (err: Error | null, socket: Duplex) => void): Duplex | undefined {
+  override createConnection(
+    options: https.RequestOptions,
+    cb?: (err: Error | null, socket: Duplex) => void,
+  ): Duplex | undefined {
     const socket = tls.connect({ ...(options as tls.ConnectionOptions), rejectUnauthorized: false });
     let settled = false;
     const done = (err: Error | null): void => {
@@ -88,7 +94,13 @@ class PinnedAgent extends https.Agent {
     socket.once('secureConnect', () => {
       const cert = socket.getPeerCertificate(false);
       const got = cert && cert.fingerprint256 ? cert.fingerprint256.replace(/:/g, '').toLowerCase() : '';
-      if (got !== this.pin) done(new NetworkError(`relay certificate does not match the pinned fingerprint (got ${got || 'none'})`, 'pin-mismatch'));
+      if (got !== this.pin)
+        done(
+          new NetworkError(
+            `relay certificate does not match the pinned fingerprint (got ${got || 'none'})`,
+            'pin-mismatch',
+          ),
+        );
       else done(null);
     });
     // returning undefined tells http.Agent to wait for cb, so nothing is written before the pin check
@@ -127,26 +139,27 @@ function attempt(agent: http.Agent, req: HttpRequest): Promise<HttpResponse> {
     if (Buffer.isBuffer(req.body)) headers['content-length'] = String(req.body.length);
     if (req.signal?.aborted) return reject(new NetworkError('request cancelled', 'aborted'));
     let answered = false;
-    const r = mod.request(
-      req.url,
-      { method: req.method, headers, agent, timeout: req.timeoutMs ?? 20_000 },
-      (res) => {
-        answered = true;
-        const status = res.statusCode ?? 0;
-        if (req.sink && status >= 200 && status < 300) {
-          pipeline(res, req.sink).then(() => resolve({ status, headers: res.headers, body: Buffer.alloc(0) }), (e: unknown) => reject(toNetworkError(e)));
-          return;
-        }
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', (e) => reject(toNetworkError(e)));
-      },
-    );
+    const r = mod.request(req.url, { method: req.method, headers, agent, timeout: req.timeoutMs ?? 20_000 }, (res) => {
+      answered = true;
+      const status = res.statusCode ?? 0;
+      if (req.sink && status >= 200 && status < 300) {
+        pipeline(res, req.sink).then(
+          () => resolve({ status, headers: res.headers, body: Buffer.alloc(0) }),
+          (e: unknown) => reject(toNetworkError(e)),
+        );
+        return;
+      }
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', (e) => reject(toNetworkError(e)));
+    });
     r.on('timeout', () => r.destroy(new NetworkError('relay request timed out', 'timeout')));
     r.on('error', (e) => {
       const err = toNetworkError(e);
-      reject(r.reusedSocket && !answered && (err.code === 'ECONNRESET' || err.code === 'EPIPE') ? new StaleSocket(err) : err);
+      reject(
+        r.reusedSocket && !answered && (err.code === 'ECONNRESET' || err.code === 'EPIPE') ? new StaleSocket(err) : err,
+      );
     });
     if (req.signal) {
       const signal = req.signal;

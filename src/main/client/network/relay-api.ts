@@ -9,20 +9,37 @@
  */
 import type { TSchema, Static } from 'typebox';
 import {
-  ChallengeResult, KeyList, MintKeyResult, Policy,
-  type ApiKeyMeta, type SignInBody, type UnknownSenders,
+  ChallengeResult,
+  KeyList,
+  MintKeyResult,
+  Policy,
+  type ApiKeyMeta,
+  type SignInBody,
+  type UnknownSenders,
 } from '../../../shared/api/account.js';
 import { LIMITS } from '../../../shared/api/common.js';
 import { DeviceKeys, DirectoryResult, HandleRecord, Me } from '../../../shared/api/directory.js';
 import {
-  BatchResults, GroupSendResults, PullResult,
-  type EnvelopeInput, type GroupEnvelopeInput, type Envelope, type SendResult,
+  BatchResults,
+  GroupSendResults,
+  PullResult,
+  type EnvelopeInput,
+  type GroupEnvelopeInput,
+  type Envelope,
+  type SendResult,
 } from '../../../shared/api/envelopes.js';
 import {
-  AddMemberResult, GroupDetail, GroupList, GroupView, InvitationAnswer, InvitationList, MintTokenResult,
+  AddMemberResult,
+  GroupDetail,
+  GroupList,
+  GroupView,
+  InvitationAnswer,
+  InvitationList,
+  MintTokenResult,
   type Invitation,
   type GroupSummary,
-  type CreateGroupBody, type PatchGroupBody,
+  type CreateGroupBody,
+  type PatchGroupBody,
 } from '../../../shared/api/groups.js';
 import { StakeConfig, StakeList, StakeRecord } from '../../../shared/api/stakes.js';
 import { BlobUploadResult } from '../../../shared/api/blobs.js';
@@ -36,13 +53,16 @@ export { warmResponseChecks } from './response-checks.js';
 import { RequestPacer, type RequestPriority } from './request-pacer.js';
 import type http from 'node:http';
 
-const QUOTA_CODES = new Set(['recipient-full', 'requests-full', 'too-many-requests-pending', 'too-many-groups', 'blob-quota-full']);
+const QUOTA_CODES = new Set([
+  'recipient-full',
+  'requests-full',
+  'too-many-requests-pending',
+  'too-many-groups',
+  'blob-quota-full',
+]);
 
 /** Bytes so far and the whole, for progress bars. */
 export type Progress = (done: number, total: number) => void;
-
-
-
 
 export interface RelayApiOptions {
   /** base URL of the relay, e.g. http://127.0.0.1:8080 (the /api/v1 prefix is added here) */
@@ -57,7 +77,6 @@ export interface RelayApiOptions {
   /** longest Retry-After we are willing to honour in-line (ms); longer becomes an error */
   maxRetryAfterMs?: number;
 }
-
 
 interface CallOptions<S extends TSchema | null> {
   query?: Record<string, string | number | undefined>;
@@ -95,7 +114,8 @@ export class RelayApi {
     url.hash = '';
     this.baseUrl = url;
     this.fingerprint = opts.fingerprint ?? null;
-    if (this.fingerprint && url.protocol !== 'https:') throw new Error('a certificate fingerprint needs an https:// relay URL');
+    if (this.fingerprint && url.protocol !== 'https:')
+      throw new Error('a certificate fingerprint needs an https:// relay URL');
     this.credential = opts.credential ?? null;
     this.agent = createAgent(url, this.fingerprint);
     this.pacer = opts.pacer ?? new RequestPacer();
@@ -161,7 +181,10 @@ export class RelayApi {
   }
 
   setPolicy(unknownSenders: UnknownSenders, stake?: string): Promise<Policy> {
-    return this.call('PUT', '/me/policy', { body: stake === undefined ? { unknownSenders } : { unknownSenders, stake }, schema: Policy });
+    return this.call('PUT', '/me/policy', {
+      body: stake === undefined ? { unknownSenders } : { unknownSenders, stake },
+      schema: Policy,
+    });
   }
 
   async allow(address: string): Promise<void> {
@@ -187,7 +210,10 @@ export class RelayApi {
     return this.call('GET', `/handles/${encodeURIComponent(handle)}`, { schema: HandleRecord, nullOn: [404] });
   }
 
-  async directory(q: string, limit: number = LIMITS.directoryDefault): Promise<Static<typeof DirectoryResult>['results']> {
+  async directory(
+    q: string,
+    limit: number = LIMITS.directoryDefault,
+  ): Promise<Static<typeof DirectoryResult>['results']> {
     const query = q.trim() === '' ? { limit } : { q: q.trim(), limit };
     return (await this.call('GET', '/directory', { query, schema: DirectoryResult })).results;
   }
@@ -239,7 +265,14 @@ export class RelayApi {
       honoured = h['relay-wait'] !== undefined;
     };
     try {
-      const res = await this.call('GET', '/envelopes', { query: { limit, wait: waitSeconds }, schema: PullResult, priority: 'background', timeoutMs: (waitSeconds + 15) * 1000, signal, onHeaders });
+      const res = await this.call('GET', '/envelopes', {
+        query: { limit, wait: waitSeconds },
+        schema: PullResult,
+        priority: 'background',
+        timeoutMs: (waitSeconds + 15) * 1000,
+        signal,
+        onHeaders,
+      });
       this.holdsPulls = honoured;
       return res.envelopes;
     } catch (e) {
@@ -257,7 +290,8 @@ export class RelayApi {
     const out: SendResult[] = [];
     for (const chunk of chunks(envelopes)) {
       const res = await this.call('POST', '/envelopes', { body: { envelopes: chunk }, schema: BatchResults, priority });
-      if (res.results.length !== chunk.length) throw new RelayError(502, 'relay answered a different number of send results');
+      if (res.results.length !== chunk.length)
+        throw new RelayError(502, 'relay answered a different number of send results');
       out.push(...res.results);
     }
     return out;
@@ -266,7 +300,11 @@ export class RelayApi {
   async ack(ids: string[], priority: RequestPriority = 'user'): Promise<number> {
     let acked = 0;
     for (let i = 0; i < ids.length; i += LIMITS.pullMax) {
-      const res = await this.call('POST', '/envelopes/ack', { body: { ids: ids.slice(i, i + LIMITS.pullMax) }, schema: null, priority });
+      const res = await this.call('POST', '/envelopes/ack', {
+        body: { ids: ids.slice(i, i + LIMITS.pullMax) },
+        schema: null,
+        priority,
+      });
       acked += typeof (res as { acked?: unknown })?.acked === 'number' ? (res as { acked: number }).acked : 0;
     }
     return acked;
@@ -293,7 +331,10 @@ export class RelayApi {
 
   /** `status: invited` when the wallet must accept first (docs/protocol.md §12); 403 `blocked` when it refuses. */
   addMember(id: string, address: string): Promise<AddMemberResult> {
-    return this.call('POST', `/groups/${encodeURIComponent(id)}/members`, { body: { address }, schema: AddMemberResult });
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/members`, {
+      body: { address },
+      schema: AddMemberResult,
+    });
   }
 
   async invitations(): Promise<Invitation[]> {
@@ -301,7 +342,10 @@ export class RelayApi {
   }
 
   answerInvitation(id: string, accept: boolean): Promise<InvitationAnswer> {
-    return this.call('POST', `/groups/${encodeURIComponent(id)}/invitation`, { body: { accept }, schema: InvitationAnswer });
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/invitation`, {
+      body: { accept },
+      schema: InvitationAnswer,
+    });
   }
 
   async setAdmin(id: string, address: string, admin: boolean): Promise<void> {
@@ -313,7 +357,10 @@ export class RelayApi {
   }
 
   joinGroup(id: string, password?: string): Promise<GroupDetail> {
-    return this.call('POST', `/groups/${encodeURIComponent(id)}/join`, { body: password === undefined ? {} : { password }, schema: GroupDetail });
+    return this.call('POST', `/groups/${encodeURIComponent(id)}/join`, {
+      body: password === undefined ? {} : { password },
+      schema: GroupDetail,
+    });
   }
 
   mintBotToken(id: string, name: string): Promise<Static<typeof MintTokenResult>> {
@@ -321,16 +368,25 @@ export class RelayApi {
   }
 
   async revokeBotToken(id: string, tokenId: string): Promise<void> {
-    await this.call('DELETE', `/groups/${encodeURIComponent(id)}/tokens/${encodeURIComponent(tokenId)}`, { schema: null });
+    await this.call('DELETE', `/groups/${encodeURIComponent(id)}/tokens/${encodeURIComponent(tokenId)}`, {
+      schema: null,
+    });
   }
 
   /** Group envelopes, in batches of at most 100; `via` tells whether the relay saw a bot token. */
-  async groupSend(id: string, envelopes: GroupEnvelopeInput[]): Promise<{ results: SendResult[]; via: 'group-token' | 'api-key' }> {
+  async groupSend(
+    id: string,
+    envelopes: GroupEnvelopeInput[],
+  ): Promise<{ results: SendResult[]; via: 'group-token' | 'api-key' }> {
     const results: SendResult[] = [];
     let via: 'group-token' | 'api-key' = 'api-key';
     for (const chunk of chunks(envelopes)) {
-      const res = await this.call('POST', `/groups/${encodeURIComponent(id)}/envelopes`, { body: { envelopes: chunk }, schema: GroupSendResults });
-      if (res.results.length !== chunk.length) throw new RelayError(502, 'relay answered a different number of send results');
+      const res = await this.call('POST', `/groups/${encodeURIComponent(id)}/envelopes`, {
+        body: { envelopes: chunk },
+        schema: GroupSendResults,
+      });
+      if (res.results.length !== chunk.length)
+        throw new RelayError(502, 'relay answered a different number of send results');
       results.push(...res.results);
       via = res.via;
     }
@@ -342,7 +398,11 @@ export class RelayApi {
   /** Streams `length` bytes of ciphertext from `open()` (called again if a 429 is retried) to the relay. */
   uploadBlob(open: () => Readable, length: number, onProgress?: Progress): Promise<BlobUploadResult> {
     const counted = () => open().pipe(counter(length, onProgress));
-    return this.call('POST', '/blobs', { stream: { open: counted, length, contentType: 'application/octet-stream' }, schema: BlobUploadResult, timeoutMs: 60_000 });
+    return this.call('POST', '/blobs', {
+      stream: { open: counted, length, contentType: 'application/octet-stream' },
+      schema: BlobUploadResult,
+      timeoutMs: 60_000,
+    });
   }
 
   /** Streams a blob into `sink`; `size` (from the message) drives the progress callback. */
@@ -388,9 +448,18 @@ export class RelayApi {
     for (let attempt = 0; ; attempt++) {
       // the sign-in routes are budgeted per peer address, not per credential, but pacing them too costs nothing
       await this.pacer.acquire(opts.priority ?? 'user');
-      res = await httpRequest(this.agent, { method, url, headers, body: opts.stream ? opts.stream.open() : body, sink: opts.sink, timeoutMs: opts.timeoutMs, signal: opts.signal });
+      res = await httpRequest(this.agent, {
+        method,
+        url,
+        headers,
+        body: opts.stream ? opts.stream.open() : body,
+        sink: opts.sink,
+        timeoutMs: opts.timeoutMs,
+        signal: opts.signal,
+      });
       // a quota 429 (the recipient's queue is full) will not clear by waiting a moment: report it
-      if (res.status !== 429 || QUOTA_CODES.has((parseJson(res.body) as { code?: unknown } | null)?.code as string)) break;
+      if (res.status !== 429 || QUOTA_CODES.has((parseJson(res.body) as { code?: unknown } | null)?.code as string))
+        break;
       const waitMs = retryAfterMs(res.headers['retry-after']);
       if (attempt >= this.max429Retries || waitMs > this.maxRetryAfterMs) {
         throw new RelayError(429, `relay rate limit: retry after ${Math.ceil(waitMs / 1000)} s`, 'rate-limited');
@@ -462,5 +531,3 @@ function retryAfterMs(h: string | string[] | undefined): number {
   const at = Date.parse(v);
   return Number.isFinite(at) ? Math.max(250, at - Date.now()) : 1000;
 }
-
-

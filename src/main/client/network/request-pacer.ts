@@ -26,7 +26,10 @@ export class RequestPacer {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   /** serialise waiters per priority so a burst is admitted in order, and polling never holds up a send */
-  private readonly chains: Record<RequestPriority, Promise<void>> = { user: Promise.resolve(), background: Promise.resolve() };
+  private readonly chains: Record<RequestPriority, Promise<void>> = {
+    user: Promise.resolve(),
+    background: Promise.resolve(),
+  };
 
   constructor(opts: PacerOptions = {}) {
     this.perMinute = opts.perMinute ?? LIMITS.ratePerMinute;

@@ -18,7 +18,14 @@ export function checker<S extends TSchema>(schema: S): Checked<S> {
 }
 
 /** The answers of a send and a pull (the paths a person waits on), in the order a first send meets them. */
-const HOT_ANSWERS: readonly TSchema[] = [DeviceKeys, GroupView, GroupSendResults, BatchResults, PullResult, GroupDetail];
+const HOT_ANSWERS: readonly TSchema[] = [
+  DeviceKeys,
+  GroupView,
+  GroupSendResults,
+  BatchResults,
+  PullResult,
+  GroupDetail,
+];
 
 /**
  * Compiles the checks of the hot answers ahead of need. A long-lived shell calls it once it has

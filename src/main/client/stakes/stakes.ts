@@ -87,7 +87,8 @@ export class Stakes {
 
   private async enabledConfig(): Promise<StakeConfig & { chainId: number; escrow: `0x${string}` }> {
     const c = await this.stakeConfig();
-    if (!c.enabled || c.chainId === null || c.escrow === null) throw new MessengerError('stakes-unavailable', 'this relay takes no stakes (it names no chain)');
+    if (!c.enabled || c.chainId === null || c.escrow === null)
+      throw new MessengerError('stakes-unavailable', 'this relay takes no stakes (it names no chain)');
     return c as StakeConfig & { chainId: number; escrow: `0x${string}` };
   }
 
@@ -101,13 +102,23 @@ export class Stakes {
     const c = await this.stakeConfig();
     const rpcUrl = this.rpcUrlFor(c);
     const base: StakeSettings = {
-      enabled: c.enabled, currency: c.currency, chainId: c.chainId, escrow: c.escrow, rpcUrl,
+      enabled: c.enabled,
+      currency: c.currency,
+      chainId: c.chainId,
+      escrow: c.escrow,
+      rpcUrl,
       rpcUrlOverridden: c.chainId !== null && this.d.store.getSetting(K.rpcUrl(c.chainId)) !== null,
-      relayRpcUrls: c.rpcUrls, minLockSeconds: c.minLockSeconds, balanceWei: null, balanceError: null,
+      relayRpcUrls: c.rpcUrls,
+      minLockSeconds: c.minLockSeconds,
+      balanceWei: null,
+      balanceError: null,
     };
     if (!c.enabled || rpcUrl === null) return base;
     try {
-      return { ...base, balanceWei: (await (await this.chain(c)).getBalance({ address: this.d.me().address as Hex })).toString() };
+      return {
+        ...base,
+        balanceWei: (await (await this.chain(c)).getBalance({ address: this.d.me().address as Hex })).toString(),
+      };
     } catch (e) {
       return { ...base, balanceError: (await chainLib()).chainError(e, rpcUrl).message };
     }
@@ -122,7 +133,8 @@ export class Stakes {
       } catch {
         throw new MessengerError('bad-argument', 'the RPC URL is not a URL');
       }
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new MessengerError('bad-argument', 'the RPC URL must be http:// or https://');
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+        throw new MessengerError('bad-argument', 'the RPC URL must be http:// or https://');
     }
     this.d.store.setSetting(K.rpcUrl(chainId), url);
     this.client = null;
@@ -131,7 +143,8 @@ export class Stakes {
 
   private async chain(c: StakeConfig): Promise<PublicClient> {
     const url = this.rpcUrlFor(c);
-    if (url === null) throw new MessengerError('chain-unreachable', 'no RPC URL for the stake chain: set one in Settings');
+    if (url === null)
+      throw new MessengerError('chain-unreachable', 'no RPC URL for the stake chain: set one in Settings');
     const { chainClient } = await chainLib();
     if (this.client?.url !== url) this.client = { url, pub: chainClient(url, RPC_TIMEOUT_MS) };
     return this.client.pub;
@@ -165,10 +178,15 @@ export class Stakes {
   async pay(messageId: string): Promise<{ message: ChatMessage; stake: StakeInfo | null }> {
     const c = await this.enabledConfig();
     const msg = this.d.store.getMessage(messageId);
-    if (!msg || !msg.fromMe || !msg.conversationId.startsWith('direct:')) throw new MessengerError('not-found', 'no message of yours to a person with that id');
+    if (!msg || !msg.fromMe || !msg.conversationId.startsWith('direct:'))
+      throw new MessengerError('not-found', 'no message of yours to a person with that id');
     let payment = this.payment(messageId);
-    if (!payment?.txHash && (msg.routed !== 'stake-gate' || !payment || Date.parse(payment.quote.expiresAt) - this.now() < QUOTE_MARGIN_MS)) {
-      if (msg.routed !== 'stake-gate') throw new MessengerError('bad-argument', 'that message was not held back by a stake gate');
+    if (
+      !payment?.txHash &&
+      (msg.routed !== 'stake-gate' || !payment || Date.parse(payment.quote.expiresAt) - this.now() < QUOTE_MARGIN_MS)
+    ) {
+      if (msg.routed !== 'stake-gate')
+        throw new MessengerError('bad-argument', 'that message was not held back by a stake gate');
       payment = await this.freshQuote(messageId);
     }
     const { quote } = payment;
@@ -176,7 +194,10 @@ export class Stakes {
       throw new MessengerError('stake-refused', 'the quote names another chain or escrow than the relay publishes');
     }
     if (!payment.txHash) {
-      const data = (await chainLib()).escrowCall({ functionName: 'deposit', args: [quote.recipient as Hex, quote.ref as Hex, quote.minDeadline] });
+      const data = (await chainLib()).escrowCall({
+        functionName: 'deposit',
+        args: [quote.recipient as Hex, quote.ref as Hex, quote.minDeadline],
+      });
       payment.txHash = await this.transact(c, data, BigInt(quote.amountWei), (hash) => {
         // kept before it is broadcast: a crash after this point resumes instead of paying twice
         this.d.store.setSetting(K.payment(messageId), JSON.stringify({ quote, txHash: hash } satisfies Payment));
@@ -203,7 +224,8 @@ export class Stakes {
   }
 
   private async sendOnce(messageId: string, stakeRef: string | undefined): Promise<SendOutcome | undefined> {
-    if (!this.d.outbox.requeue(messageId, stakeRef)) throw new MessengerError('not-found', 'that message cannot be sent again');
+    if (!this.d.outbox.requeue(messageId, stakeRef))
+      throw new MessengerError('not-found', 'that message cannot be sent again');
     const m = this.d.store.getMessage(messageId);
     if (m) this.d.onUpdated?.(m);
     return (await this.d.outbox.flush(true)).find((o) => o.messageId === messageId);
@@ -223,8 +245,16 @@ export class Stakes {
   }
 
   private notDelivered(outcome: SendOutcome | undefined, fallback: string | null): MessengerError {
-    if (outcome?.stakeStatus) return new MessengerError('stake-refused', `the relay did not accept the stake (${outcome.stakeStatus}); your deposit stays refundable after its deadline`);
-    if (outcome?.state === 'queued') return new MessengerError('stake-refused', `the relay could not be reached to send it (${outcome.error}); it stays in the outbox and goes out with the stake`);
+    if (outcome?.stakeStatus)
+      return new MessengerError(
+        'stake-refused',
+        `the relay did not accept the stake (${outcome.stakeStatus}); your deposit stays refundable after its deadline`,
+      );
+    if (outcome?.state === 'queued')
+      return new MessengerError(
+        'stake-refused',
+        `the relay could not be reached to send it (${outcome.error}); it stays in the outbox and goes out with the stake`,
+      );
     return new MessengerError('stake-refused', outcome?.error ?? fallback ?? 'the message was not delivered');
   }
 
@@ -245,8 +275,13 @@ export class Stakes {
     const c = await this.enabledConfig();
     const stake = await this.activeFrom(address);
     if (!stake) throw new MessengerError('not-found', 'no active stake from that sender');
-    if (stake.deadline <= Math.floor(this.now() / 1000)) throw new MessengerError('bad-argument', 'the stake is past its deadline: it can only go back to the sender now');
-    const hash = await this.transact(c, (await chainLib()).escrowCall({ functionName: 'forfeit', args: [stake.id as Hex] }), 0n);
+    if (stake.deadline <= Math.floor(this.now() / 1000))
+      throw new MessengerError('bad-argument', 'the stake is past its deadline: it can only go back to the sender now');
+    const hash = await this.transact(
+      c,
+      (await chainLib()).escrowCall({ functionName: 'forfeit', args: [stake.id as Hex] }),
+      0n,
+    );
     await this.confirmed(c, hash);
     return stakeInfo({ ...stake, status: 'forfeited' }, this.d.me().address, c, Math.floor(this.now() / 1000));
   }
@@ -261,53 +296,92 @@ export class Stakes {
     try {
       stake = await this.d.api().stake(id.toLowerCase());
     } catch (e) {
-      if (e instanceof RelayError && e.status === 404) throw new MessengerError('not-found', 'no stake of yours with that id');
+      if (e instanceof RelayError && e.status === 404)
+        throw new MessengerError('not-found', 'no stake of yours with that id');
       throw e;
     }
     const me = this.d.me().address;
-    if (stake.sender.toLowerCase() !== me) throw new MessengerError('bad-argument', 'only the sender takes a stake back');
+    if (stake.sender.toLowerCase() !== me)
+      throw new MessengerError('bad-argument', 'only the sender takes a stake back');
     if (stake.status !== 'active') throw new MessengerError('bad-argument', `the stake is already ${stake.status}`);
     let data: Hex;
     if (stake.releaseSignature) {
-      data = (await chainLib()).escrowCall({ functionName: 'releaseWithSig', args: [stake.id as Hex, stake.releaseSignature as Hex] });
+      data = (await chainLib()).escrowCall({
+        functionName: 'releaseWithSig',
+        args: [stake.id as Hex, stake.releaseSignature as Hex],
+      });
     } else {
       const head = await this.call(c, (pub) => pub.getBlock());
       if (Number(head.timestamp) < stake.deadline) {
-        throw new MessengerError('bad-argument', `not refundable yet: the recipient has until ${new Date(stake.deadline * 1000).toISOString()} to answer`);
+        throw new MessengerError(
+          'bad-argument',
+          `not refundable yet: the recipient has until ${new Date(stake.deadline * 1000).toISOString()} to answer`,
+        );
       }
       data = (await chainLib()).escrowCall({ functionName: 'refund', args: [stake.id as Hex] });
     }
     await this.confirmed(c, await this.transact(c, data, 0n));
-    return stakeInfo({ ...stake, status: stake.releaseSignature ? 'released' : 'refunded' }, me, c, Math.floor(this.now() / 1000));
+    return stakeInfo(
+      { ...stake, status: stake.releaseSignature ? 'released' : 'refunded' },
+      me,
+      c,
+      Math.floor(this.now() / 1000),
+    );
   }
 
   // =========================================================================================
   // chain plumbing
 
   /** Builds, signs (vault) and broadcasts an EIP-1559 call to the escrow; returns its hash. */
-  private async transact(c: StakeConfig & { chainId: number; escrow: `0x${string}` }, data: Hex, value: bigint, beforeBroadcast?: (hash: string) => void): Promise<Hex> {
+  private async transact(
+    c: StakeConfig & { chainId: number; escrow: `0x${string}` },
+    data: Hex,
+    value: bigint,
+    beforeBroadcast?: (hash: string) => void,
+  ): Promise<Hex> {
     const from = this.d.me().address as Hex;
-    const [chainId, balance, nonce, fees] = await this.call(c, (pub) => Promise.all([
-      pub.getChainId(), pub.getBalance({ address: from }), pub.getTransactionCount({ address: from, blockTag: 'pending' }), pub.estimateFeesPerGas(),
-    ]));
-    if (chainId !== c.chainId) throw new MessengerError('chain-unreachable', `the RPC URL serves chain ${chainId}, not the relay's chain ${c.chainId}: check it in Settings`);
+    const [chainId, balance, nonce, fees] = await this.call(c, (pub) =>
+      Promise.all([
+        pub.getChainId(),
+        pub.getBalance({ address: from }),
+        pub.getTransactionCount({ address: from, blockTag: 'pending' }),
+        pub.estimateFeesPerGas(),
+      ]),
+    );
+    if (chainId !== c.chainId)
+      throw new MessengerError(
+        'chain-unreachable',
+        `the RPC URL serves chain ${chainId}, not the relay's chain ${c.chainId}: check it in Settings`,
+      );
     if (balance < value) throw shortBalance(value, balance, c.currency);
     const gas = await this.call(c, (pub) => pub.estimateGas({ account: from, to: c.escrow, data, value }));
     const cost = value + gas * fees.maxFeePerGas;
     if (balance < cost) throw shortBalance(cost, balance, c.currency);
-    const signed = await this.d.vault.signTransaction({
-      transaction: {
-        chainId, nonce, to: c.escrow, value: value.toString(), data, gas: gas.toString(),
-        maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+    const signed = await this.d.vault.signTransaction(
+      {
+        transaction: {
+          chainId,
+          nonce,
+          to: c.escrow,
+          value: value.toString(),
+          data,
+          gas: gas.toString(),
+          maxFeePerGas: fees.maxFeePerGas.toString(),
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+        },
       },
-    }, SIGN_TIMEOUT);
+      SIGN_TIMEOUT,
+    );
     beforeBroadcast?.(signed.hash);
     return this.call(c, (pub) => pub.sendRawTransaction({ serializedTransaction: signed.serialized as Hex }));
   }
 
   private async confirmed(c: StakeConfig, hash: Hex): Promise<void> {
-    const receipt = await this.call(c, (pub) => pub.waitForTransactionReceipt({ hash, confirmations: Math.max(1, c.confirmations), timeout: 5 * 60_000 }));
-    if (receipt.status !== 'success') throw new MessengerError('chain-refused', `the transaction ${hash} failed on chain`);
+    const receipt = await this.call(c, (pub) =>
+      pub.waitForTransactionReceipt({ hash, confirmations: Math.max(1, c.confirmations), timeout: 5 * 60_000 }),
+    );
+    if (receipt.status !== 'success')
+      throw new MessengerError('chain-refused', `the transaction ${hash} failed on chain`);
   }
 
   private async call<T>(c: StakeConfig, work: (pub: PublicClient) => Promise<T>): Promise<T> {
@@ -337,8 +411,14 @@ export function releaseTypedData(stake: Pick<StakeRecord, 'chainId' | 'escrow' |
 function stakeInfo(r: StakeRecord, me: string, c: StakeConfig, nowS: number): StakeInfo {
   const role = r.sender.toLowerCase() === me ? 'sent' : 'received';
   return {
-    id: r.id, role, peer: (role === 'sent' ? r.recipient : r.sender).toLowerCase(), amountWei: r.amountWei, currency: c.currency,
-    status: r.status, deadline: r.deadline, createdAt: r.createdAt,
+    id: r.id,
+    role,
+    peer: (role === 'sent' ? r.recipient : r.sender).toLowerCase(),
+    amountWei: r.amountWei,
+    currency: c.currency,
+    status: r.status,
+    deadline: r.deadline,
+    createdAt: r.createdAt,
     released: r.releaseSignature !== null,
     // what the sender can do now: collect an accepted stake, or refund an ignored one
     refundable: role === 'sent' && r.status === 'active' && (r.releaseSignature !== null || nowS >= r.deadline),
@@ -346,7 +426,10 @@ function stakeInfo(r: StakeRecord, me: string, c: StakeConfig, nowS: number): St
 }
 
 function shortBalance(need: bigint, have: bigint, currency: string): MessengerError {
-  return new MessengerError('insufficient-funds', `your wallet holds ${formatWei(have)} ${currency}; this needs ${formatWei(need)} ${currency} including gas`);
+  return new MessengerError(
+    'insufficient-funds',
+    `your wallet holds ${formatWei(have)} ${currency}; this needs ${formatWei(need)} ${currency} including gas`,
+  );
 }
 
 /** viem, on the first use of the chain (stake-chain.ts) */

@@ -5,7 +5,14 @@
 import type { Routed, StakeCurrency } from '../../../shared/api/common.js';
 import type { GroupSummary } from '../../../shared/api/groups.js';
 import type {
-  ChatMessage, ContactRequest, ConversationId, ConversationSummary, DeliveryState, GroupInfo, MessageState, ReceiptState,
+  ChatMessage,
+  ContactRequest,
+  ConversationId,
+  ConversationSummary,
+  DeliveryState,
+  GroupInfo,
+  MessageState,
+  ReceiptState,
 } from '../../../shared/domain.js';
 import type { AttachmentRef } from '../attachments/attachment-wire.js';
 import type { ControlBody } from '../messages/message-control.js';
@@ -176,7 +183,14 @@ export interface RequestRowDb {
 }
 
 export function requestFromRow(r: RequestRowDb): ContactRequest {
-  return { address: r.address, handle: r.handle, verified: r.verified === 1, intro: r.intro, receivedAt: r.received_at, messageCount: r.message_count };
+  return {
+    address: r.address,
+    handle: r.handle,
+    verified: r.verified === 1,
+    intro: r.intro,
+    receivedAt: r.received_at,
+    messageCount: r.message_count,
+  };
 }
 
 export function messageFromRow(r: MessageRowDb): ChatMessage {
@@ -213,7 +227,8 @@ export function deliveryOf(r: MessageRowDb): DeliveryState | null {
 }
 
 export function conversationFromRow(r: ConversationRowDb): ConversationSummary {
-  const title = r.kind === 'group' ? (r.group_name ?? 'Group') : r.contact_handle ? `@${r.contact_handle}` : shortAddress(r.peer);
+  const title =
+    r.kind === 'group' ? (r.group_name ?? 'Group') : r.contact_handle ? `@${r.contact_handle}` : shortAddress(r.peer);
   return {
     id: r.id as ConversationId,
     kind: r.kind,
@@ -273,4 +288,3 @@ export function outboxFromRow(r: Record<string, unknown>): OutboxRow {
     lastError: (r.last_error as string | null) ?? null,
   };
 }
-

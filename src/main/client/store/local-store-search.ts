@@ -79,13 +79,16 @@ interface HitRowDb {
   snippet: string;
 }
 
-const newestFirst = (a: MatchRowDb, b: MatchRowDb) => (a.sent_at === b.sent_at ? b.seq - a.seq : a.sent_at < b.sent_at ? 1 : -1);
+const newestFirst = (a: MatchRowDb, b: MatchRowDb) =>
+  a.sent_at === b.sent_at ? b.seq - a.seq : a.sent_at < b.sent_at ? 1 : -1;
 
 export class MessageSearchStore {
   private readonly s: Record<keyof typeof MESSAGE_SEARCH_SQL, Statement>;
 
   constructor(db: Database.Database) {
-    this.s = Object.fromEntries(Object.entries(MESSAGE_SEARCH_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof MESSAGE_SEARCH_SQL, Statement>;
+    this.s = Object.fromEntries(
+      Object.entries(MESSAGE_SEARCH_SQL).map(([name, sql]) => [name, db.prepare(sql)]),
+    ) as Record<keyof typeof MESSAGE_SEARCH_SQL, Statement>;
   }
 
   /** Messages whose text has every word of `query` (as word prefixes), newest first; none for a query without words. */
@@ -97,7 +100,9 @@ export class MessageSearchStore {
     // token or a uuid's phrase) narrows the index itself
     const fts = `text : (${terms})${conv ? ` AND conversation_id : "${conv.slice(conv.indexOf(':') + 1).replaceAll('"', '""')}"` : ''}`;
     const window = Math.max(WINDOW, opts.limit);
-    const recent = (conv ? this.s.recentInConversation.all({ query: fts, conv, window }) : this.s.recent.all({ query: fts, window })) as MatchRowDb[];
+    const recent = (
+      conv ? this.s.recentInConversation.all({ query: fts, conv, window }) : this.s.recent.all({ query: fts, window })
+    ) as MatchRowDb[];
     let kept = recent.sort(newestFirst).slice(0, opts.limit);
     if (recent.length === window && kept.length > 0) {
       const at = { query: fts, after: kept[kept.length - 1].sent_at, below: Math.min(...recent.map((r) => r.seq)) };
@@ -106,7 +111,12 @@ export class MessageSearchStore {
     }
     if (kept.length === 0) return [];
     const seqs = kept.map((r) => r.seq);
-    const rows = this.s.hits.all({ query: fts, seqs: JSON.stringify(seqs), lo: Math.min(...seqs), hi: Math.max(...seqs) }) as HitRowDb[];
+    const rows = this.s.hits.all({
+      query: fts,
+      seqs: JSON.stringify(seqs),
+      lo: Math.min(...seqs),
+      hi: Math.max(...seqs),
+    }) as HitRowDb[];
     return rows.map((r) => ({
       messageId: r.id,
       conversationId: r.conversation_id as ConversationId,

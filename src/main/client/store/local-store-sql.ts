@@ -88,12 +88,14 @@ export const LOCAL_STORE_SQL = {
       SELECT 1 FROM outbox l WHERE l.conversation_id = o.conversation_id AND l.next_attempt_ms <= @now
         AND (l.queued_ms, l.message_id) >= (o.queued_ms, o.message_id))
     ORDER BY queued_ms, message_id LIMIT @limit`,
-  deferOutbox: 'UPDATE outbox SET attempts = @attempts, next_attempt_ms = @next, last_error = @error WHERE message_id = @id',
+  deferOutbox:
+    'UPDATE outbox SET attempts = @attempts, next_attempt_ms = @next, last_error = @error WHERE message_id = @id',
   deleteOutbox: 'DELETE FROM outbox WHERE message_id = ?',
   outboxCount: 'SELECT COUNT(*) AS n FROM outbox',
   nextOutboxDue: 'SELECT MIN(next_attempt_ms) AS next FROM outbox',
 
-  insertPendingAck: 'INSERT INTO pending_acks (envelope_id, added_ms) VALUES (?, ?) ON CONFLICT (envelope_id) DO NOTHING',
+  insertPendingAck:
+    'INSERT INTO pending_acks (envelope_id, added_ms) VALUES (?, ?) ON CONFLICT (envelope_id) DO NOTHING',
   pendingAcks: 'SELECT envelope_id FROM pending_acks ORDER BY added_ms LIMIT ?',
   deletePendingAck: 'DELETE FROM pending_acks WHERE envelope_id = ?',
 
@@ -105,11 +107,16 @@ export const LOCAL_STORE_SQL = {
     FROM requests r LEFT JOIN contacts c ON c.address = r.address WHERE r.address = ?`,
   deleteRequest: 'DELETE FROM requests WHERE address = ?',
 
-  certifiedDevices: 'SELECT public_key, certificate, created_at, fetched_ms FROM certified_devices WHERE address = ? ORDER BY created_at',
+  certifiedDevices:
+    'SELECT public_key, certificate, created_at, fetched_ms FROM certified_devices WHERE address = ? ORDER BY created_at',
   deleteCertifiedDevices: 'DELETE FROM certified_devices WHERE address = ?',
-  insertCertifiedDevice: 'INSERT INTO certified_devices (address, public_key, certificate, created_at, fetched_ms) VALUES (?, ?, ?, ?, ?)',
+  insertCertifiedDevice:
+    'INSERT INTO certified_devices (address, public_key, certificate, created_at, fetched_ms) VALUES (?, ?, ?, ?, ?)',
 };
 
 export function prepareAll(db: Database.Database): Record<keyof typeof LOCAL_STORE_SQL, Statement> {
-  return Object.fromEntries(Object.entries(LOCAL_STORE_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof LOCAL_STORE_SQL, Statement>;
+  return Object.fromEntries(Object.entries(LOCAL_STORE_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<
+    keyof typeof LOCAL_STORE_SQL,
+    Statement
+  >;
 }

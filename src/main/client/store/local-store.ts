@@ -14,9 +14,24 @@ import type { Routed, StakeCurrency } from '../../../shared/api/common.js';
 import type { ChatMessage, ContactRequest, ConversationId, ConversationSummary } from '../../../shared/domain.js';
 import { openDatabase, type OpenDatabaseOptions } from '../../sqlite/open-database.js';
 import {
-  AROUND_NEWER_MAX, conversationFromRow, groupFromRow, messageFromRow, outboxFromRow, requestFromRow,
-  type AppliedIncoming, type CertifiedDevice, type ContactRow, type ContactState, type ConversationRowDb, type GroupRecord,
-  type GroupRowDb, type IncomingMessage, type MessageRowDb, type OutboxRow, type OutgoingMessage, type RequestRowDb,
+  AROUND_NEWER_MAX,
+  conversationFromRow,
+  groupFromRow,
+  messageFromRow,
+  outboxFromRow,
+  requestFromRow,
+  type AppliedIncoming,
+  type CertifiedDevice,
+  type ContactRow,
+  type ContactState,
+  type ConversationRowDb,
+  type GroupRecord,
+  type GroupRowDb,
+  type IncomingMessage,
+  type MessageRowDb,
+  type OutboxRow,
+  type OutgoingMessage,
+  type RequestRowDb,
 } from './local-store-rows.js';
 import { prepareAll } from './local-store-sql.js';
 import { MIGRATIONS } from './local-store-migrations.js';
@@ -28,10 +43,18 @@ import { HistoryMergeStore } from '../history/history-store.js';
 
 export type StoreOpenOptions = Pick<OpenDatabaseOptions, 'key' | 'afterEncryptStep'>;
 
-
 export {
-  AROUND_NEWER_MAX, groupInfoOf, shortAddress,
-  type AppliedIncoming, type CertifiedDevice, type ContactRow, type ContactState, type GroupRecord, type IncomingMessage, type OutboxRow, type OutgoingMessage,
+  AROUND_NEWER_MAX,
+  groupInfoOf,
+  shortAddress,
+  type AppliedIncoming,
+  type CertifiedDevice,
+  type ContactRow,
+  type ContactState,
+  type GroupRecord,
+  type IncomingMessage,
+  type OutboxRow,
+  type OutgoingMessage,
 } from './local-store-rows.js';
 export { LOCAL_STORE_SQL } from './local-store-sql.js';
 
@@ -70,7 +93,9 @@ export class LocalStore {
     this.attachments = new AttachmentStore(db);
     this.backup = new BackupStore(db);
     this.historyMerge = new HistoryMergeStore(db, this.backup);
-    this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) => this.applyIncomingInner(items, ackIds, nowMs));
+    this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) =>
+      this.applyIncomingInner(items, ackIds, nowMs),
+    );
   }
 
   /**
@@ -123,7 +148,8 @@ export class LocalStore {
   // ---- contacts ----
 
   getContact(address: string): ContactRow | null {
-    const r = this.s.getContact.get(address) as { address: string; handle: string | null; verified: number; state: ContactState } | undefined;
+    const r = this.s.getContact.get(address) as
+      { address: string; handle: string | null; verified: number; state: ContactState } | undefined;
     return r ? { address: r.address, handle: r.handle, verified: r.verified === 1, state: r.state } : null;
   }
 
@@ -137,7 +163,8 @@ export class LocalStore {
   }
 
   findContactByHandle(handle: string): ContactRow | null {
-    const r = this.s.contactByHandle.get(handle.toLowerCase()) as { address: string; handle: string | null; verified: number; state: ContactState } | undefined;
+    const r = this.s.contactByHandle.get(handle.toLowerCase()) as
+      { address: string; handle: string | null; verified: number; state: ContactState } | undefined;
     return r ? { address: r.address, handle: r.handle, verified: r.verified === 1, state: r.state } : null;
   }
 
@@ -203,8 +230,16 @@ export class LocalStore {
   /** The newest `limit` messages older than `before` (a message id), oldest first. */
   listMessages(conversationId: ConversationId, before: string | null, limit: number): ChatMessage[] {
     let rows: MessageRowDb[];
-    const anchor = before ? (this.s.messageOrder.get(before) as { sent_at: string; seq: number } | undefined) : undefined;
-    if (anchor) rows = this.s.listMessagesBefore.all({ conv: conversationId, sent_at: anchor.sent_at, seq: anchor.seq, limit }) as MessageRowDb[];
+    const anchor = before
+      ? (this.s.messageOrder.get(before) as { sent_at: string; seq: number } | undefined)
+      : undefined;
+    if (anchor)
+      rows = this.s.listMessagesBefore.all({
+        conv: conversationId,
+        sent_at: anchor.sent_at,
+        seq: anchor.seq,
+        limit,
+      }) as MessageRowDb[];
     else rows = this.s.listMessages.all({ conv: conversationId, limit }) as MessageRowDb[];
     return rows.reverse().map(messageFromRow);
   }
@@ -254,8 +289,18 @@ export class LocalStore {
         shown: 1,
       });
       this.s.touchConversation.run({ id: m.conversationId, seq: info.lastInsertRowid, at: m.sentAt, unread: 0 });
-      this.changes.noteInserted({ ...m, fromMe: true, expiresIn: m.expiresIn ?? null, timerSeconds: m.timerSeconds ?? null }, m.nowMs);
-      this.s.insertOutbox.run({ message_id: m.id, conv: m.conversationId, payload: m.payload, as_request: m.asRequest ? 1 : 0, next: m.nowMs, queued: m.nowMs });
+      this.changes.noteInserted(
+        { ...m, fromMe: true, expiresIn: m.expiresIn ?? null, timerSeconds: m.timerSeconds ?? null },
+        m.nowMs,
+      );
+      this.s.insertOutbox.run({
+        message_id: m.id,
+        conv: m.conversationId,
+        payload: m.payload,
+        as_request: m.asRequest ? 1 : 0,
+        next: m.nowMs,
+        queued: m.nowMs,
+      });
       if (m.files) this.attachments.insert(m.id, m.files, 'sent');
       if (m.kind === 'direct') this.s.contactKnown.run({ address: m.peer, now: m.nowMs });
     })();
@@ -264,13 +309,36 @@ export class LocalStore {
 
   /** Queues an edit or delete of our own for sending: an outbox entry with no message row of its own. */
   queueChange(e: { id: string; conversationId: ConversationId; payload: string; nowMs: number }): void {
-    this.s.insertOutbox.run({ message_id: e.id, conv: e.conversationId, payload: e.payload, as_request: 0, next: e.nowMs, queued: e.nowMs });
+    this.s.insertOutbox.run({
+      message_id: e.id,
+      conv: e.conversationId,
+      payload: e.payload,
+      as_request: 0,
+      next: e.nowMs,
+      queued: e.nowMs,
+    });
   }
 
   /** Records the relay's answer and takes the message out of the outbox. */
-  markSent(id: string, r: { routed: Routed | null; stakeRequired: string | null; stakeCurrency: StakeCurrency | null; via: 'group-token' | 'api-key' | null; deliveries: unknown }): void {
+  markSent(
+    id: string,
+    r: {
+      routed: Routed | null;
+      stakeRequired: string | null;
+      stakeCurrency: StakeCurrency | null;
+      via: 'group-token' | 'api-key' | null;
+      deliveries: unknown;
+    },
+  ): void {
     this.db.transaction(() => {
-      this.s.markSent.run({ id, routed: r.routed, stake_required: r.stakeRequired, stake_currency: r.stakeCurrency, via: r.via, deliveries: JSON.stringify(r.deliveries) });
+      this.s.markSent.run({
+        id,
+        routed: r.routed,
+        stake_required: r.stakeRequired,
+        stake_currency: r.stakeCurrency,
+        via: r.via,
+        deliveries: JSON.stringify(r.deliveries),
+      });
       this.s.deleteOutbox.run(id);
     })();
   }
@@ -292,7 +360,8 @@ export class LocalStore {
   private movePeerState(statement: Statement, conversationId: ConversationId, ids: readonly string[]): string[] {
     const changed: string[] = [];
     this.db.transaction(() => {
-      for (const id of new Set(ids.map((i) => i.toLowerCase()))) if (statement.run(id, conversationId).changes > 0) changed.push(id);
+      for (const id of new Set(ids.map((i) => i.toLowerCase())))
+        if (statement.run(id, conversationId).changes > 0) changed.push(id);
     })();
     return changed;
   }
@@ -312,7 +381,14 @@ export class LocalStore {
       const held = msg?.state === 'sent' && msg.routed === 'stake-gate';
       if (!msg || msg.from_me !== 1 || (msg.state !== 'failed' && !held)) return false;
       this.s.markSending.run(id);
-      this.s.insertOutbox.run({ message_id: id, conv: msg.conversation_id, payload, as_request: asRequest ? 1 : 0, next: nowMs, queued: nowMs });
+      this.s.insertOutbox.run({
+        message_id: id,
+        conv: msg.conversation_id,
+        payload,
+        as_request: asRequest ? 1 : 0,
+        next: nowMs,
+        queued: nowMs,
+      });
       return true;
     })();
   }
@@ -364,7 +440,16 @@ export class LocalStore {
       // a sender we blocked after they wrote: drop what is still in flight
       if (contact?.state === 'blocked') continue;
       if (it.control && it.control.kind !== 'timer') {
-        const out = this.changes.apply({ changeId: it.id, conversationId: it.conversationId, author: it.author, sentAt: it.sentAt, body: it.control }, nowMs);
+        const out = this.changes.apply(
+          {
+            changeId: it.id,
+            conversationId: it.conversationId,
+            author: it.author,
+            sentAt: it.sentAt,
+            body: it.control,
+          },
+          nowMs,
+        );
         if ('applied' in out) changed.add(out.applied);
         if ('refused' in out) refused.push({ envelopeId: it.envelopeId, author: it.author, reason: out.refused });
         continue;
@@ -389,11 +474,17 @@ export class LocalStore {
       if (info.changes === 0) continue; // redelivery of a message we already hold
       inserted.push(it.id);
       const timerSeconds = it.control?.kind === 'timer' ? it.control.seconds : null;
-      for (const reason of this.changes.noteInserted({ ...it, expiresIn: it.expiresIn ?? null, timerSeconds }, nowMs)) refused.push({ envelopeId: it.envelopeId, author: it.author, reason });
+      for (const reason of this.changes.noteInserted({ ...it, expiresIn: it.expiresIn ?? null, timerSeconds }, nowMs))
+        refused.push({ envelopeId: it.envelopeId, author: it.author, reason });
       // our own other device's files too: this device has no copy of them
       if (it.files) this.attachments.insert(it.id, it.files, 'pending');
       const pending = it.isRequest && contact?.state !== 'allowed';
-      this.s.touchConversation.run({ id: it.conversationId, seq: info.lastInsertRowid, at: it.sentAt, unread: it.fromMe ? 0 : 1 });
+      this.s.touchConversation.run({
+        id: it.conversationId,
+        seq: info.lastInsertRowid,
+        at: it.sentAt,
+        unread: it.fromMe ? 0 : 1,
+      });
       convs.add(it.conversationId);
       if (it.conversationKind === 'direct' && !it.fromMe) {
         if (pending) {
@@ -465,7 +556,14 @@ export class LocalStore {
   // ---- certified devices ----
 
   certifiedDevices(address: string): CertifiedDevice[] {
-    return (this.s.certifiedDevices.all(address) as Array<{ public_key: string; certificate: string; created_at: string; fetched_ms: number }>).map((r) => ({
+    return (
+      this.s.certifiedDevices.all(address) as Array<{
+        public_key: string;
+        certificate: string;
+        created_at: string;
+        fetched_ms: number;
+      }>
+    ).map((r) => ({
       publicKey: r.public_key,
       certificate: r.certificate,
       createdAt: r.created_at,
@@ -474,11 +572,15 @@ export class LocalStore {
   }
 
   /** Replaces the cached device set of an address with a freshly fetched, verified one. */
-  replaceCertifiedDevices(address: string, devices: Array<{ publicKey: string; certificate: string; createdAt: string }>, nowMs: number): void {
+  replaceCertifiedDevices(
+    address: string,
+    devices: Array<{ publicKey: string; certificate: string; createdAt: string }>,
+    nowMs: number,
+  ): void {
     this.db.transaction(() => {
       this.s.deleteCertifiedDevices.run(address);
-      for (const d of devices) this.s.insertCertifiedDevice.run(address, d.publicKey, d.certificate, d.createdAt, nowMs);
+      for (const d of devices)
+        this.s.insertCertifiedDevice.run(address, d.publicKey, d.certificate, d.createdAt, nowMs);
     })();
   }
 }
-

@@ -32,7 +32,10 @@ export interface OffThread {
 
 export class StoreWorker {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, { worker: Worker; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { worker: Worker; resolve: (v: unknown) => void; reject: (e: Error) => void }
+  >();
   private seq = 0;
   private open_ = 0;
 
@@ -112,19 +115,27 @@ export class WorkerStore implements ArchiveDb {
 
   /** A record's bytes are handed over, not copied, when they fill a buffer of their own (records() slices them so). */
   writeRows(body: Uint8Array): Promise<RowsWritten> {
-    const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
-    return this.w.request({ op: 'call', handle: this.handle, method: 'writeRows', args: [body] }, own ? [body.buffer as ArrayBuffer] : []) as Promise<RowsWritten>;
+    const own =
+      body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+    return this.w.request(
+      { op: 'call', handle: this.handle, method: 'writeRows', args: [body] },
+      own ? [body.buffer as ArrayBuffer] : [],
+    ) as Promise<RowsWritten>;
   }
 
   schemaVersion = () => this.call<number>('schemaVersion');
   count = (table: ArchiveTable) => this.call<number>('count', table);
-  page = (table: ArchiveTable, after: RowValue, limit: number) => this.call<{ rows: ArchiveRow[]; next: RowValue }>('page', table, after, limit);
-  rowTexts = (table: ArchiveTable, after: RowValue, limit: number) => this.call<{ texts: string[]; next: RowValue }>('rowTexts', table, after, limit);
+  page = (table: ArchiveTable, after: RowValue, limit: number) =>
+    this.call<{ rows: ArchiveRow[]; next: RowValue }>('page', table, after, limit);
+  rowTexts = (table: ArchiveTable, after: RowValue, limit: number) =>
+    this.call<{ texts: string[]; next: RowValue }>('rowTexts', table, after, limit);
   holdsNoHistory = () => this.call<boolean>('holdsNoHistory');
-  setAttachmentPath = (messageId: string, index: number, path: string) => this.call<void>('setAttachmentPath', messageId, index, path);
+  setAttachmentPath = (messageId: string, index: number, path: string) =>
+    this.call<void>('setAttachmentPath', messageId, index, path);
   refetchUnkeptFiles = () => this.call<number>('refetchUnkeptFiles');
   hasAttachment = (messageId: string, index: number) => this.call<boolean>('hasAttachment', messageId, index);
-  attachmentSha256 = (messageId: string, index: number) => this.call<string | null>('attachmentSha256', messageId, index);
+  attachmentSha256 = (messageId: string, index: number) =>
+    this.call<string | null>('attachmentSha256', messageId, index);
 
   /** Every read until endSnapshot() sees one state of the database (BackupStore.beginSnapshot). */
   async beginSnapshot(): Promise<void> {

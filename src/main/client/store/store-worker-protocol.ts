@@ -9,7 +9,16 @@ import type { ArchiveDb } from '../backup/backup-archive.js';
 export type StoreMethod = keyof ArchiveDb;
 
 export const STORE_METHODS: readonly StoreMethod[] = [
-  'schemaVersion', 'count', 'page', 'rowTexts', 'holdsNoHistory', 'writeRows', 'setAttachmentPath', 'refetchUnkeptFiles', 'hasAttachment', 'attachmentSha256',
+  'schemaVersion',
+  'count',
+  'page',
+  'rowTexts',
+  'holdsNoHistory',
+  'writeRows',
+  'setAttachmentPath',
+  'refetchUnkeptFiles',
+  'hasAttachment',
+  'attachmentSha256',
 ];
 
 export type StoreRequest =

@@ -51,14 +51,54 @@ export async function fillProfile(store: LocalStore, files: ArchiveFiles, messag
   store.setSetting('apiKey:http://127.0.0.1:1', 'sealed-api-key');
   store.setContactState(BOB, 'allowed', now);
   store.setContactHandle(BOB, 'bob', true, now);
-  store.upsertGroup({ id: GROUP, name: 'Backup fans', isPublic: false, verified: false, hasPassword: false, avatar: null, memberCount: 2, createdAt: '2026-01-01T00:00:00.000Z', creator: ME, members: [ME, BOB], isMember: true }, now);
+  store.upsertGroup(
+    {
+      id: GROUP,
+      name: 'Backup fans',
+      isPublic: false,
+      verified: false,
+      hasPassword: false,
+      avatar: null,
+      memberCount: 2,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      creator: ME,
+      members: [ME, BOB],
+      isMember: true,
+    },
+    now,
+  );
   const batch: IncomingMessage[] = [];
   for (let n = 1; n <= messages; n++) batch.push(incoming(n));
-  batch.push(incoming(100_001, { conversationId: `group:${GROUP}`, conversationKind: 'group', peer: GROUP, text: 'in the group' }));
-  batch.push(incoming(100_002, { author: CAROL, peer: CAROL, conversationId: `direct:${CAROL}`, kind: 'request', text: 'hi, may I write?', isRequest: true, routed: 'request' }));
+  batch.push(
+    incoming(100_001, {
+      conversationId: `group:${GROUP}`,
+      conversationKind: 'group',
+      peer: GROUP,
+      text: 'in the group',
+    }),
+  );
+  batch.push(
+    incoming(100_002, {
+      author: CAROL,
+      peer: CAROL,
+      conversationId: `direct:${CAROL}`,
+      kind: 'request',
+      text: 'hi, may I write?',
+      isRequest: true,
+      routed: 'request',
+    }),
+  );
   const photo = randomBytes(150_000);
   const note = Buffer.from('a small note\n');
-  const ref = (name: string, data: Buffer) => ({ blob: `blob-${name}`, key: randomBytes(32).toString('base64'), nonce: randomBytes(12).toString('base64'), name, mime: 'application/octet-stream', size: data.length, sha256: createHash('sha256').update(data).digest('hex') });
+  const ref = (name: string, data: Buffer) => ({
+    blob: `blob-${name}`,
+    key: randomBytes(32).toString('base64'),
+    nonce: randomBytes(12).toString('base64'),
+    name,
+    mime: 'application/octet-stream',
+    size: data.length,
+    sha256: createHash('sha256').update(data).digest('hex'),
+  });
   batch.push(incoming(100_003, { text: '', files: [ref('photo.bin', photo), ref('note.txt', note)] }));
   store.applyIncoming(batch, ['env-ack'], now);
   const withFiles = batch.at(-1)!.id;
@@ -71,23 +111,62 @@ export async function fillProfile(store: LocalStore, files: ArchiveFiles, messag
     store.attachments.markSaved(withFiles, index, out.path);
     kept.set(out.path, data);
   }
-  const mine = store.insertOutgoing({ id: '00000000-0000-4000-8000-00000000a001', conversationId: `direct:${BOB}`, kind: 'direct', peer: BOB, author: ME, messageKind: 'text', text: 'my reply', sentAt: '2026-01-01T12:00:00.000Z', payload: '{"v":1}', asRequest: false, nowMs: now, expiresIn: 3600 });
-  store.markSent(mine.id, { routed: 'inbox', stakeRequired: null, stakeCurrency: null, via: null, deliveries: [{ device: 'd1', routed: 'inbox' }] });
-  store.insertOutgoing({ id: '00000000-0000-4000-8000-00000000a002', conversationId: `direct:${BOB}`, kind: 'direct', peer: BOB, author: ME, messageKind: 'text', text: 'still sending', sentAt: '2026-01-01T12:01:00.000Z', payload: '{"v":2}', asRequest: false, nowMs: now });
+  const mine = store.insertOutgoing({
+    id: '00000000-0000-4000-8000-00000000a001',
+    conversationId: `direct:${BOB}`,
+    kind: 'direct',
+    peer: BOB,
+    author: ME,
+    messageKind: 'text',
+    text: 'my reply',
+    sentAt: '2026-01-01T12:00:00.000Z',
+    payload: '{"v":1}',
+    asRequest: false,
+    nowMs: now,
+    expiresIn: 3600,
+  });
+  store.markSent(mine.id, {
+    routed: 'inbox',
+    stakeRequired: null,
+    stakeCurrency: null,
+    via: null,
+    deliveries: [{ device: 'd1', routed: 'inbox' }],
+  });
+  store.insertOutgoing({
+    id: '00000000-0000-4000-8000-00000000a002',
+    conversationId: `direct:${BOB}`,
+    kind: 'direct',
+    peer: BOB,
+    author: ME,
+    messageKind: 'text',
+    text: 'still sending',
+    sentAt: '2026-01-01T12:01:00.000Z',
+    payload: '{"v":2}',
+    asRequest: false,
+    nowMs: now,
+  });
   store.trust.recordDevices(BOB, ['dev-b1'], [], now);
   store.trust.setVerified(BOB, ['dev-b1'], now);
-  store.trust.recordDevices(BOB, ['dev-b1', 'dev-b2'], [{ change: 'added', deviceKey: 'dev-b2', at: '2026-01-01T13:00:00.000Z' }], now + 1);
+  store.trust.recordDevices(
+    BOB,
+    ['dev-b1', 'dev-b2'],
+    [{ change: 'added', deviceKey: 'dev-b2', at: '2026-01-01T13:00:00.000Z' }],
+    now + 1,
+  );
   store.markRead(`direct:${BOB}`);
   store.setMuted(`group:${GROUP}`, true);
   return kept;
 }
 
 /** Every row of every archived table, in key order (attachment paths aside: they name the profile's folder). */
-export function dump(store: LocalStore, opts: { portableSettingsOnly?: boolean } = {}): Record<ArchiveTable, ArchiveRow[]> {
+export function dump(
+  store: LocalStore,
+  opts: { portableSettingsOnly?: boolean } = {},
+): Record<ArchiveTable, ArchiveRow[]> {
   const out = {} as Record<ArchiveTable, ArchiveRow[]>;
   for (const { name } of ARCHIVE_TABLES) {
     const rows: ArchiveRow[] = [];
-    for (let after: ArchiveRow[string] = null, more = true; more; ) {
+    for (let after: ArchiveRow[string] = null, more = true; more;) {
       const page = store.backup.page(name, after, 1000);
       rows.push(...page.rows);
       after = page.next;
@@ -95,6 +174,7 @@ export function dump(store: LocalStore, opts: { portableSettingsOnly?: boolean }
     }
     out[name] = rows.map((r) => (name === 'attachments' ? { ...r, path: r.path === null ? null : 'kept' } : r));
   }
-  if (opts.portableSettingsOnly) out.profile = out.profile.filter((r) => r.key === 'preferences' || String(r.key).startsWith('stake.rpc:'));
+  if (opts.portableSettingsOnly)
+    out.profile = out.profile.filter((r) => r.key === 'preferences' || String(r.key).startsWith('stake.rpc:'));
   return out;
 }

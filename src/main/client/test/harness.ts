@@ -53,7 +53,16 @@ export interface Relay {
 }
 
 /** A relay on 127.0.0.1 (port 0 = any), rate limit off unless given; same dataDir+port = a restart. */
-export async function startRelay(opts: { dataDir?: string; port?: number; rateLimit?: number; lan?: boolean; stake?: ServeOptions['stake']; maxQueued?: number } = {}): Promise<Relay> {
+export async function startRelay(
+  opts: {
+    dataDir?: string;
+    port?: number;
+    rateLimit?: number;
+    lan?: boolean;
+    stake?: ServeOptions['stake'];
+    maxQueued?: number;
+  } = {},
+): Promise<Relay> {
   const dataDir = opts.dataDir ?? tempDir('relay');
   const running = await startRelayServer({
     host: '127.0.0.1',
@@ -101,15 +110,28 @@ export interface ProfileOptions {
 }
 
 /** A fresh profile with a wallet (new or imported), signed in to the relay. */
-export async function newProfile(relayUrl: string, opts: ProfileOptions & { fingerprint?: string } = {}): Promise<{ m: Messenger; address: string; deviceKey: string; mnemonic: string | null; dir: string }> {
+export async function newProfile(
+  relayUrl: string,
+  opts: ProfileOptions & { fingerprint?: string } = {},
+): Promise<{ m: Messenger; address: string; deviceKey: string; mnemonic: string | null; dir: string }> {
   const dir = opts.dir ?? tempDir('profile');
-  const m = await Messenger.open({ profileDir: dir, shell: 'web', autoSync: false, scrypt: TEST_SCRYPT, ...opts.options });
+  const m = await Messenger.open({
+    profileDir: dir,
+    shell: 'web',
+    autoSync: false,
+    scrypt: TEST_SCRYPT,
+    ...opts.options,
+  });
   cleanups.push(() => m.close());
   let mnemonic: string | null = null;
   if (opts.mnemonic) await m.wallet.importMnemonic({ mnemonic: opts.mnemonic, passphrase: PASSPHRASE });
   else if (opts.privateKey) await m.wallet.importPrivateKey({ privateKey: opts.privateKey, passphrase: PASSPHRASE });
   else mnemonic = (await m.wallet.create({ passphrase: PASSPHRASE })).mnemonic;
-  const status = await m.connectRelay({ mode: opts.fingerprint ? 'lan' : 'url', url: relayUrl, ...(opts.fingerprint ? { fingerprint: opts.fingerprint } : {}) });
+  const status = await m.connectRelay({
+    mode: opts.fingerprint ? 'lan' : 'url',
+    url: relayUrl,
+    ...(opts.fingerprint ? { fingerprint: opts.fingerprint } : {}),
+  });
   if (!status.ready) throw new Error(`profile not ready: ${status.relay.lastError}`);
   if (opts.handle) await m.claimHandle({ handle: opts.handle });
   const who = m.whoami()!;
@@ -122,9 +144,16 @@ export interface CliResult extends Finished {
 }
 
 /** Runs a client entry (cli.ts or bot-cli.ts) as a child process, as users run it (bin/*.mjs; see test-support's nodeArgsFor). */
-export async function runEntry(entry: 'cli' | 'bot-cli', args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+export async function runEntry(
+  entry: 'cli' | 'bot-cli',
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliResult> {
   const file = join(ROOT, 'src/main/client/cli', `${entry}.ts`);
-  const done = await runTs(file, args, { cwd: ROOT, env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, RELAY_CLIENT_TEST_CRASH: undefined, ...env } });
+  const done = await runTs(file, args, {
+    cwd: ROOT,
+    env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, RELAY_CLIENT_TEST_CRASH: undefined, ...env },
+  });
   const json = done.stdout
     .split('\n')
     .filter((line) => line.trim() !== '')
@@ -143,7 +172,11 @@ export function cli(profile: string, args: string[], env: Record<string, string 
 }
 
 /** Asserts a zero exit and returns the first JSON line. */
-export async function cliOk<T = Record<string, unknown>>(profile: string, args: string[], env: Record<string, string | undefined> = {}): Promise<T> {
+export async function cliOk<T = Record<string, unknown>>(
+  profile: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<T> {
   const r = await cli(profile, args, env);
   if (r.code !== 0) throw new Error(`client ${args.join(' ')} exited ${r.code ?? r.signal}: ${r.stderr}`);
   return r.json[0] as T;

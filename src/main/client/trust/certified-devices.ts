@@ -67,7 +67,11 @@ export async function verifyInParallel(
       const key = memoKey(address, d.publicKey, d.certificate);
       if (verified.has(key) || seen.has(key)) continue;
       seen.add(key);
-      unchecked.push({ address: address.toLowerCase(), publicKey: d.publicKey.toLowerCase(), certificate: d.certificate });
+      unchecked.push({
+        address: address.toLowerCase(),
+        publicKey: d.publicKey.toLowerCase(),
+        certificate: d.certificate,
+      });
     }
   }
   if (unchecked.length < PARALLEL_FROM) return; // certificateVerifies() checks these few as it meets them
@@ -77,7 +81,8 @@ export async function verifyInParallel(
   for (const c of unchecked.slice(0, half)) certificateVerifies(c.address, c.publicKey, c.certificate);
   // a vault restarting or closed: certificateVerifies() checks the rest here as it meets them
   const oks = await answers.catch(() => null);
-  if (oks?.length === theirs.length) theirs.forEach((c, i) => remember(memoKey(c.address, c.publicKey, c.certificate), oks[i] === true));
+  if (oks?.length === theirs.length)
+    theirs.forEach((c, i) => remember(memoKey(c.address, c.publicKey, c.certificate), oks[i] === true));
 }
 
 /** Keeps only the devices whose certificate verifies for `address`; reports the others. */
@@ -90,7 +95,12 @@ export function keepCertified(
   const a = address.toLowerCase();
   for (const d of devices) {
     if (certificateVerifies(a, d.publicKey, d.certificate)) {
-      out.push({ address: a, publicKey: d.publicKey.toLowerCase(), certificate: d.certificate, createdAt: d.createdAt ?? '' });
+      out.push({
+        address: a,
+        publicKey: d.publicKey.toLowerCase(),
+        certificate: d.certificate,
+        createdAt: d.createdAt ?? '',
+      });
     } else onRejected?.(d.publicKey);
   }
   return out;
@@ -136,8 +146,10 @@ export class CertifiedDevices {
     const cached = this.store.certifiedDevices(a);
     // a revoked device leaves GET /keys at once; a bounded cache age bounds how long we still believe it
     const young = cached.length > 0 && cached.every((d) => this.now() - d.fetchedMs < CACHE_TTL_MS);
-    if (young && cached.some((d) => d.publicKey === k && certificateVerifies(a, d.publicKey, d.certificate))) return true;
-    if (this.refreshedThisPass.has(a)) return cached.some((d) => d.publicKey === k && certificateVerifies(a, d.publicKey, d.certificate));
+    if (young && cached.some((d) => d.publicKey === k && certificateVerifies(a, d.publicKey, d.certificate)))
+      return true;
+    if (this.refreshedThisPass.has(a))
+      return cached.some((d) => d.publicKey === k && certificateVerifies(a, d.publicKey, d.certificate));
     const fresh = await this.fetch(a, 'background');
     return fresh.some((d) => d.publicKey === k);
   }

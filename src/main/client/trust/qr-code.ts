@@ -9,6 +9,16 @@ import encodeQR from 'qr';
 export function qrRows(digits: string, mask?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7): string[] {
   if (!/^\d+$/.test(digits)) throw new Error('a safety number QR code holds digits only');
   // the package insists on a quiet zone; one module of it is cut off again here
-  const grid = encodeQR(digits, 'raw', { ecc: 'medium', encoding: 'numeric', border: 1, ...(mask === undefined ? {} : { mask }) });
-  return grid.slice(1, -1).map((row) => row.slice(1, -1).map((dark) => (dark ? '1' : '0')).join(''));
+  const grid = encodeQR(digits, 'raw', {
+    ecc: 'medium',
+    encoding: 'numeric',
+    border: 1,
+    ...(mask === undefined ? {} : { mask }),
+  });
+  return grid.slice(1, -1).map((row) =>
+    row
+      .slice(1, -1)
+      .map((dark) => (dark ? '1' : '0'))
+      .join(''),
+  );
 }

@@ -37,7 +37,13 @@ export function safetyHalf(side: SafetySide): string {
   const keys = canonicalKeys(side.deviceKeys);
   if (keys.length === 0) throw new Error(`${side.address} has no certified device`);
   if (keys.some((k) => !/^[0-9a-f]{64}$/.test(k))) throw new Error('a device key is 32 bytes of hex');
-  const input = concatBytes(LABEL, new Uint8Array([0]), hexToBytes(side.address.slice(2).toLowerCase()), u16(keys.length), ...keys.map(hexToBytes));
+  const input = concatBytes(
+    LABEL,
+    new Uint8Array([0]),
+    hexToBytes(side.address.slice(2).toLowerCase()),
+    u16(keys.length),
+    ...keys.map(hexToBytes),
+  );
   let h = sha256(input);
   for (let i = 1; i < SAFETY_NUMBER_ITERATIONS; i++) h = sha256.create().update(h).update(input).digest();
   let digits = '';

@@ -55,9 +55,14 @@ export class Trust {
     const notices: Array<Omit<DeviceNotice, 'id' | 'address'>> = [];
     if (prev) {
       for (const k of keys.filter((k) => !prev.devices.includes(k))) {
-        notices.push({ change: 'added', deviceKey: k, at: devices.find((x) => x.publicKey.toLowerCase() === k)?.createdAt || nowIso });
+        notices.push({
+          change: 'added',
+          deviceKey: k,
+          at: devices.find((x) => x.publicKey.toLowerCase() === k)?.createdAt || nowIso,
+        });
       }
-      for (const k of prev.devices.filter((k) => !keys.includes(k))) notices.push({ change: 'removed', deviceKey: k, at: nowIso });
+      for (const k of prev.devices.filter((k) => !keys.includes(k)))
+        notices.push({ change: 'removed', deviceKey: k, at: nowIso });
     }
     for (const n of this.d.store.trust.recordDevices(a, keys, notices, this.d.now())) this.d.onNotice(n);
   }

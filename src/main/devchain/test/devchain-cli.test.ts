@@ -16,7 +16,11 @@ const FUNDED = '0x00000000000000000000000000000000000000f1';
 
 describe.skipIf(ANVIL_MISSING !== null)(`npm run devchain${why}`, () => {
   it('deploys the escrow, funds --fund wallets, prints the relay flags, and stops on SIGTERM', async () => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/devchain/cli.ts'), '--port', '0', '--fund', FUNDED], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'src/main/devchain/cli.ts'), '--port', '0', '--fund', FUNDED],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -30,15 +34,22 @@ describe.skipIf(ANVIL_MISSING !== null)(`npm run devchain${why}`, () => {
     });
     try {
       const out = await printed;
-      const flags = /npm run relay -- --stake-rpc (http:\/\/127\.0\.0\.1:\d+) --stake-chain-id (\d+) --stake-escrow (0x[0-9a-fA-F]{40}) --stake-confirmations 1/.exec(out);
+      const flags =
+        /npm run relay -- --stake-rpc (http:\/\/127\.0\.0\.1:\d+) --stake-chain-id (\d+) --stake-escrow (0x[0-9a-fA-F]{40}) --stake-confirmations 1/.exec(
+          out,
+        );
       expect(flags).not.toBeNull();
       const [, rpcUrl, chainId, escrow] = flags!;
       expect(chainId).toBe('31337');
       const pub = createPublicClient({ transport: http(rpcUrl) });
       expect(await pub.getBalance({ address: FUNDED })).toBe(parseEther('100'));
       // the escrow answers as one: its 30-day lock and its EIP-712 domain
-      expect(await pub.readContract({ address: escrow as Hex, abi: ESCROW_ABI, functionName: 'MAX_LOCK' })).toBe(30n * 86_400n);
-      expect((await pub.readContract({ address: escrow as Hex, abi: ESCROW_ABI, functionName: 'eip712Domain' })).slice(1, 3)).toEqual(['RelayStakeEscrow', '1']);
+      expect(await pub.readContract({ address: escrow as Hex, abi: ESCROW_ABI, functionName: 'MAX_LOCK' })).toBe(
+        30n * 86_400n,
+      );
+      expect(
+        (await pub.readContract({ address: escrow as Hex, abi: ESCROW_ABI, functionName: 'eip712Domain' })).slice(1, 3),
+      ).toEqual(['RelayStakeEscrow', '1']);
       expect(out).toContain(`Funded with 100 ETH:\n  ${FUNDED}`);
       proc.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -9,8 +9,28 @@ describe('the committed escrow artifact', () => {
     expect(artifactSource(compiled)).toBe(readFileSync(ARTIFACT_PATH, 'utf8'));
     expect(compiled.bytecode).toBe(ESCROW_BYTECODE);
     expect(compiled.runtimeHash).toBe(ESCROW_RUNTIME_HASH);
-    expect(ESCROW_ABI.filter((e) => e.type === 'function').map((e) => e.name).sort()).toEqual(
-      ['ACTIVE', 'FORFEITED', 'MAX_LOCK', 'NONE', 'REFUNDED', 'RELEASED', 'deposit', 'eip712Domain', 'forfeit', 'forfeitWithSig', 'refund', 'release', 'releaseWithSig', 'stakeId', 'stakes'].sort(),
+    expect(
+      ESCROW_ABI.filter((e) => e.type === 'function')
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(
+      [
+        'ACTIVE',
+        'FORFEITED',
+        'MAX_LOCK',
+        'NONE',
+        'REFUNDED',
+        'RELEASED',
+        'deposit',
+        'eip712Domain',
+        'forfeit',
+        'forfeitWithSig',
+        'refund',
+        'release',
+        'releaseWithSig',
+        'stakeId',
+        'stakes',
+      ].sort(),
     );
   }, 60_000);
 });

@@ -67,7 +67,7 @@ export class BlobFiles {
       const bytes = Buffer.concat(pending, pendingLength);
       pending = [];
       pendingLength = 0;
-      for (let at = 0; at < bytes.length; ) at += (await fh.write(bytes, at, bytes.length - at)).bytesWritten;
+      for (let at = 0; at < bytes.length;) at += (await fh.write(bytes, at, bytes.length - at)).bytesWritten;
     };
     let head: Buffer[] | null = [];
     let headLength = 0;

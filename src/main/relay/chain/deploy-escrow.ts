@@ -18,7 +18,12 @@ export async function deployEscrow(rpcUrl: string, privateKey: Hex): Promise<Dep
   const transport = http(rpcUrl, { retryCount: 0, timeout: 20_000 });
   const pub = createPublicClient({ transport });
   const chainId = await pub.getChainId();
-  const chain = { id: chainId, name: `chain ${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } };
+  const chain = {
+    id: chainId,
+    name: `chain ${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  };
   const wallet = createWalletClient({ account, chain, transport });
   const txHash = await wallet.deployContract({ abi: ESCROW_ABI, bytecode: ESCROW_BYTECODE });
   const receipt = await pub.waitForTransactionReceipt({ hash: txHash, pollingInterval: 250 });

@@ -1,4 +1,14 @@
-import { createPublicClient, encodeAbiParameters, fallback, hexToBytes, http, keccak256, recoverTypedDataAddress, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  encodeAbiParameters,
+  fallback,
+  hexToBytes,
+  http,
+  keccak256,
+  recoverTypedDataAddress,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { ESCROW_ABI, ESCROW_IMMUTABLE_RANGES, ESCROW_RUNTIME_HASH } from '../../contracts/escrow-artifact.js';
 import { STAKE_STATUSES, type StakeStatus } from '../../../shared/stake/stake-types.js';
 
@@ -50,11 +60,19 @@ export interface StakeChain {
 }
 
 /** keccak256(abi.encode(chainid, escrow, sender, recipient, ref)): the escrow's stake id. */
-export function stakeIdOf(chainId: number, escrow: `0x${string}`, sender: `0x${string}`, recipient: `0x${string}`, ref: Hex): Hex {
-  return keccak256(encodeAbiParameters(
-    [{ type: 'uint256' }, { type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'bytes32' }],
-    [BigInt(chainId), escrow, sender, recipient, ref],
-  ));
+export function stakeIdOf(
+  chainId: number,
+  escrow: `0x${string}`,
+  sender: `0x${string}`,
+  recipient: `0x${string}`,
+  ref: Hex,
+): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: 'uint256' }, { type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'bytes32' }],
+      [BigInt(chainId), escrow, sender, recipient, ref],
+    ),
+  );
 }
 
 /** keccak256 of deployed code with the constructor-filled ranges zeroed. */
@@ -66,7 +84,10 @@ export function maskedCodeHash(code: Hex): Hex {
 
 export function createStakeChain(config: StakeChainConfig): StakeChain {
   const client: PublicClient = createPublicClient({
-    transport: fallback(config.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 8_000 })), { retryCount: 0 }),
+    transport: fallback(
+      config.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 8_000 })),
+      { retryCount: 0 },
+    ),
   });
   const read = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -76,26 +97,51 @@ export function createStakeChain(config: StakeChainConfig): StakeChain {
     }
   };
   const stakeAt = async (id: Hex, blockNumber: bigint | undefined): Promise<OnChainStake> => {
-    const [sender, amount, recipient, deadline, status] = await client.readContract({ address: config.escrow, abi: ESCROW_ABI, functionName: 'stakes', args: [id], blockNumber });
-    return { sender: sender.toLowerCase() as `0x${string}`, amountWei: amount, recipient: recipient.toLowerCase() as `0x${string}`, deadline, status: status === 0 ? 'none' : STAKE_STATUSES[status - 1] };
+    const [sender, amount, recipient, deadline, status] = await client.readContract({
+      address: config.escrow,
+      abi: ESCROW_ABI,
+      functionName: 'stakes',
+      args: [id],
+      blockNumber,
+    });
+    return {
+      sender: sender.toLowerCase() as `0x${string}`,
+      amountWei: amount,
+      recipient: recipient.toLowerCase() as `0x${string}`,
+      deadline,
+      status: status === 0 ? 'none' : STAKE_STATUSES[status - 1],
+    };
   };
   return {
     config,
     async verify() {
       const chainId = await read(() => client.getChainId());
-      if (chainId !== config.chainId) throw new EscrowMismatchError(`the stake RPC serves chain ${chainId}, not --stake-chain-id ${config.chainId}`);
+      if (chainId !== config.chainId)
+        throw new EscrowMismatchError(`the stake RPC serves chain ${chainId}, not --stake-chain-id ${config.chainId}`);
       const code = await read(() => client.getCode({ address: config.escrow }));
-      if (!code || code === '0x') throw new EscrowMismatchError(`no contract at ${config.escrow} on chain ${chainId} (deploy one with \`relay admin deploy-escrow\`)`);
+      if (!code || code === '0x')
+        throw new EscrowMismatchError(
+          `no contract at ${config.escrow} on chain ${chainId} (deploy one with \`relay admin deploy-escrow\`)`,
+        );
       const hash = maskedCodeHash(code);
-      if (hash !== ESCROW_RUNTIME_HASH) throw new EscrowMismatchError(`the code at ${config.escrow} is not this relay's RelayStakeEscrow (code hash ${hash}, expected ${ESCROW_RUNTIME_HASH})`);
+      if (hash !== ESCROW_RUNTIME_HASH)
+        throw new EscrowMismatchError(
+          `the code at ${config.escrow} is not this relay's RelayStakeEscrow (code hash ${hash}, expected ${ESCROW_RUNTIME_HASH})`,
+        );
     },
-    readStake: (id) => read(async () => {
-      const head = await client.getBlockNumber({ cacheTime: 0 });
-      const depth = BigInt(config.confirmations - 1);
-      const atHead = await stakeAt(id, head);
-      const confirmed = head < depth ? { ...atHead, status: 'none' as const } : depth === 0n ? atHead : await stakeAt(id, head - depth);
-      return { confirmed, atHead };
-    }),
+    readStake: (id) =>
+      read(async () => {
+        const head = await client.getBlockNumber({ cacheTime: 0 });
+        const depth = BigInt(config.confirmations - 1);
+        const atHead = await stakeAt(id, head);
+        const confirmed =
+          head < depth
+            ? { ...atHead, status: 'none' as const }
+            : depth === 0n
+              ? atHead
+              : await stakeAt(id, head - depth);
+        return { confirmed, atHead };
+      }),
     readLatest: (id) => read(() => stakeAt(id, undefined)),
     async isReleaseSignature(id, recipient, signature) {
       try {

@@ -69,7 +69,12 @@ export function credentialStillValid(store: RelayStore): (req: FastifyRequest) =
  * Turns the credential into the caller before anything else looks at the request, so that a
  * missing or bad credential is 401 ahead of 400/404.
  */
-export function registerAuth(app: FastifyInstance, store: RelayStore, resolve: (req: FastifyRequest) => Promise<Credential | null>, now: () => number): void {
+export function registerAuth(
+  app: FastifyInstance,
+  store: RelayStore,
+  resolve: (req: FastifyRequest) => Promise<Credential | null>,
+  now: () => number,
+): void {
   const touches = new TouchThrottle(TOUCH_EVERY_MS);
   app.decorateRequest('caller', null);
 
@@ -90,8 +95,14 @@ export function registerAuth(app: FastifyInstance, store: RelayStore, resolve: (
       }
       return;
     }
-    if (mode !== 'api-key-or-group-token') throw unauthorized('this route takes an sk_live_ API key', 'api-key-required');
-    req.caller = { kind: 'group-token', tokenId: credential.row.id, groupId: credential.row.groupId, name: credential.row.name };
+    if (mode !== 'api-key-or-group-token')
+      throw unauthorized('this route takes an sk_live_ API key', 'api-key-required');
+    req.caller = {
+      kind: 'group-token',
+      tokenId: credential.row.id,
+      groupId: credential.row.groupId,
+      name: credential.row.name,
+    };
   });
 }
 

@@ -61,7 +61,8 @@ export function registerHostGuard(app: FastifyInstance, hostAllowed: (hostname: 
     const origin = req.headers.origin;
     if (origin === undefined) return done();
     const originHost = originHostname(origin);
-    if (!originHost || !hostAllowed(originHost)) return done(new HttpError(403, 'cross-origin requests are not allowed', 'origin-not-allowed'));
+    if (!originHost || !hostAllowed(originHost))
+      return done(new HttpError(403, 'cross-origin requests are not allowed', 'origin-not-allowed'));
     done();
   });
 }
@@ -80,7 +81,15 @@ export function registerJsonParser(app: FastifyInstance): void {
     parse(req, text, (err, value) => {
       // The safe parser fails prototype keys and broken JSON alike; tell them apart, so that
       // valid JSON is not called invalid.
-      if (err && isJson(text)) done(new HttpError(400, 'JSON keys "__proto__", and "constructor" holding "prototype", are refused', 'forbidden-key'), undefined);
+      if (err && isJson(text))
+        done(
+          new HttpError(
+            400,
+            'JSON keys "__proto__", and "constructor" holding "prototype", are refused',
+            'forbidden-key',
+          ),
+          undefined,
+        );
       else done(err, value);
     });
   });
@@ -112,5 +121,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: import('n
         ? [408, 'Request Timeout', 'timeout', 'the request took too long to arrive']
         : [400, 'Bad Request', 'bad-request', 'the request is not valid HTTP'];
   const body = JSON.stringify({ error: message, code });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

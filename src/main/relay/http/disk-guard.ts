@@ -9,7 +9,11 @@ const RECHECK_MS = 1000;
  * that a flood cannot fill the disk under SQLite; pulls, acks and sign-in never ask it and keep
  * working. The free space is read at most once a second.
  */
-export function diskGuard(dir: string | undefined, minFreeBytes: number, now: () => number = Date.now): () => Promise<void> {
+export function diskGuard(
+  dir: string | undefined,
+  minFreeBytes: number,
+  now: () => number = Date.now,
+): () => Promise<void> {
   if (!dir || minFreeBytes <= 0) return async () => undefined;
   let checkedAt = -Infinity;
   let free = Infinity;
@@ -27,7 +31,11 @@ export function diskGuard(dir: string | undefined, minFreeBytes: number, now: ()
   return async () => {
     if (now() - checkedAt >= RECHECK_MS) await (pending ??= refresh().finally(() => (pending = null)));
     if (free < minFreeBytes) {
-      throw new HttpError(507, `the relay is low on disk space (${Math.floor(free / 1048576)} MiB free); sends and other writes are refused until its operator frees some`, 'storage-full');
+      throw new HttpError(
+        507,
+        `the relay is low on disk space (${Math.floor(free / 1048576)} MiB free); sends and other writes are refused until its operator frees some`,
+        'storage-full',
+      );
     }
   };
 }

@@ -15,11 +15,16 @@ function itemsOf(body: unknown): { items: unknown[]; batch: boolean } {
   if (body !== null && typeof body === 'object' && 'envelopes' in body) {
     const keys = Object.keys(body);
     const envelopes = (body as { envelopes: unknown }).envelopes;
-    if (keys.length !== 1 || !Array.isArray(envelopes)) throw new HttpError(400, 'a batch is { "envelopes": [ ... ] } with nothing else beside it', 'invalid-body');
+    if (keys.length !== 1 || !Array.isArray(envelopes))
+      throw new HttpError(400, 'a batch is { "envelopes": [ ... ] } with nothing else beside it', 'invalid-body');
     return { items: envelopes, batch: true };
   }
   if (body !== null && typeof body === 'object') return { items: [body], batch: false };
-  throw new HttpError(400, 'the body must be an envelope, an array of envelopes or { "envelopes": [...] }', 'invalid-body');
+  throw new HttpError(
+    400,
+    'the body must be an envelope, an array of envelopes or { "envelopes": [...] }',
+    'invalid-body',
+  );
 }
 
 /**
@@ -29,7 +34,8 @@ function itemsOf(body: unknown): { items: unknown[]; batch: boolean } {
 export function parseEnvelopeBatch(body: unknown, group: boolean): { items: DeliveryItem[]; batch: boolean } {
   const { items, batch } = itemsOf(body);
   if (items.length === 0) throw new HttpError(400, 'the batch is empty', 'empty-batch');
-  if (items.length > LIMITS.batchMax) throw new HttpError(413, `at most ${LIMITS.batchMax} envelopes per request`, 'batch-too-large');
+  if (items.length > LIMITS.batchMax)
+    throw new HttpError(413, `at most ${LIMITS.batchMax} envelopes per request`, 'batch-too-large');
   const check = group ? groupCheck : directCheck;
   const out: DeliveryItem[] = [];
   items.forEach((raw, i) => {
@@ -37,11 +43,28 @@ export function parseEnvelopeBatch(body: unknown, group: boolean): { items: Deli
     if (!check.Check(raw)) {
       const first = check.Errors(raw)[0];
       const path = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : '';
-      throw new HttpError(400, `${where}${path ? '.' + path : ''}: ${first?.message ?? 'is malformed'}`, 'invalid-envelope');
+      throw new HttpError(
+        400,
+        `${where}${path ? '.' + path : ''}: ${first?.message ?? 'is malformed'}`,
+        'invalid-envelope',
+      );
     }
-    const input = raw as { toAddress: string; recipientDeviceKey?: string | null; ciphertext: string; ephemeralPublicKey: string; nonce: string; asRequest?: boolean; stakeRef?: string };
+    const input = raw as {
+      toAddress: string;
+      recipientDeviceKey?: string | null;
+      ciphertext: string;
+      ephemeralPublicKey: string;
+      nonce: string;
+      asRequest?: boolean;
+      stakeRef?: string;
+    };
     const fields = checkSealedFields(input, LIMITS.ciphertextMaxBytes);
-    if ('error' in fields) throw new HttpError(fields.status, `${where}: ${fields.error}`, fields.status === 413 ? 'ciphertext-too-large' : 'not-sealed');
+    if ('error' in fields)
+      throw new HttpError(
+        fields.status,
+        `${where}: ${fields.error}`,
+        fields.status === 413 ? 'ciphertext-too-large' : 'not-sealed',
+      );
     out.push({
       toAddress: input.toAddress.toLowerCase(),
       recipientDeviceKey: input.recipientDeviceKey ? input.recipientDeviceKey.toLowerCase() : null,

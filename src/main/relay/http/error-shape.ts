@@ -41,16 +41,26 @@ export function plainError(status: number): ErrorBody {
 export type BadRequestBudget = (ip: string) => Promise<number | null>;
 
 const MIB = 1024 * 1024;
-const sizeWords = (bytes: number | undefined) => (bytes === undefined ? 'the limit' : bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`);
+const sizeWords = (bytes: number | undefined) =>
+  bytes === undefined ? 'the limit' : bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
 
 /** Framework errors we can say more about than their status. */
 function knownFrameworkError(err: FastifyError, req: FastifyRequest): { status: number; body: ErrorBody } | null {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, body: { error: `the request body is over ${sizeWords(req.routeOptions.bodyLimit)}`, code: 'too-large' } };
+      return {
+        status: 413,
+        body: { error: `the request body is over ${sizeWords(req.routeOptions.bodyLimit)}`, code: 'too-large' },
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
       const consumes = (req.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes;
-      return { status: 415, body: { error: `send the body with Content-Type: ${consumes?.[0] ?? 'application/json'}`, code: 'unsupported-media-type' } };
+      return {
+        status: 415,
+        body: {
+          error: `send the body with Content-Type: ${consumes?.[0] ?? 'application/json'}`,
+          code: 'unsupported-media-type',
+        },
+      };
     }
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { status: 400, body: { error: 'the JSON body is empty', code: 'invalid-json' } };
@@ -75,13 +85,17 @@ function knownFrameworkError(err: FastifyError, req: FastifyRequest): { status: 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ error: err.message, code: err.code });
-    if (err instanceof StoreUnavailable) return reply.code(503).header('Retry-After', '1').send({ error: err.message, code: 'database-unavailable' });
+    if (err instanceof StoreUnavailable)
+      return reply.code(503).header('Retry-After', '1').send({ error: err.message, code: 'database-unavailable' });
     if (err.validation) {
-      return reply.code(400).send({ error: `invalid ${err.validationContext ?? 'request'}: ${err.message}`, code: 'invalid-request' });
+      return reply
+        .code(400)
+        .send({ error: `invalid ${err.validationContext ?? 'request'}: ${err.message}`, code: 'invalid-request' });
     }
     const known = knownFrameworkError(err, req);
     if (known) return reply.code(known.status).send(known.body);
-    if (err instanceof SyntaxError) return reply.code(400).send({ error: 'the body is not valid JSON', code: 'invalid-json' });
+    if (err instanceof SyntaxError)
+      return reply.code(400).send({ error: 'the body is not valid JSON', code: 'invalid-json' });
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.code(status).send(plainError(status));
     req.log.error({ err }, 'request failed');
@@ -96,7 +110,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
  */
 export function frameworkErrors(budget: () => BadRequestBudget | null) {
   return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): void => {
-    const answer = err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? knownFrameworkError(err, req) : null;
+    const answer =
+      err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? knownFrameworkError(err, req) : null;
     const { status, body } = answer ?? { status: 400, body: plainError(400) };
     const send = (s: number, b: ErrorBody) => {
       // these replies have no route, hence no serializer of their own: send the text
@@ -105,20 +120,28 @@ export function frameworkErrors(budget: () => BadRequestBudget | null) {
     const spend = budget();
     if (!spend) return send(status, body);
     spend(req.ip).then(
-      (wait) => (wait === null ? send(status, body) : (reply.header('Retry-After', String(wait)), send(429, rateLimited(wait)))),
+      (wait) =>
+        wait === null ? send(status, body) : (reply.header('Retry-After', String(wait)), send(429, rateLimited(wait))),
       () => send(status, body),
     );
   };
 }
 
-const rateLimited = (wait: number): ErrorBody => ({ error: `rate limit exceeded for bad requests from your address; retry in ${wait} s`, code: 'rate-limited' });
+const rateLimited = (wait: number): ErrorBody => ({
+  error: `rate limit exceeded for bad requests from your address; retry in ${wait} s`,
+  code: 'rate-limited',
+});
 
 /**
  * Unknown routes: 405 with Allow when the path is a route's but the method is not, 404
  * otherwise. Both count against the peer's budget for bad requests (429 once spent), so
  * probing for routes is slowed like guessing credentials.
  */
-export function registerNotFound(app: FastifyInstance, routePatterns: () => ReadonlyMap<string, ReadonlySet<string>>, budget: () => BadRequestBudget | null): void {
+export function registerNotFound(
+  app: FastifyInstance,
+  routePatterns: () => ReadonlyMap<string, ReadonlySet<string>>,
+  budget: () => BadRequestBudget | null,
+): void {
   app.setNotFoundHandler(async (req, reply) => {
     const wait = await (budget()?.(req.ip) ?? null);
     if (wait !== null) return reply.code(429).header('Retry-After', String(wait)).send(rateLimited(wait));
@@ -127,7 +150,10 @@ export function registerNotFound(app: FastifyInstance, routePatterns: () => Read
     for (const [pattern, methods] of routePatterns()) if (matches(pattern, path)) for (const m of methods) allow.add(m);
     if (allow.size > 0 && !allow.has(req.method)) {
       const methods = [...allow].sort();
-      return reply.code(405).header('Allow', methods.join(', ')).send({ error: `${req.method} is not allowed here; use ${methods.join(' or ')}`, code: 'method-not-allowed' });
+      return reply
+        .code(405)
+        .header('Allow', methods.join(', '))
+        .send({ error: `${req.method} is not allowed here; use ${methods.join(' or ')}`, code: 'method-not-allowed' });
     }
     return reply.code(404).send({ error: `this relay has no ${req.method} route at that path`, code: 'no-route' });
   });

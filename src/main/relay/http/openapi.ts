@@ -78,7 +78,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Messaging Relay API', version: '1.0.0', description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
+      info: {
+        title: 'Messaging Relay API',
+        version: '1.0.0',
+        description: DESCRIPTION,
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
       // Relative, so the document is right however the relay is reached (loopback, LAN address, proxy).
       servers: [{ url: '/', description: 'this relay' }],
       tags: [
@@ -92,7 +97,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'An `sk_live_` API key from POST /api/v1/auth/keys' },
-          groupToken: { type: 'http', scheme: 'bearer', description: 'A `gtk_live_` bot token minted by a group creator (group routes only)' },
+          groupToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A `gtk_live_` bot token minted by a group creator (group routes only)',
+          },
         },
       },
     },
@@ -127,7 +136,8 @@ const REFERENCE_UI = {
   routePrefix: '/reference',
   // Everything from this origin; no upgrade-insecure-requests (plain-http loopback relays) and no
   // validator.swagger.io (the page must work offline and call nobody).
-  staticCSP: "default-src 'self'; base-uri 'self'; img-src 'self' data:; font-src 'self' data:; object-src 'none'; script-src 'self'; style-src 'self'; frame-ancestors 'none'; form-action 'self'",
+  staticCSP:
+    "default-src 'self'; base-uri 'self'; img-src 'self' data:; font-src 'self' data:; object-src 'none'; script-src 'self'; style-src 'self'; frame-ancestors 'none'; form-action 'self'",
   uiConfig: { docExpansion: 'list' as const, deepLinking: true, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
   theme: { title: 'Messaging Relay API reference' },
 };
@@ -162,7 +172,8 @@ function registerReference(app: FastifyInstance): void {
     if (res.statusCode === 404 || res.statusCode === 403) return reply.callNotFound();
     // Other refusals (a Range past the end) keep their status and get our words.
     if (res.statusCode >= 400) return reply.code(res.statusCode).send(plainError(res.statusCode));
-    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !INNER_ONLY.has(name)) reply.header(name, value);
+    for (const [name, value] of Object.entries(res.headers))
+      if (value !== undefined && !INNER_ONLY.has(name)) reply.header(name, value);
     return reply.code(res.statusCode).send(res.rawPayload);
   };
   app.get('/reference', { schema: { hide: true } }, forward);

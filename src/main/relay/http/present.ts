@@ -41,7 +41,17 @@ const plain = (v: string | null) => v === null || PLAIN_TEXT.test(v);
 export function envelopesWire(rows: readonly EnvelopeRow[]): string | null {
   const parts: string[] = [];
   for (const e of rows) {
-    const texts = [e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.groupId, e.botName];
+    const texts = [
+      e.id,
+      e.senderAddress,
+      e.recipientAddress,
+      e.recipientDeviceKey,
+      e.ciphertext,
+      e.ephemeralPublicKey,
+      e.nonce,
+      e.groupId,
+      e.botName,
+    ];
     if (e.stake || !texts.every(plain)) return null;
     parts.push(JSON.stringify(presentEnvelope(e)));
   }

@@ -45,7 +45,11 @@ export function badRequestBudget(app: FastifyInstance): BadRequestBudget {
 }
 
 /** Both sign-in routes share one budget per TCP peer (docs/protocol.md §3 Sign-in). */
-export const signInRateLimit = (max: number) => ({ max, timeWindow: WINDOW_MS, keyGenerator: (req: FastifyRequest) => 'signin:' + req.ip });
+export const signInRateLimit = (max: number) => ({
+  max,
+  timeWindow: WINDOW_MS,
+  keyGenerator: (req: FastifyRequest) => 'signin:' + req.ip,
+});
 
 export async function registerRateLimit(
   app: FastifyInstance,
@@ -66,7 +70,8 @@ export async function registerRateLimit(
     enableDraftSpec: true,
     // `/`, its assets and the OpenAPI document are free (docs/protocol.md §1 Conventions).
     allowList: freeOfLimit,
-    errorResponseBuilder: (_req, ctx) => new HttpError(429, `rate limit exceeded: ${ctx.max} requests a minute; retry in ${ctx.after}`, 'rate-limited'),
+    errorResponseBuilder: (_req, ctx) =>
+      new HttpError(429, `rate limit exceeded: ${ctx.max} requests a minute; retry in ${ctx.after}`, 'rate-limited'),
   });
   // The IETF draft's combined fields, beside the plugin's RateLimit-Limit/-Remaining/-Reset.
   app.addHook('onSend', async (_req, reply, payload) => {

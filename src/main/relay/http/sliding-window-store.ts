@@ -17,7 +17,12 @@ export class SlidingWindowStore implements FastifyRateLimitStore {
     this.sweeper.unref();
   }
 
-  incr(key: string, cb: (err: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void {
+  incr(
+    key: string,
+    cb: (err: Error | null, result?: { current: number; ttl: number }) => void,
+    timeWindow: number,
+    max: number,
+  ): void {
     const now = this.now();
     let times = this.hits.get(key);
     if (!times) this.hits.set(key, (times = []));
@@ -41,6 +46,7 @@ export class SlidingWindowStore implements FastifyRateLimitStore {
 
   private forgetIdle(): void {
     const cutoff = this.now() - 60_000;
-    for (const [key, times] of this.hits) if (times.length === 0 || times[times.length - 1] <= cutoff) this.hits.delete(key);
+    for (const [key, times] of this.hits)
+      if (times.length === 0 || times[times.length - 1] <= cutoff) this.hits.delete(key);
   }
 }

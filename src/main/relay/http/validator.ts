@@ -28,7 +28,11 @@ const compileNow: FastifySchemaCompiler<TSchema> = (route) => {
     for (const key of integers) {
       const raw = input[key];
       if (typeof raw === 'string' && !INTEGER_TEXT.test(raw)) {
-        return { error: [{ keyword: 'type', instancePath: `/${key}`, schemaPath: '', params: {}, message: 'must be an integer' }] as never };
+        return {
+          error: [
+            { keyword: 'type', instancePath: `/${key}`, schemaPath: '', params: {}, message: 'must be an integer' },
+          ] as never,
+        };
       }
     }
     return validate(value);

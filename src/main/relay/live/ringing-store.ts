@@ -11,7 +11,13 @@ export function withDoorbell(store: RelayStore, doorbell: Doorbell): RelayStore 
     async deliver(d: Parameters<RelayStore['deliver']>[0]) {
       const outcomes = await store.deliver(d);
       const recipients: Recipient[] = [];
-      for (const o of outcomes) if (o.envelope) recipients.push({ address: o.envelope.recipientAddress, deviceKey: o.envelope.recipientDeviceKey, envelope: o.envelope });
+      for (const o of outcomes)
+        if (o.envelope)
+          recipients.push({
+            address: o.envelope.recipientAddress,
+            deviceKey: o.envelope.recipientDeviceKey,
+            envelope: o.envelope,
+          });
       doorbell.ring(recipients);
       return outcomes;
     },

@@ -97,7 +97,11 @@ export class WaiterRegistry {
    * one writer): a cluster's other nodes commit without ringing here first, so there a woken
    * pull must look.
    */
-  constructor(max: number, onRegister: (keyId: string, hold: number, wallet: { address: string; until: number }) => void = () => undefined, handOver = false) {
+  constructor(
+    max: number,
+    onRegister: (keyId: string, hold: number, wallet: { address: string; until: number }) => void = () => undefined,
+    handOver = false,
+  ) {
     this.#max = max;
     this.#onRegister = onRegister;
     this.#handOver = handOver;
@@ -115,7 +119,16 @@ export class WaiterRegistry {
   register(keyId: string, address: string, deviceKey: string | null, ms: number): Waiter {
     this.#byKey.get(keyId)?.wake('replaced');
     const hold = (this.#lastHold = Math.max(clock(), this.#lastHold + 0.001));
-    if (this.#closed) return { keyId, address, deviceKey, hold, woken: Promise.resolve('shutdown'), handed: null, wake: () => undefined };
+    if (this.#closed)
+      return {
+        keyId,
+        address,
+        deviceKey,
+        hold,
+        woken: Promise.resolve('shutdown'),
+        handed: null,
+        wake: () => undefined,
+      };
     if (this.#byKey.size >= this.#max) throw new TooManyWaiters(this.#max);
     let settle!: (r: WakeReason) => void;
     const woken = new Promise<WakeReason>((resolve) => (settle = resolve));
@@ -231,7 +244,8 @@ export class WaiterRegistry {
     this.#revoked = this.#revoked.filter((x) => x.at > now - REVOKED_MEMORY_MS);
     this.#revoked.push({ r, at: now });
     if ('keyId' in r) this.#byKey.get(r.keyId)?.wake('revoked');
-    else if ('address' in r) for (const w of [...(this.#byAddress.get(r.address) ?? [])]) if (w.deviceKey === r.deviceKey) w.wake('revoked');
+    else if ('address' in r)
+      for (const w of [...(this.#byAddress.get(r.address) ?? [])]) if (w.deviceKey === r.deviceKey) w.wake('revoked');
   }
 
   /** Whether this credential was revoked since `since` (a held pull's registration): its page must not be sent. */
@@ -254,7 +268,11 @@ export class WaiterRegistry {
   #capWallet(address: string): void {
     const local = this.#byAddress.get(address);
     if (!local) return;
-    const all: Array<{ hold: number; keyId: string; waiter?: Waiter }> = [...local].map((w) => ({ hold: w.hold, keyId: w.keyId, waiter: w }));
+    const all: Array<{ hold: number; keyId: string; waiter?: Waiter }> = [...local].map((w) => ({
+      hold: w.hold,
+      keyId: w.keyId,
+      waiter: w,
+    }));
     const remote = this.#remote.get(address);
     if (remote) {
       const now = clock();

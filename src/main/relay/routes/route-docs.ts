@@ -7,7 +7,8 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict with the current state',
   413: 'Too large: over 1 MiB of body, 100 envelopes or 64 KiB of ciphertext',
-  429: 'Rate limit exceeded (120 requests a rolling minute per credential; per peer address without a valid one), see Retry-After; ' +
+  429:
+    'Rate limit exceeded (120 requests a rolling minute per credential; per peer address without a valid one), see Retry-After; ' +
     'on sends also `recipient-full`, `requests-full` or `too-many-requests-pending` (queue quotas), on invitations `too-many-requests-pending`, ' +
     'on group creation `too-many-groups`',
   503: 'The relay is busy or shutting down (see Retry-After), or the stake chain cannot be read (code stake-unverifiable): nothing was done, try again later',

@@ -93,9 +93,14 @@ export function withCredentialCache(
   return Object.assign(Object.create(store) as RelayStore, {
     findApiKeyByHash: cached(keys, (h) => store.findApiKeyByHash(h)),
     findBotTokenByHash: cached(tokens, (h) => store.findBotTokenByHash(h)),
-    revokeApiKey: (address: string, id: string, at: number) => revoking(store.revokeApiKey(address, id, at), { keyId: id.toLowerCase() }),
+    revokeApiKey: (address: string, id: string, at: number) =>
+      revoking(store.revokeApiKey(address, id, at), { keyId: id.toLowerCase() }),
     revokeDevice: (address: string, publicKey: string, at: number) =>
-      revoking(store.revokeDevice(address, publicKey, at), { address: address.toLowerCase(), deviceKey: publicKey.toLowerCase() }),
-    revokeBotToken: (groupId: string, id: string, at: number) => revoking(store.revokeBotToken(groupId, id, at), { tokenId: id.toLowerCase() }),
+      revoking(store.revokeDevice(address, publicKey, at), {
+        address: address.toLowerCase(),
+        deviceKey: publicKey.toLowerCase(),
+      }),
+    revokeBotToken: (groupId: string, id: string, at: number) =>
+      revoking(store.revokeBotToken(groupId, id, at), { tokenId: id.toLowerCase() }),
   });
 }

@@ -1,5 +1,12 @@
 import type { EnvelopeStake } from '../../../shared/api/stakes.js';
-import { StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type StakeRow } from './store.js';
+import {
+  StoreError,
+  type Delivery,
+  type DeliveryItem,
+  type DeliveryOutcome,
+  type EnvelopeRow,
+  type StakeRow,
+} from './store.js';
 import { uuidv7 } from './uuidv7.js';
 import { presentEnvelope } from '../http/present.js';
 
@@ -21,7 +28,14 @@ export function decodedSize(base64: string): number {
 export function newEnvelopeRow(
   d: Delivery,
   item: DeliveryItem,
-  at: { sender: string; to: string; deviceKey: string | null; routed: 'inbox' | 'request'; groupId: string | null; botName: string | null },
+  at: {
+    sender: string;
+    to: string;
+    deviceKey: string | null;
+    routed: 'inbox' | 'request';
+    groupId: string | null;
+    botName: string | null;
+  },
 ): EnvelopeRow {
   return {
     id: uuidv7(d.now),
@@ -60,9 +74,17 @@ export function envelopeWireParts(e: EnvelopeRow): [head: string, tail: string] 
 
 /** The refusals of the queue quotas (docs/protocol.md §4 Limits), naming the item. */
 export const recipientFull = (to: string, index: number) =>
-  new StoreError('recipient-full', `${to} has too much undelivered mail queued on this relay; nothing was sent, try again after they have caught up`, index);
+  new StoreError(
+    'recipient-full',
+    `${to} has too much undelivered mail queued on this relay; nothing was sent, try again after they have caught up`,
+    index,
+  );
 export const tooManyRequestsPending = (to: string, max: number, index: number) =>
-  new StoreError('too-many-requests-pending', `${to} has not yet picked up ${max} of your contact-request envelopes; nothing was sent`, index);
+  new StoreError(
+    'too-many-requests-pending',
+    `${to} has not yet picked up ${max} of your contact-request envelopes; nothing was sent`,
+    index,
+  );
 
 /** A stake already spent: a replay of its ref, or a second envelope for the same recipient device. */
 export const STAKE_USED: DeliveryOutcome = { routed: 'stake-gate', stakeStatus: 'used' };
@@ -73,7 +95,10 @@ export const STAKE_USED: DeliveryOutcome = { routed: 'stake-gate', stakeStatus: 
  * whether the delivery must still record it (its first device; a later device of the same
  * recipient shares the record). `opened` maps each ref recorded in this delivery to its devices.
  */
-export function stakeFirstLook(item: DeliveryItem, opened: Map<string, Set<string>>): { answer: DeliveryOutcome } | { stake: StakeRow; record: boolean } {
+export function stakeFirstLook(
+  item: DeliveryItem,
+  opened: Map<string, Set<string>>,
+): { answer: DeliveryOutcome } | { stake: StakeRow; record: boolean } {
   const check = item.stake!;
   if ('refused' in check) return { answer: { routed: 'stake-gate', stakeStatus: check.refused } };
   const devices = opened.get(check.ok.ref);
@@ -85,9 +110,20 @@ export function stakeFirstLook(item: DeliveryItem, opened: Map<string, Set<strin
 }
 
 /** The stake's route once recorded (a replay of its ref was answered STAKE_USED): a request carrying the stake as the wire shows it. */
-export function stakedRequest(item: DeliveryItem, look: { stake: StakeRow; record: boolean }, opened: Map<string, Set<string>>): { routed: 'request'; stake: string } {
+export function stakedRequest(
+  item: DeliveryItem,
+  look: { stake: StakeRow; record: boolean },
+  opened: Map<string, Set<string>>,
+): { routed: 'request'; stake: string } {
   const st = look.stake;
   if (look.record) opened.set(st.ref, new Set([item.recipientDeviceKey ?? '']));
-  const wire: EnvelopeStake = { chainId: st.chainId, escrow: st.escrow, id: st.id, amountWei: st.amountWei, deadline: st.deadline, status: st.status };
+  const wire: EnvelopeStake = {
+    chainId: st.chainId,
+    escrow: st.escrow,
+    id: st.id,
+    amountWei: st.amountWei,
+    deadline: st.deadline,
+    status: st.status,
+  };
   return { routed: 'request', stake: JSON.stringify(wire) };
 }

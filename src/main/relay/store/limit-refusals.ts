@@ -6,14 +6,17 @@ export const tooManyGroups = (max: number) =>
   new StoreError('too-many-groups', `a wallet can create at most ${max} groups on this relay`);
 
 export const invitationsPending = (to: string, max: number) =>
-  new StoreError('too-many-requests-pending', `${to} has not yet answered ${max} of your contact requests and group invitations; nothing was sent`);
+  new StoreError(
+    'too-many-requests-pending',
+    `${to} has not yet answered ${max} of your contact requests and group invitations; nothing was sent`,
+  );
 
 /** Names where old keys are revoked: a person hitting the cap needs to know what to do next. */
 export const tooManyKeys = (max: number) =>
   new StoreError(
     'too-many-keys',
     `this wallet already has ${max} active API keys on this relay; revoke old ones first: in the app under Settings → API keys ` +
-      '(a device\'s own key goes with the device, under Settings → Devices), with the client CLI\'s `keys` and `revoke-key <id>`, ' +
+      "(a device's own key goes with the device, under Settings → Devices), with the client CLI's `keys` and `revoke-key <id>`, " +
       'or DELETE /api/v1/me/keys/{id} with one of its keys',
   );
 

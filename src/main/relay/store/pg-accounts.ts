@@ -9,7 +9,11 @@ export const PG_ACCOUNT_COLUMNS = `address, handle, handle_claimed_at AS "handle
 /** Sign-in challenges, accounts and handles, the directory, policy, contacts, operator grants (PostgreSQL). */
 export function pgAccountsPart(sql: PgSql): AccountsPart {
   const account = async (where: 'address' | 'handle', value: string): Promise<AccountRow | null> => {
-    const [r] = await sql.unsafe<AccountRow[]>(`SELECT ${PG_ACCOUNT_COLUMNS} FROM accounts WHERE ${where} = $1`, [value], { prepare: true });
+    const [r] = await sql.unsafe<AccountRow[]>(
+      `SELECT ${PG_ACCOUNT_COLUMNS} FROM accounts WHERE ${where} = $1`,
+      [value],
+      { prepare: true },
+    );
     return r ?? null;
   };
 
@@ -62,7 +66,9 @@ export function pgAccountsPart(sql: PgSql): AccountsPart {
         ON CONFLICT (address) DO UPDATE SET unknown_senders = excluded.unknown_senders, stake = excluded.stake`;
     },
     async getEntitlements(address) {
-      const rows = await sql<{ name: string }[]>`SELECT name FROM entitlements WHERE address = ${address.toLowerCase()} ORDER BY name`;
+      const rows = await sql<
+        { name: string }[]
+      >`SELECT name FROM entitlements WHERE address = ${address.toLowerCase()} ORDER BY name`;
       return rows.map((r) => r.name);
     },
     async setContact(owner, other, kind, which) {
@@ -71,12 +77,15 @@ export function pgAccountsPart(sql: PgSql): AccountsPart {
       // `which` names the list touched; kind null removes the address from it, a kind (re)files it there.
       await sql.begin(async (tx) => {
         await tx`DELETE FROM contacts WHERE owner = ${o} AND kind = ${which} AND other = ${x}`;
-        if (kind !== null) await tx`INSERT INTO contacts (owner, kind, other) VALUES (${o}, ${kind}, ${x}) ON CONFLICT DO NOTHING`;
+        if (kind !== null)
+          await tx`INSERT INTO contacts (owner, kind, other) VALUES (${o}, ${kind}, ${x}) ON CONFLICT DO NOTHING`;
       });
     },
     async getContacts(owner) {
       const result = { allowed: [] as string[], blocked: [] as string[] };
-      const rows = await sql<{ kind: 'allow' | 'block'; other: string }[]>`SELECT kind, other FROM contacts WHERE owner = ${owner.toLowerCase()} ORDER BY kind, other`;
+      const rows = await sql<
+        { kind: 'allow' | 'block'; other: string }[]
+      >`SELECT kind, other FROM contacts WHERE owner = ${owner.toLowerCase()} ORDER BY kind, other`;
       for (const r of rows) (r.kind === 'allow' ? result.allowed : result.blocked).push(r.other);
       return result;
     },
@@ -87,7 +96,9 @@ export function pgAccountsPart(sql: PgSql): AccountsPart {
       await sql`INSERT INTO entitlements (address, name, granted_at) VALUES (${address.toLowerCase()}, ${name}, ${Date.now()}) ON CONFLICT DO NOTHING`;
     },
     async revokeEntitlement(address, name) {
-      return (await sql`DELETE FROM entitlements WHERE address = ${address.toLowerCase()} AND name = ${name}`).count > 0;
+      return (
+        (await sql`DELETE FROM entitlements WHERE address = ${address.toLowerCase()} AND name = ${name}`).count > 0
+      );
     },
   };
 }

@@ -109,7 +109,9 @@ export class AckBatcher {
         owner.push(i);
       }
     });
-    const rows = await this.#sql.unsafe<{ n: string }[]>(ACK_MANY, [recipients, ids, devices] as never[], { prepare: true });
+    const rows = await this.#sql.unsafe<{ n: string }[]>(ACK_MANY, [recipients, ids, devices] as never[], {
+      prepare: true,
+    });
     this.#batches += 1;
     // an envelope two requests named (a retry beside its first try) counts for the first
     const counts = batch.map(() => 0);

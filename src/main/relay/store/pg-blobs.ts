@@ -12,7 +12,9 @@ const COLUMNS = `id, uploader, size, created_at AS "createdAt", expires_at AS "e
 export function pgBlobsPart(sql: PgSql): BlobsPart {
   const cols = sql.unsafe(COLUMNS);
   const usage = async (q: PgSql, uploader: string, now: number) => {
-    const [r] = await q<{ used: string }[]>`SELECT coalesce(sum(size), 0)::text AS used FROM blobs WHERE uploader = ${uploader} AND expires_at > ${now}`;
+    const [r] = await q<
+      { used: string }[]
+    >`SELECT coalesce(sum(size), 0)::text AS used FROM blobs WHERE uploader = ${uploader} AND expires_at > ${now}`;
     return Number(r.used);
   };
   return {
@@ -25,7 +27,10 @@ export function pgBlobsPart(sql: PgSql): BlobsPart {
         await tx`SELECT pg_advisory_xact_lock(hashtextextended(${'blob-quota:' + uploader}, 0))`;
         const used = await usage(tx as unknown as PgSql, uploader, b.createdAt);
         if (used + b.size > quotaBytes) {
-          throw new StoreError('blob-quota-full', `this upload would pass your blob storage quota (${used} of ${quotaBytes} bytes used, ${b.size} more asked)`);
+          throw new StoreError(
+            'blob-quota-full',
+            `this upload would pass your blob storage quota (${used} of ${quotaBytes} bytes used, ${b.size} more asked)`,
+          );
         }
         await tx`INSERT INTO blobs (id, uploader, size, created_at, expires_at) VALUES (${b.id}, ${uploader}, ${b.size}, ${b.createdAt}, ${b.expiresAt})`;
       });

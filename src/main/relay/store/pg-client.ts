@@ -155,7 +155,12 @@ export function listenOn(url: string, channels: readonly string[], handlers: Lis
       return listening;
     },
     ready(timeoutMs) {
-      return Promise.race([first, new Promise<void>((_, reject) => setTimeout(() => reject(new Error('LISTEN did not start in time')), timeoutMs).unref())]);
+      return Promise.race([
+        first,
+        new Promise<void>((_, reject) =>
+          setTimeout(() => reject(new Error('LISTEN did not start in time')), timeoutMs).unref(),
+        ),
+      ]);
     },
     async close() {
       closed = true;

@@ -106,11 +106,13 @@ export async function joinClusterBus(
     // `keyId:hold`, with uuid credential ids: a hundred fit one payload.
     const held = heldPending;
     heldPending = [];
-    for (let i = 0; i < held.length; i += 100) notes.push({ channel: HELD, payload: `${nodeId}\n${held.slice(i, i + 100).join(',')}` });
+    for (let i = 0; i < held.length; i += 100)
+      notes.push({ channel: HELD, payload: `${nodeId}\n${held.slice(i, i + 100).join(',')}` });
     // `address:keyId:hold:until`: fifty fit one payload.
     const walletHeld = walletHeldPending;
     walletHeldPending = [];
-    for (let i = 0; i < walletHeld.length; i += 50) notes.push({ channel: HELD_WALLET, payload: `${nodeId}\n${walletHeld.slice(i, i + 50).join(',')}` });
+    for (let i = 0; i < walletHeld.length; i += 50)
+      notes.push({ channel: HELD_WALLET, payload: `${nodeId}\n${walletHeld.slice(i, i + 50).join(',')}` });
     for (const n of revocationPending) notes.push({ channel: REVOKED, payload: `${nodeId}\n${n}` });
     revocationPending = [];
     if (notes.length === 0) return;
@@ -130,18 +132,21 @@ export async function joinClusterBus(
     else setImmediate(resolve);
   };
   const flushSoon = () => {
-    sending ??= new Promise<void>(afterGather)
-      .then(send)
-      .finally(() => {
-        sending = null;
-        if (pending.size > 0 || revocationPending.length > 0 || heldPending.length > 0 || walletHeldPending.length > 0) flushSoon();
-      });
+    sending ??= new Promise<void>(afterGather).then(send).finally(() => {
+      sending = null;
+      if (pending.size > 0 || revocationPending.length > 0 || heldPending.length > 0 || walletHeldPending.length > 0)
+        flushSoon();
+    });
   };
 
   // --- the fallback: the envelope sequence, polled while LISTEN is down
-  const [{ sequence }] = await sql<{ sequence: string }[]>`SELECT pg_get_serial_sequence('envelopes', 'seq') AS sequence`;
+  const [{ sequence }] = await sql<
+    { sequence: string }[]
+  >`SELECT pg_get_serial_sequence('envelopes', 'seq') AS sequence`;
   const lastSeq = async (): Promise<number> => {
-    const [r] = await sql.unsafe<{ last: number }[]>(`SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS last FROM ${sequence}`);
+    const [r] = await sql.unsafe<{ last: number }[]>(
+      `SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS last FROM ${sequence}`,
+    );
     return r.last;
   };
   /** Rings the recipients of every envelope queued after `since`. */
@@ -186,7 +191,8 @@ export async function joinClusterBus(
         for (const part of payload.slice(newline + 1).split(',')) {
           const [address, keyId, hold, until] = part.split(':');
           const pull = { address, keyId, hold: Number(hold), until: Number(until) };
-          if (keyId && Number.isFinite(pull.hold) && Number.isFinite(pull.until)) for (const l of walletHeldListeners) l(pull);
+          if (keyId && Number.isFinite(pull.hold) && Number.isFinite(pull.until))
+            for (const l of walletHeldListeners) l(pull);
         }
         return;
       }
@@ -201,7 +207,10 @@ export async function joinClusterBus(
       const recipients: Recipient[] = [];
       for (const part of payload.slice(newline + 1).split(',')) {
         const colon = part.indexOf(':');
-        recipients.push({ address: part.slice(0, colon), deviceKey: colon === part.length - 1 ? null : part.slice(colon + 1) });
+        recipients.push({
+          address: part.slice(0, colon),
+          deviceKey: colon === part.length - 1 ? null : part.slice(colon + 1),
+        });
       }
       fire(recipients);
     },
@@ -233,7 +242,8 @@ export async function joinClusterBus(
       if (recipients.length === 0) return;
       fire(recipients);
       // the address and device only: a delivery's envelope rows are for this node's pulls, not kept for the NOTIFY
-      for (const r of recipients) pending.set(`${r.address}:${r.deviceKey ?? ''}`, { address: r.address, deviceKey: r.deviceKey });
+      for (const r of recipients)
+        pending.set(`${r.address}:${r.deviceKey ?? ''}`, { address: r.address, deviceKey: r.deviceKey });
       flushSoon();
     },
     listen(l) {

@@ -23,13 +23,16 @@ export function pgCredentialsPart(sql: PgSql): CredentialsPart {
       return { publicKey, address, certificate: d.certificate, createdAt: d.now, revokedAt: null };
     },
     async listDevices(address) {
-      return sql<DeviceRow[]>`SELECT ${sql.unsafe(PG_DEVICE_COLUMNS)} FROM devices WHERE address = ${address.toLowerCase()} AND revoked_at IS NULL ORDER BY created_at, seq`;
+      return sql<
+        DeviceRow[]
+      >`SELECT ${sql.unsafe(PG_DEVICE_COLUMNS)} FROM devices WHERE address = ${address.toLowerCase()} AND revoked_at IS NULL ORDER BY created_at, seq`;
     },
     async revokeDevice(address, publicKey, now) {
       const a = address.toLowerCase();
       const k = publicKey.toLowerCase();
       return sql.begin(async (tx) => {
-        const done = await tx`UPDATE devices SET revoked_at = ${now} WHERE public_key = ${k} AND address = ${a} AND revoked_at IS NULL`;
+        const done =
+          await tx`UPDATE devices SET revoked_at = ${now} WHERE public_key = ${k} AND address = ${a} AND revoked_at IS NULL`;
         if (done.count === 0) return false;
         await tx`UPDATE api_keys SET revoked_at = ${now} WHERE device_key = ${k} AND revoked_at IS NULL`;
         await tx`DELETE FROM envelopes WHERE recipient = ${a} AND device_key = ${k}`;
@@ -43,7 +46,10 @@ export function pgCredentialsPart(sql: PgSql): CredentialsPart {
         tx`INSERT INTO api_keys (id, address, hash, label, prefix, device_key, created_at, last_used_at, revoked_at)
            VALUES (${k.id.toLowerCase()}, ${address}, ${k.hash}, ${k.label}, ${k.prefix}, ${deviceKey}, ${k.createdAt}, ${k.lastUsedAt}, ${k.revokedAt})`;
       if (!Number.isFinite(maxActive) && !device) {
-        await sql.begin((tx) => [tx`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`, insert(tx)]);
+        await sql.begin((tx) => [
+          tx`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`,
+          insert(tx),
+        ]);
         return;
       }
       await sql.begin(async (tx) => {
@@ -51,12 +57,21 @@ export function pgCredentialsPart(sql: PgSql): CredentialsPart {
         // The account row is locked for the counts, so two nodes cannot both mint the last key (or add the 16th device) allowed.
         await tx`SELECT 1 FROM accounts WHERE address = ${address} FOR UPDATE`;
         if (Number.isFinite(maxActive)) {
-          const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM api_keys WHERE address = ${address} AND revoked_at IS NULL`;
+          const [{ n }] = await tx<
+            { n: number }[]
+          >`SELECT count(*)::int AS n FROM api_keys WHERE address = ${address} AND revoked_at IS NULL`;
           if (n >= maxActive) throw tooManyKeys(maxActive);
         }
         if (device && deviceKey) {
-          const [current] = await tx`SELECT 1 FROM devices WHERE public_key = ${deviceKey} AND address = ${address} AND revoked_at IS NULL`;
-          if (!current) await registerDevice(tx, { publicKey: deviceKey, address, certificate: device.certificate, now: k.createdAt });
+          const [current] =
+            await tx`SELECT 1 FROM devices WHERE public_key = ${deviceKey} AND address = ${address} AND revoked_at IS NULL`;
+          if (!current)
+            await registerDevice(tx, {
+              publicKey: deviceKey,
+              address,
+              certificate: device.certificate,
+              now: k.createdAt,
+            });
         }
         await insert(tx);
       });
@@ -66,11 +81,14 @@ export function pgCredentialsPart(sql: PgSql): CredentialsPart {
       return r ?? null;
     },
     async listApiKeys(address) {
-      return sql<ApiKeyRow[]>`SELECT ${cols} FROM api_keys WHERE address = ${address.toLowerCase()} ORDER BY created_at, seq`;
+      return sql<
+        ApiKeyRow[]
+      >`SELECT ${cols} FROM api_keys WHERE address = ${address.toLowerCase()} ORDER BY created_at, seq`;
     },
     async revokeApiKey(address, id, now) {
       // Revoking twice keeps the first time.
-      const done = await sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${now}) WHERE id = ${id.toLowerCase()} AND address = ${address.toLowerCase()}`;
+      const done =
+        await sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${now}) WHERE id = ${id.toLowerCase()} AND address = ${address.toLowerCase()}`;
       return done.count > 0;
     },
     touchApiKey(id, now) {
@@ -109,11 +127,23 @@ class TouchBatch {
 }
 
 /** Adds a device inside `tx`, which holds the account row's lock (the count is then exact across nodes). */
-async function registerDevice(tx: PgTx, d: { publicKey: string; address: string; certificate: string; now: number }): Promise<void> {
-  const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM devices WHERE address = ${d.address} AND revoked_at IS NULL`;
-  if (n >= MAX_DEVICES) throw new StoreError('too-many-devices', `a wallet can have at most ${MAX_DEVICES} current devices; revoke one first`);
+async function registerDevice(
+  tx: PgTx,
+  d: { publicKey: string; address: string; certificate: string; now: number },
+): Promise<void> {
+  const [{ n }] = await tx<
+    { n: number }[]
+  >`SELECT count(*)::int AS n FROM devices WHERE address = ${d.address} AND revoked_at IS NULL`;
+  if (n >= MAX_DEVICES)
+    throw new StoreError(
+      'too-many-devices',
+      `a wallet can have at most ${MAX_DEVICES} current devices; revoke one first`,
+    );
   try {
-    await tx.savepoint((sp) => sp`INSERT INTO devices (public_key, address, certificate, created_at) VALUES (${d.publicKey}, ${d.address}, ${d.certificate}, ${d.now})`);
+    await tx.savepoint(
+      (sp) =>
+        sp`INSERT INTO devices (public_key, address, certificate, created_at) VALUES (${d.publicKey}, ${d.address}, ${d.certificate}, ${d.now})`,
+    );
   } catch (e) {
     if (isUniqueViolation(e)) throw new StoreError('device-exists', 'device key is already registered');
     throw e;

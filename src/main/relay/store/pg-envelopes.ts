@@ -2,9 +2,26 @@ import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeDirect } from '../routing.js';
 import { asUnavailable, isRetryable, MAX_ATTEMPTS, type PgSql, type PgTx } from './pg-client.js';
 import { ACK, ACK_MANY, AckBatcher } from './pg-acks.js';
-import { requestShare, StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore } from './store.js';
+import {
+  requestShare,
+  StoreError,
+  type Delivery,
+  type DeliveryItem,
+  type DeliveryOutcome,
+  type EnvelopeRow,
+  type RelayStore,
+} from './store.js';
 import { requestsFull } from './limit-refusals.js';
-import { decodedSize, envelopeWireParts, newEnvelopeRow, recipientFull, STAKE_USED, stakedRequest, stakeFirstLook, tooManyRequestsPending } from './envelope-rows.js';
+import {
+  decodedSize,
+  envelopeWireParts,
+  newEnvelopeRow,
+  recipientFull,
+  STAKE_USED,
+  stakedRequest,
+  stakeFirstLook,
+  tooManyRequestsPending,
+} from './envelope-rows.js';
 
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
 
@@ -57,7 +74,8 @@ const DEVICE_PAGE = `((SELECT * FROM envelopes WHERE device_key = $3 AND recipie
   UNION ALL (SELECT * FROM envelopes WHERE device_key IS NULL AND recipient >= $1 AND recipient <= $1 ORDER BY recipient, seq LIMIT $2)
   ORDER BY recipient, seq LIMIT $2)`;
 const rowsOf = (page: string) => `SELECT ${ENVELOPE_COLUMNS} FROM ${page} e ORDER BY seq`;
-const wireOf = (page: string) => `SELECT '[' || coalesce(string_agg(${ENVELOPE_JSON}, ',' ORDER BY e.seq), '') || ']' AS page FROM ${page} e`;
+const wireOf = (page: string) =>
+  `SELECT '[' || coalesce(string_agg(${ENVELOPE_JSON}, ',' ORDER BY e.seq), '') || ']' AS page FROM ${page} e`;
 // Whole statements, parameters bound, rather than tagged templates with nested fragments: a
 // query built from fragments left each query's objects alive through every young-generation
 // collection (the driver's fragments are pending promises), measured in a probe loop as 0.2-0.9 MB
@@ -170,10 +188,19 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
 
   const pair = (a: string, b: string) => `${a} ${b}`;
   const inboxParams = (address: string, deviceKey: string | null, limit: number): never[] =>
-    (deviceKey === null ? [address.toLowerCase(), limit] : [address.toLowerCase(), limit, deviceKey.toLowerCase()]) as never[];
+    (deviceKey === null
+      ? [address.toLowerCase(), limit]
+      : [address.toLowerCase(), limit, deviceKey.toLowerCase()]) as never[];
 
   /** Routes one delivery against the batch's facts; throws StoreError to refuse it whole. */
-  const route = async (tx: PgTx, d: Delivery, facts: ItemFacts[], seen: BatchTally, mine: BatchTally, rows: EnvelopeRow[]): Promise<DeliveryOutcome[]> => {
+  const route = async (
+    tx: PgTx,
+    d: Delivery,
+    facts: ItemFacts[],
+    seen: BatchTally,
+    mine: BatchTally,
+    rows: EnvelopeRow[],
+  ): Promise<DeliveryOutcome[]> => {
     const sender = d.senderAddress.toLowerCase();
     const groupId = d.groupId === null ? null : d.groupId.toLowerCase();
     const botName = d.via === 'group-token' ? (d.botName ?? null) : null;
@@ -184,7 +211,8 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
       const to = item.toAddress.toLowerCase();
       const deviceKey = item.recipientDeviceKey === null ? null : item.recipientDeviceKey.toLowerCase();
       if (!f.member) throw new StoreError('not-a-member', `${to} is not a member of the group`, index);
-      if (!f.deviceOk) throw new StoreError('device-key-mismatch', `recipientDeviceKey is not a current device key of ${to}`, index);
+      if (!f.deviceOk)
+        throw new StoreError('device-key-mismatch', `recipientDeviceKey is not a current device key of ${to}`, index);
       const sentBefore = f.sentBefore || seen.sent.has(pair(to, sender)) || mine.sent.has(pair(to, sender));
       let r: DeliveryOutcome & { stake?: string } =
         groupId === null
@@ -221,13 +249,20 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
           // Strangers fill at most half of the quota: the rest stays free for contacts and groups.
           const rn = f.requests + (u1?.rn ?? 0) + (u2?.rn ?? 0);
           const rbytes = f.requestBytes + (u1?.rbytes ?? 0) + (u2?.rbytes ?? 0);
-          if (rn + 1 > requestShare(d.limits.maxQueued) || rbytes + size > requestShare(d.limits.maxQueuedBytes)) throw requestsFull(to, index);
+          if (rn + 1 > requestShare(d.limits.maxQueued) || rbytes + size > requestShare(d.limits.maxQueuedBytes))
+            throw requestsFull(to, index);
           const pending = f.pending + (seen.pending.get(pendingKey) ?? 0) + (mine.pending.get(pendingKey) ?? 0);
-          if (pending + 1 > d.limits.maxRequestsPerPair) throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
+          if (pending + 1 > d.limits.maxRequestsPerPair)
+            throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
         }
       }
       const u = mine.usage.get(usageKey) ?? { n: 0, bytes: 0, rn: 0, rbytes: 0 };
-      mine.usage.set(usageKey, { n: u.n + 1, bytes: u.bytes + size, rn: u.rn + (request ? 1 : 0), rbytes: u.rbytes + (request ? size : 0) });
+      mine.usage.set(usageKey, {
+        n: u.n + 1,
+        bytes: u.bytes + size,
+        rn: u.rn + (request ? 1 : 0),
+        rbytes: u.rbytes + (request ? size : 0),
+      });
       if (r.routed === 'request') mine.pending.set(pendingKey, (mine.pending.get(pendingKey) ?? 0) + 1);
       if (groupId === null) mine.sent.add(pair(sender, to));
       const envelope = newEnvelopeRow(d, item, { sender, to, deviceKey, routed: r.routed, groupId, botName });
@@ -239,12 +274,18 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
   };
 
   /** The first envelope records the stake; a replay of its ref is `used`. */
-  const staked = async (tx: PgTx, item: DeliveryItem, d: Delivery, opened: Map<string, Set<string>>): Promise<DeliveryOutcome & { stake?: string }> => {
+  const staked = async (
+    tx: PgTx,
+    item: DeliveryItem,
+    d: Delivery,
+    opened: Map<string, Set<string>>,
+  ): Promise<DeliveryOutcome & { stake?: string }> => {
     const look = stakeFirstLook(item, opened);
     if ('answer' in look) return look.answer;
     if (look.record) {
       const st = look.stake;
-      const inserted = await tx`INSERT INTO stakes (id, ref, chain_id, escrow, sender, recipient, amount_wei, deadline, status, release_signature, created_at)
+      const inserted =
+        await tx`INSERT INTO stakes (id, ref, chain_id, escrow, sender, recipient, amount_wei, deadline, status, release_signature, created_at)
         VALUES (${st.id}, ${st.ref}, ${st.chainId}, ${st.escrow}, ${st.sender}, ${st.recipient}, ${st.amountWei}, ${st.deadline}, ${st.status}, NULL, ${d.now})
         ON CONFLICT DO NOTHING`;
       if (inserted.count === 0) return STAKE_USED;
@@ -258,7 +299,10 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
    * A batch's work inside its transaction: its facts (after the recipients' locks), its routing
    * and its insert, returned unawaited so that COMMIT can follow it at once.
    */
-  const batchBody = async (tx: PgTx, batch: Pending[]): Promise<{ results: Result[]; insert: Promise<unknown> | null }> => {
+  const batchBody = async (
+    tx: PgTx,
+    batch: Pending[],
+  ): Promise<{ results: Result[]; insert: Promise<unknown> | null }> => {
     const senders: string[] = [];
     const recipients: string[] = [];
     const deviceKeys: (string | null)[] = [];
@@ -303,29 +347,31 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
     if (rows.length > 0) {
       const sent = [...seen.sent].map((p) => p.split(' '));
       const wire = rows.map(envelopeWireParts);
-      insert = tx.unsafe(
-        INSERT,
-        [
-          rows.map((e) => e.id),
-          rows.map((e) => e.senderAddress),
-          rows.map((e) => e.recipientAddress),
-          rows.map((e) => e.recipientDeviceKey),
-          rows.map((e) => e.ciphertext),
-          rows.map((e) => e.ephemeralPublicKey),
-          rows.map((e) => e.nonce),
-          rows.map((e) => e.createdAt),
-          rows.map((e) => e.routed),
-          rows.map((e) => e.groupId),
-          rows.map((e) => e.via),
-          rows.map((e) => e.botName),
-          rows.map((e) => e.stake ?? null),
-          wire.map((w) => w?.[0] ?? null),
-          wire.map((w) => w?.[1] ?? null),
-          sent.map((p) => p[0]),
-          sent.map((p) => p[1]),
-        ] as never[],
-        { prepare: true },
-      ).execute(); // the driver sends a query only once it is awaited or executed
+      insert = tx
+        .unsafe(
+          INSERT,
+          [
+            rows.map((e) => e.id),
+            rows.map((e) => e.senderAddress),
+            rows.map((e) => e.recipientAddress),
+            rows.map((e) => e.recipientDeviceKey),
+            rows.map((e) => e.ciphertext),
+            rows.map((e) => e.ephemeralPublicKey),
+            rows.map((e) => e.nonce),
+            rows.map((e) => e.createdAt),
+            rows.map((e) => e.routed),
+            rows.map((e) => e.groupId),
+            rows.map((e) => e.via),
+            rows.map((e) => e.botName),
+            rows.map((e) => e.stake ?? null),
+            wire.map((w) => w?.[0] ?? null),
+            wire.map((w) => w?.[1] ?? null),
+            sent.map((p) => p[0]),
+            sent.map((p) => p[1]),
+          ] as never[],
+          { prepare: true },
+        )
+        .execute(); // the driver sends a query only once it is awaited or executed
     }
     return { results, insert };
   };
@@ -397,7 +443,11 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
       });
     },
     async pull(address, deviceKey, limit) {
-      const rows = await sql.unsafe<EnvelopeRow[]>(deviceKey === null ? PULL.any : PULL.device, inboxParams(address, deviceKey, limit), { prepare: true });
+      const rows = await sql.unsafe<EnvelopeRow[]>(
+        deviceKey === null ? PULL.any : PULL.device,
+        inboxParams(address, deviceKey, limit),
+        { prepare: true },
+      );
       // `stake` only on staked requests, as on the wire
       for (const r of rows) if (r.stake === null) delete r.stake;
       return [...rows];
@@ -407,7 +457,11 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
       // rather than by a second string. Measured in the cluster bench: pull p99 7-9 ms instead of
       // 13-14. (Sent on as a Buffer without decoding it was worse, 12-14 ms: each page is then
       // external memory, which V8 counts towards its next full collection.)
-      const rows = (await sql.unsafe(deviceKey === null ? PULL_WIRE.any : PULL_WIRE.device, inboxParams(address, deviceKey, limit), { prepare: true }).raw()) as unknown as Buffer[][];
+      const rows = (await sql
+        .unsafe(deviceKey === null ? PULL_WIRE.any : PULL_WIRE.device, inboxParams(address, deviceKey, limit), {
+          prepare: true,
+        })
+        .raw()) as unknown as Buffer[][];
       const page = rows[0][0].toString('utf8');
       // Emptied before we let go of it: the driver's result object outlives its query until V8's
       // next full collection, and with it the ~100 KB socket buffer the page's bytes point into.
@@ -427,7 +481,9 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
         const n = await sql.begin(async (tx) => {
           const [{ got }] = await tx<{ got: boolean }[]>`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK}) AS got`;
           if (!got) return -1;
-          return (await tx`DELETE FROM envelopes WHERE seq IN (SELECT seq FROM envelopes WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${SWEEP_CHUNK})`).count;
+          return (
+            await tx`DELETE FROM envelopes WHERE seq IN (SELECT seq FROM envelopes WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${SWEEP_CHUNK})`
+          ).count;
         });
         if (n < 0) return total;
         total += n;

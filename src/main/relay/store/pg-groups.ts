@@ -5,7 +5,14 @@ import { isForeignKeyViolation, type PgSql, type PgTx } from './pg-client.js';
 import { PG_DEVICE_COLUMNS } from './pg-credentials.js';
 import { RECIPIENT_LOCKS } from './pg-envelopes.js';
 import { invitationsPending, tooManyGroups } from './limit-refusals.js';
-import { StoreError, type BotTokenRow, type DeviceRow, type GroupRole, type GroupRow, type InvitationRow } from './store.js';
+import {
+  StoreError,
+  type BotTokenRow,
+  type DeviceRow,
+  type GroupRole,
+  type GroupRow,
+  type InvitationRow,
+} from './store.js';
 
 const GROUP_COLUMNS = `g.id, g.name, g.is_public AS "isPublic", g.verified, g.password_hash AS "passwordHash", g.avatar,
   g.creator_address AS "creatorAddress", g.created_at AS "createdAt",
@@ -34,7 +41,9 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
   ];
   /** The group's row, locked for the rest of the transaction: membership changes of one group run one at a time. */
   const lockGroup = async (tx: PgTx, groupId: string) => {
-    const [g] = await tx<{ creatorAddress: string }[]>`SELECT creator_address AS "creatorAddress" FROM chat_groups WHERE id = ${groupId} FOR UPDATE`;
+    const [g] = await tx<
+      { creatorAddress: string }[]
+    >`SELECT creator_address AS "creatorAddress" FROM chat_groups WHERE id = ${groupId} FOR UPDATE`;
     return g ?? null;
   };
   const isMember = async (q: PgSql | PgTx, groupId: string, address: string) =>
@@ -48,7 +57,9 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
         if (Number.isFinite(maxPerCreator)) {
           // Two nodes creating the creator's last allowed group at once: the second waits, then counts it.
           await tx`SELECT pg_advisory_xact_lock(${CREATOR_LOCKS}, hashtext(${creator}))`;
-          const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM chat_groups WHERE creator_address = ${creator}`;
+          const [{ n }] = await tx<
+            { n: number }[]
+          >`SELECT count(*)::int AS n FROM chat_groups WHERE creator_address = ${creator}`;
           if (n >= maxPerCreator) throw tooManyGroups(maxPerCreator);
         }
         await tx`INSERT INTO chat_groups (id, name, is_public, password_hash, avatar, creator_address, created_at)
@@ -73,19 +84,27 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
       let cursor = NO_CURSOR;
       if (before !== null) {
         // An unknown cursor yields an empty page rather than restarting from the newest.
-        const [c] = await sql<{ createdAt: number; seq: number }[]>`SELECT created_at AS "createdAt", seq FROM chat_groups WHERE id = ${id(before)}`;
+        const [c] = await sql<
+          { createdAt: number; seq: number }[]
+        >`SELECT created_at AS "createdAt", seq FROM chat_groups WHERE id = ${id(before)}`;
         if (!c) return [];
         cursor = c;
       }
       return mine === null
-        ? sql<GroupRow[]>`SELECT ${groupCols} FROM chat_groups g WHERE g.is_public AND (g.created_at, g.seq) < (${cursor.createdAt}, ${cursor.seq})
+        ? sql<
+            GroupRow[]
+          >`SELECT ${groupCols} FROM chat_groups g WHERE g.is_public AND (g.created_at, g.seq) < (${cursor.createdAt}, ${cursor.seq})
             ORDER BY g.created_at DESC, g.seq DESC LIMIT ${limit}`
         : sql<GroupRow[]>`SELECT ${groupCols} FROM group_members me JOIN chat_groups g ON g.id = me.group_id
             WHERE me.address = ${mine.toLowerCase()} AND (g.created_at, g.seq) < (${cursor.createdAt}, ${cursor.seq})
             ORDER BY g.created_at DESC, g.seq DESC LIMIT ${limit}`;
     },
     async listMembers(groupId) {
-      return (await sql<{ address: string }[]>`SELECT address FROM group_members WHERE group_id = ${id(groupId)} ORDER BY joined_at, address`).map((r) => r.address);
+      return (
+        await sql<
+          { address: string }[]
+        >`SELECT address FROM group_members WHERE group_id = ${id(groupId)} ORDER BY joined_at, address`
+      ).map((r) => r.address);
     },
     isMember: (groupId, address) => isMember(sql, id(groupId), address.toLowerCase()),
     async addMember(groupId, address, now) {
@@ -106,7 +125,16 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
         // The recipient's delivery lock: the pending-request counter read here is the one a send
         // to the same wallet on another node checks and adds to (LOCK_RECIPIENTS in pg-envelopes).
         if (rules) await tx`SELECT pg_advisory_xact_lock(${RECIPIENT_LOCKS}, hashtext(${wallet}))`;
-        const [f] = await tx<{ blocks: boolean; knows: boolean; policy: UnknownSenders | null; stakePaid: boolean; invited: boolean; pending: number }[]>`SELECT
+        const [f] = await tx<
+          {
+            blocks: boolean;
+            knows: boolean;
+            policy: UnknownSenders | null;
+            stakePaid: boolean;
+            invited: boolean;
+            pending: number;
+          }[]
+        >`SELECT
             EXISTS (SELECT 1 FROM contacts WHERE owner = ${wallet} AND kind = 'block' AND other IN (${g.creatorAddress}, ${adder})) AS blocks,
             (EXISTS (SELECT 1 FROM contacts WHERE owner = ${wallet} AND kind = 'allow' AND other = ${adder})
               OR EXISTS (SELECT 1 FROM sent_before WHERE sender = ${wallet} AND recipient = ${adder})) AS knows,
@@ -131,33 +159,51 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
       });
     },
     async listInvitations(address) {
-      return sql<InvitationRow[]>`SELECT i.group_id AS "groupId", g.name, g.creator_address AS "creatorAddress", i.invited_by AS "invitedBy", i.invited_at AS "invitedAt"
+      return sql<
+        InvitationRow[]
+      >`SELECT i.group_id AS "groupId", g.name, g.creator_address AS "creatorAddress", i.invited_by AS "invitedBy", i.invited_at AS "invitedAt"
         FROM group_invitations i JOIN chat_groups g ON g.id = i.group_id
         WHERE i.address = ${address.toLowerCase()} ORDER BY i.invited_at DESC, i.group_id`;
     },
     async listInvited(groupId) {
-      return (await sql<{ address: string }[]>`SELECT address FROM group_invitations WHERE group_id = ${id(groupId)} ORDER BY invited_at, address`).map((r) => r.address);
+      return (
+        await sql<
+          { address: string }[]
+        >`SELECT address FROM group_invitations WHERE group_id = ${id(groupId)} ORDER BY invited_at, address`
+      ).map((r) => r.address);
     },
     async answerInvitation(groupId, address, accept, now) {
       const gid = id(groupId);
       const a = address.toLowerCase();
       return sql.begin(async (tx) => {
-        if ((await tx`DELETE FROM group_invitations WHERE group_id = ${gid} AND address = ${a}`).count === 0) return false;
-        if (accept) await tx`INSERT INTO group_members (group_id, address, joined_at) VALUES (${gid}, ${a}, ${now}) ON CONFLICT DO NOTHING`;
+        if ((await tx`DELETE FROM group_invitations WHERE group_id = ${gid} AND address = ${a}`).count === 0)
+          return false;
+        if (accept)
+          await tx`INSERT INTO group_members (group_id, address, joined_at) VALUES (${gid}, ${a}, ${now}) ON CONFLICT DO NOTHING`;
         return true;
       });
     },
     async role(groupId, address): Promise<GroupRole | null> {
-      const [r] = await sql<{ creator: boolean; admin: boolean }[]>`SELECT g.creator_address = m.address AS creator, m.is_admin AS admin
+      const [r] = await sql<
+        { creator: boolean; admin: boolean }[]
+      >`SELECT g.creator_address = m.address AS creator, m.is_admin AS admin
         FROM group_members m JOIN chat_groups g ON g.id = m.group_id WHERE m.group_id = ${id(groupId)} AND m.address = ${address.toLowerCase()}`;
       if (!r) return null;
       return r.creator ? 'creator' : r.admin ? 'admin' : 'member';
     },
     async listAdmins(groupId) {
-      return (await sql<{ address: string }[]>`SELECT address FROM group_members WHERE group_id = ${id(groupId)} AND is_admin ORDER BY joined_at, address`).map((r) => r.address);
+      return (
+        await sql<
+          { address: string }[]
+        >`SELECT address FROM group_members WHERE group_id = ${id(groupId)} AND is_admin ORDER BY joined_at, address`
+      ).map((r) => r.address);
     },
     async setAdmin(groupId, address, admin) {
-      return (await sql`UPDATE group_members SET is_admin = ${admin} WHERE group_id = ${id(groupId)} AND address = ${address.toLowerCase()}`).count > 0;
+      return (
+        (
+          await sql`UPDATE group_members SET is_admin = ${admin} WHERE group_id = ${id(groupId)} AND address = ${address.toLowerCase()}`
+        ).count > 0
+      );
     },
     async removeMember(groupId, address) {
       const gid = id(groupId);
@@ -166,7 +212,8 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
         const g = await lockGroup(tx, gid);
         if (!g || !(await isMember(tx, gid, a))) return false;
         const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM group_members WHERE group_id = ${gid}`;
-        if (g.creatorAddress === a && n > 1) throw new StoreError('creator-cannot-leave', 'the creator cannot leave a group that still has other members');
+        if (g.creatorAddress === a && n > 1)
+          throw new StoreError('creator-cannot-leave', 'the creator cannot leave a group that still has other members');
         return (await tx`DELETE FROM group_members WHERE group_id = ${gid} AND address = ${a}`).count > 0;
       });
     },
@@ -179,7 +226,14 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
       for (const r of rows) {
         let list = result.get(r.member);
         if (!list) result.set(r.member, (list = []));
-        if (r.publicKey !== null) list.push({ publicKey: r.publicKey, address: r.address!, certificate: r.certificate!, createdAt: r.createdAt!, revokedAt: null });
+        if (r.publicKey !== null)
+          list.push({
+            publicKey: r.publicKey,
+            address: r.address!,
+            certificate: r.certificate!,
+            createdAt: r.createdAt!,
+            revokedAt: null,
+          });
       }
       return result;
     },
@@ -193,14 +247,22 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
       }
     },
     async findBotTokenByHash(hash) {
-      const [r] = await sql<(BotTokenRow & { hash: Buffer })[]>`SELECT ${tokenCols}, hash FROM bot_tokens WHERE hash = ${hash}`;
+      const [r] = await sql<
+        (BotTokenRow & { hash: Buffer })[]
+      >`SELECT ${tokenCols}, hash FROM bot_tokens WHERE hash = ${hash}`;
       return r ?? null;
     },
     async listBotTokens(groupId) {
-      return sql<BotTokenRow[]>`SELECT ${tokenCols} FROM bot_tokens WHERE group_id = ${id(groupId)} ORDER BY created_at, seq`;
+      return sql<
+        BotTokenRow[]
+      >`SELECT ${tokenCols} FROM bot_tokens WHERE group_id = ${id(groupId)} ORDER BY created_at, seq`;
     },
     async revokeBotToken(groupId, tokenId, now) {
-      return (await sql`UPDATE bot_tokens SET revoked_at = coalesce(revoked_at, ${now}) WHERE group_id = ${id(groupId)} AND id = ${tokenId.toLowerCase()}`).count > 0;
+      return (
+        (
+          await sql`UPDATE bot_tokens SET revoked_at = coalesce(revoked_at, ${now}) WHERE group_id = ${id(groupId)} AND id = ${tokenId.toLowerCase()}`
+        ).count > 0
+      );
     },
     async setGroupVerified(groupId, verified) {
       return (await sql`UPDATE chat_groups SET verified = ${verified} WHERE id = ${id(groupId)}`).count > 0;

@@ -17,12 +17,19 @@ export function pgRateLimitStore(sql: PgSql): new () => FastifyRateLimitStore {
 
     constructor() {
       this.#forget = setInterval(() => {
-        sql`DELETE FROM rate_windows WHERE touched_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - ${FORGET_EVERY_MS}`.catch(() => undefined);
+        sql`DELETE FROM rate_windows WHERE touched_at < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - ${FORGET_EVERY_MS}`.catch(
+          () => undefined,
+        );
       }, FORGET_EVERY_MS);
       this.#forget.unref();
     }
 
-    incr(key: string, cb: (err: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void {
+    incr(
+      key: string,
+      cb: (err: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+      max: number,
+    ): void {
       // Keeps the last `max` times inside the window and appends this one: `current` is at most max + 1.
       sql<{ n: number; oldest: number; now: number }[]>`
         WITH t AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now)

@@ -22,7 +22,9 @@ export function pgStakesPart(sql: PgSql): StakesPart {
       ]);
     },
     async getStakeQuote(ref) {
-      const [r] = await sql<StakeQuoteRow[]>`SELECT ${sql.unsafe(QUOTE_COLUMNS)} FROM stake_quotes WHERE ref = ${ref.toLowerCase()}`;
+      const [r] = await sql<
+        StakeQuoteRow[]
+      >`SELECT ${sql.unsafe(QUOTE_COLUMNS)} FROM stake_quotes WHERE ref = ${ref.toLowerCase()}`;
       return r ?? null;
     },
     async getStake(id) {
@@ -31,9 +33,17 @@ export function pgStakesPart(sql: PgSql): StakesPart {
     },
     async listStakes(address, role, limit) {
       const a = address.toLowerCase();
-      if (role === 'sent') return sql<StakeRow[]>`SELECT ${stakeCols} FROM stakes WHERE sender = ${a} ORDER BY created_at DESC LIMIT ${limit}`;
-      if (role === 'received') return sql<StakeRow[]>`SELECT ${stakeCols} FROM stakes WHERE recipient = ${a} ORDER BY created_at DESC LIMIT ${limit}`;
-      return sql<StakeRow[]>`SELECT ${stakeCols} FROM stakes WHERE sender = ${a} OR recipient = ${a} ORDER BY created_at DESC LIMIT ${limit}`;
+      if (role === 'sent')
+        return sql<
+          StakeRow[]
+        >`SELECT ${stakeCols} FROM stakes WHERE sender = ${a} ORDER BY created_at DESC LIMIT ${limit}`;
+      if (role === 'received')
+        return sql<
+          StakeRow[]
+        >`SELECT ${stakeCols} FROM stakes WHERE recipient = ${a} ORDER BY created_at DESC LIMIT ${limit}`;
+      return sql<
+        StakeRow[]
+      >`SELECT ${stakeCols} FROM stakes WHERE sender = ${a} OR recipient = ${a} ORDER BY created_at DESC LIMIT ${limit}`;
     },
     async setStakeStatus(id, status) {
       await sql`UPDATE stakes SET status = ${status} WHERE id = ${id.toLowerCase()}`;

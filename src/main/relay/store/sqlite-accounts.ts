@@ -82,18 +82,22 @@ export function accountsPart(db: Database.Database): AccountsPart {
     addContact: db.prepare<[string, 'allow' | 'block', string]>(
       `INSERT INTO contacts (owner, kind, other) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
-    removeContact: db.prepare<[string, 'allow' | 'block', string]>(`DELETE FROM contacts WHERE owner = ? AND kind = ? AND other = ?`),
+    removeContact: db.prepare<[string, 'allow' | 'block', string]>(
+      `DELETE FROM contacts WHERE owner = ? AND kind = ? AND other = ?`,
+    ),
     contacts: db.prepare<[string], { kind: 'allow' | 'block'; other: string }>(
       `SELECT kind, other FROM contacts WHERE owner = ? ORDER BY kind, other`,
     ),
     setVerified: db.prepare<[number, string]>(`UPDATE accounts SET verified = ? WHERE address = ?`),
   };
 
-  const createChallenge = db.transaction((c: { nonce: string; address: string; message: string; expiresAt: number }) => {
-    // Challenges that had expired before this one was issued can never be used again.
-    s.pruneChallenges.run(c.expiresAt - LIMITS.challengeTtlMs);
-    s.insertChallenge.run(c.nonce, c.address.toLowerCase(), c.message, c.expiresAt);
-  });
+  const createChallenge = db.transaction(
+    (c: { nonce: string; address: string; message: string; expiresAt: number }) => {
+      // Challenges that had expired before this one was issued can never be used again.
+      s.pruneChallenges.run(c.expiresAt - LIMITS.challengeTtlMs);
+      s.insertChallenge.run(c.nonce, c.address.toLowerCase(), c.message, c.expiresAt);
+    },
+  );
 
   const setHandle = db.transaction((address: string, handle: string, now: number): AccountRow => {
     try {
@@ -106,10 +110,12 @@ export function accountsPart(db: Database.Database): AccountsPart {
   });
 
   // `which` names the list touched; kind null removes the address from it, a kind (re)files it there.
-  const setContact = db.transaction((owner: string, other: string, kind: 'allow' | 'block' | null, which: 'allow' | 'block') => {
-    s.removeContact.run(owner, which, other);
-    if (kind !== null) s.addContact.run(owner, kind, other);
-  });
+  const setContact = db.transaction(
+    (owner: string, other: string, kind: 'allow' | 'block' | null, which: 'allow' | 'block') => {
+      s.removeContact.run(owner, which, other);
+      if (kind !== null) s.addContact.run(owner, kind, other);
+    },
+  );
 
   return {
     async createChallenge(c) {
@@ -133,7 +139,8 @@ export function accountsPart(db: Database.Database): AccountsPart {
     },
     async searchDirectory(q, limit) {
       const query = bareHandle((q ?? '').trim()).toLowerCase();
-      const rows = query === '' ? s.recentClaims.all(limit) : s.search.all({ q: query, pattern: likeFragment(query), limit });
+      const rows =
+        query === '' ? s.recentClaims.all(limit) : s.search.all({ q: query, pattern: likeFragment(query), limit });
       return rows.map(toAccount);
     },
     async setPolicy(address, unknownSenders, stake) {
@@ -147,7 +154,8 @@ export function accountsPart(db: Database.Database): AccountsPart {
     },
     async getContacts(owner) {
       const result = { allowed: [] as string[], blocked: [] as string[] };
-      for (const r of s.contacts.all(owner.toLowerCase())) (r.kind === 'allow' ? result.allowed : result.blocked).push(r.other);
+      for (const r of s.contacts.all(owner.toLowerCase()))
+        (r.kind === 'allow' ? result.allowed : result.blocked).push(r.other);
       return result;
     },
     async setVerified(address, verified) {

@@ -1,25 +1,39 @@
 import type Database from 'better-sqlite3';
 import { StoreError, type BlobRow, type RelayStore } from './store.js';
 
-export type BlobsPart = Pick<RelayStore, 'blobUsage' | 'insertBlob' | 'getBlob' | 'deleteBlob' | 'sweepBlobs' | 'unknownBlobIds'>;
+export type BlobsPart = Pick<
+  RelayStore,
+  'blobUsage' | 'insertBlob' | 'getBlob' | 'deleteBlob' | 'sweepBlobs' | 'unknownBlobIds'
+>;
 
 const COLUMNS = `id, uploader, size, created_at AS createdAt, expires_at AS expiresAt`;
 
 /** Blob metadata (SQLite); the quota is read and the row written in one transaction, so two uploads cannot both squeeze in. */
 export function blobsPart(db: Database.Database): BlobsPart {
   const s = {
-    usage: db.prepare<[string, number], number>(`SELECT coalesce(sum(size), 0) FROM blobs WHERE uploader = ? AND expires_at > ?`).pluck(),
-    insert: db.prepare<[BlobRow]>(`INSERT INTO blobs (id, uploader, size, created_at, expires_at) VALUES (:id, :uploader, :size, :createdAt, :expiresAt)`),
+    usage: db
+      .prepare<[string, number], number>(
+        `SELECT coalesce(sum(size), 0) FROM blobs WHERE uploader = ? AND expires_at > ?`,
+      )
+      .pluck(),
+    insert: db.prepare<[BlobRow]>(
+      `INSERT INTO blobs (id, uploader, size, created_at, expires_at) VALUES (:id, :uploader, :size, :createdAt, :expiresAt)`,
+    ),
     get: db.prepare<[string], BlobRow>(`SELECT ${COLUMNS} FROM blobs WHERE id = ?`),
     uploader: db.prepare<[string], string>(`SELECT uploader FROM blobs WHERE id = ?`).pluck(),
     delete: db.prepare<[string]>(`DELETE FROM blobs WHERE id = ?`),
-    expired: db.prepare<[number, number], string>(`SELECT id FROM blobs WHERE expires_at <= ? ORDER BY expires_at LIMIT ?`).pluck(),
+    expired: db
+      .prepare<[number, number], string>(`SELECT id FROM blobs WHERE expires_at <= ? ORDER BY expires_at LIMIT ?`)
+      .pluck(),
     known: db.prepare<[string], string>(`SELECT id FROM blobs WHERE id IN (SELECT value FROM json_each(?))`).pluck(),
   };
   const insert = db.transaction((b: BlobRow, quotaBytes: number) => {
     const used = s.usage.get(b.uploader, b.createdAt) ?? 0;
     if (used + b.size > quotaBytes) {
-      throw new StoreError('blob-quota-full', `this upload would pass your blob storage quota (${used} of ${quotaBytes} bytes used, ${b.size} more asked)`);
+      throw new StoreError(
+        'blob-quota-full',
+        `this upload would pass your blob storage quota (${used} of ${quotaBytes} bytes used, ${b.size} more asked)`,
+      );
     }
     s.insert.run(b);
   });

@@ -6,7 +6,14 @@ import { MAX_DEVICES, StoreError, type ApiKeyRow, type DeviceRow, type RelayStor
 
 export type CredentialsPart = Pick<
   RelayStore,
-  'addDevice' | 'listDevices' | 'revokeDevice' | 'insertApiKey' | 'findApiKeyByHash' | 'listApiKeys' | 'revokeApiKey' | 'touchApiKey'
+  | 'addDevice'
+  | 'listDevices'
+  | 'revokeDevice'
+  | 'insertApiKey'
+  | 'findApiKeyByHash'
+  | 'listApiKeys'
+  | 'revokeApiKey'
+  | 'touchApiKey'
 >;
 
 const DEVICE_COLUMNS = `public_key AS publicKey, address, certificate, created_at AS createdAt, revoked_at AS revokedAt`;
@@ -25,23 +32,37 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
     insertDevice: db.prepare<[string, string, string, number]>(
       `INSERT INTO devices (public_key, address, certificate, created_at) VALUES (?, ?, ?, ?)`,
     ),
-    currentDevice: db.prepare<[string, string], number>(`SELECT 1 FROM devices WHERE public_key = ? AND address = ? AND revoked_at IS NULL`).pluck(),
-    deviceCount: db.prepare<[string], number>(`SELECT count(*) FROM devices WHERE address = ? AND revoked_at IS NULL`).pluck(),
+    currentDevice: db
+      .prepare<[string, string], number>(
+        `SELECT 1 FROM devices WHERE public_key = ? AND address = ? AND revoked_at IS NULL`,
+      )
+      .pluck(),
+    deviceCount: db
+      .prepare<[string], number>(`SELECT count(*) FROM devices WHERE address = ? AND revoked_at IS NULL`)
+      .pluck(),
     devices: db.prepare<[string], DeviceRow>(
       `SELECT ${DEVICE_COLUMNS} FROM devices WHERE address = ? AND revoked_at IS NULL ORDER BY created_at, rowid`,
     ),
     revokeDevice: db.prepare<[number, string, string]>(
       `UPDATE devices SET revoked_at = ? WHERE public_key = ? AND address = ? AND revoked_at IS NULL`,
     ),
-    revokeDeviceKeys: db.prepare<[number, string]>(`UPDATE api_keys SET revoked_at = ? WHERE device_key = ? AND revoked_at IS NULL`),
+    revokeDeviceKeys: db.prepare<[number, string]>(
+      `UPDATE api_keys SET revoked_at = ? WHERE device_key = ? AND revoked_at IS NULL`,
+    ),
     dropDeviceEnvelopes: db.prepare<[string, string]>(`DELETE FROM envelopes WHERE recipient = ? AND device_key = ?`),
-    insertApiKey: db.prepare<[string, string, Buffer, string | null, string, string | null, number, number | null, number | null]>(
+    insertApiKey: db.prepare<
+      [string, string, Buffer, string | null, string, string | null, number, number | null, number | null]
+    >(
       `INSERT INTO api_keys (id, address, hash, label, prefix, device_key, created_at, last_used_at, revoked_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    activeKeys: db.prepare<[string], number>(`SELECT count(*) FROM api_keys WHERE address = ? AND revoked_at IS NULL`).pluck(),
+    activeKeys: db
+      .prepare<[string], number>(`SELECT count(*) FROM api_keys WHERE address = ? AND revoked_at IS NULL`)
+      .pluck(),
     apiKeyByHash: db.prepare<[Buffer], ApiKeyRow & { hash: Buffer }>(CREDENTIAL_SQL.apiKeyByHash),
-    apiKeys: db.prepare<[string], ApiKeyRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE address = ? ORDER BY created_at, rowid`),
+    apiKeys: db.prepare<[string], ApiKeyRow>(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE address = ? ORDER BY created_at, rowid`,
+    ),
     // Revoking twice keeps the first time.
     revokeApiKey: db.prepare<[number, string, string]>(
       `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND address = ?`,
@@ -49,15 +70,26 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
     touchApiKey: db.prepare<[number, string]>(CREDENTIAL_SQL.touchApiKey),
   };
 
-  const addDevice = db.transaction((d: { publicKey: string; address: string; certificate: string; now: number }): DeviceRow => {
-    s.ensureAccount.run(d.address);
-    registerDevice(d);
-    return { publicKey: d.publicKey, address: d.address, certificate: d.certificate, createdAt: d.now, revokedAt: null };
-  });
+  const addDevice = db.transaction(
+    (d: { publicKey: string; address: string; certificate: string; now: number }): DeviceRow => {
+      s.ensureAccount.run(d.address);
+      registerDevice(d);
+      return {
+        publicKey: d.publicKey,
+        address: d.address,
+        certificate: d.certificate,
+        createdAt: d.now,
+        revokedAt: null,
+      };
+    },
+  );
 
   function registerDevice(d: { publicKey: string; address: string; certificate: string; now: number }): void {
     if (s.deviceCount.get(d.address)! >= MAX_DEVICES) {
-      throw new StoreError('too-many-devices', `a wallet can have at most ${MAX_DEVICES} current devices; revoke one first`);
+      throw new StoreError(
+        'too-many-devices',
+        `a wallet can have at most ${MAX_DEVICES} current devices; revoke one first`,
+      );
     }
     try {
       s.insertDevice.run(d.publicKey, d.address, d.certificate, d.now);
@@ -74,14 +106,31 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
     return true;
   });
 
-  const insertApiKey = db.transaction((k: ApiKeyRow & { hash: Buffer }, maxActive: number, device?: { certificate: string }) => {
-    s.ensureAccount.run(k.address);
-    if (s.activeKeys.get(k.address)! >= maxActive) throw tooManyKeys(maxActive);
-    if (device && k.deviceKey && !s.currentDevice.get(k.deviceKey, k.address)) {
-      registerDevice({ publicKey: k.deviceKey, address: k.address, certificate: device.certificate, now: k.createdAt });
-    }
-    s.insertApiKey.run(k.id, k.address, k.hash, k.label, k.prefix, k.deviceKey, k.createdAt, k.lastUsedAt, k.revokedAt);
-  });
+  const insertApiKey = db.transaction(
+    (k: ApiKeyRow & { hash: Buffer }, maxActive: number, device?: { certificate: string }) => {
+      s.ensureAccount.run(k.address);
+      if (s.activeKeys.get(k.address)! >= maxActive) throw tooManyKeys(maxActive);
+      if (device && k.deviceKey && !s.currentDevice.get(k.deviceKey, k.address)) {
+        registerDevice({
+          publicKey: k.deviceKey,
+          address: k.address,
+          certificate: device.certificate,
+          now: k.createdAt,
+        });
+      }
+      s.insertApiKey.run(
+        k.id,
+        k.address,
+        k.hash,
+        k.label,
+        k.prefix,
+        k.deviceKey,
+        k.createdAt,
+        k.lastUsedAt,
+        k.revokedAt,
+      );
+    },
+  );
 
   return {
     async addDevice(d) {
@@ -94,7 +143,16 @@ export function credentialsPart(db: Database.Database, commit: GroupCommit): Cre
       return revokeDevice.immediate(address.toLowerCase(), publicKey.toLowerCase(), now);
     },
     async insertApiKey(k, maxActive = Infinity, device) {
-      insertApiKey.immediate({ ...k, id: k.id.toLowerCase(), address: k.address.toLowerCase(), deviceKey: k.deviceKey?.toLowerCase() ?? null }, maxActive, device);
+      insertApiKey.immediate(
+        {
+          ...k,
+          id: k.id.toLowerCase(),
+          address: k.address.toLowerCase(),
+          deviceKey: k.deviceKey?.toLowerCase() ?? null,
+        },
+        maxActive,
+        device,
+      );
     },
     async findApiKeyByHash(hash) {
       return s.apiKeyByHash.get(hash) ?? null;

@@ -3,9 +3,27 @@ import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeDirect } from '../routing.js';
 import type { GroupCommit } from './group-commit.js';
 import { STAKE_SQL } from './sqlite-stakes.js';
-import { decodedSize, newEnvelopeRow, recipientFull, STAKE_USED, stakedRequest, stakeFirstLook, tooManyRequestsPending } from './envelope-rows.js';
+import {
+  decodedSize,
+  newEnvelopeRow,
+  recipientFull,
+  STAKE_USED,
+  stakedRequest,
+  stakeFirstLook,
+  tooManyRequestsPending,
+} from './envelope-rows.js';
 import { requestsFull } from './limit-refusals.js';
-import { requestShare, StoreError, type Delivery, type DeliveryItem, type DeliveryOutcome, type EnvelopeRow, type RelayStore, type RoutingFacts, type StakeRow } from './store.js';
+import {
+  requestShare,
+  StoreError,
+  type Delivery,
+  type DeliveryItem,
+  type DeliveryOutcome,
+  type EnvelopeRow,
+  type RelayStore,
+  type RoutingFacts,
+  type StakeRow,
+} from './store.js';
 
 type EnvelopesPart = Pick<RelayStore, 'deliver' | 'pull' | 'pullWire' | 'ack' | 'sweep'>;
 
@@ -37,7 +55,8 @@ const ENVELOPE_JSON = `CASE WHEN stake IS NULL THEN ${ENVELOPE_JSON_BASE} ELSE j
 
 /** One page of an inbox, oldest first; a device-bound caller sees its device's and unbound envelopes. */
 const INBOX_PAGE = 'FROM envelopes WHERE recipient = ? ORDER BY seq LIMIT ?';
-const DEVICE_INBOX_PAGE = 'FROM envelopes WHERE recipient = ? AND (device_key = ? OR device_key IS NULL) ORDER BY seq LIMIT ?';
+const DEVICE_INBOX_PAGE =
+  'FROM envelopes WHERE recipient = ? AND (device_key = ? OR device_key IS NULL) ORDER BY seq LIMIT ?';
 
 /** The statements behind the routing and the queue; exported so that tests can EXPLAIN them. */
 export const ENVELOPE_SQL = {
@@ -98,7 +117,6 @@ interface PendingTally {
 /** A recipient's routing facts for the delivery, and whether the delivery queued anything for it (the sender is then known to it). */
 type DirectFacts = Omit<RoutingFacts, 'asRequest'> & { queued?: true };
 
-
 /** Routing, queueing, pulling and acknowledging envelopes. */
 export function envelopesPart(db: Database.Database, commit: GroupCommit): EnvelopesPart {
   const s = {
@@ -106,7 +124,23 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     blocked: db.prepare<[{ recipient: string; sender: string }], number>(ENVELOPE_SQL.blocked).pluck(),
     currentDevice: db.prepare<[string, string], number>(ENVELOPE_SQL.currentDevice).pluck(),
     isMember: db.prepare<[string, string], number>(ENVELOPE_SQL.isMember).pluck(),
-    insert: db.prepare<[string, string, string, string | null, string, string, string, number, 'inbox' | 'request', string | null, EnvelopeRow['via'], string | null, string | null]>(ENVELOPE_SQL.insert),
+    insert: db.prepare<
+      [
+        string,
+        string,
+        string,
+        string | null,
+        string,
+        string,
+        string,
+        number,
+        'inbox' | 'request',
+        string | null,
+        EnvelopeRow['via'],
+        string | null,
+        string | null,
+      ]
+    >(ENVELOPE_SQL.insert),
     insertStake: db.prepare<[StakeRow]>(STAKE_SQL.insertStake),
     markSent: db.prepare<[string, string]>(ENVELOPE_SQL.markSent),
     pullAll: db.prepare<[string, number], EnvelopeRow>(ENVELOPE_SQL.pullAll),
@@ -140,7 +174,11 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
    * is `used`); further envelopes of the same delivery may carry it to the recipient's other
    * devices, one each.
    */
-  const stakedRoute = (item: DeliveryItem, d: Delivery, opened: Map<string, Set<string>>): { routed: 'request'; stake: string } | DeliveryOutcome => {
+  const stakedRoute = (
+    item: DeliveryItem,
+    d: Delivery,
+    opened: Map<string, Set<string>>,
+  ): { routed: 'request'; stake: string } | DeliveryOutcome => {
     const look = stakeFirstLook(item, opened);
     if ('answer' in look) return look.answer;
     if (look.record && s.insertStake.run({ ...look.stake, createdAt: d.now }).changes === 0) return STAKE_USED;
@@ -170,11 +208,13 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
       const to = item.toAddress.toLowerCase();
       const deviceKey = item.recipientDeviceKey === null ? null : item.recipientDeviceKey.toLowerCase();
       if (groupId !== null && !members.has(to)) {
-        if (s.isMember.get(groupId, to) === undefined) throw new StoreError('not-a-member', `${to} is not a member of the group`, index);
+        if (s.isMember.get(groupId, to) === undefined)
+          throw new StoreError('not-a-member', `${to} is not a member of the group`, index);
         members.add(to);
       }
       if (deviceKey !== null && !devices.has(deviceKey + to)) {
-        if (s.currentDevice.get(deviceKey, to) === undefined) throw new StoreError('device-key-mismatch', `recipientDeviceKey is not a current device key of ${to}`, index);
+        if (s.currentDevice.get(deviceKey, to) === undefined)
+          throw new StoreError('device-key-mismatch', `recipientDeviceKey is not a current device key of ${to}`, index);
         devices.add(deviceKey + to);
       }
       let route: DeliveryOutcome & { stake?: string };
@@ -198,21 +238,32 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
       if (f !== undefined) f.queued = true;
       const device = deviceKey ?? '';
       let q = queued.get(device + to);
-      if (q === undefined) queued.set(device + to, (q = { to, device, before: null, envelopes: 0, bytes: 0, requests: 0, requestBytes: 0 }));
+      if (q === undefined)
+        queued.set(
+          device + to,
+          (q = { to, device, before: null, envelopes: 0, bytes: 0, requests: 0, requestBytes: 0 }),
+        );
       let p = request ? pending.get(to) : undefined;
       if (request && p === undefined) pending.set(to, (p = { before: null, added: 0 }));
       const size = decodedSize(item.ciphertext);
       if (d.limits) {
         const used = (q.before ??= s.usage.get(to, device) ?? NOTHING_QUEUED);
-        if (used.envelopes + q.envelopes + 1 > d.limits.maxQueued || used.bytes + q.bytes + size > d.limits.maxQueuedBytes) {
+        if (
+          used.envelopes + q.envelopes + 1 > d.limits.maxQueued ||
+          used.bytes + q.bytes + size > d.limits.maxQueuedBytes
+        ) {
           throw recipientFull(to, index);
         }
         if (p !== undefined) {
           // Strangers fill at most half of the quota: the rest stays free for contacts and groups.
-          if (used.requests + q.requests + 1 > requestShare(d.limits.maxQueued) || used.requestBytes + q.requestBytes + size > requestShare(d.limits.maxQueuedBytes)) {
+          if (
+            used.requests + q.requests + 1 > requestShare(d.limits.maxQueued) ||
+            used.requestBytes + q.requestBytes + size > requestShare(d.limits.maxQueuedBytes)
+          ) {
             throw requestsFull(to, index);
           }
-          if ((p.before ??= s.pendingRequests.get(sender, to) ?? 0) + p.added + 1 > d.limits.maxRequestsPerPair) throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
+          if ((p.before ??= s.pendingRequests.get(sender, to) ?? 0) + p.added + 1 > d.limits.maxRequestsPerPair)
+            throw tooManyRequestsPending(to, d.limits.maxRequestsPerPair, index);
         }
       }
       q.envelopes += 1;
@@ -225,7 +276,21 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
       const envelope = newEnvelopeRow(d, item, { sender, to, deviceKey, routed: route.routed, groupId, botName });
       if (route.stake) envelope.stake = route.stake;
       const e = envelope;
-      s.insert.run(e.id, e.senderAddress, e.recipientAddress, e.recipientDeviceKey, e.ciphertext, e.ephemeralPublicKey, e.nonce, e.createdAt, e.routed, e.groupId, e.via, e.botName, e.stake ?? null);
+      s.insert.run(
+        e.id,
+        e.senderAddress,
+        e.recipientAddress,
+        e.recipientDeviceKey,
+        e.ciphertext,
+        e.ephemeralPublicKey,
+        e.nonce,
+        e.createdAt,
+        e.routed,
+        e.groupId,
+        e.via,
+        e.botName,
+        e.stake ?? null,
+      );
       return { routed: route.routed, envelope };
     });
     for (const q of queued.values()) s.addUsage.run(q.to, q.device, q.envelopes, q.bytes, q.requests, q.requestBytes);
@@ -248,7 +313,8 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     },
     async pullWire(address, deviceKey, limit) {
       const a = address.toLowerCase();
-      const rows = deviceKey === null ? s.pullAllJson.all(a, limit) : s.pullDeviceJson.all(a, deviceKey.toLowerCase(), limit);
+      const rows =
+        deviceKey === null ? s.pullAllJson.all(a, limit) : s.pullDeviceJson.all(a, deviceKey.toLowerCase(), limit);
       return `[${rows.join(',')}]`;
     },
     ack(address, deviceKey, ids) {

@@ -2,7 +2,17 @@ import type Database from 'better-sqlite3';
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import { routeGroupAdd } from '../routing.js';
 import { invitationsPending, tooManyGroups } from './limit-refusals.js';
-import { StoreError, type AddOutcome, type BotTokenRow, type DeviceRow, type GroupRole, type GroupRow, type InvitationRow, type InviteRules, type RelayStore } from './store.js';
+import {
+  StoreError,
+  type AddOutcome,
+  type BotTokenRow,
+  type DeviceRow,
+  type GroupRole,
+  type GroupRow,
+  type InvitationRow,
+  type InviteRules,
+  type RelayStore,
+} from './store.js';
 
 export type GroupsPart = Pick<
   RelayStore,
@@ -67,7 +77,9 @@ export function groupsPart(db: Database.Database): GroupsPart {
       `INSERT INTO chat_groups (id, name, is_public, password_hash, avatar, creator_address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
     group: db.prepare<[string], GroupRecord>(`SELECT ${GROUP_COLUMNS} FROM chat_groups g WHERE g.id = ?`),
-    cursor: db.prepare<[string], { createdAt: number; seq: number }>(`SELECT created_at AS createdAt, seq FROM chat_groups WHERE id = ?`),
+    cursor: db.prepare<[string], { createdAt: number; seq: number }>(
+      `SELECT created_at AS createdAt, seq FROM chat_groups WHERE id = ?`,
+    ),
     // One statement for every patch shape, so that it is prepared once.
     patch: db.prepare<[PatchParams]>(
       `UPDATE chat_groups SET
@@ -87,14 +99,21 @@ export function groupsPart(db: Database.Database): GroupsPart {
        WHERE me.address = ? AND (g.created_at, g.seq) < (?, ?)
        ORDER BY g.created_at DESC, g.seq DESC LIMIT ?`,
     ),
-    members: db.prepare<[string], string>(`SELECT address FROM group_members WHERE group_id = ? ORDER BY joined_at, address`).pluck(),
-    isMember: db.prepare<[string, string], number>(`SELECT 1 FROM group_members WHERE group_id = ? AND address = ?`).pluck(),
+    members: db
+      .prepare<[string], string>(`SELECT address FROM group_members WHERE group_id = ? ORDER BY joined_at, address`)
+      .pluck(),
+    isMember: db
+      .prepare<[string, string], number>(`SELECT 1 FROM group_members WHERE group_id = ? AND address = ?`)
+      .pluck(),
     addMember: db.prepare<[string, string, number]>(
       `INSERT INTO group_members (group_id, address, joined_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     removeMember: db.prepare<[string, string]>(`DELETE FROM group_members WHERE group_id = ? AND address = ?`),
     createdBy: db.prepare<[string], number>(`SELECT count(*) FROM chat_groups WHERE creator_address = ?`).pluck(),
-    addFacts: db.prepare<[{ wallet: string; creator: string; adder: string }], { blocks: number; knows: number; policy: UnknownSenders | null; stakePaid: number }>(
+    addFacts: db.prepare<
+      [{ wallet: string; creator: string; adder: string }],
+      { blocks: number; knows: number; policy: UnknownSenders | null; stakePaid: number }
+    >(
       `SELECT
          EXISTS (SELECT 1 FROM contacts WHERE owner = :wallet AND kind = 'block' AND other IN (:creator, :adder)) AS blocks,
          (EXISTS (SELECT 1 FROM contacts WHERE owner = :wallet AND kind = 'allow' AND other = :adder)
@@ -102,9 +121,13 @@ export function groupsPart(db: Database.Database): GroupsPart {
          (SELECT unknown_senders FROM accounts WHERE address = :wallet) AS policy,
          EXISTS (SELECT 1 FROM stakes WHERE sender = :adder AND recipient = :wallet AND status IN ('active', 'released')) AS stakePaid`,
     ),
-    isInvited: db.prepare<[string, string], number>(`SELECT 1 FROM group_invitations WHERE group_id = ? AND address = ?`).pluck(),
+    isInvited: db
+      .prepare<[string, string], number>(`SELECT 1 FROM group_invitations WHERE group_id = ? AND address = ?`)
+      .pluck(),
     // Kept by triggers: the sender's undelivered request-routed envelopes and pending invitations.
-    pendingRequests: db.prepare<[string, string], number>(`SELECT envelopes FROM pending_requests WHERE sender = ? AND recipient = ?`).pluck(),
+    pendingRequests: db
+      .prepare<[string, string], number>(`SELECT envelopes FROM pending_requests WHERE sender = ? AND recipient = ?`)
+      .pluck(),
     invite: db.prepare<[string, string, string, number]>(
       `INSERT INTO group_invitations (group_id, address, invited_by, invited_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
@@ -114,13 +137,23 @@ export function groupsPart(db: Database.Database): GroupsPart {
        FROM group_invitations i JOIN chat_groups g ON g.id = i.group_id
        WHERE i.address = ? ORDER BY i.invited_at DESC, i.group_id`,
     ),
-    invited: db.prepare<[string], string>(`SELECT address FROM group_invitations WHERE group_id = ? ORDER BY invited_at, address`).pluck(),
+    invited: db
+      .prepare<[string], string>(
+        `SELECT address FROM group_invitations WHERE group_id = ? ORDER BY invited_at, address`,
+      )
+      .pluck(),
     role: db.prepare<[string, string], { creator: number; admin: number }>(
       `SELECT g.creator_address = m.address AS creator, m.is_admin AS admin
        FROM group_members m JOIN chat_groups g ON g.id = m.group_id WHERE m.group_id = ? AND m.address = ?`,
     ),
-    admins: db.prepare<[string], string>(`SELECT address FROM group_members WHERE group_id = ? AND is_admin = 1 ORDER BY joined_at, address`).pluck(),
-    setAdmin: db.prepare<[number, string, string]>(`UPDATE group_members SET is_admin = ? WHERE group_id = ? AND address = ?`),
+    admins: db
+      .prepare<[string], string>(
+        `SELECT address FROM group_members WHERE group_id = ? AND is_admin = 1 ORDER BY joined_at, address`,
+      )
+      .pluck(),
+    setAdmin: db.prepare<[number, string, string]>(
+      `UPDATE group_members SET is_admin = ? WHERE group_id = ? AND address = ?`,
+    ),
     creatorAndCount: db.prepare<[string], { creatorAddress: string; memberCount: number }>(
       `SELECT creator_address AS creatorAddress, (SELECT count(*) FROM group_members WHERE group_id = g.id) AS memberCount
        FROM chat_groups g WHERE id = ?`,
@@ -134,7 +167,9 @@ export function groupsPart(db: Database.Database): GroupsPart {
       `INSERT INTO bot_tokens (id, group_id, name, prefix, hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
     botTokenByHash: db.prepare<[Buffer], BotTokenRow & { hash: Buffer }>(BOT_TOKEN_BY_HASH_SQL),
-    botTokens: db.prepare<[string], BotTokenRow>(`SELECT ${BOT_TOKEN_COLUMNS} FROM bot_tokens WHERE group_id = ? ORDER BY created_at, rowid`),
+    botTokens: db.prepare<[string], BotTokenRow>(
+      `SELECT ${BOT_TOKEN_COLUMNS} FROM bot_tokens WHERE group_id = ? ORDER BY created_at, rowid`,
+    ),
     revokeBotToken: db.prepare<[number, string, string]>(
       `UPDATE bot_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE group_id = ? AND id = ?`,
     ),
@@ -147,7 +182,18 @@ export function groupsPart(db: Database.Database): GroupsPart {
   };
 
   const createGroup = db.transaction(
-    (g: { id: string; name: string; isPublic: boolean; passwordHash: string | null; avatar: string | null; creatorAddress: string; now: number }, max: number) => {
+    (
+      g: {
+        id: string;
+        name: string;
+        isPublic: boolean;
+        passwordHash: string | null;
+        avatar: string | null;
+        creatorAddress: string;
+        now: number;
+      },
+      max: number,
+    ) => {
       if (s.createdBy.get(g.creatorAddress)! >= max) throw tooManyGroups(max);
       s.insertGroup.run(g.id, g.name, g.isPublic ? 1 : 0, g.passwordHash, g.avatar, g.creatorAddress, g.now);
       s.addMember.run(g.id, g.creatorAddress, g.now);
@@ -169,26 +215,28 @@ export function groupsPart(db: Database.Database): GroupsPart {
     s.dropInvitation.run(groupId, address);
   });
 
-  const addOrInvite = db.transaction((groupId: string, address: string, by: string, now: number, rules: InviteRules | undefined): AddOutcome => {
-    const g = s.creatorAndCount.get(groupId);
-    if (!g) throw new StoreError('not-found', 'no such group');
-    if (s.isMember.get(groupId, address)) return 'member';
-    const f = s.addFacts.get({ wallet: address, creator: g.creatorAddress, adder: by })!;
-    const outcome = routeGroupAdd({
-      blocksCreatorOrAdder: f.blocks === 1,
-      knowsAdder: f.knows === 1,
-      policy: f.policy ?? 'request',
-      stakePaid: f.stakePaid === 1,
-      stakesEnabled: rules?.stakesEnabled ?? true,
-    });
-    if (outcome === 'member') join(groupId, address, now);
-    else if (outcome === 'invited' && s.isInvited.get(groupId, address) === undefined) {
-      const max = rules?.maxRequestsPerPair ?? Infinity;
-      if ((s.pendingRequests.get(by, address) ?? 0) + 1 > max) throw invitationsPending(address, max);
-      s.invite.run(groupId, address, by, now);
-    }
-    return outcome;
-  });
+  const addOrInvite = db.transaction(
+    (groupId: string, address: string, by: string, now: number, rules: InviteRules | undefined): AddOutcome => {
+      const g = s.creatorAndCount.get(groupId);
+      if (!g) throw new StoreError('not-found', 'no such group');
+      if (s.isMember.get(groupId, address)) return 'member';
+      const f = s.addFacts.get({ wallet: address, creator: g.creatorAddress, adder: by })!;
+      const outcome = routeGroupAdd({
+        blocksCreatorOrAdder: f.blocks === 1,
+        knowsAdder: f.knows === 1,
+        policy: f.policy ?? 'request',
+        stakePaid: f.stakePaid === 1,
+        stakesEnabled: rules?.stakesEnabled ?? true,
+      });
+      if (outcome === 'member') join(groupId, address, now);
+      else if (outcome === 'invited' && s.isInvited.get(groupId, address) === undefined) {
+        const max = rules?.maxRequestsPerPair ?? Infinity;
+        if ((s.pendingRequests.get(by, address) ?? 0) + 1 > max) throw invitationsPending(address, max);
+        s.invite.run(groupId, address, by, now);
+      }
+      return outcome;
+    },
+  );
 
   const answerInvitation = db.transaction((groupId: string, address: string, accept: boolean, now: number): boolean => {
     if (s.dropInvitation.run(groupId, address).changes === 0) return false;
@@ -200,7 +248,10 @@ export function groupsPart(db: Database.Database): GroupsPart {
 
   return {
     async createGroup(g, maxPerCreator = Infinity) {
-      return createGroup.immediate({ ...g, id: id(g.id), creatorAddress: g.creatorAddress.toLowerCase() }, maxPerCreator);
+      return createGroup.immediate(
+        { ...g, id: id(g.id), creatorAddress: g.creatorAddress.toLowerCase() },
+        maxPerCreator,
+      );
     },
     async getGroup(groupId) {
       return getGroup(id(groupId));
@@ -272,7 +323,13 @@ export function groupsPart(db: Database.Database): GroupsPart {
         let list = result.get(r.member);
         if (!list) result.set(r.member, (list = []));
         if (r.publicKey !== null) {
-          list.push({ publicKey: r.publicKey, address: r.address!, certificate: r.certificate!, createdAt: r.createdAt!, revokedAt: null });
+          list.push({
+            publicKey: r.publicKey,
+            address: r.address!,
+            certificate: r.certificate!,
+            createdAt: r.createdAt!,
+            revokedAt: null,
+          });
         }
       }
       return result;
@@ -281,7 +338,8 @@ export function groupsPart(db: Database.Database): GroupsPart {
       try {
         s.insertBotToken.run(t.id.toLowerCase(), id(t.groupId), t.name, t.prefix, t.hash, t.createdAt, t.revokedAt);
       } catch (e) {
-        if ((e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new StoreError('not-found', 'no such group');
+        if ((e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+          throw new StoreError('not-found', 'no such group');
         throw e;
       }
     },

@@ -2,7 +2,10 @@ import type Database from 'better-sqlite3';
 import type { StakeStatus } from '../../../shared/stake/stake-types.js';
 import type { RelayStore, StakeQuoteRow, StakeRow } from './store.js';
 
-export type StakesPart = Pick<RelayStore, 'createStakeQuote' | 'getStakeQuote' | 'getStake' | 'listStakes' | 'setStakeStatus' | 'setReleaseSignature'>;
+export type StakesPart = Pick<
+  RelayStore,
+  'createStakeQuote' | 'getStakeQuote' | 'getStake' | 'listStakes' | 'setStakeStatus' | 'setReleaseSignature'
+>;
 
 /** Expired quotes stay a day, so that a late send hears `expired-quote` rather than `not-found`. */
 const QUOTE_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -53,7 +56,11 @@ export function stakesPart(db: Database.Database): StakesPart {
     },
     async listStakes(address, role, limit) {
       const a = address.toLowerCase();
-      return role === 'sent' ? s.listSent.all(a, limit) : role === 'received' ? s.listReceived.all(a, limit) : s.listBoth.all(a, a, limit);
+      return role === 'sent'
+        ? s.listSent.all(a, limit)
+        : role === 'received'
+          ? s.listReceived.all(a, limit)
+          : s.listBoth.all(a, a, limit);
     },
     async setStakeStatus(id, status) {
       s.setStatus.run(status, id.toLowerCase());

@@ -340,7 +340,15 @@ export interface RelayStore {
   // groups
   /** Throws too-many-groups when the creator already created `maxPerCreator` groups (no cap when omitted). */
   createGroup(
-    g: { id: string; name: string; isPublic: boolean; passwordHash: string | null; avatar: string | null; creatorAddress: string; now: number },
+    g: {
+      id: string;
+      name: string;
+      isPublic: boolean;
+      passwordHash: string | null;
+      avatar: string | null;
+      creatorAddress: string;
+      now: number;
+    },
     maxPerCreator?: number,
   ): Promise<GroupRow>;
   getGroup(id: string): Promise<GroupRow | null>;

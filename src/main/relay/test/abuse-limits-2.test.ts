@@ -16,10 +16,23 @@ import { MAX_HELD_PER_WALLET, type Revoked } from '../live/waiters.js';
 import type { RevocationBus } from '../store/credential-cache.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { StakeRow } from '../store/store.js';
-import { call, envelopeTo, newDeviceKey, sealedLooking, signIn, startRelay, UNREAD_STAKE_CHAIN, type TestRelay, type TestUser } from './harness.js';
+import {
+  call,
+  envelopeTo,
+  newDeviceKey,
+  sealedLooking,
+  signIn,
+  startRelay,
+  UNREAD_STAKE_CHAIN,
+  type TestRelay,
+  type TestUser,
+} from './harness.js';
 
 const relays: TestRelay[] = [];
-async function relayWith(config: Partial<RelayConfig>, deps: Parameters<typeof startRelay>[1] = {}): Promise<TestRelay> {
+async function relayWith(
+  config: Partial<RelayConfig>,
+  deps: Parameters<typeof startRelay>[1] = {},
+): Promise<TestRelay> {
   const r = await startRelay(config, deps);
   relays.push(r);
   return r;
@@ -35,10 +48,11 @@ const newGroup = async (r: TestRelay, creator: TestUser, name = 'g') => {
   expect(g.status).toBe(201);
   return g.body.id as string;
 };
-const invite = (r: TestRelay, by: TestUser, groupId: string, who: TestUser) => api(r, by, 'POST', `/api/v1/groups/${groupId}/members`, { address: who.address });
+const invite = (r: TestRelay, by: TestUser, groupId: string, who: TestUser) =>
+  api(r, by, 'POST', `/api/v1/groups/${groupId}/members`, { address: who.address });
 
 describe('finding 4: invitations are contact requests', () => {
-  it('a stranger\'s pending invitations count with its requests toward --max-requests-per-pair (429 too-many-requests-pending)', async () => {
+  it("a stranger's pending invitations count with its requests toward --max-requests-per-pair (429 too-many-requests-pending)", async () => {
     const relay = await relayWith({ maxRequestsPerPair: 3 });
     const me = await signIn(relay.url);
     const stranger = await signIn(relay.url);
@@ -48,13 +62,20 @@ describe('finding 4: invitations are contact requests', () => {
     const statuses = [];
     for (const g of groups) statuses.push(await invite(relay, stranger, g, me));
     expect(statuses.map((s) => [s.status, s.body.status ?? s.body.code])).toEqual([
-      [200, 'invited'], [200, 'invited'], [429, 'too-many-requests-pending'], [429, 'too-many-requests-pending'],
+      [200, 'invited'],
+      [200, 'invited'],
+      [429, 'too-many-requests-pending'],
+      [429, 'too-many-requests-pending'],
     ]);
     expect((await api(relay, me, 'GET', '/api/v1/me/invitations')).body.invitations).toHaveLength(2);
     // the invitations count against the stranger's next direct request too
-    expect((await api(relay, stranger, 'POST', '/api/v1/envelopes', envelopeTo(me))).body.code).toBe('too-many-requests-pending');
+    expect((await api(relay, stranger, 'POST', '/api/v1/envelopes', envelopeTo(me))).body.code).toBe(
+      'too-many-requests-pending',
+    );
     // declining one frees one
-    expect((await api(relay, me, 'POST', `/api/v1/groups/${groups[0]}/invitation`, { accept: false })).body.status).toBe('declined');
+    expect(
+      (await api(relay, me, 'POST', `/api/v1/groups/${groups[0]}/invitation`, { accept: false })).body.status,
+    ).toBe('declined');
     expect((await invite(relay, stranger, groups[2], me)).body.status).toBe('invited');
     // another stranger has a count of its own, and someone I allow puts me in at once
     const other = await signIn(relay.url);
@@ -63,11 +84,13 @@ describe('finding 4: invitations are contact requests', () => {
     expect((await invite(relay, stranger, groups[3], me)).body.status).toBe('member');
   });
 
-  it('under stake-gate a stranger\'s invitation is 403 stake-required until a paid stake opens the contact; under block 403 blocked', async () => {
+  it("under stake-gate a stranger's invitation is 403 stake-required until a paid stake opens the contact; under block 403 blocked", async () => {
     const relay = await relayWith({}, { stakeChain: UNREAD_STAKE_CHAIN });
     const me = await signIn(relay.url);
     const stranger = await signIn(relay.url);
-    expect((await api(relay, me, 'PUT', '/api/v1/me/policy', { unknownSenders: 'stake-gate', stake: '0.01' })).status).toBe(200);
+    expect(
+      (await api(relay, me, 'PUT', '/api/v1/me/policy', { unknownSenders: 'stake-gate', stake: '0.01' })).status,
+    ).toBe(200);
     // a direct message is held at the gate, and so is an invitation now
     expect((await api(relay, stranger, 'POST', '/api/v1/envelopes', envelopeTo(me))).body.routed).toBe('stake-gate');
     const g = await newGroup(relay, stranger);
@@ -77,13 +100,33 @@ describe('finding 4: invitations are contact requests', () => {
     expect((await api(relay, me, 'GET', '/api/v1/me/invitations')).body.invitations).toEqual([]);
     // the stranger pays: a verified stake (read from the chain, here put in place) opens one request
     const stake: StakeRow = {
-      id: '0x' + createHash('sha256').update(randomBytes(8)).digest('hex'), ref: '0x' + randomBytes(32).toString('hex'), chainId: 31337,
-      escrow: UNREAD_STAKE_CHAIN.config.escrow, sender: stranger.address, recipient: me.address, amountWei: '10000000000000000',
-      deadline: Math.floor(Date.now() / 1000) + 8 * 86_400, status: 'active', releaseSignature: null, createdAt: Date.now(),
+      id: '0x' + createHash('sha256').update(randomBytes(8)).digest('hex'),
+      ref: '0x' + randomBytes(32).toString('hex'),
+      chainId: 31337,
+      escrow: UNREAD_STAKE_CHAIN.config.escrow,
+      sender: stranger.address,
+      recipient: me.address,
+      amountWei: '10000000000000000',
+      deadline: Math.floor(Date.now() / 1000) + 8 * 86_400,
+      status: 'active',
+      releaseSignature: null,
+      createdAt: Date.now(),
     };
     const [paid] = await relay.store.deliver({
-      senderAddress: stranger.address, groupId: null, via: null, now: Date.now(),
-      items: [{ toAddress: me.address, recipientDeviceKey: me.deviceKey, ...sealedLooking(), asRequest: false, stakeRef: stake.ref, stake: { ok: stake } }],
+      senderAddress: stranger.address,
+      groupId: null,
+      via: null,
+      now: Date.now(),
+      items: [
+        {
+          toAddress: me.address,
+          recipientDeviceKey: me.deviceKey,
+          ...sealedLooking(),
+          asRequest: false,
+          stakeRef: stake.ref,
+          stake: { ok: stake },
+        },
+      ],
     });
     expect(paid.routed).toBe('request');
     expect((await invite(relay, stranger, g, me)).body.status).toBe('invited');
@@ -101,8 +144,14 @@ describe('finding 5: strangers cannot crowd out contacts', () => {
     const friend = await signIn(relay.url);
     await api(relay, me, 'PUT', `/api/v1/contacts/${friend.address}`);
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await api(relay, await signIn(relay.url), 'POST', '/api/v1/envelopes', envelopeTo(me)));
-    expect(answers.map((a) => a.body.routed ?? a.body.code)).toEqual(['request', 'request', 'requests-full', 'requests-full']);
+    for (let i = 0; i < 4; i++)
+      answers.push(await api(relay, await signIn(relay.url), 'POST', '/api/v1/envelopes', envelopeTo(me)));
+    expect(answers.map((a) => a.body.routed ?? a.body.code)).toEqual([
+      'request',
+      'request',
+      'requests-full',
+      'requests-full',
+    ]);
     expect(answers[2].status).toBe(429);
     const fromFriend = await api(relay, friend, 'POST', '/api/v1/envelopes', [envelopeTo(me), envelopeTo(me)]);
     expect(fromFriend.status).toBe(200);
@@ -129,12 +178,22 @@ describe('finding 6: every write obeys the disk guard and a count', () => {
   it('below --min-free-disk-mib, group creation and edits, avatars, handle claims and minted keys and tokens are 507 storage-full; sign-in works', async () => {
     const relay = await relayWith({ minFreeDiskMib: 1024 * 1024 * 1024 });
     const u = await signIn(relay.url);
-    const g = await relay.store.createGroup({ id: crypto.randomUUID(), name: 'g', isPublic: false, passwordHash: null, avatar: null, creatorAddress: u.address, now: Date.now() });
+    const g = await relay.store.createGroup({
+      id: crypto.randomUUID(),
+      name: 'g',
+      isPublic: false,
+      passwordHash: null,
+      avatar: null,
+      creatorAddress: u.address,
+      now: Date.now(),
+    });
     await relay.store.grantEntitlement(u.address, 'developer-api');
     const writes = [
       api(relay, u, 'POST', '/api/v1/groups', { name: 'new', isPublic: false }),
       api(relay, u, 'PATCH', `/api/v1/groups/${g.id}`, { name: 'renamed' }),
-      api(relay, u, 'PATCH', `/api/v1/groups/${g.id}`, { avatar: 'data:image/png;base64,' + randomBytes(1024).toString('base64') }),
+      api(relay, u, 'PATCH', `/api/v1/groups/${g.id}`, {
+        avatar: 'data:image/png;base64,' + randomBytes(1024).toString('base64'),
+      }),
       api(relay, u, 'PUT', '/api/v1/me/handle', { handle: 'diskfull' }),
       api(relay, u, 'POST', '/api/v1/me/keys', { label: 'ci' }),
       api(relay, u, 'POST', `/api/v1/groups/${g.id}/tokens`, { name: 'bot' }),
@@ -205,8 +264,16 @@ describe('finding 7, on a node that may have missed a revocation', () => {
     const store = openSqliteStore(join(dir, 'relay.db'), { checkpointIntervalMs: 0 });
     // a cluster bus that has just come back after its LISTEN connection was down
     const listeners = new Set<(r: Revoked | null) => void>();
-    const revocations: RevocationBus = { announce: async () => undefined, onRevoked: (l) => (listeners.add(l), () => listeners.delete(l)), trusted: true };
-    const app = await createRelay({ store, config: { ...DEFAULT_CONFIG, rateLimit: 0, minFreeDiskMib: 0, baseUrl: 'http://127.0.0.1' }, revocations });
+    const revocations: RevocationBus = {
+      announce: async () => undefined,
+      onRevoked: (l) => (listeners.add(l), () => listeners.delete(l)),
+      trusted: true,
+    };
+    const app = await createRelay({
+      store,
+      config: { ...DEFAULT_CONFIG, rateLimit: 0, minFreeDiskMib: 0, baseUrl: 'http://127.0.0.1' },
+      revocations,
+    });
     try {
       const url = await app.listen({ host: '127.0.0.1', port: 0 });
       const [gone, kept, sender] = [await signIn(url), await signIn(url), await signIn(url)];
@@ -254,7 +321,10 @@ describe('finding 8: caps on keys and held pulls per wallet', () => {
     // with room again, the new device signs in and is registered
     expect((await api(relay, u, 'DELETE', `/api/v1/me/keys/${u.keyId}`)).status).toBe(200);
     const other = await signIn(relay.url, u.account, newDeviceKey());
-    expect((await api(relay, other, 'GET', `/api/v1/keys/${u.address}`)).body.deviceKeys).toEqual([u.deviceKey, other.deviceKey]);
+    expect((await api(relay, other, 'GET', `/api/v1/keys/${u.address}`)).body.deviceKeys).toEqual([
+      u.deviceKey,
+      other.deviceKey,
+    ]);
   });
 
   it(`a wallet holds at most ${MAX_HELD_PER_WALLET} pulls: the next answers its oldest with no envelopes`, async () => {

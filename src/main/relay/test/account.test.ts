@@ -1,10 +1,21 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, certify, newDeviceKey, signIn, startRelay, UNREAD_STAKE_CHAIN, type TestRelay, type TestUser } from './harness.js';
+import {
+  call,
+  certify,
+  newDeviceKey,
+  signIn,
+  startRelay,
+  UNREAD_STAKE_CHAIN,
+  type TestRelay,
+  type TestUser,
+} from './harness.js';
 
 let relay: TestRelay;
 // a relay that takes stakes, so that stake-gate can be set (the chain itself: stakes.test.ts)
-beforeAll(async () => { relay = await startRelay({}, { stakeChain: UNREAD_STAKE_CHAIN }); });
+beforeAll(async () => {
+  relay = await startRelay({}, { stakeChain: UNREAD_STAKE_CHAIN });
+});
 afterAll(async () => relay.close());
 
 const api = (u: TestUser | string | undefined, method: string, path: string, body?: unknown) =>
@@ -28,11 +39,20 @@ describe('sign-in (EIP-4361)', () => {
     const { port } = new URL(relay.url);
     const body = JSON.stringify({ address: '0x' + '11'.repeat(20) });
     const viaLocalhost = await new Promise<string>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/api/v1/auth/challenge', method: 'POST', headers: { host: `localhost:${port}`, 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve(JSON.parse(text).message));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/v1/auth/challenge',
+          method: 'POST',
+          headers: { host: `localhost:${port}`, 'content-type': 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve(JSON.parse(text).message));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -40,12 +60,27 @@ describe('sign-in (EIP-4361)', () => {
     expect(viaLocalhost).toContain(`URI: http://localhost:${port}\n`);
     const { signInSites } = await import('../sign-in-site.js');
     const { relayHostnames } = await import('../http/host-header.js');
-    const lan = signInSites({ url: 'https://192.168.1.20:8787', given: false }, relayHostnames('https://192.168.1.20:8787', []));
-    expect(lan.forRequest('http', '192.168.1.20:8787')).toEqual({ domain: '192.168.1.20:8787', uri: 'http://192.168.1.20:8787' });
+    const lan = signInSites(
+      { url: 'https://192.168.1.20:8787', given: false },
+      relayHostnames('https://192.168.1.20:8787', []),
+    );
+    expect(lan.forRequest('http', '192.168.1.20:8787')).toEqual({
+      domain: '192.168.1.20:8787',
+      uri: 'http://192.168.1.20:8787',
+    });
     // an operator's base URL is named whatever the Host (behind a TLS proxy its scheme is the public one)
-    const proxied = signInSites({ url: 'https://relay.example.org', given: true }, relayHostnames('https://relay.example.org', []));
-    expect(proxied.forRequest('http', 'relay.example.org')).toEqual({ domain: 'relay.example.org', uri: 'https://relay.example.org' });
-    expect(proxied.forRequest('http', '127.0.0.1:8787')).toEqual({ domain: 'relay.example.org', uri: 'https://relay.example.org' });
+    const proxied = signInSites(
+      { url: 'https://relay.example.org', given: true },
+      relayHostnames('https://relay.example.org', []),
+    );
+    expect(proxied.forRequest('http', 'relay.example.org')).toEqual({
+      domain: 'relay.example.org',
+      uri: 'https://relay.example.org',
+    });
+    expect(proxied.forRequest('http', '127.0.0.1:8787')).toEqual({
+      domain: 'relay.example.org',
+      uri: 'https://relay.example.org',
+    });
   });
 
   it('a signed challenge gives a device-bound sk_live_ key, shown once', async () => {
@@ -55,7 +90,13 @@ describe('sign-in (EIP-4361)', () => {
     expect(keys.body.keys).toHaveLength(1);
     expect(keys.body.keys[0]).toMatchObject({ id: u.keyId, deviceKey: u.deviceKey, revokedAt: null });
     expect(JSON.stringify(keys.body)).not.toContain(u.apiKey);
-    expect((await api(u, 'GET', '/api/v1/me')).body).toEqual({ address: u.address, handle: null, verified: false, deviceKeys: 1, entitlements: [] });
+    expect((await api(u, 'GET', '/api/v1/me')).body).toEqual({
+      address: u.address,
+      handle: null,
+      verified: false,
+      deviceKeys: 1,
+      entitlements: [],
+    });
   });
 
   async function challenge(account = privateKeyToAccount(generatePrivateKey())) {
@@ -66,9 +107,15 @@ describe('sign-in (EIP-4361)', () => {
   it('refuses a signature by someone else (401) and uses the nonce up', async () => {
     const { account, message } = await challenge();
     const mallory = privateKeyToAccount(generatePrivateKey());
-    const bad = await api(undefined, 'POST', '/api/v1/auth/keys', { message, signature: await mallory.signMessage({ message }) });
+    const bad = await api(undefined, 'POST', '/api/v1/auth/keys', {
+      message,
+      signature: await mallory.signMessage({ message }),
+    });
     expect(bad.status).toBe(401);
-    const retry = await api(undefined, 'POST', '/api/v1/auth/keys', { message, signature: await account.signMessage({ message }) });
+    const retry = await api(undefined, 'POST', '/api/v1/auth/keys', {
+      message,
+      signature: await account.signMessage({ message }),
+    });
     expect(retry.status).toBe(401);
   });
 
@@ -80,12 +127,26 @@ describe('sign-in (EIP-4361)', () => {
 
     const c2 = await challenge();
     const edited = c2.message.replace('Sign in', 'Log in');
-    expect((await api(undefined, 'POST', '/api/v1/auth/keys', { message: edited, signature: await c2.account.signMessage({ message: edited }) })).status).toBe(401);
+    expect(
+      (
+        await api(undefined, 'POST', '/api/v1/auth/keys', {
+          message: edited,
+          signature: await c2.account.signMessage({ message: edited }),
+        })
+      ).status,
+    ).toBe(401);
 
     const c3 = await challenge();
     relay.clock.now = Date.now() + 6 * 60_000;
     try {
-      expect((await api(undefined, 'POST', '/api/v1/auth/keys', { message: c3.message, signature: await c3.account.signMessage({ message: c3.message }) })).status).toBe(401);
+      expect(
+        (
+          await api(undefined, 'POST', '/api/v1/auth/keys', {
+            message: c3.message,
+            signature: await c3.account.signMessage({ message: c3.message }),
+          })
+        ).status,
+      ).toBe(401);
     } finally {
       relay.clock.now = null;
     }
@@ -96,7 +157,11 @@ describe('sign-in (EIP-4361)', () => {
     const signature = await account.signMessage({ message });
     const deviceKey = newDeviceKey();
     const wrongCert = await certify(privateKeyToAccount(generatePrivateKey()), deviceKey);
-    const r = await api(undefined, 'POST', '/api/v1/auth/keys', { message, signature, device: { publicKey: deviceKey, certificate: wrongCert } });
+    const r = await api(undefined, 'POST', '/api/v1/auth/keys', {
+      message,
+      signature,
+      device: { publicKey: deviceKey, certificate: wrongCert },
+    });
     expect(r.status).toBe(400);
     expect((await api(undefined, 'POST', '/api/v1/auth/keys', { message, signature })).status).toBe(401);
     expect((await api(undefined, 'POST', '/api/v1/auth/keys', { message: 'hello', signature })).status).toBe(400);
@@ -142,10 +207,19 @@ describe('keys, devices, handle, policy, contacts', () => {
     const u = await signIn(relay.url);
     const a = await signIn(relay.url);
     const second = newDeviceKey();
-    expect((await api(u, 'POST', '/api/v1/devices', { publicKey: second, certificate: await certify(a.account, second) })).status).toBe(400);
-    const ok = await api(u, 'POST', '/api/v1/devices', { publicKey: second, certificate: await certify(u.account, second) });
+    expect(
+      (await api(u, 'POST', '/api/v1/devices', { publicKey: second, certificate: await certify(a.account, second) }))
+        .status,
+    ).toBe(400);
+    const ok = await api(u, 'POST', '/api/v1/devices', {
+      publicKey: second,
+      certificate: await certify(u.account, second),
+    });
     expect(ok.status).toBe(201);
-    expect((await api(u, 'POST', '/api/v1/devices', { publicKey: second, certificate: await certify(u.account, second) })).status).toBe(409);
+    expect(
+      (await api(u, 'POST', '/api/v1/devices', { publicKey: second, certificate: await certify(u.account, second) }))
+        .status,
+    ).toBe(409);
     const keys = await api(a, 'GET', `/api/v1/keys/${u.address}`);
     expect(keys.body.deviceKeys).toEqual([u.deviceKey, second]);
     expect(keys.body.devices[1]).toMatchObject({ publicKey: second });
@@ -162,7 +236,9 @@ describe('keys, devices, handle, policy, contacts', () => {
     const u = await signIn(relay.url);
     expect((await api(u, 'GET', '/api/v1/keys/0x123')).status).toBe(400);
     expect((await api(u, 'GET', `/api/v1/keys/0x${'ab'.repeat(20)}`)).status).toBe(404);
-    expect((await api(u, 'GET', `/api/v1/keys/${u.address.toUpperCase().replace('0X', '0x')}`)).body.address).toBe(u.address);
+    expect((await api(u, 'GET', `/api/v1/keys/${u.address.toUpperCase().replace('0X', '0x')}`)).body.address).toBe(
+      u.address,
+    );
   });
 
   it('handles: claim, case-insensitive uniqueness (409), change frees the old one, resolve and directory', async () => {
@@ -172,7 +248,8 @@ describe('keys, devices, handle, policy, contacts', () => {
     expect(claimed.status).toBe(200);
     expect(claimed.body).toMatchObject({ handle: 'alice_1', address: u.address, verified: false });
     expect((await api(v, 'PUT', '/api/v1/me/handle', { handle: 'ALICE_1' })).status).toBe(409);
-    for (const bad of ['ab', 'x'.repeat(33), 'bad-dash', 'spa ce']) expect((await api(v, 'PUT', '/api/v1/me/handle', { handle: bad })).status).toBe(400);
+    for (const bad of ['ab', 'x'.repeat(33), 'bad-dash', 'spa ce'])
+      expect((await api(v, 'PUT', '/api/v1/me/handle', { handle: bad })).status).toBe(400);
     const resolved = await api(v, 'GET', '/api/v1/handles/Alice_1');
     expect(resolved.body).toMatchObject({ handle: 'alice_1', address: u.address, verified: false });
     expect(typeof resolved.body.claimedAt).toBe('string');
@@ -200,7 +277,8 @@ describe('keys, devices, handle, policy, contacts', () => {
     const recent = await api(users[0], 'GET', '/api/v1/directory?limit=2');
     expect(recent.body.results.map((e: any) => e.handle)).toEqual(['dirtest_carol', 'dirtest']);
     expect((await api(users[0], 'GET', '/api/v1/directory?q=')).body.results.length).toBeGreaterThanOrEqual(3);
-    for (const q of ['limit=0', 'limit=51', 'limit=x', 'limit=2.5']) expect((await api(users[0], 'GET', `/api/v1/directory?${q}`)).status).toBe(400);
+    for (const q of ['limit=0', 'limit=51', 'limit=x', 'limit=2.5'])
+      expect((await api(users[0], 'GET', `/api/v1/directory?${q}`)).status).toBe(400);
     await relay.store.setVerified(users[1].address, true);
     expect((await api(users[0], 'GET', '/api/v1/directory?q=dirtest')).body.results[0].verified).toBe(true);
   });
@@ -208,12 +286,24 @@ describe('keys, devices, handle, policy, contacts', () => {
   it('policy: default request; stake must be a positive decimal with at most 18 places', async () => {
     const u = await signIn(relay.url);
     expect((await api(u, 'GET', '/api/v1/me/policy')).body).toEqual({ unknownSenders: 'request' });
-    expect((await api(u, 'PUT', '/api/v1/me/policy', { unknownSenders: 'stake-gate', stake: '0.1000' })).body).toEqual({ unknownSenders: 'stake-gate', stake: '0.1' });
+    expect((await api(u, 'PUT', '/api/v1/me/policy', { unknownSenders: 'stake-gate', stake: '0.1000' })).body).toEqual({
+      unknownSenders: 'stake-gate',
+      stake: '0.1',
+    });
     expect((await api(u, 'GET', '/api/v1/me/policy')).body).toEqual({ unknownSenders: 'stake-gate', stake: '0.1' });
-    for (const body of [{ unknownSenders: 'maybe' }, { unknownSenders: 'stake-gate', stake: '-1' }, { unknownSenders: 'stake-gate', stake: '0' }, { unknownSenders: 'stake-gate', stake: '1e3' }, { unknownSenders: 'stake-gate', stake: '0.' + '1'.repeat(19) }, { unknownSenders: 'request', stake: '1' }]) {
+    for (const body of [
+      { unknownSenders: 'maybe' },
+      { unknownSenders: 'stake-gate', stake: '-1' },
+      { unknownSenders: 'stake-gate', stake: '0' },
+      { unknownSenders: 'stake-gate', stake: '1e3' },
+      { unknownSenders: 'stake-gate', stake: '0.' + '1'.repeat(19) },
+      { unknownSenders: 'request', stake: '1' },
+    ]) {
       expect((await api(u, 'PUT', '/api/v1/me/policy', body)).status).toBe(400);
     }
-    expect((await api(u, 'PUT', '/api/v1/me/policy', { unknownSenders: 'block' })).body).toEqual({ unknownSenders: 'block' });
+    expect((await api(u, 'PUT', '/api/v1/me/policy', { unknownSenders: 'block' })).body).toEqual({
+      unknownSenders: 'block',
+    });
   });
 
   it('contacts and blocks lists', async () => {

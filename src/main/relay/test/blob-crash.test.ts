@@ -28,7 +28,12 @@ afterAll(() => {
 });
 
 async function startRelayProcess(dataDir: string): Promise<Child> {
-  const c = await startTs(CLI, ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0', '--min-free-disk-mib', '0'], READY, 90_000);
+  const c = await startTs(
+    CLI,
+    ['--host', '127.0.0.1', '--port', '0', '--data', dataDir, '--rate-limit', '0', '--min-free-disk-mib', '0'],
+    READY,
+    90_000,
+  );
   children.push(c);
   return c;
 }
@@ -48,7 +53,17 @@ it('kill -9 during an upload leaves no half blob visible, and a restart clears t
 
   // 4 MiB declared, 1 MiB written: the relay holds a partial temp file when it is killed
   const url = new URL('/api/v1/blobs', first.ready);
-  const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/octet-stream', 'content-length': String(4 * 1024 * 1024) } });
+  const req = request({
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${user.apiKey}`,
+      'content-type': 'application/octet-stream',
+      'content-length': String(4 * 1024 * 1024),
+    },
+  });
   const answered = new Promise<string>((resolve) => {
     req.on('response', (res) => resolve(`answered ${res.statusCode}`));
     req.on('error', (err) => resolve(`failed: ${err.message}`));
@@ -75,10 +90,16 @@ it('kill -9 during an upload leaves no half blob visible, and a restart clears t
   const second = await startRelayProcess(dataDir);
   await waitFor('the stale temp file to go', () => readdirSync(temp).length === 0);
   const bytes = randomBytes(64 * 1024);
-  const up = await fetch(`${second.ready}/api/v1/blobs`, { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/octet-stream' }, body: bytes });
+  const up = await fetch(`${second.ready}/api/v1/blobs`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/octet-stream' },
+    body: bytes,
+  });
   expect(up.status).toBe(200);
   const { id } = (await up.json()) as { id: string };
-  const down = await fetch(`${second.ready}/api/v1/blobs/${id}`, { headers: { authorization: `Bearer ${user.apiKey}` } });
+  const down = await fetch(`${second.ready}/api/v1/blobs/${id}`, {
+    headers: { authorization: `Bearer ${user.apiKey}` },
+  });
   expect(Buffer.from(await down.arrayBuffer()).equals(bytes)).toBe(true);
   expect(await second.stop()).toEqual({ code: 0, signal: null });
 }, 240_000);

@@ -6,7 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTROPY_WINDOW, MIN_BITS_PER_BYTE, MIN_ENTROPY_BLOB, byteEntropy, entropyWindows } from '../blobs/blob-entropy.js';
+import {
+  ENTROPY_WINDOW,
+  MIN_BITS_PER_BYTE,
+  MIN_ENTROPY_BLOB,
+  byteEntropy,
+  entropyWindows,
+} from '../blobs/blob-entropy.js';
 import { signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
 
 const KIB = 1024;
@@ -19,7 +25,11 @@ describe('the entropy rule', () => {
     expect(entropyWindows(MIN_ENTROPY_BLOB - 1)).toEqual([]);
     expect(entropyWindows(1024)).toEqual([{ start: 0, length: 1024 }]);
     expect(entropyWindows(4096)).toEqual([{ start: 0, length: 4096 }]);
-    expect(entropyWindows(10_000)).toEqual([{ start: 0, length: 4096 }, { start: 2952, length: 4096 }, { start: 5904, length: 4096 }]);
+    expect(entropyWindows(10_000)).toEqual([
+      { start: 0, length: 4096 },
+      { start: 2952, length: 4096 },
+      { start: 5904, length: 4096 },
+    ]);
   });
 
   it('random windows of 1 to 4 KiB are never under the threshold (property), and the odds say never', () => {
@@ -53,7 +63,11 @@ describe('uploads', () => {
   afterAll(async () => relay?.close());
 
   async function upload(body: Buffer) {
-    const res = await fetch(`${relay.url}/api/v1/blobs`, { method: 'POST', headers: { authorization: `Bearer ${alice.apiKey}`, 'content-type': 'application/octet-stream' }, body });
+    const res = await fetch(`${relay.url}/api/v1/blobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.apiKey}`, 'content-type': 'application/octet-stream' },
+      body,
+    });
     return { status: res.status, body: (await res.json()) as { code?: string; error?: string } };
   }
 
@@ -66,28 +80,53 @@ describe('uploads', () => {
         controller.enqueue(body.subarray(at, (at += 3000)));
       },
     });
-    const res = await fetch(`${relay.url}/api/v1/blobs`, { method: 'POST', headers: { authorization: `Bearer ${alice.apiKey}`, 'content-type': 'application/octet-stream' }, body: stream, duplex: 'half' } as RequestInit);
+    const res = await fetch(`${relay.url}/api/v1/blobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.apiKey}`, 'content-type': 'application/octet-stream' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     return { status: res.status, body: (await res.json()) as { code?: string } };
   }
 
-  const utf16 = (chars: number) => Buffer.from('Dear Bob, the report is attached. Привет, 你好! '.repeat(Math.ceil(chars / 40)).slice(0, chars), 'utf16le');
+  const utf16 = (chars: number) =>
+    Buffer.from(
+      'Dear Bob, the report is attached. Привет, 你好! '.repeat(Math.ceil(chars / 40)).slice(0, chars),
+      'utf16le',
+    );
   const refused = {
     'zeros, 1 KiB': Buffer.alloc(KIB),
     'zeros, 64 KiB': Buffer.alloc(64 * KIB),
     'UTF-16 text': utf16(6000),
     'an image padded with zeros at the end': Buffer.concat([randomBytes(20 * KIB), Buffer.alloc(5 * KIB)]),
-    'random ends around zeros in the middle': Buffer.concat([randomBytes(8 * KIB), Buffer.alloc(8 * KIB), randomBytes(8 * KIB)]),
-    'random bytes with zero padding inside the first window': Buffer.concat([randomBytes(2 * KIB), Buffer.alloc(2 * KIB), randomBytes(40 * KIB)]),
+    'random ends around zeros in the middle': Buffer.concat([
+      randomBytes(8 * KIB),
+      Buffer.alloc(8 * KIB),
+      randomBytes(8 * KIB),
+    ]),
+    'random bytes with zero padding inside the first window': Buffer.concat([
+      randomBytes(2 * KIB),
+      Buffer.alloc(2 * KIB),
+      randomBytes(40 * KIB),
+    ]),
   };
 
   it('refuses regular bytes wherever they lie, streamed or not, and keeps nothing of them', async () => {
     for (const [what, bytes] of Object.entries(refused)) {
-      for (const [how, send] of [['with a length', upload], ['chunked', uploadChunked]] as const) {
+      for (const [how, send] of [
+        ['with a length', upload],
+        ['chunked', uploadChunked],
+      ] as const) {
         const r = await send(bytes);
-        expect({ what, how, status: r.status, code: r.body.code }).toEqual({ what, how, status: 400, code: 'not-sealed' });
+        expect({ what, how, status: r.status, code: r.body.code }).toEqual({
+          what,
+          how,
+          status: 400,
+          code: 'not-sealed',
+        });
       }
     }
-    expect((await relay.store.blobUsage(alice.address, Date.now()))).toBe(0);
+    expect(await relay.store.blobUsage(alice.address, Date.now())).toBe(0);
   });
 
   it('takes random bytes of every size around the windows, and keeps the old check under 1 KiB', async () => {

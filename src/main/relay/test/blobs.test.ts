@@ -13,7 +13,12 @@ import { call, signIn, startRelay, type TestRelay, type TestUser } from './harne
 const KIB = 1024;
 const MIB = 1024 * KIB;
 
-async function upload(relay: TestRelay, user: TestUser, body: Uint8Array | ReadableStream<Uint8Array>, contentType = 'application/octet-stream') {
+async function upload(
+  relay: TestRelay,
+  user: TestUser,
+  body: Uint8Array | ReadableStream<Uint8Array>,
+  contentType = 'application/octet-stream',
+) {
   const res = await fetch(`${relay.url}/api/v1/blobs`, {
     method: 'POST',
     headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': contentType },
@@ -24,7 +29,9 @@ async function upload(relay: TestRelay, user: TestUser, body: Uint8Array | Reada
 }
 
 async function download(relay: TestRelay, user: TestUser, id: string, range?: string) {
-  const res = await fetch(`${relay.url}/api/v1/blobs/${id}`, { headers: { authorization: `Bearer ${user.apiKey}`, ...(range ? { range } : {}) } });
+  const res = await fetch(`${relay.url}/api/v1/blobs/${id}`, {
+    headers: { authorization: `Bearer ${user.apiKey}`, ...(range ? { range } : {}) },
+  });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -118,7 +125,9 @@ describe('blobs on the relay', () => {
     expect(declaredOver.body.code).toBe('blob-quota-full');
     // another wallet's quota is its own
     expect((await upload(relay, alice, randomBytes(300 * KIB))).status).toBe(200);
-    expect((await call(relay.url, 'DELETE', `/api/v1/blobs/${first.body.id}`, { auth: carol.apiKey })).status).toBe(200);
+    expect((await call(relay.url, 'DELETE', `/api/v1/blobs/${first.body.id}`, { auth: carol.apiKey })).status).toBe(
+      200,
+    );
     expect((await upload(relay, carol, randomBytes(300 * KIB))).status).toBe(200);
   });
 
@@ -138,13 +147,24 @@ describe('blobs on the relay', () => {
   });
 
   it('takes only application/octet-stream and only API keys', async () => {
-    const asJson = await upload(relay, alice, Buffer.from(JSON.stringify({ data: randomBytes(64).toString('base64') })), 'application/json');
+    const asJson = await upload(
+      relay,
+      alice,
+      Buffer.from(JSON.stringify({ data: randomBytes(64).toString('base64') })),
+      'application/json',
+    );
     expect(asJson.status).toBe(415);
-    const anon = await fetch(`${relay.url}/api/v1/blobs`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: randomBytes(100) });
+    const anon = await fetch(`${relay.url}/api/v1/blobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: randomBytes(100),
+    });
     expect(anon.status).toBe(401);
     expect((await call(relay.url, 'GET', '/api/v1/blobs/AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(401);
     expect((await call(relay.url, 'GET', '/api/v1/blobs/not-an-id', { auth: alice.apiKey })).status).toBe(400);
-    expect((await call(relay.url, 'GET', '/api/v1/blobs/AAAAAAAAAAAAAAAAAAAAAA', { auth: alice.apiKey })).status).toBe(404);
+    expect((await call(relay.url, 'GET', '/api/v1/blobs/AAAAAAAAAAAAAAAAAAAAAA', { auth: alice.apiKey })).status).toBe(
+      404,
+    );
   });
 
   it('lets only the uploading wallet delete: another wallet gets 403 not-uploader and the blob stays', async () => {
@@ -187,7 +207,10 @@ describe('blob expiry', () => {
       relay.clock.now = t0 + 24 * 3600_000 + 1;
       expect((await download(relay, erin, up.body.id)).status).toBe(404);
       // the later-uploaded blob is still a day from its end
-      await relay.store.insertBlob({ id: BlobFiles.newId(), uploader: erin.address, size: 1, createdAt: t0 + 1000, expiresAt: t0 + 48 * 3600_000 }, Infinity);
+      await relay.store.insertBlob(
+        { id: BlobFiles.newId(), uploader: erin.address, size: 1, createdAt: t0 + 1000, expiresAt: t0 + 48 * 3600_000 },
+        Infinity,
+      );
       const files = new BlobFiles(join(relay.dir, 'blobs'));
       expect(await sweepBlobs(relay.store, files, relay.clock.now)).toBe(2);
       expect(await relay.store.getBlob(up.body.id)).toBeNull();

@@ -17,6 +17,7 @@ describe('Range: bytes=… on a 1000-byte blob', () => {
   });
 
   it('ignores what it does not serve (no header, several ranges, other units, malformed): the whole blob', () => {
-    for (const h of [undefined, 'bytes=0-1,5-6', 'items=0-1', 'bytes=5-2', 'bytes=-', 'bytes=a-b']) expect(parseByteRange(h, 1000)).toBeNull();
+    for (const h of [undefined, 'bytes=0-1,5-6', 'items=0-1', 'bytes=5-2', 'bytes=-', 'bytes=a-b'])
+      expect(parseByteRange(h, 1000)).toBeNull();
   });
 });

@@ -12,11 +12,21 @@ const URL_A = 'postgres://relay@db.internal:5432/relay';
 
 describe('cluster flags', () => {
   it('takes --database and --node-id, or RELAY_DATABASE_URL; without either it stays on SQLite', () => {
-    expect(parseInvocation(['--database', URL_A, '--node-id', 'node-1.eu'])).toMatchObject({ mode: 'serve', options: { database: URL_A, nodeId: 'node-1.eu' } });
-    expect(parseInvocation([], { RELAY_DATABASE_URL: URL_A })).toMatchObject({ options: { database: URL_A, nodeId: null } });
-    expect(parseInvocation(['--database', 'postgresql://x/y'], { RELAY_DATABASE_URL: URL_A })).toMatchObject({ options: { database: 'postgresql://x/y' } });
+    expect(parseInvocation(['--database', URL_A, '--node-id', 'node-1.eu'])).toMatchObject({
+      mode: 'serve',
+      options: { database: URL_A, nodeId: 'node-1.eu' },
+    });
+    expect(parseInvocation([], { RELAY_DATABASE_URL: URL_A })).toMatchObject({
+      options: { database: URL_A, nodeId: null },
+    });
+    expect(parseInvocation(['--database', 'postgresql://x/y'], { RELAY_DATABASE_URL: URL_A })).toMatchObject({
+      options: { database: 'postgresql://x/y' },
+    });
     expect(parseInvocation([], { RELAY_DATABASE_URL: '' })).toMatchObject({ options: { database: null } });
-    expect(parseInvocation(['admin', '--database', URL_A, 'stats'])).toMatchObject({ mode: 'admin', options: { database: URL_A, command: { kind: 'stats' } } });
+    expect(parseInvocation(['admin', '--database', URL_A, 'stats'])).toMatchObject({
+      mode: 'admin',
+      options: { database: URL_A, command: { kind: 'stats' } },
+    });
   });
 
   it('refuses what is not a PostgreSQL URL or a node name, with the flag named', () => {
@@ -36,13 +46,20 @@ describe.skipIf(missing !== null)(`the relay process on PostgreSQL${missing ? ` 
 
   it('serves with --database, reports the database on /healthz, and the admin commands act on the same database', async () => {
     const url = await sharedCluster().createDatabase();
-    const node = await startTs(CLI, ['--port', '0', '--database', url, '--node-id', 'cli', '--rate-limit', '0'], READY, 90_000);
+    const node = await startTs(
+      CLI,
+      ['--port', '0', '--database', url, '--node-id', 'cli', '--rate-limit', '0'],
+      READY,
+      90_000,
+    );
     children.push(node);
     expect((await call(node.ready, 'GET', '/healthz')).body).toEqual({ ok: true, database: 'reachable' });
     const u = await signIn(node.ready);
     const granted = await runTs(CLI, ['admin', '--database', url, 'grant', u.address, 'developer-api']);
     expect(granted).toMatchObject({ code: 0, stdout: `${u.address} granted developer-api\n` });
-    expect((await call(node.ready, 'GET', '/api/v1/me', { auth: u.apiKey })).body.entitlements).toEqual(['developer-api']);
+    expect((await call(node.ready, 'GET', '/api/v1/me', { auth: u.apiKey })).body.entitlements).toEqual([
+      'developer-api',
+    ]);
     const stats = await runTs(CLI, ['admin', '--database', url, 'stats']);
     expect(JSON.parse(stats.stdout)).toMatchObject({ accounts: 1, devices: 1, apiKeys: 1 });
     expect(await node.stop()).toEqual({ code: 0, signal: null });

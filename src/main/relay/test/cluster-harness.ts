@@ -27,7 +27,16 @@ export async function startNode(
   deps: { stakeChain?: StakeChain; dataDir?: string } = {},
 ): Promise<ClusterNode> {
   const node = await openClusterNode(databaseUrl, { nodeId, maxConnections: 4 });
-  const app = await createRelay({ store: node.store, config, now, stakeChain: deps.stakeChain, dataDir: deps.dataDir, doorbell: node.doorbell, revocations: node.revocations, rateLimitStore: node.rateLimitStore });
+  const app = await createRelay({
+    store: node.store,
+    config,
+    now,
+    stakeChain: deps.stakeChain,
+    dataDir: deps.dataDir,
+    doorbell: node.doorbell,
+    revocations: node.revocations,
+    rateLimitStore: node.rateLimitStore,
+  });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,
@@ -48,10 +57,13 @@ export async function roundRobin(targets: readonly string[]): Promise<{ url: str
   let next = 0;
   const server: Server = createServer((req, res) => {
     const target = new URL(targets[next++ % targets.length]);
-    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => {
       if (!res.headersSent) res.writeHead(502);
       res.end();
@@ -75,15 +87,24 @@ export async function roundRobin(targets: readonly string[]): Promise<{ url: str
 }
 
 /** Two nodes on a fresh database of the file's throw-away cluster, behind a round-robin proxy. */
-export async function startClusterRelay(config: RelayConfig, clock: { now: number | null }, deps: { stakeChain?: StakeChain } = {}) {
+export async function startClusterRelay(
+  config: RelayConfig,
+  clock: { now: number | null },
+  deps: { stakeChain?: StakeChain } = {},
+) {
   const databaseUrl = await sharedCluster().createDatabase();
   const now = () => clock.now ?? Date.now();
   // The disk guard watches this folder, as it watches a single relay's data folder.
   const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
-  const nodes = [await startNode(databaseUrl, 'node-a', config, now, { ...deps, dataDir: dir }), await startNode(databaseUrl, 'node-b', config, now, { ...deps, dataDir: dir })];
+  const nodes = [
+    await startNode(databaseUrl, 'node-a', config, now, { ...deps, dataDir: dir }),
+    await startNode(databaseUrl, 'node-b', config, now, { ...deps, dataDir: dir }),
+  ];
   const proxy = await roundRobin(nodes.map((n) => n.url));
   // What tests read of "the relay's app": held pulls are the cluster's, on either node.
-  const app = Object.create(nodes[0].app, { heldPulls: { get: () => nodes[0].app.heldPulls + nodes[1].app.heldPulls } }) as FastifyInstance;
+  const app = Object.create(nodes[0].app, {
+    heldPulls: { get: () => nodes[0].app.heldPulls + nodes[1].app.heldPulls },
+  }) as FastifyInstance;
   return {
     url: proxy.url,
     nodeUrl: nodes[0].url,

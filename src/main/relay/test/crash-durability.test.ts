@@ -86,11 +86,16 @@ const postgres: Backend = {
     try {
       await sql`CREATE EXTENSION IF NOT EXISTS amcheck`;
       // amcheck raises on the first inconsistent B-tree; every index of the relay's tables is checked
-      const checked = await sql`SELECT bt_index_check(i.indexrelid, true) FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      const checked =
+        await sql`SELECT bt_index_check(i.indexrelid, true) FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public'`;
       const ids = await sql<{ id: string }[]>`SELECT id FROM envelopes`;
       const [usage] = await sql.unsafe<{ envelopes: number; counted: number }[]>(USAGE_SQL);
-      return { integrity: checked.length > 0 ? 'ok' : 'no indexes checked', stored: new Set(ids.map((r) => r.id)), usage: { envelopes: Number(usage.envelopes), counted: Number(usage.counted) } };
+      return {
+        integrity: checked.length > 0 ? 'ok' : 'no indexes checked',
+        stored: new Set(ids.map((r) => r.id)),
+        usage: { envelopes: Number(usage.envelopes), counted: Number(usage.counted) },
+      };
     } finally {
       await sql.end();
     }
@@ -98,90 +103,102 @@ const postgres: Backend = {
 };
 
 function startRelayProcess(storage: string[]): Promise<Child> {
-  return startTs(CLI, ['--host', '127.0.0.1', '--port', '0', ...storage, '--rate-limit', '0', '--min-free-disk-mib', '0'], READY, 90_000).then((c) => {
+  return startTs(
+    CLI,
+    ['--host', '127.0.0.1', '--port', '0', ...storage, '--rate-limit', '0', '--min-free-disk-mib', '0'],
+    READY,
+    90_000,
+  ).then((c) => {
     children.push(c);
     return c;
   });
 }
 
 describe.each([sqlite, postgres])('crash durability of $name', (backend) => {
-  it.skipIf(backend.missing !== null)(`kill -9 during concurrent sends and acks: every 200'd envelope survives, nothing acked comes back, integrity ok${backend.missing ? ` (skipped: ${backend.missing})` : ''}`, async () => {
-    const storage = await backend.prepare();
-    const first = await startRelayProcess(storage);
-    const url = first.ready;
-    const recipient: TestUser = await signIn(url);
-    const senders = await Promise.all(Array.from({ length: SENDERS }, () => signIn(url)));
-    for (const s of senders) await call(url, 'PUT', `/api/v1/contacts/${s.address}`, { auth: recipient.apiKey });
+  it.skipIf(backend.missing !== null)(
+    `kill -9 during concurrent sends and acks: every 200'd envelope survives, nothing acked comes back, integrity ok${backend.missing ? ` (skipped: ${backend.missing})` : ''}`,
+    async () => {
+      const storage = await backend.prepare();
+      const first = await startRelayProcess(storage);
+      const url = first.ready;
+      const recipient: TestUser = await signIn(url);
+      const senders = await Promise.all(Array.from({ length: SENDERS }, () => signIn(url)));
+      for (const s of senders) await call(url, 'PUT', `/api/v1/contacts/${s.address}`, { auth: recipient.apiKey });
 
-    const confirmed = new Set<string>(); // answered 200 on send
-    const acked = new Set<string>(); // answered 200 on ack
-    // An ack the relay may have committed without its answer arriving before the kill: those ids
-    // may be gone or still queued, so neither "lost" nor "resurrected" can be said of them.
-    const ackInFlight = new Set<string>();
-    const ackCounts: Array<{ asked: number; acked: number }> = [];
-    let killed = false;
-    let sent = 0;
+      const confirmed = new Set<string>(); // answered 200 on send
+      const acked = new Set<string>(); // answered 200 on ack
+      // An ack the relay may have committed without its answer arriving before the kill: those ids
+      // may be gone or still queued, so neither "lost" nor "resurrected" can be said of them.
+      const ackInFlight = new Set<string>();
+      const ackCounts: Array<{ asked: number; acked: number }> = [];
+      let killed = false;
+      let sent = 0;
 
-    const sender = async (s: TestUser) => {
-      while (!killed && sent < MAX_SENT) {
-        sent += BATCH;
-        try {
-          const r = await call(url, 'POST', '/api/v1/envelopes', { auth: s.apiKey, body: Array.from({ length: BATCH }, () => envelopeTo(recipient)) });
-          if (r.status === 200) for (const x of r.body.results) confirmed.add(x.envelope.id);
-        } catch {
-          return; // the relay is gone
-        }
-      }
-    };
-    const acker = async () => {
-      while (!killed) {
-        try {
-          const page = await call(url, 'GET', '/api/v1/envelopes?limit=50', { auth: recipient.apiKey });
-          const ids = (page.body.envelopes as Array<{ id: string }>).filter((_, i) => i % 2 === 0).map((e) => e.id);
-          if (ids.length === 0) continue;
-          for (const id of ids) ackInFlight.add(id);
-          const r = await call(url, 'POST', '/api/v1/envelopes/ack', { auth: recipient.apiKey, body: { ids } });
-          if (r.status === 200) {
-            ackCounts.push({ asked: ids.length, acked: r.body.acked });
-            for (const id of ids) {
-              acked.add(id);
-              ackInFlight.delete(id);
-            }
+      const sender = async (s: TestUser) => {
+        while (!killed && sent < MAX_SENT) {
+          sent += BATCH;
+          try {
+            const r = await call(url, 'POST', '/api/v1/envelopes', {
+              auth: s.apiKey,
+              body: Array.from({ length: BATCH }, () => envelopeTo(recipient)),
+            });
+            if (r.status === 200) for (const x of r.body.results) confirmed.add(x.envelope.id);
+          } catch {
+            return; // the relay is gone
           }
-        } catch {
-          return; // the relay is gone; this ack's ids stay in flight
         }
-      }
-    };
-    const killer = async () => {
-      while (confirmed.size < KILL_AFTER) await new Promise((resolve) => setTimeout(resolve, 5));
-      first.proc.kill('SIGKILL');
-      killed = true;
-    };
-    await Promise.all([...senders.map(sender), acker(), acker(), killer()]);
-    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
-    expect(confirmed.size).toBeGreaterThanOrEqual(KILL_AFTER);
-    expect(acked.size).toBeGreaterThan(0);
-    // the two ackers may ack the same page; what one acked the other finds already gone
-    for (const c of ackCounts) expect(c.acked).toBeLessThanOrEqual(c.asked);
-    expect(ackCounts.reduce((n, c) => n + c.acked, 0)).toBeGreaterThan(0);
-    for (const id of acked) ackInFlight.delete(id);
+      };
+      const acker = async () => {
+        while (!killed) {
+          try {
+            const page = await call(url, 'GET', '/api/v1/envelopes?limit=50', { auth: recipient.apiKey });
+            const ids = (page.body.envelopes as Array<{ id: string }>).filter((_, i) => i % 2 === 0).map((e) => e.id);
+            if (ids.length === 0) continue;
+            for (const id of ids) ackInFlight.add(id);
+            const r = await call(url, 'POST', '/api/v1/envelopes/ack', { auth: recipient.apiKey, body: { ids } });
+            if (r.status === 200) {
+              ackCounts.push({ asked: ids.length, acked: r.body.acked });
+              for (const id of ids) {
+                acked.add(id);
+                ackInFlight.delete(id);
+              }
+            }
+          } catch {
+            return; // the relay is gone; this ack's ids stay in flight
+          }
+        }
+      };
+      const killer = async () => {
+        while (confirmed.size < KILL_AFTER) await new Promise((resolve) => setTimeout(resolve, 5));
+        first.proc.kill('SIGKILL');
+        killed = true;
+      };
+      await Promise.all([...senders.map(sender), acker(), acker(), killer()]);
+      expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+      expect(confirmed.size).toBeGreaterThanOrEqual(KILL_AFTER);
+      expect(acked.size).toBeGreaterThan(0);
+      // the two ackers may ack the same page; what one acked the other finds already gone
+      for (const c of ackCounts) expect(c.acked).toBeLessThanOrEqual(c.asked);
+      expect(ackCounts.reduce((n, c) => n + c.acked, 0)).toBeGreaterThan(0);
+      for (const id of acked) ackInFlight.delete(id);
 
-    const { integrity, stored, usage } = await backend.read(storage);
-    expect(integrity).toBe('ok');
-    // the quota counters moved with the rows they count
-    expect(usage.envelopes).toBe(usage.counted);
-    expect(ackInFlight.size).toBeLessThanOrEqual(2 * 25); // at most one unanswered ack per acker
-    const lost = [...confirmed].filter((id) => !acked.has(id) && !ackInFlight.has(id) && !stored.has(id));
-    expect(lost).toEqual([]);
-    const resurrected = [...acked].filter((id) => stored.has(id));
-    expect(resurrected).toEqual([]);
+      const { integrity, stored, usage } = await backend.read(storage);
+      expect(integrity).toBe('ok');
+      // the quota counters moved with the rows they count
+      expect(usage.envelopes).toBe(usage.counted);
+      expect(ackInFlight.size).toBeLessThanOrEqual(2 * 25); // at most one unanswered ack per acker
+      const lost = [...confirmed].filter((id) => !acked.has(id) && !ackInFlight.has(id) && !stored.has(id));
+      expect(lost).toEqual([]);
+      const resurrected = [...acked].filter((id) => stored.has(id));
+      expect(resurrected).toEqual([]);
 
-    // and a restarted relay serves exactly that queue
-    const second = await startRelayProcess(storage);
-    const pulled = await call(second.ready, 'GET', '/api/v1/envelopes?limit=500', { auth: recipient.apiKey });
-    expect(pulled.status).toBe(200);
-    expect(new Set((pulled.body.envelopes as Array<{ id: string }>).map((e) => e.id))).toEqual(stored);
-    expect(await second.stop()).toEqual({ code: 0, signal: null });
-  }, 240_000);
+      // and a restarted relay serves exactly that queue
+      const second = await startRelayProcess(storage);
+      const pulled = await call(second.ready, 'GET', '/api/v1/envelopes?limit=500', { auth: recipient.apiKey });
+      expect(pulled.status).toBe(200);
+      expect(new Set((pulled.body.envelopes as Array<{ id: string }>).map((e) => e.id))).toEqual(stored);
+      expect(await second.stop()).toEqual({ code: 0, signal: null });
+    },
+    240_000,
+  );
 });

@@ -33,7 +33,14 @@ describe('credentials', () => {
 });
 
 describe('routing rules', () => {
-  const base = { blockedByRecipient: false, asRequest: false, allowedByRecipient: false, recipientSentBefore: false, recipientPolicy: 'request' as const, recipientStake: null };
+  const base = {
+    blockedByRecipient: false,
+    asRequest: false,
+    allowedByRecipient: false,
+    recipientSentBefore: false,
+    recipientPolicy: 'request' as const,
+    recipientStake: null,
+  };
   it.each([
     [{}, { routed: 'request' }],
     [{ allowedByRecipient: true }, { routed: 'inbox' }],
@@ -41,7 +48,10 @@ describe('routing rules', () => {
     [{ allowedByRecipient: true, asRequest: true }, { routed: 'request' }],
     [{ blockedByRecipient: true, allowedByRecipient: true }, { routed: 'blocked' }],
     [{ recipientPolicy: 'stake-gate' }, { routed: 'stake-gate', stakeRequired: '0.01' }],
-    [{ recipientPolicy: 'stake-gate', recipientStake: '2.5', asRequest: true }, { routed: 'stake-gate', stakeRequired: '2.5' }],
+    [
+      { recipientPolicy: 'stake-gate', recipientStake: '2.5', asRequest: true },
+      { routed: 'stake-gate', stakeRequired: '2.5' },
+    ],
     [{ recipientPolicy: 'stake-gate', allowedByRecipient: true }, { routed: 'inbox' }],
     [{ recipientPolicy: 'block' }, { routed: 'blocked' }],
     [{ recipientPolicy: 'block', asRequest: true }, { routed: 'blocked' }],

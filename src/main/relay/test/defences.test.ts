@@ -4,11 +4,16 @@ import { call, envelopeTo, signIn, startRelay, type TestRelay } from './harness.
 
 describe('defences', () => {
   let relay: TestRelay;
-  beforeAll(async () => { relay = await startRelay(); });
+  beforeAll(async () => {
+    relay = await startRelay();
+  });
   afterAll(async () => relay.close());
 
   /** A raw request, so Host can be anything (fetch does not let a page set it). */
-  function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  function rawGet(
+    path: string,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
     const { port } = new URL(relay.url);
     return new Promise((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers }, (res) => {
@@ -39,20 +44,35 @@ describe('defences', () => {
     const bad = await call(relay.url, 'POST', '/api/v1/envelopes', { auth: u.apiKey, raw: '{"toAddress": ' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/JSON/);
-    const deep = await call(relay.url, 'POST', '/api/v1/envelopes', { auth: u.apiKey, raw: '['.repeat(5000) + ']'.repeat(5000) });
+    const deep = await call(relay.url, 'POST', '/api/v1/envelopes', {
+      auth: u.apiKey,
+      raw: '['.repeat(5000) + ']'.repeat(5000),
+    });
     expect(deep.status).toBe(400);
     expect(deep.body.error).toMatch(/deeper/);
     // 16 levels are allowed, 17 are not; brackets inside strings do not nest
     const nested = (levels: number) => '{"ids":' + '['.repeat(levels - 1) + ']'.repeat(levels - 1) + '}';
     const at16 = await call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, raw: nested(16) });
     expect(at16.body.code).not.toBe('too-deep');
-    expect((await call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, raw: nested(17) })).body.code).toBe('too-deep');
-    const bracketsInStrings = await call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, raw: JSON.stringify({ ids: ['[{'.repeat(40), '\\"[['] }) });
+    expect(
+      (await call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, raw: nested(17) })).body.code,
+    ).toBe('too-deep');
+    const bracketsInStrings = await call(relay.url, 'POST', '/api/v1/envelopes/ack', {
+      auth: u.apiKey,
+      raw: JSON.stringify({ ids: ['[{'.repeat(40), '\\"[['] }),
+    });
     expect(bracketsInStrings.status).toBe(200);
     expect(bracketsInStrings.body.acked).toBe(0);
-    const proto = await call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, raw: '{"ids":["x"],"__proto__":{"polluted":1}}' });
+    const proto = await call(relay.url, 'POST', '/api/v1/envelopes/ack', {
+      auth: u.apiKey,
+      raw: '{"ids":["x"],"__proto__":{"polluted":1}}',
+    });
     expect(proto.status).toBe(400);
-    const text = await call(relay.url, 'POST', '/api/v1/envelopes', { auth: u.apiKey, raw: 'hello', headers: { 'content-type': 'text/plain' } });
+    const text = await call(relay.url, 'POST', '/api/v1/envelopes', {
+      auth: u.apiKey,
+      raw: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     const empty = await call(relay.url, 'POST', '/api/v1/envelopes', { auth: u.apiKey, raw: '' });
     expect(empty.status).toBe(400);
@@ -73,13 +93,31 @@ describe('defences', () => {
   it('junk in every place of every route never yields a 500', async () => {
     const u = await signIn(relay.url);
     const doc = (await call(relay.url, 'GET', '/openapi.json')).body;
-    const junk = [null, 1, 'x', [], {}, [{}], { envelopes: 'x' }, { ids: [1, 2] }, { address: 5 }, { name: '' }, { handle: null }, '\u0000'];
+    const junk = [
+      null,
+      1,
+      'x',
+      [],
+      {},
+      [{}],
+      { envelopes: 'x' },
+      { ids: [1, 2] },
+      { address: 5 },
+      { name: '' },
+      { handle: null },
+      '\u0000',
+    ];
     let calls = 0;
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
       for (const method of Object.keys(methods)) {
-        const concrete = path.replace(/\{[^}]+\}/g, (m) => (m === '{id}' ? '00000000-0000-4000-8000-000000000000' : m === '{address}' ? '0xzz' : '%00%ff'));
+        const concrete = path.replace(/\{[^}]+\}/g, (m) =>
+          m === '{id}' ? '00000000-0000-4000-8000-000000000000' : m === '{address}' ? '0xzz' : '%00%ff',
+        );
         for (const body of junk) {
-          const r = await call(relay.url, method.toUpperCase(), concrete + '?limit=-1&mine=x&q=%ff', { auth: u.apiKey, raw: method === 'get' || method === 'delete' ? undefined : JSON.stringify(body) });
+          const r = await call(relay.url, method.toUpperCase(), concrete + '?limit=-1&mine=x&q=%ff', {
+            auth: u.apiKey,
+            raw: method === 'get' || method === 'delete' ? undefined : JSON.stringify(body),
+          });
           calls++;
           expect(r.status, `${method} ${concrete} ${JSON.stringify(body)}`).toBeLessThan(500);
           expect(typeof r.body.error === 'string' || r.status < 300, `${method} ${concrete}`).toBe(true);
@@ -92,7 +130,9 @@ describe('defences', () => {
 
 describe('rate limit', () => {
   let relay: TestRelay;
-  beforeAll(async () => { relay = await startRelay({ rateLimit: 4 }); });
+  beforeAll(async () => {
+    relay = await startRelay({ rateLimit: 4 });
+  });
   afterAll(async () => relay.close());
 
   it('counts per credential over a rolling minute, with Retry-After and RateLimit headers', async () => {
@@ -119,7 +159,8 @@ describe('rate limit', () => {
 
   it('401s count against the presented credential', async () => {
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await call(relay.url, 'GET', '/api/v1/me', { auth: 'sk_live_guess' })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await call(relay.url, 'GET', '/api/v1/me', { auth: 'sk_live_guess' })).status);
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
   });
 
@@ -128,7 +169,9 @@ describe('rate limit', () => {
     const r1 = await call(relay.url, 'POST', '/api/v1/auth/challenge', { body: { address: '0x' + '11'.repeat(20) } });
     expect(r1.status).toBe(429);
     expect(Number(r1.headers.get('retry-after'))).toBeGreaterThan(0);
-    const r2 = await call(relay.url, 'POST', '/api/v1/auth/keys', { body: { message: 'x', signature: '0x' + '00'.repeat(65) } });
+    const r2 = await call(relay.url, 'POST', '/api/v1/auth/keys', {
+      body: { message: 'x', signature: '0x' + '00'.repeat(65) },
+    });
     expect(r2.status).toBe(429);
   });
 
@@ -137,7 +180,9 @@ describe('rate limit', () => {
     try {
       const a = await signIn(fresh.url);
       const b = await signIn(fresh.url);
-      expect((await call(fresh.url, 'POST', '/api/v1/envelopes', { auth: a.apiKey, body: envelopeTo(b) })).status).toBe(200);
+      expect((await call(fresh.url, 'POST', '/api/v1/envelopes', { auth: a.apiKey, body: envelopeTo(b) })).status).toBe(
+        200,
+      );
     } finally {
       await fresh.close();
     }

@@ -2,16 +2,30 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { PullResult } from '../../../shared/api/envelopes.js';
-import { call, envelopeTo, newDeviceKey, sealedLooking, signIn, startRelay, UNREAD_STAKE_CHAIN, type TestRelay, type TestUser } from './harness.js';
+import {
+  call,
+  envelopeTo,
+  newDeviceKey,
+  sealedLooking,
+  signIn,
+  startRelay,
+  UNREAD_STAKE_CHAIN,
+  type TestRelay,
+  type TestUser,
+} from './harness.js';
 
 let relay: TestRelay;
 // a relay that takes stakes, so that stake-gate can be set (the chain itself: stakes.test.ts)
-beforeAll(async () => { relay = await startRelay({}, { stakeChain: UNREAD_STAKE_CHAIN }); });
+beforeAll(async () => {
+  relay = await startRelay({}, { stakeChain: UNREAD_STAKE_CHAIN });
+});
 afterAll(async () => relay.close());
 
-const send = (from: TestUser, body: unknown) => call(relay.url, 'POST', '/api/v1/envelopes', { auth: from.apiKey, body });
+const send = (from: TestUser, body: unknown) =>
+  call(relay.url, 'POST', '/api/v1/envelopes', { auth: from.apiKey, body });
 const pull = (u: TestUser, q = '') => call(relay.url, 'GET', '/api/v1/envelopes' + q, { auth: u.apiKey });
-const ack = (u: TestUser, ids: unknown) => call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, body: { ids } });
+const ack = (u: TestUser, ids: unknown) =>
+  call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: u.apiKey, body: { ids } });
 
 describe('routing of direct sends', () => {
   it('an unknown sender lands as a request; an allowed one in the inbox', async () => {
@@ -20,7 +34,15 @@ describe('routing of direct sends', () => {
     const first = await send(a, envelopeTo(b));
     expect(first.status).toBe(200);
     expect(first.body.routed).toBe('request');
-    expect(first.body.envelope).toMatchObject({ senderAddress: a.address, recipientAddress: b.address, recipientDeviceKey: b.deviceKey, routed: 'request', delivered: false, groupId: null, via: null });
+    expect(first.body.envelope).toMatchObject({
+      senderAddress: a.address,
+      recipientAddress: b.address,
+      recipientDeviceKey: b.deviceKey,
+      routed: 'request',
+      delivered: false,
+      groupId: null,
+      via: null,
+    });
     expect((await call(relay.url, 'PUT', `/api/v1/contacts/${a.address}`, { auth: b.apiKey })).status).toBe(200);
     expect((await send(a, envelopeTo(b))).body.routed).toBe('inbox');
   });
@@ -54,10 +76,15 @@ describe('routing of direct sends', () => {
   it('stake-gate reports the stake and currency and queues nothing; intros are gated too', async () => {
     const a = await signIn(relay.url);
     const b = await signIn(relay.url);
-    const set = await call(relay.url, 'PUT', '/api/v1/me/policy', { auth: b.apiKey, body: { unknownSenders: 'stake-gate', stake: '0.05' } });
+    const set = await call(relay.url, 'PUT', '/api/v1/me/policy', {
+      auth: b.apiKey,
+      body: { unknownSenders: 'stake-gate', stake: '0.05' },
+    });
     expect(set.body).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
     expect((await send(a, envelopeTo(b))).body).toEqual({
-      routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH',
+      routed: 'stake-gate',
+      stakeRequired: '0.05',
+      stakeCurrency: 'ETH',
       stakeQuote: expect.objectContaining({ amountWei: '50000000000000000', recipient: b.address, chainId: 31337 }),
     });
     expect((await send(a, envelopeTo(b, { asRequest: true }))).body.routed).toBe('stake-gate');
@@ -96,7 +123,13 @@ describe('send bodies', () => {
     const a = await signIn(relay.url);
     const b = await signIn(relay.url);
     const fields = sealedLooking(20); // 20 bytes: base64 has one '=' of padding
-    const r = await send(a, { toAddress: b.address.toUpperCase().replace('0X', '0x'), recipientDeviceKey: b.deviceKey.toUpperCase(), ...fields, ciphertext: fields.ciphertext.replace(/=+$/, ''), ephemeralPublicKey: fields.ephemeralPublicKey.toUpperCase() });
+    const r = await send(a, {
+      toAddress: b.address.toUpperCase().replace('0X', '0x'),
+      recipientDeviceKey: b.deviceKey.toUpperCase(),
+      ...fields,
+      ciphertext: fields.ciphertext.replace(/=+$/, ''),
+      ephemeralPublicKey: fields.ephemeralPublicKey.toUpperCase(),
+    });
     expect(r.status).toBe(200);
     expect(r.body.envelope.recipientAddress).toBe(b.address);
     expect(r.body.envelope.recipientDeviceKey).toBe(b.deviceKey);
@@ -105,17 +138,39 @@ describe('send bodies', () => {
   });
 
   it.each([
-    ['missing toAddress', (b: TestUser) => { const e: any = envelopeTo(b); delete e.toAddress; return e; }],
+    [
+      'missing toAddress',
+      (b: TestUser) => {
+        const e: any = envelopeTo(b);
+        delete e.toAddress;
+        return e;
+      },
+    ],
     ['bad address', (b: TestUser) => envelopeTo(b, { toAddress: '0x1234' })],
     ['short ephemeral key', (b: TestUser) => envelopeTo(b, { ephemeralPublicKey: 'ab'.repeat(31) })],
     ['low-order ephemeral key', (b: TestUser) => envelopeTo(b, { ephemeralPublicKey: '00'.repeat(32) })],
     ['nonce of 11 bytes', (b: TestUser) => envelopeTo(b, { nonce: randomBytes(11).toString('base64') })],
     ['ciphertext not base64', (b: TestUser) => envelopeTo(b, { ciphertext: '***' })],
     ['ciphertext under 17 bytes', (b: TestUser) => envelopeTo(b, { ciphertext: randomBytes(16).toString('base64') })],
-    ['base64-wrapped plaintext', (b: TestUser) => envelopeTo(b, { ciphertext: Buffer.from('hello bob, this is plaintext pretending').toString('base64') })],
-    ['base64 of base64', (b: TestUser) => envelopeTo(b, { ciphertext: Buffer.from(randomBytes(30).toString('base64')).toString('base64') })],
-    ['base64 of JSON', (b: TestUser) => envelopeTo(b, { ciphertext: Buffer.from('{"text":"hi bob"}').toString('base64') })],
-    ['UTF-8 text', (b: TestUser) => envelopeTo(b, { ciphertext: Buffer.from('Grüße aus München, schöne Grüße an alle!').toString('base64') })],
+    [
+      'base64-wrapped plaintext',
+      (b: TestUser) =>
+        envelopeTo(b, { ciphertext: Buffer.from('hello bob, this is plaintext pretending').toString('base64') }),
+    ],
+    [
+      'base64 of base64',
+      (b: TestUser) =>
+        envelopeTo(b, { ciphertext: Buffer.from(randomBytes(30).toString('base64')).toString('base64') }),
+    ],
+    [
+      'base64 of JSON',
+      (b: TestUser) => envelopeTo(b, { ciphertext: Buffer.from('{"text":"hi bob"}').toString('base64') }),
+    ],
+    [
+      'UTF-8 text',
+      (b: TestUser) =>
+        envelopeTo(b, { ciphertext: Buffer.from('Grüße aus München, schöne Grüße an alle!').toString('base64') }),
+    ],
     ['unknown field', (b: TestUser) => envelopeTo(b, { extra: 1 })],
     ['device key of someone else', (b: TestUser) => envelopeTo(b, { recipientDeviceKey: newDeviceKey() })],
   ])('refuses %s with 400 and queues nothing', async (_name, make) => {
@@ -137,7 +192,9 @@ describe('send bodies', () => {
     expect((await send(a, { envelopes: [] })).status).toBe(400);
     const many = Array.from({ length: 101 }, () => envelopeTo(b, { ciphertext: randomBytes(17).toString('base64') }));
     expect((await send(a, many)).status).toBe(413);
-    expect((await send(a, envelopeTo(b, { ciphertext: randomBytes(64 * 1024 + 1).toString('base64') }))).status).toBe(413);
+    expect((await send(a, envelopeTo(b, { ciphertext: randomBytes(64 * 1024 + 1).toString('base64') }))).status).toBe(
+      413,
+    );
     expect((await send(a, envelopeTo(b, { ciphertext: randomBytes(64 * 1024).toString('base64') }))).status).toBe(200);
     expect((await send(a, many.slice(0, 100))).status).toBe(200);
   });
@@ -145,7 +202,9 @@ describe('send bodies', () => {
   it('refuses bodies over 1 MiB with 413', async () => {
     const a = await signIn(relay.url);
     const b = await signIn(relay.url);
-    const big = Array.from({ length: 20 }, () => envelopeTo(b, { ciphertext: randomBytes(60 * 1024).toString('base64') }));
+    const big = Array.from({ length: 20 }, () =>
+      envelopeTo(b, { ciphertext: randomBytes(60 * 1024).toString('base64') }),
+    );
     const r = await send(a, big);
     expect(r.status).toBe(413);
     expect(r.body.error).toMatch(/1 MiB/);
@@ -154,15 +213,20 @@ describe('send bodies', () => {
   it('needs a credential: 401 without one and with a wrong one', async () => {
     const b = await signIn(relay.url);
     expect((await call(relay.url, 'POST', '/api/v1/envelopes', { body: envelopeTo(b) })).status).toBe(401);
-    expect((await call(relay.url, 'POST', '/api/v1/envelopes', { auth: 'sk_live_nope', body: envelopeTo(b) })).status).toBe(401);
+    expect(
+      (await call(relay.url, 'POST', '/api/v1/envelopes', { auth: 'sk_live_nope', body: envelopeTo(b) })).status,
+    ).toBe(401);
   });
 });
 
 describe('pull and ack', () => {
-  it('pull is non-consuming, oldest first, limited; ack removes only the caller\'s', async () => {
+  it("pull is non-consuming, oldest first, limited; ack removes only the caller's", async () => {
     const a = await signIn(relay.url);
     const b = await signIn(relay.url);
-    const sent = await send(a, Array.from({ length: 5 }, () => envelopeTo(b)));
+    const sent = await send(
+      a,
+      Array.from({ length: 5 }, () => envelopeTo(b)),
+    );
     const ids = sent.body.results.map((r: any) => r.envelope.id);
     expect((await pull(b)).body.envelopes.map((e: any) => e.id)).toEqual(ids);
     expect((await pull(b)).body.envelopes).toHaveLength(5);
@@ -194,7 +258,7 @@ describe('pull and ack', () => {
     expect((await call(relay.url, 'POST', '/api/v1/envelopes/ack', { auth: b.apiKey, body: {} })).status).toBe(400);
   });
 
-  it('a device-bound key sees only its device\'s envelopes and unbound ones; one device\'s ack never removes another\'s', async () => {
+  it("a device-bound key sees only its device's envelopes and unbound ones; one device's ack never removes another's", async () => {
     const a = await signIn(relay.url);
     const b1 = await signIn(relay.url);
     const b2 = await signIn(relay.url, b1.account); // same wallet, second device

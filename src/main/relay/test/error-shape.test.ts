@@ -33,11 +33,20 @@ describe('every registered route and every framework refusal answers { error, co
   afterAll(async () => relay?.close());
 
   // Straight to a node: on a cluster the test proxy turns a node's early 413 (it stops reading) into a 502.
-  const send = (method: string, path: string, opts: { body?: string; type?: string; auth?: boolean; headers?: Array<[string, string]> } = {}) =>
+  const send = (
+    method: string,
+    path: string,
+    opts: { body?: string; type?: string; auth?: boolean; headers?: Array<[string, string]> } = {},
+  ) =>
     rawRequest(relay.nodeUrl, {
       method,
       path,
-      headers: [['Host', '127.0.0.1'], ...(opts.auth === false ? [] : [['Authorization', `Bearer ${alice.apiKey}`] as [string, string]]), ...(opts.type ? [['Content-Type', opts.type] as [string, string]] : []), ...(opts.headers ?? [])],
+      headers: [
+        ['Host', '127.0.0.1'],
+        ...(opts.auth === false ? [] : [['Authorization', `Bearer ${alice.apiKey}`] as [string, string]]),
+        ...(opts.type ? [['Content-Type', opts.type] as [string, string]] : []),
+        ...(opts.headers ?? []),
+      ],
       body: opts.body,
     });
 
@@ -79,18 +88,35 @@ describe('every registered route and every framework refusal answers { error, co
       }
     }
     // each kind of refusal was reached, not only the front door
-    for (const code of ['method-not-allowed', 'url-too-long', 'bad-url', 'unsupported-media-type', 'invalid-json', 'forbidden-key', 'too-large']) {
+    for (const code of [
+      'method-not-allowed',
+      'url-too-long',
+      'bad-url',
+      'unsupported-media-type',
+      'invalid-json',
+      'forbidden-key',
+      'too-large',
+    ]) {
       expect(codes.get(code) ?? 0, `${code} in ${JSON.stringify([...codes])}`).toBeGreaterThan(0);
     }
   }, 120_000);
 
   it('the reference page: a missing static file and a path outside its folder are 404, a range past the end 416', async () => {
-    for (const path of [`/reference/static/nothing-${MARK}.js`, `/reference/static/%00${MARK}`, `/reference/static/../../../../etc/${MARK}`, `/reference/static/%2e%2e/%2e%2e/${MARK}.json`, `/reference/${MARK}`]) {
+    for (const path of [
+      `/reference/static/nothing-${MARK}.js`,
+      `/reference/static/%00${MARK}`,
+      `/reference/static/../../../../etc/${MARK}`,
+      `/reference/static/%2e%2e/%2e%2e/${MARK}.json`,
+      `/reference/${MARK}`,
+    ]) {
       const r = await send('GET', path, { auth: false });
       expect(expectOurShape(r, path)).toEqual({ error: 'this relay has no GET route at that path', code: 'no-route' });
       expect(r.status).toBe(404);
     }
-    const range = await send('GET', `/reference/static/index.css?${MARK}`, { auth: false, headers: [['Range', 'bytes=99999999-']] });
+    const range = await send('GET', `/reference/static/index.css?${MARK}`, {
+      auth: false,
+      headers: [['Range', 'bytes=99999999-']],
+    });
     expect(expectOurShape(range, 'a range past the end').code).toBe('range-not-satisfiable');
     expect(range.status).toBe(416);
   });
@@ -101,7 +127,11 @@ describe('every registered route and every framework refusal answers { error, co
     expect(unknown.body).not.toContain('<script>');
     const blob = await send('POST', '/api/v1/blobs', { body: 'x'.repeat(100), type: 'text/plain' });
     expect(expectOurShape(blob, 'blob as text/plain').error).toContain('application/octet-stream');
-    const host = await rawRequest(relay.url, { method: 'GET', path: `/api/v1/me?${MARK}`, headers: [['Host', `127.0.0.1:1@${MARK}`]] });
+    const host = await rawRequest(relay.url, {
+      method: 'GET',
+      path: `/api/v1/me?${MARK}`,
+      headers: [['Host', `127.0.0.1:1@${MARK}`]],
+    });
     expect(expectOurShape(host, 'Host with user info').code).toBe('bad-host');
   });
 });
@@ -119,14 +149,24 @@ describe('unknown routes spend the address budget for bad requests', () => {
       statuses.push((await rawRequest(relay.url, { method: 'GET', path, headers: [['Host', '127.0.0.1']] })).status);
     }
     expect(statuses).toEqual([404, 404, 414]);
-    const spent = await rawRequest(relay.url, { method: 'DELETE', path: '/api/v1/envelopes', headers: [['Host', '127.0.0.1']] });
+    const spent = await rawRequest(relay.url, {
+      method: 'DELETE',
+      path: '/api/v1/envelopes',
+      headers: [['Host', '127.0.0.1']],
+    });
     expect(expectOurShape(spent, 'a fourth bad request').code).toBe('rate-limited');
     expect(spent.status).toBe(429);
     expect(Number(spent.headers['retry-after'])).toBeGreaterThan(0);
-    const broken = await rawRequest(relay.url, { method: 'GET', path: '/api/v1/handles/%E0%A4%A', headers: [['Host', '127.0.0.1']] });
+    const broken = await rawRequest(relay.url, {
+      method: 'GET',
+      path: '/api/v1/handles/%E0%A4%A',
+      headers: [['Host', '127.0.0.1']],
+    });
     expect(broken.status).toBe(429);
     // the reference page and the document stay free
-    expect((await rawRequest(relay.url, { method: 'GET', path: '/openapi.json', headers: [['Host', '127.0.0.1']] })).status).toBe(200);
+    expect(
+      (await rawRequest(relay.url, { method: 'GET', path: '/openapi.json', headers: [['Host', '127.0.0.1']] })).status,
+    ).toBe(200);
   });
 });
 
@@ -142,7 +182,9 @@ describe('a relay shutting down', () => {
     const received: Buffer[] = [];
     socket.on('data', (c: Buffer) => received.push(c));
     const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    socket.write(`POST /api/v1/blobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${user.apiKey}\r\nContent-Type: application/octet-stream\r\nContent-Length: 8192\r\n\r\n`);
+    socket.write(
+      `POST /api/v1/blobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${user.apiKey}\r\nContent-Type: application/octet-stream\r\nContent-Length: 8192\r\n\r\n`,
+    );
     socket.write(randomBytes(4096));
     await new Promise((r) => setTimeout(r, 100));
     const closing = relay.app.close();
@@ -156,6 +198,9 @@ describe('a relay shutting down', () => {
     expect(answers.length, text).toBe(2);
     expect(answers[0]).toMatch(/^HTTP\/1\.1 200/);
     expect(answers[1]).toMatch(/^HTTP\/1\.1 503/);
-    expect(JSON.parse(answers[1].slice(answers[1].indexOf('\r\n\r\n') + 4))).toEqual({ error: 'the relay is shutting down; try again shortly', code: 'shutting-down' });
+    expect(JSON.parse(answers[1].slice(answers[1].indexOf('\r\n\r\n') + 4))).toEqual({
+      error: 'the relay is shutting down; try again shortly',
+      code: 'shutting-down',
+    });
   });
 });

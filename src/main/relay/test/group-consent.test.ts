@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, envelopeTo, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
 
 let relay: TestRelay;
-beforeAll(async () => { relay = await startRelay(); });
+beforeAll(async () => {
+  relay = await startRelay();
+});
 afterAll(async () => relay.close());
 
 const api = (u: TestUser | string | undefined, method: string, path: string, body?: unknown) =>
@@ -42,13 +44,17 @@ describe('group consent', () => {
     const admin = await signIn(relay.url);
     await api(me, 'PUT', `/api/v1/blocks/${creator.address}`);
     const g = await privateGroup(creator);
-    expect((await api(creator, 'POST', `/api/v1/groups/${g.id}/members`, { address: me.address })).body.code).toBe('blocked');
+    expect((await api(creator, 'POST', `/api/v1/groups/${g.id}/members`, { address: me.address })).body.code).toBe(
+      'blocked',
+    );
     await api(admin, 'PUT', `/api/v1/contacts/${creator.address}`);
     await api(creator, 'POST', `/api/v1/groups/${g.id}/members`, { address: admin.address });
     await api(creator, 'PUT', `/api/v1/groups/${g.id}/admins/${admin.address}`);
     // I even allow the admin: a block of the creator still wins
     await api(me, 'PUT', `/api/v1/contacts/${admin.address}`);
-    expect((await api(admin, 'POST', `/api/v1/groups/${g.id}/members`, { address: me.address })).body.code).toBe('blocked');
+    expect((await api(admin, 'POST', `/api/v1/groups/${g.id}/members`, { address: me.address })).body.code).toBe(
+      'blocked',
+    );
   });
 
   it('a stranger only invites me: I get nothing of the group until I accept, and the creator sees me as invited', async () => {
@@ -57,7 +63,12 @@ describe('group consent', () => {
     const g = await privateGroup(stranger);
     const add = await api(stranger, 'POST', `/api/v1/groups/${g.id}/members`, { address: me.address });
     expect(add.status).toBe(200);
-    expect(add.body).toMatchObject({ status: 'invited', members: [stranger.address], invited: [me.address], memberCount: 1 });
+    expect(add.body).toMatchObject({
+      status: 'invited',
+      members: [stranger.address],
+      invited: [me.address],
+      memberCount: 1,
+    });
     const view = (await api(stranger, 'GET', `/api/v1/groups/${g.id}`)).body;
     expect(view.group.invited).toEqual([me.address]);
     expect(view.group.members).toEqual([stranger.address]);
@@ -73,14 +84,27 @@ describe('group consent', () => {
     expect((await api(me, 'GET', '/api/v1/groups?mine=1')).body.groups).toEqual([]);
 
     const invitations = (await api(me, 'GET', '/api/v1/me/invitations')).body.invitations;
-    expect(invitations).toEqual([{ groupId: g.id, name: 'Deals', creatorAddress: stranger.address, invitedBy: stranger.address, invitedAt: expect.any(String) }]);
+    expect(invitations).toEqual([
+      {
+        groupId: g.id,
+        name: 'Deals',
+        creatorAddress: stranger.address,
+        invitedBy: stranger.address,
+        invitedAt: expect.any(String),
+      },
+    ]);
     // adding again keeps the one invitation
-    expect((await api(stranger, 'POST', `/api/v1/groups/${g.id}/members`, { address: me.address })).body.status).toBe('invited');
+    expect((await api(stranger, 'POST', `/api/v1/groups/${g.id}/members`, { address: me.address })).body.status).toBe(
+      'invited',
+    );
     expect((await api(me, 'GET', '/api/v1/me/invitations')).body.invitations).toHaveLength(1);
 
     const accepted = await api(me, 'POST', `/api/v1/groups/${g.id}/invitation`, { accept: true });
     expect(accepted.status).toBe(200);
-    expect(accepted.body).toMatchObject({ status: 'member', group: { id: g.id, members: [stranger.address, me.address] } });
+    expect(accepted.body).toMatchObject({
+      status: 'member',
+      group: { id: g.id, members: [stranger.address, me.address] },
+    });
     expect((await api(me, 'GET', '/api/v1/me/invitations')).body.invitations).toEqual([]);
     expect((await api(stranger, 'GET', `/api/v1/groups/${g.id}`)).body.group.invited).toEqual([]);
     expect((await api(stranger, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(me))).status).toBe(200);
@@ -95,8 +119,13 @@ describe('group consent', () => {
     await api(stranger, 'POST', `/api/v1/groups/${g.id}/members`, { address: me.address });
     const declined = await api(me, 'POST', `/api/v1/groups/${g.id}/invitation`, { accept: false });
     expect(declined.body).toEqual({ status: 'declined' });
-    expect((await api(stranger, 'GET', `/api/v1/groups/${g.id}`)).body.group).toMatchObject({ members: [stranger.address], invited: [] });
-    expect((await api(me, 'POST', `/api/v1/groups/${g.id}/invitation`, { accept: true })).body.code).toBe('no-invitation');
+    expect((await api(stranger, 'GET', `/api/v1/groups/${g.id}`)).body.group).toMatchObject({
+      members: [stranger.address],
+      invited: [],
+    });
+    expect((await api(me, 'POST', `/api/v1/groups/${g.id}/invitation`, { accept: true })).body.code).toBe(
+      'no-invitation',
+    );
     expect((await api(me, 'POST', `/api/v1/groups/${g.id}/invitation`, { accept: 'yes' })).status).toBe(400);
     expect((await api(me, 'POST', '/api/v1/groups/not-a-uuid/invitation', { accept: true })).status).toBe(404);
 
@@ -106,11 +135,15 @@ describe('group consent', () => {
 
     // I wrote to them first: they are no stranger any more
     await api(me, 'POST', '/api/v1/envelopes', envelopeTo(stranger));
-    expect((await api(stranger, 'POST', `/api/v1/groups/${g.id}/members`, { address: me.address })).body.status).toBe('member');
+    expect((await api(stranger, 'POST', `/api/v1/groups/${g.id}/members`, { address: me.address })).body.status).toBe(
+      'member',
+    );
     const friend = await signIn(relay.url);
     const g2 = await privateGroup(friend);
     await api(me, 'PUT', `/api/v1/contacts/${friend.address}`);
-    expect((await api(friend, 'POST', `/api/v1/groups/${g2.id}/members`, { address: me.address })).body.status).toBe('member');
+    expect((await api(friend, 'POST', `/api/v1/groups/${g2.id}/members`, { address: me.address })).body.status).toBe(
+      'member',
+    );
   });
 
   it('joining a public group I was invited to makes me a member and clears the invitation', async () => {
@@ -146,7 +179,9 @@ describe('group admins', () => {
     expect((await api(member, 'GET', `/api/v1/groups/${g.id}`)).body.group.admins).toEqual([admin.address]);
     expect((await api(creator, 'PUT', `/api/v1/groups/${g.id}/admins/${creator.address}`)).status).toBe(400);
     const outsider = await signIn(relay.url);
-    expect((await api(creator, 'PUT', `/api/v1/groups/${g.id}/admins/${outsider.address}`)).body.code).toBe('not-a-member');
+    expect((await api(creator, 'PUT', `/api/v1/groups/${g.id}/admins/${outsider.address}`)).body.code).toBe(
+      'not-a-member',
+    );
     expect((await api(creator, 'PUT', `/api/v1/groups/${g.id}/admins/0xnope`)).status).toBe(400);
     expect((await api(creator, 'DELETE', `/api/v1/groups/${g.id}/admins/${admin.address}`)).body).toEqual({ ok: true });
     expect((await api(creator, 'GET', `/api/v1/groups/${g.id}`)).body.group.admins).toEqual([]);
@@ -161,7 +196,10 @@ describe('group admins', () => {
     const newcomer = await signIn(relay.url);
     const added = await api(admin, 'POST', `/api/v1/groups/${g.id}/members`, { address: newcomer.address });
     expect(added.body).toMatchObject({ status: 'invited', invited: [newcomer.address] });
-    expect((await api(newcomer, 'GET', '/api/v1/me/invitations')).body.invitations[0]).toMatchObject({ invitedBy: admin.address, creatorAddress: creator.address });
+    expect((await api(newcomer, 'GET', '/api/v1/me/invitations')).body.invitations[0]).toMatchObject({
+      invitedBy: admin.address,
+      creatorAddress: creator.address,
+    });
     expect((await api(admin, 'DELETE', `/api/v1/groups/${g.id}/members/${member.address}`)).body).toEqual({ ok: true });
     expect((await api(admin, 'DELETE', `/api/v1/groups/${g.id}/members/${creator.address}`)).status).toBe(403);
     const second = await signIn(relay.url);
@@ -176,7 +214,9 @@ describe('group admins', () => {
     // bot posts still name the creator
     const post = await api(minted.body.token, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(admin));
     expect(post.body.results[0].envelope.senderAddress).toBe(creator.address);
-    expect((await api(admin, 'DELETE', `/api/v1/groups/${g.id}/tokens/${minted.body.botToken.id}`)).body).toEqual({ ok: true });
+    expect((await api(admin, 'DELETE', `/api/v1/groups/${g.id}/tokens/${minted.body.botToken.id}`)).body).toEqual({
+      ok: true,
+    });
     // an admin who leaves loses the rights with the membership
     await api(admin, 'DELETE', `/api/v1/groups/${g.id}/members/${admin.address}`);
     expect((await api(creator, 'GET', `/api/v1/groups/${g.id}`)).body.group.admins).toEqual([second.address]);

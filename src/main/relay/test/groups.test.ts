@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, envelopeTo, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
 
 let relay: TestRelay;
-beforeAll(async () => { relay = await startRelay(); });
+beforeAll(async () => {
+  relay = await startRelay();
+});
 afterAll(async () => relay.close());
 
 const api = (u: TestUser | string | undefined, method: string, path: string, body?: unknown) =>
@@ -27,7 +29,15 @@ describe('groups', () => {
     const c = await signIn(relay.url);
     const m = await signIn(relay.url);
     const g = await groupOf(c, { avatar: 'data:image/png;base64,iVBORw0KGgo=' });
-    expect(g).toMatchObject({ name: 'Team', isPublic: true, hasPassword: false, verified: false, memberCount: 1, creatorAddress: c.address, members: [c.address] });
+    expect(g).toMatchObject({
+      name: 'Team',
+      isPublic: true,
+      hasPassword: false,
+      verified: false,
+      memberCount: 1,
+      creatorAddress: c.address,
+      members: [c.address],
+    });
     const priv = await groupOf(c, { name: 'Secret', isPublic: false });
     const pub = await api(m, 'GET', '/api/v1/groups');
     expect(pub.body.groups.map((x: any) => x.id)).toContain(g.id);
@@ -56,7 +66,7 @@ describe('groups', () => {
     expect((await api(c, 'GET', '/api/v1/groups?mine=2')).status).toBe(400);
   });
 
-  it('authentication comes first, then existence: a non-member\'s key is 401 (finding 10), unknown and bad ids 404', async () => {
+  it("authentication comes first, then existence: a non-member's key is 401 (finding 10), unknown and bad ids 404", async () => {
     const c = await signIn(relay.url);
     const s = await signIn(relay.url);
     const g = await groupOf(c);
@@ -94,7 +104,11 @@ describe('groups', () => {
     expect((await api(m, 'POST', `/api/v1/groups/${g.id}/tokens`, { name: 'bot' })).status).toBe(403);
     expect((await api(m, 'DELETE', `/api/v1/groups/${g.id}/members/${c.address}`)).status).toBe(403);
     expect((await api(c, 'DELETE', `/api/v1/groups/${g.id}/members/${c.address}`)).status).toBe(409);
-    const patched = await api(c, 'PATCH', `/api/v1/groups/${g.id}`, { name: 'Renamed', password: 'pw', isPublic: false });
+    const patched = await api(c, 'PATCH', `/api/v1/groups/${g.id}`, {
+      name: 'Renamed',
+      password: 'pw',
+      isPublic: false,
+    });
     expect(patched.body).toMatchObject({ name: 'Renamed', hasPassword: true, isPublic: false });
     expect((await api(c, 'PATCH', `/api/v1/groups/${g.id}`, { avatar: 'javascript:alert(1)' })).status).toBe(400);
     expect((await api(c, 'PATCH', `/api/v1/groups/${g.id}`, {})).status).toBe(400);
@@ -113,14 +127,23 @@ describe('groups', () => {
     expect(r.status).toBe(200);
     expect(r.body.via).toBe('api-key');
     expect(r.body.results.map((x: any) => x.routed)).toEqual(['inbox', 'inbox']);
-    expect(r.body.results[0].envelope).toMatchObject({ groupId: g.id, via: 'api-key', routed: 'inbox', senderAddress: c.address });
+    expect(r.body.results[0].envelope).toMatchObject({
+      groupId: g.id,
+      via: 'api-key',
+      routed: 'inbox',
+      senderAddress: c.address,
+    });
     const bad = await api(c, 'POST', `/api/v1/groups/${g.id}/envelopes`, { envelopes: [envelopeTo(m), envelopeTo(o)] });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/envelopes\[1\]/);
     expect((await api(m, 'GET', '/api/v1/envelopes')).body.envelopes).toHaveLength(1);
-    expect((await api(c, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m, { asRequest: true }))).status).toBe(400);
+    expect((await api(c, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m, { asRequest: true }))).status).toBe(
+      400,
+    );
     await api(m, 'PUT', `/api/v1/blocks/${c.address}`);
-    expect((await api(c, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m))).body.results[0]).toEqual({ routed: 'blocked' });
+    expect((await api(c, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m))).body.results[0]).toEqual({
+      routed: 'blocked',
+    });
     // a group send does not make the sender "known" for direct sends
     await api(m, 'DELETE', `/api/v1/blocks/${c.address}`);
     await api(m, 'DELETE', `/api/v1/contacts/${c.address}`);
@@ -148,13 +171,17 @@ describe('groups', () => {
     const post = await api(token, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m));
     expect(post.body.via).toBe('group-token');
     expect(post.body.results[0].envelope).toMatchObject({ senderAddress: c.address, via: 'group-token' });
-    expect((await api(c, 'DELETE', `/api/v1/groups/${g.id}/tokens/${minted.body.botToken.id}`)).body).toEqual({ ok: true });
+    expect((await api(c, 'DELETE', `/api/v1/groups/${g.id}/tokens/${minted.body.botToken.id}`)).body).toEqual({
+      ok: true,
+    });
     expect((await api(token, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m))).status).toBe(401);
     expect((await api(c, 'GET', `/api/v1/groups/${g.id}`)).body.botTokens[0].revokedAt).not.toBeNull();
-    expect((await api(c, 'DELETE', `/api/v1/groups/${g.id}/tokens/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    expect((await api(c, 'DELETE', `/api/v1/groups/${g.id}/tokens/00000000-0000-4000-8000-000000000000`)).status).toBe(
+      404,
+    );
   });
 
-  it('botName: a token post carries the minted name; a member\'s group send and a direct send carry null', async () => {
+  it("botName: a token post carries the minted name; a member's group send and a direct send carry null", async () => {
     const c = await signIn(relay.url);
     const m = await signIn(relay.url);
     const g = await groupOf(c);
@@ -163,11 +190,20 @@ describe('groups', () => {
     const token: string = minted.body.token;
     const post = await api(token, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m));
     expect(post.body.results[0].envelope).toMatchObject({ via: 'group-token', botName: 'deploy-notifier' });
-    expect((await api(c, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m))).body.results[0].envelope).toMatchObject({ via: 'api-key', botName: null });
-    expect((await api(c, 'POST', '/api/v1/envelopes', envelopeTo(m))).body.envelope).toMatchObject({ via: null, botName: null });
+    expect(
+      (await api(c, 'POST', `/api/v1/groups/${g.id}/envelopes`, envelopeTo(m))).body.results[0].envelope,
+    ).toMatchObject({ via: 'api-key', botName: null });
+    expect((await api(c, 'POST', '/api/v1/envelopes', envelopeTo(m))).body.envelope).toMatchObject({
+      via: null,
+      botName: null,
+    });
     // the pull (built in SQLite) says the same, in queue order
     const pulled = (await api(m, 'GET', '/api/v1/envelopes')).body.envelopes;
-    expect(pulled.map((e: any) => [e.via, e.botName])).toEqual([['group-token', 'deploy-notifier'], ['api-key', null], [null, null]]);
+    expect(pulled.map((e: any) => [e.via, e.botName])).toEqual([
+      ['group-token', 'deploy-notifier'],
+      ['api-key', null],
+      [null, null],
+    ]);
   });
 
   it('a member without devices maps to [] and a removed member gets nothing more', async () => {

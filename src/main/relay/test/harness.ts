@@ -31,7 +31,12 @@ export interface TestRelay {
  * stake-gate policies and issues quotes; any read fails the test loudly.
  */
 export const UNREAD_STAKE_CHAIN: StakeChain = {
-  config: { rpcUrls: ['http://127.0.0.1:9'], chainId: 31337, escrow: '0x00000000000000000000000000000000000e5c40', confirmations: 1 },
+  config: {
+    rpcUrls: ['http://127.0.0.1:9'],
+    chainId: 31337,
+    escrow: '0x00000000000000000000000000000000000e5c40',
+    confirmations: 1,
+  },
   verify: async () => undefined,
   readStake: () => Promise.reject(new Error('this test does not read the chain')),
   readLatest: () => Promise.reject(new Error('this test does not read the chain')),
@@ -47,15 +52,30 @@ export const CLUSTER_MODE = process.env.RELAY_TEST_BACKEND === 'cluster';
 if (CLUSTER_MODE) afterAll(destroySharedCluster);
 
 /** `wrapStore` lets a test put a shim (a slow look, say) between the routes and the real store (SQLite only). */
-export async function startRelay(overrides: Partial<RelayConfig> = {}, deps: { stakeChain?: StakeChain; wrapStore?: (store: RelayStore) => RelayStore } = {}): Promise<TestRelay> {
+export async function startRelay(
+  overrides: Partial<RelayConfig> = {},
+  deps: { stakeChain?: StakeChain; wrapStore?: (store: RelayStore) => RelayStore } = {},
+): Promise<TestRelay> {
   const clock: { now: number | null } = { now: null };
   // The base URL is fixed before the port is known; the Host guard accepts any loopback port.
   // The disk guard is off unless a test asks for it: a nearly full CI disk must not fail the rest.
-  const config: RelayConfig = { ...DEFAULT_CONFIG, rateLimit: 0, minFreeDiskMib: 0, baseUrl: 'http://127.0.0.1', ...overrides };
+  const config: RelayConfig = {
+    ...DEFAULT_CONFIG,
+    rateLimit: 0,
+    minFreeDiskMib: 0,
+    baseUrl: 'http://127.0.0.1',
+    ...overrides,
+  };
   if (CLUSTER_MODE) return startClusterRelay(config, clock, deps);
   const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
   const store = openSqliteStore(join(dir, 'relay.db'), { checkpointIntervalMs: 0 });
-  const app = await createRelay({ store: deps.wrapStore ? deps.wrapStore(store) : store, config, dataDir: dir, now: () => clock.now ?? Date.now(), stakeChain: deps.stakeChain });
+  const app = await createRelay({
+    store: deps.wrapStore ? deps.wrapStore(store) : store,
+    config,
+    dataDir: dir,
+    now: () => clock.now ?? Date.now(),
+    stakeChain: deps.stakeChain,
+  });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,
@@ -79,7 +99,12 @@ export interface Call {
 }
 
 /** fetch with JSON in and out; `auth` is a bearer secret. */
-export async function call(base: string, method: string, path: string, opts: { auth?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Call> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { auth?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<Call> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.auth) headers.authorization = `Bearer ${opts.auth}`;
   let body: string | undefined;
@@ -106,7 +131,10 @@ export interface TestUser {
 }
 
 export function newDeviceKey(): string {
-  const { publicKey } = generateKeyPairSync('x25519', { publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } });
+  const { publicKey } = generateKeyPairSync('x25519', {
+    publicKeyEncoding: { format: 'jwk' },
+    privateKeyEncoding: { format: 'jwk' },
+  });
   return Buffer.from((publicKey as unknown as { x: string }).x, 'base64url').toString('hex');
 }
 
@@ -115,21 +143,40 @@ export async function certify(account: PrivateKeyAccount, deviceKey: string): Pr
 }
 
 /** Signs a wallet in through the real API, registering one device. */
-export async function signIn(base: string, account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()), deviceKey = newDeviceKey()): Promise<TestUser> {
+export async function signIn(
+  base: string,
+  account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()),
+  deviceKey = newDeviceKey(),
+): Promise<TestUser> {
   const address = account.address.toLowerCase();
   const ch = await call(base, 'POST', '/api/v1/auth/challenge', { body: { address } });
   if (ch.status !== 200) throw new Error(`challenge failed: ${ch.status} ${JSON.stringify(ch.body)}`);
   const signature = await account.signMessage({ message: ch.body.message });
-  const res = await call(base, 'POST', '/api/v1/auth/keys', { body: { message: ch.body.message, signature, device: { publicKey: deviceKey, certificate: await certify(account, deviceKey) } } });
+  const res = await call(base, 'POST', '/api/v1/auth/keys', {
+    body: {
+      message: ch.body.message,
+      signature,
+      device: { publicKey: deviceKey, certificate: await certify(account, deviceKey) },
+    },
+  });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { account, address, deviceKey, apiKey: res.body.apiKey, keyId: res.body.key.id };
 }
 
 /** Content fields that look like real AES-GCM output (random bytes) to the relay. */
 export function sealedLooking(size = 64): { ciphertext: string; nonce: string; ephemeralPublicKey: string } {
-  return { ciphertext: randomBytes(size).toString('base64'), nonce: randomBytes(12).toString('base64'), ephemeralPublicKey: newDeviceKey() };
+  return {
+    ciphertext: randomBytes(size).toString('base64'),
+    nonce: randomBytes(12).toString('base64'),
+    ephemeralPublicKey: newDeviceKey(),
+  };
 }
 
 export function envelopeTo(user: { address: string; deviceKey?: string }, extra: Record<string, unknown> = {}) {
-  return { toAddress: user.address, ...(user.deviceKey ? { recipientDeviceKey: user.deviceKey } : {}), ...sealedLooking(), ...extra };
+  return {
+    toAddress: user.address,
+    ...(user.deviceKey ? { recipientDeviceKey: user.deviceKey } : {}),
+    ...sealedLooking(),
+    ...extra,
+  };
 }

@@ -7,7 +7,10 @@ import { MAX_HELD_PER_WALLET, WaiterRegistry, type RemoteHold, type WakeReason }
  * that hears late, and announcements can overtake one another on the way.
  */
 function cluster() {
-  const pending = new Map<string, Array<{ keyId: string; hold: number }>>([['a', []], ['b', []]]);
+  const pending = new Map<string, Array<{ keyId: string; hold: number }>>([
+    ['a', []],
+    ['b', []],
+  ]);
   const regs = new Map<string, WaiterRegistry>();
   const node = (name: 'a' | 'b') => {
     const other = name === 'a' ? 'b' : 'a';
@@ -25,7 +28,8 @@ function cluster() {
   return { node, hear };
 }
 
-const state = (w: { woken: Promise<WakeReason> }) => Promise.race([w.woken, new Promise<'held'>((r) => setImmediate(() => r('held')))]);
+const state = (w: { woken: Promise<WakeReason> }) =>
+  Promise.race([w.woken, new Promise<'held'>((r) => setImmediate(() => r('held')))]);
 const later = () => new Promise((r) => setTimeout(r, 2));
 
 describe('one held pull per credential across nodes', () => {
@@ -45,7 +49,10 @@ describe('one held pull per credential across nodes', () => {
   });
 
   it('the same verdict whichever node hears first', async () => {
-    for (const order of [['a', 'b'], ['b', 'a']] as const) {
+    for (const order of [
+      ['a', 'b'],
+      ['b', 'a'],
+    ] as const) {
       const { node, hear } = cluster();
       const a = node('a');
       const b = node('b');
@@ -89,7 +96,10 @@ describe('one held pull per credential across nodes', () => {
 
 /** Two nodes that tell each other of every held pull, with its wallet, when the test says so. */
 function walletCluster() {
-  const pending = new Map<string, RemoteHold[]>([['a', []], ['b', []]]);
+  const pending = new Map<string, RemoteHold[]>([
+    ['a', []],
+    ['b', []],
+  ]);
   const regs = new Map<string, WaiterRegistry>();
   const node = (name: 'a' | 'b') => {
     const other = name === 'a' ? 'b' : 'a';
@@ -106,7 +116,7 @@ function walletCluster() {
 }
 
 describe('at most MAX_HELD_PER_WALLET held pulls per wallet', () => {
-  it('on one node, the 17th answers the wallet\'s oldest with no envelopes; other wallets are left alone', async () => {
+  it("on one node, the 17th answers the wallet's oldest with no envelopes; other wallets are left alone", async () => {
     const reg = new WaiterRegistry(100);
     const other = reg.register('other', '0xc', null, 60_000);
     const pulls = [];
@@ -121,7 +131,7 @@ describe('at most MAX_HELD_PER_WALLET held pulls per wallet', () => {
     expect(reg.size).toBe(MAX_HELD_PER_WALLET + 1);
   });
 
-  it('across two nodes: the oldest of the wallet\'s pulls is answered, whichever node holds it and in whatever order they hear', async () => {
+  it("across two nodes: the oldest of the wallet's pulls is answered, whichever node holds it and in whatever order they hear", async () => {
     for (const reversed of [false, true]) {
       const { node, hear } = walletCluster();
       const a = node('a');
@@ -140,7 +150,7 @@ describe('at most MAX_HELD_PER_WALLET held pulls per wallet', () => {
     }
   });
 
-  it('another node\'s pull counts no more once its wait is over', async () => {
+  it("another node's pull counts no more once its wait is over", async () => {
     const { node, hear } = walletCluster();
     const a = node('a');
     const b = node('b');

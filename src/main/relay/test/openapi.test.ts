@@ -3,19 +3,45 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startRelay, type TestRelay } from './harness.js';
 
 let relay: TestRelay;
-beforeAll(async () => { relay = await startRelay(); });
+beforeAll(async () => {
+  relay = await startRelay();
+});
 afterAll(async () => relay.close());
 
 const SEED_ROUTES = [
-  'get /api/v1/me', 'get /api/v1/handles/{handle}', 'get /api/v1/directory', 'get /api/v1/keys/{address}', 'get /api/v1/envelopes',
-  'post /api/v1/envelopes', 'post /api/v1/envelopes/ack', 'get /api/v1/groups', 'get /api/v1/groups/{id}', 'post /api/v1/groups/{id}/envelopes',
+  'get /api/v1/me',
+  'get /api/v1/handles/{handle}',
+  'get /api/v1/directory',
+  'get /api/v1/keys/{address}',
+  'get /api/v1/envelopes',
+  'post /api/v1/envelopes',
+  'post /api/v1/envelopes/ack',
+  'get /api/v1/groups',
+  'get /api/v1/groups/{id}',
+  'post /api/v1/groups/{id}/envelopes',
 ];
 const ACCOUNT_ROUTES = [
-  'post /api/v1/auth/challenge', 'post /api/v1/auth/keys', 'get /api/v1/me/keys', 'post /api/v1/me/keys', 'delete /api/v1/me/keys/{id}',
-  'post /api/v1/devices', 'delete /api/v1/devices/{publicKey}', 'put /api/v1/me/handle', 'get /api/v1/me/policy', 'put /api/v1/me/policy',
-  'get /api/v1/contacts', 'put /api/v1/contacts/{address}', 'delete /api/v1/contacts/{address}', 'put /api/v1/blocks/{address}',
-  'delete /api/v1/blocks/{address}', 'post /api/v1/groups', 'patch /api/v1/groups/{id}', 'post /api/v1/groups/{id}/members',
-  'delete /api/v1/groups/{id}/members/{address}', 'post /api/v1/groups/{id}/join', 'post /api/v1/groups/{id}/tokens',
+  'post /api/v1/auth/challenge',
+  'post /api/v1/auth/keys',
+  'get /api/v1/me/keys',
+  'post /api/v1/me/keys',
+  'delete /api/v1/me/keys/{id}',
+  'post /api/v1/devices',
+  'delete /api/v1/devices/{publicKey}',
+  'put /api/v1/me/handle',
+  'get /api/v1/me/policy',
+  'put /api/v1/me/policy',
+  'get /api/v1/contacts',
+  'put /api/v1/contacts/{address}',
+  'delete /api/v1/contacts/{address}',
+  'put /api/v1/blocks/{address}',
+  'delete /api/v1/blocks/{address}',
+  'post /api/v1/groups',
+  'patch /api/v1/groups/{id}',
+  'post /api/v1/groups/{id}/members',
+  'delete /api/v1/groups/{id}/members/{address}',
+  'post /api/v1/groups/{id}/join',
+  'post /api/v1/groups/{id}/tokens',
   'delete /api/v1/groups/{id}/tokens/{tokenId}',
 ];
 const BLOB_ROUTES = ['post /api/v1/blobs', 'get /api/v1/blobs/{id}', 'delete /api/v1/blobs/{id}'];
@@ -26,12 +52,16 @@ describe('the OpenAPI document and the reference', () => {
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe('3.1.0');
     expect(r.body.info.version).toBe('1.0.0');
-    const ops = Object.entries(r.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, m]) => Object.keys(m).map((verb) => `${verb} ${p}`));
+    const ops = Object.entries(r.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, m]) =>
+      Object.keys(m).map((verb) => `${verb} ${p}`),
+    );
     for (const route of [...SEED_ROUTES, ...ACCOUNT_ROUTES, ...BLOB_ROUTES]) expect(ops).toContain(route);
     expect(ops.filter((o) => !o.includes('/api/v1/'))).toEqual([]);
     // blobs go up and come down as raw bytes, not JSON
     expect(Object.keys(r.body.paths['/api/v1/blobs'].post.requestBody.content)).toEqual(['application/octet-stream']);
-    expect(Object.keys(r.body.paths['/api/v1/blobs/{id}'].get.responses['206'].content)).toEqual(['application/octet-stream']);
+    expect(Object.keys(r.body.paths['/api/v1/blobs/{id}'].get.responses['206'].content)).toEqual([
+      'application/octet-stream',
+    ]);
   });
 
   it('names the sign-in and blob refusals: bad-host and host-not-allowed on the challenge, not-siwe on the exchange, the entropy rule on uploads', async () => {
@@ -41,16 +71,25 @@ describe('the OpenAPI document and the reference', () => {
     expect(paths['/api/v1/auth/keys'].post.description).toContain('`not-siwe`');
     expect(paths['/api/v1/blobs'].post.description).toMatch(/`not-sealed`.*entropy of at least 7.5 bits per byte/);
     // every error answer of every operation promises both fields
-    for (const [path, ops] of Object.entries(paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { required?: string[] } }> }> }>>)) {
+    for (const [path, ops] of Object.entries(
+      paths as Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema: { required?: string[] } }> }> }>
+      >,
+    )) {
       for (const [verb, op] of Object.entries(ops)) {
         for (const [status, res] of Object.entries(op.responses)) {
-          if (Number(status) >= 400) expect(res.content?.['application/json']?.schema.required, `${verb} ${path} ${status}`).toEqual(['error', 'code']);
+          if (Number(status) >= 400)
+            expect(res.content?.['application/json']?.schema.required, `${verb} ${path} ${status}`).toEqual([
+              'error',
+              'code',
+            ]);
         }
       }
     }
   });
 
-  it('names each limit\'s status and code on the routes that answer them (docs/protocol.md, Limits)', async () => {
+  it("names each limit's status and code on the routes that answer them (docs/protocol.md, Limits)", async () => {
     const paths = (await call(relay.url, 'GET', '/openapi.json')).body.paths;
     const expected: Array<[string, string, number, string]> = [
       ['/api/v1/envelopes', 'post', 429, 'requests-full'],
@@ -96,7 +135,10 @@ describe('the OpenAPI document and the reference', () => {
       expect(res.status, url.pathname).toBe(200);
     }
     const init = await (await fetch(relay.url + '/reference/static/swagger-initializer.js')).text();
-    const code = init.split('\n').filter((line) => !line.trim().startsWith('//')).join('\n');
+    const code = init
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('//'))
+      .join('\n');
     expect(code).not.toMatch(/https?:\/\//);
     // The page's own CSP keeps it to this origin.
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'/);

@@ -11,10 +11,17 @@ export interface RawAnswer {
  * refuses to send (control characters, user info in Host) reach the relay as a client could
  * send them. The answer is read to the end of the connection (`Connection: close`).
  */
-export function rawRequest(base: string, req: { method: string; path: string; headers: Array<[string, string]>; body?: string }): Promise<RawAnswer> {
+export function rawRequest(
+  base: string,
+  req: { method: string; path: string; headers: Array<[string, string]>; body?: string },
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   const body = req.body === undefined ? undefined : Buffer.from(req.body);
-  const lines = [`${req.method} ${req.path} HTTP/1.1`, ...req.headers.map(([n, v]) => `${n}: ${v}`), 'Connection: close'];
+  const lines = [
+    `${req.method} ${req.path} HTTP/1.1`,
+    ...req.headers.map(([n, v]) => `${n}: ${v}`),
+    'Connection: close',
+  ];
   if (body) lines.push(`Content-Length: ${body.length}`);
   const head = Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1');
   return new Promise((resolve, reject) => {
@@ -22,7 +29,9 @@ export function rawRequest(base: string, req: { method: string; path: string; he
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
     // a relay that closes early (a refused header) may reset the socket while we still write
-    socket.on('error', (err: NodeJS.ErrnoException) => (chunks.length > 0 && err.code === 'ECONNRESET' ? undefined : reject(err)));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      chunks.length > 0 && err.code === 'ECONNRESET' ? undefined : reject(err),
+    );
     socket.on('close', () => {
       const all = Buffer.concat(chunks);
       const split = all.indexOf('\r\n\r\n');

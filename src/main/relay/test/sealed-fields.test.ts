@@ -11,7 +11,15 @@ function sealRandomMessage(): { ciphertext: string; nonce: string; ephemeralPubl
   const R = recipient.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
   const key = Buffer.from(hkdfSync('sha256', shared, Buffer.concat([E, R]), 'relay-seal-v1', 32));
   const nonce = randomBytes(12);
-  const frame = Buffer.concat([Buffer.from('RELAYMSG\x01'), Buffer.from(JSON.stringify({ m: JSON.stringify({ kind: 'text', text: 'x'.repeat(randomInt(0, 400)) }), sig: '0x' + '00'.repeat(65) }))]);
+  const frame = Buffer.concat([
+    Buffer.from('RELAYMSG\x01'),
+    Buffer.from(
+      JSON.stringify({
+        m: JSON.stringify({ kind: 'text', text: 'x'.repeat(randomInt(0, 400)) }),
+        sig: '0x' + '00'.repeat(65),
+      }),
+    ),
+  ]);
   const c = createCipheriv('aes-256-gcm', key, nonce);
   const ct = Buffer.concat([c.update(frame), c.final(), c.getAuthTag()]);
   return { ciphertext: ct.toString('base64'), nonce: nonce.toString('base64'), ephemeralPublicKey: E.toString('hex') };
@@ -23,7 +31,14 @@ describe('the plaintext check', () => {
     // ciphertext bytes of real sizes, which is exactly what GCM output is indistinguishable from.
     let rejected = 0;
     for (let i = 0; i < 100_000; i++) {
-      const fields = i % 1000 === 0 ? sealRandomMessage() : { ciphertext: randomBytes(randomInt(25, 600)).toString('base64'), nonce: randomBytes(12).toString('base64'), ephemeralPublicKey: randomBytes(32).toString('hex') };
+      const fields =
+        i % 1000 === 0
+          ? sealRandomMessage()
+          : {
+              ciphertext: randomBytes(randomInt(25, 600)).toString('base64'),
+              nonce: randomBytes(12).toString('base64'),
+              ephemeralPublicKey: randomBytes(32).toString('hex'),
+            };
       const r = checkSealedFields(fields, 65536);
       if ('error' in r && r.error.includes('plaintext')) rejected++;
     }
@@ -35,7 +50,14 @@ describe('the plaintext check', () => {
     expect(looksLikePlaintext(Buffer.from('Привет, как дела? Это обычный текст.'))).toBe(true);
     expect(looksLikePlaintext(randomBytes(64))).toBe(false);
     for (const text of ['{"a":1,"b":[true]}!!'.slice(0, 18), 'aGVsbG8gd29ybGQgaGk=', '[1,2,3,4,5,6,7,8,9]']) {
-      const r = checkSealedFields({ ciphertext: Buffer.from(text).toString('base64'), nonce: randomBytes(12).toString('base64'), ephemeralPublicKey: randomBytes(32).toString('hex') }, 65536);
+      const r = checkSealedFields(
+        {
+          ciphertext: Buffer.from(text).toString('base64'),
+          nonce: randomBytes(12).toString('base64'),
+          ephemeralPublicKey: randomBytes(32).toString('hex'),
+        },
+        65536,
+      );
       expect('error' in r, text).toBe(true);
     }
   });
@@ -44,13 +66,20 @@ describe('the plaintext check', () => {
     const reference = (bytes: Buffer): boolean => {
       if (bytes.length < 24) return false;
       let texty = 0;
-      for (let i = 0; i < bytes.length; ) {
+      for (let i = 0; i < bytes.length;) {
         const b = bytes[i];
-        if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d) { texty++; i++; continue; }
+        if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d) {
+          texty++;
+          i++;
+          continue;
+        }
         const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
         let ok = len > 0 && i + len <= bytes.length;
         for (let j = i + 1; ok && j < i + len; j++) ok = (bytes[j] & 0xc0) === 0x80;
-        if (ok) { texty += len; i += len; } else i++;
+        if (ok) {
+          texty += len;
+          i += len;
+        } else i++;
       }
       return texty >= 0.9 * bytes.length;
     };
@@ -76,7 +105,8 @@ describe('the plaintext check', () => {
     expect(decodeBase64('aG-k')).toBeNull(); // base64url alphabet
     expect(decodeBase64('a')).toBeNull();
     expect(decodeBase64('')?.length).toBe(0);
-    for (const bad of ['aGk==', 'aG k=', 'aGk=\n', ' aGk=', 'aG=k', 'aGk=aGk=', 'aGk_', '====', 'aGk=='.repeat(2)]) expect(decodeBase64(bad), bad).toBeNull();
+    for (const bad of ['aGk==', 'aG k=', 'aGk=\n', ' aGk=', 'aG=k', 'aGk=aGk=', 'aGk_', '====', 'aGk=='.repeat(2)])
+      expect(decodeBase64(bad), bad).toBeNull();
   });
 
   it('agrees with a strict reference decoder on random and mutated input', () => {
@@ -118,6 +148,10 @@ describe('the plaintext check', () => {
     // the top bit is ignored, as X25519 ignores it
     for (const u of [0n, 1n, p - 1n]) expect(isLowOrderPoint(le(u | (1n << 255n)))).toBe(true);
     expect(isLowOrderPoint(le(2n | (1n << 255n)))).toBe(false);
-    expect(isLowOrderPoint(generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex'))).toBe(false);
+    expect(
+      isLowOrderPoint(
+        generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex'),
+      ),
+    ).toBe(false);
   });
 });

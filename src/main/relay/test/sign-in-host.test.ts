@@ -18,21 +18,77 @@ const ADDRESS = '0x' + '11'.repeat(20);
 
 /** POST /auth/challenge with this exact Host header. */
 const challengeVia = (relay: TestRelay, host: string) =>
-  rawRequest(relay.url, { method: 'POST', path: '/api/v1/auth/challenge', headers: [['Host', host], ['Content-Type', 'application/json']], body: JSON.stringify({ address: ADDRESS }) });
+  rawRequest(relay.url, {
+    method: 'POST',
+    path: '/api/v1/auth/challenge',
+    headers: [
+      ['Host', host],
+      ['Content-Type', 'application/json'],
+    ],
+    body: JSON.stringify({ address: ADDRESS }),
+  });
 
 const domainOf = (message: string) => message.slice(0, message.indexOf(' wants you to sign in'));
 
 describe('the Host grammar', () => {
   it('takes a plain host[:port] and nothing else', () => {
-    const ok = ['localhost', 'localhost:8787', '127.0.0.1:1', '[::1]:65535', '[FE80::1]', 'relay.example.com', 'Relay-1.example.COM:443', 'box', '10.0.0.255'];
+    const ok = [
+      'localhost',
+      'localhost:8787',
+      '127.0.0.1:1',
+      '[::1]:65535',
+      '[FE80::1]',
+      'relay.example.com',
+      'Relay-1.example.COM:443',
+      'box',
+      '10.0.0.255',
+    ];
     expect(ok.map((h) => parseHostHeader(h)?.authority)).toEqual([
-      'localhost', 'localhost:8787', '127.0.0.1:1', '[::1]:65535', '[fe80::1]', 'relay.example.com', 'relay-1.example.com:443', 'box', '10.0.0.255',
+      'localhost',
+      'localhost:8787',
+      '127.0.0.1:1',
+      '[::1]:65535',
+      '[fe80::1]',
+      'relay.example.com',
+      'relay-1.example.com:443',
+      'box',
+      '10.0.0.255',
     ]);
     const refused = [
-      '', 'localhost:8787@evil.example', 'relay.example.com:443@evil.example', 'user@localhost', 'localhost:99999', 'localhost:0', 'localhost:080',
-      'localhost:', 'localhost:8787 evil.com', 'local\thost', 'localhost\t', 'local%68ost', 'localhost/x', 'localhost?x', 'localhost#x', '::1', '[::1',
-      '[::1]x', '[::1]:', '[fe80::1%25eth0]', '[zz::1]', '256.0.0.1', '127.1', '01.2.3.4', '-a.example', 'a-.example', 'a..example', 'example.com.',
-      'a'.repeat(64) + '.example', 'ex_ample.com', 'exämple.com', 'localhost:8787:1', '\u0000', 'localhost\r\nX: y',
+      '',
+      'localhost:8787@evil.example',
+      'relay.example.com:443@evil.example',
+      'user@localhost',
+      'localhost:99999',
+      'localhost:0',
+      'localhost:080',
+      'localhost:',
+      'localhost:8787 evil.com',
+      'local\thost',
+      'localhost\t',
+      'local%68ost',
+      'localhost/x',
+      'localhost?x',
+      'localhost#x',
+      '::1',
+      '[::1',
+      '[::1]x',
+      '[::1]:',
+      '[fe80::1%25eth0]',
+      '[zz::1]',
+      '256.0.0.1',
+      '127.1',
+      '01.2.3.4',
+      '-a.example',
+      'a-.example',
+      'a..example',
+      'example.com.',
+      'a'.repeat(64) + '.example',
+      'ex_ample.com',
+      'exämple.com',
+      'localhost:8787:1',
+      '\u0000',
+      'localhost\r\nX: y',
     ];
     for (const h of refused) expect(parseHostHeader(h), JSON.stringify(h)).toBeNull();
   });
@@ -50,15 +106,28 @@ describe('sign-in on a relay without --base-url', () => {
   it('never names a site smuggled in the Host header (user info, a second host)', async () => {
     for (const host of [`localhost:${port}@evil.example`, `127.0.0.1:${port}@evil.example`, `localhost@evil.example`]) {
       const r = await challengeVia(relay, host);
-      expect({ host, status: r.status, body: JSON.parse(r.body) }).toMatchObject({ status: 400, body: { code: 'bad-host' } });
+      expect({ host, status: r.status, body: JSON.parse(r.body) }).toMatchObject({
+        status: 400,
+        body: { code: 'bad-host' },
+      });
       expect(r.body).not.toContain('evil.example');
     }
   });
 
   it('odd Host headers are 400 bad-host, never 500; a bracketed IPv6 loopback is fine', async () => {
-    for (const host of ['localhost:99999', `localhost:${port} evil.com`, `localhost\t:${port}`, 'localhost:0', `[::1]:${port}x`]) {
+    for (const host of [
+      'localhost:99999',
+      `localhost:${port} evil.com`,
+      `localhost\t:${port}`,
+      'localhost:0',
+      `[::1]:${port}x`,
+    ]) {
       const r = await challengeVia(relay, host);
-      expect({ host, status: r.status, code: JSON.parse(r.body).code }).toEqual({ host, status: 400, code: 'bad-host' });
+      expect({ host, status: r.status, code: JSON.parse(r.body).code }).toEqual({
+        host,
+        status: 400,
+        code: 'bad-host',
+      });
     }
     const v6 = await challengeVia(relay, `[::1]:${port}`);
     expect(v6.status).toBe(200);
@@ -74,7 +143,12 @@ describe('sign-in on a relay without --base-url', () => {
     // A challenge naming another site (issued before this rule, say) is refused when signed, and used up.
     const nonce = newSignInNonce();
     const foreign = `evil.example wants you to sign in with your Ethereum account:\n${account.address}\n\nSign in.\n\nURI: http://evil.example\nVersion: 1\nChain ID: 1\nNonce: ${nonce}\nIssued At: ${new Date().toISOString()}`;
-    await relay.store.createChallenge({ nonce, address: account.address.toLowerCase(), message: foreign, expiresAt: Date.now() + 60_000 });
+    await relay.store.createChallenge({
+      nonce,
+      address: account.address.toLowerCase(),
+      message: foreign,
+      expiresAt: Date.now() + 60_000,
+    });
     const signature = await account.signMessage({ message: foreign });
     const r = await call(relay.url, 'POST', '/api/v1/auth/keys', { body: { message: foreign, signature } });
     expect(r.status).toBe(400);
@@ -96,7 +170,8 @@ describe('sign-in on a relay without --base-url', () => {
     }
     // viem's generateSiweNonce slides a window over one Math.random buffer: consecutive nonces
     // share 95 of their 96 characters. Two independent 32-hex strings share a run of 10 with p ≈ 1e-9.
-    for (let i = 1; i < nonces.length; i++) expect(longestCommonRun(nonces[i - 1], nonces[i]), `${nonces[i - 1]} ${nonces[i]}`).toBeLessThan(10);
+    for (let i = 1; i < nonces.length; i++)
+      expect(longestCommonRun(nonces[i - 1], nonces[i]), `${nonces[i - 1]} ${nonces[i]}`).toBeLessThan(10);
     const spy = vi.spyOn(Math, 'random').mockReturnValue(0.5);
     try {
       expect(new Set([newSignInNonce(), newSignInNonce(), newSignInNonce()]).size).toBe(3);
@@ -134,7 +209,18 @@ describe('a relay listening on ::1 (no --base-url)', () => {
   it('signs people in', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'relay-v6-'));
     const { startRelayServer } = await import('../server.js');
-    const invocation = parseInvocation(['--host', '::1', '--port', '0', '--data', dir, '--rate-limit', '0', '--min-free-disk-mib', '0']);
+    const invocation = parseInvocation([
+      '--host',
+      '::1',
+      '--port',
+      '0',
+      '--data',
+      dir,
+      '--rate-limit',
+      '0',
+      '--min-free-disk-mib',
+      '0',
+    ]);
     if (invocation.mode !== 'serve') throw new Error('expected serve options');
     const relay = await startRelayServer(invocation.options);
     try {

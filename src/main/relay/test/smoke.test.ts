@@ -2,7 +2,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, envelopeTo, signIn, startRelay, type TestRelay } from './harness.js';
 
 let relay: TestRelay;
-beforeAll(async () => { relay = await startRelay(); });
+beforeAll(async () => {
+  relay = await startRelay();
+});
 afterAll(async () => relay.close());
 
 it('signs in, sends and pulls', async () => {

@@ -6,9 +6,11 @@ export function explain(db: Database.Database, sql: string): string[] {
   const stmt = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
   const names = [...new Set([...sql.matchAll(/[:@$]([A-Za-z_]+)/g)].map((m) => m[1]))];
   const positional = (sql.match(/\?/g) ?? []).length;
-  const rows = (names.length > 0
-    ? stmt.all(Object.fromEntries(names.map((n) => [n, 'x'])))
-    : stmt.all(...Array.from({ length: positional }, () => 'x'))) as Array<{ detail: string }>;
+  const rows = (
+    names.length > 0
+      ? stmt.all(Object.fromEntries(names.map((n) => [n, 'x'])))
+      : stmt.all(...Array.from({ length: positional }, () => 'x'))
+  ) as Array<{ detail: string }>;
   return rows.map((r) => r.detail);
 }
 

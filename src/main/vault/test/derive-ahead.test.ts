@@ -17,7 +17,8 @@ describe('passphrase codec deriving ahead', () => {
     const secrets = [Buffer.from('first secret'), Buffer.from('second secret'), Buffer.from('third')];
     const sealed = [];
     for (const s of secrets) sealed.push(await ahead.encrypt(s));
-    for (let i = 0; i < secrets.length; i++) expect((await plain.decrypt(sealed[i])).toString()).toBe(secrets[i].toString());
+    for (let i = 0; i < secrets.length; i++)
+      expect((await plain.decrypt(sealed[i])).toString()).toBe(secrets[i].toString());
     expect(new Set(sealed.map(saltOf)).size).toBe(secrets.length);
   });
 

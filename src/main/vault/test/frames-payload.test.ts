@@ -1,6 +1,13 @@
 import { hexToBytes } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
-import { buildDirectFrame, buildGroupFrame, bytesToUuid, checkFrameMatchesEnvelope, parseFrame, uuidToBytes } from '../frames.js';
+import {
+  buildDirectFrame,
+  buildGroupFrame,
+  bytesToUuid,
+  checkFrameMatchesEnvelope,
+  parseFrame,
+  uuidToBytes,
+} from '../frames.js';
 import { buildPayload, composeMessage, parsePayload, verifyPayload, type ParsedPayload } from '../payload.js';
 import { isVaultError } from '../vault-error.js';
 import { newMnemonic, signPersonalMessage, walletFromMnemonic } from '../wallet.js';
@@ -22,7 +29,11 @@ const alice = walletFromMnemonic(newMnemonic());
 const bob = walletFromMnemonic(newMnemonic());
 const bot = walletFromMnemonic(newMnemonic());
 
-function signed(wallet: { privateKey: Uint8Array; address: string }, fields: Record<string, unknown>, groupId: string | null = null): ParsedPayload {
+function signed(
+  wallet: { privateKey: Uint8Array; address: string },
+  fields: Record<string, unknown>,
+  groupId: string | null = null,
+): ParsedPayload {
   const m = composeMessage(fields, wallet.address, groupId);
   return parsePayload(buildPayload(m, signPersonalMessage(wallet.privateKey, m)));
 }
@@ -32,7 +43,9 @@ describe('frames', () => {
 
   it('builds the documented bytes', () => {
     const direct = buildDirectFrame(payload);
-    expect(Buffer.from(direct.subarray(0, 9)).toString('hex')).toBe(Buffer.from('RELAYMSG\x01', 'latin1').toString('hex'));
+    expect(Buffer.from(direct.subarray(0, 9)).toString('hex')).toBe(
+      Buffer.from('RELAYMSG\x01', 'latin1').toString('hex'),
+    );
     const group = buildGroupFrame(GROUP.toUpperCase(), payload);
     expect(Buffer.from(group.subarray(0, 25)).toString('hex')).toBe('52454c415947525001' + GROUP.replace(/-/g, ''));
     // the same bytes as the group vector in seal-vectors.json
@@ -76,7 +89,7 @@ describe('frames', () => {
     expect(codeOf(() => parseFrame(buildGroupFrame(GROUP, payload).subarray(0, 20)))).toBe('bad-frame');
   });
 
-  it('a group frame must name the envelope\'s group; a direct frame needs a direct envelope', () => {
+  it("a group frame must name the envelope's group; a direct frame needs a direct envelope", () => {
     const g = parseFrame(buildGroupFrame(GROUP, payload));
     expect(codeOf(() => checkFrameMatchesEnvelope(g, GROUP))).toBeUndefined();
     expect(codeOf(() => checkFrameMatchesEnvelope(g, GROUP.toUpperCase()))).toBeUndefined();
@@ -95,7 +108,7 @@ describe('frames', () => {
 });
 
 describe('payload', () => {
-  it('composes m with id, kind, from, sentAt and the kind\'s fields, and parses it back', () => {
+  it("composes m with id, kind, from, sentAt and the kind's fields, and parses it back", () => {
     const p = signed(alice, { kind: 'text', text: 'hello' });
     expect(p.m).toMatchObject({ kind: 'text', from: alice.address, text: 'hello' });
     expect(p.m.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -113,13 +126,21 @@ describe('payload', () => {
   });
 
   it('refuses what the vault must not sign', () => {
-    expect(codeOf(() => composeMessage({ kind: 'text', text: 'x', from: bob.address }, alice.address, null))).toBe('bad-request');
-    expect(codeOf(() => composeMessage({ kind: 'text', text: 'x', sig: '0x' }, alice.address, null))).toBe('bad-request');
+    expect(codeOf(() => composeMessage({ kind: 'text', text: 'x', from: bob.address }, alice.address, null))).toBe(
+      'bad-request',
+    );
+    expect(codeOf(() => composeMessage({ kind: 'text', text: 'x', sig: '0x' }, alice.address, null))).toBe(
+      'bad-request',
+    );
     expect(codeOf(() => composeMessage({ kind: 'text' }, alice.address, null))).toBe('bad-request');
     expect(codeOf(() => composeMessage({ kind: 'request' }, alice.address, null))).toBe('bad-request');
     expect(codeOf(() => composeMessage({ kind: 'text', text: 'x', id: '1' }, alice.address, null))).toBe('bad-request');
-    expect(codeOf(() => composeMessage({ kind: 'text', text: 'x', sentAt: 'yesterday' }, alice.address, null))).toBe('bad-request');
-    expect(codeOf(() => composeMessage({ kind: 'text', text: 'x', groupId: OTHER_GROUP }, alice.address, GROUP))).toBe('bad-request');
+    expect(codeOf(() => composeMessage({ kind: 'text', text: 'x', sentAt: 'yesterday' }, alice.address, null))).toBe(
+      'bad-request',
+    );
+    expect(codeOf(() => composeMessage({ kind: 'text', text: 'x', groupId: OTHER_GROUP }, alice.address, GROUP))).toBe(
+      'bad-request',
+    );
   });
 
   it('drops malformed payloads', () => {
@@ -149,7 +170,13 @@ describe('verifyPayload', () => {
   });
 
   it('rejects a signature by someone other than m.from', () => {
-    const m = JSON.stringify({ id: globalThis.crypto.randomUUID(), kind: 'text', from: alice.address, sentAt: new Date().toISOString(), text: 'forged' });
+    const m = JSON.stringify({
+      id: globalThis.crypto.randomUUID(),
+      kind: 'text',
+      from: alice.address,
+      sentAt: new Date().toISOString(),
+      text: 'forged',
+    });
     const p = parsePayload(buildPayload(m, signPersonalMessage(bob.privateKey, m)));
     expect(codeOf(() => verifyPayload(p, alice.address, null))).toBe('bad-signature');
     expect(codeOf(() => verifyPayload(p, bob.address, null))).toBe('bad-signature');
@@ -171,12 +198,17 @@ describe('verifyPayload', () => {
   it('a bot post (via group-token): the relay names the creator as sender, the author shown is m.from', () => {
     const creator = alice;
     const post = signed(bot, { kind: 'text', text: 'build passed' }, GROUP);
-    expect(verifyPayload(post, creator.address, 'group-token', GROUP)).toEqual({ signer: bot.address, author: bot.address });
+    expect(verifyPayload(post, creator.address, 'group-token', GROUP)).toEqual({
+      signer: bot.address,
+      author: bot.address,
+    });
     // without the bot exemption the same post is a mismatch
     expect(codeOf(() => verifyPayload(post, creator.address, 'api-key', GROUP))).toBe('sender-mismatch');
     // the bot's signature still has to hold
     const m = JSON.stringify({ ...post.m, text: 'tampered' });
-    expect(codeOf(() => verifyPayload({ ...post, m: JSON.parse(m), mRaw: m }, creator.address, 'group-token', GROUP))).toBe('bad-signature');
+    expect(
+      codeOf(() => verifyPayload({ ...post, m: JSON.parse(m), mRaw: m }, creator.address, 'group-token', GROUP)),
+    ).toBe('bad-signature');
   });
 
   it('a bot post cannot be replayed into another group or into a direct frame', () => {
@@ -188,6 +220,10 @@ describe('verifyPayload', () => {
     // a group-token post must name its group
     expect(codeOf(() => verifyPayload(direct, alice.address, 'group-token', GROUP))).toBe('bad-payload');
     // and a member's group message names its group too
-    expect(codeOf(() => verifyPayload(signed(bob, { kind: 'text', text: 'hi' }, GROUP), bob.address, 'api-key', OTHER_GROUP))).toBe('bad-payload');
+    expect(
+      codeOf(() =>
+        verifyPayload(signed(bob, { kind: 'text', text: 'hi' }, GROUP), bob.address, 'api-key', OTHER_GROUP),
+      ),
+    ).toBe('bad-payload');
   });
 });

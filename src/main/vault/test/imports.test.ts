@@ -7,7 +7,16 @@ const vaultDir = fileURLToPath(new URL('..', import.meta.url));
 const benchFile = fileURLToPath(new URL('../../bench/crypto-bench.ts', import.meta.url));
 
 // Modules the relay (and any non-Node consumer) may import: they must stay free of node: built-ins.
-const PURE = ['base64.ts', 'device-certificate.ts', 'frames.ts', 'payload.ts', 'sealer.ts', 'siwe.ts', 'vault-error.ts', 'wallet.ts'];
+const PURE = [
+  'base64.ts',
+  'device-certificate.ts',
+  'frames.ts',
+  'payload.ts',
+  'sealer.ts',
+  'siwe.ts',
+  'vault-error.ts',
+  'wallet.ts',
+];
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
@@ -31,24 +40,34 @@ const sources = [
 describe('vault imports', () => {
   it('finds the files it guards', () => {
     expect(sources.length).toBeGreaterThan(15);
-    for (const f of PURE) expect(sources.some((s) => s.endsWith(f)), f).toBe(true);
+    for (const f of PURE)
+      expect(
+        sources.some((s) => s.endsWith(f)),
+        f,
+      ).toBe(true);
   });
 
   it('nothing in the vault or its bench imports electron', () => {
-    for (const file of sources) for (const spec of importsOf(file)) expect(spec === 'electron' || spec.startsWith('electron/'), `${file}: ${spec}`).toBe(false);
+    for (const file of sources)
+      for (const spec of importsOf(file))
+        expect(spec === 'electron' || spec.startsWith('electron/'), `${file}: ${spec}`).toBe(false);
   });
 
   it('pure modules import no node: built-ins', () => {
     for (const name of PURE) {
       for (const spec of importsOf(join(vaultDir, name))) {
-        expect(spec.startsWith('node:') || ['crypto', 'fs', 'path', 'os', 'worker_threads', 'buffer'].includes(spec), `${name}: ${spec}`).toBe(false);
+        expect(
+          spec.startsWith('node:') || ['crypto', 'fs', 'path', 'os', 'worker_threads', 'buffer'].includes(spec),
+          `${name}: ${spec}`,
+        ).toBe(false);
       }
     }
   });
 
   it('relative imports use .js specifiers (NodeNext)', () => {
     for (const file of sources) {
-      for (const spec of importsOf(file).filter((s) => s.startsWith('.'))) expect(spec, `${file}: ${spec}`).toMatch(/\.(js|json|mjs)$/);
+      for (const spec of importsOf(file).filter((s) => s.startsWith('.')))
+        expect(spec, `${file}: ${spec}`).toMatch(/\.(js|json|mjs)$/);
     }
   });
 });

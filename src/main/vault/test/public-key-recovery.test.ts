@@ -8,14 +8,18 @@ const hex = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b).toStri
 describe('public-key recovery', () => {
   it('recovers the signing key from real signatures, and another key (or none) with the other bit', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 48, maxLength: 48 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (seed, hash) => {
-        const key = secp256k1.utils.randomSecretKey(seed);
-        const rec = secp256k1.sign(hash, key, { prehash: false, lowS: true, format: 'recovered' });
-        const bit = rec[0] as 0 | 1;
-        const publicKey = hex(secp256k1.getPublicKey(key, false));
-        expect(hex(recoverPublicKey(hash, rec.subarray(1), bit))).toBe(publicKey);
-        expect(hex(recoverPublicKey(hash, rec.subarray(1), (1 - bit) as 0 | 1))).not.toBe(publicKey);
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 48, maxLength: 48 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (seed, hash) => {
+          const key = secp256k1.utils.randomSecretKey(seed);
+          const rec = secp256k1.sign(hash, key, { prehash: false, lowS: true, format: 'recovered' });
+          const bit = rec[0] as 0 | 1;
+          const publicKey = hex(secp256k1.getPublicKey(key, false));
+          expect(hex(recoverPublicKey(hash, rec.subarray(1), bit))).toBe(publicKey);
+          expect(hex(recoverPublicKey(hash, rec.subarray(1), (1 - bit) as 0 | 1))).not.toBe(publicKey);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -24,13 +28,22 @@ describe('public-key recovery', () => {
     const n = secp256k1.Point.CURVE().n;
     const big = new Uint8Array(32).fill(0xff);
     const order = Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
-    for (const [r, s] of [[big, big], [new Uint8Array(order), big], [new Uint8Array(32), new Uint8Array(32)]]) {
+    for (const [r, s] of [
+      [big, big],
+      [new Uint8Array(order), big],
+      [new Uint8Array(32), new Uint8Array(32)],
+    ]) {
       expect(recoverPublicKey(new Uint8Array(32).fill(7), new Uint8Array([...r, ...s]), 0)).toBeNull();
     }
     fc.assert(
       fc.property(
         fc.uint8Array({ minLength: 32, maxLength: 32 }),
-        fc.oneof(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.constant(big), fc.constant(new Uint8Array(order)), fc.constant(new Uint8Array(32))),
+        fc.oneof(
+          fc.uint8Array({ minLength: 32, maxLength: 32 }),
+          fc.constant(big),
+          fc.constant(new Uint8Array(order)),
+          fc.constant(new Uint8Array(32)),
+        ),
         fc.oneof(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.constant(big), fc.constant(new Uint8Array(32))),
         fc.constantFrom(0 as const, 1 as const),
         (hash, r, s, bit) => {

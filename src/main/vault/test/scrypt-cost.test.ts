@@ -36,7 +36,7 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the vault\'s scrypt option', () => {
+describe("the vault's scrypt option", () => {
   it('writes the wrap at the given cost and records it, so a vault opened without the option still unlocks', async () => {
     const cheap = client({ scrypt: CHEAP });
     const dir = dirs.at(-1)!;
@@ -46,7 +46,9 @@ describe('the vault\'s scrypt option', () => {
 
     const plain = client({}, dir);
     expect((await plain.unlock({ passphrase: 'correct horse' })).address).toBe(address);
-    expect(await plain.unlock({ passphrase: 'wrong horse' }).catch((e: unknown) => (isVaultError(e) ? e.code : e))).toBe('bad-passphrase');
+    expect(
+      await plain.unlock({ passphrase: 'wrong horse' }).catch((e: unknown) => (isVaultError(e) ? e.code : e)),
+    ).toBe('bad-passphrase');
   });
 
   it('leaves a vault made at the full cost at it: without the option a vault gets N=2^17, and a cheap client only reads it', async () => {
@@ -63,8 +65,12 @@ describe('the vault\'s scrypt option', () => {
     expect(readFileSync(vaultPath(dir), 'utf8')).toBe(before);
   });
 
-  it('refuses a cost below scrypt\'s least accepted one, or one that is not a power of two', () => {
-    for (const scrypt of [{ N: 2 ** 13, r: 8, p: 1 }, { N: 3 * 2 ** 13, r: 8, p: 1 }, { N: 2 ** 14, r: 4, p: 1 }]) {
+  it("refuses a cost below scrypt's least accepted one, or one that is not a power of two", () => {
+    for (const scrypt of [
+      { N: 2 ** 13, r: 8, p: 1 },
+      { N: 3 * 2 ** 13, r: 8, p: 1 },
+      { N: 2 ** 14, r: 4, p: 1 },
+    ]) {
       let code: unknown;
       try {
         client({ scrypt });

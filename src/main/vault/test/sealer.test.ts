@@ -7,7 +7,13 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
 import { fromBase64, toBase64 } from '../base64.js';
 import { nodeSealer } from '../sealer-node.js';
-import { TEST_ONLY_SEAL_WITH, assertSharedSecretNonZero, isLowOrderPoint, type SealedFields, type Sealer } from '../sealer.js';
+import {
+  TEST_ONLY_SEAL_WITH,
+  assertSharedSecretNonZero,
+  isLowOrderPoint,
+  type SealedFields,
+  type Sealer,
+} from '../sealer.js';
 import { isVaultError } from '../vault-error.js';
 
 // The seal test vectors of docs/wire-format.md (Test vectors): the one sealer must reproduce them byte for byte.
@@ -51,11 +57,20 @@ describe('seal-vectors.json', () => {
   for (const sealer of sealers) {
     for (const v of vectors.vectors) {
       it(`${sealer.name} reproduces "${v.name}"`, () => {
-        const fields = sealer[TEST_ONLY_SEAL_WITH](v.recipientDeviceKey, hex(v.frameHex), hex(v.ephemeralPrivateKey), fromBase64(v.nonce));
+        const fields = sealer[TEST_ONLY_SEAL_WITH](
+          v.recipientDeviceKey,
+          hex(v.frameHex),
+          hex(v.ephemeralPrivateKey),
+          fromBase64(v.nonce),
+        );
         expect(fields).toEqual({ ephemeralPublicKey: v.ephemeralPublicKey, nonce: v.nonce, ciphertext: v.ciphertext });
       });
       it(`${sealer.name} opens "${v.name}"`, () => {
-        const frame = sealer.open(hex(v.recipientPrivateKey), { ephemeralPublicKey: v.ephemeralPublicKey, nonce: v.nonce, ciphertext: v.ciphertext });
+        const frame = sealer.open(hex(v.recipientPrivateKey), {
+          ephemeralPublicKey: v.ephemeralPublicKey,
+          nonce: v.nonce,
+          ciphertext: v.ciphertext,
+        });
         expect(toHex(frame)).toBe(v.frameHex);
       });
     }
@@ -70,7 +85,13 @@ describe('seal-vectors.json', () => {
 function referenceOpen(recipientPrivateKey: Uint8Array, fields: SealedFields): Uint8Array {
   const E = hex(fields.ephemeralPublicKey);
   const R = x25519.getPublicKey(recipientPrivateKey);
-  const k = hkdf(sha256, x25519.getSharedSecret(recipientPrivateKey, E), new Uint8Array([...E, ...R]), new TextEncoder().encode('relay-seal-v1'), 32);
+  const k = hkdf(
+    sha256,
+    x25519.getSharedSecret(recipientPrivateKey, E),
+    new Uint8Array([...E, ...R]),
+    new TextEncoder().encode('relay-seal-v1'),
+    32,
+  );
   return gcm(k, fromBase64(fields.nonce)).decrypt(fromBase64(fields.ciphertext));
 }
 
@@ -78,7 +99,17 @@ describe('the sealer against an independent reference', () => {
   it('what it seals, 150 random sizes, the reference opens', () => {
     const recipient = nodeSealer.generateDeviceKeyPair();
     expect(toHex(x25519.getPublicKey(recipient.privateKey))).toBe(toHex(recipient.publicKey));
-    const sizes = [0, 1, 15, 16, 17, 200, 4096, 65536, ...Array.from({ length: 142 }, () => Math.floor(Math.random() * 3000))];
+    const sizes = [
+      0,
+      1,
+      15,
+      16,
+      17,
+      200,
+      4096,
+      65536,
+      ...Array.from({ length: 142 }, () => Math.floor(Math.random() * 3000)),
+    ];
     for (const size of sizes) {
       const frame = randomBytes(size);
       const fields = nodeSealer.seal(toHex(recipient.publicKey), frame);
@@ -124,10 +155,12 @@ describe('tampering and wrong keys are dropped', () => {
   for (const sealer of sealers) {
     it(`${sealer.name}: any flipped ciphertext or tag byte fails authentication`, () => {
       const length = fromBase64(good.ciphertext).length;
-      for (let i = 0; i < length; i++) expectCode(() => sealer.open(recipientKey, { ...good, ciphertext: flip(good.ciphertext, i) }), 'auth-failed');
+      for (let i = 0; i < length; i++)
+        expectCode(() => sealer.open(recipientKey, { ...good, ciphertext: flip(good.ciphertext, i) }), 'auth-failed');
     });
     it(`${sealer.name}: a changed nonce or ephemeral key fails authentication`, () => {
-      for (let i = 0; i < 12; i++) expectCode(() => sealer.open(recipientKey, { ...good, nonce: flip(good.nonce, i) }), 'auth-failed');
+      for (let i = 0; i < 12; i++)
+        expectCode(() => sealer.open(recipientKey, { ...good, nonce: flip(good.nonce, i) }), 'auth-failed');
       const e = hex(good.ephemeralPublicKey);
       for (const i of [0, 7, 16, 30]) {
         const changed = new Uint8Array(e);
@@ -139,14 +172,26 @@ describe('tampering and wrong keys are dropped', () => {
       expectCode(() => sealer.open(sealer.generateDeviceKeyPair().privateKey, good), 'auth-failed');
     });
     it(`${sealer.name}: a truncated ciphertext or malformed field is a bad envelope`, () => {
-      expectCode(() => sealer.open(recipientKey, { ...good, ciphertext: toBase64(fromBase64(good.ciphertext).subarray(0, 15)) }), 'bad-envelope');
-      expectCode(() => sealer.open(recipientKey, { ...good, ciphertext: toBase64(fromBase64(good.ciphertext).subarray(0, 16)) }), 'auth-failed');
+      expectCode(
+        () => sealer.open(recipientKey, { ...good, ciphertext: toBase64(fromBase64(good.ciphertext).subarray(0, 15)) }),
+        'bad-envelope',
+      );
+      expectCode(
+        () => sealer.open(recipientKey, { ...good, ciphertext: toBase64(fromBase64(good.ciphertext).subarray(0, 16)) }),
+        'auth-failed',
+      );
       expectCode(() => sealer.open(recipientKey, { ...good, nonce: toBase64(new Uint8Array(11)) }), 'bad-envelope');
       expectCode(() => sealer.open(recipientKey, { ...good, nonce: toBase64(new Uint8Array(13)) }), 'bad-envelope');
       expectCode(() => sealer.open(recipientKey, { ...good, nonce: 'AAECAwQFBgcICQo*' }), 'bad-envelope');
       expectCode(() => sealer.open(recipientKey, { ...good, ciphertext: `${good.ciphertext} ` }), 'bad-envelope');
-      expectCode(() => sealer.open(recipientKey, { ...good, ephemeralPublicKey: good.ephemeralPublicKey.slice(2) }), 'bad-envelope');
-      expectCode(() => sealer.open(recipientKey, { ...good, ephemeralPublicKey: `zz${good.ephemeralPublicKey.slice(2)}` }), 'bad-envelope');
+      expectCode(
+        () => sealer.open(recipientKey, { ...good, ephemeralPublicKey: good.ephemeralPublicKey.slice(2) }),
+        'bad-envelope',
+      );
+      expectCode(
+        () => sealer.open(recipientKey, { ...good, ephemeralPublicKey: `zz${good.ephemeralPublicKey.slice(2)}` }),
+        'bad-envelope',
+      );
       expectCode(() => sealer.open(recipientKey, null as unknown as SealedFields), 'bad-envelope');
     });
     it(`${sealer.name}: accepts an upper-case ephemeral key and unpadded base64 (the relay accepts both)`, () => {
@@ -175,15 +220,29 @@ describe('low-order points', () => {
     'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', // p + 1 (= 1)
   ];
   // RFC 7748 ignores the top bit, so each has a second spelling
-  const all = [...canonical, ...canonical.map((h) => h.slice(0, 62) + (parseInt(h.slice(62), 16) | 0x80).toString(16).padStart(2, '0'))];
+  const all = [
+    ...canonical,
+    ...canonical.map((h) => h.slice(0, 62) + (parseInt(h.slice(62), 16) | 0x80).toString(16).padStart(2, '0')),
+  ];
 
   it('the list really is low-order: each gives an all-zero X25519 output in an unchecked ladder', () => {
     // noble refuses them outright and OpenSSL refuses the all-zero result; both agree they are bad
     const r = nodeSealer.generateDeviceKeyPair();
-    const rKey = createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', d: Buffer.from(r.privateKey).toString('base64url'), x: Buffer.from(r.publicKey).toString('base64url') }, format: 'jwk' });
+    const rKey = createPrivateKey({
+      key: {
+        kty: 'OKP',
+        crv: 'X25519',
+        d: Buffer.from(r.privateKey).toString('base64url'),
+        x: Buffer.from(r.publicKey).toString('base64url'),
+      },
+      format: 'jwk',
+    });
     for (const h of all) {
       expect(() => x25519.getSharedSecret(r.privateKey, hex(h))).toThrow();
-      const pub = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: Buffer.from(hex(h)).toString('base64url') }, format: 'jwk' });
+      const pub = createPublicKey({
+        key: { kty: 'OKP', crv: 'X25519', x: Buffer.from(hex(h)).toString('base64url') },
+        format: 'jwk',
+      });
       expect(() => diffieHellman({ privateKey: rKey, publicKey: pub })).toThrow();
     }
   });
@@ -207,7 +266,8 @@ describe('low-order points', () => {
     it(`${sealer.name}: opening with a low-order ephemeral key is refused`, () => {
       const r = sealer.generateDeviceKeyPair();
       const genuine = sealer.seal(r.publicKey, new Uint8Array(5));
-      for (const h of all) expectCode(() => sealer.open(r.privateKey, { ...genuine, ephemeralPublicKey: h }), 'low-order');
+      for (const h of all)
+        expectCode(() => sealer.open(r.privateKey, { ...genuine, ephemeralPublicKey: h }), 'low-order');
     });
   }
 });
@@ -223,7 +283,20 @@ describe('base64', () => {
     }
   });
   it('refuses non-canonical or foreign input', () => {
-    for (const bad of ['A', 'AB=', 'ABC==', 'AB==C', 'QR==', 'QUJ=', 'a-b_', 'QUJD\n', ' QUJD', 'QUJD=', 'QUJD====', 'Q===']) {
+    for (const bad of [
+      'A',
+      'AB=',
+      'ABC==',
+      'AB==C',
+      'QR==',
+      'QUJ=',
+      'a-b_',
+      'QUJD\n',
+      ' QUJD',
+      'QUJD=',
+      'QUJD====',
+      'Q===',
+    ]) {
       expectCode(() => fromBase64(bad), 'bad-envelope');
     }
     expect(toHex(fromBase64(''))).toBe('');

@@ -54,7 +54,9 @@ describe('unlock tickets', () => {
     await ticketingCodec(right, { passphrase: 'right', path, ttlMs: 1000, now: () => now }).decrypt(sealed);
 
     const wrong = countingCodec('wrong', key);
-    await expect(ticketingCodec(wrong, { passphrase: 'wrong', path, ttlMs: 1000, now: () => now }).decrypt(sealed)).rejects.toThrow('bad-passphrase');
+    await expect(
+      ticketingCodec(wrong, { passphrase: 'wrong', path, ttlMs: 1000, now: () => now }).decrypt(sealed),
+    ).rejects.toThrow('bad-passphrase');
     expect(wrong.decrypts).toBe(1);
 
     // a use pushes the expiry on (like sudo), so 900 ms later it still holds
@@ -67,7 +69,9 @@ describe('unlock tickets', () => {
 
     const rekeyed = countingCodec('other', key);
     // the live ticket is for another wrapped key: not used
-    await ticketingCodec(rekeyed, { passphrase: 'right', path, ttlMs: 1000, now: () => now }).decrypt(Buffer.from('sealed-for-other'));
+    await ticketingCodec(rekeyed, { passphrase: 'right', path, ttlMs: 1000, now: () => now }).decrypt(
+      Buffer.from('sealed-for-other'),
+    );
     expect(rekeyed.decrypts).toBe(1);
   });
 
@@ -101,7 +105,9 @@ describe('unlock tickets', () => {
       await core.unlock({ passphrase: 'pass phrase', rememberMs: 60_000 });
       expect(existsSync(path)).toBe(true);
       // a wrong passphrase is still refused while the ticket lives
-      await expect(new VaultCore({ profileDir: dir }).unlock({ passphrase: 'wrong', rememberMs: 60_000 })).rejects.toMatchObject({ code: 'bad-passphrase' });
+      await expect(
+        new VaultCore({ profileDir: dir }).unlock({ passphrase: 'wrong', rememberMs: 60_000 }),
+      ).rejects.toMatchObject({ code: 'bad-passphrase' });
       const fresh = new VaultCore({ profileDir: dir });
       expect((await fresh.unlock({ passphrase: 'pass phrase', rememberMs: 60_000 })).unlocked).toBe(true);
       await fresh.lock();
@@ -109,7 +115,9 @@ describe('unlock tickets', () => {
       await core.unlock({ passphrase: 'pass phrase', rememberMs: 60_000 });
       await core.unlock({ passphrase: 'pass phrase', rememberMs: 0 });
       expect(existsSync(path)).toBe(false);
-      await expect(core.unlock({ passphrase: 'pass phrase', rememberMs: -1 })).rejects.toMatchObject({ code: 'bad-request' });
+      await expect(core.unlock({ passphrase: 'pass phrase', rememberMs: -1 })).rejects.toMatchObject({
+        code: 'bad-request',
+      });
     } finally {
       if (env !== undefined) process.env.XDG_RUNTIME_DIR = env;
     }

@@ -5,7 +5,13 @@ import { getAddress, recoverMessageAddress, verifyMessage } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { describe, expect, it } from 'vitest';
-import { deviceCertificateText, signDeviceCertificate, verifyDeviceCertificate, verifyDeviceCertificates, warmCertificateChecks } from '../device-certificate.js';
+import {
+  deviceCertificateText,
+  signDeviceCertificate,
+  verifyDeviceCertificate,
+  verifyDeviceCertificates,
+  warmCertificateChecks,
+} from '../device-certificate.js';
 import { checkSiweMessage } from '../siwe.js';
 import { addressFromPrivateKeyViaOpenSsl } from '../openssl-address.js';
 import { isVaultError } from '../vault-error.js';
@@ -37,7 +43,7 @@ function codeOf(fn: () => unknown): string | undefined {
 }
 
 describe('wallet', () => {
-  it('derives the well-known test mnemonic to its address at m/44\'/60\'/0\'/0/0', () => {
+  it("derives the well-known test mnemonic to its address at m/44'/60'/0'/0/0", () => {
     const w = walletFromMnemonic(HARDHAT_MNEMONIC);
     expect(w.address).toBe(HARDHAT_ADDRESS);
     expect('0x' + Buffer.from(w.privateKey).toString('hex')).toBe(HARDHAT_KEY);
@@ -46,7 +52,9 @@ describe('wallet', () => {
   });
 
   it('normalises spacing and case of a typed mnemonic', () => {
-    expect(walletFromMnemonic(`  Test test\ttest test test test test test test test test   JUNK \n`).address).toBe(HARDHAT_ADDRESS);
+    expect(walletFromMnemonic(`  Test test\ttest test test test test test test test test   JUNK \n`).address).toBe(
+      HARDHAT_ADDRESS,
+    );
   });
 
   it('imports a private key with or without 0x', () => {
@@ -58,7 +66,9 @@ describe('wallet', () => {
   });
 
   it('refuses bad mnemonics and keys', () => {
-    expect(codeOf(() => walletFromMnemonic('test test test test test test test test test test test test'))).toBe('bad-mnemonic'); // bad checksum
+    expect(codeOf(() => walletFromMnemonic('test test test test test test test test test test test test'))).toBe(
+      'bad-mnemonic',
+    ); // bad checksum
     expect(codeOf(() => walletFromMnemonic('hello world'))).toBe('bad-mnemonic');
     expect(codeOf(() => walletFromPrivateKey(HARDHAT_KEY.slice(3)))).toBe('bad-private-key');
     expect(codeOf(() => walletFromPrivateKey('0x0x' + HARDHAT_KEY.slice(4)))).toBe('bad-private-key');
@@ -99,7 +109,13 @@ describe('wallet', () => {
 });
 
 describe('EIP-191 personal_sign', () => {
-  const messages = ['hello', '', 'Relay device key ' + 'ab'.repeat(32) + ' for ' + HARDHAT_ADDRESS, 'ünïcødé ✓ 🚀', 'x'.repeat(5000)];
+  const messages = [
+    'hello',
+    '',
+    'Relay device key ' + 'ab'.repeat(32) + ' for ' + HARDHAT_ADDRESS,
+    'ünïcødé ✓ 🚀',
+    'x'.repeat(5000),
+  ];
 
   it('signs exactly like viem (deterministic RFC 6979, low-S, v = 27/28)', async () => {
     const account = privateKeyToAccount(HARDHAT_KEY);
@@ -116,13 +132,21 @@ describe('EIP-191 personal_sign', () => {
 
   it('signs byte for byte as @noble (an independent implementation) does, for any key and message, and recovers the same address', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 48, maxLength: 48 }), fc.uint8Array({ maxLength: 300 }), (seed, message) => {
-        const key = secp256k1.utils.randomSecretKey(seed);
-        const rec = secp256k1.sign(hashPersonalMessage(message), key, { prehash: false, lowS: true, format: 'recovered' });
-        const noble = '0x' + Buffer.from(rec.subarray(1)).toString('hex') + (27 + rec[0]).toString(16);
-        expect(signPersonalMessage(key, message)).toBe(noble);
-        expect(addressFromPrivateKey(key)).toBe(addressFromPrivateKeyViaOpenSsl(key));
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 48, maxLength: 48 }),
+        fc.uint8Array({ maxLength: 300 }),
+        (seed, message) => {
+          const key = secp256k1.utils.randomSecretKey(seed);
+          const rec = secp256k1.sign(hashPersonalMessage(message), key, {
+            prehash: false,
+            lowS: true,
+            format: 'recovered',
+          });
+          const noble = '0x' + Buffer.from(rec.subarray(1)).toString('hex') + (27 + rec[0]).toString(16);
+          expect(signPersonalMessage(key, message)).toBe(noble);
+          expect(addressFromPrivateKey(key)).toBe(addressFromPrivateKeyViaOpenSsl(key));
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -132,7 +156,9 @@ describe('EIP-191 personal_sign', () => {
     for (const message of messages) {
       const sig = signPersonalMessage(key, message);
       expect(recoverPersonalSigner(message, sig)).toBe(HARDHAT_ADDRESS);
-      expect((await recoverMessageAddress({ message, signature: sig as `0x${string}` })).toLowerCase()).toBe(HARDHAT_ADDRESS);
+      expect((await recoverMessageAddress({ message, signature: sig as `0x${string}` })).toLowerCase()).toBe(
+        HARDHAT_ADDRESS,
+      );
       expect(await verifyMessage({ address: HARDHAT_ADDRESS, message, signature: sig as `0x${string}` })).toBe(true);
     }
   });
@@ -159,7 +185,12 @@ describe('EIP-191 personal_sign', () => {
     const twin = sig.slice(0, 66) + (N - s).toString(16).padStart(64, '0') + (v === 27 ? '1c' : '1b');
     // the twin is mathematically valid for the same key...
     const compact = hexToBytes(twin.slice(2, 130));
-    expect(secp256k1.verify(compact, hashPersonalMessage('hello'), secp256k1.getPublicKey(key), { prehash: false, lowS: false })).toBe(true);
+    expect(
+      secp256k1.verify(compact, hashPersonalMessage('hello'), secp256k1.getPublicKey(key), {
+        prehash: false,
+        lowS: false,
+      }),
+    ).toBe(true);
     // ...but wallets never produce it, so it does not count
     expect(recoverPersonalSigner('hello', twin)).toBeNull();
   });
@@ -170,7 +201,9 @@ describe('device certificate', () => {
   const deviceKey = 'AB'.repeat(32);
 
   it('has the exact text of the contract, lower-cased', () => {
-    expect(deviceCertificateText(deviceKey, toChecksumAddress(HARDHAT_ADDRESS))).toBe(`Relay device key ${'ab'.repeat(32)} for ${HARDHAT_ADDRESS}`);
+    expect(deviceCertificateText(deviceKey, toChecksumAddress(HARDHAT_ADDRESS))).toBe(
+      `Relay device key ${'ab'.repeat(32)} for ${HARDHAT_ADDRESS}`,
+    );
   });
 
   it('verifies for its address and key, and only those', async () => {
@@ -178,13 +211,29 @@ describe('device certificate', () => {
     expect(verifyDeviceCertificate(deviceKey, HARDHAT_ADDRESS, cert)).toBe(true);
     expect(verifyDeviceCertificate(deviceKey.toLowerCase(), toChecksumAddress(HARDHAT_ADDRESS), cert)).toBe(true);
     // equals a plain personal_sign of the text by any wallet
-    expect(cert).toBe(await privateKeyToAccount(HARDHAT_KEY).signMessage({ message: deviceCertificateText(deviceKey, HARDHAT_ADDRESS) }));
+    expect(cert).toBe(
+      await privateKeyToAccount(HARDHAT_KEY).signMessage({
+        message: deviceCertificateText(deviceKey, HARDHAT_ADDRESS),
+      }),
+    );
 
     const other = walletFromMnemonic(newMnemonic());
     expect(verifyDeviceCertificate('cd'.repeat(32), HARDHAT_ADDRESS, cert)).toBe(false); // another device key
     expect(verifyDeviceCertificate(deviceKey, other.address, cert)).toBe(false); // another address
-    expect(verifyDeviceCertificate(deviceKey, other.address, signDeviceCertificate(other.privateKey, deviceKey, HARDHAT_ADDRESS))).toBe(false);
-    expect(verifyDeviceCertificate(deviceKey, HARDHAT_ADDRESS, signDeviceCertificate(other.privateKey, deviceKey, HARDHAT_ADDRESS))).toBe(false);
+    expect(
+      verifyDeviceCertificate(
+        deviceKey,
+        other.address,
+        signDeviceCertificate(other.privateKey, deviceKey, HARDHAT_ADDRESS),
+      ),
+    ).toBe(false);
+    expect(
+      verifyDeviceCertificate(
+        deviceKey,
+        HARDHAT_ADDRESS,
+        signDeviceCertificate(other.privateKey, deviceKey, HARDHAT_ADDRESS),
+      ),
+    ).toBe(false);
     expect(verifyDeviceCertificate(deviceKey, HARDHAT_ADDRESS, '0x')).toBe(false);
     expect(verifyDeviceCertificate('xyz', HARDHAT_ADDRESS, cert)).toBe(false);
     expect(verifyDeviceCertificate(deviceKey, 'not-an-address', cert)).toBe(false);
@@ -196,12 +245,14 @@ describe('certificate checks in bulk', () => {
     const key = hexToBytes(HARDHAT_KEY.slice(2));
     const deviceKey = '22'.repeat(32);
     const cert = signDeviceCertificate(key, deviceKey, HARDHAT_ADDRESS);
-    expect(verifyDeviceCertificates([
-      { address: HARDHAT_ADDRESS, publicKey: deviceKey, certificate: cert },
-      { address: HARDHAT_ADDRESS, publicKey: '33'.repeat(32), certificate: cert },
-      null as never,
-      { address: HARDHAT_ADDRESS, publicKey: deviceKey, certificate: 42 as never },
-    ])).toEqual([true, false, false, false]);
+    expect(
+      verifyDeviceCertificates([
+        { address: HARDHAT_ADDRESS, publicKey: deviceKey, certificate: cert },
+        { address: HARDHAT_ADDRESS, publicKey: '33'.repeat(32), certificate: cert },
+        null as never,
+        { address: HARDHAT_ADDRESS, publicKey: deviceKey, certificate: 42 as never },
+      ]),
+    ).toEqual([true, false, false, false]);
     await expect(warmCertificateChecks()).resolves.toBeUndefined();
   });
 });
@@ -220,7 +271,8 @@ describe('SIWE check before signing', () => {
     expirationTime: new Date(now.getTime() + 5 * 60_000),
     statement: 'Sign in to the relay.',
   };
-  const check = (message: string, expectedUri = uri) => checkSiweMessage(message, { address: HARDHAT_ADDRESS, expectedUri, now });
+  const check = (message: string, expectedUri = uri) =>
+    checkSiweMessage(message, { address: HARDHAT_ADDRESS, expectedUri, now });
   const rejected = (message: string, expectedUri = uri) => codeOf(() => check(message, expectedUri));
 
   it('accepts a message for our address and relay', () => {
@@ -231,7 +283,11 @@ describe('SIWE check before signing', () => {
 
   it('accepts a relay reached at a bracketed IPv6 address, and only that one', () => {
     const v6 = createSiweMessage({ ...base, uri: 'http://[::1]:4000' }).replace(/^127\.0\.0\.1:4000 /, '[::1]:4000 ');
-    expect(check(v6, 'http://[::1]:4000')).toMatchObject({ domain: '[::1]:4000', uri: 'http://[::1]:4000', nonce: 'abcdefgh1234' });
+    expect(check(v6, 'http://[::1]:4000')).toMatchObject({
+      domain: '[::1]:4000',
+      uri: 'http://[::1]:4000',
+      nonce: 'abcdefgh1234',
+    });
     expect(rejected(v6)).toBe('siwe-rejected');
     expect(rejected(v6.replace('[::1]:4000 wants', '[::2]:4000 wants'), 'http://[::1]:4000')).toBe('siwe-rejected');
   });
@@ -242,9 +298,15 @@ describe('SIWE check before signing', () => {
     expect(rejected(createSiweMessage({ ...base, domain: 'evil.example' }))).toBe('siwe-rejected');
     expect(rejected(createSiweMessage({ ...base, uri: 'http://127.0.0.1:4001' }))).toBe('siwe-rejected');
     expect(rejected(createSiweMessage(base), 'http://127.0.0.1:4001')).toBe('siwe-rejected');
-    expect(rejected(createSiweMessage({ ...base, expirationTime: new Date(now.getTime() - 1000) }))).toBe('siwe-rejected');
-    expect(rejected(createSiweMessage({ ...base, notBefore: new Date(now.getTime() + 60 * 60_000) }))).toBe('siwe-rejected');
-    expect(rejected(createSiweMessage({ ...base, issuedAt: new Date(now.getTime() + 60 * 60_000) }))).toBe('siwe-rejected');
+    expect(rejected(createSiweMessage({ ...base, expirationTime: new Date(now.getTime() - 1000) }))).toBe(
+      'siwe-rejected',
+    );
+    expect(rejected(createSiweMessage({ ...base, notBefore: new Date(now.getTime() + 60 * 60_000) }))).toBe(
+      'siwe-rejected',
+    );
+    expect(rejected(createSiweMessage({ ...base, issuedAt: new Date(now.getTime() + 60 * 60_000) }))).toBe(
+      'siwe-rejected',
+    );
     expect(rejected(createSiweMessage(base).replace('Version: 1', 'Version: 2'))).toBe('siwe-rejected');
     expect(rejected(createSiweMessage(base).replace('Nonce: abcdefgh1234', 'Nonce: ab'))).toBe('siwe-rejected');
   });
@@ -252,7 +314,9 @@ describe('SIWE check before signing', () => {
   it('refuses messages dressed up to fool a parser', () => {
     const good = createSiweMessage(base);
     expect(rejected(`evil.example wants you to sign in with your Ethereum account:\n${good}`)).toBe('siwe-rejected');
-    expect(rejected(good.replace('URI: http://127.0.0.1:4000', 'URI: http://127.0.0.1:4000\nURI: https://evil.example'))).toBe('siwe-rejected');
+    expect(
+      rejected(good.replace('URI: http://127.0.0.1:4000', 'URI: http://127.0.0.1:4000\nURI: https://evil.example')),
+    ).toBe('siwe-rejected');
     expect(rejected(good.replace(/\n/g, '\r\n'))).toBe('siwe-rejected');
     expect(rejected('')).toBe('siwe-rejected');
     expect(rejected('Sign this innocent text')).toBe('siwe-rejected');

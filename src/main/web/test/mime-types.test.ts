@@ -10,7 +10,8 @@ describe('the one MIME table', () => {
   });
 
   it('knows nothing of a name without an extension, a dot file, or a dot in a folder name', () => {
-    for (const name of ['README', '.png', 'release.v2/README', 'a.unknownext']) expect(mimeTypeOf(name)).toBe('application/octet-stream');
+    for (const name of ['README', '.png', 'release.v2/README', 'a.unknownext'])
+      expect(mimeTypeOf(name)).toBe('application/octet-stream');
   });
 
   it('never sends an attachment as a type a browser would run', () => {

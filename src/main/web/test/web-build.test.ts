@@ -20,7 +20,12 @@ function project(files: string[], at: number): string {
   return root;
 }
 
-const SOURCES = ['src/renderer/app.tsx', 'src/renderer/screens/chats.tsx', 'src/shared/ipc.ts', '.config/vite.web.config.ts'];
+const SOURCES = [
+  'src/renderer/app.tsx',
+  'src/renderer/screens/chats.tsx',
+  'src/shared/ipc.ts',
+  '.config/vite.web.config.ts',
+];
 
 describe('npm run web serves the renderer as the sources are now', () => {
   it('builds on first run, keeps a build newer than every source, and builds again after any of them changed', () => {

@@ -24,17 +24,29 @@ async function start(): Promise<RunningWebServer & { origin: string; code: strin
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>app</title>');
   const s = await startWebServer({ staticDir, handlers: {} as Handlers, subscribe: () => () => undefined, port: 0 });
   running.push(s);
-  return Object.assign(s, { origin: `http://127.0.0.1:${s.port}`, code: new URL(s.openUrl).hash.replace('#code=', '') });
+  return Object.assign(s, {
+    origin: `http://127.0.0.1:${s.port}`,
+    code: new URL(s.openUrl).hash.replace('#code=', ''),
+  });
 }
 
 /** A raw request, so the path reaches the server exactly as written. */
-function request(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string; type?: string }> {
+function request(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; text: string; type?: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, type: res.headers['content-type'] }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, type: res.headers['content-type'] }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -46,7 +58,9 @@ function exchange(s: { port: number; origin: string }, code: string, origin = s.
 
 function socketStatus(s: { port: number; origin: string }, secret: string): Promise<string> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/ipc`, ['messenger.v1', `secret.${secret}`], { headers: { origin: s.origin } });
+    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/ipc`, ['messenger.v1', `secret.${secret}`], {
+      headers: { origin: s.origin },
+    });
     ws.on('open', () => {
       ws.close();
       resolve('open');
@@ -67,7 +81,13 @@ describe('web mode server', () => {
     expect(home.text).toContain('<title>app</title>');
     expect(home.type).toBe('text/html; charset=utf-8');
     // an upgrade to a malformed path is refused too, without taking the process down
-    const upgrade = await request(s.port, 'GET', '/%', { connection: 'Upgrade', upgrade: 'websocket', origin: s.origin, 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+    const upgrade = await request(s.port, 'GET', '/%', {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      origin: s.origin,
+      'sec-websocket-version': '13',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    });
     expect(upgrade.status).toBe(404);
     expect((await request(s.port, 'GET', '/index.html')).status).toBe(200);
   });
@@ -101,8 +121,21 @@ describe('web mode server', () => {
     expect((await exchange(s, 'A'.repeat(43))).status).toBe(401);
     expect((await exchange(s, s.code, 'http://evil.example')).status).toBe(403);
     expect((await request(s.port, 'GET', `/session?code=${s.code}`)).status).toBe(405);
-    expect((await request(s.port, 'POST', '/session', { origin: s.origin, 'content-type': 'application/json' }, '{not json')).status).toBe(400);
-    expect((await request(s.port, 'POST', '/session', { origin: s.origin, 'content-type': 'text/plain' }, JSON.stringify({ code: s.code }))).status).toBe(415);
+    expect(
+      (await request(s.port, 'POST', '/session', { origin: s.origin, 'content-type': 'application/json' }, '{not json'))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await request(
+          s.port,
+          'POST',
+          '/session',
+          { origin: s.origin, 'content-type': 'text/plain' },
+          JSON.stringify({ code: s.code }),
+        )
+      ).status,
+    ).toBe(415);
     // none of these spent the code
     expect((await exchange(s, s.code)).status).toBe(200);
   });

@@ -22,10 +22,34 @@ const roundTrip = (m: Record<string, unknown>) => readBody(JSON.parse(JSON.strin
 describe('the attachment kind on the wire', () => {
   it('goes out as kind attachment with its files and caption, and reads back as a text message with files', () => {
     const files = [ref(), ref({ name: 'notes.txt', mime: 'text/plain' })];
-    const m = composeFields({ id: randomUUID(), sentAt: new Date().toISOString(), kind: 'text', text: 'look', to: PEER, device: DEVICE, files });
+    const m = composeFields({
+      id: randomUUID(),
+      sentAt: new Date().toISOString(),
+      kind: 'text',
+      text: 'look',
+      to: PEER,
+      device: DEVICE,
+      files,
+    });
     expect(m).toMatchObject({ kind: 'attachment', text: 'look', files });
-    expect(roundTrip(m)).toEqual({ kind: 'text', text: 'look', to: PEER, device: DEVICE, files, control: null, expiresIn: null });
-    const bare = composeFields({ id: randomUUID(), sentAt: new Date().toISOString(), kind: 'text', text: '', to: PEER, device: DEVICE, files });
+    expect(roundTrip(m)).toEqual({
+      kind: 'text',
+      text: 'look',
+      to: PEER,
+      device: DEVICE,
+      files,
+      control: null,
+      expiresIn: null,
+    });
+    const bare = composeFields({
+      id: randomUUID(),
+      sentAt: new Date().toISOString(),
+      kind: 'text',
+      text: '',
+      to: PEER,
+      device: DEVICE,
+      files,
+    });
     expect('text' in bare).toBe(false);
     expect(roundTrip(bare)?.text).toBe('');
   });
@@ -51,9 +75,16 @@ describe('the attachment kind on the wire', () => {
   it('carries an image preview as a small data: URL of an image, and drops a message whose preview is anything else', () => {
     const base = { id: randomUUID(), sentAt: new Date().toISOString(), kind: 'attachment', to: PEER, device: DEVICE };
     const preview = `data:image/jpeg;base64,${randomBytes(600).toString('base64')}`;
-    expect(roundTrip({ ...base, files: [ref({ preview }), ref({ name: 'notes.txt' })] })?.files?.map((f) => f.preview)).toEqual([preview, undefined]);
+    expect(
+      roundTrip({ ...base, files: [ref({ preview }), ref({ name: 'notes.txt' })] })?.files?.map((f) => f.preview),
+    ).toEqual([preview, undefined]);
     const tooLarge = `data:image/jpeg;base64,${'A'.repeat(PREVIEW_MAX_CHARS)}`;
-    for (const bad of [tooLarge, 'data:image/svg+xml;base64,PHN2Zy8+', 'https://example.com/cat.jpg', 'data:text/html;base64,PGI+aGk8L2I+'])
+    for (const bad of [
+      tooLarge,
+      'data:image/svg+xml;base64,PHN2Zy8+',
+      'https://example.com/cat.jpg',
+      'data:text/html;base64,PGI+aGk8L2I+',
+    ])
       expect(roundTrip({ ...base, files: [ref({ preview: bad })] })).toBeNull();
   });
 });

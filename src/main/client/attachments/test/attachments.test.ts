@@ -39,7 +39,12 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
     const photo = randomBytes(3 * 1024 * 1024 + 17);
     const notes = Buffer.from('meeting notes\n'.repeat(1000));
     const progress: number[] = [];
-    const { message, outcome } = await alice.m.messages.sendFiles(`direct:${bob.address}`, [file('photo.jpg', photo), file('notes.txt', notes)], 'from the trip', (i, done) => i === 0 && progress.push(done));
+    const { message, outcome } = await alice.m.messages.sendFiles(
+      `direct:${bob.address}`,
+      [file('photo.jpg', photo), file('notes.txt', notes)],
+      'from the trip',
+      (i, done) => i === 0 && progress.push(done),
+    );
     expect(outcome.state).toBe('sent');
     expect(progress.at(-1)).toBe(photo.length + 16);
     expect(alice.m.attachments.filesOf(message.id).map((f) => [f.name, f.mime, f.size, f.state])).toEqual([
@@ -48,11 +53,14 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
     ]);
     // the relay holds ciphertext only: no blob file contains the notes' text
     const blobs = readdirSync(join(relay.dataDir, 'blobs')).filter((n) => n.length === 22);
-    for (const b of blobs) expect(readFileSync(join(relay.dataDir, 'blobs', b)).includes(Buffer.from('meeting notes'))).toBe(false);
+    for (const b of blobs)
+      expect(readFileSync(join(relay.dataDir, 'blobs', b)).includes(Buffer.from('meeting notes'))).toBe(false);
 
     const pass = await bob.m.syncPass();
     expect(pass.stored).toBe(1);
-    const received = bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).find((m) => m.id === message.id)!;
+    const received = bob.m.messages
+      .listMessages({ conversationId: `direct:${alice.address}` })
+      .find((m) => m.id === message.id)!;
     expect(received.text).toBe('from the trip');
     expect(bob.m.attachments.filesOf(message.id).map((f) => f.state)).toEqual(['pending', 'pending']);
 
@@ -68,12 +76,18 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
 
     const out = join(tempDir('export'), 'photo.jpg');
     await bob.m.attachments.exportFile(message.id, 0, out);
-    expect(createHash('sha256').update(readFileSync(out)).digest('hex')).toBe(createHash('sha256').update(photo).digest('hex'));
+    expect(createHash('sha256').update(readFileSync(out)).digest('hex')).toBe(
+      createHash('sha256').update(photo).digest('hex'),
+    );
   });
 
-  it('a file message its author deletes for everyone takes the kept file off the receiver\'s disk', async () => {
+  it("a file message its author deletes for everyone takes the kept file off the receiver's disk", async () => {
     const { alice, bob } = await acquainted('gone');
-    const { message } = await alice.m.messages.sendFiles(`direct:${bob.address}`, [file('draft.txt', Buffer.from('a draft\n'.repeat(500)))], 'oops');
+    const { message } = await alice.m.messages.sendFiles(
+      `direct:${bob.address}`,
+      [file('draft.txt', Buffer.from('a draft\n'.repeat(500)))],
+      'oops',
+    );
     await bob.m.syncPass();
     expect(await bob.m.attachments.fetchPending()).toEqual({ saved: 1, refused: 0 });
     const kept = bob.m.attachments.filesOf(message.id)[0].path!;
@@ -81,7 +95,9 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
 
     await alice.m.changes.delete({ conversationId: `direct:${bob.address}`, messageId: message.id });
     await alice.m.messages.flushOutbox();
-    const removed = new Promise<void>((resolve) => bob.m.on('message.updated', (m) => m.id === message.id && m.deleted && resolve()));
+    const removed = new Promise<void>((resolve) =>
+      bob.m.on('message.updated', (m) => m.id === message.id && m.deleted && resolve()),
+    );
     await bob.m.syncPass();
     await removed;
     expect(bob.m.attachments.filesOf(message.id)).toEqual([]);
@@ -92,7 +108,9 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
     const { alice, bob } = await acquainted('tamper');
     const rejected: RejectedMessage[] = [];
     bob.m.on('message.rejected', (r) => rejected.push(r));
-    const { message } = await alice.m.messages.sendFiles(`direct:${bob.address}`, [file('contract.pdf', randomBytes(200_000))]);
+    const { message } = await alice.m.messages.sendFiles(`direct:${bob.address}`, [
+      file('contract.pdf', randomBytes(200_000)),
+    ]);
     const blobId = alice.m.store.attachments.refsOf(message.id)[0].blob;
     const onRelay = join(relay.dataDir, 'blobs', blobId);
     const bytes = readFileSync(onRelay);
@@ -105,7 +123,9 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
     expect(f.state).toBe('refused');
     expect(f.path).toBeNull();
     expect(f.error).toMatch(/altered or corrupted/);
-    expect(rejected.map((r) => r.reason)).toEqual([expect.stringMatching(/^file "contract.pdf": the blob failed its authentication tag/)]);
+    expect(rejected.map((r) => r.reason)).toEqual([
+      expect.stringMatching(/^file "contract.pdf": the blob failed its authentication tag/),
+    ]);
     expect(readdirSync(join(bob.dir, 'files')).filter((n) => n !== '.tmp')).toEqual([]);
     expect(readdirSync(join(bob.dir, 'files', '.tmp'))).toEqual([]);
     // a refused file is not fetched again
@@ -117,10 +137,19 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
     // a blob is the file plus a 16-byte tag: 1008 bytes make exactly the 1 KiB smallest window, 4080 one 4 KiB window
     const utf16 = Buffer.from('Dear Bob, the report is attached. Привет! '.repeat(400), 'utf16le');
     const bytes = [
-      Buffer.alloc(1007), Buffer.alloc(1008), Buffer.alloc(4080), Buffer.alloc(4081), Buffer.alloc(200_000),
-      utf16.subarray(0, 1008), utf16, Buffer.concat([randomBytes(30_000), Buffer.alloc(10_000)]),
+      Buffer.alloc(1007),
+      Buffer.alloc(1008),
+      Buffer.alloc(4080),
+      Buffer.alloc(4081),
+      Buffer.alloc(200_000),
+      utf16.subarray(0, 1008),
+      utf16,
+      Buffer.concat([randomBytes(30_000), Buffer.alloc(10_000)]),
     ];
-    const { message, outcome } = await alice.m.messages.sendFiles(`direct:${bob.address}`, bytes.map((b, i) => file(`regular-${i}.bin`, b)));
+    const { message, outcome } = await alice.m.messages.sendFiles(
+      `direct:${bob.address}`,
+      bytes.map((b, i) => file(`regular-${i}.bin`, b)),
+    );
     expect(outcome.state).toBe('sent');
     await bob.m.syncPass();
     expect(await bob.m.attachments.fetchPending()).toEqual({ saved: bytes.length, refused: 0 });
@@ -131,9 +160,18 @@ describe('attachments between two profiles', { timeout: 120_000 }, () => {
     const { alice, bob } = await acquainted('limits');
     const one = file('a.bin', randomBytes(100));
     const blobsBefore = readdirSync(join(relay.dataDir, 'blobs')).length;
-    await expect(alice.m.messages.sendFiles(`direct:${bob.address}`, Array.from({ length: 11 }, () => one))).rejects.toThrow(/1 to 10 files/);
-    await expect(alice.m.messages.sendFiles(`direct:${bob.address}`, [file('empty.txt', Buffer.alloc(0))])).rejects.toThrow(/empty/);
-    await expect(alice.m.messages.sendFiles(`direct:${bob.address}`, [join(tempDir('none'), 'missing.bin')])).rejects.toThrow(/not a readable file/);
+    await expect(
+      alice.m.messages.sendFiles(
+        `direct:${bob.address}`,
+        Array.from({ length: 11 }, () => one),
+      ),
+    ).rejects.toThrow(/1 to 10 files/);
+    await expect(
+      alice.m.messages.sendFiles(`direct:${bob.address}`, [file('empty.txt', Buffer.alloc(0))]),
+    ).rejects.toThrow(/empty/);
+    await expect(
+      alice.m.messages.sendFiles(`direct:${bob.address}`, [join(tempDir('none'), 'missing.bin')]),
+    ).rejects.toThrow(/not a readable file/);
     expect(readdirSync(join(relay.dataDir, 'blobs')).length).toBe(blobsBefore);
   });
 });

@@ -14,7 +14,12 @@ import { cleanup, tempDir } from '../../test/harness.js';
 
 afterAll(cleanup);
 
-async function source(): Promise<{ store: LocalStore; files: ArchiveFiles; chunks: Uint8Array[]; kept: Map<string, Buffer> }> {
+async function source(): Promise<{
+  store: LocalStore;
+  files: ArchiveFiles;
+  chunks: Uint8Array[];
+  kept: Map<string, Buffer>;
+}> {
   const dir = tempDir('archive-src');
   const store = LocalStore.open(join(dir, 'client.db'));
   const files = folderFiles(join(dir, 'files'), randomBytes(32));
@@ -41,7 +46,13 @@ describe('archive round trip', () => {
     const src = await source();
     const progress: Array<{ done: number; total: number }> = [];
     const again: Uint8Array[] = [];
-    await writeArchive(src.store, src.files, ME, async (c) => void again.push(c), (p) => progress.push(p));
+    await writeArchive(
+      src.store,
+      src.files,
+      ME,
+      async (c) => void again.push(c),
+      (p) => progress.push(p),
+    );
     expect(progress.length).toBeGreaterThan(3);
     expect(progress.map((p) => p.done)).toEqual(progress.map((p) => p.done).sort((a, b) => a - b));
     expect(progress.at(-1)).toEqual({ done: progress[0].total, total: progress[0].total });
@@ -49,12 +60,28 @@ describe('archive round trip', () => {
     const dir = tempDir('archive-dst');
     const dst = LocalStore.open(join(dir, 'client.db'));
     const dstKey = randomBytes(32);
-    const head = await readArchive(from(src.chunks), { store: dst, files: folderFiles(join(dir, 'files'), dstKey), wallet: ME.toUpperCase().replace('0X', '0x') });
+    const head = await readArchive(from(src.chunks), {
+      store: dst,
+      files: folderFiles(join(dir, 'files'), dstKey),
+      wallet: ME.toUpperCase().replace('0X', '0x'),
+    });
     expect(head.wallet).toBe(ME);
     expect(dump(dst)).toEqual(dump(src.store, { portableSettingsOnly: true }));
     // and the fixture's rows are all there to compare (not two empty databases)
     const counts = Object.fromEntries(Object.entries(dump(dst)).map(([table, rows]) => [table, rows.length]));
-    expect(counts).toEqual({ profile: 2, contacts: 2, groups: 1, conversations: 3, messages: 45, attachments: 2, outbox: 1, requests: 1, pending_changes: 0, device_sets: 1, device_notices: 1 });
+    expect(counts).toEqual({
+      profile: 2,
+      contacts: 2,
+      groups: 1,
+      conversations: 3,
+      messages: 45,
+      attachments: 2,
+      outbox: 1,
+      requests: 1,
+      pending_changes: 0,
+      device_sets: 1,
+      device_notices: 1,
+    });
     expect(dst.getSetting('filesKey')).toBeNull();
     expect(dst.getSetting('preferences')).toBe(src.store.getSetting('preferences'));
     // the files, kept at rest under the new profile's key, give the same bytes
@@ -75,7 +102,11 @@ describe('archive round trip', () => {
     for (const cut of [all.length - 5, all.length - 1, Math.floor(all.length / 2), 3]) {
       const dir = tempDir('archive-cut');
       const dst = LocalStore.open(join(dir, 'client.db'));
-      const err = await readArchive(from([all.subarray(0, cut)]), { store: dst, files: folderFiles(join(dir, 'files'), randomBytes(32)), wallet: ME }).catch((e: unknown) => e);
+      const err = await readArchive(from([all.subarray(0, cut)]), {
+        store: dst,
+        files: folderFiles(join(dir, 'files'), randomBytes(32)),
+        wallet: ME,
+      }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ArchiveError);
       expect((err as ArchiveError).code).toBe('archive-truncated');
       expect(readdirSync(join(dir, 'files'))).toEqual([]);
@@ -87,9 +118,13 @@ describe('archive round trip', () => {
     const dir = tempDir('archive-other');
     const dst = LocalStore.open(join(dir, 'client.db'));
     const files = folderFiles(join(dir, 'files'), randomBytes(32));
-    await expect(readArchive(from(src.chunks), { store: dst, files, wallet: '0x' + '99'.repeat(20) })).rejects.toMatchObject({ code: 'archive-other-wallet' });
+    await expect(
+      readArchive(from(src.chunks), { store: dst, files, wallet: '0x' + '99'.repeat(20) }),
+    ).rejects.toMatchObject({ code: 'archive-other-wallet' });
     expect(dst.backup.holdsNoHistory()).toBe(true);
-    await expect(readArchive(from(src.chunks), { store: src.store, files, wallet: ME })).rejects.toMatchObject({ code: 'archive-target-not-empty' });
+    await expect(readArchive(from(src.chunks), { store: src.store, files, wallet: ME })).rejects.toMatchObject({
+      code: 'archive-target-not-empty',
+    });
   });
 
   it('leaves out a kept file gone from disk instead of failing, and the restored profile downloads it again', async () => {
@@ -101,7 +136,11 @@ describe('archive round trip', () => {
     expect(head.files.count).toBe(1);
     const dir = tempDir('archive-lost');
     const dst = LocalStore.open(join(dir, 'client.db'));
-    await readArchive(from(chunks), { store: dst, files: folderFiles(join(dir, 'files'), randomBytes(32)), wallet: ME });
+    await readArchive(from(chunks), {
+      store: dst,
+      files: folderFiles(join(dir, 'files'), randomBytes(32)),
+      wallet: ME,
+    });
     const rows = dst.backup.page('attachments', null, 10).rows;
     const byIdx = (r: typeof lost) => rows.find((x) => x.message_id === r.message_id && x.idx === r.idx)!;
     expect(byIdx(lost)).toMatchObject({ state: 'pending', path: null, attempts: 0 });

@@ -30,7 +30,11 @@ describe('CLI backup and restore', () => {
     // Alice's profile has its own passphrase, passed by name on every command
     const mine = ['--passphrase-env', 'ALICE_PROFILE'];
     const own = { ALICE_PROFILE: 'alice profile passphrase', RELAY_PASSPHRASE: 'not hers' };
-    const alice = await cliOk<{ address: string; mnemonic: string }>(a, [...mine, 'init', '--relay', relay.url, '--handle', 'alice_bk', '--show-mnemonic'], own);
+    const alice = await cliOk<{ address: string; mnemonic: string }>(
+      a,
+      [...mine, 'init', '--relay', relay.url, '--handle', 'alice_bk', '--show-mnemonic'],
+      own,
+    );
     // a dead relay is tried and refused; the profile stays on the one it has
     const dead = await cli(a, [...mine, 'init', '--relay', 'http://127.0.0.1:9'], own);
     expect(dead.code).toBe(1);
@@ -51,12 +55,22 @@ describe('CLI backup and restore', () => {
     expect(made.stderr).toContain('"progress":100');
 
     const a2 = tempDir('cli-backup-alice2');
-    await cliOk(a2, [...mine, 'init', '--relay', relay.url, '--mnemonic-env', 'ALICE_WORDS'], { ...own, ALICE_WORDS: alice.mnemonic });
-    const wrong = await cli(a2, [...mine, 'restore', '--in', file, '--backup-passphrase-env', 'BACKUP_PASS'], { ...own, BACKUP_PASS: 'not the passphrase' });
+    await cliOk(a2, [...mine, 'init', '--relay', relay.url, '--mnemonic-env', 'ALICE_WORDS'], {
+      ...own,
+      ALICE_WORDS: alice.mnemonic,
+    });
+    const wrong = await cli(a2, [...mine, 'restore', '--in', file, '--backup-passphrase-env', 'BACKUP_PASS'], {
+      ...own,
+      BACKUP_PASS: 'not the passphrase',
+    });
     expect(wrong.code).toBe(1);
     expect(JSON.parse(wrong.stderr.trim().split('\n').at(-1)!)).toMatchObject({ code: 'backup-wrong-passphrase' });
 
-    expect(await cliOk(a2, [...mine, 'restore', '--in', file, '--backup-passphrase-env', 'BACKUP_PASS'], env)).toEqual({ conversations: 1, messages: 2, files: 0 });
+    expect(await cliOk(a2, [...mine, 'restore', '--in', file, '--backup-passphrase-env', 'BACKUP_PASS'], env)).toEqual({
+      conversations: 1,
+      messages: 2,
+      files: 0,
+    });
     const before = await cliOk<Msg[]>(a, [...mine, 'messages', `direct:${bob.address}`], own);
     const after = await cliOk<Msg[]>(a2, [...mine, 'messages', `direct:${bob.address}`], own);
     expect(after).toEqual(before);

@@ -24,7 +24,14 @@ function profile(wallet = ME): { dir: string; store: LocalStore; backups: Backup
   const dir = tempDir('backup-profile');
   const store = LocalStore.open(join(dir, 'client.db'));
   const key = randomBytes(32);
-  const backups = new Backups({ store, profileDir: dir, attachments: { archiveFiles: async () => folderFiles(join(dir, 'files'), key) }, wallet: () => wallet, openStore: (f) => LocalStore.open(f), params: PARAMS });
+  const backups = new Backups({
+    store,
+    profileDir: dir,
+    attachments: { archiveFiles: async () => folderFiles(join(dir, 'files'), key) },
+    wallet: () => wallet,
+    openStore: (f) => LocalStore.open(f),
+    params: PARAMS,
+  });
   return { dir, store, backups, key };
 }
 
@@ -41,7 +48,11 @@ async function backupFile(): Promise<{ file: string; source: LocalStore }> {
 }
 
 /** The restore fails with `code`, and the profile holds nothing of it: no rows, no files, no temp database. */
-async function expectRefused(bytes: Buffer, code: string, opts: { pass?: string; wallet?: string } = {}): Promise<void> {
+async function expectRefused(
+  bytes: Buffer,
+  code: string,
+  opts: { pass?: string; wallet?: string } = {},
+): Promise<void> {
   const dst = profile(opts.wallet);
   const file = join(dst.dir, 'in.relaybackup');
   writeFileSync(file, bytes);
@@ -61,7 +72,9 @@ describe('backup file', { timeout: 120_000 }, () => {
     expect(summary).toMatchObject({ conversations: 3, messages: 305, files: 2 });
     expect(progress.length).toBeGreaterThan(2);
     expect(dump(dst.store)).toEqual(dump(source, { portableSettingsOnly: true }));
-    expect(dst.store.listMessages(`direct:0x${'b2'.repeat(20)}`, null, 500)).toEqual(source.listMessages(`direct:0x${'b2'.repeat(20)}`, null, 500));
+    expect(dst.store.listMessages(`direct:0x${'b2'.repeat(20)}`, null, 500)).toEqual(
+      source.listMessages(`direct:0x${'b2'.repeat(20)}`, null, 500),
+    );
     expect(readdirSync(join(dst.dir, 'files')).sort()).toHaveLength(2);
     expect(readdirSync(dst.dir).filter((f) => f.startsWith('restore-'))).toEqual([]);
     // the device's own secrets did not travel
@@ -109,9 +122,15 @@ describe('backup file', { timeout: 120_000 }, () => {
     const { file } = await backupFile();
     const raw = readFileSync(file);
     const chunk = PARAMS.chunkBytes + 16 + 4;
-    for (const cut of [raw.length - 1, 64 + 2 * chunk, 64, 40]) await expectRefused(raw.subarray(0, cut), 'backup-damaged');
+    for (const cut of [raw.length - 1, 64 + 2 * chunk, 64, 40])
+      await expectRefused(raw.subarray(0, cut), 'backup-damaged');
     await expectRefused(Buffer.concat([raw, Buffer.from([0])]), 'backup-damaged');
-    const swapped = Buffer.concat([raw.subarray(0, 64), raw.subarray(64 + chunk, 64 + 2 * chunk), raw.subarray(64, 64 + chunk), raw.subarray(64 + 2 * chunk)]);
+    const swapped = Buffer.concat([
+      raw.subarray(0, 64),
+      raw.subarray(64 + chunk, 64 + 2 * chunk),
+      raw.subarray(64, 64 + chunk),
+      raw.subarray(64 + 2 * chunk),
+    ]);
     await expectRefused(swapped, 'backup-damaged');
   });
 

@@ -24,7 +24,16 @@ describe('files from the CLI', () => {
     const photo = join(dir, 'photo.png');
     writeFileSync(report, randomBytes(150_000));
     writeFileSync(photo, randomBytes(40_000));
-    const sent = await cliOk<{ state: string; routed: string }>(a, ['send', '@bob_files', '--file', report, '--file', photo, 'the', 'report']);
+    const sent = await cliOk<{ state: string; routed: string }>(a, [
+      'send',
+      '@bob_files',
+      '--file',
+      report,
+      '--file',
+      photo,
+      'the',
+      'report',
+    ]);
     expect(sent).toMatchObject({ state: 'sent', routed: 'inbox' });
 
     const group = await cliOk<{ id: string }>(a, ['group', 'create', 'files-team']);
@@ -33,9 +42,21 @@ describe('files from the CLI', () => {
 
     const sync = await cli(b, ['sync', '--json']);
     expect(sync.code, sync.stderr).toBe(0);
-    const lines = sync.json as Array<{ id: string; text: string; groupId: string | null; files?: Array<{ name: string; mime: string; size: number; path: string }> }>;
+    const lines = sync.json as Array<{
+      id: string;
+      text: string;
+      groupId: string | null;
+      files?: Array<{ name: string; mime: string; size: number; path: string }>;
+    }>;
     expect(lines.map((l) => [l.text, l.groupId, l.files?.map((f) => [f.name, f.mime, f.size])])).toEqual([
-      ['the report', null, [['report.pdf', 'application/pdf', 150_000], ['photo.png', 'image/png', 40_000]]],
+      [
+        'the report',
+        null,
+        [
+          ['report.pdf', 'application/pdf', 150_000],
+          ['photo.png', 'image/png', 40_000],
+        ],
+      ],
       ['', group.id, [['photo.png', 'image/png', 40_000]]],
     ]);
     for (const f of lines.flatMap((l) => l.files ?? [])) expect(f.path.startsWith(join(b, 'files'))).toBe(true);

@@ -8,7 +8,7 @@ import { cleanup, cli, cliOk, startRelay, tempDir } from '../../test/harness.js'
 afterAll(cleanup);
 
 describe('CLI edit, delete and timer', () => {
-  it('edits, deletes and sets a timer; the peer\'s sync shows each', { timeout: 420_000 }, async () => {
+  it("edits, deletes and sets a timer; the peer's sync shows each", { timeout: 420_000 }, async () => {
     const relay = await startRelay();
     const a = tempDir('cli-edit-a');
     const b = tempDir('cli-edit-b');
@@ -19,19 +19,46 @@ describe('CLI edit, delete and timer', () => {
     await cliOk(b, ['sync', '--json']);
 
     expect(await cliOk(a, ['edit', '@bob_cli_e', sent.messageId, 'the', 'plan'])).toEqual({
-      id: sent.messageId, conversationId: `direct:${bob.address}`, from: ann.address, edited: true, text: 'the plan', editedAt: expect.any(String), sent: true,
+      id: sent.messageId,
+      conversationId: `direct:${bob.address}`,
+      from: ann.address,
+      edited: true,
+      text: 'the plan',
+      editedAt: expect.any(String),
+      sent: true,
     });
     let sync = await cli(b, ['sync', '--json']);
-    expect(sync.json).toEqual([{ id: sent.messageId, conversationId: `direct:${ann.address}`, from: ann.address, edited: true, text: 'the plan', editedAt: expect.any(String) }]);
+    expect(sync.json).toEqual([
+      {
+        id: sent.messageId,
+        conversationId: `direct:${ann.address}`,
+        from: ann.address,
+        edited: true,
+        text: 'the plan',
+        editedAt: expect.any(String),
+      },
+    ]);
 
-    expect(await cliOk(a, ['delete', `direct:${bob.address}`, sent.messageId])).toMatchObject({ id: sent.messageId, deleted: true, sent: true });
+    expect(await cliOk(a, ['delete', `direct:${bob.address}`, sent.messageId])).toMatchObject({
+      id: sent.messageId,
+      deleted: true,
+      sent: true,
+    });
     sync = await cli(b, ['sync', '--json']);
-    expect(sync.json).toEqual([{ id: sent.messageId, conversationId: `direct:${ann.address}`, from: ann.address, deleted: true }]);
+    expect(sync.json).toEqual([
+      { id: sent.messageId, conversationId: `direct:${ann.address}`, from: ann.address, deleted: true },
+    ]);
 
-    expect(await cliOk(a, ['timer', '@bob_cli_e', '1h'])).toEqual({ conversationId: `direct:${bob.address}`, timerSeconds: 3600, sent: true });
+    expect(await cliOk(a, ['timer', '@bob_cli_e', '1h'])).toEqual({
+      conversationId: `direct:${bob.address}`,
+      timerSeconds: 3600,
+      sent: true,
+    });
     await cliOk(a, ['send', '@bob_cli_e', 'gone in an hour']);
     sync = await cli(b, ['sync']);
-    expect(sync.stdout).toMatch(new RegExp(`${ann.address}: set disappearing messages to 1 hour\\n.*${ann.address}: gone in an hour\\n`));
+    expect(sync.stdout).toMatch(
+      new RegExp(`${ann.address}: set disappearing messages to 1 hour\\n.*${ann.address}: gone in an hour\\n`),
+    );
 
     // someone else's message, a bad timer: refused with a clear error
     const refused = await cli(b, ['edit', `direct:${ann.address}`, sent.messageId, 'mine now']);

@@ -38,17 +38,38 @@ describe('CLI search', () => {
 
     const mine = await cliOk<Hit[]>(a, ['search', 'lunch']);
     expect(mine).toEqual([
-      { id: second.messageId, conversationId: `direct:${bob.address}`, from: alice.address, fromMe: true, sentAt: expect.any(String), snippet: 'lunch moved to noon', matches: ['lunch'] },
-      { id: first.messageId, conversationId: `direct:${bob.address}`, from: alice.address, fromMe: true, sentAt: expect.any(String), snippet: 'Lunch at the harbour?', matches: ['Lunch'] },
+      {
+        id: second.messageId,
+        conversationId: `direct:${bob.address}`,
+        from: alice.address,
+        fromMe: true,
+        sentAt: expect.any(String),
+        snippet: 'lunch moved to noon',
+        matches: ['lunch'],
+      },
+      {
+        id: first.messageId,
+        conversationId: `direct:${bob.address}`,
+        from: alice.address,
+        fromMe: true,
+        sentAt: expect.any(String),
+        snippet: 'Lunch at the harbour?',
+        matches: ['Lunch'],
+      },
     ]);
 
     const theirs = await cliOk<Hit[]>(b, ['search', 'harb', '--conversation', `direct:${alice.address}`]);
-    expect(theirs).toEqual([expect.objectContaining({ id: first.messageId, from: alice.address, fromMe: false, matches: ['harbour'] })]);
+    expect(theirs).toEqual([
+      expect.objectContaining({ id: first.messageId, from: alice.address, fromMe: false, matches: ['harbour'] }),
+    ]);
     expect((await cliOk<Hit[]>(b, ['search', 'lunch', '--limit', '1'])).map((h) => h.id)).toEqual([second.messageId]);
     expect(await cliOk<Hit[]>(b, ['search', '"(*)"'])).toEqual([]);
 
     const bad = await cli(b, ['search', 'lunch', '--conversation', 'alice']);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stderr.split('\n')[0])).toEqual({ code: 'usage', error: expect.stringContaining('--conversation') });
+    expect(JSON.parse(bad.stderr.split('\n')[0])).toEqual({
+      code: 'usage',
+      error: expect.stringContaining('--conversation'),
+    });
   }, 400_000);
 });

@@ -24,20 +24,43 @@ describe('bot token', () => {
     const group = await owner.m.groups.create({ name: 'Builds', isPublic: false });
     const { token } = await owner.m.groups.mintBotToken({ groupId: group.id, name: 'ci' });
 
-    const fromEnv = await runEntry('bot-cli', ['--relay', relay.url, '--token-env', 'CI_BOT_TOKEN', '--group', group.id, 'from the environment'], { CI_BOT_TOKEN: token });
+    const fromEnv = await runEntry(
+      'bot-cli',
+      ['--relay', relay.url, '--token-env', 'CI_BOT_TOKEN', '--group', group.id, 'from the environment'],
+      { CI_BOT_TOKEN: token },
+    );
     expect(fromEnv.code, fromEnv.stderr).toBe(0);
     expect(fromEnv.json[0]).toMatchObject({ groupId: group.id, via: 'group-token' });
     expect(fromEnv.stderr).not.toContain('warning');
 
-    const onCommandLine = await runEntry('bot-cli', ['--relay', relay.url, '--token', token, '--group', group.id, 'from argv']);
+    const onCommandLine = await runEntry('bot-cli', [
+      '--relay',
+      relay.url,
+      '--token',
+      token,
+      '--group',
+      group.id,
+      'from argv',
+    ]);
     expect(onCommandLine.code, onCommandLine.stderr).toBe(0);
     expect(onCommandLine.stderr).toMatch(/warning: --token .*other users of this computer can read .*--token-env/);
 
-    const unset = await runEntry('bot-cli', ['--relay', relay.url, '--token-env', 'NO_SUCH_VARIABLE_SET', '--group', group.id, 'x'], { NO_SUCH_VARIABLE_SET: undefined });
+    const unset = await runEntry(
+      'bot-cli',
+      ['--relay', relay.url, '--token-env', 'NO_SUCH_VARIABLE_SET', '--group', group.id, 'x'],
+      { NO_SUCH_VARIABLE_SET: undefined },
+    );
     expect(unset.code).toBe(2);
-    expect(JSON.parse(unset.stderr.split('\n')[0])).toMatchObject({ code: 'usage', error: expect.stringContaining('NO_SUCH_VARIABLE_SET') });
+    expect(JSON.parse(unset.stderr.split('\n')[0])).toMatchObject({
+      code: 'usage',
+      error: expect.stringContaining('NO_SUCH_VARIABLE_SET'),
+    });
 
-    const both = await runEntry('bot-cli', ['--relay', relay.url, '--token', token, '--token-env', 'CI_BOT_TOKEN', '--group', group.id, 'x'], { CI_BOT_TOKEN: token });
+    const both = await runEntry(
+      'bot-cli',
+      ['--relay', relay.url, '--token', token, '--token-env', 'CI_BOT_TOKEN', '--group', group.id, 'x'],
+      { CI_BOT_TOKEN: token },
+    );
     expect(both.code).toBe(2);
   }, 120_000);
 });
@@ -50,8 +73,18 @@ describe('sync on the command line', () => {
     const api = new RelayApi({ baseUrl: relay.url, credential: mallory.apiKey });
     try {
       const post = async (fields: Record<string, unknown>) => {
-        const m = JSON.stringify({ id: globalThis.crypto.randomUUID(), kind: 'text', sentAt: new Date().toISOString(), from: mallory.address, device: mallory.deviceKey, ...fields });
-        const sealed = nodeSealer.seal(me.deviceKey, buildDirectFrame(buildPayload(m, await mallory.account.signMessage({ message: m }))));
+        const m = JSON.stringify({
+          id: globalThis.crypto.randomUUID(),
+          kind: 'text',
+          sentAt: new Date().toISOString(),
+          from: mallory.address,
+          device: mallory.deviceKey,
+          ...fields,
+        });
+        const sealed = nodeSealer.seal(
+          me.deviceKey,
+          buildDirectFrame(buildPayload(m, await mallory.account.signMessage({ message: m }))),
+        );
         await api.send([{ toAddress: me.address, recipientDeviceKey: me.deviceKey, ...sealed }]);
       };
       await post({ text: 'meant for nobody in particular' }); // no `to`
@@ -67,6 +100,12 @@ describe('sync on the command line', () => {
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((l) => 'rejected' in l);
-    expect(reports).toEqual([{ rejected: expect.any(String), claimedSender: mallory.address, reason: expect.stringMatching(/names no recipient/) }]);
+    expect(reports).toEqual([
+      {
+        rejected: expect.any(String),
+        claimedSender: mallory.address,
+        reason: expect.stringMatching(/names no recipient/),
+      },
+    ]);
   }, 120_000);
 });

@@ -38,7 +38,9 @@ describe('CLI unlock tickets', () => {
     expect(await cliOk(dir, ['lock'], NO_RUNTIME_DIR)).toEqual({ locked: true });
     for (const t of tickets) expect(existsSync(t)).toBe(false);
 
-    expect((await cliOk<{ address: string }>(dir, ['--unlock-ttl', '0', 'whoami'], NO_RUNTIME_DIR)).address).toBe(me.address);
+    expect((await cliOk<{ address: string }>(dir, ['--unlock-ttl', '0', 'whoami'], NO_RUNTIME_DIR)).address).toBe(
+      me.address,
+    );
     for (const t of tickets) expect(existsSync(t)).toBe(false);
 
     const bad = await cli(dir, ['--unlock-ttl', 'soon', 'whoami'], NO_RUNTIME_DIR);

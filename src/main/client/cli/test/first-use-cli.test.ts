@@ -14,7 +14,9 @@ describe('first use of the CLI', () => {
   it('1. imports a private key as wallets export it, without 0x', async () => {
     const relay = await startRelay();
     const profile = tempDir('nokey-prefix');
-    const r = await cli(profile, ['init', '--relay', relay.url, '--private-key-env', 'WALLET_KEY'], { WALLET_KEY: `${HARDHAT_KEY}\n` });
+    const r = await cli(profile, ['init', '--relay', relay.url, '--private-key-env', 'WALLET_KEY'], {
+      WALLET_KEY: `${HARDHAT_KEY}\n`,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json[0]).toMatchObject({ address: HARDHAT_ADDRESS });
   }, 120_000);
@@ -39,14 +41,21 @@ describe('first use of the CLI', () => {
   it('9. a mistyped relay address or fingerprint is said to be one; a self-signed relay asks for its fingerprint', async () => {
     const lan = await startRelay({ lan: true });
     const profile = tempDir('relay-typos');
-    const lastError = (r: { stderr: string }) => JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; code: string };
+    const lastError = (r: { stderr: string }) =>
+      JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; code: string };
 
     const scheme = await cli(profile, ['init', '--relay', 'htp://127.0.0.1:7300']);
     expect(scheme.code).toBe(1);
-    expect(lastError(scheme)).toEqual({ code: 'bad-argument', error: 'A relay address starts with http:// or https://, not htp://.' });
+    expect(lastError(scheme)).toEqual({
+      code: 'bad-argument',
+      error: 'A relay address starts with http:// or https://, not htp://.',
+    });
 
     const fp = await cli(profile, ['init', '--relay', lan.url, '--fingerprint', 'AB:CD:zz']);
-    expect(lastError(fp)).toEqual({ code: 'bad-argument', error: 'A fingerprint has only hex digits (0-9, A-F), optionally separated by colons.' });
+    expect(lastError(fp)).toEqual({
+      code: 'bad-argument',
+      error: 'A fingerprint has only hex digits (0-9, A-F), optionally separated by colons.',
+    });
     const short = await cli(profile, ['init', '--relay', lan.url, '--fingerprint', 'AB:CD:EF']);
     expect(lastError(short).error).toContain('A fingerprint is 64 hex digits (a SHA-256 hash); this one has 6.');
 
@@ -72,17 +81,26 @@ describe('first use of the CLI', () => {
 
     // requests sync first: bob sees alice's request without running sync
     await cliOk(a, ['send', '@ten_bob', 'hello bob']);
-    expect(await cliOk<unknown[]>(b, ['requests'])).toEqual([expect.objectContaining({ address: alice.address, intro: 'hello bob' })]);
+    expect(await cliOk<unknown[]>(b, ['requests'])).toEqual([
+      expect.objectContaining({ address: alice.address, intro: 'hello bob' }),
+    ]);
 
     // decline of someone who never asked is not "ok"
     const none = await cli(b, ['decline', '0x000000000000000000000000000000000000beef']);
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('{"error":"There is no contact request from 0x000000000000000000000000000000000000beef.","code":"not-found"}');
+    expect(none.stderr).toContain(
+      '{"error":"There is no contact request from 0x000000000000000000000000000000000000beef.","code":"not-found"}',
+    );
 
     // conversations sync first too: alice's newest message is there without a sync
     await cliOk(b, ['allow', alice.address]);
     await cliOk(a, ['send', bob.address, 'now in your inbox']);
-    expect(await cliOk<unknown[]>(b, ['conversations'])).toEqual([expect.objectContaining({ id: `direct:${alice.address}`, lastMessage: expect.objectContaining({ text: 'now in your inbox' }) })]);
+    expect(await cliOk<unknown[]>(b, ['conversations'])).toEqual([
+      expect.objectContaining({
+        id: `direct:${alice.address}`,
+        lastMessage: expect.objectContaining({ text: 'now in your inbox' }),
+      }),
+    ]);
 
     // blocked: not "sent"
     await cliOk(b, ['block', alice.address]);
@@ -119,21 +137,36 @@ describe('first use of the CLI', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('"error":"That is the device you are using; revoke it from another device');
     expect(await cliOk(profile, ['whoami'])).toMatchObject({ deviceKey: me.deviceKey, handle: 'five_me' });
-    expect(await cliOk<Array<{ publicKey: string }>>(profile, ['devices'])).toEqual([expect.objectContaining({ publicKey: me.deviceKey })]);
+    expect(await cliOk<Array<{ publicKey: string }>>(profile, ['devices'])).toEqual([
+      expect.objectContaining({ publicKey: me.deviceKey }),
+    ]);
   }, 240_000);
 
   it('5. a device revoked from another one is told so, by every command and by init again', async () => {
     const relay = await startRelay();
     const [laptop, phone] = [tempDir('five-laptop'), tempDir('five-phone')];
-    const created = await cliOk<{ mnemonic: string }>(laptop, ['init', '--relay', relay.url, '--handle', 'five_two', '--show-mnemonic']);
-    const other = await cliOk<{ deviceKey: string }>(phone, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], { WORDS: created.mnemonic });
+    const created = await cliOk<{ mnemonic: string }>(laptop, [
+      'init',
+      '--relay',
+      relay.url,
+      '--handle',
+      'five_two',
+      '--show-mnemonic',
+    ]);
+    const other = await cliOk<{ deviceKey: string }>(phone, ['init', '--relay', relay.url, '--mnemonic-env', 'WORDS'], {
+      WORDS: created.mnemonic,
+    });
     await cliOk(laptop, ['revoke-device', other.deviceKey]);
 
-    const lastError = (r: { stderr: string }) => JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; code: string };
+    const lastError = (r: { stderr: string }) =>
+      JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; code: string };
     for (const args of [['devices'], ['send', '@five_two', 'still here?'], ['sync'], ['init', '--relay', relay.url]]) {
       const r = await cli(phone, args);
       expect(r.code, args.join(' ')).toBe(1);
-      expect(lastError(r)).toMatchObject({ code: 'device-revoked', error: expect.stringContaining('This device was revoked') });
+      expect(lastError(r)).toMatchObject({
+        code: 'device-revoked',
+        error: expect.stringContaining('This device was revoked'),
+      });
     }
     // the other device is unaffected
     expect(await cliOk<Array<{ publicKey: string }>>(laptop, ['devices'])).toHaveLength(1);

@@ -11,11 +11,15 @@ afterAll(cleanup);
 
 /** `sync --follow` on a profile: its stdout lines as they come, and a clean stop. */
 function follow(profile: string) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/client/cli/cli.ts'), '--profile', profile, 'sync', '--follow'], {
-    cwd: ROOT,
-    env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'src/main/client/cli/cli.ts'), '--profile', profile, 'sync', '--follow'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const lines: unknown[] = [];
   let out = '';
   let err = '';
@@ -50,11 +54,20 @@ describe('history from the CLI', () => {
     const a = tempDir('cli-hist-a');
     const b = tempDir('cli-hist-bob');
     const c = tempDir('cli-hist-new');
-    const alice = await cliOk<{ address: string; deviceKey: string; mnemonic: string }>(a, ['init', '--relay', relay.url, '--show-mnemonic']);
+    const alice = await cliOk<{ address: string; deviceKey: string; mnemonic: string }>(a, [
+      'init',
+      '--relay',
+      relay.url,
+      '--show-mnemonic',
+    ]);
     const bob = await cliOk<{ address: string }>(b, ['init', '--relay', relay.url, '--handle', 'bob_cli_hist']);
     await cliOk(b, ['allow', alice.address]);
     await cliOk(a, ['send', bob.address, 'hello from the old laptop']);
-    const fresh = await cliOk<{ address: string; deviceKey: string }>(c, ['init', '--relay', relay.url, '--mnemonic-env', 'HIST_WORDS'], { HIST_WORDS: alice.mnemonic });
+    const fresh = await cliOk<{ address: string; deviceKey: string }>(
+      c,
+      ['init', '--relay', relay.url, '--mnemonic-env', 'HIST_WORDS'],
+      { HIST_WORDS: alice.mnemonic },
+    );
     expect(fresh.address).toBe(alice.address);
 
     const sent = await cli(a, ['history', 'send', fresh.deviceKey]);
@@ -74,12 +87,18 @@ describe('history from the CLI', () => {
 
     // `sync --follow` on yet another device imports history the moment it arrives
     const d = tempDir('cli-hist-follow');
-    const third = await cliOk<{ deviceKey: string }>(d, ['init', '--relay', relay.url, '--mnemonic-env', 'HIST_WORDS'], { HIST_WORDS: alice.mnemonic });
+    const third = await cliOk<{ deviceKey: string }>(
+      d,
+      ['init', '--relay', relay.url, '--mnemonic-env', 'HIST_WORDS'],
+      { HIST_WORDS: alice.mnemonic },
+    );
     const follower = follow(d);
     try {
       await follower.started;
       expect((await cli(a, ['history', 'send', third.deviceKey])).code).toBe(0);
-      await expect.poll(() => follower.lines, { timeout: 60_000 }).toContainEqual({ history: 'received', fromDevice: alice.deviceKey, conversations: 1, messages: 1 });
+      await expect
+        .poll(() => follower.lines, { timeout: 60_000 })
+        .toContainEqual({ history: 'received', fromDevice: alice.deviceKey, conversations: 1, messages: 1 });
     } finally {
       expect(await follower.stop()).toBe(0);
     }

@@ -30,19 +30,44 @@ beforeEach(() => {
   posts = [];
   let sealing: Array<Record<string, unknown>> = [];
   const vault = {
-    sealMessage: async ({ message, recipients }: { message: Record<string, unknown>; recipients: Array<{ deviceKey: string }> }) => {
+    sealMessage: async ({
+      message,
+      recipients,
+    }: {
+      message: Record<string, unknown>;
+      recipients: Array<{ deviceKey: string }>;
+    }) => {
       sealing.push(message);
-      return { sealed: recipients.map((r) => ({ deviceKey: r.deviceKey, ciphertext: 'c', ephemeralPublicKey: 'e', nonce: 'n' })) };
+      return {
+        sealed: recipients.map((r) => ({
+          deviceKey: r.deviceKey,
+          ciphertext: 'c',
+          ephemeralPublicKey: 'e',
+          nonce: 'n',
+        })),
+      };
     },
   } as unknown as Pick<VaultClient, 'sealMessage'>;
   const api = {
     send: async (envelopes: Array<{ toAddress: string }>, priority: string) => {
-      posts.push({ to: [...new Set(envelopes.map((e) => e.toAddress))], bodies: sealing.map(({ kind, of, state }) => (of === undefined ? { kind, state } : { kind, of, state })), priority });
+      posts.push({
+        to: [...new Set(envelopes.map((e) => e.toAddress))],
+        bodies: sealing.map(({ kind, of, state }) => (of === undefined ? { kind, state } : { kind, of, state })),
+        priority,
+      });
       sealing = [];
     },
   } as unknown as RelayApi;
-  const devices = { fetch: async (address: string) => [{ address, publicKey: `${address}-device`, certificate: '', createdAt: '' }] } as unknown as CertifiedDevices;
-  signals = new Signals({ api: () => api, vault, devices, me: () => ({ address: ME, deviceKey: 'my-device' }), now: () => Date.now() });
+  const devices = {
+    fetch: async (address: string) => [{ address, publicKey: `${address}-device`, certificate: '', createdAt: '' }],
+  } as unknown as CertifiedDevices;
+  signals = new Signals({
+    api: () => api,
+    vault,
+    devices,
+    me: () => ({ address: ME, deviceKey: 'my-device' }),
+    now: () => Date.now(),
+  });
 });
 
 afterEach(() => {
@@ -57,7 +82,9 @@ describe('receipts going out', () => {
     await vi.advanceTimersByTimeAsync(299);
     expect(posts).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(posts).toEqual([{ to: [PEER], bodies: [{ kind: 'receipt', of: [ID(1), ID(2)], state: 'delivered' }], priority: 'background' }]);
+    expect(posts).toEqual([
+      { to: [PEER], bodies: [{ kind: 'receipt', of: [ID(1), ID(2)], state: 'delivered' }], priority: 'background' },
+    ]);
 
     // the next ones wait for a second after the last request, however many come
     signals.receipt(PEER, [ID(3)], 'delivered');
@@ -67,11 +94,15 @@ describe('receipts going out', () => {
     expect(posts).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     // one receipt message a second: delivered first, the read ones a second later
-    expect(posts.slice(1)).toEqual([{ to: [PEER], bodies: [{ kind: 'receipt', of: [ID(3), ID(4)], state: 'delivered' }], priority: 'background' }]);
+    expect(posts.slice(1)).toEqual([
+      { to: [PEER], bodies: [{ kind: 'receipt', of: [ID(3), ID(4)], state: 'delivered' }], priority: 'background' },
+    ]);
     await vi.advanceTimersByTimeAsync(999);
     expect(posts).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
-    expect(posts.slice(2)).toEqual([{ to: [PEER], bodies: [{ kind: 'receipt', of: [ID(1), ID(2)], state: 'read' }], priority: 'background' }]);
+    expect(posts.slice(2)).toEqual([
+      { to: [PEER], bodies: [{ kind: 'receipt', of: [ID(1), ID(2)], state: 'read' }], priority: 'background' },
+    ]);
   });
 
   it('more ids than one receipt holds go 100 at a time, a second apart', async () => {
@@ -80,7 +111,10 @@ describe('receipts going out', () => {
     await vi.advanceTimersByTimeAsync(300);
     expect(posts.map((p) => p.bodies)).toEqual([[{ kind: 'receipt', of: ids.slice(0, 100), state: 'read' }]]);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(posts.map((p) => p.bodies)).toEqual([[{ kind: 'receipt', of: ids.slice(0, 100), state: 'read' }], [{ kind: 'receipt', of: ids.slice(100), state: 'read' }]]);
+    expect(posts.map((p) => p.bodies)).toEqual([
+      [{ kind: 'receipt', of: ids.slice(0, 100), state: 'read' }],
+      [{ kind: 'receipt', of: ids.slice(100), state: 'read' }],
+    ]);
   });
 
   it('a read receipt stands for the delivered one of the same message; people are paced apart', async () => {
@@ -114,13 +148,20 @@ describe('typing notices going out', () => {
     await signals.typing(PEER, 'on');
     await signals.typing(PEER, 'off');
     await signals.typing(PEER, 'off');
-    expect(posts.map((p) => p.bodies)).toEqual([[{ kind: 'typing', state: 'on' }], [{ kind: 'typing', state: 'on' }], [{ kind: 'typing', state: 'off' }]]);
+    expect(posts.map((p) => p.bodies)).toEqual([
+      [{ kind: 'typing', state: 'on' }],
+      [{ kind: 'typing', state: 'on' }],
+      [{ kind: 'typing', state: 'off' }],
+    ]);
     // a message ends the typing on the other side by itself: no off follows it, and the next on goes at once
     await signals.typing(PEER, 'on');
     signals.messageSent(PEER);
     await signals.typing(PEER, 'off');
     await signals.typing(PEER, 'on');
-    expect(posts.slice(3).map((p) => p.bodies)).toEqual([[{ kind: 'typing', state: 'on' }], [{ kind: 'typing', state: 'on' }]]);
+    expect(posts.slice(3).map((p) => p.bodies)).toEqual([
+      [{ kind: 'typing', state: 'on' }],
+      [{ kind: 'typing', state: 'on' }],
+    ]);
     expect(posts.every((p) => p.priority === 'background' && p.to.join() === PEER)).toBe(true);
   });
 });

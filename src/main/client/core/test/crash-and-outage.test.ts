@@ -58,7 +58,12 @@ describe('crash safety of the sync loop', () => {
     try {
       await reopened.wallet.unlock({ passphrase: PASSPHRASE });
       expect((await reopened.syncPass()).pulled).toBe(0);
-      expect(reopened.messages.listMessages({ conversationId: `direct:${alice.address}`, limit: 100 }).map((m) => m.id).sort()).toEqual([...sent].sort());
+      expect(
+        reopened.messages
+          .listMessages({ conversationId: `direct:${alice.address}`, limit: 100 })
+          .map((m) => m.id)
+          .sort(),
+      ).toEqual([...sent].sort());
     } finally {
       await reopened.close();
     }
@@ -91,7 +96,9 @@ describe('outbox while the relay is down', () => {
       });
       await restarted.wallet.unlock({ passphrase: PASSPHRASE });
       expect(restarted.syncStatus().pendingOutbox).toBe(1);
-      expect(restarted.messages.listMessages({ conversationId: `direct:${bob.address}` }).map((m) => m.state)).toEqual(['sending']);
+      expect(restarted.messages.listMessages({ conversationId: `direct:${bob.address}` }).map((m) => m.state)).toEqual([
+        'sending',
+      ]);
 
       // same port, same data: the background loop's retry gets through
       await startRelay({ dataDir: relay.dataDir, port: relay.port });
@@ -104,7 +111,9 @@ describe('outbox while the relay is down', () => {
 
     const pass = await bob.m.syncPass();
     expect(pass.stored).toBe(1);
-    expect(bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).map((m) => m.text)).toEqual(['written offline']);
+    expect(bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).map((m) => m.text)).toEqual([
+      'written offline',
+    ]);
     expect((await bob.m.syncPass()).stored).toBe(0);
   }, 120_000);
 });

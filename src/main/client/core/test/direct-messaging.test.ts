@@ -52,8 +52,14 @@ describe('direct messages between two profiles', { timeout: 120_000 }, () => {
     const { outcome } = await alice.m.messages.sendAndWait(opened.id, 'hi bob, it is alice');
     expect(outcome.state).toBe('sent');
     expect(outcome.routed).toBe('request');
-    expect(outcome.deliveries).toEqual([{ address: bob.address, deviceKey: bob.deviceKey, own: false, routed: 'request' }]);
-    expect(alice.m.messages.listMessages({ conversationId: opened.id })[0]).toMatchObject({ state: 'sent', routed: 'request', fromMe: true });
+    expect(outcome.deliveries).toEqual([
+      { address: bob.address, deviceKey: bob.deviceKey, own: false, routed: 'request' },
+    ]);
+    expect(alice.m.messages.listMessages({ conversationId: opened.id })[0]).toMatchObject({
+      state: 'sent',
+      routed: 'request',
+      fromMe: true,
+    });
 
     const pass = await bob.m.syncPass();
     expect(pass.stored).toBe(1);
@@ -61,12 +67,22 @@ describe('direct messages between two profiles', { timeout: 120_000 }, () => {
     const list = bob.m.contacts.listRequests();
     expect(list).toHaveLength(1);
     // the sender's handle is looked up after the pass
-    expect(list[0]).toMatchObject({ address: alice.address, handle: 'alice_req', intro: 'hi bob, it is alice', messageCount: 1 });
-    expect(requests.map((r) => [r.address, r.handle])).toEqual([[alice.address, null], [alice.address, 'alice_req']]);
+    expect(list[0]).toMatchObject({
+      address: alice.address,
+      handle: 'alice_req',
+      intro: 'hi bob, it is alice',
+      messageCount: 1,
+    });
+    expect(requests.map((r) => [r.address, r.handle])).toEqual([
+      [alice.address, null],
+      [alice.address, 'alice_req'],
+    ]);
     // a pending request is not a conversation yet
     expect(bob.m.conversations.list().map((c) => c.id)).not.toContain(`direct:${alice.address}`);
     const msgs = bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` });
-    expect(msgs.map((m) => [m.from, m.text, m.routed, m.fromMe])).toEqual([[alice.address, 'hi bob, it is alice', 'request', false]]);
+    expect(msgs.map((m) => [m.from, m.text, m.routed, m.fromMe])).toEqual([
+      [alice.address, 'hi bob, it is alice', 'request', false],
+    ]);
   });
 
   it('after bob allows alice, her messages land in his inbox', async () => {
@@ -96,7 +112,9 @@ describe('direct messages between two profiles', { timeout: 120_000 }, () => {
     expect(reply.state).toBe('sending');
     await bob.m.messages.flushOutbox(true);
     // the background kick may have sent it before this flush; the stored state tells either way
-    const stored = bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).find((m) => m.id === reply.id)!;
+    const stored = bob.m.messages
+      .listMessages({ conversationId: `direct:${alice.address}` })
+      .find((m) => m.id === reply.id)!;
     expect(stored.state).toBe('sent');
     expect(stored.routed).toBe('inbox');
 
@@ -119,7 +137,7 @@ describe('direct messages between two profiles', { timeout: 120_000 }, () => {
     expect(bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).length).toBe(before + 1);
   });
 
-  it("once bob blocks alice, her sends report blocked and nothing reaches him", async () => {
+  it('once bob blocks alice, her sends report blocked and nothing reaches him', async () => {
     const { alice, bob } = await acquainted('block');
     await bob.m.contacts.block({ address: alice.address });
     const { outcome, message } = await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'are you there?');
@@ -131,37 +149,57 @@ describe('direct messages between two profiles', { timeout: 120_000 }, () => {
 
   it('a relay without a chain refuses the stake-gate policy', async () => {
     const erin = await newProfile(relay.url);
-    await expect(erin.m.account.setPolicy({ unknownSenders: 'stake-gate', stake: '0.05' })).rejects.toThrow(/takes no stakes/);
+    await expect(erin.m.account.setPolicy({ unknownSenders: 'stake-gate', stake: '0.05' })).rejects.toThrow(
+      /takes no stakes/,
+    );
     expect(await erin.m.account.getPolicy()).toEqual({ unknownSenders: 'request', stake: null });
   });
 
-  it.skipIf(ANVIL_MISSING !== null)(`a stake-gate policy reports its stake and currency to the sender (relay with a chain)${ANVIL_MISSING ? ` (skipped: ${ANVIL_MISSING})` : ''}`, async () => {
-    const chain = await startLocalChain();
-    try {
-      const gated = await startRelay({ stake: { rpcUrls: [chain.anvil.rpcUrl], chainId: chain.anvil.chainId, escrow: chain.escrow, confirmations: 1, publicRpcUrls: [] } });
-      const carol = await newProfile(gated.url, { handle: 'carol' });
-      const dan = await newProfile(gated.url);
-      const policy = await carol.m.account.setPolicy({ unknownSenders: 'stake-gate', stake: '0.05' });
-      expect(policy).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
-      expect(await carol.m.account.getPolicy()).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
+  it.skipIf(ANVIL_MISSING !== null)(
+    `a stake-gate policy reports its stake and currency to the sender (relay with a chain)${ANVIL_MISSING ? ` (skipped: ${ANVIL_MISSING})` : ''}`,
+    async () => {
+      const chain = await startLocalChain();
+      try {
+        const gated = await startRelay({
+          stake: {
+            rpcUrls: [chain.anvil.rpcUrl],
+            chainId: chain.anvil.chainId,
+            escrow: chain.escrow,
+            confirmations: 1,
+            publicRpcUrls: [],
+          },
+        });
+        const carol = await newProfile(gated.url, { handle: 'carol' });
+        const dan = await newProfile(gated.url);
+        const policy = await carol.m.account.setPolicy({ unknownSenders: 'stake-gate', stake: '0.05' });
+        expect(policy).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
+        expect(await carol.m.account.getPolicy()).toEqual({ unknownSenders: 'stake-gate', stake: '0.05' });
 
-      const { outcome, message } = await dan.m.messages.sendAndWait(`direct:${carol.address}`, 'hello stranger');
-      expect(outcome).toMatchObject({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
-      expect(message).toMatchObject({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
-      expect((await carol.m.syncPass()).pulled).toBe(0);
-      await gated.stop();
-    } finally {
-      await chain.stop();
-    }
-  }, 120_000);
+        const { outcome, message } = await dan.m.messages.sendAndWait(`direct:${carol.address}`, 'hello stranger');
+        expect(outcome).toMatchObject({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
+        expect(message).toMatchObject({ routed: 'stake-gate', stakeRequired: '0.05', stakeCurrency: 'ETH' });
+        expect((await carol.m.syncPass()).pulled).toBe(0);
+        await gated.stop();
+      } finally {
+        await chain.stop();
+      }
+    },
+    120_000,
+  );
 
   it('a contact-request intro (asRequest) reaches a request inbox with its note', async () => {
     const alice = await newProfile(relay.url);
     const dave = await newProfile(relay.url);
-    const { outcome } = await dave.m.messages.sendAndWait(`direct:${alice.address}`, 'Dave here, we met at the meetup', true);
+    const { outcome } = await dave.m.messages.sendAndWait(
+      `direct:${alice.address}`,
+      'Dave here, we met at the meetup',
+      true,
+    );
     expect(outcome.routed).toBe('request');
     await alice.m.syncPass();
-    expect(alice.m.contacts.listRequests().find((r) => r.address === dave.address)).toMatchObject({ intro: 'Dave here, we met at the meetup' });
+    expect(alice.m.contacts.listRequests().find((r) => r.address === dave.address)).toMatchObject({
+      intro: 'Dave here, we met at the meetup',
+    });
     // declining forgets him locally
     await alice.m.contacts.declineRequest({ address: dave.address });
     expect(alice.m.contacts.listRequests().find((r) => r.address === dave.address)).toBeUndefined();
@@ -173,9 +211,18 @@ describe('direct messages between two profiles', { timeout: 120_000 }, () => {
     const hits = await alice.m.contacts.searchDirectory({ q: 'bob_d' });
     expect(hits).toContainEqual({ handle: 'bob_dir', address: bob.address, verified: false });
     const devices = await alice.m.account.listDevices();
-    expect(devices).toEqual([{ publicKey: alice.deviceKey, createdAt: expect.any(String), current: true, history: null }]);
+    expect(devices).toEqual([
+      { publicKey: alice.deviceKey, createdAt: expect.any(String), current: true, history: null },
+    ]);
     const st = await alice.m.appStatus();
-    expect(st).toMatchObject({ hasWallet: true, unlocked: true, ready: true, address: alice.address, handle: 'alice_dir', deviceKey: alice.deviceKey });
+    expect(st).toMatchObject({
+      hasWallet: true,
+      unlocked: true,
+      ready: true,
+      address: alice.address,
+      handle: 'alice_dir',
+      deviceKey: alice.deviceKey,
+    });
     expect(st.relay).toMatchObject({ mode: 'url', url: relay.url, connected: true });
     const keys = await alice.m.account.listApiKeys();
     expect(keys).toHaveLength(1);

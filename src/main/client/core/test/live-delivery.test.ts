@@ -10,7 +10,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, DeliveryState, TypingNotice } from '../../../../shared/domain.js';
 import { Messenger } from '../messenger.js';
 import { Signals } from '../../conversations/receipts-and-typing.js';
-import { PASSPHRASE, ROOT, cleanup, newProfile, runEntry, startRelay, tempDir, type Relay } from '../../test/harness.js';
+import {
+  PASSPHRASE,
+  ROOT,
+  cleanup,
+  newProfile,
+  runEntry,
+  startRelay,
+  tempDir,
+  type Relay,
+} from '../../test/harness.js';
 
 afterEach(async () => {
   vi.useRealTimers();
@@ -82,7 +91,9 @@ describe('live delivery', () => {
     expect(outcome.state).toBe('sent');
     const msg = await arrived;
     expect(msg).toMatchObject({ from: alice.address, text: 'live hello', routed: 'inbox' });
-    expect(bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).map((x) => x.text)).toEqual(['live hello']);
+    expect(bob.m.messages.listMessages({ conversationId: `direct:${alice.address}` }).map((x) => x.text)).toEqual([
+      'live hello',
+    ]);
     vi.useRealTimers();
   }, 30_000);
 
@@ -95,12 +106,21 @@ describe('live delivery', () => {
       const url = new URL(req.url!, relay.url);
       if (url.searchParams.has('wait')) held.push(url.search);
       url.searchParams.delete('wait');
-      const fwd = http.request({ host: target.hostname, port: target.port, method: req.method, path: url.pathname + url.search, headers: req.headers }, (up) => {
-        const headers = { ...up.headers };
-        delete headers['relay-wait'];
-        res.writeHead(up.statusCode ?? 502, headers);
-        up.pipe(res);
-      });
+      const fwd = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: url.pathname + url.search,
+          headers: req.headers,
+        },
+        (up) => {
+          const headers = { ...up.headers };
+          delete headers['relay-wait'];
+          res.writeHead(up.statusCode ?? 502, headers);
+          up.pipe(res);
+        },
+      );
       req.pipe(fwd);
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
@@ -109,7 +129,8 @@ describe('live delivery', () => {
       const bob = await liveProfile(proxyUrl, 200);
       const alice = await newProfile(relay.url);
       await bob.m.contacts.allow(alice.address);
-      for (let i = 0; i < 200 && bob.m.syncStatus().lastSyncAt === null; i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 200 && bob.m.syncStatus().lastSyncAt === null; i++)
+        await new Promise((r) => setTimeout(r, 25));
       const arrived = nextMessage(bob.m, 'polled hello');
       await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'polled hello');
       expect((await arrived).text).toBe('polled hello');
@@ -182,7 +203,9 @@ describe('live delivery', () => {
     const read = deliveryOf(alice.m, sent.id, 'read');
     bob.m.conversations.markRead({ conversationId: `direct:${alice.address}` });
     expect((await read).delivery).toBe('read');
-    expect(alice.m.messages.listMessages({ conversationId: `direct:${bob.address}` }).map((m) => m.delivery)).toEqual(['read']);
+    expect(alice.m.messages.listMessages({ conversationId: `direct:${bob.address}` }).map((m) => m.delivery)).toEqual([
+      'read',
+    ]);
 
     // A receipt answered with a receipt would be queued while Alice commits it, before the read
     // shows; a message after both comes through the same held pulls all the same.
@@ -195,7 +218,13 @@ describe('live delivery', () => {
       { peer: alice.address, ids: [sent.id], state: 'delivered' },
       { peer: alice.address, ids: [sent.id], state: 'read' },
     ]);
-    expect(queued.filter((q) => q.peer !== alice.address && !(q.peer === bob.address && q.ids.join() === marker.id && q.state === 'delivered'))).toEqual([]);
+    expect(
+      queued.filter(
+        (q) =>
+          q.peer !== alice.address &&
+          !(q.peer === bob.address && q.ids.join() === marker.id && q.state === 'delivered'),
+      ),
+    ).toEqual([]);
   }, 60_000);
 
   it('read receipts turned off: the sender sees delivered, never read', async () => {
@@ -212,7 +241,10 @@ describe('live delivery', () => {
     // a receipt would come through the same held pull as the delivered one; a later message shows it did not
     const marker = bob.m.messages.send({ conversationId: `direct:${alice.address}`, text: 'after reading' });
     await nextMessage(alice.m, marker.text);
-    expect(alice.m.messages.listMessages({ conversationId: `direct:${bob.address}` }).find((m) => m.id === sent.id)!.delivery).toBe('delivered');
+    expect(
+      alice.m.messages.listMessages({ conversationId: `direct:${bob.address}` }).find((m) => m.id === sent.id)!
+        .delivery,
+    ).toBe('delivered');
   }, 60_000);
 
   it('typing shows on the other side and goes after 6 s without a renewal', async () => {
@@ -242,7 +274,10 @@ describe('live delivery', () => {
     const bob = await newProfile(relay.url);
     const group = await alice.m.groups.create({ name: 'Quiet', isPublic: false });
     // every signal leaves through Signals.send: count what goes where
-    const sends = vi.spyOn(Signals.prototype as unknown as { send: (peer: string, bodies: unknown[]) => Promise<void> }, 'send');
+    const sends = vi.spyOn(
+      Signals.prototype as unknown as { send: (peer: string, bodies: unknown[]) => Promise<void> },
+      'send',
+    );
     await alice.m.conversations.typing({ conversationId: `group:${group.id}`, state: 'on' });
     await alice.m.conversations.typing({ conversationId: `group:${group.id}`, state: 'off' });
     expect(sends).not.toHaveBeenCalled();
@@ -258,11 +293,15 @@ describe('live delivery', () => {
     const bobAddress = (init.json[0] as { address: string }).address;
     const alice = await newProfile(relay.url);
 
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/client/cli/cli.ts'), '--profile', dir, 'sync', '--follow'], {
-      cwd: ROOT,
-      env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'src/main/client/cli/cli.ts'), '--profile', dir, 'sync', '--follow'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -286,7 +325,9 @@ describe('live delivery', () => {
 
     await alice.m.messages.sendAndWait(`direct:${bobAddress}`, 'follow me');
     await gotLine;
-    expect(lines).toEqual([expect.objectContaining({ from: alice.address, text: 'follow me', routed: 'request', groupId: null })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ from: alice.address, text: 'follow me', routed: 'request', groupId: null }),
+    ]);
     // each later message is a line of its own, printed as it is stored
     await alice.m.messages.sendAndWait(`direct:${bobAddress}`, 'and me');
     for (let i = 0; i < 400 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 25));

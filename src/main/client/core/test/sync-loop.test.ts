@@ -48,8 +48,17 @@ function startLoop(unsettled: (n: number) => number, holdsPulls = true): void {
   const store = { outboxCount: () => 0, nextOutboxDue: () => null } as unknown as LocalStore;
   const outbox = { flush: async () => undefined } as unknown as Outbox;
   loop = new SyncLoop({
-    session, passes: engine, store, outbox, now: () => Date.now(), pollIntervalMs: 3000, autoSync: true, mayRun: () => true,
-    refreshGroup: async () => undefined, onHandleLearned: () => undefined, onStatus: () => undefined,
+    session,
+    passes: engine,
+    store,
+    outbox,
+    now: () => Date.now(),
+    pollIntervalMs: 3000,
+    autoSync: true,
+    mayRun: () => true,
+    refreshGroup: async () => undefined,
+    onHandleLearned: () => undefined,
+    onStatus: () => undefined,
   });
   loop.start();
 }

@@ -31,7 +31,10 @@ beforeAll(async () => {
 afterAll(cleanup);
 
 async function refusal(p: Promise<unknown>): Promise<number> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   if (!(e instanceof RelayError)) throw new Error(`expected a refusal from the relay, got ${String(e)}`);
   return e.status;
 }

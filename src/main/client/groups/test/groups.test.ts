@@ -28,10 +28,20 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(cleanup);
 
-async function texts(p: Profile): Promise<Array<{ from: string; text: string; fromMe: boolean; via: string | null; botName?: string }>> {
+async function texts(
+  p: Profile,
+): Promise<Array<{ from: string; text: string; fromMe: boolean; via: string | null; botName?: string }>> {
   await p.m.syncPass();
   // botName only where set, so that people's messages compare as before
-  return p.m.messages.listMessages({ conversationId: conv }).map((m) => ({ from: m.from, text: m.text, fromMe: m.fromMe, via: m.via, ...(m.botName === null ? {} : { botName: m.botName }) }));
+  return p.m.messages
+    .listMessages({ conversationId: conv })
+    .map((m) => ({
+      from: m.from,
+      text: m.text,
+      fromMe: m.fromMe,
+      via: m.via,
+      ...(m.botName === null ? {} : { botName: m.botName }),
+    }));
 }
 
 describe('groups', () => {
@@ -47,12 +57,29 @@ describe('groups', () => {
     const g = await ann.m.groups.create({ name: 'Hikers', isPublic: false });
     groupId = g.id;
     conv = `group:${groupId}`;
-    expect(g).toMatchObject({ name: 'Hikers', isMember: true, isCreator: true, creatorAddress: ann.address, memberCount: 1 });
+    expect(g).toMatchObject({
+      name: 'Hikers',
+      isMember: true,
+      isCreator: true,
+      creatorAddress: ann.address,
+      memberCount: 1,
+    });
     // ben has never heard of ann: he is only invited, and joins when he accepts
     const invited = await ann.m.groups.addMember({ groupId, member: ben.address });
-    expect(invited).toMatchObject({ added: 'invited', members: [ann.address], invited: [ben.address], canManage: true });
-    expect(await ben.m.groups.listInvitations()).toEqual([{ groupId, name: 'Hikers', creatorAddress: ann.address, invitedBy: ann.address, invitedAt: expect.any(String) }]);
-    expect(await ben.m.groups.acceptInvitation({ groupId })).toMatchObject({ id: groupId, isMember: true, members: [ann.address, ben.address] });
+    expect(invited).toMatchObject({
+      added: 'invited',
+      members: [ann.address],
+      invited: [ben.address],
+      canManage: true,
+    });
+    expect(await ben.m.groups.listInvitations()).toEqual([
+      { groupId, name: 'Hikers', creatorAddress: ann.address, invitedBy: ann.address, invitedAt: expect.any(String) },
+    ]);
+    expect(await ben.m.groups.acceptInvitation({ groupId })).toMatchObject({
+      id: groupId,
+      isMember: true,
+      members: [ann.address, ben.address],
+    });
     // cat allows ann: she is in at once
     await cat1.m.contacts.allow(ann.address);
     const after = await ann.m.groups.addMember({ groupId, member: '@cat' });
@@ -65,7 +92,13 @@ describe('groups', () => {
     const { outcome } = await ann.m.messages.sendAndWait(conv, 'trail starts at 9');
     expect(outcome.state).toBe('sent');
     const copies = outcome.deliveries.map((d) => [d.address, d.deviceKey]).sort();
-    expect(copies).toEqual([[ben.address, ben.deviceKey], [cat1.address, cat1.deviceKey], [cat2.address, cat2.deviceKey]].sort());
+    expect(copies).toEqual(
+      [
+        [ben.address, ben.deviceKey],
+        [cat1.address, cat1.deviceKey],
+        [cat2.address, cat2.deviceKey],
+      ].sort(),
+    );
     expect(outcome.deliveries.every((d) => d.routed === 'inbox')).toBe(true);
 
     for (const p of [ben, cat1, cat2]) {
@@ -79,8 +112,18 @@ describe('groups', () => {
     const { outcome } = await cat1.m.messages.sendAndWait(conv, 'I bring snacks');
     const to = outcome.deliveries.map((d) => d.deviceKey).sort();
     expect(to).toEqual([ann.deviceKey, ben.deviceKey, cat2.deviceKey].sort());
-    expect((await texts(cat2)).at(-1)).toEqual({ from: cat1.address, text: 'I bring snacks', fromMe: true, via: 'api-key' });
-    expect((await texts(ann)).at(-1)).toEqual({ from: cat1.address, text: 'I bring snacks', fromMe: false, via: 'api-key' });
+    expect((await texts(cat2)).at(-1)).toEqual({
+      from: cat1.address,
+      text: 'I bring snacks',
+      fromMe: true,
+      via: 'api-key',
+    });
+    expect((await texts(ann)).at(-1)).toEqual({
+      from: cat1.address,
+      text: 'I bring snacks',
+      fromMe: false,
+      via: 'api-key',
+    });
   });
 
   it("a bot's post reaches every device with the bot as author", async () => {
@@ -88,21 +131,45 @@ describe('groups', () => {
     expect(minted.token).toMatch(/^gtk_live_/);
     expect((await ann.m.groups.listBotTokens({ groupId })).map((t) => t.name)).toEqual(['weather']);
     const botDir = tempDir('bot');
-    const res = await postAsBot({ relayUrl: relay.url, token: minted.token, groupId, text: 'rain at noon', profileDir: botDir, passphrase: 'bot-pass' });
+    const res = await postAsBot({
+      relayUrl: relay.url,
+      token: minted.token,
+      groupId,
+      text: 'rain at noon',
+      profileDir: botDir,
+      passphrase: 'bot-pass',
+    });
     expect(res.via).toBe('group-token');
     expect(res.relaySender).toBe(ann.address);
     expect(res.from).not.toBe(ann.address);
-    expect(res.devices.map((d) => d.deviceKey).sort()).toEqual([ann.deviceKey, ben.deviceKey, cat1.deviceKey, cat2.deviceKey].sort());
+    expect(res.devices.map((d) => d.deviceKey).sort()).toEqual(
+      [ann.deviceKey, ben.deviceKey, cat1.deviceKey, cat2.deviceKey].sort(),
+    );
 
     for (const p of [ann, ben, cat1, cat2]) {
-      expect((await texts(p)).at(-1)).toEqual({ from: res.from, text: 'rain at noon', fromMe: false, via: 'group-token', botName: 'weather' });
+      expect((await texts(p)).at(-1)).toEqual({
+        from: res.from,
+        text: 'rain at noon',
+        fromMe: false,
+        via: 'group-token',
+        botName: 'weather',
+      });
     }
     // the same bot profile keeps its wallet
-    const again = await postAsBot({ relayUrl: relay.url, token: minted.token, groupId, text: 'clearing later', profileDir: botDir, passphrase: 'bot-pass' });
+    const again = await postAsBot({
+      relayUrl: relay.url,
+      token: minted.token,
+      groupId,
+      text: 'clearing later',
+      profileDir: botDir,
+      passphrase: 'bot-pass',
+    });
     expect(again.from).toBe(res.from);
 
     await ann.m.groups.revokeBotToken({ groupId, tokenId: minted.botToken.id });
-    await expect(postAsBot({ relayUrl: relay.url, token: minted.token, groupId, text: 'revoked', passphrase: '' })).rejects.toMatchObject({ status: 401 });
+    await expect(
+      postAsBot({ relayUrl: relay.url, token: minted.token, groupId, text: 'revoked', passphrase: '' }),
+    ).rejects.toMatchObject({ status: 401 });
   });
 
   it('a removed member gets nothing more', async () => {

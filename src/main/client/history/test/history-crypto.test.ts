@@ -19,7 +19,12 @@ async function seal(plain: Buffer, key: Buffer): Promise<{ sealed: Buffer; size:
   return { sealed, size: sealer.size(), sha256: sealer.sha256() };
 }
 
-async function open(sealed: Buffer, key: Buffer, expect: { size: number; sha256: string }, piece = 500): Promise<Buffer> {
+async function open(
+  sealed: Buffer,
+  key: Buffer,
+  expect: { size: number; sha256: string },
+  piece = 500,
+): Promise<Buffer> {
   async function* source() {
     for (let at = 0; at < sealed.length; at += piece) yield sealed.subarray(at, at + piece);
   }
@@ -47,17 +52,34 @@ describe('history chunks', () => {
     const s = await seal(plain, key);
     const whole = CHUNK + TAG;
     const chunk = (i: number) => s.sealed.subarray(i * whole, Math.min(s.sealed.length, (i + 1) * whole));
-    const refused = (sealed: Buffer, over: Partial<{ size: number; sha256: string }> = {}, k = key) => open(sealed, k, { ...s, ...over }).then(() => null, (e: unknown) => e);
+    const refused = (sealed: Buffer, over: Partial<{ size: number; sha256: string }> = {}, k = key) =>
+      open(sealed, k, { ...s, ...over }).then(
+        () => null,
+        (e: unknown) => e,
+      );
 
     const flipped = Buffer.from(s.sealed);
     flipped[whole + 10] ^= 1;
-    expect(await refused(flipped)).toMatchObject({ name: 'HistoryIntegrityError', message: expect.stringMatching(/chunk 1 does not authenticate/) });
-    expect(await refused(Buffer.concat([chunk(1), chunk(0), chunk(2), chunk(3)]))).toMatchObject({ message: expect.stringMatching(/chunk 0 does not authenticate/) });
-    expect(await refused(Buffer.concat([chunk(0), chunk(1), chunk(2)]))).toMatchObject({ message: expect.stringMatching(/end after 3 of 4 chunks/) });
-    expect(await refused(Buffer.concat([s.sealed, Buffer.alloc(5)]))).toMatchObject({ message: expect.stringMatching(/more bytes than the archive/) });
+    expect(await refused(flipped)).toMatchObject({
+      name: 'HistoryIntegrityError',
+      message: expect.stringMatching(/chunk 1 does not authenticate/),
+    });
+    expect(await refused(Buffer.concat([chunk(1), chunk(0), chunk(2), chunk(3)]))).toMatchObject({
+      message: expect.stringMatching(/chunk 0 does not authenticate/),
+    });
+    expect(await refused(Buffer.concat([chunk(0), chunk(1), chunk(2)]))).toMatchObject({
+      message: expect.stringMatching(/end after 3 of 4 chunks/),
+    });
+    expect(await refused(Buffer.concat([s.sealed, Buffer.alloc(5)]))).toMatchObject({
+      message: expect.stringMatching(/more bytes than the archive/),
+    });
     expect(await refused(s.sealed, {}, randomBytes(32))).toBeInstanceOf(HistoryIntegrityError);
     // the first three chunks passed off as a whole archive: the third was not sealed as the last
-    expect(await refused(Buffer.concat([chunk(0), chunk(1), chunk(2)]), { size: 3 * CHUNK })).toMatchObject({ message: expect.stringMatching(/chunk 2 does not authenticate/) });
-    expect(await refused(s.sealed, { sha256: '00'.repeat(32) })).toMatchObject({ message: expect.stringMatching(/SHA-256/) });
+    expect(await refused(Buffer.concat([chunk(0), chunk(1), chunk(2)]), { size: 3 * CHUNK })).toMatchObject({
+      message: expect.stringMatching(/chunk 2 does not authenticate/),
+    });
+    expect(await refused(s.sealed, { sha256: '00'.repeat(32) })).toMatchObject({
+      message: expect.stringMatching(/SHA-256/),
+    });
   });
 });

@@ -37,7 +37,8 @@ beforeAll(async () => {
   await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'hi bob');
   await bob.m.syncPass();
   await bob.m.contacts.acceptRequest({ address: alice.address });
-  for (let i = 0; i < 30; i++) await bob.m.messages.sendAndWait(`direct:${alice.address}`, `bob's message ${i}: ${'x'.repeat(100)}`);
+  for (let i = 0; i < 30; i++)
+    await bob.m.messages.sendAndWait(`direct:${alice.address}`, `bob's message ${i}: ${'x'.repeat(100)}`);
   await alice.m.messages.sendAndWait(`direct:${carol.address}`, 'hello carol, ünïcode ✓');
   await carol.m.syncPass();
   await carol.m.contacts.acceptRequest({ address: alice.address });
@@ -61,8 +62,16 @@ async function newDevice(): Promise<Awaited<ReturnType<typeof newProfile>>> {
   return device;
 }
 
-function listen(m: Messenger): { progress: HistoryProgress[]; outcomes: HistoryOutcome[]; rejected: RejectedMessage[] } {
-  const seen = { progress: [] as HistoryProgress[], outcomes: [] as HistoryOutcome[], rejected: [] as RejectedMessage[] };
+function listen(m: Messenger): {
+  progress: HistoryProgress[];
+  outcomes: HistoryOutcome[];
+  rejected: RejectedMessage[];
+} {
+  const seen = {
+    progress: [] as HistoryProgress[],
+    outcomes: [] as HistoryOutcome[],
+    rejected: [] as RejectedMessage[],
+  };
   m.on('history.progress', (p) => seen.progress.push(p));
   m.on('history.outcome', (o) => seen.outcomes.push(o));
   m.on('message.rejected', (r) => seen.rejected.push(r));
@@ -73,7 +82,9 @@ function everything(m: Messenger): Array<{ conversation: string; title: string; 
   return m.conversations.list().map((c) => ({
     conversation: c.id,
     title: c.title,
-    messages: m.messages.listMessages({ conversationId: c.id, limit: 1000 }).map((x) => [x.id, x.from, x.fromMe, x.text, x.sentAt]),
+    messages: m.messages
+      .listMessages({ conversationId: c.id, limit: 1000 })
+      .map((x) => [x.id, x.from, x.fromMe, x.text, x.sentAt]),
   }));
 }
 
@@ -96,9 +107,14 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     // the relay holds ciphertext only
     const added = [...blobFiles()].filter((n) => !before.has(n));
     expect(added).toHaveLength(sent.blobs);
-    for (const n of added) expect(readFileSync(join(relay.dataDir, 'blobs', n)).includes(Buffer.from("bob's message"))).toBe(false);
+    for (const n of added)
+      expect(readFileSync(join(relay.dataDir, 'blobs', n)).includes(Buffer.from("bob's message"))).toBe(false);
     expect(new Set(onA.progress.map((p) => p.phase))).toEqual(new Set(['pack', 'upload']));
-    expect(onA.progress.filter((p) => p.phase === 'upload').at(-1)).toMatchObject({ direction: 'send', deviceKey: b.deviceKey, done: expect.any(Number) });
+    expect(onA.progress.filter((p) => p.phase === 'upload').at(-1)).toMatchObject({
+      direction: 'send',
+      deviceKey: b.deviceKey,
+      done: expect.any(Number),
+    });
     const lastUpload = onA.progress.filter((p) => p.phase === 'upload').at(-1)!;
     expect(lastUpload.done).toBe(lastUpload.total);
     // A's list of devices says B has it: the app offers it no more
@@ -155,10 +171,19 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     await alice.m.syncPass();
     await alice.m.history.send(f.deviceKey);
     await f.m.syncPass();
-    expect(await f.m.history.importPending()).toMatchObject({ state: 'received', messages: everything(alice.m).reduce((n, c) => n + c.messages.length, 0) - 1 });
+    expect(await f.m.history.importPending()).toMatchObject({
+      state: 'received',
+      messages: everything(alice.m).reduce((n, c) => n + c.messages.length, 0) - 1,
+    });
     expect(everything(f.m)).toEqual(everything(alice.m));
-    expect(f.m.messages.listMessages({ conversationId: `direct:${bob.address}`, limit: 1000 }).filter((x) => x.id === message.id)).toHaveLength(1);
-    expect(f.m.conversations.list().find((c) => c.id === `direct:${bob.address}`)!.lastMessage!.text).toBe('while you were setting up');
+    expect(
+      f.m.messages
+        .listMessages({ conversationId: `direct:${bob.address}`, limit: 1000 })
+        .filter((x) => x.id === message.id),
+    ).toHaveLength(1);
+    expect(f.m.conversations.list().find((c) => c.id === `direct:${bob.address}`)!.lastMessage!.text).toBe(
+      'while you were setting up',
+    );
   });
 
   it('a message still waiting to go on the old device stays there; it reaches the new one once sent, as sent', async () => {
@@ -170,7 +195,11 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     expect(g.m.store.getMessage(waiting.id)).toBeNull();
     await alice.m.messages.flushOutbox(true);
     await g.m.syncPass();
-    expect(g.m.store.getMessage(waiting.id)).toMatchObject({ text: 'still in the outbox', fromMe: true, state: 'sent' });
+    expect(g.m.store.getMessage(waiting.id)).toMatchObject({
+      text: 'still in the outbox',
+      fromMe: true,
+      state: 'sent',
+    });
   });
 
   it('a blob altered on the relay is refused, and nothing is imported', async () => {
@@ -186,14 +215,18 @@ describe('history on a new device', { timeout: 120_000 }, () => {
 
     await c.m.syncPass();
     const outcome = await c.m.history.importPending();
-    expect(outcome).toMatchObject({ state: 'refused', fromDevice: alice.deviceKey, reason: expect.stringMatching(/does not authenticate.*nothing was imported/) });
+    expect(outcome).toMatchObject({
+      state: 'refused',
+      fromDevice: alice.deviceKey,
+      reason: expect.stringMatching(/does not authenticate.*nothing was imported/),
+    });
     expect(onC.outcomes).toEqual([outcome]);
     expect(onC.progress.some((p) => p.phase === 'import')).toBe(false);
     expect(c.m.conversations.list()).toEqual([]);
     expect(c.m.history.hasPending()).toBe(false);
   });
 
-  it('history sent to one device cannot be used by another, and A refuses a key that is not one of its wallet\'s devices', async () => {
+  it("history sent to one device cannot be used by another, and A refuses a key that is not one of its wallet's devices", async () => {
     const d = await newDevice();
     const e = await newDevice();
     await alice.m.history.send(d.deviceKey);
@@ -212,23 +245,66 @@ describe('history on a new device', { timeout: 120_000 }, () => {
     const api = new RelayApi({ baseUrl: relay.url, credential: mallory.apiKey });
     try {
       // a well-formed transfer of a real archive, by mallory's certified device, to alice's new device
-      const line = JSON.stringify({ conversationId: `direct:${mallory.address}`, conversationKind: 'direct', peer: mallory.address, message: { id: globalThis.crypto.randomUUID(), from: mallory.address, fromMe: false, kind: 'text', text: 'planted', sentAt: new Date().toISOString(), receivedAt: null, via: null, botName: null } });
+      const line = JSON.stringify({
+        conversationId: `direct:${mallory.address}`,
+        conversationKind: 'direct',
+        peer: mallory.address,
+        message: {
+          id: globalThis.crypto.randomUUID(),
+          from: mallory.address,
+          fromMe: false,
+          kind: 'text',
+          text: 'planted',
+          sentAt: new Date().toISOString(),
+          receivedAt: null,
+          via: null,
+          botName: null,
+        },
+      });
       const key = randomBytes(32);
       const sealer = new ChunkSealer(key, 1024);
-      const sealedArchive = Buffer.concat(await Readable.from([Buffer.from(`${line}\n`)]).pipe(sealer).toArray());
+      const sealedArchive = Buffer.concat(
+        await Readable.from([Buffer.from(`${line}\n`)])
+          .pipe(sealer)
+          .toArray(),
+      );
       const blob = await api.uploadBlob(() => Readable.from([sealedArchive]), sealedArchive.length);
       const m = JSON.stringify({
-        id: globalThis.crypto.randomUUID(), kind: 'history', from: mallory.address, sentAt: new Date().toISOString(), to: alice.address, device: mallory.deviceKey,
-        toDevice: b.deviceKey, format: HISTORY_ARCHIVE_FORMAT, key: key.toString('base64'), chunkSize: 1024, size: sealer.size(), sha256: sealer.sha256(), blobs: [{ id: blob.id, size: blob.size }],
+        id: globalThis.crypto.randomUUID(),
+        kind: 'history',
+        from: mallory.address,
+        sentAt: new Date().toISOString(),
+        to: alice.address,
+        device: mallory.deviceKey,
+        toDevice: b.deviceKey,
+        format: HISTORY_ARCHIVE_FORMAT,
+        key: key.toString('base64'),
+        chunkSize: 1024,
+        size: sealer.size(),
+        sha256: sealer.sha256(),
+        blobs: [{ id: blob.id, size: blob.size }],
       });
-      const sealed = nodeSealer.seal(b.deviceKey, buildDirectFrame(buildPayload(m, await mallory.account.signMessage({ message: m }))));
-      await api.send([{ toAddress: alice.address, recipientDeviceKey: b.deviceKey, ciphertext: sealed.ciphertext, ephemeralPublicKey: sealed.ephemeralPublicKey, nonce: sealed.nonce }]);
+      const sealed = nodeSealer.seal(
+        b.deviceKey,
+        buildDirectFrame(buildPayload(m, await mallory.account.signMessage({ message: m }))),
+      );
+      await api.send([
+        {
+          toAddress: alice.address,
+          recipientDeviceKey: b.deviceKey,
+          ciphertext: sealed.ciphertext,
+          ephemeralPublicKey: sealed.ephemeralPublicKey,
+          nonce: sealed.nonce,
+        },
+      ]);
     } finally {
       api.close();
     }
     const pass = await b.m.syncPass();
     expect(pass.rejected).toBe(1);
-    expect(onB.rejected.map((r) => r.reason)).toEqual([expect.stringMatching(/history sent by 0x[0-9a-f]{40}, another wallet, was refused/)]);
+    expect(onB.rejected.map((r) => r.reason)).toEqual([
+      expect.stringMatching(/history sent by 0x[0-9a-f]{40}, another wallet, was refused/),
+    ]);
     expect(b.m.history.hasPending()).toBe(false);
     expect(await b.m.history.importPending()).toBeNull();
     expect(b.m.conversations.list()).toEqual([]);

@@ -40,7 +40,7 @@ function outboxOf(m: Messenger): Outbox {
 }
 
 describe('edit and delete', { timeout: 60_000 }, () => {
-  it('an edit from one device and a delete from the other reach the peer and the sender\'s other device', async () => {
+  it("an edit from one device and a delete from the other reach the peer and the sender's other device", async () => {
     const { message } = await ann1.m.messages.sendAndWait(annToBob, 'see you at 5');
     await bob.m.syncPass();
     await ann2.m.syncPass();
@@ -51,7 +51,11 @@ describe('edit and delete', { timeout: 60_000 }, () => {
     await ann1.m.messages.flushOutbox(true);
     await bob.m.syncPass();
     await ann2.m.syncPass();
-    expect(bob.m.store.getMessage(message.id)).toMatchObject({ text: 'see you at 6', editedAt: edited.editedAt, fromMe: false });
+    expect(bob.m.store.getMessage(message.id)).toMatchObject({
+      text: 'see you at 6',
+      editedAt: edited.editedAt,
+      fromMe: false,
+    });
     expect(ann2.m.store.getMessage(message.id)).toMatchObject({ text: 'see you at 6', editedAt: edited.editedAt });
 
     // the second device deletes it: the peer and the first device follow
@@ -62,7 +66,9 @@ describe('edit and delete', { timeout: 60_000 }, () => {
     await ann1.m.syncPass();
     for (const p of [bob, ann1]) expect(p.m.store.getMessage(message.id)).toMatchObject({ deleted: true, text: '' });
     // a later edit of a deleted message changes nothing
-    expect(() => ann1.m.changes.edit({ conversationId: annToBob, messageId: message.id, text: 'back' })).toThrow(/deleted/);
+    expect(() => ann1.m.changes.edit({ conversationId: annToBob, messageId: message.id, text: 'back' })).toThrow(
+      /deleted/,
+    );
   });
 
   it('a message deleted while it waits in the outbox is withdrawn: it never reaches anyone, and no delete goes out', async () => {
@@ -87,7 +93,10 @@ describe('edit and delete', { timeout: 60_000 }, () => {
     // one a send has already taken is deleted for everyone as usual
     const inFlight = outboxOf(ann1.m).enqueue({ kind: 'direct', peer: bob.address }, 'already on its way', 'text');
     const sending = ann1.m.messages.flushOutbox(true);
-    expect(ann1.m.changes.delete({ conversationId: annToBob, messageId: inFlight.id })).toMatchObject({ deleted: true, text: '' });
+    expect(ann1.m.changes.delete({ conversationId: annToBob, messageId: inFlight.id })).toMatchObject({
+      deleted: true,
+      text: '',
+    });
     await sending;
     await ann1.m.messages.flushOutbox(true);
     await bob.m.syncPass();
@@ -97,11 +106,16 @@ describe('edit and delete', { timeout: 60_000 }, () => {
   it('only the author edits or deletes: the command refuses, and a forged change is refused and reported', async () => {
     const { message } = await ann1.m.messages.sendAndWait(annToBob, 'my words');
     await bob.m.syncPass();
-    expect(() => bob.m.changes.edit({ conversationId: bobToAnn, messageId: message.id, text: 'your words' })).toThrow(/only your own/);
+    expect(() => bob.m.changes.edit({ conversationId: bobToAnn, messageId: message.id, text: 'your words' })).toThrow(
+      /only your own/,
+    );
     expect(() => bob.m.changes.delete({ conversationId: bobToAnn, messageId: message.id })).toThrow(/only your own/);
 
     // bob's client sends the change anyway (past the command's check): ann's devices refuse it
-    outboxOf(bob.m).enqueueChange({ kind: 'direct', peer: ann1.address }, { kind: 'edit', of: message.id, text: 'forged' });
+    outboxOf(bob.m).enqueueChange(
+      { kind: 'direct', peer: ann1.address },
+      { kind: 'edit', of: message.id, text: 'forged' },
+    );
     outboxOf(bob.m).enqueueChange({ kind: 'direct', peer: ann1.address }, { kind: 'delete', of: message.id });
     await bob.m.messages.flushOutbox(true);
     const rejected: RejectedMessage[] = [];
@@ -126,7 +140,8 @@ describe('edit and delete', { timeout: 60_000 }, () => {
     await ann2.m.messages.flushOutbox(true);
     await bob.m.syncPass();
     await ann1.m.syncPass();
-    for (const p of [bob, ann1]) expect(p.m.store.getMessage(message.id)).toMatchObject({ text: 'group text', editedAt: expect.any(String) });
+    for (const p of [bob, ann1])
+      expect(p.m.store.getMessage(message.id)).toMatchObject({ text: 'group text', editedAt: expect.any(String) });
   });
 });
 
@@ -136,34 +151,65 @@ describe('an edit that arrives before its message', () => {
   function incoming(over: Partial<IncomingMessage>): IncomingMessage {
     const id = globalThis.crypto.randomUUID();
     return {
-      id, envelopeId: id, conversationId: `direct:${PEER}`, conversationKind: 'direct', peer: PEER, author: PEER, fromMe: false, kind: 'text',
-      text: 'original', sentAt: '2026-01-01T00:00:00.000Z', receivedAt: '2026-01-01T00:00:01.000Z', routed: 'inbox', via: null, botName: null, isRequest: false, ...over,
+      id,
+      envelopeId: id,
+      conversationId: `direct:${PEER}`,
+      conversationKind: 'direct',
+      peer: PEER,
+      author: PEER,
+      fromMe: false,
+      kind: 'text',
+      text: 'original',
+      sentAt: '2026-01-01T00:00:00.000Z',
+      receivedAt: '2026-01-01T00:00:01.000Z',
+      routed: 'inbox',
+      via: null,
+      botName: null,
+      isRequest: false,
+      ...over,
     };
   }
 
   it('is kept and applied when the message arrives, if it is by the same author', () => {
     const store = LocalStore.open(join(tempDir('edits'), 'client.db'));
     const message = incoming({});
-    const edit = incoming({ kind: 'text', text: 'edited', sentAt: '2026-01-01T00:01:00.000Z', control: { kind: 'edit', of: message.id, text: 'edited' } });
+    const edit = incoming({
+      kind: 'text',
+      text: 'edited',
+      sentAt: '2026-01-01T00:01:00.000Z',
+      control: { kind: 'edit', of: message.id, text: 'edited' },
+    });
     expect(store.applyIncoming([edit], [], 0)).toMatchObject({ messages: [], changed: [], refused: [] });
     const applied = store.applyIncoming([message], [], 0);
     expect(applied.messages).toMatchObject([{ id: message.id, text: 'edited', editedAt: '2026-01-01T00:01:00.000Z' }]);
 
     // someone else's early "delete" of a message is refused when it arrives, and the message stays
     const second = incoming({});
-    const forged = incoming({ author: OTHER, sentAt: '2026-01-01T00:02:00.000Z', control: { kind: 'delete', of: second.id } });
+    const forged = incoming({
+      author: OTHER,
+      sentAt: '2026-01-01T00:02:00.000Z',
+      control: { kind: 'delete', of: second.id },
+    });
     store.applyIncoming([forged], [], 0);
     const later = store.applyIncoming([second], [], 0);
     expect(later.messages).toMatchObject([{ id: second.id, text: 'original', deleted: false }]);
-    expect(later.refused).toEqual([{ envelopeId: second.envelopeId, author: PEER, reason: `${OTHER} may not delete a message by ${PEER}` }]);
+    expect(later.refused).toEqual([
+      { envelopeId: second.envelopeId, author: PEER, reason: `${OTHER} may not delete a message by ${PEER}` },
+    ]);
     store.close();
   });
 
   it('the newest edit wins whatever the order they come in', () => {
     const store = LocalStore.open(join(tempDir('edits'), 'client.db'));
     const message = incoming({});
-    const newer = incoming({ sentAt: '2026-01-01T00:02:00.000Z', control: { kind: 'edit', of: message.id, text: 'second' } });
-    const older = incoming({ sentAt: '2026-01-01T00:01:00.000Z', control: { kind: 'edit', of: message.id, text: 'first' } });
+    const newer = incoming({
+      sentAt: '2026-01-01T00:02:00.000Z',
+      control: { kind: 'edit', of: message.id, text: 'second' },
+    });
+    const older = incoming({
+      sentAt: '2026-01-01T00:01:00.000Z',
+      control: { kind: 'edit', of: message.id, text: 'first' },
+    });
     store.applyIncoming([message, newer, older], [], 0);
     expect(store.getMessage(message.id)).toMatchObject({ text: 'second', editedAt: '2026-01-01T00:02:00.000Z' });
     store.close();
@@ -193,7 +239,7 @@ function fakeTime() {
 }
 
 describe('disappearing messages under a fake clock', { timeout: 90_000 }, () => {
-  it('a timer notice reaches the peer; messages vanish the timer\'s length after sending (own) or reading (theirs)', async () => {
+  it("a timer notice reaches the peer; messages vanish the timer's length after sending (own) or reading (theirs)", async () => {
     const annTime = fakeTime();
     const bobTime = fakeTime();
     const ann = await newProfile(relay.url, { options: annTime.options });
@@ -207,14 +253,21 @@ describe('disappearing messages under a fake clock', { timeout: 90_000 }, () => 
     const { message } = await ann.m.messages.sendAndWait(conv, 'this will vanish');
     await ann.m.messages.flushOutbox(true);
     const sentAt = Date.parse(message.sentAt);
-    expect(ann.m.store.getMessage(message.id)).toMatchObject({ expiresIn: 300, expiresAt: new Date(sentAt + 300_000).toISOString() });
+    expect(ann.m.store.getMessage(message.id)).toMatchObject({
+      expiresIn: 300,
+      expiresAt: new Date(sentAt + 300_000).toISOString(),
+    });
     expect(annTime.clock.armed?.at).toBe(sentAt + 300_000);
 
     // the peer: the notice sets their timer; the message waits until it is read there
     await bo.m.syncPass();
     const theirs: ConversationId = `direct:${ann.address}`;
     expect(bo.m.store.getConversation(theirs)!.timerSeconds).toBe(300);
-    expect(bo.m.messages.listMessages({ conversationId: theirs }).map((m) => [m.timerSeconds, m.text, m.expiresIn, m.expiresAt])).toEqual([
+    expect(
+      bo.m.messages
+        .listMessages({ conversationId: theirs })
+        .map((m) => [m.timerSeconds, m.text, m.expiresIn, m.expiresAt]),
+    ).toEqual([
       [300, '', null, null],
       [null, 'this will vanish', 300, null],
     ]);

@@ -33,7 +33,13 @@ afterAll(async () => {
 });
 
 function m(fields: Record<string, unknown>): string {
-  return JSON.stringify({ id: globalThis.crypto.randomUUID(), kind: 'text', sentAt: new Date().toISOString(), to: bob.address, ...fields });
+  return JSON.stringify({
+    id: globalThis.crypto.randomUUID(),
+    kind: 'text',
+    sentAt: new Date().toISOString(),
+    to: bob.address,
+    ...fields,
+  });
 }
 
 /** Seals a frame to bob's device and posts it as mallory. */
@@ -45,7 +51,15 @@ async function post(frame: Uint8Array, tamper = false): Promise<void> {
     bytes[5] ^= 0x01;
     ciphertext = bytes.toString('base64');
   }
-  const [res] = await malloryApi.send([{ toAddress: bob.address, recipientDeviceKey: bob.deviceKey, ciphertext, ephemeralPublicKey: sealed.ephemeralPublicKey, nonce: sealed.nonce }]);
+  const [res] = await malloryApi.send([
+    {
+      toAddress: bob.address,
+      recipientDeviceKey: bob.deviceKey,
+      ciphertext,
+      ephemeralPublicKey: sealed.ephemeralPublicKey,
+      nonce: sealed.nonce,
+    },
+  ]);
   expect(res.routed).toBe('request');
 }
 
@@ -71,7 +85,11 @@ describe('forged and tampered envelopes', () => {
     await post(buildDirectFrame(buildPayload(forged, await sign(forged))));
 
     // 2. alice's genuinely signed message, replayed by mallory to bob
-    const genuine = await alice.m.vault.sealMessage({ frame: 'direct', message: { kind: 'text', text: 'replayed', to: bob.address, device: alice.deviceKey }, recipients: [{ deviceKey: mallory.deviceKey }] });
+    const genuine = await alice.m.vault.sealMessage({
+      frame: 'direct',
+      message: { kind: 'text', text: 'replayed', to: bob.address, device: alice.deviceKey },
+      recipients: [{ deviceKey: mallory.deviceKey }],
+    });
     await post(buildDirectFrame(buildPayload(genuine.m, genuine.sig)));
 
     // 3. an honest message from mallory, then the same bytes with one ciphertext bit flipped
@@ -83,8 +101,15 @@ describe('forged and tampered envelopes', () => {
     await post(buildDirectFrame(buildPayload(rogueDevice, await sign(rogueDevice))));
 
     // 5. a group frame inside a direct envelope
-    const groupFramed = m({ from: mallory.address, text: 'group frame', device: mallory.deviceKey, groupId: '0f8fad5b-d9cb-469f-a165-70867728950e' });
-    await post(buildGroupFrame('0f8fad5b-d9cb-469f-a165-70867728950e', buildPayload(groupFramed, await sign(groupFramed))));
+    const groupFramed = m({
+      from: mallory.address,
+      text: 'group frame',
+      device: mallory.deviceKey,
+      groupId: '0f8fad5b-d9cb-469f-a165-70867728950e',
+    });
+    await post(
+      buildGroupFrame('0f8fad5b-d9cb-469f-a165-70867728950e', buildPayload(groupFramed, await sign(groupFramed))),
+    );
 
     // 6. not JSON at all inside a valid frame
     await post(buildDirectFrame(utf8ToBytes('{"m": 42}')));
@@ -125,13 +150,20 @@ describe('forged and tampered envelopes', () => {
 
   it('a direct message that names no recipient is dropped like one addressed to someone else', async () => {
     // Signed by mallory for nobody in particular: without `to`, bob cannot tell it was meant for him.
-    const unaddressed = m({ from: mallory.address, text: 'to whom it may concern', device: mallory.deviceKey, to: undefined });
+    const unaddressed = m({
+      from: mallory.address,
+      text: 'to whom it may concern',
+      device: mallory.deviceKey,
+      to: undefined,
+    });
     expect(JSON.parse(unaddressed)).not.toHaveProperty('to');
     await post(buildDirectFrame(buildPayload(unaddressed, await sign(unaddressed))));
     const pass = await bobSyncs();
     expect(pass.stored).toBe(0);
     expect(pass.reasons).toEqual([expect.stringMatching(/names no recipient/)]);
-    expect(bob.m.messages.listMessages({ conversationId: `direct:${mallory.address}` }).map((x) => x.text)).not.toContain('to whom it may concern');
+    expect(
+      bob.m.messages.listMessages({ conversationId: `direct:${mallory.address}` }).map((x) => x.text),
+    ).not.toContain('to whom it may concern');
     // acked: it does not come back
     expect((await bob.m.syncPass()).pulled).toBe(0);
   });

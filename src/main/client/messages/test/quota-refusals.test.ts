@@ -35,9 +35,10 @@ describe('quota refusals', () => {
     await carol.m.syncPass();
   }, 60_000);
 
-  it("a send to a full inbox fails with recipient-full and is not retried quietly", async () => {
+  it('a send to a full inbox fails with recipient-full and is not retried quietly', async () => {
     const conv = `direct:${bob.address}` as const;
-    for (const text of ['one', 'two']) expect((await alice.m.messages.sendAndWait(conv, text)).outcome.state).toBe('sent');
+    for (const text of ['one', 'two'])
+      expect((await alice.m.messages.sendAndWait(conv, text)).outcome.state).toBe('sent');
 
     const { outcome, message } = await alice.m.messages.sendAndWait(conv, 'three');
     expect(outcome.state).toBe('failed');
@@ -45,13 +46,21 @@ describe('quota refusals', () => {
     expect(message.error).toMatch(/nothing was sent/);
     expect(alice.m.syncStatus().pendingOutbox).toBe(0);
     // kept with the message: the app shows the same note after a restart
-    expect(alice.m.messages.listMessages({ conversationId: conv }).at(-1)).toMatchObject({ state: 'failed', errorCode: 'recipient-full' });
+    expect(alice.m.messages.listMessages({ conversationId: conv }).at(-1)).toMatchObject({
+      state: 'failed',
+      errorCode: 'recipient-full',
+    });
 
     // once bob has caught up, a retry goes through and the code is gone
     await bob.m.syncPass();
     alice.m.messages.retry({ messageId: message.id });
     await alice.m.messages.flushOutbox(true);
-    expect(alice.m.messages.listMessages({ conversationId: conv }).at(-1)).toMatchObject({ id: message.id, state: 'sent', errorCode: null, error: null });
+    expect(alice.m.messages.listMessages({ conversationId: conv }).at(-1)).toMatchObject({
+      id: message.id,
+      state: 'sent',
+      errorCode: null,
+      error: null,
+    });
   }, 60_000);
 
   it('in one batch, only the message to the full inbox fails', async () => {
@@ -67,7 +76,8 @@ describe('quota refusals', () => {
     relay = await startRelay({ dataDir: relay.dataDir, port: relay.port, maxQueued: 2 });
     const outcomes = await alice.m.messages.flushOutbox(true);
     expect(outcomes.map((o) => o.messageId).sort()).toEqual([full.id, fine.id].sort());
-    const state = (conv: typeof toBob, id: string) => alice.m.messages.listMessages({ conversationId: conv }).find((m) => m.id === id);
+    const state = (conv: typeof toBob, id: string) =>
+      alice.m.messages.listMessages({ conversationId: conv }).find((m) => m.id === id);
     expect(state(toBob, full.id)).toMatchObject({ state: 'failed', errorCode: 'recipient-full' });
     expect(state(toCarol, fine.id)).toMatchObject({ state: 'sent', errorCode: null });
   }, 60_000);

@@ -17,28 +17,43 @@ describe('receipt and typing bodies', () => {
     { kind: 'typing', state: 'off' },
   ])('round-trips a $kind ($state)', (body) => {
     const m = composeSignal({ ...common, body, to: PEER.toUpperCase().replace('0X', '0x'), device: DEVICE });
-    expect(m).toMatchObject({ id: common.id, sentAt: common.sentAt, kind: body.kind, state: body.state, to: PEER, device: DEVICE });
+    expect(m).toMatchObject({
+      id: common.id,
+      sentAt: common.sentAt,
+      kind: body.kind,
+      state: body.state,
+      to: PEER,
+      device: DEVICE,
+    });
     expect(readSignal(received(JSON.parse(JSON.stringify(m))))).toEqual({ ...body, to: PEER, device: DEVICE });
   });
 
   it('a receipt names 1 to 100 message ids: none or 101 are refused on both sides', () => {
     for (const of of [[], ids(MAX_RECEIPT_IDS + 1)]) {
-      expect(() => composeSignal({ ...common, body: { kind: 'receipt', of, state: 'read' } })).toThrow(/not a valid receipt/);
+      expect(() => composeSignal({ ...common, body: { kind: 'receipt', of, state: 'read' } })).toThrow(
+        /not a valid receipt/,
+      );
       expect(readSignal(received({ ...common, kind: 'receipt', of, state: 'read' }))).toBeNull();
     }
   });
 
   it('ids are lower-cased; anything but a uuid in `of` makes the receipt malformed', () => {
     const id = randomUUID();
-    expect(readSignal(received({ ...common, kind: 'receipt', of: [id.toUpperCase()], state: 'delivered' }))).toMatchObject({ of: [id] });
+    expect(
+      readSignal(received({ ...common, kind: 'receipt', of: [id.toUpperCase()], state: 'delivered' })),
+    ).toMatchObject({ of: [id] });
     for (const bad of [['not-an-id'], [42], 'a-string', null]) {
       expect(readSignal(received({ ...common, kind: 'receipt', of: bad, state: 'delivered' }))).toBeNull();
     }
   });
 
   it('an unknown state is refused: "seen" for a receipt, "paused" for typing, a missing one', () => {
-    expect(() => composeSignal({ ...common, body: { kind: 'receipt', of: ids(1), state: 'seen' as 'read' } })).toThrow(/not a valid receipt/);
-    expect(() => composeSignal({ ...common, body: { kind: 'typing', state: 'paused' as 'on' } })).toThrow(/not a valid typing/);
+    expect(() => composeSignal({ ...common, body: { kind: 'receipt', of: ids(1), state: 'seen' as 'read' } })).toThrow(
+      /not a valid receipt/,
+    );
+    expect(() => composeSignal({ ...common, body: { kind: 'typing', state: 'paused' as 'on' } })).toThrow(
+      /not a valid typing/,
+    );
     expect(readSignal(received({ ...common, kind: 'receipt', of: ids(1), state: 'seen' }))).toBeNull();
     expect(readSignal(received({ ...common, kind: 'typing', state: 'paused' }))).toBeNull();
     expect(readSignal(received({ ...common, kind: 'typing' }))).toBeNull();
@@ -49,7 +64,15 @@ describe('receipt and typing bodies', () => {
     expect(readBody(received({ ...common, kind: 'typing', state: 'on' }))).toBeNull();
     expect(readSignal(received({ ...common, kind: 'text', text: 'hi' }))).toBeNull();
     expect(readSignal(received({ ...common, kind: 'reaction', of: ids(1), state: 'on' }))).toBeNull();
-    expect(readBody(received({ ...common, kind: 'text', text: 'hi', to: PEER }))).toEqual({ kind: 'text', text: 'hi', to: PEER, device: null, control: null, expiresIn: null, files: null });
+    expect(readBody(received({ ...common, kind: 'text', text: 'hi', to: PEER }))).toEqual({
+      kind: 'text',
+      text: 'hi',
+      to: PEER,
+      device: null,
+      control: null,
+      expiresIn: null,
+      files: null,
+    });
   });
 
   it('extra fields of a signal are not carried into what the client reads', () => {

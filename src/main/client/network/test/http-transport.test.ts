@@ -18,7 +18,10 @@ function resettingServer(): Promise<{ server: Server; url: URL; connections: () 
       while (buffered.includes('\r\n\r\n')) {
         buffered = buffered.slice(buffered.indexOf('\r\n\r\n') + 4);
         requests += 1;
-        if (requests === 1) socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\nConnection: keep-alive\r\n\r\n{"ok":true}');
+        if (requests === 1)
+          socket.write(
+            'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\nConnection: keep-alive\r\n\r\n{"ok":true}',
+          );
         else socket.resetAndDestroy();
       }
     });
@@ -61,7 +64,12 @@ describe('the client transport on a kept-alive connection the relay has just clo
 
   it('does not repeat a POST: it fails as a network error, and was sent once', async () => {
     const s = await keptAlive();
-    const failed = await httpRequest(s.agent, { method: 'POST', url: s.url, headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') }).then(
+    const failed = await httpRequest(s.agent, {
+      method: 'POST',
+      url: s.url,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from('{}'),
+    }).then(
       () => null,
       (e: unknown) => e,
     );

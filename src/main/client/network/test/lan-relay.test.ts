@@ -20,11 +20,16 @@ describe('a LAN relay with a pinned certificate', () => {
   it('serves https and pinned profiles exchange messages', async () => {
     expect(relay.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(relay.fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
-    const [a, b] = await Promise.all([newProfile(relay.url, { fingerprint: relay.fingerprint! }), newProfile(relay.url, { fingerprint: relay.fingerprint! })]);
+    const [a, b] = await Promise.all([
+      newProfile(relay.url, { fingerprint: relay.fingerprint! }),
+      newProfile(relay.url, { fingerprint: relay.fingerprint! }),
+    ]);
     const { outcome } = await a.m.messages.sendAndWait(`direct:${b.address}`, 'over TLS');
     expect(outcome.routed).toBe('request');
     await b.m.syncPass();
-    expect(b.m.messages.listMessages({ conversationId: `direct:${a.address}` }).map((m) => m.text)).toEqual(['over TLS']);
+    expect(b.m.messages.listMessages({ conversationId: `direct:${a.address}` }).map((m) => m.text)).toEqual([
+      'over TLS',
+    ]);
     expect((await a.m.appStatus()).relay).toMatchObject({ mode: 'lan', url: relay.url, connected: true });
 
     // the sealed API key: the profile folder never holds it in clear

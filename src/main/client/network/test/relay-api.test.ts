@@ -39,7 +39,11 @@ function fakeClock() {
 }
 
 describe('pinned TLS for a self-signed LAN relay', async () => {
-  const pems = await generate([{ name: 'commonName', value: 'relay test' }], { keyType: 'ec', curve: 'P-256', days: 2 } as never);
+  const pems = await generate([{ name: 'commonName', value: 'relay test' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    days: 2,
+  } as never);
   const fingerprint = new X509Certificate(pems.cert).fingerprint256; // AA:BB:... as the relay prints it
   const seen: Array<string | undefined> = [];
   const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
@@ -83,7 +87,7 @@ describe('pinned TLS for a self-signed LAN relay', async () => {
 });
 
 describe('rate limits', () => {
-  it("sits out a 429 for its Retry-After, then succeeds", async () => {
+  it('sits out a 429 for its Retry-After, then succeeds', async () => {
     let calls = 0;
     const port = await listen(
       http.createServer((_req, res) => {
@@ -98,7 +102,11 @@ describe('rate limits', () => {
       }),
     );
     const fake = fakeClock();
-    const api = new RelayApi({ baseUrl: `http://127.0.0.1:${port}`, credential: 'sk_live_x', pacer: new RequestPacer({ now: fake.now, sleep: fake.sleep }) });
+    const api = new RelayApi({
+      baseUrl: `http://127.0.0.1:${port}`,
+      credential: 'sk_live_x',
+      pacer: new RequestPacer({ now: fake.now, sleep: fake.sleep }),
+    });
     await expect(api.me()).resolves.toEqual(ME);
     expect(calls).toBe(2);
     expect(fake.clock.slept).toEqual([7000]);
@@ -113,7 +121,12 @@ describe('rate limits', () => {
       }),
     );
     const fake = fakeClock();
-    const api = new RelayApi({ baseUrl: `http://127.0.0.1:${port}`, credential: 'sk_live_x', max429Retries: 2, pacer: new RequestPacer({ now: fake.now, sleep: fake.sleep }) });
+    const api = new RelayApi({
+      baseUrl: `http://127.0.0.1:${port}`,
+      credential: 'sk_live_x',
+      max429Retries: 2,
+      pacer: new RequestPacer({ now: fake.now, sleep: fake.sleep }),
+    });
     await expect(api.me()).rejects.toMatchObject({ status: 429 });
     expect(fake.clock.slept).toEqual([1000, 1000]);
     api.close();
@@ -141,7 +154,11 @@ describe('answers that break the contract', () => {
         res.end(req.url?.includes('/me') ? '{"address":"not an address"}' : '{"error":"boom"}');
       }),
     );
-    const api = new RelayApi({ baseUrl: `http://127.0.0.1:${port}/api/v1/`, credential: 'sk_live_x', max429Retries: 0 });
+    const api = new RelayApi({
+      baseUrl: `http://127.0.0.1:${port}/api/v1/`,
+      credential: 'sk_live_x',
+      max429Retries: 0,
+    });
     await expect(api.me()).rejects.toMatchObject({ status: 502, code: 'bad-answer' });
     await expect(api.pull()).rejects.toBeInstanceOf(RelayError);
     api.close();
@@ -149,7 +166,9 @@ describe('answers that break the contract', () => {
 
   it('a relay that is not there is a NetworkError', async () => {
     const gone = http.createServer();
-    const port = await new Promise<number>((resolve) => gone.listen(0, '127.0.0.1', () => resolve((gone.address() as AddressInfo).port)));
+    const port = await new Promise<number>((resolve) =>
+      gone.listen(0, '127.0.0.1', () => resolve((gone.address() as AddressInfo).port)),
+    );
     await new Promise((r) => gone.close(r));
     const api = new RelayApi({ baseUrl: `http://127.0.0.1:${port}`, credential: 'sk_live_x' });
     await expect(api.me()).rejects.toBeInstanceOf(NetworkError);

@@ -29,7 +29,15 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
   }
 
   const balance = (address: string) => chain.pub.getBalance({ address: address as Hex });
-  const onChainStatus = async (id: string) => (await chain.pub.readContract({ address: chain.escrow, abi: ESCROW_ABI, functionName: 'stakes', args: [id as Hex] }))[4];
+  const onChainStatus = async (id: string) =>
+    (
+      await chain.pub.readContract({
+        address: chain.escrow,
+        abi: ESCROW_ABI,
+        functionName: 'stakes',
+        args: [id as Hex],
+      })
+    )[4];
 
   /** What `address` paid in gas in blocks after `fromBlock`. */
   async function gasPaid(address: string, fromBlock: bigint): Promise<bigint> {
@@ -53,13 +61,28 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     expect(outcome.stakeQuote?.amountWei).toBe(STAKE_WEI.toString());
     const paid = await sender.m.stakes.pay(outcome.messageId);
     expect(paid.message).toMatchObject({ id: outcome.messageId, state: 'sent', routed: 'request' });
-    expect(paid.stake).toMatchObject({ role: 'sent', peer: bob.address, amountWei: STAKE_WEI.toString(), status: 'active', released: false, refundable: false });
+    expect(paid.stake).toMatchObject({
+      role: 'sent',
+      peer: bob.address,
+      amountWei: STAKE_WEI.toString(),
+      status: 'active',
+      released: false,
+      refundable: false,
+    });
     return paid.stake!;
   }
 
   beforeAll(async () => {
     chain = await startLocalChain();
-    relay = await startRelay({ stake: { rpcUrls: [chain.anvil.rpcUrl], chainId: chain.anvil.chainId, escrow: chain.escrow, confirmations: 1, publicRpcUrls: [chain.anvil.rpcUrl] } });
+    relay = await startRelay({
+      stake: {
+        rpcUrls: [chain.anvil.rpcUrl],
+        chainId: chain.anvil.chainId,
+        escrow: chain.escrow,
+        confirmations: 1,
+        publicRpcUrls: [chain.anvil.rpcUrl],
+      },
+    });
     bob = await funded('1');
     await bob.m.account.setPolicy({ unknownSenders: 'stake-gate', stake: STAKE });
   }, 300_000);
@@ -68,13 +91,24 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     await chain?.stop();
   });
 
-  it('shows the relay\'s chain, its RPC URL and the balance; our own RPC URL overrides it', async () => {
+  it("shows the relay's chain, its RPC URL and the balance; our own RPC URL overrides it", async () => {
     const s = await bob.m.stakes.settings();
-    expect(s).toMatchObject({ enabled: true, currency: 'ETH', chainId: chain.anvil.chainId, escrow: chain.escrow.toLowerCase(), rpcUrl: chain.anvil.rpcUrl, rpcUrlOverridden: false, balanceWei: parseEther('1').toString() });
+    expect(s).toMatchObject({
+      enabled: true,
+      currency: 'ETH',
+      chainId: chain.anvil.chainId,
+      escrow: chain.escrow.toLowerCase(),
+      rpcUrl: chain.anvil.rpcUrl,
+      rpcUrlOverridden: false,
+      balanceWei: parseEther('1').toString(),
+    });
     const own = await bob.m.stakes.setRpcUrl(chain.anvil.chainId, 'http://127.0.0.1:1');
     expect(own).toMatchObject({ rpcUrl: 'http://127.0.0.1:1', rpcUrlOverridden: true, balanceWei: null });
     expect(own.balanceError).toMatch(/cannot be reached at http:\/\/127\.0\.0\.1:1/);
-    expect(await bob.m.stakes.setRpcUrl(chain.anvil.chainId, null)).toMatchObject({ rpcUrl: chain.anvil.rpcUrl, rpcUrlOverridden: false });
+    expect(await bob.m.stakes.setRpcUrl(chain.anvil.chainId, null)).toMatchObject({
+      rpcUrl: chain.anvil.rpcUrl,
+      rpcUrlOverridden: false,
+    });
   });
 
   it('pay → accept: the request arrives with its stake; the sender collects it back, down only the gas', async () => {
@@ -85,8 +119,18 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     expect(await onChainStatus(stake.id)).toBe(1);
 
     await bob.m.syncPass();
-    expect(bob.m.contacts.listRequests().map((r) => [r.address, r.intro])).toEqual([[alice.address, 'hello bob, here is my stake']]);
-    expect(await bob.m.stakes.list('received')).toEqual([expect.objectContaining({ id: stake.id, role: 'received', peer: alice.address, status: 'active', released: false })]);
+    expect(bob.m.contacts.listRequests().map((r) => [r.address, r.intro])).toEqual([
+      [alice.address, 'hello bob, here is my stake'],
+    ]);
+    expect(await bob.m.stakes.list('received')).toEqual([
+      expect.objectContaining({
+        id: stake.id,
+        role: 'received',
+        peer: alice.address,
+        status: 'active',
+        released: false,
+      }),
+    ]);
 
     await bob.m.contacts.acceptRequest({ address: alice.address });
     expect((await bob.m.stakes.list('received'))[0]).toMatchObject({ id: stake.id, released: true });
@@ -117,7 +161,10 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
   it('a short balance or an unreachable chain is a clear error and pays nothing', async () => {
     const poor = await funded('0.01');
     const { outcome } = await poor.m.messages.sendAndWait(`direct:${bob.address}`, 'I cannot afford this');
-    await expect(poor.m.stakes.pay(outcome.messageId)).rejects.toMatchObject({ code: 'insufficient-funds', message: expect.stringMatching(/holds 0\.01 ETH; this needs 0\.05 ETH/) });
+    await expect(poor.m.stakes.pay(outcome.messageId)).rejects.toMatchObject({
+      code: 'insufficient-funds',
+      message: expect.stringMatching(/holds 0\.01 ETH; this needs 0\.05 ETH/),
+    });
     const offline = await funded('1');
     const sent = await offline.m.messages.sendAndWait(`direct:${bob.address}`, 'the chain is away');
     await offline.m.stakes.setRpcUrl(chain.anvil.chainId, 'http://127.0.0.1:1');
@@ -136,7 +183,12 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     const tooMuch = await cli(profile, ['send', bob.address, 'hi', '--stake', '0.01']);
     expect(tooMuch.code).toBe(1);
     expect(tooMuch.stderr).toMatch(/they ask for 0\.05 ETH, more than --stake 0\.01; nothing was paid/i);
-    const sent = await cliOk<{ state: string; routed: string; stake: { id: string; amountWei: string } }>(profile, ['send', bob.address, 'hi, staked from the CLI', '--stake']);
+    const sent = await cliOk<{ state: string; routed: string; stake: { id: string; amountWei: string } }>(profile, [
+      'send',
+      bob.address,
+      'hi, staked from the CLI',
+      '--stake',
+    ]);
     expect(sent).toMatchObject({ state: 'sent', routed: 'request', stake: { amountWei: STAKE_WEI.toString() } });
     const listed = await cliOk<Array<{ id: string; status: string }>>(profile, ['stakes', '--sent']);
     expect(listed).toEqual([expect.objectContaining({ id: sent.stake.id, status: 'active' })]);
@@ -165,7 +217,9 @@ describe.skipIf(ANVIL_MISSING !== null)(`paying stakes from the client${why}`, (
     await chain.test.increaseTime({ seconds: stake.deadline - Math.floor(Date.now() / 1000) + 60 });
     await chain.test.mine({ blocks: 1 });
     // past the deadline, spam is too late: the stake can only go back
-    await expect(bob.m.handlers()['requests.spam']({ address: erin.address })).rejects.toMatchObject({ code: 'chain-refused' });
+    await expect(bob.m.handlers()['requests.spam']({ address: erin.address })).rejects.toMatchObject({
+      code: 'chain-refused',
+    });
     expect(await erin.m.stakes.refund(stake.id)).toMatchObject({ status: 'refunded' });
     expect(await onChainStatus(stake.id)).toBe(4);
     expect(await balance(erin.address)).toBe(before - (await gasPaid(erin.address, start)));

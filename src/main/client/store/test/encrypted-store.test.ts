@@ -25,16 +25,42 @@ const SENT = 'quixotic-sent-periwinkle';
 function incoming(n: number): IncomingMessage {
   const at = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
   return {
-    id: globalThis.crypto.randomUUID(), envelopeId: globalThis.crypto.randomUUID(), conversationId: CONV, conversationKind: 'direct', peer: PEER, author: PEER,
-    fromMe: false, kind: 'text', text: `${RECEIVED} number ${n}`, sentAt: at, receivedAt: at, routed: 'inbox', via: null, botName: null, isRequest: false,
+    id: globalThis.crypto.randomUUID(),
+    envelopeId: globalThis.crypto.randomUUID(),
+    conversationId: CONV,
+    conversationKind: 'direct',
+    peer: PEER,
+    author: PEER,
+    fromMe: false,
+    kind: 'text',
+    text: `${RECEIVED} number ${n}`,
+    sentAt: at,
+    receivedAt: at,
+    routed: 'inbox',
+    via: null,
+    botName: null,
+    isRequest: false,
   };
 }
 
 function fill(store: LocalStore, count: number): void {
-  store.applyIncoming(Array.from({ length: count }, (_, i) => incoming(i)), [], Date.now());
+  store.applyIncoming(
+    Array.from({ length: count }, (_, i) => incoming(i)),
+    [],
+    Date.now(),
+  );
   store.insertOutgoing({
-    id: globalThis.crypto.randomUUID(), conversationId: CONV, kind: 'direct', peer: PEER, author: ME, messageKind: 'text', text: `${SENT} to you`,
-    sentAt: new Date(Date.UTC(2026, 0, 2)).toISOString(), payload: JSON.stringify({ text: SENT }), asRequest: false, nowMs: Date.now(),
+    id: globalThis.crypto.randomUUID(),
+    conversationId: CONV,
+    kind: 'direct',
+    peer: PEER,
+    author: ME,
+    messageKind: 'text',
+    text: `${SENT} to you`,
+    sentAt: new Date(Date.UTC(2026, 0, 2)).toISOString(),
+    payload: JSON.stringify({ text: SENT }),
+    asRequest: false,
+    nowMs: Date.now(),
   });
 }
 
@@ -83,7 +109,9 @@ describe('encrypted local database', () => {
     })();
     expect(wrong).toBeInstanceOf(DatabaseKeyError);
     expect(wrong).toMatchObject({ code: 'wrong-key', message: expect.stringMatching(/does not open with this key/) });
-    expect(() => LocalStore.open(file)).toThrow(expect.objectContaining({ code: 'locked', message: expect.stringMatching(/encrypted/) }));
+    expect(() => LocalStore.open(file)).toThrow(
+      expect.objectContaining({ code: 'locked', message: expect.stringMatching(/encrypted/) }),
+    );
     expect(() => LocalStore.open(file, { key: randomBytes(16) })).toThrow(expect.objectContaining({ code: 'bad-key' }));
     // the refusals changed nothing
     const right = LocalStore.open(file, { key });
@@ -100,7 +128,8 @@ describe('encrypted local database', () => {
       const expected = store.listMessages(CONV, null, 100).map((m) => `${m.id} ${m.text}`);
       // left open: the last commits stay in the WAL, as after a crash of the old version
       const copyDir = tempDir('dbcrypt-clear');
-      for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) copyFileSync(file + suffix, join(copyDir, 'client.db' + suffix));
+      for (const suffix of ['', '-wal', '-shm'])
+        if (existsSync(file + suffix)) copyFileSync(file + suffix, join(copyDir, 'client.db' + suffix));
       store.close();
       expect(existsSync(join(copyDir, 'client.db-wal'))).toBe(true);
       return { file: join(copyDir, 'client.db'), expected };
@@ -122,22 +151,25 @@ describe('encrypted local database', () => {
       expectWhole(file, randomBytes(32), expected);
     });
 
-    it.each(ENCRYPT_STEPS)('survives a crash after step "%s": the next open finishes or starts again', (crashAfter: EncryptStep) => {
-      const { file, expected } = clearProfile();
-      const key = randomBytes(32);
-      expect(() =>
-        LocalStore.open(file, {
-          key,
-          afterEncryptStep: (step) => {
-            if (step === crashAfter) throw new Error(`crash after ${step}`);
-          },
-        }),
-      ).toThrow(`crash after ${crashAfter}`);
-      // never a mix: the file is whole, clear before the rename and encrypted from it on
-      const renamed = ENCRYPT_STEPS.indexOf(crashAfter) >= ENCRYPT_STEPS.indexOf('renamed');
-      expect(databaseFileState(file)).toBe(renamed ? 'encrypted' : 'clear');
-      expectWhole(file, key, expected);
-    });
+    it.each(ENCRYPT_STEPS)(
+      'survives a crash after step "%s": the next open finishes or starts again',
+      (crashAfter: EncryptStep) => {
+        const { file, expected } = clearProfile();
+        const key = randomBytes(32);
+        expect(() =>
+          LocalStore.open(file, {
+            key,
+            afterEncryptStep: (step) => {
+              if (step === crashAfter) throw new Error(`crash after ${step}`);
+            },
+          }),
+        ).toThrow(`crash after ${crashAfter}`);
+        // never a mix: the file is whole, clear before the rename and encrypted from it on
+        const renamed = ENCRYPT_STEPS.indexOf(crashAfter) >= ENCRYPT_STEPS.indexOf('renamed');
+        expect(databaseFileState(file)).toBe(renamed ? 'encrypted' : 'clear');
+        expectWhole(file, key, expected);
+      },
+    );
 
     it('starts again over a half-written temp file', () => {
       const { file, expected } = clearProfile();

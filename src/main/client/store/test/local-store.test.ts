@@ -82,22 +82,32 @@ describe('local store', () => {
     store.close();
   });
 
-  it('keeps a bot post\'s name beside its via, and null for everyone else', () => {
+  it("keeps a bot post's name beside its via, and null for everyone else", () => {
     const store = LocalStore.open(join(tempDir('store'), 'client.db'));
     const bot = incoming('0c000000-0000-4000-8000-000000000003', { via: 'group-token', botName: 'deploy-notifier' });
     const person = incoming('0d000000-0000-4000-8000-000000000004');
-    expect(store.applyIncoming([bot, person], [], 1).messages.map((m) => [m.via, m.botName])).toEqual([['group-token', 'deploy-notifier'], [null, null]]);
+    expect(store.applyIncoming([bot, person], [], 1).messages.map((m) => [m.via, m.botName])).toEqual([
+      ['group-token', 'deploy-notifier'],
+      [null, null],
+    ]);
     expect(store.listMessages(`direct:${PEER}`, null, 10).map((m) => m.botName)).toEqual(['deploy-notifier', null]);
     store.close();
   });
 
   it('turns routed requests into one request per sender until accepted, and drops blocked senders', () => {
     const store = LocalStore.open(join(tempDir('store'), 'client.db'));
-    const r1 = incoming('0c000000-0000-4000-8000-000000000003', { routed: 'request', isRequest: true, kind: 'request', text: 'hi, it is me' });
+    const r1 = incoming('0c000000-0000-4000-8000-000000000003', {
+      routed: 'request',
+      isRequest: true,
+      kind: 'request',
+      text: 'hi, it is me',
+    });
     const r2 = incoming('0d000000-0000-4000-8000-000000000004', { routed: 'request', isRequest: true });
     const applied = store.applyIncoming([r1, r2], [], 1);
     expect(applied.requests).toHaveLength(1);
-    expect(store.listRequests()).toEqual([expect.objectContaining({ address: PEER, intro: 'hi, it is me', messageCount: 2 })]);
+    expect(store.listRequests()).toEqual([
+      expect.objectContaining({ address: PEER, intro: 'hi, it is me', messageCount: 2 }),
+    ]);
     expect(store.listConversations()).toEqual([]);
     store.acceptRequest(PEER, 2);
     expect(store.listRequests()).toEqual([]);
@@ -129,7 +139,9 @@ describe('local store', () => {
     store = LocalStore.open(file);
     expect(store.outboxCount()).toBe(1);
     expect(store.dueOutbox(4999)).toEqual([]);
-    expect(store.dueOutbox(5000)).toEqual([expect.objectContaining({ messageId: m.id, attempts: 1, lastError: 'relay down' })]);
+    expect(store.dueOutbox(5000)).toEqual([
+      expect.objectContaining({ messageId: m.id, attempts: 1, lastError: 'relay down' }),
+    ]);
     store.markFailed(m.id, 'refused');
     expect(store.outboxCount()).toBe(0);
     expect(store.getMessage(m.id)).toMatchObject({ state: 'failed', error: 'refused' });
@@ -142,7 +154,19 @@ describe('local store', () => {
   it('sends an entry still in its backoff along with, and before, a later due entry of its conversation', () => {
     const store = LocalStore.open(join(tempDir('store'), 'client.db'));
     const queue = (id: string, peer: string, nowMs: number) =>
-      store.insertOutgoing({ id, conversationId: `direct:${peer}`, kind: 'direct', peer, author: ME, messageKind: 'text', text: id, sentAt: new Date().toISOString(), payload: '{}', asRequest: false, nowMs });
+      store.insertOutgoing({
+        id,
+        conversationId: `direct:${peer}`,
+        kind: 'direct',
+        peer,
+        author: ME,
+        messageKind: 'text',
+        text: id,
+        sentAt: new Date().toISOString(),
+        payload: '{}',
+        asRequest: false,
+        nowMs,
+      });
     const OTHER = '0x' + '77'.repeat(20);
     const first = queue('0f000000-0000-4000-8000-000000000011', PEER, 100);
     const elsewhere = queue('0f000000-0000-4000-8000-000000000012', OTHER, 150);
@@ -159,7 +183,19 @@ describe('local store', () => {
   it('moves own messages sending → sent → delivered → read by the peer, never backwards, and only in their conversation', () => {
     const store = LocalStore.open(join(tempDir('store'), 'client.db'));
     const own = (id: string, conversationId: `direct:${string}` = `direct:${PEER}`) =>
-      store.insertOutgoing({ id, conversationId, kind: 'direct', peer: conversationId.slice(7), author: ME, messageKind: 'text', text: 'hi', sentAt: new Date().toISOString(), payload: '{}', asRequest: false, nowMs: 1 });
+      store.insertOutgoing({
+        id,
+        conversationId,
+        kind: 'direct',
+        peer: conversationId.slice(7),
+        author: ME,
+        messageKind: 'text',
+        text: 'hi',
+        sentAt: new Date().toISOString(),
+        payload: '{}',
+        asRequest: false,
+        nowMs: 1,
+      });
     const a = own('1a000000-0000-4000-8000-000000000001');
     const b = own('1b000000-0000-4000-8000-000000000002');
     const elsewhere = own('1c000000-0000-4000-8000-000000000003', `direct:0x${'33'.repeat(20)}`);
@@ -179,7 +215,12 @@ describe('local store', () => {
     // a late delivered receipt does not take a read back, nor does a second read change anything
     expect(store.markDelivered(`direct:${PEER}`, [a.id, b.id])).toEqual([]);
     expect(store.markReadByPeer(`direct:${PEER}`, [a.id])).toEqual([]);
-    expect(store.listMessages(`direct:${PEER}`, null, 10).filter((m) => m.fromMe).map((m) => m.delivery)).toEqual(['read', 'read']);
+    expect(
+      store
+        .listMessages(`direct:${PEER}`, null, 10)
+        .filter((m) => m.fromMe)
+        .map((m) => m.delivery),
+    ).toEqual(['read', 'read']);
     store.close();
   });
 });

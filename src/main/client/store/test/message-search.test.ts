@@ -58,21 +58,48 @@ describe('message search', () => {
   it('finds received and sent messages, newest first, with the matched words marked', () => {
     const { store } = openStore();
     const older = incoming('Lunch at the station tomorrow?');
-    const newer = incoming('The train is late, lunch moves to one', { author: OTHER, conversationId: `direct:${OTHER}`, peer: OTHER });
+    const newer = incoming('The train is late, lunch moves to one', {
+      author: OTHER,
+      conversationId: `direct:${OTHER}`,
+      peer: OTHER,
+    });
     store.applyIncoming([older, newer], [], 1);
     const mine = store.insertOutgoing({
-      id: globalThis.crypto.randomUUID(), conversationId: `direct:${PEER}`, kind: 'direct', peer: PEER, author: ME, messageKind: 'text',
-      text: 'Lunch sounds good', sentAt: new Date(Date.UTC(2026, 0, 2)).toISOString(), payload: '{}', asRequest: false, nowMs: 2,
+      id: globalThis.crypto.randomUUID(),
+      conversationId: `direct:${PEER}`,
+      kind: 'direct',
+      peer: PEER,
+      author: ME,
+      messageKind: 'text',
+      text: 'Lunch sounds good',
+      sentAt: new Date(Date.UTC(2026, 0, 2)).toISOString(),
+      payload: '{}',
+      asRequest: false,
+      nowMs: 2,
     });
 
     const hits = store.search.search('lunch', { limit: 10 });
     expect(ids(hits)).toEqual([mine.id, newer.id, older.id]);
-    expect(hits[0]).toEqual({ messageId: mine.id, conversationId: `direct:${PEER}`, from: ME, fromHandle: null, fromMe: true, sentAt: mine.sentAt, snippet: `${MATCH_START}Lunch${MATCH_END} sounds good` });
-    expect(snippetParts(hits[2].snippet)).toEqual([{ text: 'Lunch', match: true }, { text: ' at the station tomorrow?', match: false }]);
+    expect(hits[0]).toEqual({
+      messageId: mine.id,
+      conversationId: `direct:${PEER}`,
+      from: ME,
+      fromHandle: null,
+      fromMe: true,
+      sentAt: mine.sentAt,
+      snippet: `${MATCH_START}Lunch${MATCH_END} sounds good`,
+    });
+    expect(snippetParts(hits[2].snippet)).toEqual([
+      { text: 'Lunch', match: true },
+      { text: ' at the station tomorrow?', match: false },
+    ]);
 
     // every word must match, each as a prefix; one conversation; a limit
     expect(ids(store.search.search('lun sta', { limit: 10 }))).toEqual([older.id]);
-    expect(ids(store.search.search('lunch', { conversationId: `direct:${PEER}`, limit: 10 }))).toEqual([mine.id, older.id]);
+    expect(ids(store.search.search('lunch', { conversationId: `direct:${PEER}`, limit: 10 }))).toEqual([
+      mine.id,
+      older.id,
+    ]);
     expect(ids(store.search.search('lunch', { limit: 2 }))).toEqual([mine.id, newer.id]);
     expect(store.search.search('dinner', { limit: 10 })).toEqual([]);
     store.close();
@@ -81,7 +108,13 @@ describe('message search', () => {
   it('keeps the index in step when a text changes and when messages are removed', () => {
     const { store, db } = openStore();
     const a = incoming('meet at the old harbour');
-    const b = incoming('bring the harbour map', { author: STRANGER, conversationId: `direct:${STRANGER}`, peer: STRANGER, routed: 'request', isRequest: true });
+    const b = incoming('bring the harbour map', {
+      author: STRANGER,
+      conversationId: `direct:${STRANGER}`,
+      peer: STRANGER,
+      routed: 'request',
+      isRequest: true,
+    });
     store.applyIncoming([a, b], [], 1);
     // a stranger's pending request is not listed, so it is not a result either
     expect(ids(store.search.search('harbour', { limit: 10 }))).toEqual([a.id]);
@@ -102,18 +135,30 @@ describe('message search', () => {
     // and a conversation's cascade takes its messages' words too
     store.declineRequest(STRANGER);
     expect(store.search.search('harbour', { limit: 10 })).toEqual([]);
-    expect(db.prepare(`SELECT COUNT(*) AS n FROM messages_fts WHERE messages_fts MATCH 'harbour OR marina'`).get()).toEqual({ n: 0 });
+    expect(
+      db.prepare(`SELECT COUNT(*) AS n FROM messages_fts WHERE messages_fts MATCH 'harbour OR marina'`).get(),
+    ).toEqual({ n: 0 });
     // the index agrees with its content table
-    expect(() => db.prepare(`INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)`).run()).not.toThrow();
+    expect(() =>
+      db.prepare(`INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)`).run(),
+    ).not.toThrow();
     store.close();
   });
 
   it('indexes the messages stored before the search migration', () => {
     const file = join(tempDir('search-migrate'), 'client.db');
     const db = new Database(file);
-    migrate(db, MIGRATIONS.filter((m) => m.version < 7), 'client');
-    db.prepare(`INSERT INTO conversations (id, kind, peer, updated_at) VALUES (?, 'direct', ?, '2026-01-01T00:00:00Z')`).run(`direct:${PEER}`, PEER);
-    const insert = db.prepare(`INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, state, shown) VALUES (?, ?, ?, 0, 'text', ?, ?, 'sent', 1)`);
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 7),
+      'client',
+    );
+    db.prepare(
+      `INSERT INTO conversations (id, kind, peer, updated_at) VALUES (?, 'direct', ?, '2026-01-01T00:00:00Z')`,
+    ).run(`direct:${PEER}`, PEER);
+    const insert = db.prepare(
+      `INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, state, shown) VALUES (?, ?, ?, 0, 'text', ?, ?, 'sent', 1)`,
+    );
     insert.run('m-1', `direct:${PEER}`, PEER, 'the quarterly report is ready', '2026-01-01T00:01:00Z');
     insert.run('m-2', `direct:${PEER}`, PEER, 'report looks fine', '2026-01-01T00:02:00Z');
     insert.run('m-3', `direct:${PEER}`, PEER, 'nothing to see', '2026-01-01T00:03:00Z');
@@ -132,12 +177,52 @@ describe('message search', () => {
     store.applyIncoming([words, plain], [], 1);
 
     const hostile = [
-      '"', '""', '"""', "'", '*', '**', '^', '-', '+', ':', '(', ')', '()', '{}', '[', 'NEAR(', 'NEAR(a b, 2)', 'AND', 'OR', 'NOT',
-      'a OR', 'OR b', 'NOT x', 'text:foo', '{text}: foo', '^foo', 'foo*bar', '"unterminated', 'x" OR "y', '\\', '\u0000', '\u0002\u0003',
-      '🙂', '!!!', '...', '  \t\n ', 'ℵ', 'x'.repeat(200), 'a '.repeat(100), 'rank', 'messages_fts', "'; DROP TABLE messages; --",
+      '"',
+      '""',
+      '"""',
+      "'",
+      '*',
+      '**',
+      '^',
+      '-',
+      '+',
+      ':',
+      '(',
+      ')',
+      '()',
+      '{}',
+      '[',
+      'NEAR(',
+      'NEAR(a b, 2)',
+      'AND',
+      'OR',
+      'NOT',
+      'a OR',
+      'OR b',
+      'NOT x',
+      'text:foo',
+      '{text}: foo',
+      '^foo',
+      'foo*bar',
+      '"unterminated',
+      'x" OR "y',
+      '\\',
+      '\u0000',
+      '\u0002\u0003',
+      '🙂',
+      '!!!',
+      '...',
+      '  \t\n ',
+      'ℵ',
+      'x'.repeat(200),
+      'a '.repeat(100),
+      'rank',
+      'messages_fts',
+      "'; DROP TABLE messages; --",
     ];
     for (const q of hostile) expect(() => store.search.search(q, { limit: 10 }), q).not.toThrow();
-    for (const q of ['!!!', '...', '"', '*', '()', '  \t\n ', '🙂', '-', '\\']) expect(store.search.search(q, { limit: 10 }), q).toEqual([]);
+    for (const q of ['!!!', '...', '"', '*', '()', '  \t\n ', '🙂', '-', '\\'])
+      expect(store.search.search(q, { limit: 10 }), q).toEqual([]);
 
     // operators are words to look for, not instructions: "NOT this" would otherwise exclude the message
     expect(ids(store.search.search('NOT this', { limit: 10 }))).toEqual([words.id]);
@@ -165,15 +250,31 @@ describe('message search', () => {
     const lateOld = incoming('budget draft', { sentAt: at(1) });
     store.applyIncoming([lateNew, lateOld], [], 1);
     // then more matches than one storage-order window holds, all sent in between
-    const many = Array.from({ length: 700 }, (_, i) => incoming(`budget line ${i}`, { sentAt: new Date(Date.UTC(2026, 1, 2) + i * 60_000).toISOString() }));
+    const many = Array.from({ length: 700 }, (_, i) =>
+      incoming(`budget line ${i}`, { sentAt: new Date(Date.UTC(2026, 1, 2) + i * 60_000).toISOString() }),
+    );
     for (let i = 0; i < many.length; i += 100) store.applyIncoming(many.slice(i, i + 100), [], 2);
 
     const hits = store.search.search('budget', { limit: 5 });
-    expect(ids(hits)).toEqual([lateNew.id, ...many.slice(-4).reverse().map((m) => m.id)]);
-    expect(ids(store.search.search('budget', { conversationId: `direct:${PEER}`, limit: 2 }))).toEqual([lateNew.id, many.at(-1)!.id]);
+    expect(ids(hits)).toEqual([
+      lateNew.id,
+      ...many
+        .slice(-4)
+        .reverse()
+        .map((m) => m.id),
+    ]);
+    expect(ids(store.search.search('budget', { conversationId: `direct:${PEER}`, limit: 2 }))).toEqual([
+      lateNew.id,
+      many.at(-1)!.id,
+    ]);
     const all = store.search.search('budget', { limit: 200 });
     expect(all).toHaveLength(200);
-    expect(all.map((h) => h.sentAt)).toEqual(all.map((h) => h.sentAt).sort().reverse());
+    expect(all.map((h) => h.sentAt)).toEqual(
+      all
+        .map((h) => h.sentAt)
+        .sort()
+        .reverse(),
+    );
     expect(ids(all)).not.toContain(lateOld.id);
     store.close();
   });
@@ -181,12 +282,23 @@ describe('message search', () => {
   it('reads the newest matches from the index without sorting every match, and the late ones by a time range', () => {
     const { db, store } = openStore();
     const recent = explain(db, MESSAGE_SEARCH_SQL.recent);
-    expect(recent.filter((line) => line.includes('TEMP B-TREE')), recent.join('\n')).toEqual([]);
+    expect(
+      recent.filter((line) => line.includes('TEMP B-TREE')),
+      recent.join('\n'),
+    ).toEqual([]);
     expect(recent[0], recent.join('\n')).toMatch(/^SCAN messages_fts VIRTUAL TABLE/);
     const late = explain(db, MESSAGE_SEARCH_SQL.late);
-    expect(late.some((line) => /SEARCH m USING (COVERING )?INDEX messages_sent \(sent_at>\?\)/.test(line)), late.join('\n')).toBe(true);
+    expect(
+      late.some((line) => /SEARCH m USING (COVERING )?INDEX messages_sent \(sent_at>\?\)/.test(line)),
+      late.join('\n'),
+    ).toBe(true);
     const lateHere = explain(db, MESSAGE_SEARCH_SQL.lateInConversation);
-    expect(lateHere.some((line) => /SEARCH m USING (COVERING )?INDEX messages_conversation \(conversation_id=\? AND sent_at>\?\)/.test(line)), lateHere.join('\n')).toBe(true);
+    expect(
+      lateHere.some((line) =>
+        /SEARCH m USING (COVERING )?INDEX messages_conversation \(conversation_id=\? AND sent_at>\?\)/.test(line),
+      ),
+      lateHere.join('\n'),
+    ).toBe(true);
     store.close();
   });
 
@@ -201,7 +313,11 @@ describe('message search', () => {
     const { store } = openStore();
     const list = Array.from({ length: 30 }, (_, i) => incoming(`message ${i}`));
     store.applyIncoming(list, [], 1);
-    store.applyIncoming([incoming('elsewhere', { author: OTHER, conversationId: `direct:${OTHER}`, peer: OTHER })], [], 2);
+    store.applyIncoming(
+      [incoming('elsewhere', { author: OTHER, conversationId: `direct:${OTHER}`, peer: OTHER })],
+      [],
+      2,
+    );
     const page = store.listMessagesAround(`direct:${PEER}`, list[10].id, 5)!;
     expect(page.map((m) => m.text)).toEqual(list.slice(5).map((m) => m.text));
     expect(store.listMessagesAround(`direct:${OTHER}`, list[10].id, 5)).toBeNull();
@@ -214,9 +330,15 @@ describe('message search', () => {
     try {
       m.store.applyIncoming([incoming('hello there')], [], 1);
       const [only] = m.messages.listMessages({ conversationId: `direct:${PEER}` });
-      expect(m.messages.listMessages({ conversationId: `direct:${PEER}`, around: only.id }).map((x) => x.id)).toEqual([only.id]);
-      expect(() => m.messages.listMessages({ conversationId: `direct:${PEER}`, before: only.id, around: only.id })).toThrow(/before or around, not both/);
-      expect(() => m.messages.listMessages({ conversationId: `direct:${OTHER}`, around: only.id })).toThrow(/no such message in this conversation/);
+      expect(m.messages.listMessages({ conversationId: `direct:${PEER}`, around: only.id }).map((x) => x.id)).toEqual([
+        only.id,
+      ]);
+      expect(() =>
+        m.messages.listMessages({ conversationId: `direct:${PEER}`, before: only.id, around: only.id }),
+      ).toThrow(/before or around, not both/);
+      expect(() => m.messages.listMessages({ conversationId: `direct:${OTHER}`, around: only.id })).toThrow(
+        /no such message in this conversation/,
+      );
       expect(m.messages.search({ query: 'hello' }).map((h) => h.messageId)).toEqual([only.id]);
     } finally {
       await m.close();

@@ -22,11 +22,18 @@ beforeAll(() => {
   LocalStore.open(file).close(); // the schema as the migrations leave it
   db = new Database(file);
   const addr = (i: number) => '0x' + i.toString(16).padStart(40, '0');
-  const contact = db.prepare(`INSERT INTO contacts (address, handle, verified, state, updated_ms) VALUES (?, ?, 0, 'known', 0)`);
-  const conversation = db.prepare(`INSERT INTO conversations (id, kind, peer, updated_at) VALUES (?, 'direct', ?, '2026-01-01T00:00:00Z')`);
-  const message = db.prepare(`INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, state, shown)
+  const contact = db.prepare(
+    `INSERT INTO contacts (address, handle, verified, state, updated_ms) VALUES (?, ?, 0, 'known', 0)`,
+  );
+  const conversation = db.prepare(
+    `INSERT INTO conversations (id, kind, peer, updated_at) VALUES (?, 'direct', ?, '2026-01-01T00:00:00Z')`,
+  );
+  const message =
+    db.prepare(`INSERT INTO messages (id, conversation_id, author, from_me, kind, text, sent_at, state, shown)
     VALUES (?, ?, ?, 0, 'text', 'hello', ?, 'sent', 1)`);
-  const outbox = db.prepare(`INSERT INTO outbox (message_id, conversation_id, payload, next_attempt_ms, queued_ms) VALUES (?, ?, '{}', ?, ?)`);
+  const outbox = db.prepare(
+    `INSERT INTO outbox (message_id, conversation_id, payload, next_attempt_ms, queued_ms) VALUES (?, ?, '{}', ?, ?)`,
+  );
   db.transaction(() => {
     for (let c = 0; c < CONVERSATIONS; c++) {
       contact.run(addr(c), `peer_${c}`);
@@ -37,7 +44,8 @@ beforeAll(() => {
         if (m % 100 === 0) outbox.run(id, `direct:${addr(c)}`, m, m);
       }
     }
-    for (let c = CONVERSATIONS; c < CONVERSATIONS + 2_000; c++) contact.run(addr(c), c % 2 === 0 ? `someone_${c}` : null);
+    for (let c = CONVERSATIONS; c < CONVERSATIONS + 2_000; c++)
+      contact.run(addr(c), c % 2 === 0 ? `someone_${c}` : null);
   })();
   db.exec('ANALYZE');
 });
@@ -63,9 +71,16 @@ describe('client database: hot statements use an index', () => {
   for (const [name, expected] of cases) {
     it(name, () => {
       const plan = explain(db, LOCAL_STORE_SQL[name]);
-      expect(plan.some((line) => expected.test(line)), plan.join('\n')).toBe(true);
+      expect(
+        plan.some((line) => expected.test(line)),
+        plan.join('\n'),
+      ).toBe(true);
       // a scan is allowed only of a partial index that holds just the rows asked for
-      expect(plan.filter((line) => /^SCAN (?!CONSTANT)/.test(line) && !/USING (COVERING )?INDEX messages_unshown/.test(line))).toEqual([]);
+      expect(
+        plan.filter(
+          (line) => /^SCAN (?!CONSTANT)/.test(line) && !/USING (COVERING )?INDEX messages_unshown/.test(line),
+        ),
+      ).toEqual([]);
     });
   }
 
@@ -78,6 +93,9 @@ describe('client database: hot statements use an index', () => {
   it('the conversation list joins its contact, group and last message by key', () => {
     const plan = explain(db, LOCAL_STORE_SQL.listConversations);
     expect(plan.filter((line) => /^SCAN (?!v\b)/.test(line))).toEqual([]); // only the list itself is read whole
-    expect(plan.some((line) => /SEARCH m USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(line)), plan.join('\n')).toBe(true);
+    expect(
+      plan.some((line) => /SEARCH m USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(line)),
+      plan.join('\n'),
+    ).toBe(true);
   });
 });

@@ -27,17 +27,33 @@ function profile(worker: StoreWorker | null) {
   const store = LocalStore.open(file, { key: Buffer.from(dbKey) });
   const key = randomBytes(32);
   const backups = new Backups({
-    store, profileDir: dir, attachments: { archiveFiles: async () => folderFiles(join(dir, 'files'), key) }, wallet: () => ME,
-    openStore: (f, k) => LocalStore.open(f, { key: k }), params: PARAMS,
+    store,
+    profileDir: dir,
+    attachments: { archiveFiles: async () => folderFiles(join(dir, 'files'), key) },
+    wallet: () => ME,
+    openStore: (f, k) => LocalStore.open(f, { key: k }),
+    params: PARAMS,
     ...(worker ? { offThread: { worker, profile: async () => ({ file, key: Buffer.from(dbKey) }) } } : {}),
   });
   return { dir, store, backups, key };
 }
 
 const incoming = (n: number) => ({
-  id: `10000000-0000-4000-8000-${n.toString().padStart(12, '0')}`, envelopeId: `late-${n}`, conversationId: `direct:${BOB}` as const, conversationKind: 'direct' as const,
-  peer: BOB, author: BOB, fromMe: false, kind: 'text' as const, text: `arrived during the backup ${n}`, sentAt: new Date(Date.UTC(2026, 1, 1) + n).toISOString(),
-  receivedAt: new Date(Date.UTC(2026, 1, 1) + n).toISOString(), routed: 'inbox' as const, via: null, botName: null, isRequest: false,
+  id: `10000000-0000-4000-8000-${n.toString().padStart(12, '0')}`,
+  envelopeId: `late-${n}`,
+  conversationId: `direct:${BOB}` as const,
+  conversationKind: 'direct' as const,
+  peer: BOB,
+  author: BOB,
+  fromMe: false,
+  kind: 'text' as const,
+  text: `arrived during the backup ${n}`,
+  sentAt: new Date(Date.UTC(2026, 1, 1) + n).toISOString(),
+  receivedAt: new Date(Date.UTC(2026, 1, 1) + n).toISOString(),
+  routed: 'inbox' as const,
+  via: null,
+  botName: null,
+  isRequest: false,
 });
 
 describe('store worker', { timeout: 120_000 }, () => {
@@ -50,9 +66,20 @@ describe('store worker', { timeout: 120_000 }, () => {
     const onFile = join(out, 'on.relaybackup');
     const off = await src.backups.export(offFile, PASS);
     // the same profile backed up the old way, on the main thread's connection
-    const main = new Backups({ store: src.store, profileDir: src.dir, attachments: { archiveFiles: async () => folderFiles(join(src.dir, 'files'), src.key) }, wallet: () => ME, openStore: (f, k) => LocalStore.open(f, { key: k }), params: PARAMS });
+    const main = new Backups({
+      store: src.store,
+      profileDir: src.dir,
+      attachments: { archiveFiles: async () => folderFiles(join(src.dir, 'files'), src.key) },
+      wallet: () => ME,
+      openStore: (f, k) => LocalStore.open(f, { key: k }),
+      params: PARAMS,
+    });
     const onSummary = await main.export(onFile, PASS);
-    expect(off).toMatchObject({ conversations: onSummary.conversations, messages: onSummary.messages, files: onSummary.files });
+    expect(off).toMatchObject({
+      conversations: onSummary.conversations,
+      messages: onSummary.messages,
+      files: onSummary.files,
+    });
 
     const expected = dump(src.store, { portableSettingsOnly: true });
     for (const file of [offFile, onFile]) {
@@ -96,7 +123,9 @@ describe('store worker', { timeout: 120_000 }, () => {
           let done = false;
           void reply.finally(() => (done = true));
           // an IPC-like call made as the adoption starts: a read of the profile on the main thread
-          setImmediate(() => answered.push({ during: done ? 'after' : 'adopt', settings: dst.store.allSettings().length }));
+          setImmediate(() =>
+            answered.push({ during: done ? 'after' : 'adopt', settings: dst.store.allSettings().length }),
+          );
         }
         return reply;
       }

@@ -8,7 +8,10 @@ import { verifyInParallel } from '../certified-devices.js';
 import { certifiedMemberDevices } from '../../messages/sealed-envelopes.js';
 
 /** `members` wallets with two devices each; the first device of every third member carries another wallet's signature. */
-function groupDevices(members: number): { devices: Record<string, Array<{ publicKey: string; certificate: string }>>; forged: Set<string> } {
+function groupDevices(members: number): {
+  devices: Record<string, Array<{ publicKey: string; certificate: string }>>;
+  forged: Set<string>;
+} {
   const devices: Record<string, Array<{ publicKey: string; certificate: string }>> = {};
   const forged = new Set<string>();
   const stranger = secp256k1.utils.randomSecretKey();
@@ -59,7 +62,9 @@ describe('certificate checks split with the vault worker', () => {
   it('a few unseen certificates are not worth a round trip', async () => {
     const { devices } = groupDevices(3);
     let calls = 0;
-    await verifyInParallel(devices, { verifyCertificates: async ({ certificates }) => (calls++, verifyDeviceCertificates(certificates)) });
+    await verifyInParallel(devices, {
+      verifyCertificates: async ({ certificates }) => (calls++, verifyDeviceCertificates(certificates)),
+    });
     expect(calls).toBe(0);
     expect(certifiedMemberDevices(devices).length).toBe(5);
   });

@@ -42,12 +42,30 @@ describe('the derivation', () => {
 describe('the QR code', () => {
   // python-qrcode 7.4 (Debian's python3-qrcode): version 2, level M, mask 2, border 0
   const PYTHON_QRCODE = [
-    '1111111001011010001111111', '1000001000001001001000001', '1011101011110011001011101', '1011101011110011101011101',
-    '1011101011001111101011101', '1000001011010001101000001', '1111111010101010101111111', '0000000010000111000000000',
-    '1011111000100101101111100', '1001000001000100010001000', '0110011111101001000100101', '1001000010111110000101010',
-    '1010101101001101100000011', '1101010010001110100010010', '1001001010101001101110000', '1000100001001000010011010',
-    '1011001110001010111111011', '0000000010001010100011001', '1111111001011100101010101', '1000001011110110100011010',
-    '1011101011010101111110010', '1011101010100101011100001', '1011101011110101110010001', '1000001000010001110011111',
+    '1111111001011010001111111',
+    '1000001000001001001000001',
+    '1011101011110011001011101',
+    '1011101011110011101011101',
+    '1011101011001111101011101',
+    '1000001011010001101000001',
+    '1111111010101010101111111',
+    '0000000010000111000000000',
+    '1011111000100101101111100',
+    '1001000001000100010001000',
+    '0110011111101001000100101',
+    '1001000010111110000101010',
+    '1010101101001101100000011',
+    '1101010010001110100010010',
+    '1001001010101001101110000',
+    '1000100001001000010011010',
+    '1011001110001010111111011',
+    '0000000010001010100011001',
+    '1111111001011100101010101',
+    '1000001011110110100011010',
+    '1011101011010101111110010',
+    '1011101010100101011100001',
+    '1011101011110101110010001',
+    '1000001000010001110011111',
     '1111111011000100111010001',
   ];
   const DIGITS = '123456789012345678901234567890123456789012345678901234567890';
@@ -60,7 +78,13 @@ describe('the QR code', () => {
     rows.forEach((row, y) =>
       [...row].forEach((m, x) => {
         if (m !== '1') return;
-        for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) data.fill(0, (((y + 4) * scale + dy) * n + (x + 4) * scale + dx) * 4, (((y + 4) * scale + dy) * n + (x + 4) * scale + dx) * 4 + 3);
+        for (let dy = 0; dy < scale; dy++)
+          for (let dx = 0; dx < scale; dx++)
+            data.fill(
+              0,
+              (((y + 4) * scale + dy) * n + (x + 4) * scale + dx) * 4,
+              (((y + 4) * scale + dy) * n + (x + 4) * scale + dx) * 4 + 3,
+            );
       }),
     );
     return decodeQR({ width: n, height: n, data });
@@ -114,20 +138,31 @@ describe('between profiles on a relay', () => {
     expect(afterAdd.verified).toBe(false);
     expect(afterAdd.changed).toBe(true);
     expect(afterAdd.theirDevices).toBe(2);
-    expect(aliceNotices).toEqual([expect.objectContaining({ address: bob.address, change: 'added', deviceKey: bob2.deviceKey })]);
+    expect(aliceNotices).toEqual([
+      expect.objectContaining({ address: bob.address, change: 'added', deviceKey: bob2.deviceKey }),
+    ]);
     expect(alice.m.trust.notices(bob.address).map((n) => n.change)).toEqual(['added']);
 
     // the first message after the change asks first; "send anyway" (verify false) answers it
-    expect(() => alice.m.messages.send({ conversationId: `direct:${bob.address}`, text: 'still you?' })).toThrow(expect.objectContaining({ code: 'safety-number-changed' }));
+    expect(() => alice.m.messages.send({ conversationId: `direct:${bob.address}`, text: 'still you?' })).toThrow(
+      expect.objectContaining({ code: 'safety-number-changed' }),
+    );
     const answered = await alice.m.trust.verify(bob.address, false);
     expect(answered).toMatchObject({ verified: false, changed: false });
     const { outcome } = await alice.m.messages.sendAndWait(`direct:${bob.address}`, 'still you?');
     expect(outcome.state).toBe('sent');
-    expect(outcome.deliveries.filter((d) => !d.own).map((d) => d.deviceKey).sort()).toEqual([bob.deviceKey, bob2.deviceKey].sort());
+    expect(
+      outcome.deliveries
+        .filter((d) => !d.own)
+        .map((d) => d.deviceKey)
+        .sort(),
+    ).toEqual([bob.deviceKey, bob2.deviceKey].sort());
 
     // Bob's first computer hears of the new device of his own (Settings)
     await bob.m.account.listDevices();
-    expect(bob.m.trust.notices(bob.address)).toEqual([expect.objectContaining({ change: 'added', deviceKey: bob2.deviceKey })]);
+    expect(bob.m.trust.notices(bob.address)).toEqual([
+      expect.objectContaining({ change: 'added', deviceKey: bob2.deviceKey }),
+    ]);
 
     // verified again, then Bob revokes the second device: the number goes back, a notice, the mark goes
     await alice.m.trust.verify(bob.address, true);
@@ -157,8 +192,16 @@ describe('between profiles on a relay', () => {
     // the CLI says the same, and `verify --off` answers the question
     const shown = await runEntry('cli', ['--profile', carol.dir, 'safety-number', dave.address]);
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.json[0]).toMatchObject({ address: dave.address, verified: false, changed: true, myDevices: 1, theirDevices: 2 });
-    expect((shown.json[0] as { safetyNumber: string }).safetyNumber).toBe(groupDigits((await carol.m.trust.safetyNumber(dave.address)).digits));
+    expect(shown.json[0]).toMatchObject({
+      address: dave.address,
+      verified: false,
+      changed: true,
+      myDevices: 1,
+      theirDevices: 2,
+    });
+    expect((shown.json[0] as { safetyNumber: string }).safetyNumber).toBe(
+      groupDigits((await carol.m.trust.safetyNumber(dave.address)).digits),
+    );
     const off = await runEntry('cli', ['--profile', carol.dir, 'verify', dave.address, '--off']);
     expect(off.code, off.stderr).toBe(0);
     expect(off.json[0]).toMatchObject({ verified: false, changed: false });

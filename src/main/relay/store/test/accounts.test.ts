@@ -21,7 +21,12 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
     const A = addr(1);
 
     it('returns the stored message and address once, then refuses the nonce', async () => {
-      await t.store.createChallenge({ nonce: 'abcdEFGH1234', address: A.toUpperCase().replace('0X', '0x'), message: 'sign me', expiresAt: 10_000 });
+      await t.store.createChallenge({
+        nonce: 'abcdEFGH1234',
+        address: A.toUpperCase().replace('0X', '0x'),
+        message: 'sign me',
+        expiresAt: 10_000,
+      });
       expect(await t.store.consumeChallenge('abcdEFGH1234', 5_000)).toEqual({ address: A, message: 'sign me' });
       await rejectsWith(t.store.consumeChallenge('abcdEFGH1234', 5_001), 'nonce-invalid');
     });
@@ -36,7 +41,10 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       await t.store.createChallenge({ nonce: 'old00001', address: A, message: 'm', expiresAt: 1_000 });
       await t.store.createChallenge({ nonce: 'live0001', address: A, message: 'm', expiresAt: 2_000_000 });
       await t.store.createChallenge({ nonce: 'live0002', address: A, message: 'm2', expiresAt: 2_000_001 });
-      expect((await t.rows('SELECT nonce FROM challenges ORDER BY nonce')).map((r) => r.nonce)).toEqual(['live0001', 'live0002']);
+      expect((await t.rows('SELECT nonce FROM challenges ORDER BY nonce')).map((r) => r.nonce)).toEqual([
+        'live0001',
+        'live0002',
+      ]);
       expect((await t.store.consumeChallenge('live0001', 1_999_999)).message).toBe('m');
     });
   });
@@ -51,7 +59,14 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
 
     it('claims a handle lower-case, keeps the claim time when unchanged, and frees the old one on change', async () => {
       const row = await t.store.setHandle(A, 'Alice', 100);
-      expect(row).toEqual({ address: A, handle: 'alice', handleClaimedAt: 100, verified: false, unknownSenders: 'request', stake: null });
+      expect(row).toEqual({
+        address: A,
+        handle: 'alice',
+        handleClaimedAt: 100,
+        verified: false,
+        unknownSenders: 'request',
+        stake: null,
+      });
       expect((await t.store.setHandle(A, 'alice', 200)).handleClaimedAt).toBe(100);
       expect((await t.store.findHandle('ALICE'))?.address).toBe(A);
       const changed = await t.store.setHandle(A, 'alice2', 300);

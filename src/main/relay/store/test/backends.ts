@@ -70,8 +70,23 @@ const sqlite: StoreBackend = {
 
 /** Every table of the relay's schema, children before parents. */
 const TABLES = [
-  'api_keys', 'devices', 'bot_tokens', 'group_invitations', 'group_members', 'chat_groups', 'envelopes', 'queue_usage', 'pending_requests',
-  'sent_before', 'contacts', 'entitlements', 'challenges', 'stakes', 'stake_quotes', 'rate_windows', 'accounts',
+  'api_keys',
+  'devices',
+  'bot_tokens',
+  'group_invitations',
+  'group_members',
+  'chat_groups',
+  'envelopes',
+  'queue_usage',
+  'pending_requests',
+  'sent_before',
+  'contacts',
+  'entitlements',
+  'challenges',
+  'stakes',
+  'stake_quotes',
+  'rate_windows',
+  'accounts',
 ];
 
 let database: string | null = null;
@@ -107,7 +122,12 @@ const postgres: StoreBackend = {
       store,
       async rows(text, ...params) {
         let n = 0;
-        return [...(await raw.unsafe(text.replace(/\?/g, () => `$${++n}`), params as never[]))];
+        return [
+          ...(await raw.unsafe(
+            text.replace(/\?/g, () => `$${++n}`),
+            params as never[],
+          )),
+        ];
       },
       async cleanup() {
         await raw.end();
@@ -143,4 +163,3 @@ export function useTestStore(backend: StoreBackend): TestStore {
     cleanup: () => now().cleanup(),
   };
 }
-

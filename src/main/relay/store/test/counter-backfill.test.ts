@@ -20,12 +20,23 @@ const R = addr(0x7);
 const G = '00000000-0000-4000-8000-000000000001';
 // 24 bytes decoded
 const CIPHERTEXT = 'q83vASNFZ4mrze8BI0VniavN7wEjRWeJ';
-const envelope = (n: number, routed: 'inbox' | 'request') => [`00000000-0000-7000-8000-00000000000${n}`, S, R, null, CIPHERTEXT, 'ab', 'AAECAwQFBgcICQoL', n, routed];
+const envelope = (n: number, routed: 'inbox' | 'request') => [
+  `00000000-0000-7000-8000-00000000000${n}`,
+  S,
+  R,
+  null,
+  CIPHERTEXT,
+  'ab',
+  'AAECAwQFBgcICQoL',
+  n,
+  routed,
+];
 const BEFORE = [
   `INSERT INTO chat_groups (id, name, is_public, creator_address, created_at) VALUES ('${G}', 'g', false, '${S}', 1)`,
   `INSERT INTO group_invitations (group_id, address, invited_by, invited_at) VALUES ('${G}', '${R}', '${S}', 1)`,
 ];
-const INSERT_ENVELOPE = 'INSERT INTO envelopes (id, sender, recipient, device_key, ciphertext, ephemeral_public_key, nonce, created_at, routed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const INSERT_ENVELOPE =
+  'INSERT INTO envelopes (id, sender, recipient, device_key, ciphertext, ephemeral_public_key, nonce, created_at, routed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const USAGE = `SELECT envelopes, bytes, requests, request_bytes AS "requestBytes" FROM queue_usage WHERE recipient = '${R}'`;
 const PENDING = `SELECT envelopes FROM pending_requests WHERE sender = '${S}' AND recipient = '${R}'`;
 
@@ -39,7 +50,12 @@ describe('migration 6 fills the new counters from the queue there is', () => {
       const old = new Database(file);
       migrate(old, MIGRATIONS.slice(0, 5), 'relay');
       for (const s of BEFORE) old.exec(s.replace('false', '0'));
-      for (const [n, routed] of [[1, 'request'], [2, 'request'], [3, 'inbox']] as const) old.prepare(INSERT_ENVELOPE).run(...envelope(n, routed));
+      for (const [n, routed] of [
+        [1, 'request'],
+        [2, 'request'],
+        [3, 'inbox'],
+      ] as const)
+        old.prepare(INSERT_ENVELOPE).run(...envelope(n, routed));
       old.close();
       const store = openSqliteStore(file, { checkpointIntervalMs: 0 });
       await store.close();
@@ -66,7 +82,12 @@ describe('migration 6 fills the new counters from the queue there is', () => {
       for (const s of BEFORE) await sql.unsafe(s);
       let n = 0;
       const insert = INSERT_ENVELOPE.replace(/\?/g, () => `$${++n}`);
-      for (const [i, routed] of [[1, 'request'], [2, 'request'], [3, 'inbox']] as const) await sql.unsafe(insert, envelope(i, routed) as never[]);
+      for (const [i, routed] of [
+        [1, 'request'],
+        [2, 'request'],
+        [3, 'inbox'],
+      ] as const)
+        await sql.unsafe(insert, envelope(i, routed) as never[]);
       await migratePg(sql);
       expect([...(await sql.unsafe(USAGE))]).toEqual([{ envelopes: 3, bytes: 72, requests: 2, requestBytes: 48 }]);
       expect([...(await sql.unsafe(PENDING))]).toEqual([{ envelopes: 3 }]);

@@ -10,7 +10,17 @@ function countingStore() {
     async findApiKeyByHash(hash: Buffer): Promise<ApiKeyRow & { hash: Buffer }> {
       const id = hash.toString('hex');
       asked.set(id, (asked.get(id) ?? 0) + 1);
-      return { id, address: '0x00', label: null, prefix: 'sk_live_abcd', deviceKey: null, createdAt: 0, lastUsedAt: null, revokedAt: null, hash };
+      return {
+        id,
+        address: '0x00',
+        label: null,
+        prefix: 'sk_live_abcd',
+        deviceKey: null,
+        createdAt: 0,
+        lastUsedAt: null,
+        revokedAt: null,
+        hash,
+      };
     },
   } as unknown as RelayStore;
   return { store, asked };

@@ -14,7 +14,17 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
   const hashOf = (secret: string) => createHash('sha256').update(secret).digest();
 
   function key(id: string, address: string, deviceKey: string | null, createdAt = 1): ApiKeyRow & { hash: Buffer } {
-    return { id, address, label: `key ${id}`, prefix: `sk_live_${id.slice(0, 4)}`, deviceKey, createdAt, lastUsedAt: null, revokedAt: null, hash: hashOf(id) };
+    return {
+      id,
+      address,
+      label: `key ${id}`,
+      prefix: `sk_live_${id.slice(0, 4)}`,
+      deviceKey,
+      createdAt,
+      lastUsedAt: null,
+      revokedAt: null,
+      hash: hashOf(id),
+    };
   }
 
   async function send(from: string, to: string, recipientDeviceKey: string | null) {
@@ -23,14 +33,28 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       groupId: null,
       via: null,
       now: 1,
-      items: [{ toAddress: to, recipientDeviceKey, ciphertext: 'Y2lwaGVydGV4dA==', ephemeralPublicKey: devKey(99), nonce: 'AAAAAAAAAAAAAAAA', asRequest: false }],
+      items: [
+        {
+          toAddress: to,
+          recipientDeviceKey,
+          ciphertext: 'Y2lwaGVydGV4dA==',
+          ephemeralPublicKey: devKey(99),
+          nonce: 'AAAAAAAAAAAAAAAA',
+          asRequest: false,
+        },
+      ],
     });
     return outcome.envelope!;
   }
 
   describe('devices', () => {
     it('registers devices (creating the account) and lists the current ones oldest first', async () => {
-      const d = await t.store.addDevice({ publicKey: devKey(2).toUpperCase(), address: A, certificate: cert(2), now: 20 });
+      const d = await t.store.addDevice({
+        publicKey: devKey(2).toUpperCase(),
+        address: A,
+        certificate: cert(2),
+        now: 20,
+      });
       expect(d).toEqual({ publicKey: devKey(2), address: A, certificate: cert(2), createdAt: 20, revokedAt: null });
       await t.store.addDevice({ publicKey: devKey(1), address: A, certificate: cert(1), now: 10 });
       expect((await t.store.listDevices(A)).map((x) => x.publicKey)).toEqual([devKey(1), devKey(2)]);
@@ -39,7 +63,9 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
 
     it('refuses a key that is already registered, for any wallet and in any case', async () => {
       await t.store.addDevice({ publicKey: devKey(1), address: A, certificate: cert(1), now: 1 });
-      const e = await t.store.addDevice({ publicKey: devKey(1).toUpperCase(), address: B, certificate: cert(1), now: 2 }).catch((err: unknown) => err);
+      const e = await t.store
+        .addDevice({ publicKey: devKey(1).toUpperCase(), address: B, certificate: cert(1), now: 2 })
+        .catch((err: unknown) => err);
       expect(e).toBeInstanceOf(StoreError);
       expect((e as StoreError).code).toBe('device-exists');
       expect(await t.store.listDevices(B)).toEqual([]);

@@ -19,7 +19,13 @@ export function direct(senderAddress: string, items: DeliveryItem[], now = 1_000
 }
 
 /** Sends one direct envelope and returns its outcome. */
-export async function sendOne(store: RelayStore, from: string, to: string, over: Partial<DeliveryItem> = {}, now = 1_000) {
+export async function sendOne(
+  store: RelayStore,
+  from: string,
+  to: string,
+  over: Partial<DeliveryItem> = {},
+  now = 1_000,
+) {
   const [outcome] = await store.deliver(direct(from, [item(to, over)], now));
   return outcome;
 }

@@ -51,7 +51,20 @@ describe('envelope wire parts', () => {
   });
 
   it('are not made for a ciphertext that JSON would escape: the store then builds that row from its columns', () => {
-    const r: EnvelopeRow = { id: 'x', senderAddress: 'a', recipientAddress: 'b', recipientDeviceKey: null, ciphertext: 'c"\\', ephemeralPublicKey: 'k', nonce: 'n', createdAt: 0, routed: 'inbox', groupId: null, via: null, botName: null };
+    const r: EnvelopeRow = {
+      id: 'x',
+      senderAddress: 'a',
+      recipientAddress: 'b',
+      recipientDeviceKey: null,
+      ciphertext: 'c"\\',
+      ephemeralPublicKey: 'k',
+      nonce: 'n',
+      createdAt: 0,
+      routed: 'inbox',
+      groupId: null,
+      via: null,
+      botName: null,
+    };
     expect(envelopeWireParts(r)).toBeNull();
     expect(envelopeWireParts({ ...r, ciphertext: 'q83v\n' })).toBeNull();
     expect(envelopeWireParts({ ...r, ciphertext: 'q83v+/==' })).not.toBeNull();
@@ -64,24 +77,44 @@ describe('envelope wire parts', () => {
  * is given, and it is refused for what SQLite may write otherwise.
  */
 describe('a handed-over page (envelopesWire)', () => {
-  const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 60 });
+  const printable = fc.string({
+    unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+    minLength: 1,
+    maxLength: 60,
+  });
 
-  it('is the SQLite store\'s wire page of the same rows, byte for byte, for printable texts (quotes and backslashes too)', async () => {
+  it("is the SQLite store's wire page of the same rows, byte for byte, for printable texts (quotes and backslashes too)", async () => {
     const t = openTempStore();
     try {
       let n = 0;
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.record({ ciphertext: printable, ephemeralPublicKey: printable, nonce: printable, bound: fc.boolean() }), { minLength: 1, maxLength: 4 }), async (items) => {
-          const to = `0x${(++n).toString(16).padStart(40, '0')}`;
-          const device = n.toString(16).padStart(64, 'a');
-          await t.store.addDevice({ publicKey: device, address: to, certificate: '0x00', now: 1 });
-          const outcomes = await t.store.deliver({
-            senderAddress: '0x' + 'f'.repeat(40), groupId: null, via: null, now: 1_795_836_055_896 + n,
-            items: items.map((i) => ({ toAddress: to, recipientDeviceKey: i.bound ? device : null, ciphertext: i.ciphertext, ephemeralPublicKey: i.ephemeralPublicKey, nonce: i.nonce, asRequest: false })),
-          });
-          const rows = outcomes.map((o) => o.envelope!);
-          expect(envelopesWire(rows)).toBe(await t.store.pullWire(to, device, 100));
-        }),
+        fc.asyncProperty(
+          fc.array(
+            fc.record({ ciphertext: printable, ephemeralPublicKey: printable, nonce: printable, bound: fc.boolean() }),
+            { minLength: 1, maxLength: 4 },
+          ),
+          async (items) => {
+            const to = `0x${(++n).toString(16).padStart(40, '0')}`;
+            const device = n.toString(16).padStart(64, 'a');
+            await t.store.addDevice({ publicKey: device, address: to, certificate: '0x00', now: 1 });
+            const outcomes = await t.store.deliver({
+              senderAddress: '0x' + 'f'.repeat(40),
+              groupId: null,
+              via: null,
+              now: 1_795_836_055_896 + n,
+              items: items.map((i) => ({
+                toAddress: to,
+                recipientDeviceKey: i.bound ? device : null,
+                ciphertext: i.ciphertext,
+                ephemeralPublicKey: i.ephemeralPublicKey,
+                nonce: i.nonce,
+                asRequest: false,
+              })),
+            });
+            const rows = outcomes.map((o) => o.envelope!);
+            expect(envelopesWire(rows)).toBe(await t.store.pullWire(to, device, 100));
+          },
+        ),
         { numRuns: 150, seed: 20261128 },
       );
     } finally {
@@ -90,7 +123,20 @@ describe('a handed-over page (envelopesWire)', () => {
   });
 
   it('is refused for a row SQLite might write otherwise: text outside printable ASCII, or a stake', () => {
-    const r: EnvelopeRow = { id: 'x', senderAddress: 'a', recipientAddress: 'b', recipientDeviceKey: null, ciphertext: 'q83v', ephemeralPublicKey: 'k', nonce: 'n', createdAt: 0, routed: 'inbox', groupId: null, via: 'group-token', botName: 'bot "one" \\ two' };
+    const r: EnvelopeRow = {
+      id: 'x',
+      senderAddress: 'a',
+      recipientAddress: 'b',
+      recipientDeviceKey: null,
+      ciphertext: 'q83v',
+      ephemeralPublicKey: 'k',
+      nonce: 'n',
+      createdAt: 0,
+      routed: 'inbox',
+      groupId: null,
+      via: 'group-token',
+      botName: 'bot "one" \\ two',
+    };
     expect(envelopesWire([r])).toBe(`[${JSON.stringify(presentEnvelope(r))}]`);
     expect(envelopesWire([r, { ...r, botName: 'bøt' }])).toBeNull();
     expect(envelopesWire([{ ...r, nonce: 'n\n' }])).toBeNull();

@@ -19,7 +19,9 @@ describe('group commit in the store', () => {
 
   it('commits 50 concurrent sends in far fewer than 50 transactions', async () => {
     const before = t.store.groupCommits;
-    const outs = await Promise.all(Array.from({ length: 50 }, (_, i) => t.store.deliver(direct(addr(0x100 + i), [item(A, { nonce: `n${i}` })]))));
+    const outs = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => t.store.deliver(direct(addr(0x100 + i), [item(A, { nonce: `n${i}` })]))),
+    );
     expect(outs.every(([o]) => o.routed === 'request' && o.envelope !== undefined)).toBe(true);
     expect(t.store.groupCommits - before).toBeLessThanOrEqual(2);
     expect(await t.store.pull(A, null, 500)).toHaveLength(50);
@@ -27,7 +29,17 @@ describe('group commit in the store', () => {
 
   it('batches acks and key touches with sends', async () => {
     const [[first]] = await Promise.all([t.store.deliver(direct(addr(1), [item(A)]))]);
-    await t.store.insertApiKey({ id: 'k', address: A, label: null, prefix: 'p', deviceKey: null, createdAt: 1, lastUsedAt: null, revokedAt: null, hash: Buffer.from('h') });
+    await t.store.insertApiKey({
+      id: 'k',
+      address: A,
+      label: null,
+      prefix: 'p',
+      deviceKey: null,
+      createdAt: 1,
+      lastUsedAt: null,
+      revokedAt: null,
+      hash: Buffer.from('h'),
+    });
     const before = t.store.groupCommits;
     const [acked, , [second]] = await Promise.all([
       t.store.ack(A, null, [first.envelope!.id]),
@@ -46,7 +58,12 @@ describe('group commit in the store', () => {
     const sends = Array.from({ length: 9 }, (_, i) =>
       i === 4
         ? // its first item is fine; the second names a device A does not have
-          t.store.deliver(direct(addr(0x200), [item(A, { nonce: 'bad-1' }), item(A, { nonce: 'bad-2', recipientDeviceKey: devKey(2) })]))
+          t.store.deliver(
+            direct(addr(0x200), [
+              item(A, { nonce: 'bad-1' }),
+              item(A, { nonce: 'bad-2', recipientDeviceKey: devKey(2) }),
+            ]),
+          )
         : t.store.deliver(direct(addr(0x300 + i), [item(A, { nonce: `good-${i}`, recipientDeviceKey: devKey(1) })])),
     );
     const settled = await Promise.allSettled(sends);
@@ -66,7 +83,9 @@ describe('group commit in the store', () => {
     const other = t.raw();
     const count = other.prepare('SELECT count(*) FROM envelopes WHERE recipient = ?').pluck();
     const seen = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => t.store.deliver(direct(addr(0x400 + i), [item(A)])).then(() => count.get(A) as number)),
+      Array.from({ length: 5 }, (_, i) =>
+        t.store.deliver(direct(addr(0x400 + i), [item(A)])).then(() => count.get(A) as number),
+      ),
     );
     expect(Math.min(...seen)).toBe(5);
   });
@@ -126,7 +145,18 @@ describe('GroupCommit', () => {
     await Promise.all(Array.from({ length: 10 }, (_, i) => gc.run(() => insertLog.run(String(i)))));
     expect(gc.commits).toBe(3);
     expect(gc.operations).toBe(10);
-    expect(db.prepare('SELECT v FROM log ORDER BY rowid').pluck().all()).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    expect(db.prepare('SELECT v FROM log ORDER BY rowid').pluck().all()).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+    ]);
   });
 
   it('undoes every write of an operation that throws, alone', async () => {

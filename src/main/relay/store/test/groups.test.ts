@@ -14,7 +14,10 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
   const gid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
   const hashOf = (s: string) => createHash('sha256').update(s).digest();
 
-  function group(n: number, over: Partial<{ isPublic: boolean; creatorAddress: string; now: number; passwordHash: string | null }> = {}) {
+  function group(
+    n: number,
+    over: Partial<{ isPublic: boolean; creatorAddress: string; now: number; passwordHash: string | null }> = {},
+  ) {
     return t.store.createGroup({
       id: gid(n),
       name: `group ${n}`,
@@ -27,7 +30,10 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
   }
 
   async function code(p: Promise<unknown>): Promise<string> {
-    const e = await p.then(() => null, (err: unknown) => err);
+    const e = await p.then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(StoreError);
     return (e as StoreError).code;
   }
@@ -35,7 +41,17 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
   describe('groups', () => {
     it('creates a group whose creator is its first member', async () => {
       const g = await group(1, { passwordHash: 'h' });
-      expect(g).toEqual({ id: gid(1), name: 'group 1', isPublic: true, verified: false, passwordHash: 'h', avatar: null, creatorAddress: A, createdAt: 10, memberCount: 1 });
+      expect(g).toEqual({
+        id: gid(1),
+        name: 'group 1',
+        isPublic: true,
+        verified: false,
+        passwordHash: 'h',
+        avatar: null,
+        creatorAddress: A,
+        createdAt: 10,
+        memberCount: 1,
+      });
       expect(await t.store.listMembers(gid(1))).toEqual([A]);
       expect(await t.store.getGroup(gid(1).toUpperCase())).toEqual(g);
       expect(await t.store.getGroup(gid(99))).toBeNull();
@@ -45,8 +61,17 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       await group(1, { passwordHash: 'secret-hash' });
       const renamed = await t.store.patchGroup(gid(1), { name: 'renamed' });
       expect(renamed).toMatchObject({ name: 'renamed', isPublic: true, passwordHash: 'secret-hash', avatar: null });
-      const changed = await t.store.patchGroup(gid(1), { isPublic: false, passwordHash: null, avatar: 'https://example.invalid/a.png' });
-      expect(changed).toMatchObject({ name: 'renamed', isPublic: false, passwordHash: null, avatar: 'https://example.invalid/a.png' });
+      const changed = await t.store.patchGroup(gid(1), {
+        isPublic: false,
+        passwordHash: null,
+        avatar: 'https://example.invalid/a.png',
+      });
+      expect(changed).toMatchObject({
+        name: 'renamed',
+        isPublic: false,
+        passwordHash: null,
+        avatar: 'https://example.invalid/a.png',
+      });
       expect(await code(t.store.patchGroup(gid(2), { name: 'x' }))).toBe('not-found');
     });
 
@@ -73,7 +98,10 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
     it('breaks ties in creation time by creation order, newest first', async () => {
       await group(1, { now: 5 });
       await group(2, { now: 5 });
-      expect((await t.store.listGroups({ mine: null, limit: 10, before: null })).map((g) => g.id)).toEqual([gid(2), gid(1)]);
+      expect((await t.store.listGroups({ mine: null, limit: 10, before: null })).map((g) => g.id)).toEqual([
+        gid(2),
+        gid(1),
+      ]);
       expect((await t.store.listGroups({ mine: null, limit: 10, before: gid(2) })).map((g) => g.id)).toEqual([gid(1)]);
     });
 
@@ -104,7 +132,9 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       await t.store.revokeDevice(A, devKey(2), 4);
       const devices = await t.store.memberDevices(gid(1));
       expect([...devices.keys()]).toEqual([A, B]);
-      expect(devices.get(A)).toEqual([{ publicKey: devKey(1), address: A, certificate: '0x01', createdAt: 1, revokedAt: null }]);
+      expect(devices.get(A)).toEqual([
+        { publicKey: devKey(1), address: A, certificate: '0x01', createdAt: 1, revokedAt: null },
+      ]);
       expect(devices.get(B)).toEqual([]);
     });
 
@@ -120,7 +150,9 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       expect(await t.store.revokeBotToken(gid(2), 'tok-1', 9)).toBe(false);
       expect(await t.store.revokeBotToken(gid(1), 'tok-1', 9)).toBe(true);
       expect((await t.store.findBotTokenByHash(hashOf('tok-1')))?.revokedAt).toBe(9);
-      expect(await code(t.store.insertBotToken({ ...token, id: 'tok-2', groupId: gid(9), hash: hashOf('tok-2') }))).toBe('not-found');
+      expect(
+        await code(t.store.insertBotToken({ ...token, id: 'tok-2', groupId: gid(9), hash: hashOf('tok-2') })),
+      ).toBe('not-found');
     });
 
     it('lets the operator verify a group', async () => {

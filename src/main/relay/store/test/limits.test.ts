@@ -20,16 +20,25 @@ describe.each(STORE_BACKENDS)('$name store limits', (backend) => {
   const rules = { maxRequestsPerPair: 3, stakesEnabled: true };
 
   async function refusal(p: Promise<unknown>): Promise<StoreError> {
-    const e = await p.then(() => null, (err: unknown) => err);
+    const e = await p.then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(StoreError);
     return e as StoreError;
   }
   const limited = (limits: QueueLimits, from: string, count: number, over: Parameters<typeof item>[1] = {}) => ({
-    ...direct(from, Array.from({ length: count }, () => item(ME, { recipientDeviceKey: devKey(1), ...over }))),
+    ...direct(
+      from,
+      Array.from({ length: count }, () => item(ME, { recipientDeviceKey: devKey(1), ...over })),
+    ),
     limits,
   });
   const group = (n: number, creatorAddress: string, max?: number) =>
-    t.store.createGroup({ id: gid(n), name: `g${n}`, isPublic: false, passwordHash: null, avatar: null, creatorAddress, now: n }, max);
+    t.store.createGroup(
+      { id: gid(n), name: `g${n}`, isPublic: false, passwordHash: null, avatar: null, creatorAddress, now: n },
+      max,
+    );
 
   describe('the requests share of a device queue', () => {
     const limits: QueueLimits = { maxQueued: 6, maxQueuedBytes: Infinity, maxRequestsPerPair: 100 };
@@ -37,15 +46,24 @@ describe.each(STORE_BACKENDS)('$name store limits', (backend) => {
     it("strangers' requests fill half of --max-queued (requests-full past it, within one batch too); contacts still get the rest", async () => {
       await t.store.addDevice({ publicKey: devKey(1), address: ME, certificate: '0x00', now: 1 });
       await t.store.setContact(ME, FRIEND, 'allow', 'allow');
-      expect((await t.store.deliver(limited(limits, stranger(1), 2))).map((o) => o.routed)).toEqual(['request', 'request']);
+      expect((await t.store.deliver(limited(limits, stranger(1), 2))).map((o) => o.routed)).toEqual([
+        'request',
+        'request',
+      ]);
       // a fourth request would pass half the quota (3 of 6), whoever sends it, and the whole batch goes
       const over = await refusal(t.store.deliver(limited(limits, stranger(2), 2)));
       expect([over.code, over.index]).toEqual(['requests-full', 1]);
       expect((await t.store.deliver(limited(limits, stranger(2), 1)))[0].routed).toBe('request');
       expect((await refusal(t.store.deliver(limited(limits, stranger(3), 1)))).code).toBe('requests-full');
       // a known sender's intro is routed request too, and counts so
-      expect((await refusal(t.store.deliver(limited(limits, FRIEND, 1, { asRequest: true })))).code).toBe('requests-full');
-      expect((await t.store.deliver(limited(limits, FRIEND, 3))).map((o) => o.routed)).toEqual(['inbox', 'inbox', 'inbox']);
+      expect((await refusal(t.store.deliver(limited(limits, FRIEND, 1, { asRequest: true })))).code).toBe(
+        'requests-full',
+      );
+      expect((await t.store.deliver(limited(limits, FRIEND, 3))).map((o) => o.routed)).toEqual([
+        'inbox',
+        'inbox',
+        'inbox',
+      ]);
       expect((await refusal(t.store.deliver(limited(limits, FRIEND, 1)))).code).toBe('recipient-full');
       expect(await t.store.pull(ME, devKey(1), 100)).toHaveLength(6);
     });
@@ -63,9 +81,14 @@ describe.each(STORE_BACKENDS)('$name store limits', (backend) => {
 
     it('holds across deliveries answered by one commit', async () => {
       await t.store.addDevice({ publicKey: devKey(1), address: ME, certificate: '0x00', now: 1 });
-      const outcomes = await Promise.allSettled([1, 2, 3, 4, 5].map((n) => t.store.deliver(limited(limits, stranger(n), 1))));
+      const outcomes = await Promise.allSettled(
+        [1, 2, 3, 4, 5].map((n) => t.store.deliver(limited(limits, stranger(n), 1))),
+      );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
-      expect(outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as StoreError).code] : []))).toEqual(['requests-full', 'requests-full']);
+      expect(outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as StoreError).code] : []))).toEqual([
+        'requests-full',
+        'requests-full',
+      ]);
     });
   });
 
@@ -73,7 +96,10 @@ describe.each(STORE_BACKENDS)('$name store limits', (backend) => {
     it("a stranger's pending invitations count with its requests toward the per-pair cap; an answer frees one", async () => {
       const s = stranger(1);
       for (const n of [1, 2, 3]) await group(n, s);
-      await t.store.deliver({ ...direct(s, [item(ME)]), limits: { maxQueued: 100, maxQueuedBytes: Infinity, maxRequestsPerPair: 3 } });
+      await t.store.deliver({
+        ...direct(s, [item(ME)]),
+        limits: { maxQueued: 100, maxQueuedBytes: Infinity, maxRequestsPerPair: 3 },
+      });
       expect(await t.store.addOrInvite(gid(1), ME, s, 10, rules)).toBe('invited');
       expect(await t.store.addOrInvite(gid(2), ME, s, 11, rules)).toBe('invited');
       const over = await refusal(t.store.addOrInvite(gid(3), ME, s, 12, rules));
@@ -81,7 +107,12 @@ describe.each(STORE_BACKENDS)('$name store limits', (backend) => {
       // asking again for a pending invitation is no new request
       expect(await t.store.addOrInvite(gid(1), ME, s, 13, rules)).toBe('invited');
       // and the invitations count against the stranger's next direct request
-      const send = await refusal(t.store.deliver({ ...direct(s, [item(ME)]), limits: { maxQueued: 100, maxQueuedBytes: Infinity, maxRequestsPerPair: 3 } }));
+      const send = await refusal(
+        t.store.deliver({
+          ...direct(s, [item(ME)]),
+          limits: { maxQueued: 100, maxQueuedBytes: Infinity, maxRequestsPerPair: 3 },
+        }),
+      );
       expect(send.code).toBe('too-many-requests-pending');
       expect(await t.store.answerInvitation(gid(1), ME, false, 14)).toBe(true);
       expect(await t.store.addOrInvite(gid(3), ME, s, 15, rules)).toBe('invited');
@@ -100,13 +131,28 @@ describe.each(STORE_BACKENDS)('$name store limits', (backend) => {
       expect(await t.store.addOrInvite(gid(1), ME, s, 10, { ...rules, stakesEnabled: false })).toBe('invited');
       await t.store.answerInvitation(gid(1), ME, false, 11);
       const stake = (n: number, status: StakeRow['status']): StakeRow => ({
-        id: '0x' + createHash('sha256').update(`stake ${n}`).digest('hex'), ref: '0x' + n.toString(16).padStart(64, '0'), chainId: 31337,
-        escrow: addr(0xe5c), sender: s, recipient: ME, amountWei: '10000000000000000', deadline: 2_000_000_000, status, releaseSignature: null, createdAt: 1,
+        id: '0x' + createHash('sha256').update(`stake ${n}`).digest('hex'),
+        ref: '0x' + n.toString(16).padStart(64, '0'),
+        chainId: 31337,
+        escrow: addr(0xe5c),
+        sender: s,
+        recipient: ME,
+        amountWei: '10000000000000000',
+        deadline: 2_000_000_000,
+        status,
+        releaseSignature: null,
+        createdAt: 1,
       });
-      await t.store.deliver(direct(s, [item(ME, { stakeRef: stake(1, 'active').ref, stake: { ok: stake(1, 'active') } })]));
+      await t.store.deliver(
+        direct(s, [item(ME, { stakeRef: stake(1, 'active').ref, stake: { ok: stake(1, 'active') } })]),
+      );
       await t.store.setStakeStatus(stake(1, 'active').id, 'forfeited');
       expect(await t.store.addOrInvite(gid(1), ME, s, 12, rules)).toBe('stake-required');
-      await t.store.deliver(direct(s, [item(ME, { stakeRef: stake(2, 'active').ref, stake: { ok: stake(2, 'active') }, nonce: 'BBECAwQFBgcICQoL' })]));
+      await t.store.deliver(
+        direct(s, [
+          item(ME, { stakeRef: stake(2, 'active').ref, stake: { ok: stake(2, 'active') }, nonce: 'BBECAwQFBgcICQoL' }),
+        ]),
+      );
       expect(await t.store.addOrInvite(gid(1), ME, s, 13, rules)).toBe('invited');
     });
   });
@@ -124,8 +170,15 @@ describe.each(STORE_BACKENDS)('$name store limits', (backend) => {
 
     it('--max-keys-per-wallet: past it too-many-keys, naming where old keys are revoked; a revoked key makes room', async () => {
       const key = (n: number) => ({
-        id: `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`, address: ME, label: null, prefix: 'sk_live_abcd', deviceKey: null,
-        createdAt: n, lastUsedAt: null, revokedAt: null, hash: createHash('sha256').update(`key ${n}`).digest(),
+        id: `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`,
+        address: ME,
+        label: null,
+        prefix: 'sk_live_abcd',
+        deviceKey: null,
+        createdAt: n,
+        lastUsedAt: null,
+        revokedAt: null,
+        hash: createHash('sha256').update(`key ${n}`).digest(),
       });
       for (const n of [1, 2]) await t.store.insertApiKey(key(n), 2);
       const over = await refusal(t.store.insertApiKey(key(3), 2));
@@ -134,14 +187,24 @@ describe.each(STORE_BACKENDS)('$name store limits', (backend) => {
       await t.store.insertApiKey({ ...key(4), address: FRIEND }, 2);
       expect(await t.store.revokeApiKey(ME, key(1).id, 5)).toBe(true);
       await t.store.insertApiKey(key(3), 2);
-      expect((await t.store.listApiKeys(ME)).filter((k) => k.revokedAt === null).map((k) => k.id)).toEqual([key(2).id, key(3).id]);
+      expect((await t.store.listApiKeys(ME)).filter((k) => k.revokedAt === null).map((k) => k.id)).toEqual([
+        key(2).id,
+        key(3).id,
+      ]);
     });
 
     it('a sign-in key with its device: the device is registered with the key, and not at all when the key is refused', async () => {
       const device = devKey;
       const key = (n: number, dev: number) => ({
-        id: `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`, address: ME, label: null, prefix: 'sk_live_abcd', deviceKey: device(dev),
-        createdAt: n, lastUsedAt: null, revokedAt: null, hash: createHash('sha256').update(`key ${n}`).digest(),
+        id: `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`,
+        address: ME,
+        label: null,
+        prefix: 'sk_live_abcd',
+        deviceKey: device(dev),
+        createdAt: n,
+        lastUsedAt: null,
+        revokedAt: null,
+        hash: createHash('sha256').update(`key ${n}`).digest(),
       });
       const devices = async () => (await t.store.listDevices(ME)).map((d) => d.publicKey);
       await t.store.insertApiKey(key(1, 1), 2, { certificate: 'cert 1' });

@@ -5,7 +5,8 @@ import { openSqliteStore } from '../sqlite-store.js';
 import { SchemaTooNewError, migrate as migrateWith, type Migration } from '../../../sqlite/migrations.js';
 import { LATEST_VERSION, MIGRATIONS } from '../sqlite-migrations.js';
 
-const migrate = (db: Parameters<typeof migrateWith>[0], migrations: readonly Migration[] = MIGRATIONS) => migrateWith(db, migrations, 'relay');
+const migrate = (db: Parameters<typeof migrateWith>[0], migrations: readonly Migration[] = MIGRATIONS) =>
+  migrateWith(db, migrations, 'relay');
 import { tempDir } from './temp-store.js';
 
 const dirs: Array<() => void> = [];
@@ -35,7 +36,21 @@ describe('migrations', () => {
     const raw = new Database(file);
     const tables = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).pluck().all();
     raw.close();
-    expect(tables).toEqual(expect.arrayContaining(['accounts', 'api_keys', 'bot_tokens', 'challenges', 'chat_groups', 'contacts', 'devices', 'entitlements', 'envelopes', 'group_members', 'sent_before']));
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'accounts',
+        'api_keys',
+        'bot_tokens',
+        'challenges',
+        'chat_groups',
+        'contacts',
+        'devices',
+        'entitlements',
+        'envelopes',
+        'group_members',
+        'sent_before',
+      ]),
+    );
   });
 
   it('reopens an up-to-date database without touching its data', async () => {
@@ -65,7 +80,10 @@ describe('migrations', () => {
 
   it('runs all pending migrations in one transaction: a failing one leaves the database as it was', () => {
     const db = new Database(freshFile());
-    const broken = [...MIGRATIONS, { version: LATEST_VERSION + 1, name: 'broken', sql: 'CREATE TABLE extra (a); THIS IS NOT SQL;' }];
+    const broken = [
+      ...MIGRATIONS,
+      { version: LATEST_VERSION + 1, name: 'broken', sql: 'CREATE TABLE extra (a); THIS IS NOT SQL;' },
+    ];
     expect(() => migrate(db, broken)).toThrow();
     expect(db.pragma('user_version', { simple: true })).toBe(0);
     expect(db.prepare(`SELECT count(*) FROM sqlite_master`).pluck().get()).toBe(0);
@@ -75,7 +93,10 @@ describe('migrations', () => {
   it('applies only the migrations newer than the database', () => {
     const db = new Database(freshFile());
     expect(migrate(db)).toBe(LATEST_VERSION);
-    const next = [...MIGRATIONS, { version: LATEST_VERSION + 1, name: 'add a column', sql: 'ALTER TABLE accounts ADD COLUMN note TEXT' }];
+    const next = [
+      ...MIGRATIONS,
+      { version: LATEST_VERSION + 1, name: 'add a column', sql: 'ALTER TABLE accounts ADD COLUMN note TEXT' },
+    ];
     expect(migrate(db, next)).toBe(LATEST_VERSION + 1);
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION + 1);
     const columns = db.prepare(`SELECT name FROM pragma_table_info('accounts')`).pluck().all();

@@ -17,10 +17,14 @@ describe.skipIf(missing !== null)('PostgreSQL driver setup (pg-client)', () => {
     const sql = openPg(url, { max: 1 });
     try {
       const texts = ['plain', 'a "quoted" word', 'back\\slash', 'a,b', '{braces}', 'NULL', '', 'ünïcødé 🔐', null];
-      const rows = await sql<{ v: string | null }[]>`SELECT v FROM unnest(${texts}::text[]) WITH ORDINALITY AS t(v, n) ORDER BY n`;
+      const rows = await sql<
+        { v: string | null }[]
+      >`SELECT v FROM unnest(${texts}::text[]) WITH ORDINALITY AS t(v, n) ORDER BY n`;
       expect(rows.map((r) => r.v)).toEqual(texts);
       const numbers = [0, 1, 1_700_000_000_000, 2 ** 53 - 1];
-      const ints = await sql<{ v: number }[]>`SELECT v FROM unnest(${numbers}::bigint[]) WITH ORDINALITY AS t(v, n) ORDER BY n`;
+      const ints = await sql<
+        { v: number }[]
+      >`SELECT v FROM unnest(${numbers}::bigint[]) WITH ORDINALITY AS t(v, n) ORDER BY n`;
       expect(ints.map((r) => r.v)).toEqual(numbers);
       const [{ n }] = await sql<{ n: number }[]>`SELECT cardinality(${[] as string[]}::text[])::int8 AS n`;
       expect(n).toBe(0);
@@ -33,7 +37,9 @@ describe.skipIf(missing !== null)('PostgreSQL driver setup (pg-client)', () => {
     const sql = openPg(url, { max: 4 });
     try {
       // a burst opens all four connections
-      const burst = await Promise.all([0, 1, 2, 3].map(() => sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`));
+      const burst = await Promise.all(
+        [0, 1, 2, 3].map(() => sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`),
+      );
       expect(new Set(burst.map(([r]) => r.pid)).size).toBe(4);
       // then one query at a time: unpatched, each took the connection idle longest, turning through all four
       const pids: number[] = [];
@@ -52,7 +58,10 @@ describe.skipIf(missing !== null)('PostgreSQL driver setup (pg-client)', () => {
     // runs first; the driver's own catalog query, when it ran one, failed unseen (porsager/postgres#1192).
     const sql = openPg(`${url}&statement_timeout=1`, { max: 1 });
     try {
-      const outcome = await sql`SELECT pg_sleep(0.2)`.then(() => 'ran', (e: { code?: string }) => e.code);
+      const outcome = await sql`SELECT pg_sleep(0.2)`.then(
+        () => 'ran',
+        (e: { code?: string }) => e.code,
+      );
       expect(outcome).toBe('57014');
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(unhandled).toEqual([]);

@@ -10,7 +10,11 @@ import { addr, devKey } from './temp-store.js';
 const missing = pgMissing();
 
 /** A LISTEN connection that never comes up, as when the database refuses it for good. */
-const neverListening = (): PgListener => ({ listening: false, ready: async () => undefined, close: async () => undefined });
+const neverListening = (): PgListener => ({
+  listening: false,
+  ready: async () => undefined,
+  close: async () => undefined,
+});
 
 describe.skipIf(missing !== null)('cluster bus', () => {
   let cluster: PgCluster;
@@ -39,12 +43,16 @@ describe.skipIf(missing !== null)('cluster bus', () => {
       expect(bus.listening).toBe(false);
       await store.addDevice({ publicKey: devKey(3), address: addr(0xc), certificate: '0x00', now: 1 });
       // Delivered straight through the store: no node rings, so only the poll can find them.
-      await store.deliver(direct(addr(1), [item(addr(0xb)), item(addr(0xc), { recipientDeviceKey: devKey(3), nonce: 'BBECAwQFBgcICQoL' })]));
+      await store.deliver(
+        direct(addr(1), [
+          item(addr(0xb)),
+          item(addr(0xc), { recipientDeviceKey: devKey(3), nonce: 'BBECAwQFBgcICQoL' }),
+        ]),
+      );
       // Within a held pull's shortest useful wait (1 s), where the poll looks every 250 ms.
-      await expect.poll(() => rung.map((r) => `${r.address}/${r.deviceKey}`).sort(), { timeout: 1000, interval: 25 }).toEqual([
-        `${addr(0xb)}/null`,
-        `${addr(0xc)}/${devKey(3)}`,
-      ]);
+      await expect
+        .poll(() => rung.map((r) => `${r.address}/${r.deviceKey}`).sort(), { timeout: 1000, interval: 25 })
+        .toEqual([`${addr(0xb)}/null`, `${addr(0xc)}/${devKey(3)}`]);
     } finally {
       stop();
       await bus.close();
@@ -67,7 +75,12 @@ describe.skipIf(missing !== null)('cluster bus', () => {
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
       const elapsed = performance.now() - started;
-      await expect.poll(() => new Set(heard.flat().map((r) => `${r.address}/${r.deviceKey}`)).size, { timeout: 3000, interval: 20 }).toBe(rings);
+      await expect
+        .poll(() => new Set(heard.flat().map((r) => `${r.address}/${r.deviceKey}`)).size, {
+          timeout: 3000,
+          interval: 20,
+        })
+        .toBe(rings);
       // One NOTIFY per ring (about 40) without the gathering.
       expect(heard.length).toBeLessThanOrEqual(Math.ceil(elapsed / RING_GATHER_MS) + 2);
       expect(heard.length).toBeLessThan(rings / 2);

@@ -25,7 +25,12 @@ const require = createRequire(import.meta.url);
 // cjs/src/index.js: the copy `require` loads; the relay itself imports src/ (the ESM copy).
 const cjsDir = dirname(require.resolve('postgres'));
 const copies: Array<[string, () => Promise<QueueFactory>]> = [
-  ['ESM (what the relay loads)', async () => ((await import(pathToFileURL(join(cjsDir, '..', '..', 'src', 'queue.js')).href)) as { default: QueueFactory }).default],
+  [
+    'ESM (what the relay loads)',
+    async () =>
+      ((await import(pathToFileURL(join(cjsDir, '..', '..', 'src', 'queue.js')).href)) as { default: QueueFactory })
+        .default,
+  ],
   ['CommonJS', async () => require(join(cjsDir, 'queue.js')) as QueueFactory],
 ];
 

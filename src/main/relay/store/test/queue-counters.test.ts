@@ -59,25 +59,59 @@ describe.each(STORE_BACKENDS)('$name queue counters', (backend) => {
       item(ME, { recipientDeviceKey: devKey(1), asRequest: true }),
       item(ME, { recipientDeviceKey: devKey(2), ciphertext: 'q83vASNFZ4mrze8BI0VniavN7w==' }),
     ];
-    expect((await t.store.deliver({ ...direct(FRIEND, mixed, 10), limits: roomy })).map((o) => o.routed)).toEqual(['inbox', 'inbox', 'inbox', 'inbox', 'request', 'inbox']);
+    expect((await t.store.deliver({ ...direct(FRIEND, mixed, 10), limits: roomy })).map((o) => o.routed)).toEqual([
+      'inbox',
+      'inbox',
+      'inbox',
+      'inbox',
+      'request',
+      'inbox',
+    ]);
     // strangers' requests, several deliveries sharing one commit, one of them refused whole
     const tight: QueueLimits = { maxQueued: 1000, maxQueuedBytes: 1_000_000, maxRequestsPerPair: 2 };
     const sends = await Promise.allSettled([
-      t.store.deliver({ ...direct(stranger(1), [item(ME, { recipientDeviceKey: devKey(1) }), item(ME)], 20), limits: tight }),
-      t.store.deliver({ ...direct(stranger(2), [item(ME, { recipientDeviceKey: devKey(2) }), item(ME), item(ME)], 20), limits: tight }),
+      t.store.deliver({
+        ...direct(stranger(1), [item(ME, { recipientDeviceKey: devKey(1) }), item(ME)], 20),
+        limits: tight,
+      }),
+      t.store.deliver({
+        ...direct(stranger(2), [item(ME, { recipientDeviceKey: devKey(2) }), item(ME), item(ME)], 20),
+        limits: tight,
+      }),
       t.store.deliver(direct(stranger(3), [item(ME, { recipientDeviceKey: devKey(1) })], 5_000)),
     ]);
     expect(sends.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     await expectExact();
 
-    await t.store.createGroup({ id: G, name: 'g', isPublic: false, passwordHash: null, avatar: null, creatorAddress: FRIEND, now: 1 });
+    await t.store.createGroup({
+      id: G,
+      name: 'g',
+      isPublic: false,
+      passwordHash: null,
+      avatar: null,
+      creatorAddress: FRIEND,
+      now: 1,
+    });
     await t.store.addMember(G, ME, 1);
     await t.store.addMember(G, OTHER, 1);
-    await t.store.deliver({ senderAddress: FRIEND, groupId: G, via: null, items: [item(ME, { recipientDeviceKey: devKey(2) }), item(OTHER), item(ME)], now: 30, limits: roomy });
+    await t.store.deliver({
+      senderAddress: FRIEND,
+      groupId: G,
+      via: null,
+      items: [item(ME, { recipientDeviceKey: devKey(2) }), item(OTHER), item(ME)],
+      now: 30,
+      limits: roomy,
+    });
     await expectExact();
 
     const page = await t.store.pull(ME, devKey(1), 3);
-    expect(await t.store.ack(ME, devKey(1), page.map((e) => e.id))).toBe(3);
+    expect(
+      await t.store.ack(
+        ME,
+        devKey(1),
+        page.map((e) => e.id),
+      ),
+    ).toBe(3);
     await expectExact();
     expect(await t.store.revokeDevice(ME, devKey(2), 40)).toBe(true);
     await expectExact();
@@ -86,13 +120,23 @@ describe.each(STORE_BACKENDS)('$name queue counters', (backend) => {
     expect(await t.rows(COUNTERS)).not.toEqual([]);
   });
 
-  it('refuse past the quota exactly, counting the delivery\'s own envelopes and the earlier ones of its commit', async () => {
+  it("refuse past the quota exactly, counting the delivery's own envelopes and the earlier ones of its commit", async () => {
     await t.store.addDevice({ publicKey: devKey(1), address: ME, certificate: '0x00', now: 1 });
     await t.store.setContact(ME, FRIEND, 'allow', 'allow');
     // 24 decoded bytes each (deliveries.ts): 5 envelopes or 120 bytes on the device
     const limits: QueueLimits = { maxQueued: 5, maxQueuedBytes: 120, maxRequestsPerPair: 100 };
-    const batch = (n: number) => ({ ...direct(FRIEND, Array.from({ length: n }, () => item(ME, { recipientDeviceKey: devKey(1) }))), limits });
-    const [first, second, third] = await Promise.allSettled([t.store.deliver(batch(2)), t.store.deliver(batch(4)), t.store.deliver(batch(3))]);
+    const batch = (n: number) => ({
+      ...direct(
+        FRIEND,
+        Array.from({ length: n }, () => item(ME, { recipientDeviceKey: devKey(1) })),
+      ),
+      limits,
+    });
+    const [first, second, third] = await Promise.allSettled([
+      t.store.deliver(batch(2)),
+      t.store.deliver(batch(4)),
+      t.store.deliver(batch(3)),
+    ]);
     expect([first.status, second.status, third.status]).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await t.store.pull(ME, devKey(1), 100)).toHaveLength(5);
     await expect(t.store.deliver(batch(1))).rejects.toMatchObject({ code: 'recipient-full', index: 0 });
@@ -111,13 +155,24 @@ describe('migration 7 (counters written by the delivery, not by insert triggers)
       const old = new Database(file);
       migrate(old, MIGRATIONS.slice(0, 6), 'relay');
       const insert = old.prepare(INSERT_ENVELOPE);
-      for (let n = 0; n < 6; n++) insert.run(`old-${n}`, n < 4 ? stranger(1) : FRIEND, ME, n % 2 === 0 ? devKey(1) : null, n, n < 4 ? 'request' : 'inbox');
+      for (let n = 0; n < 6; n++)
+        insert.run(
+          `old-${n}`,
+          n < 4 ? stranger(1) : FRIEND,
+          ME,
+          n % 2 === 0 ? devKey(1) : null,
+          n,
+          n < 4 ? 'request' : 'inbox',
+        );
       old.close();
 
       const store = openSqliteStore(file, { checkpointIntervalMs: 0 });
       const db = new Database(file);
       try {
-        const triggers = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'envelopes' ORDER BY name`).pluck().all();
+        const triggers = db
+          .prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'envelopes' ORDER BY name`)
+          .pluck()
+          .all();
         expect(triggers).toEqual(['envelopes_requests_delete', 'envelopes_usage_delete']);
         const exact = () => {
           expect(db.prepare(COUNTERS).all()).toEqual(db.prepare(FROM_ROWS).all());
@@ -128,7 +183,9 @@ describe('migration 7 (counters written by the delivery, not by insert triggers)
         // the old rows count against the per-pair cap: a fifth pending request is refused
         const limits: QueueLimits = { maxQueued: 100, maxQueuedBytes: 100_000, maxRequestsPerPair: 5 };
         await store.deliver({ ...direct(stranger(1), [item(ME)], 10), limits });
-        await expect(store.deliver({ ...direct(stranger(1), [item(ME)], 10), limits })).rejects.toMatchObject({ code: 'too-many-requests-pending' });
+        await expect(store.deliver({ ...direct(stranger(1), [item(ME)], 10), limits })).rejects.toMatchObject({
+          code: 'too-many-requests-pending',
+        });
         await store.deliver({ ...direct(FRIEND, [item(ME), item(ME, { ciphertext: ODD_TEXT })], 10), limits });
         exact();
         expect(await store.ack(ME, null, ['old-0', 'old-1', 'old-5'])).toBe(3);

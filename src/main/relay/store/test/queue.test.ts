@@ -16,7 +16,10 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
   const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
   async function failure(p: Promise<unknown>): Promise<StoreError> {
-    const e = await p.then(() => null, (err: unknown) => err);
+    const e = await p.then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(StoreError);
     return e as StoreError;
   }
@@ -25,7 +28,11 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
     for (const n of ns) await t.store.addDevice({ publicKey: devKey(n), address, certificate: '0x00', now: n });
   }
 
-  function groupSend(senderAddress: string, items: Delivery['items'], via: 'api-key' | 'group-token' = 'group-token'): Delivery {
+  function groupSend(
+    senderAddress: string,
+    items: Delivery['items'],
+    via: 'api-key' | 'group-token' = 'group-token',
+  ): Delivery {
     return { senderAddress, groupId: G, via, items, now: 2_000 };
   }
 
@@ -33,7 +40,13 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
     it('queues the envelope as given, lower-casing keys, and returns the row a pull returns', async () => {
       await devices(B, 1);
       await t.store.setContact(B, A, 'allow', 'allow');
-      const out = await sendOne(t.store, A.toUpperCase().replace('0X', '0x'), B, { recipientDeviceKey: devKey(1).toUpperCase(), ephemeralPublicKey: 'AB'.repeat(32) }, 1234);
+      const out = await sendOne(
+        t.store,
+        A.toUpperCase().replace('0X', '0x'),
+        B,
+        { recipientDeviceKey: devKey(1).toUpperCase(), ephemeralPublicKey: 'AB'.repeat(32) },
+        1234,
+      );
       expect(out.envelope).toEqual({
         id: expect.stringMatching(UUID_V7),
         senderAddress: A,
@@ -52,7 +65,9 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
     });
 
     it('keeps the input order of a batch and answers in input order', async () => {
-      const outs = await t.store.deliver(direct(A, [item(B, { nonce: 'n1' }), item(C, { nonce: 'n2' }), item(B, { nonce: 'n3' })]));
+      const outs = await t.store.deliver(
+        direct(A, [item(B, { nonce: 'n1' }), item(C, { nonce: 'n2' }), item(B, { nonce: 'n3' })]),
+      );
       expect(outs.map((o) => o.envelope?.nonce)).toEqual(['n1', 'n2', 'n3']);
       expect((await t.store.pull(B, null, 10)).map((e) => e.nonce)).toEqual(['n1', 'n3']);
     });
@@ -62,7 +77,11 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       await devices(C, 3);
       await t.store.revokeDevice(B, devKey(2), 5);
       for (const bad of [devKey(9), devKey(3), devKey(2)]) {
-        const e = await failure(t.store.deliver(direct(A, [item(B, { recipientDeviceKey: devKey(1) }), item(B, { recipientDeviceKey: bad })])));
+        const e = await failure(
+          t.store.deliver(
+            direct(A, [item(B, { recipientDeviceKey: devKey(1) }), item(B, { recipientDeviceKey: bad })]),
+          ),
+        );
         expect(e.code).toBe('device-key-mismatch');
         expect(e.index).toBe(1);
       }
@@ -78,12 +97,15 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
     // PostgreSQL's batches send COMMIT right behind the insert without waiting for it: an insert
     // that fails must still fail its deliveries, and a COMMIT after it must have kept nothing.
     it('answers no delivery whose insert failed at the database, and keeps none of its rows', async () => {
-      const poison = backend.name === 'postgres'
-        ? [
-            `CREATE FUNCTION poisoned() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.nonce = 'poison' THEN RAISE EXCEPTION 'poisoned'; END IF; RETURN NEW; END $$`,
-            'CREATE TRIGGER poisoned BEFORE INSERT ON envelopes FOR EACH ROW EXECUTE FUNCTION poisoned()',
-          ]
-        : [`CREATE TRIGGER poisoned BEFORE INSERT ON envelopes WHEN NEW.nonce = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`];
+      const poison =
+        backend.name === 'postgres'
+          ? [
+              `CREATE FUNCTION poisoned() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.nonce = 'poison' THEN RAISE EXCEPTION 'poisoned'; END IF; RETURN NEW; END $$`,
+              'CREATE TRIGGER poisoned BEFORE INSERT ON envelopes FOR EACH ROW EXECUTE FUNCTION poisoned()',
+            ]
+          : [
+              `CREATE TRIGGER poisoned BEFORE INSERT ON envelopes WHEN NEW.nonce = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`,
+            ];
       for (const statement of poison) await t.rows(statement);
       const settled = await Promise.allSettled([
         t.store.deliver(direct(A, [item(B, { nonce: 'before' })])),
@@ -95,7 +117,10 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       expect(queued).not.toContain('poison');
       expect(queued).not.toContain('ok');
       // what was answered is there, and what was refused is not
-      for (const [i, nonce] of [[0, 'before'], [2, 'after']] as const) {
+      for (const [i, nonce] of [
+        [0, 'before'],
+        [2, 'after'],
+      ] as const) {
         expect(queued.includes(nonce), nonce).toBe(settled[i].status === 'fulfilled');
       }
       // the store goes on: the next delivery is queued
@@ -105,7 +130,15 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
 
   describe('group deliveries', () => {
     beforeEach(async () => {
-      await t.store.createGroup({ id: G, name: 'g', isPublic: false, passwordHash: null, avatar: null, creatorAddress: A, now: 1 });
+      await t.store.createGroup({
+        id: G,
+        name: 'g',
+        isPublic: false,
+        passwordHash: null,
+        avatar: null,
+        creatorAddress: A,
+        now: 1,
+      });
       await t.store.addMember(G, B, 2);
       await t.store.addMember(G, C, 3);
     });
@@ -121,12 +154,14 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       expect((await t.store.pull(B, null, 10))[0]).toEqual(outs[0].envelope);
     });
 
-    it('keeps the token\'s name on a group-token delivery only, and pulls it back both ways', async () => {
+    it("keeps the token's name on a group-token delivery only, and pulls it back both ways", async () => {
       const [bot] = await t.store.deliver({ ...groupSend(A, [item(B)]), botName: 'deploy-notifier' });
       const [member] = await t.store.deliver({ ...groupSend(A, [item(B)], 'api-key'), botName: 'not a bot' });
       expect([bot.envelope?.botName, member.envelope?.botName]).toEqual(['deploy-notifier', null]);
       expect((await t.store.pull(B, null, 10)).map((e) => e.botName)).toEqual(['deploy-notifier', null]);
-      expect((JSON.parse(await t.store.pullWire(B, null, 10)) as Array<{ botName: unknown }>).map((e) => e.botName)).toEqual(['deploy-notifier', null]);
+      expect(
+        (JSON.parse(await t.store.pullWire(B, null, 10)) as Array<{ botName: unknown }>).map((e) => e.botName),
+      ).toEqual(['deploy-notifier', null]);
     });
 
     it('refuses a non-member recipient, naming the item, and queues nothing', async () => {
@@ -138,7 +173,11 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
 
     it('checks group device keys too', async () => {
       await devices(B, 1);
-      const e = await failure(t.store.deliver(groupSend(A, [item(B, { recipientDeviceKey: devKey(1) }), item(C, { recipientDeviceKey: devKey(1) })])));
+      const e = await failure(
+        t.store.deliver(
+          groupSend(A, [item(B, { recipientDeviceKey: devKey(1) }), item(C, { recipientDeviceKey: devKey(1) })]),
+        ),
+      );
       expect(e.code).toBe('device-key-mismatch');
       expect(e.index).toBe(1);
     });
@@ -147,16 +186,36 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
   describe('pull and ack', () => {
     it('gives the wire page as the presented rows of pull, byte for byte, in queue order and within the limit', async () => {
       await devices(B, 1, 2);
-      await t.store.createGroup({ id: G, name: 'g', isPublic: true, passwordHash: null, avatar: null, creatorAddress: A, now: 1 });
+      await t.store.createGroup({
+        id: G,
+        name: 'g',
+        isPublic: true,
+        passwordHash: null,
+        avatar: null,
+        creatorAddress: A,
+        now: 1,
+      });
       await t.store.addMember(G, B, 1);
       // Edge instants: the epoch, a millisecond before a second, a leap day, and now.
       const instants = [0, 999, 1_582_934_400_001, 951_782_399_999, Date.now()];
       for (const [i, now] of instants.entries()) {
-        await t.store.deliver(direct(A, [item(B, { recipientDeviceKey: i % 2 ? devKey(1) : null, nonce: `n${i}`, ciphertext: `c"\\${i}` })], now));
+        await t.store.deliver(
+          direct(
+            A,
+            [item(B, { recipientDeviceKey: i % 2 ? devKey(1) : null, nonce: `n${i}`, ciphertext: `c"\\${i}` })],
+            now,
+          ),
+        );
       }
       await t.store.deliver(groupSend(A, [item(B, { recipientDeviceKey: devKey(2) })], 'api-key'));
       await t.store.deliver(groupSend(A, [item(B)]));
-      for (const [key, limit] of [[null, 100], [devKey(1), 100], [devKey(2).toUpperCase(), 100], [null, 3], [devKey(1), 1]] as const) {
+      for (const [key, limit] of [
+        [null, 100],
+        [devKey(1), 100],
+        [devKey(2).toUpperCase(), 100],
+        [null, 3],
+        [devKey(1), 1],
+      ] as const) {
         const rows = await t.store.pull(B, key, limit);
         const wire = await t.store.pullWire(B, key, limit);
         expect(wire).toBe(JSON.stringify(rows.map(presentEnvelope)));
@@ -166,18 +225,41 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       expect(await t.store.pullWire(C, devKey(1), 100)).toBe('[]');
     });
 
-    it.runIf(backend.name === 'postgres')('builds the same page for rows queued before the wire JSON was kept (or by a node not yet upgraded)', async () => {
-      await devices(B, 1);
-      await t.store.createGroup({ id: G, name: 'g', isPublic: true, passwordHash: null, avatar: null, creatorAddress: A, now: 1 });
-      await t.store.addMember(G, B, 1);
-      await t.store.deliver(direct(A, [item(B, { recipientDeviceKey: devKey(1) }), item(B, { nonce: 'a"b\\c\u0001é😀' })], 1_582_934_400_001));
-      await t.store.deliver({ ...groupSend(A, [item(B)]), botName: 'ci "bot" \\ 😀' });
-      const kept = await t.store.pullWire(B, devKey(1), 100);
-      expect((await t.rows('SELECT count(*)::int AS n FROM envelopes WHERE wire_head IS NOT NULL AND wire_tail IS NOT NULL'))[0].n).toBe(3);
-      await t.rows('UPDATE envelopes SET wire_head = NULL, wire_tail = NULL');
-      expect(await t.store.pullWire(B, devKey(1), 100)).toBe(kept);
-      expect(kept).toBe(JSON.stringify((await t.store.pull(B, devKey(1), 100)).map(presentEnvelope)));
-    });
+    it.runIf(backend.name === 'postgres')(
+      'builds the same page for rows queued before the wire JSON was kept (or by a node not yet upgraded)',
+      async () => {
+        await devices(B, 1);
+        await t.store.createGroup({
+          id: G,
+          name: 'g',
+          isPublic: true,
+          passwordHash: null,
+          avatar: null,
+          creatorAddress: A,
+          now: 1,
+        });
+        await t.store.addMember(G, B, 1);
+        await t.store.deliver(
+          direct(
+            A,
+            [item(B, { recipientDeviceKey: devKey(1) }), item(B, { nonce: 'a"b\\c\u0001é😀' })],
+            1_582_934_400_001,
+          ),
+        );
+        await t.store.deliver({ ...groupSend(A, [item(B)]), botName: 'ci "bot" \\ 😀' });
+        const kept = await t.store.pullWire(B, devKey(1), 100);
+        expect(
+          (
+            await t.rows(
+              'SELECT count(*)::int AS n FROM envelopes WHERE wire_head IS NOT NULL AND wire_tail IS NOT NULL',
+            )
+          )[0].n,
+        ).toBe(3);
+        await t.rows('UPDATE envelopes SET wire_head = NULL, wire_tail = NULL');
+        expect(await t.store.pullWire(B, devKey(1), 100)).toBe(kept);
+        expect(kept).toBe(JSON.stringify((await t.store.pull(B, devKey(1), 100)).map(presentEnvelope)));
+      },
+    );
 
     it('gives a device-bound key its device’s envelopes and unbound ones; an unbound key sees all', async () => {
       await devices(B, 1, 2);
@@ -215,7 +297,8 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       const d2 = (await sendOne(t.store, A, B, { recipientDeviceKey: devKey(2) })).envelope!;
       const any = (await sendOne(t.store, A, B)).envelope!;
       const forC = [(await sendOne(t.store, A, C)).envelope!, (await sendOne(t.store, A, C)).envelope!];
-      const ackBatches = () => (backend.name === 'postgres' ? (t.store as unknown as { ackBatches: number }).ackBatches : 0);
+      const ackBatches = () =>
+        backend.name === 'postgres' ? (t.store as unknown as { ackBatches: number }).ackBatches : 0;
       const before = ackBatches();
       // all in one turn: on PostgreSQL the first goes alone and the rest wait for one statement
       const counts = await Promise.all([
@@ -232,11 +315,20 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
     });
 
     it('pulls oldest first, at most limit, without consuming', async () => {
-      const sent = await t.store.deliver(direct(A, Array.from({ length: 7 }, (_, i) => item(B, { nonce: `n${i}` }))));
+      const sent = await t.store.deliver(
+        direct(
+          A,
+          Array.from({ length: 7 }, (_, i) => item(B, { nonce: `n${i}` })),
+        ),
+      );
       const first = await t.store.pull(B, null, 3);
       expect(first.map((e) => e.nonce)).toEqual(['n0', 'n1', 'n2']);
       expect(await t.store.pull(B, null, 3)).toEqual(first);
-      await t.store.ack(B, null, first.map((e) => e.id));
+      await t.store.ack(
+        B,
+        null,
+        first.map((e) => e.id),
+      );
       expect((await t.store.pull(B, null, 10)).map((e) => e.id)).toEqual(sent.slice(3).map((o) => o.envelope!.id));
     });
 
@@ -282,11 +374,36 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
   describe('stats', () => {
     it('counts what the operator asks about', async () => {
       await t.store.addDevice({ publicKey: devKey(1), address: A, certificate: '0x00', now: 1 });
-      await t.store.insertApiKey({ id: 'k', address: A, label: null, prefix: 'sk_live_x', deviceKey: null, createdAt: 1, lastUsedAt: null, revokedAt: null, hash: Buffer.from('h') });
-      await t.store.createGroup({ id: G, name: 'g', isPublic: true, passwordHash: null, avatar: null, creatorAddress: A, now: 1 });
+      await t.store.insertApiKey({
+        id: 'k',
+        address: A,
+        label: null,
+        prefix: 'sk_live_x',
+        deviceKey: null,
+        createdAt: 1,
+        lastUsedAt: null,
+        revokedAt: null,
+        hash: Buffer.from('h'),
+      });
+      await t.store.createGroup({
+        id: G,
+        name: 'g',
+        isPublic: true,
+        passwordHash: null,
+        avatar: null,
+        creatorAddress: A,
+        now: 1,
+      });
       await sendOne(t.store, A, B, {}, 500);
       await sendOne(t.store, A, B, {}, 700);
-      expect(await t.store.stats()).toEqual({ accounts: 1, devices: 1, apiKeys: 1, groups: 1, queuedEnvelopes: 2, oldestQueuedAt: 500 });
+      expect(await t.store.stats()).toEqual({
+        accounts: 1,
+        devices: 1,
+        apiKeys: 1,
+        groups: 1,
+        queuedEnvelopes: 2,
+        oldestQueuedAt: 500,
+      });
     });
   });
 

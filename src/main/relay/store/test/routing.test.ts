@@ -46,7 +46,10 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
     it('applies the stake gate with the recipient’s stake, or the default, and queues nothing', async () => {
       await t.store.setPolicy(B, 'stake-gate', '0.25');
       expect(await sendOne(t.store, A, B)).toEqual({ routed: 'stake-gate', stakeRequired: '0.25' });
-      expect(await sendOne(t.store, A, B, { asRequest: true })).toEqual({ routed: 'stake-gate', stakeRequired: '0.25' });
+      expect(await sendOne(t.store, A, B, { asRequest: true })).toEqual({
+        routed: 'stake-gate',
+        stakeRequired: '0.25',
+      });
       await t.store.setPolicy(B, 'stake-gate', null);
       expect(await sendOne(t.store, A, B)).toEqual({ routed: 'stake-gate', stakeRequired: '0.01' });
       expect(await queued(B)).toBe(0);
@@ -90,14 +93,31 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
     });
 
     it('a group send does not', async () => {
-      await t.store.createGroup({ id: '00000000-0000-4000-8000-000000000001', name: 'g', isPublic: true, passwordHash: null, avatar: null, creatorAddress: A, now: 1 });
+      await t.store.createGroup({
+        id: '00000000-0000-4000-8000-000000000001',
+        name: 'g',
+        isPublic: true,
+        passwordHash: null,
+        avatar: null,
+        creatorAddress: A,
+        now: 1,
+      });
       await t.store.addMember('00000000-0000-4000-8000-000000000001', B, 2);
       const [out] = await t.store.deliver({
         senderAddress: A,
         groupId: '00000000-0000-4000-8000-000000000001',
         via: 'api-key',
         now: 3,
-        items: [{ toAddress: B, recipientDeviceKey: null, ciphertext: 'q83vASNFZ4mrze8BI0VniavN7wEjRWeJ', ephemeralPublicKey: 'e'.repeat(64), nonce: 'AAECAwQFBgcICQoL', asRequest: false }],
+        items: [
+          {
+            toAddress: B,
+            recipientDeviceKey: null,
+            ciphertext: 'q83vASNFZ4mrze8BI0VniavN7wEjRWeJ',
+            ephemeralPublicKey: 'e'.repeat(64),
+            nonce: 'AAECAwQFBgcICQoL',
+            asRequest: false,
+          },
+        ],
       });
       expect(out.routed).toBe('inbox');
       expect((await sendOne(t.store, B, A)).routed).toBe('request');

@@ -20,7 +20,15 @@ const G = '00000000-0000-4000-8000-000000000001';
 describe('operator changes from a second connection', () => {
   it('are seen by the running relay at once: verified, entitlements, group verified', async () => {
     await t.store.setHandle(A, 'acme', 1);
-    await t.store.createGroup({ id: G, name: 'g', isPublic: true, passwordHash: null, avatar: null, creatorAddress: A, now: 1 });
+    await t.store.createGroup({
+      id: G,
+      name: 'g',
+      isPublic: true,
+      passwordHash: null,
+      avatar: null,
+      creatorAddress: A,
+      now: 1,
+    });
     // warm every read path first, so that a cache would be caught holding the old answer
     expect((await t.store.getAccount(A))?.verified).toBe(false);
     expect((await t.store.findHandle('acme'))?.verified).toBe(false);

@@ -39,6 +39,5 @@ export function openTempStore(): TempStore {
   };
 }
 
-
 export const addr = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
 export const devKey = (n: number): string => n.toString(16).padStart(64, 'a');
