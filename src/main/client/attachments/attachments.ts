@@ -137,17 +137,15 @@ export class Attachments {
   }
 
   filesOf(messageId: string): FileInfo[] {
-    return this.d.store.attachments
-      .ofMessage(messageId)
-      .map((r) => ({
-        index: r.index,
-        name: r.name,
-        mime: r.mime,
-        size: r.size,
-        state: r.state,
-        path: r.path,
-        error: r.error,
-      }));
+    return this.d.store.attachments.ofMessage(messageId).map((r) => ({
+      index: r.index,
+      name: r.name,
+      mime: r.mime,
+      size: r.size,
+      state: r.state,
+      path: r.path,
+      error: r.error,
+    }));
   }
 
   /** The files of a page of messages as the app shows them, by message id (messages without files are absent). */

@@ -17,15 +17,13 @@ export async function sync(m: Messenger, json: boolean, follow: boolean): Promis
     for (const msg of m.store.unshownMessages()) {
       if (m.attachments.hasPending(msg.id)) continue;
       const groupId = msg.conversationId.startsWith('group:') ? msg.conversationId.slice(6) : null;
-      const files = m.attachments
-        .filesOf(msg.id)
-        .map((f) => ({
-          name: f.name,
-          mime: f.mime,
-          size: f.size,
-          path: f.path,
-          ...(f.state === 'refused' ? { error: f.error } : {}),
-        }));
+      const files = m.attachments.filesOf(msg.id).map((f) => ({
+        name: f.name,
+        mime: f.mime,
+        size: f.size,
+        path: f.path,
+        ...(f.state === 'refused' ? { error: f.error } : {}),
+      }));
       if (json) {
         printJson({
           id: msg.id,

@@ -158,9 +158,7 @@ export class SyncPass {
     }
   }
 
-  private async processBatch(
-    envelopes: Envelope[],
-  ): Promise<{
+  private async processBatch(envelopes: Envelope[]): Promise<{
     items: IncomingMessage[];
     signals: IncomingSignal[];
     ackIds: string[];

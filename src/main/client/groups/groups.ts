@@ -96,14 +96,12 @@ export class Groups {
   }
 
   async create(a: CommandArgs<'groups.create'>): Promise<GroupInfo> {
-    const g = await this.ctx
-      .ready()
-      .createGroup({
-        name: a.name,
-        isPublic: a.isPublic,
-        ...(a.password ? { password: a.password } : {}),
-        ...(a.avatar ? { avatar: a.avatar } : {}),
-      });
+    const g = await this.ctx.ready().createGroup({
+      name: a.name,
+      isPublic: a.isPublic,
+      ...(a.password ? { password: a.password } : {}),
+      ...(a.avatar ? { avatar: a.avatar } : {}),
+    });
     return this.storeDetail(g);
   }
 

@@ -421,12 +421,10 @@ describe('fuzzing the Host header (docs/protocol.md, Sign-in)', () => {
   const target = () =>
     fc.oneof(
       { weight: 4, arbitrary: fc.constant({ method: 'POST', path: '/api/v1/auth/challenge' }) },
-      fc
-        .integer({ min: 0, max: 1000 })
-        .map((i) => ({
-          method: routes[i % routes.length].method,
-          path: routes[i % routes.length].template.replace(/\{[^}]+\}/g, 'x'),
-        })),
+      fc.integer({ min: 0, max: 1000 }).map((i) => ({
+        method: routes[i % routes.length].method,
+        path: routes[i % routes.length].template.replace(/\{[^}]+\}/g, 'x'),
+      })),
       fc.constantFrom(
         { method: 'GET', path: '/healthz' },
         { method: 'GET', path: '/' },

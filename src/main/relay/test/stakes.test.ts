@@ -338,14 +338,12 @@ anvilSuite(`stakes on a relay with anvil${why}`, () => {
     const seen = await call(relay.url, 'GET', `/api/v1/stakes/${id}`, { auth: alice.apiKey });
     expect(seen.body).toMatchObject({ id, status: 'active', releaseSignature: good.toLowerCase() });
 
-    const hash = await c
-      .wallet(ANVIL_KEYS[4])
-      .writeContract({
-        address: c.escrow,
-        abi: ESCROW_ABI,
-        functionName: 'releaseWithSig',
-        args: [id, seen.body.releaseSignature],
-      });
+    const hash = await c.wallet(ANVIL_KEYS[4]).writeContract({
+      address: c.escrow,
+      abi: ESCROW_ABI,
+      functionName: 'releaseWithSig',
+      args: [id, seen.body.releaseSignature],
+    });
     expect((await c.pub.waitForTransactionReceipt({ hash })).status).toBe('success');
     expect((await call(relay.url, 'GET', `/api/v1/stakes/${id}`, { auth: alice.apiKey })).body.status).toBe('released');
     const again = await release(bob, good);

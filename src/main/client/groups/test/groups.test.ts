@@ -33,15 +33,13 @@ async function texts(
 ): Promise<Array<{ from: string; text: string; fromMe: boolean; via: string | null; botName?: string }>> {
   await p.m.syncPass();
   // botName only where set, so that people's messages compare as before
-  return p.m.messages
-    .listMessages({ conversationId: conv })
-    .map((m) => ({
-      from: m.from,
-      text: m.text,
-      fromMe: m.fromMe,
-      via: m.via,
-      ...(m.botName === null ? {} : { botName: m.botName }),
-    }));
+  return p.m.messages.listMessages({ conversationId: conv }).map((m) => ({
+    from: m.from,
+    text: m.text,
+    fromMe: m.fromMe,
+    via: m.via,
+    ...(m.botName === null ? {} : { botName: m.botName }),
+  }));
 }
 
 describe('groups', () => {
