@@ -6,7 +6,7 @@ import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
 import { plainErrorSentences, toIpcError } from '../shared/plain-errors.js';
 import { errorMessages, errorText, translateError } from '../renderer/i18n/error-messages.js';
-import { DescribedError } from '../renderer/store/described-error.js';
+import { DescribedError } from '../renderer/i18n/described-error.js';
 import { parseRecipient } from '../shared/recipient.js';
 import { merged } from './catalogue-files.js';
 

@@ -2,7 +2,7 @@
 import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../shared/domain.js';
-import { amountText, dayLabel, deliveryNote, fileSize, listTime } from '../renderer/format.js';
+import { amountText, dayLabel, deliveryNote, fileSize, listTime } from '../renderer/i18n/format.js';
 import { merged } from './catalogue-files.js';
 
 function intlFor(locale: string) {

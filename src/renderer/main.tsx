@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app.js';
+import { App } from './shell/app.js';
 import { LocaleProvider } from './i18n/locale-provider.js';
 import './styles.css';
 

@@ -1,7 +1,7 @@
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useState } from 'react';
-import { listTime } from '../format.js';
-import { useAction } from '../use-action.js';
+import { listTime } from '../i18n/format.js';
+import { useAction } from '../shell/use-action.js';
 import { FormError } from './form-error.js';
 import { Icon, type IconName } from './icon.js';
 import { SecretReveal, type SecretTexts } from './secret-reveal.js';

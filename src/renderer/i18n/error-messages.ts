@@ -5,7 +5,7 @@
  * itself for anything not here (a relay's own words, a detail). A test keeps both in step.
  */
 import { defineMessages, type IntlShape, type MessageDescriptor } from 'react-intl';
-import { DescribedError } from '../store/described-error.js';
+import { DescribedError } from './described-error.js';
 import { isRecipientProblem, recipientProblemText } from './recipient-problems.js';
 
 export const errorMessages = defineMessages({
