@@ -7,21 +7,12 @@
 import type { IntlShape } from 'react-intl';
 import type { ChatMessage, ConversationSummary } from '../../shared/domain.js';
 import { formatAmount } from '../../shared/stake/amount.js';
-import { isRtl } from './locales.js';
+import { isolate } from './isolate.js';
 import { translateError } from './error-messages.js';
 import { formatMessages as m } from './format-messages.js';
 
 export function shortAddress(a: string): string {
   return a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a;
-}
-
-/**
- * A name, handle or address inside a sentence of a right-to-left language, isolated (FSI … PDI)
- * so an "@handle" or "0x…" keeps its own direction and does not reorder the words around it.
- * Left to right needs none, and the text stays as typed.
- */
-export function isolate(text: string, intl: IntlShape): string {
-  return isRtl(intl.locale) ? `\u2068${text}\u2069` : text;
 }
 
 export function displayName(handle: string | null | undefined, address: string): string {
@@ -61,16 +52,6 @@ export function dayLabel(iso: string, intl: IntlShape, now = new Date()): string
   if (days === 0) return intl.formatMessage(m.today);
   if (days === 1) return intl.formatMessage(m.yesterdayDay);
   return intl.formatDate(d, { weekday: 'long', month: 'long', day: 'numeric' });
-}
-
-/** "in 3 hours", "5 minutes ago": the largest unit that is at least one. */
-export function relativeTime(iso: string, intl: IntlShape, now = new Date()): string {
-  const seconds = Math.round((new Date(iso).getTime() - now.getTime()) / 1000);
-  const abs = Math.abs(seconds);
-  if (abs < 60) return intl.formatRelativeTime(seconds, 'second', { numeric: 'auto' });
-  if (abs < 3600) return intl.formatRelativeTime(Math.round(seconds / 60), 'minute', { numeric: 'auto' });
-  if (abs < 86_400) return intl.formatRelativeTime(Math.round(seconds / 3600), 'hour', { numeric: 'auto' });
-  return intl.formatRelativeTime(Math.round(seconds / 86_400), 'day', { numeric: 'auto' });
 }
 
 export function dayKey(iso: string): string {

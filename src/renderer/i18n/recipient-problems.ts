@@ -4,7 +4,7 @@
  */
 import { defineMessages, type IntlShape } from 'react-intl';
 import type { RecipientProblem } from '../../shared/recipient.js';
-import { isolate } from './format.js';
+import { isolate } from './isolate.js';
 
 const texts = defineMessages({
   empty: {

@@ -2,7 +2,8 @@ import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { useEffect } from 'react';
 import type { DeviceNotice } from '../../shared/trust.js';
 import { Icon } from '../components/icon.js';
-import { fullTime, isolate } from '../i18n/format.js';
+import { fullTime } from '../i18n/format.js';
+import { isolate } from '../i18n/isolate.js';
 import { useStore } from '../store.js';
 
 function noticeText(intl: IntlShape, n: DeviceNotice, who: string): string {

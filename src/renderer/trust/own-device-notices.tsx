@@ -2,7 +2,8 @@ import { useIntl, type IntlShape } from 'react-intl';
 import { useEffect } from 'react';
 import type { DeviceNotice } from '../../shared/trust.js';
 import { Icon } from '../components/icon.js';
-import { fullTime, isolate, shortAddress } from '../i18n/format.js';
+import { fullTime, shortAddress } from '../i18n/format.js';
+import { isolate } from '../i18n/isolate.js';
 import { useStore } from '../store.js';
 
 /** Settings: new and removed devices of one's own wallet. */
