@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { GroupInfo } from '../../shared/domain.js';
+import { Avatar } from '../people/avatar.js';
+import { VerifiedBadge } from '../people/badges.js';
+import { Icon } from '../components/icon.js';
+import { FormError } from '../components/form-error.js';
+import { listTime } from '../i18n/format.js';
+import { useStore } from '../store.js';
+import { useAction } from '../shell/use-action.js';
+import { GroupMembers } from './group-members.js';
+import { BotTokens } from './bot-tokens.js';
+import { JoinGroupDialog } from './join-group-dialog.js';
+
+/** A group's page: open its chat, join or leave, its members and, for those who manage it, its bot tokens. */
+export function GroupDetail({ g }: { g: GroupInfo }) {
+  const openGroupChat = useStore((s) => s.openGroupChat);
+  const leaveGroup = useStore((s) => s.leaveGroup);
+  const joinGroup = useStore((s) => s.joinGroup);
+  const me = useStore((s) => s.status?.address?.toLowerCase());
+  const [joinOpen, setJoinOpen] = useState(false);
+  const intl = useIntl();
+  const act = useAction(async (what: 'open' | 'leave' | 'join') => {
+    if (what === 'open') await openGroupChat(g.id);
+    else if (what === 'leave') await leaveGroup(g.id);
+    else await joinGroup(g.id);
+  });
+  return (
+    <div className="detail">
+      <header className="detail-hero">
+        <Avatar name={g.name} seed={g.id} image={g.avatar} size={64} square />
+        <div>
+          <h2>
+            <bdi>{g.name}</bdi> {g.verified && <VerifiedBadge />}
+          </h2>
+          <p className="subtle">
+            <FormattedMessage
+              id="groups.detail.summary"
+              defaultMessage="{visibility, select, public {Public group} other {Private group}}{password, select, yes { · Password protected} other {}} · {count, plural, one {# member} other {# members}} · Created {created}"
+              description="Under the group’s name on its page; {visibility} is “public” or “private”, {password} “yes” when joining asks for a password, {count} the member count, {created} when it was created (a time, weekday or date)"
+              values={{
+                visibility: g.isPublic ? 'public' : 'private',
+                password: g.hasPassword ? 'yes' : 'no',
+                count: g.memberCount,
+                created: listTime(g.createdAt, intl),
+              }}
+            />
+          </p>
+        </div>
+      </header>
+      <FormError error={act.error} />
+      <div className="row">
+        {g.isMember ? (
+          <>
+            <button type="button" className="btn btn-primary" onClick={() => void act.run('open')} disabled={act.busy}>
+              <Icon name="chat" size={16} />{' '}
+              <FormattedMessage
+                id="groups.detail.openChat"
+                defaultMessage="Open chat"
+                description="Button on a group’s page that opens its conversation"
+              />
+            </button>
+            {!(g.isCreator && g.memberCount > 1) && (
+              <button
+                type="button"
+                className="btn btn-danger-ghost"
+                onClick={() => void act.run('leave')}
+                disabled={act.busy}
+              >
+                <FormattedMessage
+                  id="groups.detail.leave"
+                  defaultMessage="Leave group"
+                  description="Button on a group’s page that leaves the group"
+                />
+              </button>
+            )}
+          </>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => (g.hasPassword ? setJoinOpen(true) : void act.run('join'))}
+            disabled={act.busy}
+          >
+            {g.hasPassword && <Icon name="lock" size={15} />}{' '}
+            <FormattedMessage
+              id="groups.detail.join"
+              defaultMessage="Join group"
+              description="Button on a public group’s page that joins it"
+            />
+          </button>
+        )}
+      </div>
+      {g.isMember && g.members && <GroupMembers g={g} me={me ?? ''} />}
+      {(g.canManage ?? g.isCreator) && <BotTokens g={g} />}
+      <JoinGroupDialog g={g} open={joinOpen} onClose={() => setJoinOpen(false)} />
+    </div>
+  );
+}
