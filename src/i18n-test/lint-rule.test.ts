@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const eslint = new ESLint({ overrideConfigFile: '.config/eslint.config.js' });
 
 async function ruleErrors(code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: 'src/renderer/screens/settings.tsx' });
+  const [result] = await eslint.lintText(code, { filePath: 'src/renderer/settings/settings.tsx' });
   return result.messages.filter((m) => m.severity === 2 && m.ruleId?.startsWith('formatjs/')).map((m) => m.ruleId!);
 }
 

@@ -21,8 +21,8 @@ function project(files: string[], at: number): string {
 }
 
 const SOURCES = [
-  'src/renderer/app.tsx',
-  'src/renderer/screens/chats.tsx',
+  'src/renderer/main.tsx',
+  'src/renderer/chats/chats.tsx',
   'src/shared/ipc.ts',
   '.config/vite.web.config.ts',
 ];
@@ -35,13 +35,13 @@ describe('npm run web serves the renderer as the sources are now', () => {
     writeFileSync(join(r, 'out/web/index.html'), '');
     utimesSync(join(r, 'out/web/index.html'), 2_000, 2_000);
     expect(webBuildState(r)).toBe('current');
-    for (const changed of ['src/renderer/screens/chats.tsx', 'src/shared/ipc.ts', '.config/vite.web.config.ts']) {
+    for (const changed of ['src/renderer/chats/chats.tsx', 'src/shared/ipc.ts', '.config/vite.web.config.ts']) {
       utimesSync(join(r, changed), 3_000, 3_000);
       expect(webBuildState(r)).toBe('stale');
       utimesSync(join(r, changed), 1_000, 1_000);
     }
     // a new file in a folder (a pulled screen) counts as well
-    writeFileSync(join(r, 'src/renderer/screens/search.tsx'), '');
+    writeFileSync(join(r, 'src/renderer/chats/search.tsx'), '');
     expect(webBuildState(r)).toBe('stale');
   });
 });
