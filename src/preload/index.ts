@@ -4,7 +4,7 @@
  * crosses the bridge. Sandboxed, so this file is bundled to one CommonJS script.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { bridgeMethods, encodeBridgeError } from '../shared/bridge-methods.js';
+import { bridgeMethods, encodeBridgeError } from '../shared/ipc/bridge-methods.js';
 // Types only: the contract's schemas (typebox) stay out of the preload bundle.
 import type { EventName, IpcResult, MessengerBridge } from '../shared/ipc.js';
 

@@ -1,5 +1,5 @@
 import type { IntlShape } from 'react-intl';
-import type { BackupSummary } from '../../shared/backup.js';
+import type { BackupSummary } from '../../shared/backup/backup.js';
 
 /** "3 conversations, 20 messages, 1 file" in the active language (shared/backup.ts's backupCounts is the CLI's English). */
 export function backupCountsText(

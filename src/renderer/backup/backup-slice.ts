@@ -1,6 +1,6 @@
 import { defineMessage } from 'react-intl';
 import type { StateCreator } from 'zustand';
-import { BACKUP_PIECE_BYTES, type BackupProgress, type BackupSummary } from '../../shared/backup.js';
+import { BACKUP_PIECE_BYTES, type BackupProgress, type BackupSummary } from '../../shared/backup/backup.js';
 import { call } from '../bridge/bridge.js';
 import { downloadBlob, fromBase64, toBase64 } from '../files/file-transfer.js';
 import { DescribedError } from '../i18n/described-error.js';

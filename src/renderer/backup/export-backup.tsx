@@ -1,6 +1,6 @@
 import { useIntl, FormattedMessage } from 'react-intl';
 import { useState } from 'react';
-import { BACKUP_PASSPHRASE_MIN } from '../../shared/backup.js';
+import { BACKUP_PASSPHRASE_MIN } from '../../shared/backup/backup.js';
 import { backupCountsText } from './backup-counts.js';
 import { BackupProgressBar } from './backup-progress-bar.js';
 import { FormError } from '../components/form-error.js';

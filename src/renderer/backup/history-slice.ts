@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { HistoryOutcome, HistoryProgress } from '../../shared/history.js';
+import type { HistoryOutcome, HistoryProgress } from '../../shared/backup/history.js';
 import { call } from '../bridge/bridge.js';
 import type { Store } from '../store.js';
 

@@ -1,6 +1,6 @@
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { translateError } from '../i18n/error-messages.js';
-import type { HistoryPhase, HistoryProgress } from '../../shared/history.js';
+import type { HistoryPhase, HistoryProgress } from '../../shared/backup/history.js';
 import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
 import { shortAddress } from '../i18n/format.js';

@@ -4,7 +4,7 @@
  * tell them apart. Errors come out as BridgeError with a code and a plain-language message, in
  * the person's language where the catalogue has main's sentence.
  */
-import { decodeBridgeError } from '../../shared/bridge-methods.js';
+import { decodeBridgeError } from '../../shared/ipc/bridge-methods.js';
 import type { CommandArgs, CommandName, CommandResult, MessengerBridge } from '../../shared/ipc.js';
 import { currentIntl } from '../i18n/current-intl.js';
 import { noBridgeMessage, translateError } from '../i18n/error-messages.js';

@@ -5,9 +5,9 @@
  * is kept in sessionStorage so that a reload of this tab stays signed in. The socket offers
  * the secret as a subprotocol.
  */
-import { bridgeMethods } from '../../shared/bridge-methods.js';
+import { bridgeMethods } from '../../shared/ipc/bridge-methods.js';
 import type { EventName, Events, IpcResult, MessengerBridge } from '../../shared/ipc.js';
-import { encodeBridgeError } from '../../shared/bridge-methods.js';
+import { encodeBridgeError } from '../../shared/ipc/bridge-methods.js';
 
 const SECRET_KEY = 'messenger.secret';
 

@@ -18,7 +18,7 @@ import {
   BACKUP_PIECE_BYTES,
   type BackupProgress,
   type BackupSummary,
-} from '../../../shared/backup.js';
+} from '../../../shared/backup/backup.js';
 import type { Attachments } from '../attachments/attachments.js';
 import {
   ArchiveError,

@@ -3,7 +3,7 @@
  * device that has the history, and `history receive` (also run by every `sync`) on the new one.
  * Progress goes to stderr as JSON lines (about every tenth of each phase); results to stdout.
  */
-import type { HistoryProgress } from '../../../shared/history.js';
+import type { HistoryProgress } from '../../../shared/backup/history.js';
 import type { Messenger } from '../core/messenger.js';
 import { UsageError, printJson } from './cli-support.js';
 

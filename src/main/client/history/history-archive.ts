@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { HistoryImported } from '../../../shared/history.js';
+import type { HistoryImported } from '../../../shared/backup/history.js';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,

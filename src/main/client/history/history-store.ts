@@ -11,7 +11,7 @@
  * settings travel (backup-store.ts).
  */
 import type Database from 'better-sqlite3';
-import type { HistoryImported } from '../../../shared/history.js';
+import type { HistoryImported } from '../../../shared/backup/history.js';
 import {
   ARCHIVE_TABLES,
   isPortableSetting,

@@ -29,7 +29,7 @@ import type {
   HistoryPhase,
   HistoryProgress,
   HistorySent,
-} from '../../../shared/history.js';
+} from '../../../shared/backup/history.js';
 import type { OpenedMessage } from '../../vault/vault-protocol.js';
 import type { VaultClient } from '../../vault/vault-client.js';
 import type { CertifiedDevices } from '../trust/certified-devices.js';

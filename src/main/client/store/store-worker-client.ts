@@ -10,7 +10,7 @@
  * thread, and only while a restore or import commits.
  */
 import type { Worker } from 'node:worker_threads';
-import type { HistoryImported } from '../../../shared/history.js';
+import type { HistoryImported } from '../../../shared/backup/history.js';
 import type { ArchiveDb, RowsWritten } from '../backup/backup-archive.js';
 import type { ArchiveRow, ArchiveTable, RowValue } from '../backup/backup-store.js';
 import { startThread, threadEntry } from '../../threads/start-thread.js';

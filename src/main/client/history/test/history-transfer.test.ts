@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RejectedMessage } from '../../../../shared/domain.js';
-import type { HistoryOutcome, HistoryProgress } from '../../../../shared/history.js';
+import type { HistoryOutcome, HistoryProgress } from '../../../../shared/backup/history.js';
 import { signIn } from '../../../test-support/sign-in.js';
 import { buildDirectFrame } from '../../../vault/frames.js';
 import { buildPayload } from '../../../vault/payload.js';

@@ -3,7 +3,7 @@
  * The file itself never reaches the page whole: in web mode it is carried in base64 pieces of
  * at most BACKUP_PIECE_BYTES (the socket takes frames of 1 MiB), the same pieces as a file's.
  */
-import { FILE_CHUNK_BYTES } from './attachments.js';
+import { FILE_CHUNK_BYTES } from '../attachments.js';
 
 export const BACKUP_PIECE_BYTES = FILE_CHUNK_BYTES;
 /** a backup kept in the profile's backups folder, to be downloaded or restored */

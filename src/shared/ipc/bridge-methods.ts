@@ -2,7 +2,7 @@
  * The one shape of `window.messenger`, shared by Electron's preload and the web-mode bridge:
  * one named method per command of the contract. The transport behind it is the caller's.
  */
-import type { CommandArgs, CommandName, CommandResult, EventName, Events, MessengerBridge } from './ipc.js';
+import type { CommandArgs, CommandName, CommandResult, EventName, Events, MessengerBridge } from '../ipc.js';
 
 export type Invoke = <K extends CommandName>(name: K, args: CommandArgs<K>) => Promise<CommandResult<K>>;
 export type Subscribe = <E extends EventName>(event: E, fn: (payload: Events[E]) => void) => () => void;
