@@ -26,6 +26,7 @@ import {
   UNREAD_STAKE_CHAIN,
   type TestRelay,
   type TestUser,
+  watchHeldPulls,
 } from './harness.js';
 
 const relays: TestRelay[] = [];
@@ -40,6 +41,10 @@ async function relayWith(
 afterEach(async () => {
   for (const r of relays.splice(0)) await r.close();
 });
+
+const holds = watchHeldPulls();
+/** Why each pull held with this key stopped waiting (null: it still waits), oldest first. */
+const reasonsOf = (u: { keyId: string }) => holds.filter((h) => h.keyId === u.keyId).map((h) => h.reason);
 
 const api = (r: TestRelay, u: TestUser | string, method: string, path: string, body?: unknown) =>
   call(r.url, method, path, { auth: typeof u === 'string' ? u : u.apiKey, body });
@@ -224,15 +229,15 @@ describe('finding 7: a revoked credential stops at once', () => {
     return { answer };
   };
 
-  it('revoking the key answers its held pull 401 within a second, with the body a new request with it gets', async () => {
+  it('revoking the key answers its held pull 401 at once, with the body a new request with it gets', async () => {
     const relay = await relayWith({});
     const u = await signIn(relay.url);
     const held = await holdPull(relay, u);
-    const t0 = performance.now();
     expect((await api(relay, u, 'DELETE', `/api/v1/me/keys/${u.keyId}`)).status).toBe(200);
     const answer = await held.answer;
     expect(answer.status).toBe(401);
-    expect(performance.now() - t0).toBeLessThan(1000);
+    // answered by the revocation, not when its wait ran out
+    expect(reasonsOf(u)).toEqual(['revoked']);
     const fresh = await call(relay.url, 'GET', '/api/v1/envelopes?wait=1', { auth: u.apiKey });
     expect([fresh.status, fresh.body]).toEqual([401, answer.body]);
     expect(relay.app.heldPulls).toBe(0);
@@ -246,14 +251,13 @@ describe('finding 7: a revoked credential stops at once', () => {
     await api(relay, u, 'PUT', `/api/v1/contacts/${sender.address}`);
     const held = await holdPull(relay, u);
     const otherHeld = await holdPull(relay, other);
-    const t0 = performance.now();
     expect((await api(relay, other, 'DELETE', `/api/v1/devices/${u.deviceKey}`)).status).toBe(200);
     // an envelope sealed to no device after the revocation: the revoked device's pull never shows it
     const sent = await api(relay, sender, 'POST', '/api/v1/envelopes', envelopeTo({ address: u.address }));
     expect(sent.status).toBe(200);
     const answer = await held.answer;
     expect(answer.status).toBe(401);
-    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(reasonsOf(u)).toEqual(['revoked']);
     expect((await otherHeld.answer).body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent.body.envelope.id]);
   });
 });
@@ -281,13 +285,15 @@ describe('finding 7, on a node that may have missed a revocation', () => {
       await expect.poll(() => app.heldPulls, { timeout: 3000, interval: 5 }).toBe(2);
       // revoked by another node, whose news this node never heard
       expect(await store.revokeApiKey(gone.address, gone.keyId, Date.now())).toBe(true);
-      const t0 = performance.now();
       for (const l of listeners) l(null);
       expect((await pulls[0]).status).toBe(401);
-      expect(performance.now() - t0).toBeLessThan(1000);
+      // woken to look at its credential again, not when its wait ran out
+      expect(reasonsOf(gone)).toEqual(['recheck']);
       await expect.poll(() => app.heldPulls, { timeout: 3000, interval: 5 }).toBe(1);
       const sent = await call(url, 'POST', '/api/v1/envelopes', { auth: sender.apiKey, body: envelopeTo(kept) });
       expect((await pulls[1]).body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent.body.envelope.id]);
+      // the valid one looked at its credential, held again, and was woken by the send
+      expect(reasonsOf(kept)).toEqual(['recheck', 'rung']);
     } finally {
       await app.close();
       await store.close();
@@ -338,12 +344,11 @@ describe('finding 8: caps on keys and held pulls per wallet', () => {
       pulls.push(call(relay.url, 'GET', '/api/v1/envelopes?wait=20', { auth: k.apiKey }));
       await expect.poll(() => relay.app.heldPulls, { timeout: 3000, interval: 5 }).toBe(i + 1);
     }
-    const oldestAnswered = pulls[0].then((r) => ({ ...r, at: performance.now() }));
-    const t0 = performance.now();
     const last = call(relay.url, 'GET', '/api/v1/envelopes?wait=2', { auth: keys[MAX_HELD_PER_WALLET].apiKey });
-    const answer = await oldestAnswered;
+    const answer = await pulls[0];
     expect([answer.status, answer.body]).toEqual([200, { envelopes: [] }]);
-    expect(answer.at - t0).toBeLessThan(2000);
+    // answered by the pull past the cap, not when its own wait ran out
+    expect(reasonsOf(keys[0])).toEqual(['replaced']);
     await expect.poll(() => relay.app.heldPulls, { timeout: 3000, interval: 5 }).toBe(MAX_HELD_PER_WALLET);
     expect((await last).status).toBe(200);
   });

@@ -8,7 +8,7 @@ import { privateCluster } from '../store/test/backends.js';
 import { pgMissing } from '../../test-support/pg-cluster.js';
 import { MAX_HELD_PER_WALLET } from '../live/waiters.js';
 import { startNode, type ClusterNode } from './cluster-harness.js';
-import { call, envelopeTo, signIn, type TestUser } from './harness.js';
+import { call, envelopeTo, signIn, type TestUser, watchHeldPulls } from './harness.js';
 
 /**
  * What makes two relay processes on one PostgreSQL database one relay (docs/protocol.md §16 Operating a relay):
@@ -40,6 +40,10 @@ async function twoNodes(
     },
   };
 }
+
+const holds = watchHeldPulls();
+/** Why each pull held with `u`'s key stopped waiting (null: it still waits), on either node, oldest first. */
+const reasonsOf = (u: TestUser) => holds.filter((h) => h.keyId === u.keyId).map((h) => h.reason);
 
 const send = (node: ClusterNode, from: TestUser, to: TestUser, extra: Record<string, unknown> = {}) =>
   call(node.url, 'POST', '/api/v1/envelopes', { auth: from.apiKey, body: { envelopes: [envelopeTo(to, extra)] } });
@@ -73,14 +77,14 @@ describe.skipIf(missing !== null)(
         expect((await pull(c.a, bob)).body.envelopes).toEqual([]);
       });
 
-      it('a held pull on B is woken by a send on A, long before its wait is over', async () => {
-        const t0 = performance.now();
+      it('a held pull on B is woken by a send on A, before its wait is over', async () => {
         const held = pull(c.b, bob, '?wait=20');
         await expect.poll(() => c.b.app.heldPulls, { timeout: 3000, interval: 5 }).toBe(1);
         const sent = await send(c.a, alice, bob);
         const answer = await held;
         expect(answer.body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent.body.results[0].envelope.id]);
-        expect(performance.now() - t0).toBeLessThan(10_000);
+        // woken by A's ring, not answered when its wait ran out
+        expect(reasonsOf(bob).at(-1)).toBe('rung');
         await call(c.a.url, 'POST', '/api/v1/envelopes/ack', {
           auth: bob.apiKey,
           body: { ids: [sent.body.results[0].envelope.id] },
@@ -104,7 +108,7 @@ describe.skipIf(missing !== null)(
         });
       });
 
-      it('a key revoked on A answers 401 on B within a second', async () => {
+      it("a key revoked on A answers 401 on B as soon as B hears of it, not when B's cached credential expires", async () => {
         const carol = await signIn(c.a.url);
         await c.a.node.store.grantEntitlement(carol.address, 'developer-api');
         const minted = await call(c.a.url, 'POST', '/api/v1/me/keys', { auth: carol.apiKey, body: { label: 'ci' } });
@@ -115,34 +119,34 @@ describe.skipIf(missing !== null)(
           (await call(c.a.url, 'DELETE', `/api/v1/me/keys/${minted.body.key.id}`, { auth: carol.apiKey })).status,
         ).toBe(200);
         await expect
+          // the cache keeps a credential for a minute: this waits far less than that
           .poll(async () => (await call(c.b.url, 'GET', '/api/v1/me', { auth: second })).status, {
-            timeout: 1000,
+            timeout: 10_000,
             interval: 20,
           })
           .toBe(401);
       });
 
-      it('a pull held on B is answered 401 within a second when its key is revoked on A, and so is one whose device is revoked on A', async () => {
+      it('a pull held on B is answered 401 at once when its key is revoked on A, and so is one whose device is revoked on A', async () => {
         const dave = await signIn(c.a.url);
         const davesOther = await signIn(c.a.url, dave.account);
         const held = pull(c.b, dave, '?wait=20');
         await expect.poll(() => c.b.app.heldPulls, { timeout: 3000, interval: 5 }).toBe(1);
-        const t0 = performance.now();
         expect(
           (await call(c.a.url, 'DELETE', `/api/v1/me/keys/${dave.keyId}`, { auth: davesOther.apiKey })).status,
         ).toBe(200);
         expect((await held).status).toBe(401);
-        expect(performance.now() - t0).toBeLessThan(1000);
+        // answered by the revocation A announced, not when its wait ran out
+        expect(reasonsOf(dave)).toEqual(['revoked']);
 
         const heldToo = pull(c.b, davesOther, '?wait=20');
         await expect.poll(() => c.b.app.heldPulls, { timeout: 3000, interval: 5 }).toBe(1);
         const third = await signIn(c.a.url, dave.account);
-        const t1 = performance.now();
         expect(
           (await call(c.a.url, 'DELETE', `/api/v1/devices/${davesOther.deviceKey}`, { auth: third.apiKey })).status,
         ).toBe(200);
         expect((await heldToo).status).toBe(401);
-        expect(performance.now() - t1).toBeLessThan(1000);
+        expect(reasonsOf(davesOther)).toEqual(['revoked']);
       });
 
       it(`a wallet holds at most ${MAX_HELD_PER_WALLET} pulls across the nodes: the next one, on either node, answers the oldest`, async () => {
@@ -156,10 +160,10 @@ describe.skipIf(missing !== null)(
           await expect.poll(held, { timeout: 3000, interval: 5 }).toBe(i + 1);
         }
         // the oldest is on A; the next is on B
-        const t0 = performance.now();
         const last = pull(c.b, keys[MAX_HELD_PER_WALLET], '?wait=1');
         expect((await pulls[0]).body).toEqual({ envelopes: [] });
-        expect(performance.now() - t0).toBeLessThan(1000);
+        // answered because of the pull past the cap, not when its own wait ran out
+        expect(reasonsOf(erin)).toEqual(['replaced']);
         expect(held()).toBe(MAX_HELD_PER_WALLET);
         expect((await last).status).toBe(200);
         // the rest answer when their wait is cut short by a send to the wallet

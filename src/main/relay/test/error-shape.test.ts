@@ -4,6 +4,8 @@
  * raise, answers `{ error, code }` in the relay's words, with no `FST_` code and without
  * repeating the URL; unknown routes spend the address's budget for bad requests.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
 import { rawRequest, type RawAnswer } from './raw-http.js';
@@ -186,9 +188,12 @@ describe('a relay shutting down', () => {
       `POST /api/v1/blobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${user.apiKey}\r\nContent-Type: application/octet-stream\r\nContent-Length: 8192\r\n\r\n`,
     );
     socket.write(randomBytes(4096));
-    await new Promise((r) => setTimeout(r, 100));
+    // the upload is in its route once its bytes stream into a temp file
+    const uploads = join(relay.dir, 'blobs', '.tmp');
+    await expect.poll(() => readdirSync(uploads).length, { timeout: 10_000, interval: 5 }).toBe(1);
     const closing = relay.app.close();
-    await new Promise((r) => setTimeout(r, 100));
+    // the server stops listening once the closing hooks have run: from then on requests are refused
+    await expect.poll(() => relay.app.server.listening, { timeout: 10_000, interval: 5 }).toBe(false);
     socket.write(Buffer.concat([randomBytes(4096), Buffer.from('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')]));
     await ended;
     await closing;

@@ -12,7 +12,8 @@ import { openSqliteStore } from '../store/sqlite-store.js';
 import type { RelayStore } from '../store/store.js';
 import { startClusterRelay } from './cluster-harness.js';
 import { destroySharedCluster } from '../store/test/backends.js';
-import { afterAll } from 'vitest';
+import { WaiterRegistry, type WakeReason } from '../live/waiters.js';
+import { afterAll, vi } from 'vitest';
 
 /** A real relay on 127.0.0.1, port 0, over a real database file in a fresh temp folder. */
 export interface TestRelay {
@@ -179,4 +180,35 @@ export function envelopeTo(user: { address: string; deviceKey?: string }, extra:
     ...sealedLooking(),
     ...extra,
   };
+}
+
+/** A pull a relay of this process held: its credential, the wait it was registered for, and why it stopped waiting. */
+export interface HeldPull {
+  keyId: string;
+  ms: number;
+  /** null while it still waits */
+  reason: WakeReason | null;
+  woken: Promise<WakeReason>;
+}
+
+/**
+ * Records every pull that the relays of this process hold from now on (a test cluster's nodes
+ * run in this process too), in the order held. Why a pull stopped waiting tells an answer caused
+ * by an event (a ring, a revocation, a later pull, shutdown) from one whose wait ran out, so a
+ * test asserts the cause instead of timing the answer. Call it once per file.
+ */
+export function watchHeldPulls(): HeldPull[] {
+  const held: HeldPull[] = [];
+  const register = WaiterRegistry.prototype.register;
+  vi.spyOn(WaiterRegistry.prototype, 'register').mockImplementation(function (
+    this: WaiterRegistry,
+    ...args: Parameters<WaiterRegistry['register']>
+  ) {
+    const waiter = register.apply(this, args);
+    const pull: HeldPull = { keyId: args[0], ms: args[3], reason: null, woken: waiter.woken };
+    void waiter.woken.then((reason) => (pull.reason = reason));
+    held.push(pull);
+    return waiter;
+  });
+  return held;
 }

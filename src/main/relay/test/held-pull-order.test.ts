@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_HELD_PER_WALLET, WaiterRegistry, type RemoteHold, type WakeReason } from '../live/waiters.js';
 
 /**
@@ -30,7 +30,23 @@ function cluster() {
 
 const state = (w: { woken: Promise<WakeReason> }) =>
   Promise.race([w.woken, new Promise<'held'>((r) => setImmediate(() => r('held')))]);
-const later = () => new Promise((r) => setTimeout(r, 2));
+// A registration is stamped with the clock and a wait ends on a timer: both are the test's, so
+// one pull is later than another, or over, exactly when the test says.
+beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
+afterEach(() => vi.useRealTimers());
+const later = () => vi.advanceTimersByTime(2);
+
+describe('a held pull on its own', () => {
+  it('waits the milliseconds it was registered for, then answers as timed out', async () => {
+    const reg = new WaiterRegistry(100);
+    const pull = reg.register('key', '0xb', null, 1000);
+    vi.advanceTimersByTime(999);
+    expect(await state(pull)).toBe('held');
+    vi.advanceTimersByTime(1);
+    expect(await pull.woken).toBe('timeout');
+    expect(reg.size).toBe(0);
+  });
+});
 
 describe('one held pull per credential across nodes', () => {
   it('the later pull stays held even when the other node hears of the earlier one only after it', async () => {
@@ -38,7 +54,7 @@ describe('one held pull per credential across nodes', () => {
     const a = node('a');
     const b = node('b');
     const first = a.register('key', '0xb', null, 60_000);
-    await later();
+    later();
     const second = b.register('key', '0xb', null, 60_000);
     hear('b'); // b hears of the earlier pull late: its own is newer and stays
     expect(await state(second)).toBe('held');
@@ -57,7 +73,7 @@ describe('one held pull per credential across nodes', () => {
       const a = node('a');
       const b = node('b');
       const first = b.register('key', '0xb', null, 60_000);
-      await later();
+      later();
       const second = a.register('key', '0xb', null, 60_000);
       hear(order[0]);
       hear(order[1]);
@@ -71,9 +87,9 @@ describe('one held pull per credential across nodes', () => {
     const a = node('a');
     const b = node('b');
     const onB = b.register('key', '0xb', null, 60_000);
-    await later();
+    later();
     a.register('key', '0xb', null, 60_000); // replaced on a at once by the next
-    await later();
+    later();
     const last = a.register('key', '0xb', null, 60_000);
     hear('b', true);
     hear('a');
@@ -87,7 +103,7 @@ describe('one held pull per credential across nodes', () => {
     const a = node('a');
     const b = node('b');
     const mine = a.register('key', '0xb', null, 60_000);
-    await later();
+    later();
     b.register('other', '0xc', null, 60_000);
     hear('a');
     expect(await state(mine)).toBe('held');
@@ -122,7 +138,7 @@ describe('at most MAX_HELD_PER_WALLET held pulls per wallet', () => {
     const pulls = [];
     for (let i = 0; i < MAX_HELD_PER_WALLET; i++) {
       pulls.push(reg.register(`key-${i}`, '0xb', null, 60_000));
-      await later();
+      later();
     }
     expect(reg.size).toBe(MAX_HELD_PER_WALLET + 1);
     const last = reg.register('key-new', '0xb', null, 60_000);
@@ -139,7 +155,7 @@ describe('at most MAX_HELD_PER_WALLET held pulls per wallet', () => {
       const pulls = [];
       for (let i = 0; i <= MAX_HELD_PER_WALLET; i++) {
         pulls.push((i % 2 === 0 ? b : a).register(`key-${i}`, '0xb', null, 60_000));
-        await later();
+        later();
       }
       hear('a', reversed);
       hear('b', reversed);
@@ -155,10 +171,10 @@ describe('at most MAX_HELD_PER_WALLET held pulls per wallet', () => {
     const a = node('a');
     const b = node('b');
     const mine = [a.register('key-a', '0xb', null, 60_000), a.register('key-b', '0xb', null, 60_000)];
-    await later();
+    later();
     // fifteen short pulls on b, newer than a's and over before a hears of them
     for (let i = 0; i < MAX_HELD_PER_WALLET - 1; i++) b.register(`short-${i}`, '0xb', null, 1);
-    await new Promise((r) => setTimeout(r, 20));
+    vi.advanceTimersByTime(20);
     hear('a');
     for (const w of mine) expect(await state(w)).toBe('held');
   });
@@ -168,9 +184,9 @@ describe('at most MAX_HELD_PER_WALLET held pulls per wallet', () => {
     const a = node('a');
     const b = node('b');
     const oldest = a.register('key-x', '0xb', null, 60_000);
-    await later();
+    later();
     for (let i = 0; i < MAX_HELD_PER_WALLET - 1; i++) b.register(i === 0 ? 'moved' : `key-${i}`, '0xb', null, 60_000);
-    await later();
+    later();
     // the client of 'moved' pulls again through a: sixteen credentials in all
     a.register('moved', '0xb', null, 60_000);
     hear('a');

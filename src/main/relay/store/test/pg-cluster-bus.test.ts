@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Recipient } from '../../live/doorbell.js';
-import { joinClusterBus, RING_GATHER_MS } from '../pg-cluster-bus.js';
+import { FALLBACK_POLL_MS, joinClusterBus, RING_GATHER_MS } from '../pg-cluster-bus.js';
 import type { PgListener } from '../pg-client.js';
 import { openPgStore, type PgRelayStore } from '../pg-store.js';
 import { direct, item } from './deliveries.js';
@@ -15,6 +15,19 @@ const neverListening = (): PgListener => ({
   ready: async () => undefined,
   close: async () => undefined,
 });
+
+const realSetTimeout = globalThis.setTimeout;
+/**
+ * Waits on real time until `ok()`, failing a hung test after 10 s. Unlike expect.poll it leaves
+ * faked timers alone (expect.poll advances them by its interval at every try).
+ */
+async function until(what: string, ok: () => boolean): Promise<void> {
+  const giveUp = Date.now() + 10_000;
+  while (!ok()) {
+    if (Date.now() > giveUp) throw new Error(`still waiting for ${what}`);
+    await new Promise((resolve) => realSetTimeout(resolve, 5));
+  }
+}
 
 describe.skipIf(missing !== null)('cluster bus', () => {
   let cluster: PgCluster;
@@ -36,6 +49,8 @@ describe.skipIf(missing !== null)('cluster bus', () => {
 
   it('without LISTEN (the fallback poll), rings the recipients of envelopes queued by another node, device-bound or not, from the envelope sequence alone', async () => {
     const { url, store } = await nodeStore('sender');
+    // the poll's ticks are the test's to give: one tick must be enough
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const bus = await joinClusterBus(store.sql, url, 'poller', neverListening);
     const rung: Recipient[] = [];
     const stop = bus.listen((recipients) => rung.push(...recipients));
@@ -49,11 +64,16 @@ describe.skipIf(missing !== null)('cluster bus', () => {
           item(addr(0xc), { recipientDeviceKey: devKey(3), nonce: 'BBECAwQFBgcICQoL' }),
         ]),
       );
-      // Within a held pull's shortest useful wait (1 s), where the poll looks every 250 ms.
-      await expect
-        .poll(() => rung.map((r) => `${r.address}/${r.deviceKey}`).sort(), { timeout: 1000, interval: 25 })
-        .toEqual([`${addr(0xb)}/null`, `${addr(0xc)}/${devKey(3)}`]);
+      vi.advanceTimersByTime(FALLBACK_POLL_MS);
+      await until('the poll to ring both', () => rung.length >= 2);
+      expect(rung.map((r) => `${r.address}/${r.deviceKey}`).sort()).toEqual([
+        `${addr(0xb)}/null`,
+        `${addr(0xc)}/${devKey(3)}`,
+      ]);
+      // so a pull is rung within one tick, shorter than a held pull's shortest wait (1 s)
+      expect(FALLBACK_POLL_MS).toBeLessThan(1000);
     } finally {
+      vi.useRealTimers();
       stop();
       await bus.close();
     }
@@ -65,26 +85,33 @@ describe.skipIf(missing !== null)('cluster bus', () => {
     const hearer = await joinClusterBus(store.sql, url, 'hearer');
     const heard: Recipient[][] = [];
     const stop = hearer.listen((recipients) => heard.push([...recipients]));
+    const names = () => new Set(heard.flat().map((r) => `${r.address}/${r.deviceKey}`)).size;
     try {
       await expect.poll(() => ringer.listening && hearer.listening, { timeout: 5000 }).toBe(true);
-      // a ring every millisecond or so, as a node's batches of sends would under load
+      // the ringer's clock is the test's: time moves only when the test moves it
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
       const rings = 40;
-      const started = performance.now();
-      for (let i = 0; i < rings; i++) {
+      const ring = (i: number) =>
         ringer.ring([{ address: addr(0x100 + i), deviceKey: i % 2 === 0 ? null : devKey(i) }]);
-        await new Promise((resolve) => setTimeout(resolve, 1));
+      // the first goes out at once
+      ring(0);
+      await until('the first NOTIFY', () => names() === 1);
+      // the rest, one a turn of the event loop as a node's batches of sends come under load, wait
+      // for the window that the first NOTIFY opened
+      for (let i = 1; i < rings; i++) {
+        ring(i);
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      const elapsed = performance.now() - started;
-      await expect
-        .poll(() => new Set(heard.flat().map((r) => `${r.address}/${r.deviceKey}`)).size, {
-          timeout: 3000,
-          interval: 20,
-        })
-        .toBe(rings);
-      // One NOTIFY per ring (about 40) without the gathering.
-      expect(heard.length).toBeLessThanOrEqual(Math.ceil(elapsed / RING_GATHER_MS) + 2);
-      expect(heard.length).toBeLessThan(rings / 2);
+      await until('the window to be waited for', () => vi.getTimerCount() === 1);
+      vi.advanceTimersByTime(RING_GATHER_MS - 1);
+      expect(vi.getTimerCount()).toBe(1);
+      expect(heard).toHaveLength(1);
+      // and go out together when it closes
+      vi.advanceTimersByTime(1);
+      await until('every recipient', () => names() === rings);
+      expect(heard).toHaveLength(2);
     } finally {
+      vi.useRealTimers();
       stop();
       await ringer.close();
       await hearer.close();
