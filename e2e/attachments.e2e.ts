@@ -1,5 +1,5 @@
 /**
- * Files between two apps (issue 12): an image pasted into the message box arrives with the
+ * Files between two apps: an image pasted into the message box arrives with the
  * sender's preview, shown before the file itself is fetched; a PDF picked with the attach button
  * is saved on the other side as the same bytes; a file dropped while the relay is down fails to
  * upload, shows Retry, and Retry sends it once the relay is back.

@@ -4,7 +4,7 @@ import { expect, type Page } from '@playwright/test';
 import type { Result } from 'axe-core';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-// Moderate and minor findings are advice (e.g. best-practice region rules); the bar is these.
+// Moderate and minor findings are advice (e.g. best-practice region rules); these two fail a story.
 const FAILING = new Set(['serious', 'critical']);
 // A colour scheme is CSS only: the DOM, and so every rule about names, roles and structure, is the
 // same in both. Dark runs just the rules that read colours, which halves the time on each screen.

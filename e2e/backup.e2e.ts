@@ -1,5 +1,5 @@
 /**
- * Backup and restore, as a person meets them in web mode (issue 13): export a backup from
+ * Backup and restore, as a person meets them in web mode: export a backup from
  * Settings (passphrase twice, a download), then on a new profile import the recovery phrase and
  * restore it: a wrong passphrase is a plain refusal, the right one brings the conversation back.
  */

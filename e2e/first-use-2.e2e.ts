@@ -1,6 +1,6 @@
 /**
- * Issue 29, "first use, second round": each numbered finding, driven the way a new user hit
- * it. One app (and a headless person or two) serves several findings, so the file adds seconds.
+ * More of first use: each place a new user could stumble, driven the way they would meet it.
+ * One app (and a headless person or two) serves several stories, so the file adds seconds.
  * Every changed screen is checked by axe in light and dark, and shot into /tmp/ux-shots/.
  */
 import { mkdirSync } from 'node:fs';
@@ -49,7 +49,7 @@ async function cliPerson(
   return { profile, mnemonic: out.mnemonic, address: out.address };
 }
 
-test('1. the message menu works with the mouse: it opens above the next message and inside the window', async ({
+test('the message menu works with the mouse: it opens above the next message and inside the window', async ({
   relay,
   app,
 }) => {
@@ -96,7 +96,7 @@ test('1. the message menu works with the mouse: it opens above the next message 
   await expect(menu).toBeHidden();
 });
 
-test('2, 10. a dead relay in Settings is tried, refused and left: the app stays on its relay; offline is said in words, the raw text under Details', async ({
+test('a dead relay in Settings is tried, refused and left: the app stays on its relay; offline is said in words, the raw text under Details', async ({
   relay,
   app,
 }) => {
@@ -157,7 +157,7 @@ async function fitsWindow(page: Page): Promise<boolean> {
   });
 }
 
-test('3, 5, 11. onboarding keeps the passphrase from welcome to import, says why Connect is off, and every step fits the window', async ({
+test('onboarding keeps the passphrase from welcome to import, says why Connect is off, and every step fits the window', async ({
   app,
 }) => {
   const ann = await app('ann-import');
@@ -200,7 +200,7 @@ test('3, 5, 11. onboarding keeps the passphrase from welcome to import, says why
   await expect(p.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
 });
 
-test('9, 11, 4, 8, 7. a request says where it waits; the conversation is tidy; a held message asks the question itself; lists and notices follow what they show; a disabled switch says why', async ({
+test('a request says where it waits; the conversation is tidy; a held message asks the question itself; lists and notices follow what they show; a disabled switch says why', async ({
   relay,
   app,
 }) => {

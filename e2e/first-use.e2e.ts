@@ -1,6 +1,6 @@
 /**
- * Issue 15, "first use without stumbling": each numbered finding a new user hit, driven the
- * way they hit it (web mode, a real relay, a real browser).
+ * First use without stumbling: each place a new user could stumble, driven the way they would
+ * meet it (web mode, a real relay, a real browser).
  */
 import type { Page } from '@playwright/test';
 import { claimHandle, confirmWords, createAccount, goTo, send } from './flows.js';
@@ -23,7 +23,7 @@ function inboxOf(profile: string) {
   };
 }
 
-test('6. quitting web mode (Ctrl-C or SIGTERM) shuts down in order and exits 0 with one line', async ({ app }) => {
+test('quitting web mode (Ctrl-C or SIGTERM) shuts down in order and exits 0 with one line', async ({ app }) => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const a = await app(`quit-${signal}`);
     await createAccount(a.page, { relayUrl: 'this computer', handle: `quitter_${signal.toLowerCase()}` });
@@ -53,7 +53,7 @@ async function startChat(page: Page, to: string): Promise<void> {
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 }
 
-test('2. a long paste is never cut: the count shows near the limit, too long is refused or split', async ({
+test('a long paste is never cut: the count shows near the limit, too long is refused or split', async ({
   relay,
   app,
 }) => {
@@ -92,7 +92,7 @@ test('2. a long paste is never cut: the count shows near the limit, too long is 
 });
 
 // stake-gate needs a relay that can read stakes from a chain (anvil); without one the policy is refused
-test('3. a request to a stake-gated person says what happened, never "Request sent"', async ({
+test('a request to a stake-gated person says what happened, never "Request sent"', async ({
   stakeRelay: relay,
   app,
 }) => {
@@ -116,7 +116,7 @@ test('3. a request to a stake-gated person says what happened, never "Request se
   expect(synced.json).toEqual([]);
 });
 
-test('1. a private key without 0x, as wallets export it, is imported', async ({ app }) => {
+test('a private key without 0x, as wallets export it, is imported', async ({ app }) => {
   const a = await app('bykey-noprefix');
   await a.page.getByRole('button', { name: 'I already have a wallet' }).click();
   await a.page.getByRole('radio', { name: 'Private key' }).check();
@@ -129,7 +129,7 @@ test('1. a private key without 0x, as wallets export it, is imported', async ({ 
   await expect(a.page.getByText('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')).toBeVisible();
 });
 
-test('7. a tab from before a restart says so, and recovers when the new link is pasted into it', async ({ app }) => {
+test('a tab from before a restart says so, and recovers when the new link is pasted into it', async ({ app }) => {
   const a = await app('restarted');
   await expect(a.page.getByRole('button', { name: 'Create a new wallet' })).toBeVisible();
   const fresh = await a.restartProcess();
@@ -142,7 +142,7 @@ test('7. a tab from before a restart says so, and recovers when the new link is 
   await expect(a.page.getByRole('button', { name: 'Create a new wallet' })).toBeVisible();
 });
 
-test('5. a device is revoked only after confirming, never the one in use; a revoked device is told so at once', async ({
+test('a device is revoked only after confirming, never the one in use; a revoked device is told so at once', async ({
   relay,
   app,
 }) => {
@@ -183,7 +183,7 @@ test('5. a device is revoked only after confirming, never the one in use; a revo
   await expect(ann.page.getByText(/Offline/)).toHaveCount(0);
 });
 
-test('8. Settings switches relay, signed in there; the built-in relay stops once nobody uses it, and stays stopped at the next start', async ({
+test('Settings switches relay, signed in there; the built-in relay stops once nobody uses it, and stays stopped at the next start', async ({
   relay,
   app,
 }) => {
@@ -205,7 +205,7 @@ test('8. Settings switches relay, signed in there; the built-in relay stops once
   await expect(fetch(localUrl)).rejects.toThrow();
 
   const fresh = await sam.restartProcess();
-  // the tab picks the new link up itself (item 7)
+  // the tab picks the new link up itself
   await sam.page.goto(fresh);
   await goTo(sam.page, 'Settings');
   await expect(relaySection.getByText(relay.url)).toBeVisible();
@@ -213,7 +213,7 @@ test('8. Settings switches relay, signed in there; the built-in relay stops once
   await expect(fetch(localUrl)).rejects.toThrow();
 });
 
-test('8. a message waiting in the outbox goes out on the relay the profile switches to', async ({ relay, app }) => {
+test('a message waiting in the outbox goes out on the relay the profile switches to', async ({ relay, app }) => {
   const other = new TestRelay();
   await other.start();
   try {
@@ -246,7 +246,7 @@ test('8. a message waiting in the outbox goes out on the relay the profile switc
   }
 });
 
-test('4. offline, a message to a contact known by @handle waits in the outbox and goes out when the relay is back', async ({
+test('offline, a message to a contact known by @handle waits in the outbox and goes out when the relay is back', async ({
   relay,
   app,
 }) => {
@@ -276,7 +276,7 @@ test('4. offline, a message to a contact known by @handle waits in the outbox an
   await expect.poll(inboxOf(nora).sync, { timeout: 90_000 }).toEqual(['hello while online', 'written offline']);
 });
 
-test('9. a mistyped relay or address is called one, under the field, and the error goes once the input changes', async ({
+test('a mistyped relay or address is called one, under the field, and the error goes once the input changes', async ({
   relay,
   app,
 }) => {

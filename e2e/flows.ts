@@ -14,7 +14,7 @@ export async function createAccount(
   const phrase = page.getByRole('list', { name: 'Recovery phrase' });
   await expect(phrase.getByRole('listitem')).toHaveCount(12);
   const words = (await phrase.locator('.phrase-word').allTextContents()).map((w) => w.trim());
-  // off until the box is ticked, and it says so (issue 29: a disabled control always says why)
+  // off until the box is ticked, and it says so: a disabled control always says why
   await expect(page.getByRole('button', { name: 'Continue' })).toHaveAccessibleDescription(
     'Tick the box once the words are written down.',
   );

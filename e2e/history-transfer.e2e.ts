@@ -1,5 +1,5 @@
 /**
- * History on a new device (issue 13), as a person meets it: after setting up a second computer
+ * History on a new device, as a person meets it: after setting up a second computer
  * of the same wallet, Settings offers to send it the history; the new device (a headless client
  * here) receives the same conversation.
  */

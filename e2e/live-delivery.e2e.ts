@@ -1,5 +1,5 @@
 /**
- * Live delivery as two people meet it (issue 9): what one sends shows in the other's open
+ * Live delivery as two people meet it: what one sends shows in the other's open
  * window without a refresh; ticks go sent → delivered → read; "typing…" shows while the other
  * types; desktop notifications, switched on in Settings, come while the window is in the
  * background, not from a muted conversation, and a click opens the conversation.

@@ -18,8 +18,8 @@ export default defineConfig({
   globalSetup: './global-setup.ts',
   outputDir: '../.tmp/e2e-results',
   // Two stories at a time, test by test (each has its own relay, apps and ports): a story mostly
-  // waits on its processes and the browser, so two share two cores well (measured with
-  // first-use.e2e.ts's ten stories on a 2-core machine: see the commit that set this).
+  // waits on its processes and the browser, so two share two cores well, and finish sooner than
+  // one at a time (docs/benchmarks.md, the test suites and CI).
   workers: 2,
   fullyParallel: true,
   timeout: 150_000,

@@ -63,7 +63,7 @@ test("stake-gate: the sender pays the stake and sends; accepted, it comes back; 
   await goTo(leo.page, 'Stakes');
   const sent = leo.page.getByRole('list', { name: 'Sent stakes' });
   await expect(sent).toContainText('Accepted: take it back');
-  // Issue 29, item 6: Kate by her handle, her address once (to copy), the balance in six decimals at most
+  // Kate by her handle, her address once (to copy), the balance in six decimals at most
   const stakeCard = sent.getByRole('article', { name: 'Stake to @kate' });
   await expect(stakeCard).toContainText('0.05 ETH to @kate');
   await expect(stakeCard.getByRole('button', { name: 'Copy @kate’s address' })).toBeVisible();

@@ -1,5 +1,5 @@
 /**
- * Trust, as a person meets it (issue 13): comparing safety numbers and marking a contact
+ * Trust, as a person meets it: comparing safety numbers and marking a contact
  * verified; the notice, the lost mark and the one question when that contact adds a device;
  * a new device of one's own in Settings; and making a group member an admin, who can then
  * manage members. The other people are headless client profiles.

@@ -1,5 +1,5 @@
 /**
- * Files in messages as the app sees them (issue 12): the bounds the renderer checks before it
+ * Files in messages as the app sees them: the bounds the renderer checks before it
  * hands bytes over, the doorway checks again, and the view of a message's files.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The app's side of files (issue 12): the bytes a person picks, drops or pastes cross the
+ * The app's side of files: the bytes a person picks, drops or pastes cross the
  * doorway in chunks (the same way in Electron and in web mode, where they travel over the
  * socket), are staged in `<profile>/outgoing/` and, on send, encrypted and uploaded by the
  * client's Attachments; a failed upload keeps them staged, so Retry sends the same files again.

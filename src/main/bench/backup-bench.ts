@@ -1,9 +1,9 @@
 /**
- * Backup and restore of a large history (issue 13): a profile of 100,000 messages in 50
+ * Backup and restore of a large history: a profile of 100,000 messages in 50
  * conversations (texts of 3–25 words; a 256 KiB file per 10,000 messages; the database
  * encrypted as the app's is), backed up into a `.relaybackup` file with the real scrypt cost,
  * restored into a fresh profile of the same wallet, and the same history imported as a new
- * device does (issue 31: the app's event loop must not stall over 50 ms meanwhile).
+ * device does (the app's event loop must not stall over 50 ms meanwhile).
  *
  * Figures, each the old way (database work on this thread) beside the store worker's: the wall
  * time of backup, restore and import (backup and restore include one scrypt derivation), and the

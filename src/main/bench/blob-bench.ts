@@ -1,5 +1,5 @@
 /**
- * Blob transfer (issue 12): upload and download MiB/s of one 20 MiB blob through the built
+ * Blob transfer: upload and download MiB/s of one 20 MiB blob through the built
  * relay, beside the same client code against a bare server doing the same disk work (the
  * ceiling), measured in the same run. Medians of several rounds; the client is RelayApi, the
  * streaming path attachments use.

@@ -1,5 +1,5 @@
 /**
- * The cluster section of `npm run bench -- --only cluster` (issue 11): two relay nodes on one
+ * The cluster section of `npm run bench -- --only cluster`: two relay nodes on one
  * PostgreSQL database against one SQLite relay, in the same run and the same process, with
  * autocannon beside them. On this 2-core machine it measures what the cluster costs, not how it
  * scales: the nodes, PostgreSQL and the load generator share the same two cores.
@@ -80,9 +80,8 @@ async function clusterNode(databaseUrl: string, nodeId: string, doorbell = true)
 /**
  * The comparisons' rounds (rounds-in-turn.ts): a round in which the hypervisor took more than 2 %
  * of the machine's CPU time during either side is measured again, up to four times a comparison.
- * On this shared VM, the pull windows of 2026-11-27 where the cluster's p99 was far off (6.0,
- * 9.3 ms against 2.4–3.6) were measured while 4–10 % of the CPU time was stolen; SQLite's, with
- * one busy core to the cluster's two, moved less (3.5–3.9 ms against 1.7–2.7).
+ * Stolen time moves the cluster's pulls, which keep both cores busy, far more than SQLite's, which
+ * keep one (docs/benchmarks.md, cluster).
  */
 const STEAL_LIMIT = 0.02;
 const roundOptions = (what: string, rounds: number, log?: (line: string) => void): RoundsOptions => ({
@@ -182,7 +181,7 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
     // (1) sends/s, alternating rounds so that the machine's drift hits both alike, each relay
     // warmed up first: a cold one (code not yet optimised, connections not yet opened and their
     // statements not prepared, tables not yet analysed) runs well below its steady rate for its
-    // first seconds, the cluster longer than SQLite (measured: 1,500 → 2,500 req/s over 15 s).
+    // first seconds, the cluster longer than SQLite.
     await sends([single.url], onSqlite.bodies, onSqlite.sender.apiKey, 32, warmUp);
     await sends([a.url, b.url], onCluster.bodies, onCluster.sender.apiKey, 32, warmUp);
     const sendRounds = await roundsInTurn(
@@ -206,7 +205,7 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
     // (2) pull p99 of a 100-envelope page (the readers' inboxes hold thousands by now). Each
     // relay's pulls warmed up first and the sides in turn, as for the sends: measured once each,
     // right after the sends, one side took the process's full collections of the sends' garbage
-    // (measured: 4, 35 ms in all, in the first seconds of the cluster's pulls) and the other none.
+    // and the other none.
     await pullTimes(single.url, onSqlite.reader.apiKey, warmUp);
     await pullTimes(b.url, onCluster.reader.apiKey, warmUp);
     const pullRounds = await roundsInTurn(
@@ -244,8 +243,8 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
     // (3) cross-node wake: a pull held on B, a send on A; from the send's 200 to the pull's answer.
     // In rounds of 50, each beside 50 bare NOTIFYs heard on another connection (the machine's floor
     // for any PostgreSQL doorbell), and measured again under stolen CPU time like the comparisons.
-    // The baseline is what showed that the wakes of 22–38 ms in some runs were not the machine's:
-    // they were the sleeper's pull on a cached generic plan reading the whole queue (docs/benchmarks.md, cluster).
+    // The baseline tells a slow wake from a slow machine: it showed that slow wakes in some runs
+    // were the sleeper's pull on a cached generic plan reading the whole queue (docs/benchmarks.md, cluster).
     const waker = await signIn(a.url, 'bench waker');
     const sleeper = await signIn(b.url, 'bench sleeper');
     const one = envelopeBodies([{ address: sleeper.address, deviceKey: sleeper.deviceKey }], 1, 1)[0];
@@ -318,9 +317,8 @@ export async function benchCluster(opts: ClusterBenchOptions = {}): Promise<Figu
     const onQuiet = await setUp(qa.url);
     await sends([ba.url, bb.url], onBell.bodies, onBell.sender.apiKey, 32, warmUp);
     await sends([qa.url, qb.url], onQuiet.bodies, onQuiet.sender.apiKey, 32, warmUp);
-    // Four times the rounds of the other figures: runs of one configuration differed by ±8 %, more
-    // than this target's margin, and the doorbell's cost is a few per cent (with four rounds a
-    // side, 2026-11-27: 0.87–1.14 × between runs with under 2 % of the CPU stolen).
+    // Four times the rounds of the other figures: runs of one configuration differ by more than
+    // this target's margin, and the doorbell's cost is a few per cent.
     const bellRounds = await roundsInTurn(
       roundOptions('doorbell', rounds * 4, log),
       () => sends([qa.url, qb.url], onQuiet.bodies, onQuiet.sender.apiKey, 32, seconds),

@@ -1,10 +1,9 @@
 /**
  * CPU time the hypervisor gave to other guests while this virtual machine wanted it ("steal", the
  * eighth field of /proc/stat's `cpu` line). On a shared 2-core VM it comes in bursts of seconds,
- * and a measurement taken during one says more about the neighbours than about the code: the
- * cluster's pull p99 went from 2.4–3.1 ms in windows with under 1 % of the CPU time stolen to
- * 6.0 ms at 4 % and 9.4 ms at 10 % (2026-11-27), while SQLite's moved far less (its pulls keep one
- * core busy, the cluster's two).
+ * and a measurement taken during one says more about the neighbours than about the code, the
+ * more so for the cluster, whose pulls keep both cores busy, than for SQLite, whose pulls keep one
+ * (docs/benchmarks.md, cluster).
  */
 import { readFileSync } from 'node:fs';
 

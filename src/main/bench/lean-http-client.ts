@@ -3,10 +3,10 @@
  * bytes and reads every answer into one buffer allocated up front (net's `onread`), like wrk.
  *
  * Why not node:http: a 100-envelope answer is ~95 KB, and node:http's per-read buffers,
- * IncomingMessage and JSON.parse made the load generator itself run a major GC every ~40
- * requests; those pauses (3-9 ms) landed inside the measured round trips and were most of
- * the pull p99 (measured: 58 of 96 slow pulls overlapped a client GC, 9 a relay GC). This
- * client makes no garbage per request, so the figure is the relay's and the machine's.
+ * IncomingMessage and JSON.parse made the load generator itself collect garbage every few dozen
+ * requests; those pauses landed inside the measured round trips and were most of the pull p99
+ * (docs/benchmarks.md, relay). This client makes no garbage per request, so the figure is the
+ * relay's and the machine's.
  */
 import { connect, type Socket } from 'node:net';
 

@@ -1,5 +1,5 @@
 /**
- * The live section of `npm run bench` (issue 9): the built relay as a child on 127.0.0.1 with
+ * The live section of `npm run bench`: the built relay as a child on 127.0.0.1 with
  * many held pulls (`GET /api/v1/envelopes?wait=25`) open at once, each on its own keep-alive
  * socket, as clients that are online hold them.
  *
@@ -228,7 +228,7 @@ export async function benchLive(opts: LiveBenchOptions = {}): Promise<Figure[]> 
       idleRate,
       'req/s',
       {
-        // the issue's target is for 1,000 pulls of 25 s; the quick plan's short waits cannot meet it
+        // the target is for 1,000 pulls of 25 s; the quick plan's short waits cannot meet it
         target: opts.quick ? undefined : { op: '<=', value: 45 },
         detail: `counted by the clients over ${plan.idleSeconds} s; relay CPU meanwhile ${(idleCpu * 100).toFixed(1)} % of a core`,
       },

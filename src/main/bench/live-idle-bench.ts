@@ -1,5 +1,5 @@
 /**
- * Online delivery on an idle relay (issue 31): one held pull, one send at a time. Each round
+ * Online delivery on an idle relay: one held pull, one send at a time. Each round
  * times, with one clock in this process, the send's write → the held pull's answer, beside the
  * send's own round trip and a bare node:http echo of a send-sized body, taken in turn in the
  * same loop so that the machine's drift weighs on all three alike. The send is durable: its 200

@@ -122,7 +122,7 @@ export const SECTIONS: BenchSection[] = [
     load: () =>
       optionalSection('backup', './backup-bench.ts', 'benchBackup', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
-        // no main-process stall over 50 ms (issue 31); the `old` figures are the same run's baseline
+        // no main-process stall over 50 ms; the `old` figures are the same run's baseline
         targets: Object.fromEntries(
           ['backup', 'restore', 'import'].map((op) => [`${op}_worker_loop_max_ms`, { op: '<=' as const, value: 50 }]),
         ),

@@ -168,7 +168,7 @@ export async function benchSearch(opts: SearchBenchOptions = {}): Promise<Record
     const { all, common, hits } = run(searches);
     log(`search bench: ${searches} searches, ${(hits / searches).toFixed(1)} hits each on average`);
     // the same mix again, each search its own turn of the event loop as an IPC call is: how long
-    // one holds the main thread (search stays there: each is one short read, issue 31)
+    // one holds the main thread (search stays there: each is one short read)
     const { stalls } = await watchStalls(async () => {
       for (let i = 0; i < searches; i++) {
         const { q } = query();

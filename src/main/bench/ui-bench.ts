@@ -145,8 +145,8 @@ export async function benchUi(): Promise<Record<string, number>> {
   let app: ChildProcess | null = null;
   /**
    * From spawning the app to its conversation list on screen, in a tab the browser already has
-   * open: Playwright's newPage() makes a whole new browser profile (a context), which took
-   * 0.3–2.5 s on this machine and is no part of the app nor of what a browser does for a link.
+   * open: Playwright's newPage() makes a whole new browser profile (a context), which takes
+   * seconds and is no part of the app nor of what a browser does for a link.
    */
   const coldStartToInbox = async (args: string[]) => {
     const page = await browser.newPage({ viewport: { width: 1180, height: 780 } });

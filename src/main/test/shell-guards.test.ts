@@ -109,7 +109,7 @@ describe('externalLinkToOpen (window.open and target=_blank)', () => {
   });
 });
 
-describe('keychain (finding 7)', () => {
+describe('keychain: which codec protects a new wallet', () => {
   const probe = (available: boolean, backend?: string) => ({
     isEncryptionAvailable: () => available,
     ...(backend ? { getSelectedStorageBackend: () => backend } : {}),

@@ -27,11 +27,12 @@ import {
 import { VaultError } from './vault-error.js';
 
 /*
- * Fast path on node:crypto. Measured with `npm run bench -- --only crypto` (bench/crypto-bench.ts):
- * - raw keys go in through JWK, ~3x faster than wrapping them in DER;
+ * Fast path on node:crypto, the ways `npm run bench -- --only crypto` (bench/crypto-bench.ts)
+ * found fastest (docs/benchmarks.md, crypto):
+ * - raw keys go in through JWK, faster than wrapping them in DER;
  * - the ephemeral pair is generated with `publicKeyEncoding: { format: 'jwk' }`: asking for
  *   JWK at generation time is as fast as a bare KeyObject, while exporting a fresh X25519
- *   KeyObject as JWK afterwards hung Node 20 in the lab, and DER export is ~3x slower.
+ *   KeyObject as JWK afterwards hung Node 20, and DER export is slower.
  */
 
 const INFO = Buffer.from(SEAL_INFO, 'ascii');

@@ -5,8 +5,9 @@ import { VaultError } from './vault-error.js';
 /**
  * The seal of docs/wire-format.md: X25519(e, R) -> HKDF-SHA256(ikm = s, salt = E || R,
  * info = "relay-seal-v1", 32) -> AES-256-GCM(k, n, frame), tag appended, no AAD.
- * One implementation: `nodeSealer` (sealer-node.ts) on node:crypto, measured ~12x a pure-JS
- * seal on @noble in the crypto bench (`seal_noble_ops_s` beside `seal_fast_ops_s`). This file
+ * One implementation: `nodeSealer` (sealer-node.ts) on node:crypto, many times faster than a
+ * pure-JS seal on @noble in the crypto bench (`seal_noble_ops_s` beside `seal_fast_ops_s`;
+ * docs/benchmarks.md, crypto). This file
  * holds the interface and the checks, free of node: built-ins. test/sealer.test.ts holds the
  * sealer against seal-vectors.json byte for byte and against an independent opening.
  */

@@ -8,7 +8,7 @@ import { Icon } from '../components/icon.js';
 import { useStore } from '../store.js';
 import { useAction } from '../shell/use-action.js';
 
-/** Settings → Backup (issue 13): a passphrase typed twice, then the file saved (a dialog) or downloaded (web mode). */
+/** Settings → Backup: a passphrase typed twice, then the file saved (a dialog) or downloaded (web mode). */
 export function ExportBackup() {
   const exportBackup = useStore((s) => s.exportBackup);
   const showToast = useStore((s) => s.showToast);

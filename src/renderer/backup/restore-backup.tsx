@@ -6,7 +6,7 @@ import { FormError } from '../components/form-error.js';
 import { useStore } from '../store.js';
 import { useAction } from '../shell/use-action.js';
 
-/** Onboarding's "Restore from backup", after a wallet was imported (issue 13): a file, its passphrase, progress. */
+/** Onboarding's "Restore from backup", after a wallet was imported: a file, its passphrase, progress. */
 export function RestoreBackup({ onDone }: { onDone: () => void }) {
   const restoreBackup = useStore((s) => s.restoreBackup);
   const showToast = useStore((s) => s.showToast);

@@ -1,5 +1,5 @@
 /**
- * Backups as the app sees them (issue 13): what an export or a restore did, and its progress.
+ * Backups as the app sees them: what an export or a restore did, and its progress.
  * The file itself never reaches the page whole: in web mode it is carried in base64 pieces of
  * at most BACKUP_PIECE_BYTES (the socket takes frames of 1 MiB), the same pieces as a file's.
  */

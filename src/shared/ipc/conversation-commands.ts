@@ -76,7 +76,7 @@ export const conversationCommands = {
     ),
   ),
 
-  // files (issue 12): a file's bytes cross in chunks of FILE_CHUNK_BYTES (base64) into a staged
+  // files: a file's bytes cross in chunks of FILE_CHUNK_BYTES (base64) into a staged
   // upload; `attachments.send` uploads the staged files and sends them (progress: `file.progress`
   // with the send's id); a failed send keeps them staged for a retry
   'attachments.stage': cmd<{ uploadId: string }>()(

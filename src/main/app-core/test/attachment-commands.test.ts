@@ -1,5 +1,5 @@
 /**
- * The app's file commands over a real relay (issue 12): bytes handed over in chunks are staged,
+ * The app's file commands over a real relay: bytes handed over in chunks are staged,
  * uploaded and sent with the image preview the renderer made; the receiver's messages carry the
  * files and that preview before anything is fetched; web mode's Save reads the decrypted bytes
  * back in chunks, Electron's writes where the dialog says; a failed upload keeps the staged files

@@ -1,5 +1,5 @@
 /**
- * Finding 7 through the real services (plain Node, a stand-in for Electron's safeStorage):
+ * The keychain through the real services (plain Node, a stand-in for Electron's safeStorage):
  * when Linux's safeStorage would use `basic_text`, a new wallet is protected by the passphrase
  * and the keychain codec is never used; the status tells the interface why. A wallet the
  * keychain already protected still opens, and the status says how weakly it is protected.

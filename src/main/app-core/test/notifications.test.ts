@@ -1,5 +1,5 @@
 /**
- * Desktop notifications the shell's way (issue 9): in Electron, main shows them through the
+ * Desktop notifications the shell's way: in Electron, main shows them through the
  * shell's `notify` and a click comes back to the page as `notification.clicked` with the
  * conversation to open (none: Requests); in web mode main shows nothing and says so, and the
  * page uses the browser's own (e2e/live-delivery.e2e.ts clicks one of those).

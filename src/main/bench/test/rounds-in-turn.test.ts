@@ -70,7 +70,7 @@ describe('roundsInTurn', () => {
 
   it('measures a round again when either side had more than the limit stolen, and keeps both sides together', async () => {
     let n = 0;
-    // measurements: round 0 a=0, b=50 (5 %, dropped); round 1 (b first) b=0, a=0; round 2 a=0, b=10
+    // measurements: the first round a=0, b=50 (5 %, dropped); the second (b first) b=0, a=0; the third a=0, b=10
     const r = await roundsInTurn(
       { rounds: 2, stealLimit: 0.02, retries: 2, meter: fakeMeter([0, 50, 0, 0, 0, 10]) },
       async () => `a${n++}`,

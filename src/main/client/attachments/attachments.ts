@@ -1,5 +1,5 @@
 /**
- * Attachments (issue 12; docs/wire-format.md, kind `attachment`): the client's side of files.
+ * Attachments (docs/wire-format.md, kind `attachment`): the client's side of files.
  *
  * Sending: each file is encrypted with a fresh AES-256-GCM key and nonce while it is streamed
  * to the relay as a blob; the message that follows carries blob id, key, nonce, name, MIME

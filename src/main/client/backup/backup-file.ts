@@ -56,8 +56,7 @@ const damaged = (why: string) =>
   new MessengerError('backup-damaged', `the backup file is damaged or was altered (${why})`);
 
 // Node's scrypt runs in the libuv thread pool: a second of key derivation never holds the
-// event loop (a scrypt in JavaScript, even one that yields every 10 ms, stalled it 80–145 ms at a
-// time on a loaded machine: issue 31).
+// event loop (a scrypt in JavaScript stalls it even when it yields every 10 ms: docs/benchmarks.md, backup).
 function deriveKey(passphrase: string, salt: Uint8Array, p: BackupParams): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     scrypt(

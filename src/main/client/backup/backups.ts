@@ -1,5 +1,5 @@
 /**
- * Backup and restore of a profile (issue 13): an archive of its history (backup-archive.ts) in a
+ * Backup and restore of a profile: an archive of its history (backup-archive.ts) in a
  * passphrase-sealed `.relaybackup` file (backup-file.ts). Never the wallet key: the recovery
  * phrase restores the wallet, and a backup restores only into a profile of the same wallet.
  *

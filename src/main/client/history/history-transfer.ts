@@ -1,5 +1,5 @@
 /**
- * History on a new device (issue 13; docs/wire-format.md, kind `history`).
+ * History on a new device (docs/wire-format.md, kind `history`).
  *
  * Sending (the old device, on the person's say-so): the archive (HistorySource) is streamed
  * through ChunkSealer under a fresh 32-byte key into a temp file of ciphertext in the profile,

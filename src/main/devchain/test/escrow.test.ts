@@ -132,7 +132,7 @@ describe.skipIf(ANVIL_MISSING !== null)(
       await c.test.revert({ id: snapshot });
     });
 
-    it('deposit stores the stake under the id the spec defines, emits Staked and costs under 80,000 gas', async () => {
+    it('deposit stores the stake under the id docs/protocol.md §13 defines, emits Staked and costs under 80,000 gas', async () => {
       const { id, ref, deadline, receipt } = await deposit();
       expect(receipt.gasUsed).toBeLessThan(80_000n);
       expect(await stake(id)).toEqual([SENDER.address, STAKE, RECIPIENT.address, Number(deadline), 1]);

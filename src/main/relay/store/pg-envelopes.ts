@@ -41,12 +41,11 @@ const ENVELOPE_COLUMNS = `id, sender AS "senderAddress", recipient AS "recipient
  * One row as the wire Envelope, field for field in presentEnvelope's order. A row queued by this
  * version carries its JSON around the ciphertext, written at the send (envelopeWireParts), so a
  * pull only joins three texts a row: building the JSON here from the columns was most of a
- * pull's time (measured on the database, a device's 100-envelope page, p50: 1.84 ms with
- * row_to_json, 0.9-1.2 ms by concatenating the columns, 0.7 ms joining the kept texts). A row without those parts (queued by an earlier version during a
- * rolling upgrade, or with a ciphertext that would need JSON escaping) is built from its columns
- * as before: row_to_json keeps the select's order and writes no spaces, created_at becomes
- * Date#toISOString's text, and a staked request gets `stake` appended. COALESCE evaluates that
- * subquery only for such rows.
+ * pull's time (docs/benchmarks.md, cluster). A row without those parts (queued by an earlier
+ * version during a rolling upgrade, or with a ciphertext that would need JSON escaping) is built
+ * from its columns as before: row_to_json keeps the select's order and writes no spaces,
+ * created_at becomes Date#toISOString's text, and a staked request gets `stake` appended.
+ * COALESCE evaluates that subquery only for such rows.
  */
 const ENVELOPE_JSON = `coalesce(e.wire_head || e.ciphertext || e.wire_tail, (SELECT CASE WHEN e.stake IS NULL THEN w.j ELSE left(w.j, -1) || ',"stake":' || e.stake || '}' END
   FROM (SELECT row_to_json(x)::text AS j FROM (SELECT e.id, e.sender AS "senderAddress", e.recipient AS "recipientAddress",
@@ -63,8 +62,8 @@ const ENVELOPE_JSON = `coalesce(e.wire_head || e.ciphertext || e.wire_tail, (SEL
  * estimates. The driver prepares statements, and a connection's cached generic plan estimates a
  * recipient as the table's average: with a few busy recipients (a small team's relay, the bench)
  * `recipient = $1 … ORDER BY seq` looked cheapest by walking the primary key in seq order and
- * filtering, which for a quiet recipient reads the whole queue (61 ms against 0.08 ms at 100,000
- * rows; pg-query-plans.test.ts). An equality drops its column from the order wanted, leaving
+ * filtering, which for a quiet recipient reads the whole queue (docs/benchmarks.md, cluster;
+ * pg-query-plans.test.ts). An equality drops its column from the order wanted, leaving
  * `seq`, which the primary key gives too; a range that is an equality in disguise (`>= $1 AND
  * <= $1`: the same rows under any deterministic collation) keeps `recipient` in it, and no other
  * index gives `recipient, seq`.
@@ -78,9 +77,9 @@ const wireOf = (page: string) =>
   `SELECT '[' || coalesce(string_agg(${ENVELOPE_JSON}, ',' ORDER BY e.seq), '') || ']' AS page FROM ${page} e`;
 // Whole statements, parameters bound, rather than tagged templates with nested fragments: a
 // query built from fragments left each query's objects alive through every young-generation
-// collection (the driver's fragments are pending promises), measured in a probe loop as 0.2-0.9 MB
-// promoted per scavenge and a full collection every ~2,000 pulls; the same statement as one text
-// promotes 3 KB.
+// collection (the driver's fragments are pending promises), so that they were promoted and cost
+// full collections; the same statement as one text promotes next to nothing (docs/benchmarks.md,
+// cluster).
 const PULL = { any: rowsOf(INBOX_PAGE), device: rowsOf(DEVICE_PAGE) };
 const PULL_WIRE = { any: wireOf(INBOX_PAGE), device: wireOf(DEVICE_PAGE) };
 
@@ -454,9 +453,9 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
     },
     async pullWire(address, deviceKey, limit) {
       // As raw bytes, decoded here: no row object per pull, and the brackets added by the query
-      // rather than by a second string. Measured in the cluster bench: pull p99 7-9 ms instead of
-      // 13-14. (Sent on as a Buffer without decoding it was worse, 12-14 ms: each page is then
-      // external memory, which V8 counts towards its next full collection.)
+      // rather than by a second string, which shortened the cluster bench's pull p99. (Sent on as a
+      // Buffer without decoding it, the p99 was as long again: each page is then external memory,
+      // which V8 counts towards its next full collection. docs/benchmarks.md, cluster.)
       const rows = (await sql
         .unsafe(deviceKey === null ? PULL_WIRE.any : PULL_WIRE.device, inboxParams(address, deviceKey, limit), {
           prepare: true,

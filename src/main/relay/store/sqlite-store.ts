@@ -53,8 +53,8 @@ const CHECKPOINT_INTERVAL_MS = 30_000;
 /**
  * An idle relay keeps a WAL file up to this size (twice the ~4 MiB the automatic checkpoint
  * lets it reach), fully checkpointed: the next commits overwrite it from the start. Truncated,
- * each commit after a pause grew a new file, and its fsync cost about 0.1 ms more for it, which
- * is a tenth of a message's way through an idle relay (docs/benchmarks.md, live).
+ * each commit after a pause grew a new file, and its fsync cost more for it, a share of a
+ * message's way through an idle relay worth keeping (docs/benchmarks.md, live).
  */
 const KEEP_WAL_BYTES = 8 * 1024 * 1024;
 

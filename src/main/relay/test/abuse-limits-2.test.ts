@@ -1,5 +1,5 @@
 /**
- * Issue 26's findings 4–8 (docs/protocol.md, Limits): invitations are contact requests,
+ * More of docs/protocol.md §4 Limits: invitations are contact requests,
  * strangers cannot crowd out contacts, every write obeys the disk guard and a count, and a revoked
  * credential's held pull stops at once. Each against a real relay over HTTP (on a two-node
  * cluster behind a round-robin proxy under `npm run test:cluster`).
@@ -56,7 +56,7 @@ const newGroup = async (r: TestRelay, creator: TestUser, name = 'g') => {
 const invite = (r: TestRelay, by: TestUser, groupId: string, who: TestUser) =>
   api(r, by, 'POST', `/api/v1/groups/${groupId}/members`, { address: who.address });
 
-describe('finding 4: invitations are contact requests', () => {
+describe('invitations are contact requests', () => {
   it("a stranger's pending invitations count with its requests toward --max-requests-per-pair (429 too-many-requests-pending)", async () => {
     const relay = await relayWith({ maxRequestsPerPair: 3 });
     const me = await signIn(relay.url);
@@ -142,7 +142,7 @@ describe('finding 4: invitations are contact requests', () => {
   });
 });
 
-describe('finding 5: strangers cannot crowd out contacts', () => {
+describe('strangers cannot crowd out contacts', () => {
   it('requests fill at most half of --max-queued (429 requests-full); the other half stays for contacts', async () => {
     const relay = await relayWith({ maxQueued: 4 });
     const me = await signIn(relay.url);
@@ -179,7 +179,7 @@ describe('finding 5: strangers cannot crowd out contacts', () => {
   });
 });
 
-describe('finding 6: every write obeys the disk guard and a count', () => {
+describe('every write obeys the disk guard and a count', () => {
   it('below --min-free-disk-mib, group creation and edits, avatars, handle claims and minted keys and tokens are 507 storage-full; sign-in works', async () => {
     const relay = await relayWith({ minFreeDiskMib: 1024 * 1024 * 1024 });
     const u = await signIn(relay.url);
@@ -220,7 +220,7 @@ describe('finding 6: every write obeys the disk guard and a count', () => {
   });
 });
 
-describe('finding 7: a revoked credential stops at once', () => {
+describe('a revoked credential stops at once', () => {
   /** A pull held now; its answer comes later (wrapped, so that awaiting this does not wait for it). */
   const holdPull = async (relay: TestRelay, u: TestUser) => {
     const before = relay.app.heldPulls;
@@ -262,7 +262,7 @@ describe('finding 7: a revoked credential stops at once', () => {
   });
 });
 
-describe('finding 7, on a node that may have missed a revocation', () => {
+describe('a revoked credential, on a node that may have missed the revocation', () => {
   it('held pulls look at their credential again: a revoked one answers 401, a valid one keeps waiting', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
     const store = openSqliteStore(join(dir, 'relay.db'), { checkpointIntervalMs: 0 });
@@ -302,7 +302,7 @@ describe('finding 7, on a node that may have missed a revocation', () => {
   });
 });
 
-describe('finding 8: caps on keys and held pulls per wallet', () => {
+describe('caps on keys and held pulls per wallet', () => {
   it('--max-keys-per-wallet: a sign-in past it is 409 too-many-keys, saying where old keys are revoked; revoking one makes room', async () => {
     const relay = await relayWith({ maxKeysPerWallet: 3 });
     const u = await signIn(relay.url);

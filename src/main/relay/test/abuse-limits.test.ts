@@ -1,6 +1,6 @@
 /**
- * docs/protocol.md §4 Limits and issue 8's findings 1, 2 and 4: the limits an attacker cannot walk
- * around, each against a real relay over HTTP.
+ * docs/protocol.md §4 Limits: the limits an attacker cannot walk around, each against a real
+ * relay over HTTP.
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ function rawCall(
 }
 
 describe('rate limit keyed on what the relay resolves', () => {
-  it('finding 1: a percent-encoded path counts against the limit like the plain one', async () => {
+  it('a percent-encoded path counts against the limit like the plain one', async () => {
     const relay = await relayWith({ rateLimit: 3 });
     const u = await signIn(relay.url); // two sign-in requests of this peer's budget of three
     const challenge = () => call(relay.url, 'POST', '/%61pi/v1/auth/challenge', { body: { address: u.address } });
@@ -72,7 +72,7 @@ describe('rate limit keyed on what the relay resolves', () => {
     expect((await call(relay.url, 'GET', '/openapi.json')).status).toBe(200);
   });
 
-  it('finding 2: case and whitespace variants of one key share one budget; bad credentials are slowed per peer (401, then 429)', async () => {
+  it('case and whitespace variants of one key share one budget; bad credentials are slowed per peer (401, then 429)', async () => {
     const relay = await relayWith({ rateLimit: 4 });
     const u = await signIn(relay.url);
     const other = await signIn(relay.url);
@@ -105,7 +105,7 @@ describe('rate limit keyed on what the relay resolves', () => {
 });
 
 describe('queue quotas', () => {
-  it('finding 4: a recipient device holds at most --max-queued envelopes; a send past it is 429 recipient-full and queues nothing', async () => {
+  it('a recipient device holds at most --max-queued envelopes; a send past it is 429 recipient-full and queues nothing', async () => {
     const relay = await relayWith({ maxQueued: 3 });
     const a = await signIn(relay.url);
     const b = await signIn(relay.url);
@@ -146,7 +146,7 @@ describe('queue quotas', () => {
     );
   });
 
-  it('finding 4: --max-queued-mib bounds the undelivered ciphertext of a device, group sends included', async () => {
+  it('--max-queued-mib bounds the undelivered ciphertext of a device, group sends included', async () => {
     const relay = await relayWith({ maxQueuedMib: 1 });
     const a = await signIn(relay.url);
     const b = await signIn(relay.url);
@@ -183,7 +183,7 @@ describe('queue quotas', () => {
     expect((await call(relay.url, 'GET', '/api/v1/envelopes', { auth: a.apiKey })).body.envelopes).toHaveLength(0);
   });
 
-  it('finding 4: at most --max-requests-per-pair undelivered contact requests from one sender to one wallet (429 too-many-requests-pending)', async () => {
+  it('at most --max-requests-per-pair undelivered contact requests from one sender to one wallet (429 too-many-requests-pending)', async () => {
     const relay = await relayWith({ maxRequestsPerPair: 2 });
     const spammer = await signIn(relay.url);
     const me = await signIn(relay.url);
@@ -207,7 +207,7 @@ describe('queue quotas', () => {
     expect((await send()).status).toBe(200);
   });
 
-  it('finding 4: the disk guard answers sends 507 storage-full; pulls, acks and sign-in keep working', async () => {
+  it('the disk guard answers sends 507 storage-full; pulls, acks and sign-in keep working', async () => {
     // more free space than any disk has: the guard measures the real data folder
     const relay = await relayWith({ minFreeDiskMib: 1024 * 1024 * 1024 });
     const a = await signIn(relay.url);
@@ -235,7 +235,7 @@ describe('queue quotas', () => {
     ).toBe(200);
   });
 
-  it('finding 4: a wallet has at most 16 current devices (409 too-many-devices); revoking one makes room', async () => {
+  it('a wallet has at most 16 current devices (409 too-many-devices); revoking one makes room', async () => {
     const relay = await relayWith({});
     const u: TestUser = await signIn(relay.url);
     const keys: string[] = [];

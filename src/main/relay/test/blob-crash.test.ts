@@ -1,5 +1,5 @@
 /**
- * A relay killed with SIGKILL in the middle of a blob upload (issue 12): the half-written bytes
+ * A relay killed with SIGKILL in the middle of a blob upload: the half-written bytes
  * stay in the temp folder, never under a blob's name nor in the database, and a restarted relay
  * clears the stale temp file and serves uploads as before.
  */

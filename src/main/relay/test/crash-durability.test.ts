@@ -1,9 +1,9 @@
 /**
- * Crash durability (issue 8): the relay as a real child process is killed with SIGKILL while
+ * Crash durability: the relay as a real child process is killed with SIGKILL while
  * sends and acks are in flight. After a restart on the same data folder, every envelope the
  * relay answered 200 for is there, nothing whose ack was answered comes back, and SQLite's
  * integrity check passes. (WAL with synchronous=FULL and group commit that answers only after
- * COMMIT is what this holds to.) The same runs against a node of a cluster (issue 11): a relay
+ * COMMIT is what this holds to.) The same runs against a node of a cluster: a relay
  * process on a PostgreSQL database, checked with amcheck, restarted on the same database.
  */
 import Database from 'better-sqlite3';

@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of every /api/v1 route (issue 8): random methods, paths (with
+ * Property-based fuzzing of every /api/v1 route: random methods, paths (with
  * percent-encoding, good and broken), query strings, headers and bodies, against a real relay
  * over HTTP. Whatever arrives, the relay answers below 500, keeps serving, and every error is
  * `{ error, code }`.

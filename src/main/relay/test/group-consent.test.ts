@@ -1,5 +1,5 @@
 /**
- * docs/protocol.md §12 Groups and issue 8's finding 3: being put into a group follows the added
+ * docs/protocol.md §12 Groups: being put into a group follows the added
  * wallet's own rules, and group admins have exactly the rights the contract gives them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ async function privateGroup(creator: TestUser) {
 const inbox = async (u: TestUser) => (await api(u, 'GET', '/api/v1/envelopes')).body.envelopes as unknown[];
 
 describe('group consent', () => {
-  it('finding 3: a stranger I block (policy block) cannot put me into a group nor post to me through one', async () => {
+  it('a stranger I block (policy block) cannot put me into a group nor post to me through one', async () => {
     const me = await signIn(relay.url);
     const stranger = await signIn(relay.url);
     await api(me, 'PUT', '/api/v1/me/policy', { unknownSenders: 'block' });
@@ -38,7 +38,7 @@ describe('group consent', () => {
     expect((await api(me, 'GET', '/api/v1/me/invitations')).body.invitations).toEqual([]);
   });
 
-  it('finding 3: one I block by name is refused too, and so is their admin adding me to their group', async () => {
+  it('one I block by name is refused too, and so is their admin adding me to their group', async () => {
     const me = await signIn(relay.url);
     const creator = await signIn(relay.url);
     const admin = await signIn(relay.url);

@@ -66,7 +66,7 @@ describe('groups', () => {
     expect((await api(c, 'GET', '/api/v1/groups?mine=2')).status).toBe(400);
   });
 
-  it("authentication comes first, then existence: a non-member's key is 401 (finding 10), unknown and bad ids 404", async () => {
+  it("authentication comes first, then existence: a non-member's key is 401, unknown and bad ids 404", async () => {
     const c = await signIn(relay.url);
     const s = await signIn(relay.url);
     const g = await groupOf(c);

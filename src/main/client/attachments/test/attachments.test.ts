@@ -1,5 +1,5 @@
 /**
- * Attachments between two profiles over a real relay (issue 12): files go up encrypted, the
+ * Attachments between two profiles over a real relay: files go up encrypted, the
  * message carries their keys and hashes, and the receiver fetches, checks and keeps them
  * encrypted at rest; a blob altered on the relay is refused, reported, and not kept.
  */

@@ -3,8 +3,8 @@
  * her recovery phrase and restores into it: the same conversation and messages. A wrong
  * passphrase is a clear refusal (exit 1, its code), and so is a restore into a profile with history.
  * Like a script, every command passes the profile's passphrase the one way (--passphrase-env),
- * and the backup file's has its own flag (--backup-passphrase-env; issue 29, item 12). A relay
- * that cannot be reached is refused by `init` before it replaces the profile's (item 2).
+ * and the backup file's has its own flag (--backup-passphrase-env). A relay that cannot be
+ * reached is refused by `init` before it replaces the profile's.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

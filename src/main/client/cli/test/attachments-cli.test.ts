@@ -1,5 +1,5 @@
 /**
- * Files from the command line (issue 12): `send --file`, `group send --file`, `sync` printing
+ * Files from the command line: `send --file`, `group send --file`, `sync` printing
  * `files: [{name, mime, size, path}]` once they are saved, and `save-file` writing one out.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Issue 15, "first use without stumbling", the CLI half: each finding a new user hit, driven
+ * First use without stumbling, the CLI half: each place a new user could stumble, driven
  * through the real CLI as a child process against a real relay.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ const HARDHAT_KEY = 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f
 const HARDHAT_ADDRESS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 
 describe('first use of the CLI', () => {
-  it('1. imports a private key as wallets export it, without 0x', async () => {
+  it('imports a private key as wallets export it, without 0x', async () => {
     const relay = await startRelay();
     const profile = tempDir('nokey-prefix');
     const r = await cli(profile, ['init', '--relay', relay.url, '--private-key-env', 'WALLET_KEY'], {
@@ -21,7 +21,7 @@ describe('first use of the CLI', () => {
     expect(r.json[0]).toMatchObject({ address: HARDHAT_ADDRESS });
   }, 120_000);
 
-  it('9. a malformed address is called one, not an unclaimed handle', async () => {
+  it('a malformed address is called one, not an unclaimed handle', async () => {
     const relay = await startRelay();
     const profile = tempDir('malformed');
     await cliOk(profile, ['init', '--relay', relay.url]);
@@ -38,7 +38,7 @@ describe('first use of the CLI', () => {
     }
   }, 120_000);
 
-  it('9. a mistyped relay address or fingerprint is said to be one; a self-signed relay asks for its fingerprint', async () => {
+  it('a mistyped relay address or fingerprint is said to be one; a self-signed relay asks for its fingerprint', async () => {
     const lan = await startRelay({ lan: true });
     const profile = tempDir('relay-typos');
     const lastError = (r: { stderr: string }) =>
@@ -68,7 +68,7 @@ describe('first use of the CLI', () => {
     expect(pinned.code, pinned.stderr).toBe(0);
   }, 240_000);
 
-  it('10. a send that reached nobody exits 1 and says why; decline needs a request; lists sync first', async () => {
+  it('a send that reached nobody exits 1 and says why; decline needs a request; lists sync first', async () => {
     const relay = await startRelay();
     const [a, b] = [tempDir('ten-a'), tempDir('ten-b')];
     const alice = await cliOk<{ address: string }>(a, ['init', '--relay', relay.url, '--handle', 'ten_alice']);
@@ -109,7 +109,7 @@ describe('first use of the CLI', () => {
     expect(blocked.json[0]).toMatchObject({ state: 'blocked', routed: 'blocked' });
   }, 300_000);
 
-  it('4. offline, a send to a known @handle is queued, and goes out when the relay is back', async () => {
+  it('offline, a send to a known @handle is queued, and goes out when the relay is back', async () => {
     let relay = await startRelay();
     const [a, b] = [tempDir('four-a'), tempDir('four-b')];
     await cliOk(a, ['init', '--relay', relay.url, '--handle', 'four_alice']);
@@ -129,7 +129,7 @@ describe('first use of the CLI', () => {
     expect((synced.json as Array<{ text: string }>).map((l) => l.text)).toEqual(['hello', 'written offline']);
   }, 300_000);
 
-  it('5. the device in use cannot be revoked from itself; the profile keeps working', async () => {
+  it('the device in use cannot be revoked from itself; the profile keeps working', async () => {
     const relay = await startRelay();
     const profile = tempDir('five');
     const me = await cliOk<{ deviceKey: string }>(profile, ['init', '--relay', relay.url, '--handle', 'five_me']);
@@ -142,7 +142,7 @@ describe('first use of the CLI', () => {
     ]);
   }, 240_000);
 
-  it('5. a device revoked from another one is told so, by every command and by init again', async () => {
+  it('a device revoked from another one is told so, by every command and by init again', async () => {
     const relay = await startRelay();
     const [laptop, phone] = [tempDir('five-laptop'), tempDir('five-phone')];
     const created = await cliOk<{ mnemonic: string }>(laptop, [

@@ -1,5 +1,5 @@
 /**
- * The pacing of receipts and typing notices going out (issue 9): receipts to one person are
+ * The pacing of receipts and typing notices going out: receipts to one person are
  * gathered and go one receipt message a second, a read receipt stands for the delivered one of
  * the same message; typing `on` is renewed at most every 3 s and `off` goes only after an `on`.
  * Sealing and the relay are stand-ins here: what is counted is what would be sent.

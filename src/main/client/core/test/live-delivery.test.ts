@@ -1,5 +1,5 @@
 /**
- * Live delivery (issue 9): the receiver's loop keeps one held pull open, so a message is
+ * Live delivery: the receiver's loop keeps one held pull open, so a message is
  * stored the moment the send commits, with no timer involved; a relay that does not hold
  * pulls is polled instead; the loop comes back after the relay restarts; close cancels a hold.
  */

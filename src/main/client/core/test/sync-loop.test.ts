@@ -1,5 +1,5 @@
 /**
- * When the background cycle holds a pull and when it polls on a timer (issue 9): envelopes the
+ * When the background cycle holds a pull and when it polls on a timer: envelopes the
  * client cannot settle yet stay on the relay and would answer every held pull at once, so while
  * any are left the loop polls at its period instead of spinning; once they are settled it holds
  * again; against a relay without `Relay-Wait` it polls. The engine and relay are stand-ins.

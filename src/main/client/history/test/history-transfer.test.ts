@@ -1,5 +1,5 @@
 /**
- * History on a new device (issue 13), two devices of one wallet on one relay: device A, with
+ * History on a new device, two devices of one wallet on one relay: device A, with
  * conversations, sends its history to the wallet's new device B; B shows the same
  * conversations and messages. A blob altered on the relay is refused and nothing is imported;
  * a device of another wallet cannot push history.
