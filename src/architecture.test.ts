@@ -1,54 +1,34 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  IMPORT,
+  importsOf,
+  rel,
+  resolveLocal,
+  ROOT,
+  runtimeImports,
+  runtimeImportsOf,
+  sourceFiles,
+  SRC,
+} from './main/test-support/source-tree.js';
+import {
+  crowdedFolders,
+  foreignSliceWrites,
+  historyInComments,
+  importCycles,
+  unsafeCasts,
+  type Source,
+} from './main/test-support/source-rules.js';
 
 /**
  * The folder boundaries of docs/architecture.md, read from the import statements of every source file:
  * what each runtime zone may import, where SQL may live, and that nothing a test loads reaches
  * `electron`.
  */
-const SRC = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(SRC, '..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) return name === 'node_modules' ? [] : sourceFiles(full);
-    return /\.(ts|tsx|mts)$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
-  });
-}
-
 const files = sourceFiles(SRC);
-const rel = (f: string) => relative(ROOT, f).split('\\').join('/');
-const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w.])import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);
-}
-
-function resolveLocal(from: string, spec: string): string | null {
-  if (!spec.startsWith('.')) return null;
-  const base = resolve(dirname(from), spec);
-  for (const candidate of [
-    base.replace(/\.js$/, '.ts'),
-    base.replace(/\.js$/, '.tsx'),
-    base,
-    base + '.ts',
-    base + '.tsx',
-    join(base, 'index.ts'),
-  ]) {
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      /* try the next */
-    }
-  }
-  return null;
-}
+const read = (paths: readonly string[]): Source[] =>
+  paths.map((f) => ({ path: rel(f), text: readFileSync(f, 'utf8') }));
 
 const zone = (f: string) =>
   rel(f)
@@ -114,61 +94,14 @@ function importEdges(): Array<{ from: string; to: string }> {
   );
 }
 
-/** The outermost object literals an expression evaluates to (through parentheses and `a ? b : c`). */
-function literalsOf(e: ts.Expression): ts.ObjectLiteralExpression[] {
-  if (ts.isParenthesizedExpression(e)) return literalsOf(e.expression);
-  if (ts.isConditionalExpression(e)) return [...literalsOf(e.whenTrue), ...literalsOf(e.whenFalse)];
-  return ts.isObjectLiteralExpression(e) ? [e] : [];
-}
-
-/** The state keys one `set(...)` writes: its object, or what its updater returns. */
-function keysSet(arg: ts.Expression | undefined): string[] {
-  if (!arg) return [];
-  const objects: ts.ObjectLiteralExpression[] = [];
-  if (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg)) {
-    if (!ts.isBlock(arg.body)) objects.push(...literalsOf(arg.body));
-    else {
-      const returns = (n: ts.Node): void => {
-        if (ts.isReturnStatement(n) && n.expression) objects.push(...literalsOf(n.expression));
-        else if (!ts.isFunctionLike(n)) ts.forEachChild(n, returns);
-      };
-      ts.forEachChild(arg.body, returns);
-    }
-  } else objects.push(...literalsOf(arg));
-  return objects.flatMap((o) =>
-    o.properties.flatMap((p) =>
-      p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : [],
-    ),
+/** The imports that load a module when its importer is evaluated (type-only ones left out). */
+function runtimeEdges(): Array<{ from: string; to: string }> {
+  return files.flatMap((f) =>
+    runtimeImportsOf(f)
+      .map((spec) => resolveLocal(f, spec))
+      .filter((t): t is string => t !== null)
+      .map((t) => ({ from: rel(f), to: rel(t) })),
   );
-}
-
-/**
- * Store slices whose `set(...)` writes a key their own `…Slice` interface does not declare: a
- * slice changes another's state only through that slice's actions.
- */
-export function foreignSliceWrites(sources: ReadonlyArray<{ path: string; text: string }>): string[] {
-  const out: string[] = [];
-  for (const { path, text } of sources) {
-    const own = new Set<string>();
-    const sets: ts.CallExpression[] = [];
-    const visit = (n: ts.Node): void => {
-      if (ts.isInterfaceDeclaration(n) && n.name.text.endsWith('Slice')) {
-        for (const m of n.members) if (m.name && ts.isIdentifier(m.name)) own.add(m.name.text);
-      }
-      if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'set') sets.push(n);
-      ts.forEachChild(n, visit);
-    };
-    visit(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true));
-    for (const call of sets) {
-      for (const key of keysSet(call.arguments[0])) {
-        if (!own.has(key))
-          out.push(
-            `${path}: set(...) writes \`${key}\`, which its slice does not declare; call the owning slice's action`,
-          );
-      }
-    }
-  }
-  return out;
 }
 
 describe('architecture', () => {
@@ -474,5 +407,86 @@ describe('architecture', () => {
     for (const t of tests) visit(t, []);
     expect(seen.size).toBeGreaterThan(tests.length);
     expect(bad).toEqual([]);
+  });
+  it('no comment or test title cites an issue, a finding, a round or a stop, or keeps a figure of a past run', () => {
+    expect(historyInComments(read([...files, ...sourceFiles(join(ROOT, 'e2e'))]))).toEqual([]);
+  });
+
+  it('the history rule fails on citations and past figures in comments and test titles, never on code or plain words', () => {
+    const text = `
+      // the limit counts per credential (issue 31)
+      /** Measured: 61 ms against 0.08 ms, ~12x the plain one; see the commit that set this. */
+      describe('finding 4: queue quotas', () => {
+        it(\`round \${n} of this stop\`, () => expect('issue 9 // round 3').toBe(x));
+        const jsx = <p>{/* Finding 2 */}</p>;
+      });
+      // every round of the bench takes 2 s; an issue of the page is its number`;
+    expect(historyInComments([{ path: 'src/x.test.tsx', text }]).map((v) => v.split(': ')[0])).toEqual([
+      'src/x.test.tsx:2',
+      'src/x.test.tsx:3',
+      'src/x.test.tsx:3',
+      'src/x.test.tsx:3',
+      'src/x.test.tsx:4',
+      'src/x.test.tsx:5',
+      'src/x.test.tsx:6',
+    ]);
+  });
+
+  it('no runtime import cycle in src/ (type-only imports do not count)', () => {
+    expect(importCycles(runtimeEdges())).toEqual([]);
+  });
+
+  it('the cycle rule prints each cycle once and passes a tree; type-only imports and import() are no edges', () => {
+    expect(
+      importCycles([
+        { from: 'src/a.ts', to: 'src/b.ts' },
+        { from: 'src/b.ts', to: 'src/c.ts' },
+        { from: 'src/c.ts', to: 'src/a.ts' },
+        { from: 'src/c.ts', to: 'src/d.ts' },
+        { from: 'src/e.ts', to: 'src/e.ts' },
+      ]),
+    ).toEqual(['src/a.ts → src/b.ts → src/c.ts → src/a.ts', 'src/e.ts → src/e.ts']);
+    expect(
+      importCycles([
+        { from: 'src/a.ts', to: 'src/b.ts' },
+        { from: 'src/a.ts', to: 'src/c.ts' },
+      ]),
+    ).toEqual([]);
+    const erased = `import type { A } from './a.js';\nimport { type B, type C } from './b.js';\nexport type { D } from './d.js';`;
+    expect(runtimeImports(`${erased}\nconst e = await import('./e.js');`)).toEqual([]);
+    expect(runtimeImports(`import { type A, b } from './a.js';\nimport './c.js';\nexport * from './d.js';`)).toEqual([
+      './a.js',
+      './c.js',
+      './d.js',
+    ]);
+  });
+
+  // A todo while folders over 12 files remain (the rooms are being split), an `it` once none do.
+  it.todo('no folder in src/ holds more than 12 source files (tests included)', () => {
+    expect(crowdedFolders(files.map(rel))).toEqual([]);
+  });
+
+  it('the folder rule fails on a 13th source file and counts only files directly in a folder', () => {
+    const twelve = Array.from({ length: 12 }, (_, i) => `src/room/f${i}.ts`);
+    expect(crowdedFolders([...twelve, 'src/room/inner/g.ts', 'src/room/types.d.ts', 'src/room/notes.md'])).toEqual([]);
+    expect(crowdedFolders([...twelve, 'src/room/f12.test.ts'])).toEqual([
+      'src/room: 13 source files (at most 12; split it into folders by feature)',
+    ]);
+  });
+
+  // A todo while product code still holds such casts, an `it` once none do.
+  it.todo('product code casts with neither `as never` nor `as unknown as`', () => {
+    expect(unsafeCasts(read(files))).toEqual([]);
+  });
+
+  it('the cast rule fails on `as never` and `as unknown as` in product code, and leaves tests alone', () => {
+    const text = `const a = reply.send(body as never);\nconst b = (x as unknown) as Y;\nconst c = x as unknown;\nconst d = <never>x;`;
+    expect(unsafeCasts([{ path: 'src/main/relay/x.ts', text }])).toEqual([
+      'src/main/relay/x.ts:1: as never',
+      'src/main/relay/x.ts:2: as unknown as',
+      'src/main/relay/x.ts:4: as never',
+    ]);
+    expect(unsafeCasts([{ path: 'src/main/relay/test/x.test.ts', text }])).toEqual([]);
+    expect(unsafeCasts([{ path: 'src/main/test-support/x.ts', text }])).toEqual([]);
   });
 });
