@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SchemaTooNewError } from '../../sqlite/migrations.js';
 import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
 import { openPg } from '../store/pg-client.js';
@@ -16,6 +16,9 @@ import { call, envelopeTo, signIn, type TestUser, watchHeldPulls } from './harne
  * cluster too (npm run test:cluster).
  */
 const missing = pgMissing();
+// Cases start PostgreSQL databases and pairs of nodes, and one stops and starts a server: on a
+// loaded machine that alone can outlast the default timeouts, which are there for hung tests only.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 const config = (over: Partial<RelayConfig> = {}): RelayConfig => ({
   ...DEFAULT_CONFIG,
   rateLimit: 0,
