@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { parseAbi, type Abi } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { ESCROW_ABI } from './main/contracts/escrow-artifact.js';
 import { DOCS_DIR } from './main/test-support/doc-vectors.js';
 
 /**
  * What docs/ states that code can check: the values docs/test-vectors.md quotes are those of the
- * vector files the tests hold the code to.
+ * vector files the tests hold the code to, and protocol.md's escrow interface is the compiled ABI.
  */
 const doc = (name: string) => readFileSync(`${DOCS_DIR}${name}`, 'utf8');
 
@@ -31,5 +33,26 @@ describe('docs/test-vectors.md', () => {
     for (const f of ['seal-vectors.json', 'safety-number.json', 'release-signature.json'])
       expect(page).toContain(`(vectors/${f})`);
     for (const f of files) expect(JSON.parse(f).description).toContain('docs/test-vectors.md');
+  });
+});
+
+/** An ABI item reduced to what an interface states: kind, name, typed and named parameters, mutability. */
+function signature(item: Abi[number]): string {
+  const params = (list: readonly { type: string; name?: string; indexed?: boolean }[] | undefined) =>
+    (list ?? []).map((p) => `${p.type}${p.indexed ? ' indexed' : ''}${p.name ? ` ${p.name}` : ''}`).join(', ');
+  const name = 'name' in item ? item.name : '';
+  const outputs = 'outputs' in item ? params(item.outputs) : '';
+  const mutability = 'stateMutability' in item ? item.stateMutability : '';
+  return `${item.type} ${name}(${'inputs' in item ? params(item.inputs) : ''}) ${mutability} -> (${outputs})`;
+}
+
+describe('docs/protocol.md §13, the escrow', () => {
+  it('lists the whole compiled interface, every function, event and error with its parameter types, and nothing else', () => {
+    const block = [...doc('protocol.md').matchAll(/```text\n([\s\S]*?)```/g)]
+      .map((m) => m[1])
+      .find((b) => b.includes('function deposit('));
+    expect(block, 'the escrow interface block').toBeDefined();
+    const documented = parseAbi(block!.split('\n').filter((l) => l.trim() !== '') as string[]);
+    expect(documented.map(signature).sort()).toEqual((ESCROW_ABI as Abi).map(signature).sort());
   });
 });
