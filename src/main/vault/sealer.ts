@@ -9,7 +9,7 @@ import { VaultError } from './vault-error.js';
  * pure-JS seal on @noble in the crypto bench (`seal_noble_ops_s` beside `seal_fast_ops_s`;
  * docs/benchmarks.md, crypto). This file
  * holds the interface and the checks, free of node: built-ins. test/sealer.test.ts holds the
- * sealer against seal-vectors.json byte for byte and against an independent opening.
+ * sealer against docs/vectors/seal-vectors.json byte for byte and against an independent opening.
  */
 export const SEAL_INFO = 'relay-seal-v1';
 export const KEY_BYTES = 32;

@@ -17,7 +17,7 @@ export const BlobUploadResult = Type.Object(
     size: Type.Integer({ minimum: 1, description: 'bytes stored' }),
     expiresAt: DateTime,
   },
-  { title: 'BlobUploadResult' },
+  { $id: 'BlobUploadResult', title: 'BlobUploadResult' },
 );
 export type BlobUploadResult = Static<typeof BlobUploadResult>;
 

@@ -25,6 +25,7 @@ export const ErrorBody = Type.Object(
     code: Type.String({ description: 'A stable name for the refusal (e.g. `bad-host`, `not-sealed`, `rate-limited`)' }),
   },
   {
+    $id: 'Error',
     title: 'Error',
     description:
       'Every 4xx and 5xx answer has this shape, including those about the request itself (a malformed URL, an unknown route).',
@@ -32,7 +33,7 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-export const OkBody = Type.Object({ ok: Type.Literal(true) });
+export const OkBody = Type.Object({ ok: Type.Literal(true) }, { $id: 'Ok' });
 
 /** 0x-prefixed 65-byte secp256k1 signature (EIP-191 personal_sign). */
 export const Signature = Type.String({
@@ -49,18 +50,16 @@ export const DecimalAmount = Type.String({
 
 export const Handle = Type.String({ pattern: HANDLE_PATTERN, description: '3-32 of a-z, 0-9 and _, case-insensitive' });
 
-export const Routed = Type.Union([
-  Type.Literal('inbox'),
-  Type.Literal('request'),
-  Type.Literal('blocked'),
-  Type.Literal('stake-gate'),
-]);
+export const Routed = Type.Union(
+  [Type.Literal('inbox'), Type.Literal('request'), Type.Literal('blocked'), Type.Literal('stake-gate')],
+  { $id: 'Routed' },
+);
 export type Routed = Static<typeof Routed>;
 
-export const Via = Type.Union([Type.Literal('group-token'), Type.Literal('api-key')]);
+export const Via = Type.Union([Type.Literal('group-token'), Type.Literal('api-key')], { $id: 'Via' });
 export type Via = Static<typeof Via>;
 
-export const StakeCurrency = Type.Union([Type.Literal('ETH'), Type.Literal('CRO')]);
+export const StakeCurrency = Type.Union([Type.Literal('ETH'), Type.Literal('CRO')], { $id: 'StakeCurrency' });
 export type StakeCurrency = Static<typeof StakeCurrency>;
 
 /** Query or path limits that the contract fixes. */

@@ -9,19 +9,19 @@ export const Me = Type.Object(
     deviceKeys: Type.Integer({ description: 'count of registered (non-revoked) devices' }),
     entitlements: Type.Array(Type.String()),
   },
-  { title: 'Me' },
+  { $id: 'Me', title: 'Me' },
 );
 export type Me = Static<typeof Me>;
 
 export const HandleRecord = Type.Object(
   { handle: Type.String(), address: Address, verified: Type.Boolean(), claimedAt: DateTime },
-  { title: 'HandleRecord' },
+  { $id: 'HandleRecord', title: 'HandleRecord' },
 );
 export type HandleRecord = Static<typeof HandleRecord>;
 
 export const DirectoryEntry = Type.Object(
   { handle: Type.String(), address: Address, verified: Type.Boolean() },
-  { title: 'DirectoryEntry' },
+  { $id: 'DirectoryEntry', title: 'DirectoryEntry' },
 );
 export type DirectoryEntry = Static<typeof DirectoryEntry>;
 
@@ -29,12 +29,12 @@ export const DirectoryQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 64, description: 'handle or address fragment, case-insensitive' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
 });
-export const DirectoryResult = Type.Object({ results: Type.Array(DirectoryEntry) });
+export const DirectoryResult = Type.Object({ results: Type.Array(DirectoryEntry) }, { $id: 'DirectoryResult' });
 export type DirectoryResult = Static<typeof DirectoryResult>;
 
 export const DeviceRecord = Type.Object(
   { publicKey: DeviceKey, certificate: Signature, createdAt: DateTime },
-  { title: 'Device' },
+  { $id: 'Device', title: 'Device' },
 );
 export type DeviceRecord = Static<typeof DeviceRecord>;
 
@@ -44,6 +44,6 @@ export const DeviceKeys = Type.Object(
     deviceKeys: Type.Array(DeviceKey, { description: 'current non-revoked device public keys' }),
     devices: Type.Array(DeviceRecord, { description: 'the same devices with their wallet-signed certificates' }),
   },
-  { title: 'DeviceKeys' },
+  { $id: 'DeviceKeys', title: 'DeviceKeys' },
 );
 export type DeviceKeys = Static<typeof DeviceKeys>;

@@ -28,11 +28,12 @@ export const EnvelopeInput = Type.Object(
     asRequest: Type.Optional(Type.Boolean({ description: 'deliver as a contact-request intro' })),
     stakeRef: Type.Optional(StakeRef),
   },
-  { title: 'EnvelopeInput', additionalProperties: false },
+  { $id: 'EnvelopeInput', title: 'EnvelopeInput', additionalProperties: false },
 );
 export type EnvelopeInput = Static<typeof EnvelopeInput>;
 
 export const GroupEnvelopeInput = Type.Object(EnvelopeFields, {
+  $id: 'GroupEnvelopeInput',
   title: 'GroupEnvelopeInput',
   additionalProperties: false,
 });
@@ -58,7 +59,7 @@ export const Envelope = Type.Object(
     }),
     stake: Type.Optional(EnvelopeStake),
   },
-  { title: 'Envelope' },
+  { $id: 'Envelope', title: 'Envelope' },
 );
 export type Envelope = Static<typeof Envelope>;
 
@@ -73,26 +74,32 @@ export const SendResult = Type.Object(
     stakeStatus: Type.Optional(StakeRefusal),
     envelope: Type.Optional(Envelope),
   },
-  { title: 'SendResult' },
+  { $id: 'SendResult', title: 'SendResult' },
 );
 export type SendResult = Static<typeof SendResult>;
 
-export const SendBody = Type.Union([
-  EnvelopeInput,
-  Type.Array(EnvelopeInput, { minItems: 1 }),
-  Type.Object({ envelopes: Type.Array(EnvelopeInput, { minItems: 1 }) }, { additionalProperties: false }),
-]);
+export const SendBody = Type.Union(
+  [
+    EnvelopeInput,
+    Type.Array(EnvelopeInput, { minItems: 1 }),
+    Type.Object({ envelopes: Type.Array(EnvelopeInput, { minItems: 1 }) }, { additionalProperties: false }),
+  ],
+  { $id: 'SendBody' },
+);
 export type SendBody = Static<typeof SendBody>;
 
-export const GroupSendBody = Type.Union([
-  GroupEnvelopeInput,
-  Type.Array(GroupEnvelopeInput, { minItems: 1 }),
-  Type.Object({ envelopes: Type.Array(GroupEnvelopeInput, { minItems: 1 }) }, { additionalProperties: false }),
-]);
+export const GroupSendBody = Type.Union(
+  [
+    GroupEnvelopeInput,
+    Type.Array(GroupEnvelopeInput, { minItems: 1 }),
+    Type.Object({ envelopes: Type.Array(GroupEnvelopeInput, { minItems: 1 }) }, { additionalProperties: false }),
+  ],
+  { $id: 'GroupSendBody' },
+);
 export type GroupSendBody = Static<typeof GroupSendBody>;
 
-export const BatchResults = Type.Object({ results: Type.Array(SendResult) });
-export const GroupSendResults = Type.Object({ results: Type.Array(SendResult), via: Via });
+export const BatchResults = Type.Object({ results: Type.Array(SendResult) }, { $id: 'BatchResults' });
+export const GroupSendResults = Type.Object({ results: Type.Array(SendResult), via: Via }, { $id: 'GroupSendResults' });
 
 /** Longest a pull may be held: under common proxy timeouts (nginx's 60 s) with room to spare. */
 export const MAX_PULL_WAIT_SECONDS = 25;
@@ -107,8 +114,14 @@ export const PullQuery = Type.Object({
     }),
   ),
 });
-export const PullResult = Type.Object({ envelopes: Type.Array(Envelope) });
+export const PullResult = Type.Object({ envelopes: Type.Array(Envelope) }, { $id: 'PullResult' });
 export type PullResult = Static<typeof PullResult>;
 
-export const AckBody = Type.Object({ ids: Type.Array(Type.String(), { minItems: 1, maxItems: 500 }) });
-export const AckResult = Type.Object({ ok: Type.Literal(true), acked: Type.Integer({ minimum: 0 }) });
+export const AckBody = Type.Object(
+  { ids: Type.Array(Type.String(), { minItems: 1, maxItems: 500 }) },
+  { $id: 'AckBody' },
+);
+export const AckResult = Type.Object(
+  { ok: Type.Literal(true), acked: Type.Integer({ minimum: 0 }) },
+  { $id: 'AckResult' },
+);

@@ -17,7 +17,7 @@ export const GroupSummary = Type.Object(
     memberCount: Type.Integer(),
     createdAt: DateTime,
   },
-  { title: 'GroupSummary' },
+  { $id: 'GroupSummary', title: 'GroupSummary' },
 );
 export type GroupSummary = Static<typeof GroupSummary>;
 
@@ -35,7 +35,7 @@ export const GroupDetail = Type.Object(
       Type.Array(Address, { description: 'wallets invited but not yet members; shown to the creator and admins' }),
     ),
   },
-  { title: 'GroupDetail' },
+  { $id: 'GroupDetail', title: 'GroupDetail' },
 );
 export type GroupDetail = Static<typeof GroupDetail>;
 
@@ -47,11 +47,11 @@ export const BotTokenMeta = Type.Object(
     createdAt: DateTime,
     revokedAt: Type.Union([DateTime, Type.Null()]),
   },
-  { title: 'BotToken' },
+  { $id: 'BotToken', title: 'BotToken' },
 );
 export type BotTokenMeta = Static<typeof BotTokenMeta>;
 
-export const MemberDevice = Type.Object({ publicKey: DeviceKey, certificate: Signature });
+export const MemberDevice = Type.Object({ publicKey: DeviceKey, certificate: Signature }, { $id: 'MemberDevice' });
 
 export const GroupView = Type.Object(
   {
@@ -61,7 +61,7 @@ export const GroupView = Type.Object(
     auth: Type.Object({ via: Via, senderAddress: Address }),
     botTokens: Type.Optional(Type.Array(BotTokenMeta)),
   },
-  { title: 'GroupView' },
+  { $id: 'GroupView', title: 'GroupView' },
 );
 export type GroupView = Static<typeof GroupView>;
 
@@ -70,7 +70,7 @@ export const GroupListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
   before: Type.Optional(Uuid),
 });
-export const GroupList = Type.Object({ groups: Type.Array(GroupSummary) });
+export const GroupList = Type.Object({ groups: Type.Array(GroupSummary) }, { $id: 'GroupList' });
 export type GroupList = Static<typeof GroupList>;
 
 const GroupName = Type.String({ minLength: 1, maxLength: 80 });
@@ -83,7 +83,7 @@ export const CreateGroupBody = Type.Object(
     password: Type.Optional(Type.Union([GroupPassword, Type.Null()])),
     avatar: Type.Optional(Avatar),
   },
-  { additionalProperties: false },
+  { $id: 'CreateGroupBody', additionalProperties: false },
 );
 export type CreateGroupBody = Static<typeof CreateGroupBody>;
 
@@ -94,47 +94,54 @@ export const PatchGroupBody = Type.Object(
     password: Type.Optional(Type.Union([GroupPassword, Type.Null()])),
     avatar: Type.Optional(Avatar),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { $id: 'PatchGroupBody', additionalProperties: false, minProperties: 1 },
 );
 export type PatchGroupBody = Static<typeof PatchGroupBody>;
 
-export const AddMemberBody = Type.Object({ address: Address }, { additionalProperties: false });
+export const AddMemberBody = Type.Object({ address: Address }, { $id: 'AddMemberBody', additionalProperties: false });
 
 export const AddStatus = Type.Union([Type.Literal('member'), Type.Literal('invited')], {
   description: '`member`: added at once (the wallet allows you or has written to you); `invited`: it must accept first',
 });
 export type AddStatus = Static<typeof AddStatus>;
 export const AddMemberResult = Type.Intersect([GroupDetail, Type.Object({ status: AddStatus })], {
+  $id: 'AddMemberResult',
   title: 'AddMemberResult',
 });
 export type AddMemberResult = Static<typeof AddMemberResult>;
 
 export const Invitation = Type.Object(
   { groupId: Uuid, name: Type.String(), creatorAddress: Address, invitedBy: Address, invitedAt: DateTime },
-  { title: 'Invitation' },
+  { $id: 'Invitation', title: 'Invitation' },
 );
 export type Invitation = Static<typeof Invitation>;
-export const InvitationList = Type.Object({ invitations: Type.Array(Invitation) });
+export const InvitationList = Type.Object({ invitations: Type.Array(Invitation) }, { $id: 'InvitationList' });
 export type InvitationList = Static<typeof InvitationList>;
-export const InvitationAnswerBody = Type.Object({ accept: Type.Boolean() }, { additionalProperties: false });
+export const InvitationAnswerBody = Type.Object(
+  { accept: Type.Boolean() },
+  { $id: 'InvitationAnswerBody', additionalProperties: false },
+);
 export const InvitationAnswer = Type.Object(
   {
     status: Type.Union([Type.Literal('member'), Type.Literal('declined')]),
     group: Type.Optional(GroupDetail),
   },
-  { title: 'InvitationAnswer' },
+  { $id: 'InvitationAnswer', title: 'InvitationAnswer' },
 );
 export type InvitationAnswer = Static<typeof InvitationAnswer>;
 export const JoinBody = Type.Object(
   { password: Type.Optional(Type.String({ maxLength: 128 })) },
-  { additionalProperties: false },
+  { $id: 'JoinBody', additionalProperties: false },
 );
 export const MintTokenBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 64 }) },
-  { additionalProperties: false },
+  { $id: 'MintTokenBody', additionalProperties: false },
 );
-export const MintTokenResult = Type.Object({
-  token: Type.String({ description: 'gtk_live_ secret, shown once' }),
-  botToken: BotTokenMeta,
-});
+export const MintTokenResult = Type.Object(
+  {
+    token: Type.String({ description: 'gtk_live_ secret, shown once' }),
+    botToken: BotTokenMeta,
+  },
+  { $id: 'MintTokenResult' },
+);
 export type MintTokenResult = Static<typeof MintTokenResult>;

@@ -10,7 +10,7 @@ const EpochSeconds = (description: string) => Type.Integer({ minimum: 0, descrip
 
 export const StakeStatus = Type.Union(
   [Type.Literal('active'), Type.Literal('released'), Type.Literal('forfeited'), Type.Literal('refunded')],
-  { description: "the escrow's status of the stake" },
+  { $id: 'StakeStatus', description: "the escrow's status of the stake" },
 );
 export const StakeRefusal = Type.Union(
   [
@@ -22,6 +22,7 @@ export const StakeRefusal = Type.Union(
     Type.Literal('expired-quote'),
   ],
   {
+    $id: 'StakeRefusal',
     description:
       'why a staked send was refused: `unconfirmed` (deposit not yet deep enough: send again after a block), `not-found` (no deposit for this ref, or the ref is not yours for this recipient), `insufficient`, `bad-deadline`, `used` (the stake already opened a request), `expired-quote`',
   },
@@ -50,7 +51,7 @@ export const StakeConfig = Type.Object(
       description: 'the JSON-RPC endpoints the relay reads; a client may use them or its own',
     }),
   },
-  { title: 'StakeConfig' },
+  { $id: 'StakeConfig', title: 'StakeConfig' },
 );
 export type StakeConfig = Static<typeof StakeConfig>;
 
@@ -68,6 +69,7 @@ export const StakeQuote = Type.Object(
     expiresAt: DateTime,
   },
   {
+    $id: 'StakeQuote',
     title: 'StakeQuote',
     description:
       'What to deposit: `deposit(recipient, ref, deadline)` on `escrow` with `amountWei`, then send again with `stakeRef: ref`.',
@@ -85,6 +87,7 @@ export const EnvelopeStake = Type.Object(
     status: StakeStatus,
   },
   {
+    $id: 'EnvelopeStake',
     title: 'EnvelopeStake',
     description: 'The stake that opened this contact request, as the relay read it from the chain.',
   },
@@ -104,11 +107,11 @@ export const StakeRecord = Type.Object(
     }),
     refundableAt: DateTime,
   },
-  { title: 'StakeRecord' },
+  { $id: 'StakeRecord', title: 'StakeRecord' },
 );
 export type StakeRecord = Static<typeof StakeRecord>;
 
-export const StakeList = Type.Object({ stakes: Type.Array(StakeRecord) }, { title: 'StakeList' });
+export const StakeList = Type.Object({ stakes: Type.Array(StakeRecord) }, { $id: 'StakeList', title: 'StakeList' });
 export const StakeListQuery = Type.Object({
   role: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('received')], { description: 'default: both' })),
 });
@@ -121,5 +124,5 @@ export const ReleaseBody = Type.Object(
         'EIP-712 signature of Release(bytes32 id) in the domain { name: "RelayStakeEscrow", version: "1", chainId, verifyingContract: escrow }',
     }),
   },
-  { additionalProperties: false },
+  { $id: 'ReleaseBody', additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 /** The client CLI's `group` commands (cli.ts): create, members and admins, invitations, sending, bot tokens. */
 import type { ConversationId } from '../../../shared/domain.js';
 import type { Messenger } from '../core/messenger.js';
-import { address, exitUnlessDelivered, need, sendState } from './cli-args.js';
+import { address, atMostArgs, exitUnlessDelivered, need, recipient, sendState } from './cli-args.js';
 import { UsageError, printJson } from './cli-support.js';
 
 /** The options `group` reads (parsed in cli.ts). */
@@ -19,6 +19,7 @@ export function groupId(id: string | undefined): string {
 
 export async function group(m: Messenger, args: string[], values: GroupOptions): Promise<void> {
   const [sub, ...rest] = args;
+  atMostArgs(`group ${sub}`, rest);
   switch (sub) {
     case 'create': {
       need(rest, 1, '<name>');
@@ -33,7 +34,7 @@ export async function group(m: Messenger, args: string[], values: GroupOptions):
     }
     case 'add':
       need(rest, 2, '<id> <address|@handle>');
-      printJson(await m.groups.addMember({ groupId: groupId(rest[0]), member: rest[1] }));
+      printJson(await m.groups.addMember({ groupId: groupId(rest[0]), member: recipient(rest[1]) }));
       return;
     case 'remove':
       need(rest, 2, '<id> <address>');

@@ -5,16 +5,15 @@
  */
 import type { HistoryProgress } from '../../../shared/backup/history.js';
 import type { Messenger } from '../core/messenger.js';
+import { deviceKey } from './cli-args.js';
 import { UsageError, printJson } from './cli-support.js';
-
-const DEVICE_KEY = /^[0-9a-f]{64}$/;
 
 export async function runHistory(m: Messenger, args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'send') {
-    const key = rest[0]?.toLowerCase() ?? '';
-    if (rest.length !== 1 || !DEVICE_KEY.test(key))
-      throw new UsageError("usage: history send <deviceKey> (64 hex: the new device's key, from `devices`)");
+    const usage = "usage: history send <deviceKey> (the new device's key, from `devices`)";
+    if (rest.length !== 1) throw new UsageError(usage);
+    const key = deviceKey(rest[0], usage);
     const off = showProgress(m);
     try {
       printJson({ history: 'sent', ...(await m.history.send(key)) });

@@ -5,18 +5,17 @@
  */
 import type { ChatMessage, ConversationId } from '../../../shared/domain.js';
 import { TIMER_CHOICES, TIMER_MAX_SECONDS, TIMER_MIN_SECONDS, timerLabel } from '../../../shared/disappearing.js';
-import { CONVERSATION_ID_PATTERN } from '../../../shared/identity-patterns.js';
 import type { Messenger } from '../core/messenger.js';
+import { address, recipient } from './cli-args.js';
+import { groupId } from './cli-groups.js';
 import { UsageError, printJson } from './cli-support.js';
 
-const CONVERSATION_ID = new RegExp(CONVERSATION_ID_PATTERN);
-
-/** `direct:0x…` / `group:…` as given; `0x…` or `@handle` is the direct conversation with them. */
+/** `direct:0x…` / `group:…` as the CLI prints them; `0x…` or `@handle` is the direct conversation with them. */
 async function conversationOf(m: Messenger, arg: string): Promise<ConversationId> {
-  const id = arg.toLowerCase();
-  if (CONVERSATION_ID.test(id)) return id as ConversationId;
+  if (arg.startsWith('direct:')) return `direct:${address(arg.slice(7))}`;
+  if (arg.startsWith('group:')) return `group:${groupId(arg.slice(6))}`;
   // opened (created if new), so that a timer can be set before anything was said
-  return (await m.conversations.open({ to: arg })).id;
+  return (await m.conversations.open({ to: recipient(arg) })).id;
 }
 
 /** Sends what the change queued; `sent: false` when it waits in the outbox (offline). */

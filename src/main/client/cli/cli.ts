@@ -16,7 +16,16 @@ import { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS, snippetParts } from '../../..
 import { runMessageChange } from './cli-message-changes.js';
 import { runBackupCommand } from './backup-cli.js';
 import { runHistory } from './cli-history.js';
-import { address, exitUnlessDelivered, need, sendState } from './cli-args.js';
+import {
+  address,
+  atMostArgs,
+  conversationId,
+  deviceKey,
+  exitUnlessDelivered,
+  need,
+  recipient,
+  sendState,
+} from './cli-args.js';
 import { group } from './cli-groups.js';
 import { sync } from './cli-sync.js';
 import { DEFAULT_UNLOCK_TTL_S, USAGE } from './cli-usage.js';
@@ -51,6 +60,8 @@ async function main(argv: string[]): Promise<void> {
     crashAt: crash && CRASH_POINTS.includes(crash) ? crash : null,
     pullLimit,
   });
+  // delivered receipts from `sync --follow` only (docs/cli.md, Live delivery, receipts and typing)
+  messenger.conversations.deliveredReceipts = command === 'sync' && values.follow === true;
   try {
     // the profile's, in every command (backup and restore name their file's with --backup-passphrase-env)
     const passphrase = passphraseFromEnv(values['passphrase-env'], PROG);
@@ -210,6 +221,7 @@ function positiveInt(v: string, name: string): number {
 }
 
 async function run(m: Messenger, command: string, args: string[], values: Values): Promise<void> {
+  atMostArgs(command, args);
   switch (command) {
     case 'whoami': {
       const st = await m.appStatus();
@@ -227,7 +239,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       need(args, files.length > 0 ? 1 : 2, files.length > 0 ? '<0xADDRESS|@handle>' : '<0xADDRESS|@handle> <text>');
       if (files.length > 0 && (values.request || values.stake !== undefined))
         throw new UsageError('--file goes with neither --request nor --stake');
-      const to = await m.contacts.resolveRecipient(args[0]);
+      const to = await m.contacts.resolveRecipient(recipient(args[0]));
       const max = values.stake === undefined ? null : values.stake === ANY_STAKE ? 'any' : stakeAmount(values.stake);
       const text = args.slice(1).join(' ');
       const { outcome } =
@@ -330,7 +342,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
       need(args, 1, '<conversationId>');
       printJson(
         m.messages.listMessages({
-          conversationId: args[0],
+          conversationId: conversationId(args[0]),
           ...(values.limit ? { limit: positiveInt(values.limit, '--limit') } : {}),
         }),
       );
@@ -350,7 +362,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     case 'safety-number':
     case 'verify': {
       need(args, 1, '<address|@handle>');
-      const who = await m.contacts.resolveRecipient(args[0]);
+      const who = await m.contacts.resolveRecipient(recipient(args[0]));
       const info =
         command === 'verify' ? await m.trust.verify(who, values.off !== true) : await m.trust.safetyNumber(who);
       printJson({
@@ -366,7 +378,7 @@ async function run(m: Messenger, command: string, args: string[], values: Values
     }
     case 'revoke-device':
       need(args, 1, '<publicKey>');
-      await m.account.revokeDevice({ publicKey: args[0].toLowerCase() });
+      await m.account.revokeDevice({ publicKey: deviceKey(args[0], 'usage: revoke-device <publicKey>') });
       printJson({ ok: true });
       return;
     case 'keys':
@@ -428,6 +440,7 @@ async function pendingRequestFrom(m: Messenger, args: string[]): Promise<string>
 
 async function stake(m: Messenger, args: string[]): Promise<void> {
   const [sub, ...rest] = args;
+  atMostArgs(`stake ${sub}`, rest);
   switch (sub) {
     case 'config':
       printJson(await m.stakes.settings());

@@ -37,6 +37,12 @@ export interface ConversationsDeps extends FeatureContext {
 export class Conversations {
   /** peers shown typing, each until a renewal is overdue */
   private readonly typingUntil = new Map<string, NodeJS.Timeout>();
+  /**
+   * Whether what a pass stores is acknowledged with `delivered` receipts. The app and the CLI's
+   * `sync --follow` do; the CLI's one-shot commands end within moments of their pass, mostly before
+   * a receipt's gathering time is over, so they send none rather than some by chance of timing.
+   */
+  deliveredReceipts = true;
 
   constructor(private readonly ctx: ConversationsDeps) {}
 
@@ -145,7 +151,7 @@ export class Conversations {
   /** What a committed sync pass means here: a message ends its author's "typing…", and inbox messages are acknowledged. */
   committed(applied: AppliedIncoming): void {
     for (const m of applied.messages) if (!m.fromMe && this.typingUntil.has(m.from)) this.setTyping(m.from, 'off');
-    this.sendDeliveredReceipts(applied);
+    if (this.deliveredReceipts) this.sendDeliveredReceipts(applied);
   }
 
   close(): void {

@@ -3,6 +3,7 @@
  * startRelayServer (createRelay + openSqliteStore, listening on 127.0.0.1), in a fresh temp
  * folder; profiles are Messenger instances over fresh profile folders.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -180,4 +181,51 @@ export async function cliOk<T = Record<string, unknown>>(
   const r = await cli(profile, args, env);
   if (r.code !== 0) throw new Error(`client ${args.join(' ')} exited ${r.code ?? r.signal}: ${r.stderr}`);
   return r.json[0] as T;
+}
+
+/**
+ * `sync --follow` on a profile as a child process: its stdout lines (JSON) as they come, its
+ * stderr, `started` once it says it is following, and a clean stop (SIGTERM) that gives the exit code.
+ */
+export function followCli(profile: string, env: Record<string, string | undefined> = {}) {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'src/main/client/cli/cli.ts'), '--profile', profile, 'sync', '--follow'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const lines: unknown[] = [];
+  const status = { stderr: '' };
+  let out = '';
+  proc.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+      lines.push(JSON.parse(out.slice(0, nl)));
+      out = out.slice(nl + 1);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('close', resolve));
+  const started = new Promise<void>((resolve, reject) => {
+    proc.stderr.setEncoding('utf8').on('data', (d: string) => {
+      status.stderr += d;
+      if (status.stderr.includes('"following":true')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`sync --follow ended (${code}): ${status.stderr}`)));
+  });
+  cleanups.push(() => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  });
+  return {
+    lines,
+    /** what it wrote to stderr so far */
+    stderr: () => status.stderr,
+    started,
+    stop: () => {
+      proc.kill('SIGTERM');
+      return exited;
+    },
+  };
 }

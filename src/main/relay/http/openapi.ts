@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { WIRE_COMPONENTS } from '../../../shared/api/components.js';
 import { plainError } from './error-shape.js';
 
 const DESCRIPTION = `A relay for an end-to-end encrypted messenger whose identities are wallet addresses.
@@ -73,8 +74,41 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /api/v1/blobs/:id': 'deleteBlob',
 };
 
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null;
+const NAMED = new Map(WIRE_COMPONENTS.map((s) => [(s as Json).$id as string, s as Json]));
+
+/**
+ * A schema as the document shows it: each named wire schema inside it (and itself, unless it is
+ * the component being defined) replaced by a `$ref` to its component, which @fastify/swagger
+ * writes as `#/components/schemas/<$id>`. A description of its own (an error answer's text for
+ * its route and status) stays beside the reference. Only the document sees these copies: the
+ * routes validate with the schemas as written.
+ */
+function referenced(schema: unknown, defining: boolean): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => referenced(s, false));
+  if (!isObject(schema)) return schema;
+  const id = schema.$id;
+  if (typeof id === 'string' && !defining) {
+    const named = NAMED.get(id);
+    if (!named) throw new Error(`the schema ${id} has an $id but is not one of WIRE_COMPONENTS`);
+    const own = schema.description !== undefined && schema.description !== named.description;
+    return own ? { $ref: `${id}#`, description: schema.description } : { $ref: `${id}#` };
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, referenced(v, false)]));
+}
+
+/** The route's schema for the document: its body and answers refer to the named components. */
+function documented(schema: Json): Json {
+  const out = { ...schema };
+  if (out.body !== undefined) out.body = referenced(out.body, false);
+  if (isObject(out.response)) out.response = referenced(out.response, false);
+  return out;
+}
+
 /** The OpenAPI 3.1.0 document at /openapi.json and the human-readable reference at `/`, both offline. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  for (const schema of WIRE_COMPONENTS) app.addSchema(referenced(schema, true) as Json);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -106,10 +140,15 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
     hideUntagged: true,
+    // components are named by their $id (the plugin's default would be def-0, def-1, …)
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     transform: ({ schema, url, route }) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       const operationId = OPERATION_IDS[`${methods[0]} ${url}`];
-      return { schema: operationId ? { ...schema, operationId } : schema, url };
+      const shown = documented(schema as Json);
+      return { schema: operationId ? { ...shown, operationId } : shown, url };
     },
   });
 

@@ -1,6 +1,12 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WIRE_COMPONENTS } from '../../../shared/api/components.js';
 import { call, startRelay, type TestRelay } from './harness.js';
+
+interface Operation {
+  responses: Record<string, { description: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+}
 
 let relay: TestRelay;
 beforeAll(async () => {
@@ -70,23 +76,65 @@ describe('the OpenAPI document and the reference', () => {
     expect(paths['/api/v1/auth/challenge'].post.responses['421'].description).toContain('`host-not-allowed`');
     expect(paths['/api/v1/auth/keys'].post.description).toContain('`not-siwe`');
     expect(paths['/api/v1/blobs'].post.description).toMatch(/`not-sealed`.*entropy of at least 7.5 bits per byte/);
-    // every error answer of every operation promises both fields
-    for (const [path, ops] of Object.entries(
-      paths as Record<
-        string,
-        Record<string, { responses: Record<string, { content?: Record<string, { schema: { required?: string[] } }> }> }>
-      >,
-    )) {
+  });
+
+  it('every error answer of every operation promises both fields, with its own words for that route and status', async () => {
+    const doc = (await call(relay.url, 'GET', '/openapi.json')).body;
+    const errorBody = doc.components.schemas.Error;
+    expect(errorBody.required).toEqual(['error', 'code']);
+    let errors = 0;
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
       for (const [verb, op] of Object.entries(ops)) {
         for (const [status, res] of Object.entries(op.responses)) {
-          if (Number(status) >= 400)
-            expect(res.content?.['application/json']?.schema.required, `${verb} ${path} ${status}`).toEqual([
-              'error',
-              'code',
-            ]);
+          if (Number(status) < 400) continue;
+          errors++;
+          const schema = res.content?.['application/json']?.schema;
+          expect(schema?.$ref, `${verb} ${path} ${status}`).toBe('#/components/schemas/Error');
+          expect(res.description, `${verb} ${path} ${status}`).not.toBe('Default Response');
+          expect(res.description, `${verb} ${path} ${status}`).not.toBe(errorBody.description);
         }
       }
     }
+    expect(errors).toBeGreaterThan(150);
+  });
+
+  it('names the wire types as components, referenced by $ref, so generated clients get one named type each', async () => {
+    const doc = (await call(relay.url, 'GET', '/openapi.json')).body;
+    const names = Object.keys(doc.components.schemas);
+    expect(names.sort()).toEqual(WIRE_COMPONENTS.map((s) => (s as { $id: string }).$id).sort());
+    const send = doc.paths['/api/v1/envelopes'].post;
+    expect(send.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SendBody' });
+    expect(doc.components.schemas.SendBody.anyOf[0]).toEqual({ $ref: '#/components/schemas/EnvelopeInput' });
+    expect(doc.components.schemas.PullResult.properties.envelopes.items).toEqual({
+      $ref: '#/components/schemas/Envelope',
+    });
+
+    const source = astToString(await openapiTS(doc));
+    for (const name of [
+      'Envelope',
+      'EnvelopeInput',
+      'GroupEnvelopeInput',
+      'SendResult',
+      'BatchResults',
+      'PullResult',
+      'Error',
+      'Me',
+      'DeviceKeys',
+      'Device',
+      'GroupView',
+      'GroupDetail',
+      'StakeQuote',
+      'StakeRecord',
+      'Policy',
+      'ApiKey',
+      'BlobUploadResult',
+    ])
+      expect(source, name).toContain(`components["schemas"]["${name}"]`);
+    // each shape is declared once, under its name, not copied into every route that uses it
+    const declared = (field: string) => source.split('\n').filter((l) => l.trim().startsWith(field)).length;
+    expect(declared('recipientAddress: string;')).toBe(1);
+    expect(declared('stakeRef?: string;')).toBe(1);
+    expect(declared('releaseSignature: string | null;')).toBe(1);
   });
 
   it("names each limit's status and code on the routes that answer them (docs/protocol.md, Limits)", async () => {

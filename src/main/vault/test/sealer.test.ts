@@ -1,8 +1,7 @@
 import { createPrivateKey, createPublicKey, diffieHellman } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { gcm } from '@noble/ciphers/aes.js';
 import { x25519 } from '@noble/curves/ed25519.js';
-import { hkdf } from '@noble/hashes/hkdf.js';
+import { extract, hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
 import { fromBase64, toBase64 } from '../base64.js';
@@ -15,20 +14,11 @@ import {
   type Sealer,
 } from '../sealer.js';
 import { isVaultError } from '../vault-error.js';
+import { sealVectors } from '../../test-support/doc-vectors.js';
 
-// The seal test vectors of docs/wire-format.md (Test vectors): the one sealer must reproduce them byte for byte.
-const vectors = JSON.parse(readFileSync(new URL('./seal-vectors.json', import.meta.url), 'utf8')) as {
-  vectors: Array<{
-    name: string;
-    recipientPrivateKey: string;
-    recipientDeviceKey: string;
-    ephemeralPrivateKey: string;
-    frameHex: string;
-    ephemeralPublicKey: string;
-    nonce: string;
-    ciphertext: string;
-  }>;
-};
+// The seal test vectors published in docs/vectors/seal-vectors.json (walked through in docs/test-vectors.md):
+// the one sealer must reproduce them byte for byte.
+const vectors = sealVectors();
 
 const hex = (s: string) => new Uint8Array(Buffer.from(s, 'hex'));
 const toHex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -52,7 +42,7 @@ function randomBytes(n: number): Uint8Array {
   return out;
 }
 
-describe('seal-vectors.json', () => {
+describe('docs/vectors/seal-vectors.json', () => {
   expect(vectors.vectors).toHaveLength(3);
   for (const sealer of sealers) {
     for (const v of vectors.vectors) {
@@ -77,6 +67,21 @@ describe('seal-vectors.json', () => {
     it(`${sealer.name} derives the vectors' device key from its private key`, () => {
       const v = vectors.vectors[0];
       expect(toHex(sealer.publicKeyOf(hex(v.recipientPrivateKey)))).toBe(v.recipientDeviceKey);
+    });
+  }
+  // the walk-through's intermediate values, each step recomputed on @noble's primitives
+  for (const v of vectors.vectors) {
+    it(`every step of "${v.name}" is what the page says`, () => {
+      expect(vectors.infoHex).toBe(toHex(new TextEncoder().encode(vectors.info)));
+      expect(toHex(x25519.getPublicKey(hex(v.ephemeralPrivateKey)))).toBe(v.ephemeralPublicKey);
+      expect(toHex(x25519.getSharedSecret(hex(v.ephemeralPrivateKey), hex(v.recipientDeviceKey)))).toBe(v.sharedSecret);
+      expect(toHex(x25519.getSharedSecret(hex(v.recipientPrivateKey), hex(v.ephemeralPublicKey)))).toBe(v.sharedSecret);
+      expect(v.salt).toBe(v.ephemeralPublicKey + v.recipientDeviceKey);
+      expect(toHex(extract(sha256, hex(v.sharedSecret), hex(v.salt)))).toBe(v.prk);
+      expect(toHex(hkdf(sha256, hex(v.sharedSecret), hex(v.salt), hex(vectors.infoHex), 32))).toBe(v.key);
+      expect(toHex(fromBase64(v.nonce))).toBe(v.nonceHex);
+      expect(toHex(fromBase64(v.ciphertext))).toBe(v.ciphertextHex);
+      expect(toHex(gcm(hex(v.key), hex(v.nonceHex)).encrypt(hex(v.frameHex)))).toBe(v.ciphertextHex);
     });
   }
 });

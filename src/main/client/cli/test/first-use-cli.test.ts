@@ -30,8 +30,11 @@ describe('first use of the CLI', () => {
       ['0x' + 'g'.repeat(40), 'after 0x an address has only the digits 0-9 and letters a-f'],
     ]) {
       const r = await cli(profile, ['send', to, 'hi']);
-      expect(r.code).toBe(1);
-      const err = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; code: string };
+      // bad usage (docs/cli.md): exit 2, refused before anything is queued
+      expect(r.code).toBe(2);
+      expect(r.json).toEqual([]);
+      const err = JSON.parse(r.stderr.trim().split('\n')[0]) as { error: string; code: string };
+      expect(err.code).toBe('usage');
       expect(err.error).toContain(`“${to}” is not a valid address`);
       expect(err.error).toContain(says);
       expect(err.error).not.toMatch(/handle/);

@@ -2,51 +2,10 @@
  * History on a new device from the command line: `history send <deviceKey>` on the device that
  * has it, and the new device's `sync` importing it (progress on stderr, the outcome on stdout).
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PASSPHRASE, ROOT, cleanup, cli, cliOk, startRelay, tempDir } from '../../test/harness.js';
+import { cleanup, cli, cliOk, followCli, startRelay, tempDir } from '../../test/harness.js';
 
 afterAll(cleanup);
-
-/** `sync --follow` on a profile: its stdout lines as they come, and a clean stop. */
-function follow(profile: string) {
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src/main/client/cli/cli.ts'), '--profile', profile, 'sync', '--follow'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, RELAY_PASSPHRASE: PASSPHRASE },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const lines: unknown[] = [];
-  let out = '';
-  let err = '';
-  proc.stdout.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
-      lines.push(JSON.parse(out.slice(0, nl)));
-      out = out.slice(nl + 1);
-    }
-  });
-  const exited = new Promise<number | null>((resolve) => proc.once('close', resolve));
-  const started = new Promise<void>((resolve, reject) => {
-    proc.stderr.setEncoding('utf8').on('data', (d: string) => {
-      err += d;
-      if (err.includes('"following":true')) resolve();
-    });
-    void exited.then((code) => reject(new Error(`sync --follow ended (${code}): ${err}`)));
-  });
-  return {
-    lines,
-    started,
-    stop: () => {
-      proc.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
 
 describe('history from the CLI', () => {
   it('history send to a new device of the wallet; its sync imports the conversations', async () => {
@@ -92,7 +51,7 @@ describe('history from the CLI', () => {
       ['init', '--relay', relay.url, '--mnemonic-env', 'HIST_WORDS'],
       { HIST_WORDS: alice.mnemonic },
     );
-    const follower = follow(d);
+    const follower = followCli(d);
     try {
       await follower.started;
       expect((await cli(a, ['history', 'send', third.deviceKey])).code).toBe(0);

@@ -1,27 +1,59 @@
 /**
- * Safety numbers: the derivation as docs/safety-numbers.md writes it (its vector was computed by an
- * independent Python implementation of that text), the QR code against python-qrcode's matrix,
- * and, between real profiles on a real relay, equal numbers on both sides that change when
- * either side adds or revokes a device, the notices, the reset of the verified mark, and the
- * question asked before the first message after a change.
+ * Safety numbers: the derivation as docs/safety-numbers.md writes it (its vector, published in
+ * docs/vectors/safety-number.json, was computed by an independent Python implementation of that
+ * text), the QR code against python-qrcode's matrix, and, between real profiles on a real
+ * relay, equal numbers on both sides that change when either side adds or revokes a device, the
+ * notices, the reset of the verified mark, and the question asked before the first message after
+ * a change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupDigits, safetyHalf, safetyNumber } from '../safety-number.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { SAFETY_NUMBER_ITERATIONS, canonicalKeys, groupDigits, safetyHalf, safetyNumber } from '../safety-number.js';
 import decodeQR from 'qr/decode.js';
 import { qrRows } from '../qr-code.js';
 import type { DeviceNotice } from '../../../../shared/trust.js';
 import { cleanup, newProfile, runEntry, startRelay, type Relay } from '../../test/harness.js';
+import { safetyNumberVector } from '../../../test-support/doc-vectors.js';
 
-const A = { address: '0x' + '11'.repeat(20), deviceKeys: ['aa'.repeat(32), '0b'.repeat(32)] };
-const B = { address: '0x' + '2f'.repeat(20), deviceKeys: ['c3'.repeat(32)] };
+// the vector of docs/vectors/safety-number.json (walked through in docs/test-vectors.md)
+const vector = safetyNumberVector();
+const [A, B] = vector.sides;
 
 describe('the derivation', () => {
   it('reproduces the documented vector, and both sides get the same 60 digits', () => {
-    expect(safetyHalf(A)).toBe('470053929197172930505943259493');
-    expect(safetyHalf(B)).toBe('460667383350482362188915401621');
-    expect(safetyNumber(A, B)).toBe('460667383350482362188915401621470053929197172930505943259493');
+    expect(safetyHalf(A)).toBe(A.half);
+    expect(safetyHalf(B)).toBe(B.half);
+    expect(safetyNumber(A, B)).toBe(vector.safetyNumber);
     expect(safetyNumber(B, A)).toBe(safetyNumber(A, B));
+    expect(groupDigits(safetyNumber(A, B))).toBe(vector.grouped);
     expect(groupDigits(safetyNumber(A, B)).split(' ')).toHaveLength(12);
+    expect(SAFETY_NUMBER_ITERATIONS).toBe(vector.iterations);
+  });
+
+  it("every step of the documented vector follows from the page's text", () => {
+    for (const side of vector.sides) {
+      expect(side.sortedKeys).toEqual(canonicalKeys(side.deviceKeys));
+      const input = hexToBytes(side.inputHex);
+      const expected = concatBytes(
+        utf8ToBytes(vector.label),
+        new Uint8Array([0]),
+        hexToBytes(side.address.slice(2)),
+        new Uint8Array([0, side.sortedKeys.length]),
+        ...side.sortedKeys.map(hexToBytes),
+      );
+      expect(bytesToHex(input)).toBe(bytesToHex(expected));
+      let h = sha256(input);
+      expect(bytesToHex(h)).toBe(side.firstHash);
+      for (let i = 1; i < vector.iterations; i++) h = sha256(concatBytes(h, input));
+      expect(bytesToHex(h)).toBe(side.finalHash);
+      side.chunks.forEach((c, i) => {
+        expect(c.bytes).toBe(side.finalHash.slice(i * 10, i * 10 + 10));
+        expect(c.value).toBe(Number.parseInt(c.bytes, 16));
+        expect(c.digits).toBe(String(c.value % 100_000).padStart(5, '0'));
+      });
+      expect(side.chunks.map((c) => c.digits).join('')).toBe(side.half);
+    }
   });
 
   it('ignores key order and case, and changes with any device added or removed on either side', () => {
