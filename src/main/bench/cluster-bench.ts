@@ -13,7 +13,7 @@ import { createRelay } from '../relay/app.js';
 import { openClusterNode, type ClusterNodeDeps } from '../relay/cluster-node.js';
 import { DEFAULT_CONFIG, type RelayConfig } from '../relay/config.js';
 import { LocalDoorbell } from '../relay/live/doorbell.js';
-import { openSqliteStore } from '../relay/store/sqlite-store.js';
+import { openSqliteStore } from '../relay/store/sqlite/sqlite-store.js';
 import { startPgCluster } from '../test-support/pg-cluster.js';
 import { openNotifyHop } from '../test-support/pg-notify-hop.js';
 import type { RelayStore } from '../relay/store/store.js';

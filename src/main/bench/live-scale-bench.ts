@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { memoryMiB, startBuilt, type Child } from '../test-support/child-process.js';
-import { openSqliteStore } from '../relay/store/sqlite-store.js';
+import { openSqliteStore } from '../relay/store/sqlite/sqlite-store.js';
 import { fsyncPath } from '../sqlite/fsync-path.js';
 import type { RelayStore } from '../relay/store/store.js';
 import { seedWallets, type SeededWallet } from './live-scale-seed.js';
@@ -369,7 +369,7 @@ export async function benchLiveScale(opts: LiveScaleOptions = {}): Promise<Figur
     let databaseArgs = async (): Promise<string[]> => [];
     if (nodes === 2) {
       const { startPgCluster } = await import('../test-support/pg-cluster.js');
-      const { openPgStore } = await import('../relay/store/pg-store.js');
+      const { openPgStore } = await import('../relay/store/postgres/pg-store.js');
       const cluster = startPgCluster({ durable: true });
       pg = cluster;
       const seededUrl = await cluster.createDatabase();

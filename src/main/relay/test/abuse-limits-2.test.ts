@@ -14,7 +14,7 @@ import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
 import { createRelay } from '../app.js';
 import { MAX_HELD_PER_WALLET, type Revoked } from '../live/waiters.js';
 import type { RevocationBus } from '../store/credential-cache.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { StakeRow } from '../store/store.js';
 import {
   call,

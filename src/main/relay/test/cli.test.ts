@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runTs, startTs } from '../../test-support/child-process.js';
 import { envelopeBodies } from '../../test-support/sealed-like.js';
 import { callJson, signIn } from '../../test-support/sign-in.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 const READY = /^relay listening on (\S+)$/;

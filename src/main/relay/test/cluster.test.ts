@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchemaTooNewError } from '../../sqlite/migrations.js';
 import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
-import { openPg } from '../store/pg-client.js';
-import { PG_MIGRATIONS } from '../store/pg-migrations.js';
-import { openPgStore } from '../store/pg-store.js';
+import { openPg } from '../store/postgres/pg-client.js';
+import { PG_MIGRATIONS } from '../store/postgres/pg-migrations.js';
+import { openPgStore } from '../store/postgres/pg-store.js';
 import { privateCluster } from '../store/test/backends.js';
 import { pgMissing } from '../../test-support/pg-cluster.js';
 import { MAX_HELD_PER_WALLET } from '../live/waiters.js';

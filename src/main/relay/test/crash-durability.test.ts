@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openPg } from '../store/pg-client.js';
+import { openPg } from '../store/postgres/pg-client.js';
 import { privateCluster } from '../store/test/backends.js';
 import { pgMissing } from '../../test-support/pg-cluster.js';
 import { startTs, type Child } from '../../test-support/child-process.js';
