@@ -3,7 +3,7 @@ import type { UnknownSenders } from '../../../../shared/api/account.js';
 import { routeGroupAdd } from '../../routing.js';
 import { isForeignKeyViolation, type PgSql, type PgTx } from './pg-client.js';
 import { PG_DEVICE_COLUMNS } from './pg-credentials.js';
-import { RECIPIENT_LOCKS } from './queue/pg-envelopes.js';
+import { RECIPIENT_LOCKS } from './queue/pg-delivery-batch.js';
 import { invitationsPending, tooManyGroups } from '../limit-refusals.js';
 import {
   StoreError,

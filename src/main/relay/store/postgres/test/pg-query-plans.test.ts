@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPg, type PgSql } from '../pg-client.js';
-import { PG_ENVELOPE_SQL } from '../queue/pg-envelopes.js';
+import { PG_ENVELOPE_SQL } from '../queue/pg-queue-statements.js';
 import { openPgStore, type PgRelayStore } from '../pg-store.js';
 import { pgMissing, startPgCluster, type PgCluster } from '../../../../test-support/pg-cluster.js';
 import { addr, devKey } from '../../test/temp-store.js';
