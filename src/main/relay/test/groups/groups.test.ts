@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, envelopeTo, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
+import { call, envelopeTo, signIn, startRelay, type TestRelay, type TestUser } from '../harness.js';
 
 let relay: TestRelay;
 beforeAll(async () => {

@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlobFiles } from '../blobs/blob-files.js';
-import { sweepBlobs } from '../blobs/blob-sweep.js';
-import { call, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
+import { BlobFiles } from '../../blobs/blob-files.js';
+import { sweepBlobs } from '../../blobs/blob-sweep.js';
+import { call, signIn, startRelay, type TestRelay, type TestUser } from '../harness.js';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;

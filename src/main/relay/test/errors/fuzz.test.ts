@@ -10,8 +10,8 @@
 import fc from 'fast-check';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, envelopeTo, sealedLooking, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
-import { rawRequest } from './raw-http.js';
+import { call, envelopeTo, sealedLooking, signIn, startRelay, type TestRelay, type TestUser } from '../harness.js';
+import { rawRequest } from '../raw-http.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2500);
 /** Host headers need fewer runs: one hook reads them, whatever the route. */

@@ -9,13 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseInvocation } from '../cli-args.js';
-import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
-import { createRelay } from '../app.js';
-import { MAX_HELD_PER_WALLET, type Revoked } from '../live/waiters.js';
-import type { RevocationBus } from '../store/credential-cache.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { StakeRow } from '../store/store.js';
+import { parseInvocation } from '../../cli-args.js';
+import { DEFAULT_CONFIG, type RelayConfig } from '../../config.js';
+import { createRelay } from '../../app.js';
+import { MAX_HELD_PER_WALLET, type Revoked } from '../../live/waiters.js';
+import type { RevocationBus } from '../../store/credential-cache.js';
+import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import type { StakeRow } from '../../store/store.js';
 import {
   call,
   envelopeTo,
@@ -26,7 +26,7 @@ import {
   UNREAD_STAKE_CHAIN,
   type TestRelay,
   type TestUser,
-} from './harness.js';
+} from '../harness.js';
 
 const relays: TestRelay[] = [];
 async function relayWith(

@@ -1,6 +1,6 @@
 import { createCipheriv, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkSealedFields, decodeBase64, isLowOrderPoint, looksLikePlaintext } from '../sealed-fields.js';
+import { checkSealedFields, decodeBase64, isLowOrderPoint, looksLikePlaintext } from '../../sealed-fields.js';
 
 /** A real seal per docs/wire-format.md (Seal) with node:crypto, independent of the vault's code. */
 function sealRandomMessage(): { ciphertext: string; nonce: string; ephemeralPublicKey: string } {

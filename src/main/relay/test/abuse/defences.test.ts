@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, envelopeTo, signIn, startRelay, type TestRelay } from './harness.js';
+import { call, envelopeTo, signIn, startRelay, type TestRelay } from '../harness.js';
 
 describe('defences', () => {
   let relay: TestRelay;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hashSecret, hashesEqual, mintSecret, parseSecret, publicPrefix } from '../credentials.js';
-import { routeDirect } from '../routing.js';
+import { hashSecret, hashesEqual, mintSecret, parseSecret, publicPrefix } from '../../credentials.js';
+import { routeDirect } from '../../routing.js';
 
 describe('credentials', () => {
   it('mints 32 random bytes with a checksum, stored only as a hash', () => {

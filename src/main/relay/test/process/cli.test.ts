@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTs, startTs } from '../../test-support/child-process.js';
-import { envelopeBodies } from '../../test-support/sealed-like.js';
-import { callJson, signIn } from '../../test-support/sign-in.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { runTs, startTs } from '../../../test-support/child-process.js';
+import { envelopeBodies } from '../../../test-support/sealed-like.js';
+import { callJson, signIn } from '../../../test-support/sign-in.js';
+import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 
-const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../cli.ts', import.meta.url));
 const READY = /^relay listening on (\S+)$/;
 const FINGERPRINT = /^TLS certificate SHA-256 fingerprint: ([0-9A-F]{2}(?::[0-9A-F]{2}){31})$/;
 

@@ -4,9 +4,9 @@
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseInvocation } from '../cli-args.js';
-import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
-import { MAX_DEVICES } from '../store/store.js';
+import { parseInvocation } from '../../cli-args.js';
+import { DEFAULT_CONFIG, type RelayConfig } from '../../config.js';
+import { MAX_DEVICES } from '../../store/store.js';
 import {
   call,
   certify,
@@ -17,7 +17,7 @@ import {
   startRelay,
   type TestRelay,
   type TestUser,
-} from './harness.js';
+} from '../harness.js';
 
 const relays: TestRelay[] = [];
 async function relayWith(config: Partial<RelayConfig>): Promise<TestRelay> {

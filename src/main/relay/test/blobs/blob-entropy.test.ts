@@ -12,8 +12,8 @@ import {
   MIN_ENTROPY_BLOB,
   byteEntropy,
   entropyWindows,
-} from '../blobs/blob-entropy.js';
-import { signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
+} from '../../blobs/blob-entropy.js';
+import { signIn, startRelay, type TestRelay, type TestUser } from '../harness.js';
 
 const KIB = 1024;
 

@@ -9,7 +9,7 @@ import {
   UNREAD_STAKE_CHAIN,
   type TestRelay,
   type TestUser,
-} from './harness.js';
+} from '../harness.js';
 
 let relay: TestRelay;
 // a relay that takes stakes, so that stake-gate can be set (the chain itself: stakes.test.ts)
@@ -58,8 +58,8 @@ describe('sign-in (EIP-4361)', () => {
     });
     expect(viaLocalhost).toMatch(new RegExp(`^localhost:${port} wants you to sign in`));
     expect(viaLocalhost).toContain(`URI: http://localhost:${port}\n`);
-    const { signInSites } = await import('../sign-in-site.js');
-    const { relayHostnames } = await import('../http/host-header.js');
+    const { signInSites } = await import('../../sign-in-site.js');
+    const { relayHostnames } = await import('../../http/host-header.js');
     const lan = signInSites(
       { url: 'https://192.168.1.20:8787', given: false },
       relayHostnames('https://192.168.1.20:8787', []),
@@ -198,7 +198,7 @@ describe('keys, devices, handle, policy, contacts', () => {
     const unbound: string = (await api(u, 'POST', '/api/v1/me/keys', {})).body.apiKey;
     const second = await signIn(relay.url, u.account);
     const a = await signIn(relay.url);
-    const { envelopeTo } = await import('./harness.js');
+    const { envelopeTo } = await import('../harness.js');
     await api(a, 'POST', '/api/v1/envelopes', [envelopeTo(u), envelopeTo(second)]);
     expect((await api(unbound, 'GET', '/api/v1/envelopes')).body.envelopes).toHaveLength(2);
   });

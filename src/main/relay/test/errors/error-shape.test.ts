@@ -5,8 +5,8 @@
  * repeating the URL; unknown routes spend the address's budget for bad requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
-import { rawRequest, type RawAnswer } from './raw-http.js';
+import { signIn, startRelay, type TestRelay, type TestUser } from '../harness.js';
+import { rawRequest, type RawAnswer } from '../raw-http.js';
 
 /** Put in every URL below; no answer may contain it. */
 const MARK = 'zqMARKqz';

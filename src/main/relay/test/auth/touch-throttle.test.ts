@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TouchThrottle } from '../http/touch-throttle.js';
+import { TouchThrottle } from '../../http/touch-throttle.js';
 
 describe('TouchThrottle (when a key use is recorded)', () => {
   it('a key is due on its first use, then once per interval', () => {

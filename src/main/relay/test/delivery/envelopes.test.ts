@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
-import { PullResult } from '../../../shared/api/envelopes.js';
+import { PullResult } from '../../../../shared/api/envelopes.js';
 import {
   call,
   envelopeTo,
@@ -12,7 +12,7 @@ import {
   UNREAD_STAKE_CHAIN,
   type TestRelay,
   type TestUser,
-} from './harness.js';
+} from '../harness.js';
 
 let relay: TestRelay;
 // a relay that takes stakes, so that stake-gate can be set (the chain itself: stakes.test.ts)

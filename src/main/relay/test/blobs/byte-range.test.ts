@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseByteRange } from '../http/byte-range.js';
+import { parseByteRange } from '../../http/byte-range.js';
 
 describe('Range: bytes=… on a 1000-byte blob', () => {
   it('reads the three single-range forms, clamping an end past the blob', () => {

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SchemaTooNewError } from '../../sqlite/migrations.js';
-import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
-import { openPg } from '../store/postgres/pg-client.js';
-import { PG_MIGRATIONS } from '../store/postgres/pg-migrations.js';
-import { openPgStore } from '../store/postgres/pg-store.js';
-import { privateCluster } from '../store/test/backends.js';
-import { pgMissing } from '../../test-support/pg-cluster.js';
-import { MAX_HELD_PER_WALLET } from '../live/waiters.js';
-import { startNode, type ClusterNode } from './cluster-harness.js';
-import { call, envelopeTo, signIn, type TestUser } from './harness.js';
+import { SchemaTooNewError } from '../../../sqlite/migrations.js';
+import { DEFAULT_CONFIG, type RelayConfig } from '../../config.js';
+import { openPg } from '../../store/postgres/pg-client.js';
+import { PG_MIGRATIONS } from '../../store/postgres/pg-migrations.js';
+import { openPgStore } from '../../store/postgres/pg-store.js';
+import { privateCluster } from '../../store/test/backends.js';
+import { pgMissing } from '../../../test-support/pg-cluster.js';
+import { MAX_HELD_PER_WALLET } from '../../live/waiters.js';
+import { startNode, type ClusterNode } from '../cluster-harness.js';
+import { call, envelopeTo, signIn, type TestUser } from '../harness.js';
 
 /**
  * What makes two relay processes on one PostgreSQL database one relay (docs/protocol.md §16 Operating a relay):

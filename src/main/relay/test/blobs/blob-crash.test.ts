@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import { startTs, type Child } from '../../test-support/child-process.js';
-import { DB_FILE } from '../admin.js';
-import { BlobFiles } from '../blobs/blob-files.js';
-import { STALE_AFTER_MS } from '../blobs/blob-sweep.js';
-import { signIn } from './harness.js';
+import { startTs, type Child } from '../../../test-support/child-process.js';
+import { DB_FILE } from '../../admin.js';
+import { BlobFiles } from '../../blobs/blob-files.js';
+import { STALE_AFTER_MS } from '../../blobs/blob-sweep.js';
+import { signIn } from '../harness.js';
 
-const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../cli.ts', import.meta.url));
 const READY = /^relay listening on (\S+)$/;
 
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RelayStore } from '../store/store.js';
+import type { RelayStore } from '../../store/store.js';
 import {
   CLUSTER_MODE,
   call,
@@ -9,7 +9,7 @@ import {
   startRelay,
   type TestRelay,
   type TestUser,
-} from './harness.js';
+} from '../harness.js';
 
 let relay: TestRelay;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  * wallet's own rules, and group admins have exactly the rights the contract gives them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, envelopeTo, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
+import { call, envelopeTo, signIn, startRelay, type TestRelay, type TestUser } from '../harness.js';
 
 let relay: TestRelay;
 beforeAll(async () => {

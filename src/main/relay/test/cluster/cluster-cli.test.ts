@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTs, startTs, type Child } from '../../test-support/child-process.js';
-import { parseInvocation, UsageError } from '../cli-args.js';
-import { sharedCluster } from '../store/test/backends.js';
-import { pgMissing } from '../../test-support/pg-cluster.js';
-import { call, signIn } from './harness.js';
+import { runTs, startTs, type Child } from '../../../test-support/child-process.js';
+import { parseInvocation, UsageError } from '../../cli-args.js';
+import { sharedCluster } from '../../store/test/backends.js';
+import { pgMissing } from '../../../test-support/pg-cluster.js';
+import { call, signIn } from '../harness.js';
 
-const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../cli.ts', import.meta.url));
 const READY = /^relay listening on (\S+)$/;
 const URL_A = 'postgres://relay@db.internal:5432/relay';
 

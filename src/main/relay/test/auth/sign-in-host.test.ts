@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseHostHeader } from '../http/host-header.js';
-import { newSignInNonce } from '../sign-in.js';
-import { parseInvocation } from '../cli-args.js';
-import { call, signIn, startRelay, type TestRelay } from './harness.js';
-import { rawRequest } from './raw-http.js';
+import { parseHostHeader } from '../../http/host-header.js';
+import { newSignInNonce } from '../../sign-in.js';
+import { parseInvocation } from '../../cli-args.js';
+import { call, signIn, startRelay, type TestRelay } from '../harness.js';
+import { rawRequest } from '../raw-http.js';
 
 const ADDRESS = '0x' + '11'.repeat(20);
 
@@ -208,7 +208,7 @@ describe('sign-in on a relay with --base-url', () => {
 describe('a relay listening on ::1 (no --base-url)', () => {
   it('signs people in', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'relay-v6-'));
-    const { startRelayServer } = await import('../server.js');
+    const { startRelayServer } = await import('../../server.js');
     const invocation = parseInvocation([
       '--host',
       '::1',

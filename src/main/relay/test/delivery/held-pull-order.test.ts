@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_HELD_PER_WALLET, WaiterRegistry, type RemoteHold, type WakeReason } from '../live/waiters.js';
+import { MAX_HELD_PER_WALLET, WaiterRegistry, type RemoteHold, type WakeReason } from '../../live/waiters.js';
 
 /**
  * Two nodes of a cluster, each with its own registry. Every announcement of a held pull reaches
