@@ -20,8 +20,8 @@ import {
   type CreateGroupBody as CreateGroupBodyT,
   type PatchGroupBody as PatchGroupBodyT,
 } from '../../../shared/api/groups.js';
-import { mintSecret } from '../credentials.js';
-import { groupPasswordMatches, hashGroupPassword } from '../group-password.js';
+import { mintSecret } from '../auth/credentials.js';
+import { groupPasswordMatches, hashGroupPassword } from '../auth/group-password.js';
 import type { GroupPatch, GroupRole, GroupRow, RelayStore } from '../store/store.js';
 import { apiKeyCaller, type Caller } from '../http/auth.js';
 import { checkAvatar } from '../http/avatar.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDepth } from '../../http/defences.js';
+import { jsonDepth } from '../../http/guards/defences.js';
 
 /** The plain character loop the guard used before it skipped strings with indexOf: the reference. */
 function depthByCharacters(text: string): number {

@@ -58,8 +58,8 @@ describe('sign-in (EIP-4361)', () => {
     });
     expect(viaLocalhost).toMatch(new RegExp(`^localhost:${port} wants you to sign in`));
     expect(viaLocalhost).toContain(`URI: http://localhost:${port}\n`);
-    const { signInSites } = await import('../../sign-in-site.js');
-    const { relayHostnames } = await import('../../http/host-header.js');
+    const { signInSites } = await import('../../auth/sign-in-site.js');
+    const { relayHostnames } = await import('../../http/guards/host-header.js');
     const lan = signInSites(
       { url: 'https://192.168.1.20:8787', given: false },
       relayHostnames('https://192.168.1.20:8787', []),

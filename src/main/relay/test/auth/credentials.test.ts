@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashSecret, hashesEqual, mintSecret, parseSecret, publicPrefix } from '../../credentials.js';
+import { hashSecret, hashesEqual, mintSecret, parseSecret, publicPrefix } from '../../auth/credentials.js';
 import { routeDirect } from '../../routing.js';
 
 describe('credentials', () => {

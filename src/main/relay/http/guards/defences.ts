@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError, badHost, hostNotAllowed } from './errors.js';
+import { HttpError, badHost, hostNotAllowed } from '../errors.js';
 import { originHostname, parseHostHeader } from './host-header.js';
 
 const MAX_JSON_DEPTH = 16;

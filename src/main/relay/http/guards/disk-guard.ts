@@ -1,5 +1,5 @@
 import { statfs } from 'node:fs/promises';
-import { HttpError } from './errors.js';
+import { HttpError } from '../errors.js';
 
 const RECHECK_MS = 1000;
 

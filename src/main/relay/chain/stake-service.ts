@@ -5,13 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { maxUint96, parseUnits, type Hex } from 'viem';
-import type { StakeCurrency } from '../../shared/api/common.js';
-import type { StakeConfig, StakeQuote, StakeRecord } from '../../shared/api/stakes.js';
-import type { StakeStatus } from '../../shared/stake/stake-types.js';
-import { ChainUnreachableError, stakeIdOf, type StakeChain } from './chain/stake-chain.js';
-import { HttpError } from './http/errors.js';
-import { iso } from './http/present.js';
-import type { DeliveryItem, DeliveryOutcome, RelayStore, StakeCheck, StakeRow } from './store/store.js';
+import type { StakeCurrency } from '../../../shared/api/common.js';
+import type { StakeConfig, StakeQuote, StakeRecord } from '../../../shared/api/stakes.js';
+import type { StakeStatus } from '../../../shared/stake/stake-types.js';
+import { ChainUnreachableError, stakeIdOf, type StakeChain } from './stake-chain.js';
+import { HttpError } from '../http/errors.js';
+import { iso } from '../http/present.js';
+import type { DeliveryItem, DeliveryOutcome, RelayStore, StakeCheck, StakeRow } from '../store/store.js';
 
 const DAY_S = 24 * 60 * 60;
 /** The shortest lock a quote asks for: an ignored stake comes back after a week. */

@@ -1,5 +1,5 @@
-import { parseHostHeader } from './http/host-header.js';
-import { badHost, hostNotAllowed } from './http/errors.js';
+import { parseHostHeader } from '../http/guards/host-header.js';
+import { badHost, hostNotAllowed } from '../http/errors.js';
 
 /** What an EIP-4361 message names: `domain` (an authority) and `URI`. */
 export interface SignInSite {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress, recoverMessageAddress, type Hex } from 'viem';
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe';
-import { LIMITS } from '../../shared/api/common.js';
+import { LIMITS } from '../../../shared/api/common.js';
 import type { SignInSite } from './sign-in-site.js';
 
 /** 128 bits; EIP-4361 wants at least 8 alphanumeric characters, and hex is alphanumeric. */

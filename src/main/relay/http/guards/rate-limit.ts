@@ -1,8 +1,8 @@
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Credential } from './auth.js';
-import { HttpError } from './errors.js';
-import type { BadRequestBudget } from './error-shape.js';
+import type { Credential } from '../auth.js';
+import { HttpError } from '../errors.js';
+import type { BadRequestBudget } from '../error-shape.js';
 import { SlidingWindowStore } from './sliding-window-store.js';
 
 const WINDOW_MS = 60_000;
