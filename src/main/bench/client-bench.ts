@@ -21,8 +21,8 @@ import { verifyInParallel } from '../client/trust/certified-devices.js';
 import { Messenger } from '../client/core/messenger.js';
 import { certifiedMemberDevices } from '../client/messages/sealed-envelopes.js';
 import { warmResponseChecks } from '../client/network/relay-api.js';
-import { signDeviceCertificate, warmCertificateChecks } from '../vault/device-certificate.js';
-import { addressFromPrivateKeyViaOpenSsl as addressFromPrivateKey } from '../vault/openssl-address.js';
+import { signDeviceCertificate, warmCertificateChecks } from '../vault/signing/device-certificate.js';
+import { addressFromPrivateKeyViaOpenSsl as addressFromPrivateKey } from '../vault/signing/openssl-address.js';
 import { startTs } from '../test-support/child-process.js';
 import { callJson, signIn } from '../test-support/sign-in.js';
 

@@ -21,7 +21,7 @@ import { chromium, expect } from '@playwright/test';
 import { build } from 'vite';
 import { LocalStore } from '../client/store/local-store.js';
 import { effectivePassphrase } from '../client/store/profile-passphrase.js';
-import { VaultClient } from '../vault/vault-client.js';
+import { VaultClient } from '../vault/worker/vault-client.js';
 import type { IncomingMessage } from '../client/store/local-store.js';
 import { AppServices } from '../app-core/app-services.js';
 import { sourceRelayLauncher } from '../app-core/relay-launcher.js';

@@ -4,9 +4,9 @@
  */
 import type { AppStatus } from '../../../shared/domain.js';
 import type { CommandArgs } from '../../../shared/ipc.js';
-import { passphraseCodec, scryptFor, type ScryptParams, type VaultCodec } from '../../vault/secret-codec.js';
-import { forgetTicket, ticketingCodec, ticketPath } from '../../vault/unlock-ticket.js';
-import type { VaultClient } from '../../vault/vault-client.js';
+import { passphraseCodec, scryptFor, type ScryptParams, type VaultCodec } from '../../vault/keys/secret-codec.js';
+import { forgetTicket, ticketingCodec, ticketPath } from '../../vault/keys/unlock-ticket.js';
+import type { VaultClient } from '../../vault/worker/vault-client.js';
 import type { ProfileDatabase } from '../store/profile-database.js';
 import { effectivePassphrase } from '../store/profile-passphrase.js';
 import type { FeatureHandlers } from './feature-context.js';

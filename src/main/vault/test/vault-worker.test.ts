@@ -13,13 +13,13 @@ import {
 } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { afterAll, describe, expect, it } from 'vitest';
-import { verifyDeviceCertificate } from '../device-certificate.js';
-import { EMPTY_PASSPHRASE_STANDIN, passphraseCodec, type VaultCodec } from '../secret-codec.js';
-import { VaultClient, type VaultClientOptions } from '../vault-client.js';
+import { verifyDeviceCertificate } from '../signing/device-certificate.js';
+import { EMPTY_PASSPHRASE_STANDIN, passphraseCodec, type VaultCodec } from '../keys/secret-codec.js';
+import { VaultClient, type VaultClientOptions } from '../worker/vault-client.js';
 import { isVaultError } from '../vault-error.js';
-import { readVaultSecrets, vaultPath } from '../vault-file.js';
-import type { EnvelopeToOpen, SealedForRecipient, VaultResponse } from '../vault-protocol.js';
-import { recoverPersonalSigner } from '../wallet.js';
+import { readVaultSecrets, vaultPath } from '../keys/vault-file.js';
+import type { EnvelopeToOpen, SealedForRecipient, VaultResponse } from '../worker/vault-protocol.js';
+import { recoverPersonalSigner } from '../signing/wallet.js';
 import { LOWER_ADDRESS } from '../../../shared/identity-patterns.js';
 
 const HARDHAT_MNEMONIC = 'test test test test test test test test test test test junk';

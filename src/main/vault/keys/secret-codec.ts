@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
-import { VaultError } from './vault-error.js';
+import { VaultError } from '../vault-error.js';
 
 /**
  * What protects the vault file's data key at rest. The Electron app passes a codec backed by

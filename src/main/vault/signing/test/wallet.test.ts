@@ -14,7 +14,7 @@ import {
 } from '../device-certificate.js';
 import { checkSiweMessage } from '../siwe.js';
 import { addressFromPrivateKeyViaOpenSsl } from '../openssl-address.js';
-import { isVaultError } from '../vault-error.js';
+import { isVaultError } from '../../vault-error.js';
 import {
   addressFromPrivateKey,
   hashPersonalMessage,
@@ -26,7 +26,7 @@ import {
   walletFromMnemonic,
   walletFromPrivateKey,
 } from '../wallet.js';
-import { LOWER_ADDRESS } from '../../../shared/identity-patterns.js';
+import { LOWER_ADDRESS } from '../../../../shared/identity-patterns.js';
 
 const HARDHAT_MNEMONIC = 'test test test test test test test test test test test junk';
 const HARDHAT_ADDRESS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';

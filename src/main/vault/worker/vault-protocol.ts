@@ -1,7 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { MessageBody, Via } from './payload.js';
-import type { VaultErrorCode } from './vault-error.js';
-import type { ScryptParams } from './secret-codec.js';
+import type { MessageBody, Via } from '../sealing/payload.js';
+import type { VaultErrorCode } from '../vault-error.js';
+import type { ScryptParams } from '../keys/secret-codec.js';
 
 /**
  * The typed doorway between VaultClient (caller's thread) and the vault worker.

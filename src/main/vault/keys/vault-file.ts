@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VaultCodec } from './secret-codec.js';
-import { VaultError } from './vault-error.js';
+import { VaultError } from '../vault-error.js';
 
 /**
  * vault.json: public facts in clear (so `status()` works while locked), secrets under a random

@@ -1,4 +1,4 @@
-import { VaultError } from './vault-error.js';
+import { VaultError } from '../vault-error.js';
 
 /**
  * The sealed plaintext: an 8-byte ASCII tag, a version byte, then (group frames only) the

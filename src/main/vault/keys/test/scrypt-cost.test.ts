@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SCRYPT, type ScryptParams } from '../secret-codec.js';
-import { VaultClient, type VaultClientOptions } from '../vault-client.js';
-import { isVaultError } from '../vault-error.js';
+import { VaultClient, type VaultClientOptions } from '../../worker/vault-client.js';
+import { isVaultError } from '../../vault-error.js';
 import { vaultPath } from '../vault-file.js';
 
 const CHEAP: ScryptParams = { N: 2 ** 14, r: 8, p: 1 };

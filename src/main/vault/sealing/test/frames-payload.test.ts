@@ -9,8 +9,8 @@ import {
   uuidToBytes,
 } from '../frames.js';
 import { buildPayload, composeMessage, parsePayload, verifyPayload, type ParsedPayload } from '../payload.js';
-import { isVaultError } from '../vault-error.js';
-import { newMnemonic, signPersonalMessage, walletFromMnemonic } from '../wallet.js';
+import { isVaultError } from '../../vault-error.js';
+import { newMnemonic, signPersonalMessage, walletFromMnemonic } from '../../signing/wallet.js';
 
 const GROUP = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const OTHER_GROUP = '7c9e6679-7425-40de-944b-e07fc1f90ae7';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { VaultError } from './vault-error.js';
+import { VaultError } from '../vault-error.js';
 
 /**
  * The vault's one secp256k1 implementation for signing, recovery and key checks: libsecp256k1

@@ -24,7 +24,7 @@ import {
   type SealedFields,
   type Sealer,
 } from './sealer.js';
-import { VaultError } from './vault-error.js';
+import { VaultError } from '../vault-error.js';
 
 /*
  * Fast path on node:crypto. Measured with `npm run bench -- --only crypto` (bench/crypto-bench.ts):

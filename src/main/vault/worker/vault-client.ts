@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
-import { startThread, threadEntry } from '../threads/start-thread.js';
-import { acceptedScrypt, type ScryptParams, type VaultCodec } from './secret-codec.js';
-import { VaultError } from './vault-error.js';
+import { startThread, threadEntry } from '../../threads/start-thread.js';
+import { acceptedScrypt, type ScryptParams, type VaultCodec } from '../keys/secret-codec.js';
+import { VaultError } from '../vault-error.js';
 import type {
   AnyVaultMethod,
   AnyVaultMethods,
@@ -41,7 +41,7 @@ export interface VaultClientOptions {
   /**
    * Where the worker's entry is. Default: `vault-worker.ts` beside this file when running from
    * source (tsx, vitest), `vault-worker.js` beside the bundle otherwise. A bundler that puts
-   * the worker elsewhere passes its path (electron-vite: `import p from './vault/vault-worker?modulePath'`).
+   * the worker elsewhere passes its path (electron-vite: `import p from './vault/worker/vault-worker?modulePath'`).
    */
   workerEntry?: string | URL;
   /** enables the test-only crash/hang methods in the worker */
@@ -70,7 +70,7 @@ const DEFAULT_PING_TIMEOUT_MS = 2_000;
  * (through threads/start-thread.ts's tsx bootstrap); from a build it starts `vault-worker.js` beside the
  * bundle that contains this file, so the main-process build needs a second input named
  * `vault-worker` (rollupOptions.input) — or the glue passes `workerEntry`, e.g. from
- * electron-vite's `import vaultWorker from './vault/vault-worker?modulePath'`.
+ * electron-vite's `import vaultWorker from './vault/worker/vault-worker?modulePath'`.
  */
 
 /**

@@ -1,6 +1,6 @@
 import { isUuid } from './frames.js';
-import { VaultError } from './vault-error.js';
-import { isAddress, recoverPersonalSigner } from './wallet.js';
+import { VaultError } from '../vault-error.js';
+import { isAddress, recoverPersonalSigner } from '../signing/wallet.js';
 
 /**
  * The payload inside a frame: UTF-8 JSON `{ "m": <string>, "sig": <string> }`. `m` stays a

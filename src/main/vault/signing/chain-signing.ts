@@ -6,10 +6,10 @@ import {
   type TransactionSerializableEIP1559,
   type TypedDataDefinition,
 } from 'viem';
-import { ADDRESS } from '../../shared/identity-patterns.js';
+import { ADDRESS } from '../../../shared/identity-patterns.js';
 import { libsecp256k1 } from './libsecp256k1.js';
-import { VaultError } from './vault-error.js';
-import type { TransactionToSign, TypedDataToSign } from './vault-protocol.js';
+import { VaultError } from '../vault-error.js';
+import type { TransactionToSign, TypedDataToSign } from '../worker/vault-protocol.js';
 
 /**
  * Signing for the stake escrow: EIP-1559 transactions and EIP-712 typed data, with the wallet

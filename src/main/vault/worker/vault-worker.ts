@@ -1,8 +1,8 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { verifyDeviceCertificates, warmCertificateChecks } from './device-certificate.js';
-import type { VaultCodec } from './secret-codec.js';
-import { VaultCore } from './vault-core.js';
-import { VaultError } from './vault-error.js';
+import { verifyDeviceCertificates, warmCertificateChecks } from '../signing/device-certificate.js';
+import type { VaultCodec } from '../keys/secret-codec.js';
+import { VaultCore } from '../vault-core.js';
+import { VaultError } from '../vault-error.js';
 import type {
   AnyVaultMethods,
   CodecRequest,

@@ -5,8 +5,8 @@ import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/b
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { libsecp256k1 } from './libsecp256k1.js';
 import { recoverPublicKey } from './public-key-recovery.js';
-import { VaultError } from './vault-error.js';
-import { ADDRESS } from '../../shared/identity-patterns.js';
+import { VaultError } from '../vault-error.js';
+import { ADDRESS } from '../../../shared/identity-patterns.js';
 
 /**
  * The wallet half of an identity: a secp256k1 key, an Ethereum address, EIP-191 signatures.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { VaultCodec } from '../secret-codec.js';
-import { VaultCore } from '../vault-core.js';
+import { VaultCore } from '../../vault-core.js';
 import { ticketingCodec, ticketPath } from '../unlock-ticket.js';
 
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
 import { parseSiweMessage, validateSiweMessage } from 'viem/siwe';
-import { VaultError } from './vault-error.js';
+import { VaultError } from '../vault-error.js';
 import { isAddress } from './wallet.js';
 
 /**

@@ -14,7 +14,7 @@ import {
   type SealedFields,
   type Sealer,
 } from '../sealer.js';
-import { isVaultError } from '../vault-error.js';
+import { isVaultError } from '../../vault-error.js';
 
 // The seal test vectors of docs/wire-format.md (Test vectors): the one sealer must reproduce them byte for byte.
 const vectors = JSON.parse(readFileSync(new URL('./seal-vectors.json', import.meta.url), 'utf8')) as {

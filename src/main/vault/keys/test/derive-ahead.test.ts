@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { passphraseCodec, type ScryptParams } from '../secret-codec.js';
-import { isVaultError } from '../vault-error.js';
+import { isVaultError } from '../../vault-error.js';
 
 const CHEAP: ScryptParams = { N: 2 ** 14, r: 8, p: 1 };
 const saltOf = (sealed: Buffer) => (JSON.parse(sealed.toString('utf8')) as { salt: string }).salt;

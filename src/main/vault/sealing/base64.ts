@@ -3,7 +3,7 @@
  * sealer and the relay-side verifiers stay free of node:).
  */
 import { base64, base64nopad } from '@scure/base';
-import { VaultError } from './vault-error.js';
+import { VaultError } from '../vault-error.js';
 
 /** Standard alphabet, always padded. */
 export function toBase64(bytes: Uint8Array): string {

@@ -1,5 +1,5 @@
-import { VaultError } from './vault-error.js';
-import type { CertificateToCheck } from './vault-protocol.js';
+import { VaultError } from '../vault-error.js';
+import type { CertificateToCheck } from '../worker/vault-protocol.js';
 import { isAddress, signPersonalMessage, verifyPersonalSignature } from './wallet.js';
 
 /**

@@ -1,6 +1,6 @@
 import { hexToBytes } from '@noble/hashes/utils.js';
 import { fromBase64 } from './base64.js';
-import { VaultError } from './vault-error.js';
+import { VaultError } from '../vault-error.js';
 
 /**
  * The seal of docs/wire-format.md: X25519(e, R) -> HKDF-SHA256(ikm = s, salt = E || R,
