@@ -201,7 +201,7 @@ describe('architecture', () => {
       roomViolations([{ from: 'src/main/client/core/messenger.ts', to: 'src/main/client/cli/cli-support.ts' }]),
     ).toHaveLength(1);
     expect(
-      roomViolations([{ from: 'src/main/bench/cluster-bench.ts', to: 'src/main/relay/store/test/pg-cluster.ts' }]),
+      roomViolations([{ from: 'src/main/bench/relay/cluster-bench.ts', to: 'src/main/relay/store/test/pg-cluster.ts' }]),
     ).toHaveLength(1);
     // the CLI may use the core, tests may use the CLI, and the bench may use test-support
     expect(
@@ -209,7 +209,7 @@ describe('architecture', () => {
         { from: 'src/main/client/cli/cli.ts', to: 'src/main/client/core/messenger.ts' },
         { from: 'src/main/client/cli/test/cli.test.ts', to: 'src/main/client/cli/cli-support.ts' },
         { from: 'src/main/client/backup/test/backup-cli.test.ts', to: 'src/main/client/cli/backup-cli.ts' },
-        { from: 'src/main/bench/cluster-bench.ts', to: 'src/main/test-support/pg-cluster.ts' },
+        { from: 'src/main/bench/relay/cluster-bench.ts', to: 'src/main/test-support/pg-cluster.ts' },
       ]),
     ).toEqual([]);
   });

@@ -27,7 +27,7 @@ import {
 import { VaultError } from '../vault-error.js';
 
 /*
- * Fast path on node:crypto. Measured with `npm run bench -- --only crypto` (bench/crypto-bench.ts):
+ * Fast path on node:crypto. Measured with `npm run bench -- --only crypto` (bench/client/crypto-bench.ts):
  * - raw keys go in through JWK, ~3x faster than wrapping them in DER;
  * - the ephemeral pair is generated with `publicKeyEncoding: { format: 'jwk' }`: asking for
  *   JWK at generation time is as fast as a bare KeyObject, while exporting a fresh X25519

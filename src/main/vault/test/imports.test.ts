@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const vaultDir = fileURLToPath(new URL('..', import.meta.url));
-const benchFile = fileURLToPath(new URL('../../bench/crypto-bench.ts', import.meta.url));
+const benchFile = fileURLToPath(new URL('../../bench/client/crypto-bench.ts', import.meta.url));
 
 // Modules the relay (and any non-Node consumer) may import: they must stay free of node: built-ins.
 const PURE = [

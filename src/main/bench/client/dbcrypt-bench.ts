@@ -15,9 +15,9 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConversationId } from '../../shared/domain.js';
-import { LocalStore, type IncomingMessage } from '../client/store/local-store.js';
-import { percentile } from './report.js';
+import type { ConversationId } from '../../../shared/domain.js';
+import { LocalStore, type IncomingMessage } from '../../client/store/local-store.js';
+import { percentile } from '../report.js';
 
 export interface DbcryptBenchOptions {
   quick?: boolean;

@@ -14,9 +14,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { binPath, runToEnd, startBuilt } from '../test-support/child-process.js';
+import { binPath, runToEnd, startBuilt } from '../../test-support/child-process.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const PASSPHRASE = 'bench passphrase for the cli';
 
 async function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; stdout: string }> {

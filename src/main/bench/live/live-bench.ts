@@ -15,12 +15,12 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startBuilt, type Child } from '../test-support/child-process.js';
-import { sealedLikeEnvelope } from '../test-support/sealed-like.js';
-import { callJson, signIn, type SignedIn } from '../test-support/sign-in.js';
-import { KeepAliveClient } from './keep-alive-client.js';
+import { startBuilt, type Child } from '../../test-support/child-process.js';
+import { sealedLikeEnvelope } from '../../test-support/sealed-like.js';
+import { callJson, signIn, type SignedIn } from '../../test-support/sign-in.js';
+import { KeepAliveClient } from '../http/keep-alive-client.js';
 import { benchLiveIdle } from './live-idle-bench.js';
-import { figure, percentile, type Figure } from './report.js';
+import { figure, percentile, type Figure } from '../report.js';
 
 const SECTION = 'live';
 

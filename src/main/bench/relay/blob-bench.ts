@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { RelayApi } from '../client/network/relay-api.js';
-import { signIn } from '../test-support/sign-in.js';
-import { startBuilt, startTs, type Child } from '../test-support/child-process.js';
-import { figure, type Figure } from './report.js';
+import { RelayApi } from '../../client/network/relay-api.js';
+import { signIn } from '../../test-support/sign-in.js';
+import { startBuilt, startTs, type Child } from '../../test-support/child-process.js';
+import { figure, type Figure } from '../report.js';
 
 const SECTION = 'blobs';
 const MIB = 1024 * 1024;

@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startBuilt, startTs, type Child } from '../test-support/child-process.js';
-import { sealedLikeEnvelope } from '../test-support/sealed-like.js';
-import { callJson, signIn } from '../test-support/sign-in.js';
-import { LeanHttpClient } from './lean-http-client.js';
-import { figure, percentile, type Figure } from './report.js';
+import { startBuilt, startTs, type Child } from '../../test-support/child-process.js';
+import { sealedLikeEnvelope } from '../../test-support/sealed-like.js';
+import { callJson, signIn } from '../../test-support/sign-in.js';
+import { LeanHttpClient } from '../http/lean-http-client.js';
+import { figure, percentile, type Figure } from '../report.js';
 
 const SECTION = 'live';
-const ECHO_SERVER = fileURLToPath(new URL('./echo-server.ts', import.meta.url));
+const ECHO_SERVER = fileURLToPath(new URL('../http/echo-server.ts', import.meta.url));
 /** how long a new pull is given to be registered on an idle relay before the send (it takes well under 1 ms) */
 const SETTLE_MS = 3;
 

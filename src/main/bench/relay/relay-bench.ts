@@ -7,16 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { memoryMiB, runTs, startBuilt, startTs, type Child } from '../test-support/child-process.js';
-import { KeepAliveClient } from './keep-alive-client.js';
-import { LeanHttpClient } from './lean-http-client.js';
+import { memoryMiB, runTs, startBuilt, startTs, type Child } from '../../test-support/child-process.js';
+import { KeepAliveClient } from '../http/keep-alive-client.js';
+import { LeanHttpClient } from '../http/lean-http-client.js';
 import { assertClean, combine, postLoad, type LoadResult } from './load.js';
-import { figure, percentile, type Figure } from './report.js';
-import { envelopeBodies } from '../test-support/sealed-like.js';
-import { callJson, signIn, type SignedIn } from '../test-support/sign-in.js';
+import { figure, percentile, type Figure } from '../report.js';
+import { envelopeBodies } from '../../test-support/sealed-like.js';
+import { callJson, signIn, type SignedIn } from '../../test-support/sign-in.js';
 
-const RELAY_CLI = fileURLToPath(new URL('../relay/cli.ts', import.meta.url));
-const ECHO_SERVER = fileURLToPath(new URL('./echo-server.ts', import.meta.url));
+const RELAY_CLI = fileURLToPath(new URL('../../relay/cli.ts', import.meta.url));
+const ECHO_SERVER = fileURLToPath(new URL('../http/echo-server.ts', import.meta.url));
 const SECTION = 'relay';
 
 export interface RelayBenchOptions {

@@ -16,14 +16,14 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { keptFilesIn } from '../client/attachments/attachment-crypto.js';
-import type { ArchiveFiles } from '../client/backup/backup-archive.js';
-import { writeArchive } from '../client/backup/backup-archive.js';
-import { Backups } from '../client/backup/backups.js';
-import { archiveSink } from '../client/history/history-archive.js';
-import { LocalStore, type IncomingMessage } from '../client/store/local-store.js';
-import { StoreWorker } from '../client/store/store-worker-client.js';
-import { watchStalls, type LoopStalls } from './loop-stalls.js';
+import { keptFilesIn } from '../../client/attachments/attachment-crypto.js';
+import type { ArchiveFiles } from '../../client/backup/backup-archive.js';
+import { writeArchive } from '../../client/backup/backup-archive.js';
+import { Backups } from '../../client/backup/backups.js';
+import { archiveSink } from '../../client/history/history-archive.js';
+import { LocalStore, type IncomingMessage } from '../../client/store/local-store.js';
+import { StoreWorker } from '../../client/store/store-worker-client.js';
+import { watchStalls, type LoopStalls } from '../loop-stalls.js';
 
 export interface BackupBenchOptions {
   quick?: boolean;

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { x25519 } from '@noble/curves/ed25519.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { RawHttpConnection } from './raw-http-connection.js';
+import { RawHttpConnection } from '../http/raw-http-connection.js';
 
 /** Milliseconds on the machine-wide monotonic clock. */
 export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;

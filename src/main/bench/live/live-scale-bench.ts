@@ -15,14 +15,14 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { memoryMiB, startBuilt, type Child } from '../test-support/child-process.js';
-import { openSqliteStore } from '../relay/store/sqlite/sqlite-store.js';
-import { fsyncPath } from '../sqlite/fsync-path.js';
-import type { RelayStore } from '../relay/store/store.js';
+import { memoryMiB, startBuilt, type Child } from '../../test-support/child-process.js';
+import { openSqliteStore } from '../../relay/store/sqlite/sqlite-store.js';
+import { fsyncPath } from '../../sqlite/fsync-path.js';
+import type { RelayStore } from '../../relay/store/store.js';
 import { seedWallets, type SeededWallet } from './live-scale-seed.js';
 import { monotonicMs, type FromWorker, type Receiver, type ToWorker } from './live-scale-worker.js';
-import { busyShare, readCpuTimes, stealShare } from './cpu-steal.js';
-import { figure, percentile, type Figure } from './report.js';
+import { busyShare, readCpuTimes, stealShare } from '../cpu-steal.js';
+import { figure, percentile, type Figure } from '../report.js';
 
 const WORKER = fileURLToPath(new URL('./live-scale-worker.ts', import.meta.url));
 
@@ -368,8 +368,8 @@ export async function benchLiveScale(opts: LiveScaleOptions = {}): Promise<Figur
     let dataDir: (node: number) => string;
     let databaseArgs = async (): Promise<string[]> => [];
     if (nodes === 2) {
-      const { startPgCluster } = await import('../test-support/pg-cluster.js');
-      const { openPgStore } = await import('../relay/store/postgres/pg-store.js');
+      const { startPgCluster } = await import('../../test-support/pg-cluster.js');
+      const { openPgStore } = await import('../../relay/store/postgres/pg-store.js');
       const cluster = startPgCluster({ durable: true });
       pg = cluster;
       const seededUrl = await cluster.createDatabase();

@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { AppServices } from '../app-core/app-services.js';
-import { sourceRelayLauncher } from '../app-core/relay-launcher.js';
-import { binPath } from '../test-support/child-process.js';
-import { percentile } from './report.js';
+import { AppServices } from '../../app-core/app-services.js';
+import { sourceRelayLauncher } from '../../app-core/relay-launcher.js';
+import { binPath } from '../../test-support/child-process.js';
+import { percentile } from '../report.js';
 import { chromiumPath, spawnUntil, stop } from './ui-bench.js';
 
 const MESSAGES = 50;

@@ -17,14 +17,14 @@ import { join, resolve } from 'node:path';
 import { x25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { verifyInParallel } from '../client/trust/certified-devices.js';
-import { Messenger } from '../client/core/messenger.js';
-import { certifiedMemberDevices } from '../client/messages/sealed-envelopes.js';
-import { warmResponseChecks } from '../client/network/relay-api.js';
-import { signDeviceCertificate, warmCertificateChecks } from '../vault/signing/device-certificate.js';
-import { addressFromPrivateKeyViaOpenSsl as addressFromPrivateKey } from '../vault/signing/openssl-address.js';
-import { startTs } from '../test-support/child-process.js';
-import { callJson, signIn } from '../test-support/sign-in.js';
+import { verifyInParallel } from '../../client/trust/certified-devices.js';
+import { Messenger } from '../../client/core/messenger.js';
+import { certifiedMemberDevices } from '../../client/messages/sealed-envelopes.js';
+import { warmResponseChecks } from '../../client/network/relay-api.js';
+import { signDeviceCertificate, warmCertificateChecks } from '../../vault/signing/device-certificate.js';
+import { addressFromPrivateKeyViaOpenSsl as addressFromPrivateKey } from '../../vault/signing/openssl-address.js';
+import { startTs } from '../../test-support/child-process.js';
+import { callJson, signIn } from '../../test-support/sign-in.js';
 
 export interface ClientBenchOptions {
   quick?: boolean;
@@ -33,7 +33,7 @@ export interface ClientBenchOptions {
   members?: number;
 }
 
-const RELAY_ENTRY = resolve(import.meta.dirname, '../relay/cli.ts');
+const RELAY_ENTRY = resolve(import.meta.dirname, '../../relay/cli.ts');
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -167,7 +167,7 @@ function round(x: number): number {
   return Math.round(x * 10) / 10;
 }
 
-// `npx tsx src/main/bench/client-bench.ts [--quick]` runs this section alone
+// `npx tsx src/main/bench/client/client-bench.ts [--quick]` runs this section alone
 if (import.meta.url === `file://${process.argv[1]}`) {
   benchClient({ quick: process.argv.includes('--quick'), log: (l) => process.stderr.write(`${l}\n`) }).then(
     (r) => process.stdout.write(`${JSON.stringify(r)}\n`),

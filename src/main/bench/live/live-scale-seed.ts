@@ -7,8 +7,8 @@
  * The device certificates are not real signatures: nothing on the send, pull or ack path reads them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mintSecret } from '../relay/auth/credentials.js';
-import type { RelayStore } from '../relay/store/store.js';
+import { mintSecret } from '../../relay/auth/credentials.js';
+import type { RelayStore } from '../../relay/store/store.js';
 
 export interface SeededWallet {
   address: string;

@@ -19,14 +19,14 @@ import { x25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { nodeSealer } from '../vault/sealing/sealer-node.js';
+import { nodeSealer } from '../../vault/sealing/sealer-node.js';
 import {
   hashPersonalMessage,
   recoverPersonalSigner,
   signPersonalMessage,
   walletFromPrivateKey,
-} from '../vault/signing/wallet.js';
-import { recoverPublicKey } from '../vault/signing/public-key-recovery.js';
+} from '../../vault/signing/wallet.js';
+import { recoverPublicKey } from '../../vault/signing/public-key-recovery.js';
 
 /**
  * Where the vault uses node:crypto and libsecp256k1 rather than @noble/curves (pure JS),

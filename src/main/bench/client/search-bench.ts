@@ -17,10 +17,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConversationId } from '../../shared/domain.js';
-import { LocalStore, type IncomingMessage } from '../client/store/local-store.js';
-import { watchStalls } from './loop-stalls.js';
-import { percentile } from './report.js';
+import type { ConversationId } from '../../../shared/domain.js';
+import { LocalStore, type IncomingMessage } from '../../client/store/local-store.js';
+import { watchStalls } from '../loop-stalls.js';
+import { percentile } from '../report.js';
 
 export interface SearchBenchOptions {
   quick?: boolean;
