@@ -95,7 +95,7 @@ export class ProfileWallet {
 
   /**
    * `rememberMs` (the command-line client): keep this unlock for so long in unlock tickets, so
-   * the next command skips both scrypts (vault/unlock-ticket.ts); 0 forgets them.
+   * the next command skips both scrypts (vault/keys/unlock-ticket.ts); 0 forgets them.
    */
   async unlock(a: CommandArgs<'wallet.unlock'>, opts: { rememberMs?: number } = {}): Promise<AppStatus> {
     const { session, vault } = this.d;
