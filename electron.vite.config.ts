@@ -11,7 +11,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           // Separate entries: the vault runs in a worker thread, the relay in a child process.
-          'vault-worker': resolve('src/main/vault/vault-worker.ts'),
+          'vault-worker': resolve('src/main/vault/worker/vault-worker.ts'),
           // backups and history imports do their database work in a worker thread too
           'store-worker': resolve('src/main/client/store/store-worker.ts'),
           'relay-cli': resolve('src/main/relay/cli.ts'),

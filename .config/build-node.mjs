@@ -28,7 +28,7 @@ export const ENTRIES = {
   'relay-cli': 'src/main/relay/cli.ts',
   'client-cli': 'src/main/client/cli/cli.ts',
   'bot-cli': 'src/main/client/cli/bot-cli.ts',
-  'vault-worker': 'src/main/vault/vault-worker.ts',
+  'vault-worker': 'src/main/vault/worker/vault-worker.ts',
   'store-worker': 'src/main/client/store/store-worker.ts',
 };
 

@@ -3,7 +3,7 @@
  * It only ever sees the vault's random data key, never a wallet secret.
  */
 import type { SafeStorage } from 'electron';
-import type { VaultCodec } from './vault/secret-codec.js';
+import type { VaultCodec } from './vault/keys/secret-codec.js';
 
 export function safeStorageCodec(safeStorage: SafeStorage): VaultCodec {
   return {

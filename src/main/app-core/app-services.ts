@@ -13,9 +13,9 @@ import type { Handlers } from '../commands/handler-types.js';
 import { AppError } from '../../shared/plain-errors.js';
 import { useKeychainCodec, type KeychainRefusal } from '../shell-guards.js';
 import { warmResponseChecks } from '../client/network/relay-api.js';
-import { warmCertificateChecks } from '../vault/device-certificate.js';
-import type { VaultCodec } from '../vault/secret-codec.js';
-import { readVaultHeader } from '../vault/vault-file.js';
+import { warmCertificateChecks } from '../vault/signing/device-certificate.js';
+import type { VaultCodec } from '../vault/keys/secret-codec.js';
+import { readVaultHeader } from '../vault/keys/vault-file.js';
 import { AttachmentCommands, eventWithFiles, withFiles } from './attachment-commands.js';
 import {
   readLegacyRelay,

@@ -10,7 +10,7 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { benchRelay } from './relay-bench.js';
+import { benchRelay } from './relay/relay-bench.js';
 import { figure, table, type Figure, type Target } from './report.js';
 
 export interface BenchContext {
@@ -29,14 +29,14 @@ export const SECTIONS: BenchSection[] = [
   {
     name: 'live',
     load: () =>
-      optionalSection('live', './live-bench.ts', 'benchLive', {
+      optionalSection('live', './live/live-bench.ts', 'benchLive', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
       }),
   },
   {
     name: 'live-scale',
     load: async () => {
-      const { benchLiveScale } = await import('./live-scale-bench.js');
+      const { benchLiveScale } = await import('./live/live-scale-bench.js');
       return (ctx) => benchLiveScale({ quick: ctx.quick, log: ctx.log });
     },
   },
@@ -46,7 +46,7 @@ export const SECTIONS: BenchSection[] = [
     load: async () => {
       const { pgMissing } = await import('../test-support/pg-cluster.js');
       if (pgMissing()) return null;
-      const { benchCluster } = await import('./cluster-bench.js');
+      const { benchCluster } = await import('./relay/cluster-bench.js');
       return (ctx) => benchCluster({ quick: ctx.quick, log: ctx.log });
     },
   },
@@ -56,21 +56,21 @@ export const SECTIONS: BenchSection[] = [
     load: async () => {
       const { pgMissing } = await import('../test-support/pg-cluster.js');
       if (pgMissing()) return null;
-      const { benchLiveScale } = await import('./live-scale-bench.js');
+      const { benchLiveScale } = await import('./live/live-scale-bench.js');
       return (ctx) => benchLiveScale({ quick: ctx.quick, log: ctx.log, nodes: 2 });
     },
   },
   {
     name: 'blobs',
     load: () =>
-      optionalSection('blobs', './blob-bench.ts', 'benchBlobs', {
+      optionalSection('blobs', './relay/blob-bench.ts', 'benchBlobs', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
       }),
   },
   {
     name: 'crypto',
     load: () =>
-      optionalSection('crypto', './crypto-bench.ts', 'benchCrypto', {
+      optionalSection('crypto', './client/crypto-bench.ts', 'benchCrypto', {
         options: (ctx) => (ctx.quick ? { durationMs: 100, rounds: 1 } : {}),
         targets: { seal_fast_vs_native: { op: '>=', value: 0.8 } },
         // pass/fail is derived from the target above
@@ -80,7 +80,7 @@ export const SECTIONS: BenchSection[] = [
   {
     name: 'client',
     load: () =>
-      optionalSection('client', './client-bench.ts', 'benchClient', {
+      optionalSection('client', './client/client-bench.ts', 'benchClient', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
         targets: { group_send_200_copies_ms: { op: '<=', value: 150 }, group_send_cold_ms: { op: '<=', value: 150 } },
       }),
@@ -88,7 +88,7 @@ export const SECTIONS: BenchSection[] = [
   {
     name: 'search',
     load: () =>
-      optionalSection('search', './search-bench.ts', 'benchSearch', {
+      optionalSection('search', './client/search-bench.ts', 'benchSearch', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
         targets: { search_p95_ms: { op: '<=', value: 30 }, search_loop_max_ms: { op: '<=', value: 50 } },
       }),
@@ -97,21 +97,21 @@ export const SECTIONS: BenchSection[] = [
     name: 'dbcrypt',
     // needs the SQLite with encryption (better-sqlite3-multiple-ciphers); without it the section fails saying so
     load: () =>
-      optionalSection('dbcrypt', './dbcrypt-bench.ts', 'benchDbcrypt', {
+      optionalSection('dbcrypt', './client/dbcrypt-bench.ts', 'benchDbcrypt', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
       }),
   },
   {
     name: 'ui',
     load: () =>
-      optionalSection('ui', './ui-bench.ts', 'benchUi', {
+      optionalSection('ui', './ui/ui-bench.ts', 'benchUi', {
         targets: { ui_cold_start_ms: { op: '<=', value: 1500 }, ui_open_10k_ms: { op: '<=', value: 200 } },
       }),
   },
   {
     name: 'delivery',
     load: () =>
-      optionalSection('delivery', './ui-delivery-bench.ts', 'benchUiDelivery', {
+      optionalSection('delivery', './ui/ui-delivery-bench.ts', 'benchUiDelivery', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
         targets: { ui_delivery_p50_ms: { op: '<=', value: 100 } },
       }),
@@ -120,7 +120,7 @@ export const SECTIONS: BenchSection[] = [
     name: 'backup',
     // BACKUP_BENCH_MESSAGES=2000 tries it quickly; the figure is for 100,000
     load: () =>
-      optionalSection('backup', './backup-bench.ts', 'benchBackup', {
+      optionalSection('backup', './client/backup-bench.ts', 'benchBackup', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
         // no main-process stall over 50 ms; the `old` figures are the same run's baseline
         targets: Object.fromEntries(
@@ -131,7 +131,7 @@ export const SECTIONS: BenchSection[] = [
   {
     name: 'cli',
     load: () =>
-      optionalSection('cli', './cli-bench.ts', 'benchCli', {
+      optionalSection('cli', './client/cli-bench.ts', 'benchCli', {
         options: (ctx) => ({ quick: ctx.quick, log: ctx.log }),
         targets: {
           cli_whoami_ms: { op: '<=', value: 500 },
@@ -149,7 +149,7 @@ interface Adapter {
   drop?: string[];
 }
 
-/** Imports `exportName` from a sibling module if it exists; its result is adapted to figures. */
+/** Imports `exportName` from a module of the bench if it exists; its result is adapted to figures. */
 async function optionalSection(
   name: string,
   file: string,

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AdminCommand, AdminOptions } from './cli-args.js';
 import { isAddress } from './cli-args.js';
-import { openSqliteStore } from './store/sqlite-store.js';
+import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { RelayStore } from './store/store.js';
 
 export const DB_FILE = 'relay.db';
@@ -25,7 +25,7 @@ export async function runAdmin(opts: AdminOptions): Promise<string> {
   if (opts.command.kind === 'deploy-escrow')
     return deployEscrowCommand(opts.command.rpcUrl, opts.command.privateKeyEnv);
   if (opts.database) {
-    const { openPgStore } = await import('./store/pg-store.js');
+    const { openPgStore } = await import('./store/postgres/pg-store.js');
     let pg: RelayStore;
     try {
       pg = await openPgStore(opts.database, { maxConnections: 1, nodeId: 'admin' });

@@ -6,8 +6,8 @@ import { LIMITS } from '../../shared/api/common.js';
 import type { RelayDeps } from './config.js';
 import { withCredentialCache } from './store/credential-cache.js';
 import { credentialResolver, credentialStillValid, registerAuth } from './http/auth.js';
-import { diskGuard } from './http/disk-guard.js';
-import { clientErrorHandler, registerHostGuard, registerJsonParser } from './http/defences.js';
+import { diskGuard } from './http/guards/disk-guard.js';
+import { clientErrorHandler, registerHostGuard, registerJsonParser } from './http/guards/defences.js';
 import {
   frameworkErrors,
   registerClosingAnswer,
@@ -16,9 +16,9 @@ import {
   type BadRequestBudget,
 } from './http/error-shape.js';
 import { registerOpenApi } from './http/openapi.js';
-import { relayHostnames } from './http/host-header.js';
-import { signInSites } from './sign-in-site.js';
-import { badRequestBudget, registerRateLimit } from './http/rate-limit.js';
+import { relayHostnames } from './http/guards/host-header.js';
+import { signInSites } from './auth/sign-in-site.js';
+import { badRequestBudget, registerRateLimit } from './http/guards/rate-limit.js';
 import { validatorCompiler } from './http/validator.js';
 import { accountRoutes } from './routes/account.js';
 import { envelopeRoutes } from './routes/envelopes.js';
@@ -33,7 +33,7 @@ import { blobRoutes } from './routes/blobs.js';
 import { BlobFiles } from './blobs/blob-files.js';
 import { sweepBlobs } from './blobs/blob-sweep.js';
 import { createStakeChain } from './chain/stake-chain.js';
-import { createStakeService } from './stake-service.js';
+import { createStakeService } from './chain/stake-service.js';
 
 registerAjvFormats();
 

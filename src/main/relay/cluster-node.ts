@@ -1,9 +1,9 @@
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { Doorbell } from './live/doorbell.js';
 import type { RevocationBus } from './store/credential-cache.js';
-import { defaultNodeId, joinClusterBus } from './store/pg-cluster-bus.js';
-import { pgRateLimitStore } from './store/pg-rate-limit.js';
-import { openPgStore, type PgRelayStore } from './store/pg-store.js';
+import { defaultNodeId, joinClusterBus } from './store/postgres/pg-cluster-bus.js';
+import { pgRateLimitStore } from './store/postgres/pg-rate-limit.js';
+import { openPgStore, type PgRelayStore } from './store/postgres/pg-store.js';
 
 /** What createRelay needs to run as one node of a cluster on a PostgreSQL database. */
 export interface ClusterNodeDeps {

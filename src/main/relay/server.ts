@@ -11,7 +11,7 @@ import type { ServeOptions } from './cli-args.js';
 import { DEFAULT_CONFIG, type RelayConfig } from './config.js';
 import { DB_FILE } from './admin.js';
 import { lanIPv4Addresses, loadOrCreateLanCertificate, type LanCertificate } from './lan-certificate.js';
-import { openSqliteStore } from './store/sqlite-store.js';
+import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { openClusterNode } from './cluster-node.js';
 import type { RelayStore } from './store/store.js';
 

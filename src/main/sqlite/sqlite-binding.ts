@@ -2,8 +2,8 @@
  * better-sqlite3 is a native module: the build in node_modules matches Node's ABI (what tests
  * and web mode use), while Electron needs one built for Electron's ABI. Such a binding is
  * found at $RELAY_SQLITE_BINDING or in resources/ (packaged: process.resourcesPath), and its
- * path is handed to the store modules (relay/store/sqlite-store.ts, client/local-store.ts)
- * through the same variable, which they pass to better-sqlite3's `nativeBinding` option. Without one, better-sqlite3 loads its default.
+ * path is handed to open-database.ts, which opens every SQLite file of the relay and the client,
+ * through the same variable, which it passes to better-sqlite3's `nativeBinding` option. Without one, better-sqlite3 loads its default.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

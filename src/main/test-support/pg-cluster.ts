@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPg } from '../relay/store/pg-client.js';
+import { openPg } from '../relay/store/postgres/pg-client.js';
 
 /**
  * A throw-away PostgreSQL cluster for tests: initdb in a temp folder, a unix socket there and no

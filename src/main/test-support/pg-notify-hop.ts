@@ -1,4 +1,4 @@
-import { listenOn, openPg } from '../relay/store/pg-client.js';
+import { listenOn, openPg } from '../relay/store/postgres/pg-client.js';
 
 /**
  * A bare NOTIFY on one connection heard on another LISTENing connection of the same database: the

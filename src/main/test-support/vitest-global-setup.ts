@@ -2,7 +2,7 @@
  * Once per `vitest run` (.config/vitest.config.ts): the Node bundles the tests start as child
  * processes are brought up to date before any file runs (else parallel files race to build
  * them), and a folder is handed to the files for the run's one PostgreSQL server, which the
- * first file that needs it starts (relay/store/test/pg-cluster.ts) and which is stopped here.
+ * first file that needs it starts (relay/store/test/backends.ts) and which is stopped here.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';

@@ -1,8 +1,8 @@
 import { hkdfSync } from 'node:crypto';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { signDeviceCertificate, verifyDeviceCertificate } from './device-certificate.js';
-import { buildDirectFrame, buildGroupFrame, checkFrameMatchesEnvelope, isUuid, parseFrame } from './frames.js';
-import { buildPayload, composeMessage, parsePayload, verifyPayload, type Via } from './payload.js';
+import { signDeviceCertificate, verifyDeviceCertificate } from './signing/device-certificate.js';
+import { buildDirectFrame, buildGroupFrame, checkFrameMatchesEnvelope, isUuid, parseFrame } from './sealing/frames.js';
+import { buildPayload, composeMessage, parsePayload, verifyPayload, type Via } from './sealing/payload.js';
 import {
   DEFAULT_SCRYPT,
   acceptedScrypt,
@@ -10,12 +10,12 @@ import {
   scryptFor,
   type ScryptParams,
   type VaultCodec,
-} from './secret-codec.js';
-import { forgetTicket, ticketingCodec, ticketPath } from './unlock-ticket.js';
-import { TAG_BYTES, deviceKeyBytes, type Sealer } from './sealer.js';
-import { nodeSealer } from './sealer-node.js';
+} from './keys/secret-codec.js';
+import { forgetTicket, ticketingCodec, ticketPath } from './keys/unlock-ticket.js';
+import { TAG_BYTES, deviceKeyBytes, type Sealer } from './sealing/sealer.js';
+import { nodeSealer } from './sealing/sealer-node.js';
 import { VaultError } from './vault-error.js';
-import { readVaultHeader, readVaultSecrets, writeVault, type VaultHeader, type VaultSecrets } from './vault-file.js';
+import { readVaultHeader, readVaultSecrets, writeVault, type VaultHeader, type VaultSecrets } from './keys/vault-file.js';
 import type {
   DeviceCertificate,
   EnvelopeToOpen,
@@ -31,8 +31,8 @@ import type {
   VaultStatus,
   WalletCreated,
   WalletImported,
-} from './vault-protocol.js';
-import { addressFromPrivateKeyViaOpenSsl } from './openssl-address.js';
+} from './worker/vault-protocol.js';
+import { addressFromPrivateKeyViaOpenSsl } from './signing/openssl-address.js';
 import {
   newMnemonic,
   normalizeMnemonic,
@@ -40,7 +40,7 @@ import {
   walletFromMnemonic,
   walletFromPrivateKey,
   type WalletKey,
-} from './wallet.js';
+} from './signing/wallet.js';
 
 /**
  * The vault's state and rules, independent of the thread it runs in. vault-worker.ts hosts it
@@ -285,7 +285,7 @@ export class VaultCore {
     const message = requireString(params?.message, 'message');
     const expectedUri = requireString(params.expectedUri, 'expectedUri');
     // viem's SIWE module takes ~1 s to load; only sign-in needs it, so keep it off the worker's start
-    const { checkSiweMessage } = await import('./siwe.js');
+    const { checkSiweMessage } = await import('./signing/siwe.js');
     const k = this.keys();
     checkSiweMessage(message, { address: k.address, expectedUri });
     return { address: k.address, signature: signPersonalMessage(k.walletKey, message) };
@@ -294,13 +294,13 @@ export class VaultCore {
   /** An EIP-1559 transaction from the wallet (stake deposits and settlements). */
   async signTransaction(params: { transaction: TransactionToSign }): Promise<SignedTransaction> {
     // viem (serialising) loads in ~1 s: only stakes need it, so keep it off the worker's start
-    const { signTransaction } = await import('./chain-signing.js');
+    const { signTransaction } = await import('./signing/chain-signing.js');
     return signTransaction(this.keys().walletKey, params?.transaction);
   }
 
   /** EIP-712 typed data from the wallet (the escrow's Release / Forfeit). */
   async signTypedData(params: { typedData: TypedDataToSign }): Promise<{ address: string; signature: string }> {
-    const { signTypedData } = await import('./chain-signing.js');
+    const { signTypedData } = await import('./signing/chain-signing.js');
     const k = this.keys();
     return { address: k.address, signature: signTypedData(k.walletKey, params?.typedData) };
   }

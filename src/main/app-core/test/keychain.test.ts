@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KeychainRefusal } from '../../shell-guards.js';
-import type { VaultCodec } from '../../vault/secret-codec.js';
+import type { VaultCodec } from '../../vault/keys/secret-codec.js';
 import { AppServices } from '../app-services.js';
 import { DEFAULT_SETTINGS, writeSettings } from '../app-settings.js';
 import { sourceRelayLauncher } from '../relay-launcher.js';

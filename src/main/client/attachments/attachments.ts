@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { VaultCodec } from '../../vault/secret-codec.js';
+import type { VaultCodec } from '../../vault/keys/secret-codec.js';
 import type { MessageFile } from '../../../shared/attachments.js';
 import {
   IntegrityError,

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { VaultClient } from '../../vault/vault-client.js';
+import { VaultClient } from '../../vault/worker/vault-client.js';
 import { composeFields } from '../messages/message-body.js';
 import { effectivePassphrase } from '../store/profile-passphrase.js';
 import { RelayApi } from '../network/relay-api.js';

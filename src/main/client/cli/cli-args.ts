@@ -6,7 +6,7 @@
  */
 import { ADDRESS, CONVERSATION_ID_PATTERN, TYPED_HANDLE } from '../../../shared/identity-patterns.js';
 import { parseRecipient } from '../../../shared/recipient.js';
-import { toChecksumAddress } from '../../vault/wallet.js';
+import { toChecksumAddress } from '../../vault/signing/wallet.js';
 import type { SendOutcome } from '../core/outbox.js';
 import { UsageError } from './cli-support.js';
 

@@ -10,7 +10,7 @@
  * The class is named `Signals` after docs/wire-format.md's name for the two kinds ("Signals: kinds receipt and typing").
  */
 import type { ReceiptState } from '../../../shared/domain.js';
-import type { VaultClient } from '../../vault/vault-client.js';
+import type { VaultClient } from '../../vault/worker/vault-client.js';
 import type { CertifiedDevices, VerifiedDevice } from '../trust/certified-devices.js';
 import { MAX_RECEIPT_IDS, composeSignal, type SignalBody } from '../messages/message-body.js';
 import type { RelayApi } from '../network/relay-api.js';

@@ -8,7 +8,7 @@ import type { AppStatus, RelayStatus } from '../../../shared/domain.js';
 import type { CommandArgs } from '../../../shared/ipc.js';
 import { fingerprintProblem, parseRelayUrl } from '../../../shared/relay-address.js';
 import { bareHandle } from '../../../shared/identity-patterns.js';
-import type { VaultClient } from '../../vault/vault-client.js';
+import type { VaultClient } from '../../vault/worker/vault-client.js';
 import type { FeatureContext, FeatureHandlers } from './feature-context.js';
 import { MessengerError } from './messenger-error.js';
 import type { MessengerOptions } from './messenger-options.js';

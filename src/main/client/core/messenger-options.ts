@@ -1,6 +1,6 @@
 /** How a Messenger is opened: its profile folder, the shell around it, and the test seams. */
 import type { RelayStatus } from '../../../shared/domain.js';
-import type { ScryptParams, VaultCodec } from '../../vault/secret-codec.js';
+import type { ScryptParams, VaultCodec } from '../../vault/keys/secret-codec.js';
 import type { ScheduleTimer } from '../messages/message-changes.js';
 import type { CrashPoint } from './sync-pass.js';
 

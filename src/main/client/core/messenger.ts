@@ -42,7 +42,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppStatus, RelayStatus, SyncStatus } from '../../../shared/domain.js';
 import type { CommandArgs, EventName, Events } from '../../../shared/ipc.js';
-import { VaultClient } from '../../vault/vault-client.js';
+import { VaultClient } from '../../vault/worker/vault-client.js';
 import { VaultError } from '../../vault/vault-error.js';
 import { Account } from '../account/account.js';
 import { Attachments } from '../attachments/attachments.js';

@@ -19,7 +19,7 @@ import type { EnvelopeInput, SendResult } from '../../../shared/api/envelopes.js
 import type { StakeQuote } from '../../../shared/api/stakes.js';
 import type { StakeRefusal } from '../../../shared/stake/stake-types.js';
 import type { ChatMessage, ConversationId } from '../../../shared/domain.js';
-import type { VaultClient } from '../../vault/vault-client.js';
+import type { VaultClient } from '../../vault/worker/vault-client.js';
 import { VaultError } from '../../vault/vault-error.js';
 import { verifyInParallel, type VerifiedDevice } from '../trust/certified-devices.js';
 import type { SendReceiveParts } from './send-receive-parts.js';

@@ -4,9 +4,9 @@
  */
 import type { AppStatus } from '../../../shared/domain.js';
 import type { CommandArgs } from '../../../shared/ipc.js';
-import { passphraseCodec, scryptFor, type ScryptParams, type VaultCodec } from '../../vault/secret-codec.js';
-import { forgetTicket, ticketingCodec, ticketPath } from '../../vault/unlock-ticket.js';
-import type { VaultClient } from '../../vault/vault-client.js';
+import { passphraseCodec, scryptFor, type ScryptParams, type VaultCodec } from '../../vault/keys/secret-codec.js';
+import { forgetTicket, ticketingCodec, ticketPath } from '../../vault/keys/unlock-ticket.js';
+import type { VaultClient } from '../../vault/worker/vault-client.js';
 import type { ProfileDatabase } from '../store/profile-database.js';
 import { effectivePassphrase } from '../store/profile-passphrase.js';
 import type { FeatureHandlers } from './feature-context.js';
@@ -95,7 +95,7 @@ export class ProfileWallet {
 
   /**
    * `rememberMs` (the command-line client): keep this unlock for so long in unlock tickets, so
-   * the next command skips both scrypts (vault/unlock-ticket.ts); 0 forgets them.
+   * the next command skips both scrypts (vault/keys/unlock-ticket.ts); 0 forgets them.
    */
   async unlock(a: CommandArgs<'wallet.unlock'>, opts: { rememberMs?: number } = {}): Promise<AppStatus> {
     const { session, vault } = this.d;

@@ -5,8 +5,8 @@
  * of that state goes through `succeeded` / `failed` here, so the status has one author.
  */
 import type { RelayMode } from '../../../shared/domain.js';
-import type { VaultCodec } from '../../vault/secret-codec.js';
-import type { VaultClient } from '../../vault/vault-client.js';
+import type { VaultCodec } from '../../vault/keys/secret-codec.js';
+import type { VaultClient } from '../../vault/worker/vault-client.js';
 import type { LocalStore } from '../store/local-store.js';
 import { toIpcError } from '../../../shared/plain-errors.js';
 import { MessengerError } from './messenger-error.js';

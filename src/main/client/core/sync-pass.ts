@@ -23,8 +23,8 @@
  */
 import type { Envelope } from '../../../shared/api/envelopes.js';
 import type { ConversationId, RejectedMessage } from '../../../shared/domain.js';
-import type { OpenOutcome, OpenedMessage } from '../../vault/vault-protocol.js';
-import type { VaultClient } from '../../vault/vault-client.js';
+import type { OpenOutcome, OpenedMessage } from '../../vault/worker/vault-protocol.js';
+import type { VaultClient } from '../../vault/worker/vault-client.js';
 import type { SendReceiveParts } from './send-receive-parts.js';
 import type { AppliedIncoming, IncomingMessage } from '../store/local-store.js';
 import { readBody, readBotName, readSignal, type ReadSignal } from '../messages/message-body.js';

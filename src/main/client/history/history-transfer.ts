@@ -30,8 +30,8 @@ import type {
   HistoryProgress,
   HistorySent,
 } from '../../../shared/backup/history.js';
-import type { OpenedMessage } from '../../vault/vault-protocol.js';
-import type { VaultClient } from '../../vault/vault-client.js';
+import type { OpenedMessage } from '../../vault/worker/vault-protocol.js';
+import type { VaultClient } from '../../vault/worker/vault-client.js';
 import type { CertifiedDevices } from '../trust/certified-devices.js';
 import {
   ChunkSealer,

@@ -1,6 +1,6 @@
 /** The envelopes of a sealed message: one per certified device it goes to, direct or group. */
 import type { GroupEnvelopeInput } from '../../../shared/api/envelopes.js';
-import type { SealedForRecipient } from '../../vault/vault-protocol.js';
+import type { SealedForRecipient } from '../../vault/worker/vault-protocol.js';
 import { keepCertified } from '../trust/certified-devices.js';
 
 /** A device a message is sealed to. */

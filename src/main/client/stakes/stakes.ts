@@ -15,7 +15,7 @@ import type { Hex, PublicClient } from 'viem';
 import type { StakeConfig, StakeQuote, StakeRecord } from '../../../shared/api/stakes.js';
 import type { ChatMessage, StakeInfo, StakeSettings } from '../../../shared/domain.js';
 import { formatWei } from '../../../shared/stake/amount.js';
-import type { VaultClient } from '../../vault/vault-client.js';
+import type { VaultClient } from '../../vault/worker/vault-client.js';
 import type { LocalStore } from '../store/local-store.js';
 import type { FeatureHandlers } from '../core/feature-context.js';
 import { MessengerError } from '../core/messenger-error.js';

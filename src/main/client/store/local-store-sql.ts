@@ -114,7 +114,10 @@ export const LOCAL_STORE_SQL = {
     'INSERT INTO certified_devices (address, public_key, certificate, created_at, fetched_ms) VALUES (?, ?, ?, ?, ?)',
 };
 
-export function prepareAll(db: Database.Database): Record<keyof typeof LOCAL_STORE_SQL, Statement> {
+/** Every statement of LOCAL_STORE_SQL, prepared on one connection. */
+export type LocalStatements = Record<keyof typeof LOCAL_STORE_SQL, Statement>;
+
+export function prepareAll(db: Database.Database): LocalStatements {
   return Object.fromEntries(Object.entries(LOCAL_STORE_SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<
     keyof typeof LOCAL_STORE_SQL,
     Statement

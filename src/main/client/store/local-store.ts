@@ -2,15 +2,14 @@
  * The client's local database (better-sqlite3, one file in the profile folder): profile
  * settings, contacts, groups, conversations, messages, contact requests, the outbox, pending
  * acks and the certified-device cache. Its statements are in local-store-sql.ts (prepared
- * once when the store opens), its rows and records in local-store-rows.ts; the feature tables
- * have sub-stores of their own over the same connection (attachments/, messages/, trust/,
- * backup/, history/ *-store.ts). Multi-row changes are single transactions, which is
- * what lets the sync loop promise "commit, then ack": a crash leaves either nothing or all.
+ * once when the store opens), its rows and records in local-store-rows.ts, its writes of
+ * messages in and out in local-store-messages.ts; the feature tables have sub-stores of their
+ * own over the same connection (attachments/, messages/, trust/, backup/, history/ *-store.ts).
+ * Multi-row changes are single transactions, which is what lets the sync loop promise "commit,
+ * then ack": a crash leaves either nothing or all.
  */
 import { AttachmentStore } from '../attachments/attachment-store.js';
 import type Database from 'better-sqlite3';
-import type { Statement } from 'better-sqlite3';
-import type { Routed, StakeCurrency } from '../../../shared/api/common.js';
 import type { ChatMessage, ContactRequest, ConversationId, ConversationSummary } from '../../../shared/domain.js';
 import { openDatabase, type OpenDatabaseOptions } from '../../sqlite/open-database.js';
 import {
@@ -33,7 +32,9 @@ import {
   type OutgoingMessage,
   type RequestRowDb,
 } from './local-store-rows.js';
-import { prepareAll } from './local-store-sql.js';
+import { prepareAll, type LocalStatements } from './local-store-sql.js';
+import * as messageWrites from './local-store-messages.js';
+import type { MessageWriteContext, RelayAnswer } from './local-store-messages.js';
 import { MIGRATIONS } from './local-store-migrations.js';
 import { MessageChangesStore } from '../messages/message-changes-store.js';
 import { TrustStore } from '../trust/trust-store.js';
@@ -61,7 +62,9 @@ export { LOCAL_STORE_SQL } from './local-store-sql.js';
 export class LocalStore {
   // not readonly: switchTo() puts another connection (and its statements) in place
   private db!: Database.Database;
-  private s!: ReturnType<typeof prepareAll>;
+  private s!: LocalStatements;
+  /** what the message writes (local-store-messages.ts) use of this store */
+  private writes!: MessageWriteContext;
   /** full-text search over the messages (local-store-search.ts) */
   search!: MessageSearchStore;
   /** files of attachment messages, written in the same transactions as their messages */
@@ -93,8 +96,17 @@ export class LocalStore {
     this.attachments = new AttachmentStore(db);
     this.backup = new BackupStore(db);
     this.historyMerge = new HistoryMergeStore(db, this.backup);
+    this.writes = {
+      db,
+      s: this.s,
+      changes: this.changes,
+      attachments: this.attachments,
+      getContact: (address) => this.getContact(address),
+      getMessage: (id) => this.getMessage(id),
+      getRequest: (address) => this.getRequest(address),
+    };
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) =>
-      this.applyIncomingInner(items, ackIds, nowMs),
+      messageWrites.storeIncoming(this.writes, items, ackIds, nowMs),
     );
   }
 
@@ -270,77 +282,17 @@ export class LocalStore {
 
   /** Stores a new outgoing message and its outbox entry together. */
   insertOutgoing(m: OutgoingMessage): ChatMessage {
-    this.db.transaction(() => {
-      this.s.ensureConversation.run({ id: m.conversationId, kind: m.kind, peer: m.peer, at: m.sentAt });
-      const info = this.s.insertMessage.run({
-        id: m.id,
-        conv: m.conversationId,
-        author: m.author,
-        from_me: 1,
-        kind: m.messageKind,
-        text: m.text,
-        sent_at: m.sentAt,
-        received_at: null,
-        state: 'sending',
-        routed: null,
-        via: null,
-        bot_name: null,
-        envelope_id: null,
-        shown: 1,
-      });
-      this.s.touchConversation.run({ id: m.conversationId, seq: info.lastInsertRowid, at: m.sentAt, unread: 0 });
-      this.changes.noteInserted(
-        { ...m, fromMe: true, expiresIn: m.expiresIn ?? null, timerSeconds: m.timerSeconds ?? null },
-        m.nowMs,
-      );
-      this.s.insertOutbox.run({
-        message_id: m.id,
-        conv: m.conversationId,
-        payload: m.payload,
-        as_request: m.asRequest ? 1 : 0,
-        next: m.nowMs,
-        queued: m.nowMs,
-      });
-      if (m.files) this.attachments.insert(m.id, m.files, 'sent');
-      if (m.kind === 'direct') this.s.contactKnown.run({ address: m.peer, now: m.nowMs });
-    })();
-    return this.getMessage(m.id)!;
+    return messageWrites.insertOutgoing(this.writes, m);
   }
 
   /** Queues an edit or delete of our own for sending: an outbox entry with no message row of its own. */
   queueChange(e: { id: string; conversationId: ConversationId; payload: string; nowMs: number }): void {
-    this.s.insertOutbox.run({
-      message_id: e.id,
-      conv: e.conversationId,
-      payload: e.payload,
-      as_request: 0,
-      next: e.nowMs,
-      queued: e.nowMs,
-    });
+    messageWrites.queueChange(this.writes, e);
   }
 
   /** Records the relay's answer and takes the message out of the outbox. */
-  markSent(
-    id: string,
-    r: {
-      routed: Routed | null;
-      stakeRequired: string | null;
-      stakeCurrency: StakeCurrency | null;
-      via: 'group-token' | 'api-key' | null;
-      deliveries: unknown;
-    },
-  ): void {
-    this.db.transaction(() => {
-      this.s.markSent.run({
-        id,
-        routed: r.routed,
-        stake_required: r.stakeRequired,
-        stake_currency: r.stakeCurrency,
-        via: r.via,
-        deliveries: JSON.stringify(r.deliveries),
-      });
-      this.s.deleteOutbox.run(id);
-    })();
+  markSent(id: string, r: RelayAnswer): void {
+    messageWrites.markSent(this.writes, id, r);
   }
 
   /**
@@ -349,48 +301,21 @@ export class LocalStore {
    * not ours or unknown are ignored. Returns the ids whose state changed.
    */
   markDelivered(conversationId: ConversationId, ids: readonly string[]): string[] {
-    return this.movePeerState(this.s.markPeerDelivered, conversationId, ids);
+    return messageWrites.movePeerState(this.writes, this.s.markPeerDelivered, conversationId, ids);
   }
 
   /** The peer has seen these own messages (a `read` receipt); the same rules as markDelivered. */
   markReadByPeer(conversationId: ConversationId, ids: readonly string[]): string[] {
-    return this.movePeerState(this.s.markPeerRead, conversationId, ids);
-  }
-
-  private movePeerState(statement: Statement, conversationId: ConversationId, ids: readonly string[]): string[] {
-    const changed: string[] = [];
-    this.db.transaction(() => {
-      for (const id of new Set(ids.map((i) => i.toLowerCase())))
-        if (statement.run(id, conversationId).changes > 0) changed.push(id);
-    })();
-    return changed;
+    return messageWrites.movePeerState(this.writes, this.s.markPeerRead, conversationId, ids);
   }
 
   markFailed(id: string, error: string, code: string | null = null): void {
-    this.db.transaction(() => {
-      this.s.markFailed.run(error, code, id);
-      this.s.deleteOutbox.run(id);
-    })();
+    messageWrites.markFailed(this.writes, id, error, code);
   }
 
   /** Puts a failed message back in the outbox; false if it is not ours or not failed. */
   requeue(id: string, payload: string, asRequest: boolean, nowMs: number): boolean {
-    return this.db.transaction(() => {
-      const msg = this.s.getMessage.get(id) as MessageRowDb | undefined;
-      // a failed message, or one a stake gate held back (re-sent with a stake)
-      const held = msg?.state === 'sent' && msg.routed === 'stake-gate';
-      if (!msg || msg.from_me !== 1 || (msg.state !== 'failed' && !held)) return false;
-      this.s.markSending.run(id);
-      this.s.insertOutbox.run({
-        message_id: id,
-        conv: msg.conversation_id,
-        payload,
-        as_request: asRequest ? 1 : 0,
-        next: nowMs,
-        queued: nowMs,
-      });
-      return true;
-    })();
+    return messageWrites.requeue(this.writes, id, payload, asRequest, nowMs);
   }
 
   // ---- outbox ----
@@ -427,83 +352,6 @@ export class LocalStore {
    */
   applyIncoming(items: IncomingMessage[], ackIds: string[], nowMs: number): AppliedIncoming {
     return this.applyIncomingTx(items, ackIds, nowMs);
-  }
-
-  private applyIncomingInner(items: IncomingMessage[], ackIds: string[], nowMs: number): AppliedIncoming {
-    const inserted: string[] = [];
-    const requestAddrs = new Set<string>();
-    const convs = new Set<ConversationId>();
-    const changed = new Set<string>();
-    const refused: AppliedIncoming['refused'] = [];
-    for (const it of items) {
-      const contact = it.conversationKind === 'direct' && !it.fromMe ? this.getContact(it.author) : null;
-      // a sender we blocked after they wrote: drop what is still in flight
-      if (contact?.state === 'blocked') continue;
-      if (it.control && it.control.kind !== 'timer') {
-        const out = this.changes.apply(
-          {
-            changeId: it.id,
-            conversationId: it.conversationId,
-            author: it.author,
-            sentAt: it.sentAt,
-            body: it.control,
-          },
-          nowMs,
-        );
-        if ('applied' in out) changed.add(out.applied);
-        if ('refused' in out) refused.push({ envelopeId: it.envelopeId, author: it.author, reason: out.refused });
-        continue;
-      }
-      this.s.ensureConversation.run({ id: it.conversationId, kind: it.conversationKind, peer: it.peer, at: it.sentAt });
-      const info = this.s.insertMessage.run({
-        id: it.id,
-        conv: it.conversationId,
-        author: it.author,
-        from_me: it.fromMe ? 1 : 0,
-        kind: it.kind,
-        text: it.text,
-        sent_at: it.sentAt,
-        received_at: it.receivedAt,
-        state: 'sent',
-        routed: it.routed,
-        via: it.via,
-        bot_name: it.botName,
-        envelope_id: it.envelopeId,
-        shown: 0,
-      });
-      if (info.changes === 0) continue; // redelivery of a message we already hold
-      inserted.push(it.id);
-      const timerSeconds = it.control?.kind === 'timer' ? it.control.seconds : null;
-      for (const reason of this.changes.noteInserted({ ...it, expiresIn: it.expiresIn ?? null, timerSeconds }, nowMs))
-        refused.push({ envelopeId: it.envelopeId, author: it.author, reason });
-      // our own other device's files too: this device has no copy of them
-      if (it.files) this.attachments.insert(it.id, it.files, 'pending');
-      const pending = it.isRequest && contact?.state !== 'allowed';
-      this.s.touchConversation.run({
-        id: it.conversationId,
-        seq: info.lastInsertRowid,
-        at: it.sentAt,
-        unread: it.fromMe ? 0 : 1,
-      });
-      convs.add(it.conversationId);
-      if (it.conversationKind === 'direct' && !it.fromMe) {
-        if (pending) {
-          this.s.upsertContactState.run({ address: it.author, state: 'requested', now: nowMs });
-          this.s.upsertRequest.run({ address: it.author, intro: it.text, received_at: it.receivedAt });
-          requestAddrs.add(it.author);
-        } else {
-          this.s.contactKnown.run({ address: it.author, now: nowMs });
-        }
-      }
-    }
-    for (const id of ackIds) this.s.insertPendingAck.run(id, nowMs);
-    return {
-      messages: inserted.map((id) => this.getMessage(id)!),
-      requests: [...requestAddrs].map((a) => this.getRequest(a)!).filter(Boolean),
-      conversations: [...convs],
-      changed: [...changed].map((id) => this.getMessage(id)!),
-      refused,
-    };
   }
 
   // ---- pending acks ----

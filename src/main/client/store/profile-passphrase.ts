@@ -4,7 +4,7 @@
  * file format stays uniform (and can later be re-keyed with a real passphrase), but it
  * protects nothing against someone who can read the folder.
  */
-import { EMPTY_PASSPHRASE_STANDIN } from '../../vault/secret-codec.js';
+import { EMPTY_PASSPHRASE_STANDIN } from '../../vault/keys/secret-codec.js';
 
 export { EMPTY_PASSPHRASE_STANDIN };
 

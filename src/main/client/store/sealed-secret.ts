@@ -3,7 +3,7 @@
  * clear: they are wrapped with the same codec that protects the vault file (the vault's
  * passphrase codec, scrypt + AES-256-GCM, or the app's OS-keychain codec).
  */
-import type { VaultCodec } from '../../vault/secret-codec.js';
+import type { VaultCodec } from '../../vault/keys/secret-codec.js';
 
 const PREFIX = 'sealed:v1:';
 

@@ -12,7 +12,7 @@ import { startRelayServer, type RunningRelay } from '../../relay/server.js';
 import type { ServeOptions } from '../../relay/cli-args.js';
 import { Messenger, type MessengerOptions } from '../core/messenger.js';
 import { runTs, type Finished } from '../../test-support/child-process.js';
-import type { ScryptParams } from '../../vault/secret-codec.js';
+import type { ScryptParams } from '../../vault/keys/secret-codec.js';
 
 export const PASSPHRASE = 'correct horse battery staple';
 /**

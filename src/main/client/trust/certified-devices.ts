@@ -10,9 +10,9 @@
  * group send: 200 for 100 two-device members, ~0.5 ms each) are split between this thread and
  * the vault worker, so both cores work on them.
  */
-import { verifyDeviceCertificate } from '../../vault/device-certificate.js';
-import type { VaultClient } from '../../vault/vault-client.js';
-import type { CertificateToCheck } from '../../vault/vault-protocol.js';
+import { verifyDeviceCertificate } from '../../vault/signing/device-certificate.js';
+import type { VaultClient } from '../../vault/worker/vault-client.js';
+import type { CertificateToCheck } from '../../vault/worker/vault-protocol.js';
 import type { LocalStore } from '../store/local-store.js';
 import type { RelayApi } from '../network/relay-api.js';
 import type { RequestPriority } from '../network/request-pacer.js';

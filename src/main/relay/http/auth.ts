@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hashSecret, hashesEqual, parseSecret } from '../credentials.js';
+import { hashSecret, hashesEqual, parseSecret } from '../auth/credentials.js';
 import type { ApiKeyRow, BotTokenRow, RelayStore } from '../store/store.js';
 import { unauthorized } from './errors.js';
 import { TouchThrottle } from './touch-throttle.js';

@@ -16,16 +16,16 @@ import {
   type SignInBody as SignInBodyT,
 } from '../../../shared/api/account.js';
 import { DeviceRecord, HandleRecord } from '../../../shared/api/directory.js';
-import { mintSecret } from '../credentials.js';
+import { mintSecret } from '../auth/credentials.js';
 import { DEFAULT_STAKE } from '../routing.js';
-import { stakeUnavailable, weiOf } from '../stake-service.js';
-import { buildChallenge, challengeNonce, deviceCertificateValid, recoverSigner } from '../sign-in.js';
-import type { SignInSites } from '../sign-in-site.js';
+import { stakeUnavailable, weiOf } from '../chain/stake-service.js';
+import { buildChallenge, challengeNonce, deviceCertificateValid, recoverSigner } from '../auth/sign-in.js';
+import type { SignInSites } from '../auth/sign-in-site.js';
 import type { RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.js';
 import { iso, presentApiKey } from '../http/present.js';
-import { signInRateLimit } from '../http/rate-limit.js';
+import { signInRateLimit } from '../http/guards/rate-limit.js';
 import { fromStore } from '../http/store-errors.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
 

@@ -10,7 +10,7 @@ import {
   SendBody,
   SendResult,
 } from '../../../shared/api/envelopes.js';
-import type { StakeService } from '../stake-service.js';
+import type { StakeService } from '../chain/stake-service.js';
 import type { QueueLimits, RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';

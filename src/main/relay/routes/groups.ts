@@ -1,102 +1,41 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+/**
+ * The group routes: listing, creating, viewing and sending into groups, edits, members and
+ * admins. Invitations and joining are in group-joining.ts, bot tokens in group-bot-tokens.ts.
+ */
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { Address, OkBody, type StakeCurrency } from '../../../shared/api/common.js';
+import { Address, OkBody } from '../../../shared/api/common.js';
 import { GroupSendBody, GroupSendResults } from '../../../shared/api/envelopes.js';
 import {
   AddMemberBody,
   AddMemberResult,
   CreateGroupBody,
-  InvitationAnswer,
-  InvitationAnswerBody,
-  InvitationList,
   GroupDetail,
   GroupList,
   GroupListQuery,
   GroupView,
-  JoinBody,
-  MintTokenBody,
-  MintTokenResult,
   PatchGroupBody,
   type CreateGroupBody as CreateGroupBodyT,
   type PatchGroupBody as PatchGroupBodyT,
 } from '../../../shared/api/groups.js';
-import { mintSecret } from '../credentials.js';
-import { groupPasswordMatches, hashGroupPassword } from '../group-password.js';
-import type { GroupPatch, GroupRole, GroupRow, RelayStore } from '../store/store.js';
+import { hashGroupPassword } from '../auth/group-password.js';
+import type { GroupPatch, GroupRow, RelayStore } from '../store/store.js';
 import { apiKeyCaller, type Caller } from '../http/auth.js';
 import { checkAvatar } from '../http/avatar.js';
 import { acceptAnyBody, parseEnvelopeBatch } from '../http/envelope-batch.js';
-import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.js';
-import { iso, presentBotToken, presentGroup, presentOutcome } from '../http/present.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { presentBotToken, presentGroup, presentOutcome } from '../http/present.js';
 import { fromStore } from '../http/store-errors.js';
-import type { SendLimits } from './envelopes.js';
 import { apiKeyAuth, apiKeyOrTokenAuth, errorResponses } from './route-docs.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const IdParams = Type.Object({ id: Type.String({ description: 'group id (uuid)' }) });
-type IdReq = FastifyRequest<{ Params: { id: string } }>;
-
-export interface GroupOptions extends SendLimits {
-  now: () => number;
-  stakeCurrency: StakeCurrency;
-  randomUUID: () => string;
-  /** false on a relay without a stake chain: a stake-gated wallet is invited like any other */
-  stakesEnabled: boolean;
-  /** groups one wallet may create (429 too-many-groups past it) */
-  maxGroupsPerWallet: number;
-}
+import { groupAccess, IdParams, type GroupOptions } from './group-access.js';
+import { groupBotTokenRoutes } from './group-bot-tokens.js';
+import { groupJoiningRoutes } from './group-joining.js';
 
 export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: GroupOptions): void {
   const keyOnly = { auth: 'api-key' as const };
   const keyOrToken = { auth: 'api-key-or-group-token' as const };
-
-  /**
-   * The group, if this caller may see it: a token scoped to it, or a member's key. A key of a
-   * wallet that is not a current member is not accepted for the group (401, docs/protocol.md §2);
-   * an unknown group is 404 for everyone.
-   */
-  async function visibleGroup(req: IdReq): Promise<{ group: GroupRow; caller: Caller; role: GroupRole | null }> {
-    const caller = req.caller;
-    if (!caller) throw unauthorized();
-    const id = req.params.id.toLowerCase();
-    if (caller.kind === 'group-token' && caller.groupId !== id)
-      throw unauthorized('this group token is for another group', 'token-scope');
-    const group = UUID.test(id) ? await store.getGroup(id) : null;
-    if (!group) throw notFound('no such group', 'group-not-found');
-    if (caller.kind === 'group-token') return { group, caller, role: null };
-    const role = await store.role(id, caller.address);
-    if (role === null) throw unauthorized("this API key's wallet is not a member of that group", 'not-a-member');
-    return { group, caller, role };
-  }
-
-  /** The group for a change its creator or admins may make: other members get 403. */
-  async function managedGroup(
-    req: IdReq,
-  ): Promise<{ group: GroupRow; caller: Extract<Caller, { kind: 'api-key' }>; role: 'creator' | 'admin' }> {
-    const { group, caller, role } = await visibleGroup(req);
-    if (caller.kind !== 'api-key' || (role !== 'creator' && role !== 'admin'))
-      throw forbidden('only the group creator or an admin can do this', 'not-admin');
-    return { group, caller, role };
-  }
-
-  /** The group for a creator-only change: members who are not the creator get 403. */
-  async function creatorsGroup(req: IdReq): Promise<GroupRow> {
-    const { group, role } = await visibleGroup(req);
-    if (role !== 'creator') throw forbidden('only the group creator can do this', 'not-creator');
-    return group;
-  }
-
-  /** The group's detail; the creator and admins (and the group's bot) also see who is invited. */
-  async function detail(group: GroupRow, managing = false) {
-    const [members, admins] = await Promise.all([store.listMembers(group.id), store.listAdmins(group.id)]);
-    return {
-      ...presentGroup(group),
-      creatorAddress: group.creatorAddress,
-      members,
-      admins,
-      ...(managing ? { invited: await store.listInvited(group.id) } : {}),
-    };
-  }
+  const access = groupAccess(store);
+  const { visibleGroup, managedGroup, creatorsGroup, detail } = access;
 
   app.get<{ Querystring: { mine?: '1'; limit?: number; before?: string } }>(
     '/api/v1/groups',
@@ -368,139 +307,6 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
     );
   }
 
-  app.get(
-    '/api/v1/me/invitations',
-    {
-      config: keyOnly,
-      schema: {
-        tags: ['groups'],
-        summary: 'Group invitations waiting for your answer (newest first)',
-        security: apiKeyAuth,
-        response: { 200: InvitationList, ...errorResponses(401, 429) },
-      },
-    },
-    async (req) => {
-      const rows = await store.listInvitations(apiKeyCaller(req).address);
-      return {
-        invitations: rows.map((r) => ({
-          groupId: r.groupId,
-          name: r.name,
-          creatorAddress: r.creatorAddress,
-          invitedBy: r.invitedBy,
-          invitedAt: iso(r.invitedAt),
-        })),
-      };
-    },
-  );
-
-  app.post<{ Params: { id: string }; Body: { accept: boolean } }>(
-    '/api/v1/groups/:id/invitation',
-    {
-      config: keyOnly,
-      schema: {
-        tags: ['groups'],
-        summary: 'Accept (join, no password needed) or decline a group invitation',
-        security: apiKeyAuth,
-        description:
-          '404 `no-invitation` when you have no invitation to that group. To refuse further invitations from the inviter, block them.',
-        params: IdParams,
-        body: InvitationAnswerBody,
-        response: { 200: InvitationAnswer, ...errorResponses(400, 401, 404, 429) },
-      },
-    },
-    async (req) => {
-      const caller = apiKeyCaller(req);
-      const id = req.params.id.toLowerCase();
-      const group = UUID.test(id) ? await store.getGroup(id) : null;
-      if (!group || !(await store.answerInvitation(id, caller.address, req.body.accept, opts.now())))
-        throw notFound('you have no invitation to that group', 'no-invitation');
-      if (!req.body.accept) return { status: 'declined' as const };
-      return { status: 'member' as const, group: await detail((await store.getGroup(id)) as GroupRow) };
-    },
-  );
-
-  app.post<{ Params: { id: string }; Body: { password?: string } }>(
-    '/api/v1/groups/:id/join',
-    {
-      config: keyOnly,
-      schema: {
-        tags: ['groups'],
-        summary: 'Join a public group (with its password when it has one)',
-        security: apiKeyAuth,
-        description:
-          'A wrong or missing password is 403. Private groups cannot be joined (404 when you cannot see them).',
-        params: IdParams,
-        body: Type.Optional(JoinBody),
-        response: { 200: GroupDetail, ...errorResponses(400, 401, 403, 404, 429) },
-      },
-    },
-    async (req) => {
-      const caller = apiKeyCaller(req);
-      const id = req.params.id.toLowerCase();
-      const group = UUID.test(id) ? await store.getGroup(id) : null;
-      const member = group ? await store.isMember(id, caller.address) : false;
-      if (!group || (!group.isPublic && !member)) throw notFound('no such group', 'group-not-found');
-      if (member) return detail(group);
-      if (group.passwordHash !== null) {
-        const password = req.body?.password;
-        if (!password || !(await groupPasswordMatches(password, group.passwordHash)))
-          throw forbidden(password ? 'wrong group password' : 'this group needs a password', 'wrong-password');
-      }
-      await store.addMember(id, caller.address, opts.now());
-      return detail((await store.getGroup(id)) as GroupRow);
-    },
-  );
-
-  app.post<{ Params: { id: string }; Body: { name: string } }>(
-    '/api/v1/groups/:id/tokens',
-    {
-      config: keyOnly,
-      schema: {
-        tags: ['groups'],
-        summary: 'Mint a bot token for this group (creator or admin; the secret is shown once)',
-        security: apiKeyAuth,
-        description: 'A relay low on disk answers 507 `storage-full`.',
-        params: IdParams,
-        body: MintTokenBody,
-        response: { 201: MintTokenResult, ...errorResponses(400, 401, 403, 404, 429, 507) },
-      },
-    },
-    async (req, reply) => {
-      const { group } = await managedGroup(req);
-      await opts.checkDisk();
-      const { secret, hash, prefix } = mintSecret('group-token');
-      const row = {
-        id: opts.randomUUID(),
-        groupId: group.id,
-        name: req.body.name.trim(),
-        prefix,
-        createdAt: opts.now(),
-        revokedAt: null,
-      };
-      await store.insertBotToken({ ...row, hash });
-      reply.code(201);
-      return { token: secret, botToken: presentBotToken(row) };
-    },
-  );
-
-  app.delete<{ Params: { id: string; tokenId: string } }>(
-    '/api/v1/groups/:id/tokens/:tokenId',
-    {
-      config: keyOnly,
-      schema: {
-        tags: ['groups'],
-        summary: 'Revoke a bot token (creator or admin); it answers 401 at once',
-        security: apiKeyAuth,
-        params: Type.Object({ id: Type.String(), tokenId: Type.String() }),
-        response: { 200: OkBody, ...errorResponses(401, 403, 404, 429) },
-      },
-    },
-    async (req) => {
-      const { group } = await managedGroup(req);
-      const tokenId = req.params.tokenId.toLowerCase();
-      if (!UUID.test(tokenId) || !(await store.revokeBotToken(group.id, tokenId, opts.now())))
-        throw notFound('no such bot token', 'token-not-found');
-      return { ok: true as const };
-    },
-  );
+  groupJoiningRoutes(app, store, opts, access);
+  groupBotTokenRoutes(app, store, opts, access);
 }

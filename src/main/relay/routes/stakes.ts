@@ -11,7 +11,7 @@ import {
 } from '../../../shared/api/stakes.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
-import { stakeUnavailable, type StakeService } from '../stake-service.js';
+import { stakeUnavailable, type StakeService } from '../chain/stake-service.js';
 import type { RelayStore } from '../store/store.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
 

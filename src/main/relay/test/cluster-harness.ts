@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createRelay } from '../app.js';
-import { clientErrorHandler } from '../http/defences.js';
+import { clientErrorHandler } from '../http/guards/defences.js';
 import type { StakeChain } from '../chain/stake-chain.js';
 import { openClusterNode, type ClusterNodeDeps } from '../cluster-node.js';
 import type { RelayConfig } from '../config.js';

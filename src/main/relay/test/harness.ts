@@ -7,8 +7,8 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { createRelay } from '../app.js';
 import type { StakeChain } from '../chain/stake-chain.js';
 import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
-import { deviceCertificateText } from '../sign-in.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { deviceCertificateText } from '../auth/sign-in.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { RelayStore } from '../store/store.js';
 import { startClusterRelay } from './cluster-harness.js';
 import { destroySharedCluster } from '../store/test/backends.js';

@@ -1,7 +1,10 @@
+/**
+ * One wallet's vault behind a passphrase, through VaultClient and its worker thread, case after
+ * case on the same profile: creating, the file at rest, certificates, sealing and opening,
+ * signing, unlocking, and that no answer ever carried a key.
+ */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import {
   getAddress,
   keccak256,
@@ -12,67 +15,16 @@ import {
   type TransactionSerialized,
 } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
-import { afterAll, describe, expect, it } from 'vitest';
-import { verifyDeviceCertificate } from '../device-certificate.js';
-import { EMPTY_PASSPHRASE_STANDIN, passphraseCodec, type VaultCodec } from '../secret-codec.js';
-import { VaultClient, type VaultClientOptions } from '../vault-client.js';
-import { isVaultError } from '../vault-error.js';
-import { readVaultSecrets, vaultPath } from '../vault-file.js';
-import type { EnvelopeToOpen, SealedForRecipient, VaultResponse } from '../vault-protocol.js';
-import { recoverPersonalSigner } from '../wallet.js';
+import { describe, expect, it } from 'vitest';
+import { verifyDeviceCertificate } from '../signing/device-certificate.js';
+import { EMPTY_PASSPHRASE_STANDIN, passphraseCodec } from '../keys/secret-codec.js';
+import { readVaultSecrets, vaultPath } from '../keys/vault-file.js';
+import type { VaultResponse } from '../worker/vault-protocol.js';
+import { recoverPersonalSigner } from '../signing/wallet.js';
 import { LOWER_ADDRESS } from '../../../shared/identity-patterns.js';
+import { codeOf, envelopeFrom, GROUP, HARDHAT_ADDRESS, HARDHAT_MNEMONIC, useVaultClients } from './vault-clients.js';
 
-const HARDHAT_MNEMONIC = 'test test test test test test test test test test test junk';
-const HARDHAT_ADDRESS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
-const HARDHAT_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const GROUP = '0f8fad5b-d9cb-469f-a165-70867728950e';
-
-const dirs: string[] = [];
-const clients: VaultClient[] = [];
-
-function profile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vault-test-'));
-  dirs.push(dir);
-  return dir;
-}
-
-function client(options: VaultClientOptions): VaultClient {
-  const c = new VaultClient(options);
-  clients.push(c);
-  return c;
-}
-
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-  } catch (e) {
-    return isVaultError(e) ? e.code : `not a VaultError: ${String(e)}`;
-  }
-  return undefined;
-}
-
-function envelopeFrom(
-  sealed: SealedForRecipient,
-  senderAddress: string,
-  extra: Partial<EnvelopeToOpen> = {},
-): EnvelopeToOpen {
-  return {
-    id: globalThis.crypto.randomUUID(),
-    senderAddress,
-    groupId: null,
-    via: null,
-    recipientDeviceKey: sealed.deviceKey,
-    ephemeralPublicKey: sealed.ephemeralPublicKey,
-    nonce: sealed.nonce,
-    ciphertext: sealed.ciphertext,
-    ...extra,
-  };
-}
+const { profile, client } = useVaultClients();
 
 function fileHash(dir: string): string {
   return createHash('sha256')
@@ -431,197 +383,5 @@ describe('vault worker with a passphrase', () => {
       for (const words of forbidden.slice(5))
         expect(r.text.includes(words), `response ${r.seq} leaks seed words`).toBe(false);
     }
-  });
-});
-
-describe('two parties', () => {
-  const alice = client({ profileDir: profile() });
-  const bob = client({ profileDir: profile() });
-
-  it('imports known keys and exchanges a certified, sealed message', async () => {
-    const a = await alice.importMnemonic({ mnemonic: HARDHAT_MNEMONIC, passphrase: 'alice pw' });
-    expect(a.address).toBe(HARDHAT_ADDRESS);
-    expect('mnemonic' in a).toBe(false);
-    const b = await bob.createWallet({ passphrase: 'bob pw' });
-    const bobCert = await bob.deviceCertificate();
-    const sealed = await alice.sealMessage({
-      frame: 'direct',
-      message: { kind: 'request', note: 'Hi Bob, Alice here' },
-      recipients: [{ deviceKey: bobCert.publicKey, address: b.address, certificate: bobCert.certificate }],
-    });
-    const env = envelopeFrom(sealed.sealed[0], HARDHAT_ADDRESS);
-    const opened = await bob.openEnvelope({ envelope: env });
-    expect(opened).toMatchObject({ kind: 'direct', signer: HARDHAT_ADDRESS, author: HARDHAT_ADDRESS });
-    expect(opened.m).toMatchObject({ kind: 'request', note: 'Hi Bob, Alice here', from: HARDHAT_ADDRESS });
-    // Alice cannot open what was sealed for Bob
-    expect(await codeOf(alice.openEnvelope({ envelope: { ...env, recipientDeviceKey: null } }))).toBe('auth-failed');
-    // Bob refuses it when the relay names someone else as sender
-    expect(await codeOf(bob.openEnvelope({ envelope: { ...env, senderAddress: b.address } }))).toBe('sender-mismatch');
-  });
-
-  it('checks device certificates for anyone, one answer each, in order; refuses a list that is not one', async () => {
-    const cert = await alice.deviceCertificate();
-    const fakeKey = 'ab'.repeat(32);
-    const answers = await bob.verifyCertificates({
-      certificates: [
-        { address: HARDHAT_ADDRESS, publicKey: cert.publicKey, certificate: cert.certificate },
-        { address: HARDHAT_ADDRESS, publicKey: fakeKey, certificate: cert.certificate },
-        { address: '0x' + '1'.repeat(40), publicKey: cert.publicKey, certificate: cert.certificate },
-        { address: HARDHAT_ADDRESS, publicKey: cert.publicKey.toUpperCase(), certificate: cert.certificate },
-        { address: 'nope', publicKey: cert.publicKey, certificate: 'garbage' },
-      ],
-    });
-    expect(answers).toEqual([true, false, false, true, false]);
-    expect(await codeOf(bob.verifyCertificates({ certificates: 'all of them' as never }))).toBe('bad-request');
-  });
-
-  it('a bot post in a group shows the bot as author while the relay names the creator', async () => {
-    const bobStatus = await bob.status();
-    const sealed = await alice.sealMessage({
-      frame: 'group',
-      groupId: GROUP,
-      message: { kind: 'text', text: 'deploy done' },
-      recipients: [{ deviceKey: bobStatus.deviceKey as string }],
-    });
-    const creator = '0x' + '11'.repeat(20);
-    const opened = await bob.openEnvelope({
-      envelope: envelopeFrom(sealed.sealed[0], creator, { groupId: GROUP, via: 'group-token' }),
-    });
-    expect(opened).toMatchObject({ kind: 'group', groupId: GROUP, author: HARDHAT_ADDRESS, signer: HARDHAT_ADDRESS });
-    expect(
-      await codeOf(
-        bob.openEnvelope({ envelope: envelopeFrom(sealed.sealed[0], creator, { groupId: GROUP, via: 'api-key' }) }),
-      ),
-    ).toBe('sender-mismatch');
-  });
-
-  it('importing the same key as a private key gives the same address, a new device key', async () => {
-    const c = client({ profileDir: profile() });
-    const imported = await c.importPrivateKey({ privateKey: HARDHAT_KEY, passphrase: 'pw' });
-    expect(imported.address).toBe(HARDHAT_ADDRESS);
-    expect(imported.deviceKey).not.toBe((await alice.status()).deviceKey);
-    expect(
-      await codeOf(client({ profileDir: profile() }).importPrivateKey({ privateKey: '0x1234', passphrase: 'pw' })),
-    ).toBe('bad-private-key');
-    expect(
-      await codeOf(client({ profileDir: profile() }).importMnemonic({ mnemonic: 'not a mnemonic', passphrase: 'pw' })),
-    ).toBe('bad-mnemonic');
-  });
-});
-
-describe('vault protected by an injected codec (safeStorage stand-in)', () => {
-  const seen: number[] = [];
-  // Toy codec: a real app passes Electron's safeStorage. It records what it is asked to protect.
-  const codec: VaultCodec = {
-    encrypt: (b) => {
-      seen.push(b.length);
-      return Buffer.concat([Buffer.from('TOY:'), Buffer.from(b).reverse()]);
-    },
-    decrypt: (b) => {
-      if (b.subarray(0, 4).toString() !== 'TOY:') throw new Error('not mine');
-      seen.push(b.length - 4);
-      return Buffer.from(b.subarray(4)).reverse();
-    },
-  };
-  const dir = profile();
-
-  it('creates and unlocks without a passphrase; the codec only ever sees a 32-byte key', async () => {
-    const v1 = client({ profileDir: dir, codec });
-    const created = await v1.createWallet({});
-    expect((await v1.status()).protection).toBe('codec');
-    await v1.close();
-    const v2 = client({ profileDir: dir, codec });
-    expect(await v2.status()).toMatchObject({ hasWallet: true, unlocked: false, address: created.address });
-    expect(await v2.unlock()).toMatchObject({ unlocked: true, address: created.address });
-    expect((await v2.deviceCertificate()).publicKey).toBe(created.deviceKey);
-    expect(seen).toEqual([32, 32]);
-  });
-
-  it('a process without the codec cannot unlock it', async () => {
-    const v3 = client({ profileDir: dir });
-    expect(await codeOf(v3.unlock({ passphrase: 'guess' }))).toBe('codec-failed');
-  });
-
-  it('a failing codec surfaces as codec-failed', async () => {
-    const broken = client({
-      profileDir: dir,
-      codec: { encrypt: () => Buffer.alloc(0), decrypt: () => Promise.reject(new Error('keychain locked')) },
-    });
-    expect(await codeOf(broken.unlock())).toBe('codec-failed');
-  });
-});
-
-describe('worker failures', () => {
-  it('a call that takes too long is rejected with timeout; a wedged worker is replaced (locked)', async () => {
-    const dir = profile();
-    const v = client({ profileDir: dir, testHooks: true, pingTimeoutMs: 300 });
-    await v.createWallet({ passphrase: 'pw' });
-    const hang = v.testHangWorker(30_000, { timeoutMs: 200 });
-    const queued = v.status();
-    const hangError = await hang.catch((e) => e);
-    expect(isVaultError(hangError, 'timeout')).toBe(true);
-    expect(hangError.message).toMatch(/__testHang within 200 ms/);
-    // the call queued behind the wedged thread fails once the worker is replaced...
-    expect(await codeOf(queued)).toBe('worker-crashed');
-    // ...and the next call gets a fresh worker: wallet still there, locked
-    expect(await v.status()).toMatchObject({ hasWallet: true, unlocked: false });
-    expect(await v.unlock({ passphrase: 'pw' })).toMatchObject({ unlocked: true });
-  });
-
-  it('a slow but live worker is kept after a timeout', async () => {
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((r) => (release = r));
-    const slowCodec: VaultCodec = {
-      encrypt: (b) => Buffer.from(b),
-      decrypt: async (b) => {
-        await gate;
-        return Buffer.from(b);
-      },
-    };
-    const v = client({ profileDir: profile(), codec: slowCodec, testHooks: true });
-    await v.createWallet({});
-    await v.lock();
-    expect(await codeOf(v.unlock({}, { timeoutMs: 100 }))).toBe('timeout');
-    // the worker still answers, so it was not restarted; the unlock finishes in the background
-    expect(await v.ping()).toEqual({ pong: true });
-    release();
-    let status = await v.status();
-    for (let i = 0; i < 50 && !status.unlocked; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      status = await v.status();
-    }
-    expect(status.unlocked).toBe(true);
-  });
-
-  it('a worker that exits fails its pending calls and restarts on the next call', async () => {
-    const v = client({ profileDir: profile(), testHooks: true });
-    await v.createWallet({ passphrase: 'pw' });
-    expect(await codeOf(v.testCrashWorker('exit'))).toBe('worker-crashed');
-    expect(await v.status()).toMatchObject({ hasWallet: true, unlocked: false });
-    await v.unlock({ passphrase: 'pw' });
-    expect((await v.status()).unlocked).toBe(true);
-  });
-
-  it('an uncaught exception in the worker fails every pending call', async () => {
-    const never = new Promise<Buffer>(() => undefined);
-    const stuckCodec: VaultCodec = { encrypt: (b) => Buffer.from(b), decrypt: () => never };
-    const dir = profile();
-    const setup = client({ profileDir: dir, codec: stuckCodec });
-    await setup.createWallet({});
-    await setup.close();
-    const v = client({ profileDir: dir, codec: stuckCodec, testHooks: true });
-    const unlocking = v.unlock();
-    await v.ping();
-    const crash = v.testCrashWorker('throw');
-    expect(await codeOf(unlocking)).toBe('worker-crashed');
-    expect(await codeOf(crash)).toBe('worker-crashed');
-    expect(await v.status()).toMatchObject({ hasWallet: true, unlocked: false });
-  });
-
-  it('test hooks are off unless asked for; a closed client refuses calls', async () => {
-    const v = client({ profileDir: profile() });
-    expect(await codeOf(v.testHangWorker(10))).toBe('bad-request');
-    await v.close();
-    expect(await codeOf(v.status())).toBe('closed');
   });
 });

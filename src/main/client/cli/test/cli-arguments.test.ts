@@ -5,7 +5,7 @@
  * sentence naming what is wrong, and nothing done.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { toChecksumAddress } from '../../../vault/wallet.js';
+import { toChecksumAddress } from '../../../vault/signing/wallet.js';
 import { cleanup, cli, cliOk, startRelay, tempDir } from '../../test/harness.js';
 
 afterAll(cleanup);

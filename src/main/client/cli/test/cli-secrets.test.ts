@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../../test-support/sign-in.js';
-import { buildDirectFrame } from '../../../vault/frames.js';
-import { buildPayload } from '../../../vault/payload.js';
-import { nodeSealer } from '../../../vault/sealer-node.js';
+import { buildDirectFrame } from '../../../vault/sealing/frames.js';
+import { buildPayload } from '../../../vault/sealing/payload.js';
+import { nodeSealer } from '../../../vault/sealing/sealer-node.js';
 import { RelayApi } from '../../network/relay-api.js';
 import { cleanup, cli, cliOk, newProfile, runEntry, startRelay, tempDir, type Relay } from '../../test/harness.js';
 

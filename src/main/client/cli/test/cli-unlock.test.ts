@@ -1,5 +1,5 @@
 /**
- * The CLI's remembered unlock (vault/unlock-ticket.ts) as a user meets it: commands in a row
+ * The CLI's remembered unlock (vault/keys/unlock-ticket.ts) as a user meets it: commands in a row
  * leave 0600 tickets in the profile, a wrong passphrase is still refused, `lock` and
  * `--unlock-ttl 0` forget them, and a bad --unlock-ttl is a usage error.
  */

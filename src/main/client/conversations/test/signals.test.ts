@@ -5,7 +5,7 @@
  * Sealing and the relay are stand-ins here: what is counted is what would be sent.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { VaultClient } from '../../../vault/vault-client.js';
+import type { VaultClient } from '../../../vault/worker/vault-client.js';
 import type { CertifiedDevices } from '../../trust/certified-devices.js';
 import type { RelayApi } from '../../network/relay-api.js';
 import { Signals } from '../receipts-and-typing.js';

@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { signIn, type SignedIn } from '../../../test-support/sign-in.js';
-import { buildDirectFrame, buildGroupFrame } from '../../../vault/frames.js';
-import { buildPayload } from '../../../vault/payload.js';
-import { nodeSealer } from '../../../vault/sealer-node.js';
+import { buildDirectFrame, buildGroupFrame } from '../../../vault/sealing/frames.js';
+import { buildPayload } from '../../../vault/sealing/payload.js';
+import { nodeSealer } from '../../../vault/sealing/sealer-node.js';
 import type { RejectedMessage } from '../../../../shared/domain.js';
 import { RelayApi } from '../../network/relay-api.js';
 import { cleanup, newProfile, startRelay, type Relay } from '../../test/harness.js';

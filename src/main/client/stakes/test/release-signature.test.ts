@@ -6,8 +6,8 @@
 import { hexToBytes } from '@noble/hashes/utils.js';
 import { concat, encodeAbiParameters, hashDomain, hashStruct, hashTypedData, keccak256, toHex, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { signTypedData } from '../../../vault/chain-signing.js';
-import { addressFromPrivateKey } from '../../../vault/wallet.js';
+import { signTypedData } from '../../../vault/signing/chain-signing.js';
+import { addressFromPrivateKey } from '../../../vault/signing/wallet.js';
 import { createStakeChain, stakeIdOf } from '../../../relay/chain/stake-chain.js';
 import { releaseSignatureVector } from '../../../test-support/doc-vectors.js';
 import { releaseTypedData } from '../stakes.js';

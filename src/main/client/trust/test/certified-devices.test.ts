@@ -1,9 +1,9 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
-import { signDeviceCertificate, verifyDeviceCertificates } from '../../../vault/device-certificate.js';
-import type { CertificateToCheck } from '../../../vault/vault-protocol.js';
-import { addressFromPrivateKey } from '../../../vault/wallet.js';
+import { signDeviceCertificate, verifyDeviceCertificates } from '../../../vault/signing/device-certificate.js';
+import type { CertificateToCheck } from '../../../vault/worker/vault-protocol.js';
+import { addressFromPrivateKey } from '../../../vault/signing/wallet.js';
 import { verifyInParallel } from '../certified-devices.js';
 import { certifiedMemberDevices } from '../../messages/sealed-envelopes.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, inject } from 'vitest';
-import { openPg } from '../pg-client.js';
-import { openPgStore } from '../pg-store.js';
+import { openPg } from '../postgres/pg-client.js';
+import { openPgStore } from '../postgres/pg-store.js';
 import type { RelayStore } from '../store.js';
 import { openTempStore } from './temp-store.js';
 import { pgMissing, runPgCluster, startPgCluster, type PgCluster } from '../../../test-support/pg-cluster.js';

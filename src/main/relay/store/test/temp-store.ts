@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStore, type SqliteRelayStore } from '../sqlite-store.js';
+import { openSqliteStore, type SqliteRelayStore } from '../sqlite/sqlite-store.js';
 
 /** A fresh directory in the OS temp folder, removed by cleanup(). */
 export function tempDir(): { dir: string; cleanup: () => void } {
