@@ -15,7 +15,13 @@ import { forgetTicket, ticketingCodec, ticketPath } from './keys/unlock-ticket.j
 import { TAG_BYTES, deviceKeyBytes, type Sealer } from './sealing/sealer.js';
 import { nodeSealer } from './sealing/sealer-node.js';
 import { VaultError } from './vault-error.js';
-import { readVaultHeader, readVaultSecrets, writeVault, type VaultHeader, type VaultSecrets } from './keys/vault-file.js';
+import {
+  readVaultHeader,
+  readVaultSecrets,
+  writeVault,
+  type VaultHeader,
+  type VaultSecrets,
+} from './keys/vault-file.js';
 import type {
   DeviceCertificate,
   EnvelopeToOpen,
