@@ -13,6 +13,15 @@ import type { RelayStore } from '../store/store.js';
 const Alive = Type.Object({ status: Type.Literal('alive') }, { description: 'The process answers' });
 const Ready = Type.Object({ status: Type.Literal('ready') }, { description: 'This node can serve' });
 
+/** Every route's Host guard answers these, probes included: a probe must send a Host this relay answers for. */
+const HOST_REFUSALS = {
+  400: { ...ErrorBody, description: 'The Host is not a plain host[:port] (`bad-host`)' },
+  421: {
+    ...ErrorBody,
+    description: 'The Host names a host this relay does not answer for (`host-not-allowed`, see `--allow-host`)',
+  },
+};
+
 const NOT_READY = {
   unreachable: () => new HttpError(503, 'the database is unreachable', 'database-unavailable'),
   'not-migrated': () =>
@@ -29,10 +38,11 @@ export function probeRoutes(app: FastifyInstance, store: RelayStore): void {
     {
       schema: {
         tags: ['health'],
+        security: [],
         summary: 'Whether the relay process answers',
         description:
           'Always 200 while the process runs its event loop; asks nothing of the database. An orchestrator restarts a process that stops answering it.',
-        response: { 200: Alive },
+        response: { 200: Alive, ...HOST_REFUSALS },
       },
     },
     async (_req, reply) => {
@@ -45,12 +55,14 @@ export function probeRoutes(app: FastifyInstance, store: RelayStore): void {
     {
       schema: {
         tags: ['health'],
+        security: [],
         summary: 'Whether this node can serve requests',
         description:
           '200 when the database answers and holds the schema this relay runs; 503 otherwise (`database-unavailable`, ' +
           '`database-not-migrated`) and while the relay shuts down (`shutting-down`). Take the node out of rotation on 503.',
         response: {
           200: Ready,
+          ...HOST_REFUSALS,
           503: {
             ...ErrorBody,
             description: 'Not ready: the database is unreachable or not migrated, or the relay is shutting down',
