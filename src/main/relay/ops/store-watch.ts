@@ -43,8 +43,9 @@ export function watchStore(store: RelayStore, watchers: StoreWatchers): RelaySto
       (result: unknown) => {
         // Only a health check decides that the database is back: during an outage a call that
         // needs no connection (or finds one still open) may succeed, and the log must not flap.
-        if (key === 'healthy') result === true ? back() : lost(null);
-        else if (key === 'readiness') result === 'unreachable' ? lost(null) : back();
+        const answered = key === 'healthy' ? result === true : key === 'readiness' ? result !== 'unreachable' : null;
+        if (answered === true) back();
+        else if (answered === false) lost(null);
         return result;
       },
       (err: unknown) => {
