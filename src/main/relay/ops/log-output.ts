@@ -27,7 +27,9 @@ export async function logOutput(
     const prettify = prettyFactory({
       colorize: process.stdout.isTTY === true,
       translateTime: 'SYS:standard',
-      ignore: 'pid,hostname',
+      // a request on one line: "request GET /api/v1/me 401 3.2 ms"
+      messageFormat: '{msg}{if req.method} {req.method} {req.route} {res.status} {durationMs} ms{end}',
+      ignore: 'pid,hostname,req,res,reqId,durationMs',
     });
     sink = (line) => write(prettify(line));
   }
