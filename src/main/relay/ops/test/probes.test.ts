@@ -59,15 +59,16 @@ describe('the probes', () => {
 
   it('are in the OpenAPI document under health, with operation ids', async () => {
     relay = await startRelay();
-    const { paths } = (await call(relay.url, 'GET', '/openapi.json')).body;
+    const { paths, components } = (await call(relay.url, 'GET', '/openapi.json')).body;
     expect(paths['/livez'].get.operationId).toBe('getLiveness');
     expect(paths['/livez'].get.tags).toEqual(['health']);
     expect(paths['/readyz'].get.operationId).toBe('getReadiness');
     expect(Object.keys(paths['/readyz'].get.responses).sort()).toEqual(['200', '400', '421', '503']);
     expect(paths['/readyz'].get.security).toEqual([]);
-    expect(paths['/readyz'].get.responses['503'].content['application/json'].schema.required.sort()).toEqual([
-      'code',
-      'error',
-    ]);
+    // the relay's one error shape, named once in the document's components
+    expect(paths['/readyz'].get.responses['503'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
+    expect(components.schemas.Error.required.sort()).toEqual(['code', 'error']);
   });
 });
