@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STORE_BACKENDS, useTestStore } from '../../store/test/backends.js';
 import { addr, tempDir } from '../../store/test/temp-store.js';
-import { openSqliteStore } from '../../store/sqlite-store.js';
-import { LATEST_VERSION } from '../../store/sqlite-migrations.js';
-import { PG_MIGRATIONS } from '../../store/pg-migrations.js';
+import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { LATEST_VERSION } from '../../store/sqlite/sqlite-migrations.js';
+import { PG_MIGRATIONS } from '../../store/postgres/pg-migrations.js';
 
 describe.each(STORE_BACKENDS)('$name store', (backend) => {
   const t = useTestStore(backend);
