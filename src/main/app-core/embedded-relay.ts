@@ -8,6 +8,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { SERVE_ENV_NAMES } from '../relay/options/serve-flags.js';
 
 export interface RelayLauncher {
   /** the relay CLI entry: src/main/relay/cli.ts under tsx, or the built relay-cli.js */
@@ -77,7 +78,7 @@ export class EmbeddedRelay extends EventEmitter {
     const args = ['--port', String(port), '--data', this.opts.dataDir, ...(lan ? ['--lan'] : ['--host', '127.0.0.1'])];
     const child = fork(this.opts.launcher.modulePath, args, {
       execArgv: this.opts.launcher.execArgv,
-      env: { ...process.env, ...this.opts.launcher.env },
+      env: { ...withoutRelaySettings(process.env), ...this.opts.launcher.env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
     });
@@ -186,4 +187,13 @@ function startFailure(stderr: string): string {
   return line
     ? `The relay on this computer could not start: ${line}`
     : 'The relay on this computer stopped while starting.';
+}
+
+/**
+ * The environment less the variables a headless relay reads (RELAY_PORT, RELAY_CONFIG, …): the
+ * built-in relay is set up by the app's own switches alone, whatever an operator exported for
+ * another relay on this machine.
+ */
+function withoutRelaySettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !SERVE_ENV_NAMES.includes(name)));
 }

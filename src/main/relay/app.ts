@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LIMITS } from '../../shared/api/common.js';
 import type { RelayDeps } from './config.js';
@@ -34,6 +34,10 @@ import { BlobFiles } from './blobs/blob-files.js';
 import { sweepBlobs } from './blobs/blob-sweep.js';
 import { createStakeChain } from './chain/stake-chain.js';
 import { createStakeService } from './chain/stake-service.js';
+import { LiveConfig } from './ops/live-config.js';
+import { registerRequestLog } from './ops/request-log.js';
+import { watchStore } from './ops/store-watch.js';
+import { probeRoutes } from './routes/probes.js';
 
 registerAjvFormats();
 
@@ -43,6 +47,8 @@ declare module 'fastify' {
     readonly heldPulls: number;
     /** every route as registered (path pattern → methods), for 405 answers and the error-shape test */
     readonly routeTable: ReadonlyMap<string, ReadonlySet<string>>;
+    /** the limits in force, which a reload changes (ops/live-config.ts) */
+    readonly liveConfig: LiveConfig;
   }
 }
 
@@ -58,6 +64,10 @@ const MIB = 1024 * 1024;
  */
 export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   const { config } = deps;
+  // Limits are read from here at the moment of use, never copied out of `config`, so that a
+  // reload reaches every route (ops/live-config.ts).
+  const live = deps.live ?? new LiveConfig(config);
+  const limits = () => live.current;
   const now = deps.now ?? Date.now;
   // A relay that names a chain refuses to start unless the escrow there is exactly ours.
   const stakeChain = deps.stakeChain ?? (config.stake ? createStakeChain(config.stake) : null);
@@ -68,9 +78,15 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     (keyId, hold, wallet) => doorbell.held?.(keyId, hold, wallet),
     deps.store.commitsInOrder === true,
   );
+  live.onChange((c) => waiters.setMax(c.maxHeldPulls));
+  // Watched for the log (a lost database) and the metrics (routed envelopes) when either is on.
+  const watched =
+    deps.logger || deps.metrics
+      ? watchStore(deps.store, { log: deps.logger, onDelivered: deps.metrics?.delivered })
+      : deps.store;
   // A revoked credential's held pulls answer 401 at once, here and (through the bus) on every node.
   const store = withDoorbell(
-    withCredentialCache(deps.store, now, deps.revocations, (r) => waiters.revoke(r)),
+    withCredentialCache(watched, now, deps.revocations, (r) => waiters.revoke(r)),
     doorbell,
   );
   const stops = [
@@ -87,7 +103,14 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   let badRequests: BadRequestBudget | null = null;
   const stakes = createStakeService(store, stakeChain, config.stakeCurrency, config.stake?.publicRpcUrls ?? []);
   const app = Fastify({
-    logger: deps.logger ?? false,
+    // Fastify's own request lines are off: ops/request-log.ts writes one line per request
+    // with only what may be logged.
+    ...(deps.logger
+      ? {
+          loggerInstance: deps.logger as FastifyBaseLogger,
+          logController: new LogController({ disableRequestLogging: true }),
+        }
+      : { logger: false }),
     https: deps.https ?? null,
     bodyLimit: LIMITS.bodyMaxBytes,
     // Slow or idle clients cannot hold sockets: whole-request and idle limits.
@@ -104,6 +127,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Read by tests and the bench: how many pulls are held right now.
   app.decorate('heldPulls', { getter: () => waiters.size });
+  app.decorate('liveConfig', { getter: () => live });
   app.server.headersTimeout = 10_000;
   app.setValidatorCompiler(validatorCompiler);
   // Answers are built field by field by the presenters in http/present.ts, so plain
@@ -123,12 +147,14 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   const hostAllowed = relayHostnames(config.baseUrl, config.allowedHosts);
   registerHostGuard(app, hostAllowed);
   registerJsonParser(app);
+  if (deps.logger) registerRequestLog(app);
+  deps.metrics?.instrument(app, store);
   registerErrorHandling(app);
   registerClosingAnswer(app);
   await registerOpenApi(app);
   const resolveCredential = credentialResolver(store);
   if (config.rateLimit > 0) {
-    await registerRateLimit(app, config.rateLimit, resolveCredential, deps.rateLimitStore);
+    await registerRateLimit(app, () => limits().rateLimit, resolveCredential, deps.rateLimitStore);
     badRequests = badRequestBudget(app);
   }
   registerNotFound(
@@ -140,11 +166,17 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
 
   const sends = {
     limits: {
-      maxQueued: config.maxQueued,
-      maxQueuedBytes: config.maxQueuedMib * MIB,
-      maxRequestsPerPair: config.maxRequestsPerPair,
+      get maxQueued() {
+        return limits().maxQueued;
+      },
+      get maxQueuedBytes() {
+        return limits().maxQueuedMib * MIB;
+      },
+      get maxRequestsPerPair() {
+        return limits().maxRequestsPerPair;
+      },
     },
-    checkDisk: diskGuard(deps.dataDir, config.minFreeDiskMib * MIB, now),
+    checkDisk: diskGuard(deps.dataDir, () => limits().minFreeDiskMib * MIB, now),
   };
   identityRoutes(app, store);
   envelopeRoutes(app, store, {
@@ -159,38 +191,51 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
     stakeCurrency: config.stakeCurrency,
     randomUUID,
     stakesEnabled: stakes.enabled,
-    maxGroupsPerWallet: config.maxGroupsPerWallet,
+    get maxGroupsPerWallet() {
+      return limits().maxGroupsPerWallet;
+    },
     ...sends,
   });
   accountRoutes(app, store, {
     now,
     sites: signInSites({ url: config.baseUrl, given: config.baseUrlGiven }, hostAllowed),
     chainId: config.chainId,
-    rateLimit: config.rateLimit,
+    get rateLimit() {
+      return limits().rateLimit;
+    },
     randomUUID,
     stakesEnabled: stakes.enabled,
-    maxKeysPerWallet: config.maxKeysPerWallet,
+    get maxKeysPerWallet() {
+      return limits().maxKeysPerWallet;
+    },
     checkDisk: sends.checkDisk,
   });
   stakeRoutes(app, store, stakes);
   healthRoutes(app, store);
+  probeRoutes(app, store);
   const blobDir = deps.blobDir ?? (deps.dataDir ? join(deps.dataDir, 'blobs') : null);
   const blobFiles = blobDir ? new BlobFiles(blobDir) : null;
-  const retentionMs = config.retentionDays * 24 * HOUR;
+  const retentionMs = () => limits().retentionDays * 24 * HOUR;
   await blobRoutes(app, store, {
     now,
     files: blobFiles,
-    maxBlobBytes: config.maxBlobMib * MIB,
-    quotaBytes: config.maxBlobStorageMib * MIB,
-    retentionMs,
+    get maxBlobBytes() {
+      return limits().maxBlobMib * MIB;
+    },
+    get quotaBytes() {
+      return limits().maxBlobStorageMib * MIB;
+    },
+    get retentionMs() {
+      return retentionMs();
+    },
     checkDisk: sends.checkDisk,
   });
 
   // Retention: unacked envelopes older than the operator's period go, at start-up and hourly;
   // so do expired blobs (row and file).
   const sweep = () =>
-    Promise.all([store.sweep(now() - retentionMs), blobFiles ? sweepBlobs(store, blobFiles, now()) : 0]).catch((err) =>
-      app.log.error({ err }, 'retention sweep failed'),
+    Promise.all([store.sweep(now() - retentionMs()), blobFiles ? sweepBlobs(store, blobFiles, now()) : 0]).catch(
+      (err) => app.log.error({ err }, 'retention sweep failed'),
     );
   let timer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {

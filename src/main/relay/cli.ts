@@ -1,10 +1,16 @@
 /**
  * The headless relay: `npm run relay -- [options]` serves, `npm run relay -- admin ...` runs
  * an operator command. Other tools drive this entry, so its output is a contract: the first
- * stdout line is `relay listening on <url>`, a forked child also posts
- * `{ type: 'relay-started', url }`, and exit codes are 0 (ok), 1 (failure), 2 (bad arguments).
+ * stdout line is `relay listening on <url>` (a JSON line naming `url` with `--log-format json`),
+ * the log's event lines follow it, a forked child also posts `{ type: 'relay-started', url }`,
+ * and exit codes are 0 (ok), 1 (failure), 2 (bad arguments). SIGHUP reloads the limits.
  */
+import type { Logger } from 'pino';
 import { UsageError, USAGE, parseInvocation, type ServeOptions, type AdminOptions } from './cli-args.js';
+import { relayLogger } from './ops/logger.js';
+import { logOutput, type LogOutput } from './ops/log-output.js';
+import { adminAction } from './ops/admin-log.js';
+import { bannerLines } from './ops/banner.js';
 import type { RunningRelay } from './server.js';
 
 /** A graceful close that takes longer than this means something hangs; give up with exit 1. */
@@ -28,29 +34,40 @@ async function main(argv: string[]): Promise<void> {
     case 'admin':
       return admin(invocation.options);
     case 'serve':
-      return serve(invocation.options);
+      return serve(invocation.options, argv);
   }
 }
 
 async function admin(opts: AdminOptions): Promise<void> {
   // loaded here so that --help and argument errors do not pay for SQLite
   const { runAdmin, AdminError } = await import('./admin.js');
+  // stdout is the command's answer (`stats` prints JSON); the audit line goes to stderr
+  const log = relayLogger({ level: 'info', destination: { write: (line) => void process.stderr.write(line) } });
   try {
-    process.stdout.write(`${await runAdmin(opts)}\n`);
+    const answer = await runAdmin(opts);
+    log.info(adminAction(opts, 'done'), 'admin action');
+    process.stdout.write(`${answer}\n`);
   } catch (err) {
     if (!(err instanceof AdminError)) throw err;
+    log.warn({ ...adminAction(opts, 'refused'), reason: err.message }, 'admin action');
     process.stderr.write(`relay admin: ${err.message}\n`);
     process.exit(1);
   }
 }
 
-async function serve(opts: ServeOptions): Promise<void> {
+async function serve(opts: ServeOptions, argv: string[]): Promise<void> {
+  const output: LogOutput = await logOutput(opts.logFormat ?? null);
+  const log: Logger = relayLogger({ level: opts.logLevel ?? 'info', destination: output.destination });
   let relay: RunningRelay | undefined;
   let stopping = false;
   const closeAndExit = (r: RunningRelay) =>
     r.close().then(
-      () => process.exit(0),
+      () => {
+        log.info('relay stopped');
+        process.exit(0);
+      },
       (err: unknown) => {
+        log.error({ err }, 'error while closing');
         process.stderr.write(`relay: error while closing: ${(err as Error).stack ?? String(err)}\n`);
         process.exit(1);
       },
@@ -61,6 +78,9 @@ async function serve(opts: ServeOptions): Promise<void> {
       process.exit(1);
     }
     stopping = true;
+    // stopped before the ready line: nothing is held for it any more
+    if (!relay) output.open(() => undefined);
+    log.info({ reason: why }, 'relay stopping: finishing requests in flight');
     process.stderr.write(`relay: ${why}, finishing requests in flight and closing\n`);
     setTimeout(() => {
       process.stderr.write(`relay: shutdown did not finish within ${SHUTDOWN_GRACE_MS / 1000} s, exiting\n`);
@@ -71,11 +91,23 @@ async function serve(opts: ServeOptions): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Registered before start-up, since SIGHUP's default is to end the process.
+  process.on('SIGHUP', () => {
+    if (!relay || stopping) return;
+    relay.reload(() => {
+      const again = parseInvocation(argv, process.env);
+      if (again.mode !== 'serve') throw new UsageError('the arguments no longer name a relay to serve');
+      return again.options;
+    });
+  });
 
   const { startRelayServer } = await import('./server.js');
   try {
-    relay = await startRelayServer(opts);
+    relay = await startRelayServer(opts, { logger: log });
   } catch (err) {
+    // what was logged before the failure (migrations, the certificate) comes out now
+    output.open(() => undefined);
+    log.error({ err }, 'relay could not start');
     process.stderr.write(`relay: could not start: ${describeStartError(err, opts)}\n`);
     process.exit(1);
   }
@@ -84,24 +116,25 @@ async function serve(opts: ServeOptions): Promise<void> {
     return;
   }
 
-  // the ready line comes first so that a tool reading one line gets the URL
-  process.stdout.write(`relay listening on ${relay.url}\n`);
-  if (relay.lan) {
-    const { certificate, urls } = relay.lan;
-    const lines = [
-      certificate.created
-        ? `TLS certificate created in ${opts.dataDir}${certificate.replacedBecause ? ` (replacing the old one: ${certificate.replacedBecause})` : ''}`
-        : `TLS certificate reused from ${opts.dataDir}`,
-      `TLS certificate SHA-256 fingerprint: ${certificate.fingerprint256}`,
-      `TLS public-key pin (curl --pinnedpubkey): sha256//${certificate.publicKeyPin}`,
-      `certificate valid until ${certificate.validTo.toISOString()}`,
-      'reach this relay at:',
-      ...urls.map((u) => `  ${u}`),
-      'clients must pin the fingerprint above; the certificate is self-signed',
-      'sign-in messages name the URL each client reached the relay at',
-    ];
-    process.stdout.write(`${lines.join('\n')}\n`);
-  }
+  // The ready line comes first so that a tool reading one line gets the URL; the log lines
+  // held until now follow it.
+  const running = relay;
+  output.open(() => {
+    if (opts.logFormat === 'json') {
+      const cert = running.lan?.certificate;
+      log.info(
+        {
+          url: running.url,
+          ...(cert
+            ? { pin: `sha256//${cert.publicKeyPin}`, fingerprint256: cert.fingerprint256, urls: running.lan!.urls }
+            : {}),
+        },
+        `relay listening on ${running.url}`,
+      );
+    } else {
+      process.stdout.write(`${bannerLines(running, opts.dataDir).join('\n')}\n`);
+    }
+  });
   if (process.send) {
     process.send({
       type: 'relay-started',

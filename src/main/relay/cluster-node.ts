@@ -4,6 +4,7 @@ import type { RevocationBus } from './store/credential-cache.js';
 import { defaultNodeId, joinClusterBus } from './store/postgres/pg-cluster-bus.js';
 import { pgRateLimitStore } from './store/postgres/pg-rate-limit.js';
 import { openPgStore, type PgRelayStore } from './store/postgres/pg-store.js';
+import type { OnMigrated } from '../sqlite/migrations.js';
 
 /** What createRelay needs to run as one node of a cluster on a PostgreSQL database. */
 export interface ClusterNodeDeps {
@@ -22,10 +23,14 @@ export interface ClusterNodeDeps {
  */
 export async function openClusterNode(
   url: string,
-  options: { nodeId?: string; maxConnections?: number } = {},
+  options: { nodeId?: string; maxConnections?: number; onMigrated?: OnMigrated } = {},
 ): Promise<ClusterNodeDeps> {
   const nodeId = options.nodeId ?? defaultNodeId();
-  const store = await openPgStore(url, { nodeId, maxConnections: options.maxConnections });
+  const store = await openPgStore(url, {
+    nodeId,
+    maxConnections: options.maxConnections,
+    onMigrated: options.onMigrated,
+  });
   try {
     const bus = await joinClusterBus(store.sql, url, nodeId);
     return {

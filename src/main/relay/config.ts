@@ -66,8 +66,12 @@ export interface RelayDeps {
   config: RelayConfig;
   /** Clock, injectable so tests can expire challenges and retention without waiting. */
   now?: () => number;
-  /** Fastify logger option; off by default. */
-  logger?: boolean;
+  /** Where the relay logs (ops/logger.ts); no log without it. */
+  logger?: import('pino').Logger;
+  /** Prometheus metrics (ops/metrics.ts); none without it. */
+  metrics?: import('./ops/metrics.js').RelayMetrics;
+  /** The limits in force, changed by a reload; by default fixed at `config`'s. */
+  live?: import('./ops/live-config.js').LiveConfig;
   /** The stake chain reader; by default built from config.stake (and checked before the relay starts). */
   stakeChain?: StakeChain;
   /** The data folder, whose file system the disk guard watches; no guard without it. */

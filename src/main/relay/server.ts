@@ -6,9 +6,14 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
 import { createRelay } from './app.js';
 import type { ServeOptions } from './cli-args.js';
-import { DEFAULT_CONFIG, type RelayConfig } from './config.js';
+import type { RelayConfig } from './config.js';
+import { reloadConfig, type ReloadOutcome } from './ops/config-reload.js';
+import { limitsOf } from './ops/live-config.js';
+import type { MetricsListener } from './ops/metrics-server.js';
+import type { OnMigrated } from '../sqlite/migrations.js';
 import { DB_FILE } from './admin.js';
 import { lanIPv4Addresses, loadOrCreateLanCertificate, type LanCertificate } from './lan-certificate.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
@@ -24,13 +29,19 @@ export interface RunningRelay {
   lan?: { certificate: LanCertificate; urls: string[] };
   /** Pulls held open right now (long-poll waiters), for tests and tools. */
   heldPulls(): number;
+  /** the Prometheus listener's URL (`--metrics-port`), else null */
+  metricsUrl: string | null;
+  /** Reads the settings again with `read` and puts their limits in force (SIGHUP); logs what it did. */
+  reload(read: () => ServeOptions): ReloadOutcome;
   /** Stops taking requests, finishes those in flight, closes the store (WAL checkpointed). */
   close(): Promise<void>;
 }
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
 
-export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay> {
+/** `logger`: where the relay logs (ops/logger.ts); without it nothing is logged. */
+export async function startRelayServer(opts: ServeOptions, runtime: { logger?: Logger } = {}): Promise<RunningRelay> {
+  const log = runtime.logger;
   // On a cluster the folder holds nothing but --lan's TLS files and, without --blob-dir, the
   // blobs (whose folder the relay makes when it starts).
   if (!opts.database || opts.lan) mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
@@ -42,9 +53,16 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
   // LAN clients are the ones who read the sign-in message's URI, so it names the first LAN IP
   const derivedBaseUrl = (port: number) => `${scheme}://${lanIps.length > 0 ? lanIps[0] : localHost}:${port}`;
   const certificate = opts.lan ? await loadOrCreateLanCertificate(opts.dataDir) : undefined;
+  if (certificate && log) logCertificate(log, certificate, opts.dataDir);
 
-  const node = opts.database ? await openClusterNode(opts.database, { nodeId: opts.nodeId ?? undefined }) : null;
-  const store: RelayStore = node ? node.store : openSqliteStore(join(opts.dataDir, DB_FILE));
+  const onMigrated: OnMigrated = ({ from, to }) =>
+    from === to
+      ? log?.info({ version: to }, 'database schema is up to date')
+      : log?.info({ from, to }, 'database migrated');
+  const node = opts.database
+    ? await openClusterNode(opts.database, { nodeId: opts.nodeId ?? undefined, onMigrated })
+    : null;
+  const store: RelayStore = node ? node.store : openSqliteStore(join(opts.dataDir, DB_FILE), { onMigrated });
   const clustered = node
     ? { doorbell: node.doorbell, revocations: node.revocations, rateLimitStore: node.rateLimitStore }
     : { dataDir: opts.dataDir };
@@ -59,50 +77,71 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
       const config: RelayConfig = {
         baseUrl: opts.baseUrl ?? derivedBaseUrl(wantedPort),
         baseUrlGiven: opts.baseUrl !== null,
-        rateLimit: opts.rateLimit,
-        retentionDays: opts.retentionDays,
         stakeCurrency: opts.stakeCurrency,
         stake: opts.stake ?? null,
         chainId: opts.chainId,
         allowedHosts: [...new Set([...opts.allowedHosts, ...lanIps])],
         trustProxy: opts.trustProxy,
-        maxHeldPulls: opts.maxHeldPulls ?? DEFAULT_CONFIG.maxHeldPulls,
-        maxQueued: opts.maxQueued ?? DEFAULT_CONFIG.maxQueued,
-        maxQueuedMib: opts.maxQueuedMib ?? DEFAULT_CONFIG.maxQueuedMib,
-        maxRequestsPerPair: opts.maxRequestsPerPair ?? DEFAULT_CONFIG.maxRequestsPerPair,
-        minFreeDiskMib: opts.minFreeDiskMib ?? DEFAULT_CONFIG.minFreeDiskMib,
-        maxGroupsPerWallet: opts.maxGroupsPerWallet ?? DEFAULT_CONFIG.maxGroupsPerWallet,
-        maxKeysPerWallet: opts.maxKeysPerWallet ?? DEFAULT_CONFIG.maxKeysPerWallet,
-        maxBlobMib: opts.maxBlobMib ?? DEFAULT_CONFIG.maxBlobMib,
-        maxBlobStorageMib: opts.maxBlobStorageMib ?? DEFAULT_CONFIG.maxBlobStorageMib,
+        ...limitsOf(opts),
       };
+      // prom-client is loaded only for a relay that serves metrics; a registry per app
+      const metrics = opts.metrics ? new (await import('./ops/metrics.js')).RelayMetrics() : undefined;
       const app: FastifyInstance = await createRelay({
         store,
         config,
         ...clustered,
         blobDir,
         https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined,
+        logger: log,
+        metrics,
       });
       try {
-        await app.listen({ host: opts.host, port: wantedPort });
+        await app.listen({ host: opts.host, port: wantedPort, listenTextResolver: (a) => `listening on ${a}` });
       } catch (err) {
         await app.close().catch(() => undefined);
         if (pickPort && (err as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
         throw err;
       }
+      let metricsListener: MetricsListener | null = null;
+      if (metrics && opts.metrics) {
+        const { startMetricsListener } = await import('./ops/metrics-server.js');
+        metricsListener = await startMetricsListener(metrics, opts.metrics.host, opts.metrics.port).catch(
+          async (err: NodeJS.ErrnoException) => {
+            await app.close().catch(() => undefined);
+            throw new Error(
+              `the metrics listener could not start on ${opts.metrics!.host}:${opts.metrics!.port}: ${err.code ?? err.message}`,
+            );
+          },
+        );
+      }
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : wantedPort;
       const url = `${scheme}://${localHost}:${port}`;
+      log?.info(
+        {
+          url,
+          store: node ? 'postgresql' : 'sqlite',
+          ...(node ? { nodeId: node.nodeId } : { dataDir: opts.dataDir }),
+          ...(metricsListener ? { metrics: metricsListener.url } : {}),
+          configFile: opts.configFile ?? null,
+          limits: limitsOf(opts),
+        },
+        'relay started',
+      );
       let closing: Promise<void> | undefined;
       return {
         url,
         port,
         config,
+        metricsUrl: metricsListener?.url ?? null,
+        reload: (read) =>
+          reloadConfig({ live: app.liveConfig, log: log ?? pino({ level: 'silent' }), started: opts, read }),
         lan: certificate ? { certificate, urls: [url, ...lanIps.map((ip) => `${scheme}://${ip}:${port}`)] } : undefined,
         heldPulls: () => app.heldPulls,
         close: () =>
           (closing ??= (async () => {
             try {
+              await metricsListener?.close();
               // stops accepting, lets requests in flight finish, drops idle keep-alive sockets
               await app.close();
             } finally {
@@ -115,6 +154,22 @@ export async function startRelayServer(opts: ServeOptions): Promise<RunningRelay
     await closeStore().catch(() => undefined);
     throw err;
   }
+}
+
+function logCertificate(log: Logger, certificate: LanCertificate, dataDir: string): void {
+  const fields = {
+    dataDir,
+    fingerprint256: certificate.fingerprint256,
+    pin: `sha256//${certificate.publicKeyPin}`,
+    validTo: certificate.validTo.toISOString(),
+  };
+  if (!certificate.created) log.info(fields, 'TLS certificate reused');
+  else if (certificate.replacedBecause)
+    log.warn(
+      { ...fields, replacedBecause: certificate.replacedBecause },
+      'TLS certificate created, replacing the old one',
+    );
+  else log.info(fields, 'TLS certificate created');
 }
 
 /** A port that is free on `host` right now. */

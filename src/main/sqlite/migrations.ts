@@ -43,11 +43,19 @@ function checkOrder(migrations: readonly Migration[]): void {
   });
 }
 
+/** Hears the schema version a database had and the one it has now (the same when nothing ran). */
+export type OnMigrated = (step: { from: number; to: number }) => void;
+
 /**
  * Brings the database up to the newest schema: every pending migration runs in one
  * transaction, so a failure leaves the database as it was. Returns the version reached.
  */
-export function migrate(db: Database.Database, migrations: readonly Migration[], owner: string): number {
+export function migrate(
+  db: Database.Database,
+  migrations: readonly Migration[],
+  owner: string,
+  onMigrated?: OnMigrated,
+): number {
   checkOrder(migrations);
   const latest = latestVersion(migrations);
   const run = db.transaction(() => {
@@ -59,7 +67,10 @@ export function migrate(db: Database.Database, migrations: readonly Migration[],
       db.exec(m.sql);
     }
     if (current !== latest) db.pragma(`user_version = ${latest}`);
-    return latest;
+    return current;
   });
-  return run.immediate();
+  const from = run.immediate();
+  // after the commit: what is reported has happened
+  onMigrated?.({ from, to: latest });
+  return latest;
 }

@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { applyKey, DatabaseKeyError, databaseFileState } from './database-cipher.js';
 import { encryptInPlace, removeEncryptingLeftovers, type EncryptStep } from './encrypt-in-place.js';
-import { assertNotTooNew, migrate, type Migration } from './migrations.js';
+import { assertNotTooNew, migrate, type Migration, type OnMigrated } from './migrations.js';
 
 export const BUSY_TIMEOUT_MS = 5000;
 /** Pages (4 KiB) after which a commit checkpoints by itself: about 4 MiB of WAL. */
@@ -19,6 +19,8 @@ export interface OpenDatabaseOptions {
   migrations: readonly Migration[];
   /** whose database, for error messages: "relay", "client" */
   owner: string;
+  /** told the schema versions before and after the migrations (the relay's log) */
+  onMigrated?: OnMigrated;
   /** 32 bytes: the file is (made) encrypted with it (database-cipher.ts) */
   key?: Buffer;
   /** tests: stands for a crash after a step of encrypting a clear file */
@@ -64,7 +66,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Databa
     if (options.key) applyKey(db, options.key, options.owner);
     assertNotTooNew(db, options.migrations, options.owner);
     configure(db);
-    migrate(db, options.migrations, options.owner);
+    migrate(db, options.migrations, options.owner, options.onMigrated);
     return db;
   } catch (e) {
     db.close();

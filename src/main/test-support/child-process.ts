@@ -41,9 +41,18 @@ export function nodeArgsFor(entry: string): string[] {
   return bin ? [binPath(bin)] : ['--import', 'tsx', entry];
 }
 
-/** Runs a TypeScript entry (see nodeArgsFor) in one process, so pid and signals are its own. */
-export function startTs(entry: string, args: string[], ready: RegExp, timeoutMs = 60_000): Promise<Child> {
-  return startNode([...nodeArgsFor(entry), ...args], entry, ready, timeoutMs);
+/**
+ * Runs a TypeScript entry (see nodeArgsFor) in one process, so pid and signals are its own;
+ * `spawnOpts` sets its folder and environment (default: this process's).
+ */
+export function startTs(
+  entry: string,
+  args: string[],
+  ready: RegExp,
+  timeoutMs = 60_000,
+  spawnOpts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Child> {
+  return startNode([...nodeArgsFor(entry), ...args], entry, ready, timeoutMs, spawnOpts);
 }
 
 /**
@@ -65,8 +74,14 @@ export function binPath(name: 'relay' | 'web' | 'client' | 'bot'): string {
   return fileURLToPath(new URL(`../../../bin/${name}.mjs`, import.meta.url));
 }
 
-function startNode(nodeArgs: string[], entry: string, ready: RegExp, timeoutMs: number): Promise<Child> {
-  const proc = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+function startNode(
+  nodeArgs: string[],
+  entry: string,
+  ready: RegExp,
+  timeoutMs: number,
+  spawnOpts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Child> {
+  const proc = spawn(process.execPath, nodeArgs, { ...spawnOpts, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let stderr = '';
   proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));

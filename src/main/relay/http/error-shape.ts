@@ -98,7 +98,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(400).send({ error: 'the body is not valid JSON', code: 'invalid-json' });
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.code(status).send(plainError(status));
-    req.log.error({ err }, 'request failed');
+    // the details, stack included, go to the log with the request's line (ops/request-log.ts)
     return reply.code(500).send(plainError(500));
   });
 }

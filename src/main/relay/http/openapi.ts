@@ -72,6 +72,8 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /api/v1/blobs': 'uploadBlob',
   'GET /api/v1/blobs/:id': 'downloadBlob',
   'DELETE /api/v1/blobs/:id': 'deleteBlob',
+  'GET /livez': 'getLiveness',
+  'GET /readyz': 'getReadiness',
 };
 
 type Json = Record<string, unknown>;
@@ -127,6 +129,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'account', description: 'Sign-in, API keys, devices, handle, inbox policy, contacts' },
         { name: 'stakes', description: 'Refundable anti-spam stakes paid into an escrow contract on one EVM chain' },
         { name: 'blobs', description: 'Encrypted attachment bytes: upload, download with Range, delete' },
+        { name: 'health', description: 'Probes for an orchestrator: the process answers, the node can serve' },
       ],
       components: {
         securitySchemes: {

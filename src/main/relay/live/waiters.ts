@@ -83,7 +83,7 @@ export class WaiterRegistry {
   #revoked: Array<{ r: Revoked; at: number }> = [];
   /** rings heard, by bucket of wallets */
   readonly #rings = new Uint32Array(RING_BUCKETS);
-  readonly #max: number;
+  #max: number;
   readonly #handOver: boolean;
   readonly #onRegister: (keyId: string, hold: number, wallet: { address: string; until: number }) => void;
   #lastHold = 0;
@@ -109,6 +109,11 @@ export class WaiterRegistry {
 
   get size(): number {
     return this.#byKey.size;
+  }
+
+  /** A new cap on held pulls (a reload): pulls held past it stay until they end; new ones wait for room. */
+  setMax(max: number): void {
+    this.#max = max;
   }
 
   /**

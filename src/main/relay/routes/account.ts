@@ -50,7 +50,8 @@ export interface AccountOptions {
 /** Sign-in (EIP-4361), API keys, devices, handle, inbox policy, contacts and blocks. */
 export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: AccountOptions): void {
   const keyOnly = { auth: 'api-key' as const };
-  const signIn = opts.rateLimit > 0 ? { rateLimit: signInRateLimit(opts.rateLimit) } : {};
+  // on or off for the life of the app; its number is read per request (a reload may change it)
+  const signIn = opts.rateLimit > 0 ? { rateLimit: signInRateLimit(() => opts.rateLimit) } : {};
 
   /** `device`: a sign-in's certificate of `deviceKey`, registered with the key (one transaction: refused, neither is kept). */
   async function mintKey(

@@ -416,6 +416,13 @@ export interface RelayStore {
   stats(): Promise<RelayStats>;
   /** Whether the database answers right now (GET /healthz); never throws. */
   healthy(): Promise<boolean>;
+  /**
+   * Whether the database answers and holds the schema this code migrates to (GET /readyz): a
+   * cluster's database restored from an older backup answers but is not ready. Never throws.
+   */
+  readiness(): Promise<'ready' | 'unreachable' | 'not-migrated'>;
+  /** Bytes the database takes and bytes of the blobs it lists (expired ones not yet swept included), for the metrics. */
+  storageBytes(): Promise<{ database: number; blobs: number }>;
 
   /** Waits for pending grouped commits, checkpoints and closes. */
   close(): Promise<void>;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createRelay } from '../app.js';
 import type { StakeChain } from '../chain/stake-chain.js';
-import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
+import { DEFAULT_CONFIG, type RelayConfig, type RelayDeps } from '../config.js';
 import { deviceCertificateText } from '../auth/sign-in.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { RelayStore } from '../store/store.js';
@@ -52,10 +52,18 @@ export const CLUSTER_MODE = process.env.RELAY_TEST_BACKEND === 'cluster';
 // The file's throw-away PostgreSQL cluster goes with the file (a worker's exit handler may not run).
 if (CLUSTER_MODE) afterAll(destroySharedCluster);
 
-/** `wrapStore` lets a test put a shim (a slow look, say) between the routes and the real store (SQLite only). */
+/**
+ * `wrapStore` lets a test put a shim (a slow look, say) between the routes and the real store
+ * (SQLite only); `logger` and `metrics` turn the relay's log and metrics on (SQLite only).
+ */
 export async function startRelay(
   overrides: Partial<RelayConfig> = {},
-  deps: { stakeChain?: StakeChain; wrapStore?: (store: RelayStore) => RelayStore } = {},
+  deps: {
+    stakeChain?: StakeChain;
+    wrapStore?: (store: RelayStore) => RelayStore;
+    logger?: RelayDeps['logger'];
+    metrics?: RelayDeps['metrics'];
+  } = {},
 ): Promise<TestRelay> {
   const clock: { now: number | null } = { now: null };
   // The base URL is fixed before the port is known; the Host guard accepts any loopback port.
@@ -76,6 +84,8 @@ export async function startRelay(
     dataDir: dir,
     now: () => clock.now ?? Date.now(),
     stakeChain: deps.stakeChain,
+    logger: deps.logger,
+    metrics: deps.metrics,
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {

@@ -11,10 +11,12 @@ const RECHECK_MS = 1000;
  */
 export function diskGuard(
   dir: string | undefined,
-  minFreeBytes: number,
+  minFreeBytes: number | (() => number),
   now: () => number = Date.now,
 ): () => Promise<void> {
-  if (!dir || minFreeBytes <= 0) return async () => undefined;
+  // read at every check, so that a reload changes it (0 turns the guard off)
+  const minFree = typeof minFreeBytes === 'number' ? () => minFreeBytes : minFreeBytes;
+  if (!dir) return async () => undefined;
   let checkedAt = -Infinity;
   let free = Infinity;
   let pending: Promise<void> | null = null;
@@ -29,8 +31,10 @@ export function diskGuard(
     checkedAt = now();
   };
   return async () => {
+    const min = minFree();
+    if (min <= 0) return;
     if (now() - checkedAt >= RECHECK_MS) await (pending ??= refresh().finally(() => (pending = null)));
-    if (free < minFreeBytes) {
+    if (free < min) {
       throw new HttpError(
         507,
         `the relay is low on disk space (${Math.floor(free / 1048576)} MiB free); sends and other writes are refused until its operator frees some`,

@@ -45,7 +45,7 @@ export function badRequestBudget(app: FastifyInstance): BadRequestBudget {
 }
 
 /** Both sign-in routes share one budget per TCP peer (docs/protocol.md §3 Sign-in). */
-export const signInRateLimit = (max: number) => ({
+export const signInRateLimit = (max: number | (() => number)) => ({
   max,
   timeWindow: WINDOW_MS,
   keyGenerator: (req: FastifyRequest) => 'signin:' + req.ip,
@@ -53,7 +53,8 @@ export const signInRateLimit = (max: number) => ({
 
 export async function registerRateLimit(
   app: FastifyInstance,
-  max: number,
+  /** read per request when a function, so that a reload changes it */
+  max: number | (() => number),
   resolve: (req: FastifyRequest) => Promise<Credential | null>,
   store: new () => FastifyRateLimitStore = SlidingWindowStore,
 ): Promise<void> {

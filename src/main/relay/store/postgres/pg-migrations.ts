@@ -1,4 +1,4 @@
-import { SchemaTooNewError, type Migration } from '../../../sqlite/migrations.js';
+import { SchemaTooNewError, type Migration, type OnMigrated } from '../../../sqlite/migrations.js';
 import type { PgSql } from './pg-client.js';
 
 /**
@@ -362,12 +362,16 @@ const MIGRATION_LOCK = 0x72656c6179; // "relay"
  * advisory lock makes the second wait for the first and then find nothing to do. A database
  * written by a newer relay is refused before anything touches it.
  */
-export async function migratePg(sql: PgSql, migrations: readonly Migration[] = PG_MIGRATIONS): Promise<number> {
+export async function migratePg(
+  sql: PgSql,
+  migrations: readonly Migration[] = PG_MIGRATIONS,
+  onMigrated?: OnMigrated,
+): Promise<number> {
   const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
   migrations.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`migration "${m.name}" has version ${m.version}, expected ${i + 1}`);
   });
-  return sql.begin(async (tx) => {
+  const from = await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS relay_schema (version integer NOT NULL)`;
     const [row] = await tx<{ version: number }[]>`SELECT version FROM relay_schema`;
@@ -376,6 +380,9 @@ export async function migratePg(sql: PgSql, migrations: readonly Migration[] = P
     for (const m of migrations) if (m.version > current) await tx.unsafe(m.sql);
     if (row === undefined) await tx`INSERT INTO relay_schema (version) VALUES (${latest})`;
     else if (current !== latest) await tx`UPDATE relay_schema SET version = ${latest}`;
-    return latest;
+    return current;
   });
+  // after the commit: what is reported has happened
+  onMigrated?.({ from, to: latest });
+  return latest;
 }

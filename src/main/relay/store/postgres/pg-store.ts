@@ -1,13 +1,14 @@
 import { pgAccountsPart } from './pg-accounts.js';
 import { pgBlobsPart } from './pg-blobs.js';
-import { openPg, type PgSql } from './pg-client.js';
+import { isConnectionError, openPg, type PgSql } from './pg-client.js';
 import { pgCredentialsPart } from './pg-credentials.js';
 import { pgEnvelopesPart } from './queue/pg-envelopes.js';
 import { pgGroupsPart } from './pg-groups.js';
-import { migratePg } from './pg-migrations.js';
+import { PG_MIGRATIONS, migratePg } from './pg-migrations.js';
 import { pgStakesPart } from './pg-stakes.js';
 import { withUnavailable } from './pg-unavailable.js';
 import type { RelayStats, RelayStore } from '../store.js';
+import type { OnMigrated } from '../../../sqlite/migrations.js';
 
 export interface PgRelayStore extends RelayStore {
   /** The pool, for the cluster's doorbell, rate limit and tests. */
@@ -23,6 +24,8 @@ export interface PgStoreOptions {
   maxConnections?: number;
   /** shown in pg_stat_activity */
   nodeId?: string;
+  /** told the schema versions before and after opening (the relay's log) */
+  onMigrated?: OnMigrated;
 }
 
 /** Below this many rows a table is counted exactly; above it, the planner's estimate is close enough and costs nothing. */
@@ -35,7 +38,7 @@ const EXACT_BELOW = 100_000;
 export async function openPgStore(url: string, options: PgStoreOptions = {}): Promise<PgRelayStore> {
   const sql = openPg(url, { max: options.maxConnections, applicationName: `relay ${options.nodeId ?? ''}`.trim() });
   try {
-    await migratePg(sql);
+    await migratePg(sql, PG_MIGRATIONS, options.onMigrated);
   } catch (e) {
     await sql.end({ timeout: 1 });
     throw e;
@@ -76,6 +79,21 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       } catch {
         return false;
       }
+    },
+    async readiness() {
+      try {
+        const [row] = await sql<{ version: number }[]>`SELECT version FROM relay_schema`;
+        return row?.version === PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version ? 'ready' : 'not-migrated';
+      } catch (e) {
+        // a database that answers without the schema table was never migrated (or was wiped)
+        return isConnectionError(e) ? 'unreachable' : 'not-migrated';
+      }
+    },
+    async storageBytes() {
+      const [r] = await sql<{ database: number; blobs: number }[]>`SELECT
+          pg_database_size(current_database())::bigint AS database,
+          (SELECT coalesce(sum(size), 0) FROM blobs)::bigint AS blobs`;
+      return r;
     },
     close() {
       closing ??= (async () => {

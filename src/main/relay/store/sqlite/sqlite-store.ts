@@ -8,6 +8,7 @@ import { envelopesPart } from './sqlite-envelopes.js';
 import { groupsPart } from './sqlite-groups.js';
 import { stakesPart } from './sqlite-stakes.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
+import { latestVersion, type OnMigrated } from '../../../sqlite/migrations.js';
 import type { RelayStats, RelayStore } from '../store.js';
 
 export type CheckpointMode = 'PASSIVE' | 'RESTART' | 'TRUNCATE';
@@ -47,6 +48,8 @@ export interface SqliteStoreOptions {
   checkpointIntervalMs?: number;
   /** The largest WAL file the idle checkpoint keeps for reuse (bytes); a larger one is truncated. */
   keepWalBytes?: number;
+  /** told the schema versions before and after opening (the relay's log) */
+  onMigrated?: OnMigrated;
 }
 
 const CHECKPOINT_INTERVAL_MS = 30_000;
@@ -64,7 +67,7 @@ const KEEP_WAL_BYTES = 8 * 1024 * 1024;
  * writes are seen at once.
  */
 export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): SqliteRelayStore {
-  const db = openDatabase(file, { migrations: MIGRATIONS, owner: 'relay' });
+  const db = openDatabase(file, { migrations: MIGRATIONS, owner: 'relay', onMigrated: options.onMigrated });
 
   const commit = new GroupCommit(db);
   const statsStatement = db.prepare<[], RelayStats>(
@@ -76,6 +79,15 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
        (SELECT count(*) FROM envelopes) AS queuedEnvelopes,
        (SELECT min(created_at) FROM envelopes) AS oldestQueuedAt`,
   );
+
+  const blobBytesStatement = db.prepare<[], { bytes: number }>(`SELECT coalesce(sum(size), 0) AS bytes FROM blobs`);
+  const fileBytes = (path: string) => {
+    try {
+      return statSync(path).size;
+    } catch {
+      return 0;
+    }
+  };
 
   const checkpoint = (mode: CheckpointMode): CheckpointResult => {
     if (mode === 'PASSIVE') return (db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[])[0];
@@ -95,13 +107,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   let idleCheckpoints = 0;
   const intervalMs = options.checkpointIntervalMs ?? CHECKPOINT_INTERVAL_MS;
   const keepWalBytes = options.keepWalBytes ?? KEEP_WAL_BYTES;
-  const walBytes = () => {
-    try {
-      return statSync(`${file}-wal`).size;
-    } catch {
-      return 0;
-    }
-  };
+  const walBytes = () => fileBytes(`${file}-wal`);
   const timer =
     intervalMs > 0
       ? setInterval(() => {
@@ -152,6 +158,14 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     // The file is this process's own: reachable for as long as the store is open.
     async healthy() {
       return db.open;
+    },
+    async readiness() {
+      if (!db.open) return 'unreachable';
+      return db.pragma('user_version', { simple: true }) === latestVersion(MIGRATIONS) ? 'ready' : 'not-migrated';
+    },
+    // the database file and its WAL, which holds commits not yet copied into it
+    async storageBytes() {
+      return { database: fileBytes(file) + walBytes(), blobs: blobBytesStatement.get()!.bytes };
     },
     close() {
       closing ??= (async () => {

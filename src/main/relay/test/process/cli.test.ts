@@ -72,7 +72,16 @@ describe('relay CLI', () => {
         expect(meBefore.entitlements).not.toContain('developer-api');
 
         const grant = await admin(data, 'grant', user.address, 'developer-api');
-        expect(grant.stderr).toBe('');
+        // stderr holds only the audit line: what was done to whom, nothing else
+        const audit = grant.stderr.trimEnd().split('\n');
+        expect(audit).toHaveLength(1);
+        expect(JSON.parse(audit[0])).toMatchObject({
+          msg: 'admin action',
+          command: 'grant',
+          who: user.address,
+          entitlement: 'developer-api',
+          outcome: 'done',
+        });
         expect(grant.code).toBe(0);
         // the running relay's next request sees the change
         const meAfter = (await callJson('GET', `${base}/api/v1/me`, user.apiKey)) as { entitlements: string[] };
