@@ -6,7 +6,8 @@
  * every module shares its entry's `import.meta.url`.
  */
 import { parseArgs } from 'node:util';
-import { defaultDataDir, openInBrowser, runWebMode } from './web-mode.js';
+import { openInBrowser } from './open-link.js';
+import { defaultDataDir, runWebMode } from './web-mode.js';
 
 const USAGE = `Usage: npm run web -- [--port <n>] [--data <dir>] [--no-open]
   --port <n>    port on 127.0.0.1 (default 5199; 0 picks a free one)

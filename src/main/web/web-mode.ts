@@ -3,7 +3,6 @@
  * served on 127.0.0.1 and the contract carried over a local WebSocket. Keys and crypto stay
  * in this process (and the vault's worker) exactly as in Electron.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { AppServices } from '../app-core/app-services.js';
 import { relayLauncherBesideThisCode } from '../app-core/relay-launcher.js';
 import type { Handlers } from '../commands/handler-types.js';
+import { openInBrowser } from './open-link.js';
 import { startWebServer, type RunningWebServer } from './web-server.js';
 
 /** The folder with package.json above this code: src/main/web from source, out/node/<build> when built. */
@@ -68,18 +68,6 @@ export async function ensureWebBuild(log: (line: string) => void): Promise<void>
   log(state === 'missing' ? 'building the web app (first run)…' : 'building the web app (its sources changed)…');
   const { build } = await import('vite');
   await build({ configFile: join(projectRoot, '.config/vite.web.config.ts'), logLevel: 'warn' });
-}
-
-export function openInBrowser(url: string): void {
-  const [cmd, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]];
-  const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
-  child.on('error', () => undefined);
-  child.unref();
 }
 
 /**
