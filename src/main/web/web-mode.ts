@@ -11,6 +11,7 @@ import { AppServices } from '../app-core/app-services.js';
 import { relayLauncherBesideThisCode } from '../app-core/relay-launcher.js';
 import type { Handlers } from '../commands/handler-types.js';
 import { openInBrowser } from './open-link.js';
+import { newControlToken, writeControlFile } from './web-control.js';
 import { startWebServer, type RunningWebServer } from './web-server.js';
 
 /** The folder with package.json above this code: src/main/web from source, out/node/<build> when built. */
@@ -105,6 +106,7 @@ export async function runWebMode(
     };
   };
   let server: RunningWebServer;
+  const controlToken = newControlToken();
   try {
     server = await startWebServer({
       staticDir: webBuildDir,
@@ -112,6 +114,8 @@ export async function runWebMode(
       subscribe,
       port: opts.port,
       onLaunchCodeUsed: () => log('the launch link was used to open the app; it will not work again'),
+      controlToken,
+      onNewLink: () => log('a new link was made (--new-link); the session of the old one has ended'),
     });
   } catch (e) {
     await starting.then(
@@ -128,10 +132,18 @@ export async function runWebMode(
     await server.close();
     throw e;
   }
+  // only now, with the profile lock held: a second server of this folder never replaces it
+  let removeControl: () => void = () => undefined;
+  try {
+    removeControl = writeControlFile(opts.dataDir, server.port, controlToken);
+  } catch (e) {
+    log(`--new-link will not reach this server: ${(e as Error).message}`);
+  }
   return {
     services,
     server,
     close: async () => {
+      removeControl();
       await server.close();
       await services.close();
     },
