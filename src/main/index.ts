@@ -3,12 +3,12 @@
  * and speak to the window through one guarded doorway. Everything that can run without
  * Electron lives in src/main/app-core and is shared with web mode.
  */
-import { app, BrowserWindow, dialog, Notification, safeStorage, shell } from 'electron';
+import { app, BrowserWindow, dialog, Notification, safeStorage, shell, utilityProcess } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { installDoorway, pushEvent } from './ipc/doorway.js';
 import { safeStorageCodec } from './safe-storage-codec.js';
 import { AppServices } from './app-core/app-services.js';
-import { builtRelayLauncher } from './app-core/relay-launcher.js';
+import { electronRelayLauncher } from './app-core/relay-launcher.js';
 import { configureSqliteBinding } from './sqlite/sqlite-binding.js';
 import { keychainRefusal } from './shell-guards.js';
 import { createMainWindow, hardenSession } from './window.js';
@@ -40,7 +40,10 @@ if (!app.requestSingleInstanceLock()) {
       services = await AppServices.start({
         dataDir: process.env.RELAY_MESSENGER_PROFILE ?? app.getPath('userData'),
         shell: 'electron',
-        relayLauncher: builtRelayLauncher(here, sqliteEnv),
+        // a utility process: with the runAsNode fuse off, child_process.fork cannot run Node here
+        relayLauncher: electronRelayLauncher(here, sqliteEnv, (path, args, options) =>
+          utilityProcess.fork(path, args, options),
+        ),
         keychain: { codec: safeStorageCodec(safeStorage), refusal: keychainRefusal(safeStorage, process.platform) },
         openExternal: (url) => shell.openExternal(url),
         chooseSavePath: async (defaultPath, filters) => {

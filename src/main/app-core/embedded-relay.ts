@@ -6,9 +6,9 @@
  * certificate) to share it with people nearby. The port is remembered so that clients'
  * stored relay URL stays valid across restarts.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { SERVE_ENV_NAMES } from '../relay/options/serve-flags.js';
+import { forkRelay, type RelayProcess, type RelaySpawner } from './relay-process.js';
 
 export interface RelayLauncher {
   /** the relay CLI entry: src/main/relay/cli.ts under tsx, or the built relay-cli.js */
@@ -16,6 +16,8 @@ export interface RelayLauncher {
   /** e.g. ['--import', <tsx>] when running from source */
   execArgv: string[];
   env?: NodeJS.ProcessEnv;
+  /** how its process starts: child_process.fork unless given (relay-process.ts) */
+  spawn?: RelaySpawner;
 }
 
 export interface EmbeddedRelayStatus {
@@ -43,7 +45,7 @@ export class RelayStartError extends Error {
 
 /** Events: 'status' (EmbeddedRelayStatus) after every change; 'exit' when it stopped unasked. */
 export class EmbeddedRelay extends EventEmitter {
-  private child: ChildProcess | null = null;
+  private child: RelayProcess | null = null;
   private current: EmbeddedRelayStatus = { running: false, url: null, port: null, lan: null };
   private stopping: Promise<void> | null = null;
 
@@ -76,12 +78,8 @@ export class EmbeddedRelay extends EventEmitter {
 
   private spawn(port: number, lan: boolean): Promise<EmbeddedRelayStatus> {
     const args = ['--port', String(port), '--data', this.opts.dataDir, ...(lan ? ['--lan'] : ['--host', '127.0.0.1'])];
-    const child = fork(this.opts.launcher.modulePath, args, {
-      execArgv: this.opts.launcher.execArgv,
-      env: { ...withoutRelaySettings(process.env), ...this.opts.launcher.env },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      serialization: 'json',
-    });
+    const { modulePath, execArgv, env, spawn = forkRelay } = this.opts.launcher;
+    const child = spawn(modulePath, args, { execArgv, env: { ...withoutRelaySettings(process.env), ...env } });
     this.child = child;
     let stdout = '';
     let stderr = '';
@@ -98,11 +96,12 @@ export class EmbeddedRelay extends EventEmitter {
       let ready = false;
       const timer = setTimeout(() => {
         if (ready) return;
-        child.kill('SIGKILL');
+        child.kill();
         reject(new RelayStartError('The relay on this computer did not start in time.'));
       }, this.opts.startTimeoutMs ?? 30_000);
 
-      child.on('message', (msg: StartedMessage) => {
+      child.onMessage((message) => {
+        const msg = message as StartedMessage | null;
         if (ready || msg?.type !== 'relay-started') return;
         ready = true;
         clearTimeout(timer);
@@ -124,7 +123,7 @@ export class EmbeddedRelay extends EventEmitter {
         );
       });
 
-      child.once('exit', (code, signal) => {
+      child.onExit((code, signal) => {
         clearTimeout(timer);
         const wasCurrent = this.child === child;
         if (wasCurrent) this.child = null;
@@ -137,7 +136,7 @@ export class EmbeddedRelay extends EventEmitter {
         this.emit('status', this.status());
         if (!this.stopping) this.emit('exit', { code, signal, stderr: lastLine(stderr) });
       });
-      child.once('error', (e) => {
+      child.onError((e) => {
         clearTimeout(timer);
         if (!ready) reject(new RelayStartError(`The relay on this computer could not start: ${e.message}`));
       });
@@ -150,12 +149,12 @@ export class EmbeddedRelay extends EventEmitter {
     if (!child) return Promise.resolve();
     if (this.stopping) return this.stopping;
     this.stopping = new Promise<void>((resolve) => {
-      const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      child.once('exit', () => {
+      const kill = setTimeout(() => child.kill(), 20_000);
+      child.onExit(() => {
         clearTimeout(kill);
         resolve();
       });
-      child.kill('SIGTERM');
+      child.stop();
     }).finally(() => {
       this.stopping = null;
     });

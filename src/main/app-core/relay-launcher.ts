@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RelayLauncher } from './embedded-relay.js';
+import { utilityProcessSpawner, type UtilityFork } from './relay-process.js';
 
 export function sourceRelayLauncher(): RelayLauncher {
   const modulePath = fileURLToPath(new URL('../relay/cli.ts', import.meta.url));
@@ -22,4 +23,17 @@ export function builtRelayLauncher(builtDir: string, env?: NodeJS.ProcessEnv): R
   const modulePath = `${builtDir}/relay-cli.js`;
   if (!existsSync(modulePath)) throw new Error(`relay entry missing: ${modulePath}`);
   return { modulePath, execArgv: [], env };
+}
+
+/**
+ * The Electron shell's relay: relay-cli.js beside its main, started as a utility process
+ * (`utilityFork` is Electron's `utilityProcess.fork`, handed in by index.ts), since a packaged
+ * app's fuses leave `child_process.fork` no way to run Node (relay-process.ts).
+ */
+export function electronRelayLauncher(
+  builtDir: string,
+  env: NodeJS.ProcessEnv,
+  utilityFork: UtilityFork,
+): RelayLauncher {
+  return { ...builtRelayLauncher(builtDir, env), spawn: utilityProcessSpawner(utilityFork) };
 }

@@ -2,7 +2,8 @@
  * The headless relay: `npm run relay -- [options]` serves, `npm run relay -- admin ...` runs
  * an operator command. Other tools drive this entry, so its output is a contract: the first
  * stdout line is `relay listening on <url>` (a JSON line naming `url` with `--log-format json`),
- * the log's event lines follow it, a forked child also posts `{ type: 'relay-started', url }`,
+ * the log's event lines follow it, a forked child (or an Electron utility process,
+ * through `process.parentPort`) also posts `{ type: 'relay-started', url }`,
  * and exit codes are 0 (ok), 1 (failure), 2 (bad arguments). SIGHUP reloads the limits.
  */
 import type { Logger } from 'pino';
@@ -135,16 +136,35 @@ async function serve(opts: ServeOptions, argv: string[]): Promise<void> {
       process.stdout.write(`${bannerLines(running, opts.dataDir).join('\n')}\n`);
     }
   });
+  const started = {
+    type: 'relay-started',
+    url: relay.url,
+    baseUrl: relay.config.baseUrl,
+    fingerprint256: relay.lan?.certificate.fingerprint256 ?? null,
+  };
+  const parentPort = (process as { parentPort?: { postMessage(message: unknown): void } }).parentPort;
   if (process.send) {
-    process.send({
-      type: 'relay-started',
-      url: relay.url,
-      baseUrl: relay.config.baseUrl,
-      fingerprint256: relay.lan?.certificate.fingerprint256 ?? null,
-    });
+    process.send(started);
     // an embedded relay must not outlive the process that forked it
     process.on('disconnect', () => stop('parent process went away'));
+  } else if (parentPort) {
+    parentPort.postMessage(started);
+    stopWhenOrphaned(stop);
   }
+}
+
+/**
+ * A utility process has no 'disconnect': Electron ends it with the app, and should the app die
+ * without doing so, the parent process id changes (the orphan is handed to another process).
+ */
+function stopWhenOrphaned(stop: (why: string) => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop('parent process went away');
+  }, 2000);
+  timer.unref();
 }
 
 function describeStartError(err: unknown, opts: ServeOptions): string {

@@ -11,7 +11,7 @@ import {
   type ScryptParams,
   type VaultCodec,
 } from './keys/secret-codec.js';
-import { forgetTicket, ticketingCodec, ticketPath } from './keys/unlock-ticket.js';
+import { forgetProfileFolderTickets, forgetTicket, ticketingCodec, ticketPath } from './keys/unlock-ticket.js';
 import { TAG_BYTES, deviceKeyBytes, type Sealer } from './sealing/sealer.js';
 import { nodeSealer } from './sealing/sealer-node.js';
 import { VaultError } from './vault-error.js';
@@ -144,6 +144,7 @@ export class VaultCore {
     ) {
       throw new VaultError('bad-request', `rememberMs must be an integer from 0 to ${MAX_REMEMBER_MS}`);
     }
+    forgetProfileFolderTickets(this.profileDir);
     const path = ticketPath(this.profileDir, 'vault');
     if (rememberMs === 0) {
       forgetTicket(path);
@@ -249,6 +250,7 @@ export class VaultCore {
   lock(): Promise<VaultStatus> {
     return this.exclusive(async () => {
       forgetTicket(ticketPath(this.profileDir, 'vault'));
+      forgetProfileFolderTickets(this.profileDir);
       this.replaceUnlocked(null);
       return this.status();
     });

@@ -1,17 +1,24 @@
 /**
  * `npm run web -- [--port N] [--data DIR] [--no-open]`: the app in a browser tab. Prints one
  * line, `open http://127.0.0.1:<port>/#code=…`, whose one-time code the first page load
- * exchanges for the session's secret (see web-server.ts).
+ * exchanges for the session's secret (see web-server.ts). `--new-link` asks the server already
+ * running for that data folder for a new link instead, ending the old one's session
+ * (web-control.ts).
  * Entries (cli.ts, start.ts) call main(); this module never runs on import, because in a bundle
  * every module shares its entry's `import.meta.url`.
  */
 import { parseArgs } from 'node:util';
-import { defaultDataDir, openInBrowser, runWebMode } from './web-mode.js';
+import { openInBrowser } from './open-link.js';
+import { NewLinkError, requestNewLink } from './web-control.js';
+import { defaultDataDir, runWebMode } from './web-mode.js';
 
 const USAGE = `Usage: npm run web -- [--port <n>] [--data <dir>] [--no-open]
+       npm run web -- --new-link [--data <dir>] [--no-open]
   --port <n>    port on 127.0.0.1 (default 5199; 0 picks a free one)
   --data <dir>  profile folder (default: the desktop app's, ${defaultDataDir()})
   --no-open     do not launch a browser; just print the link
+  --new-link    a new one-time link from the web mode already running for that folder; the
+                session of whoever used the old link ends
 `;
 
 export async function main(argv: string[]): Promise<void> {
@@ -23,6 +30,7 @@ export async function main(argv: string[]): Promise<void> {
         port: { type: 'string' },
         data: { type: 'string' },
         'no-open': { type: 'boolean' },
+        'new-link': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -35,6 +43,7 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  if (values['new-link']) return newLink(values.data ?? defaultDataDir(), !values['no-open']);
   const port = values.port === undefined ? 5199 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`web: --port must be 0-65535\n\n${USAGE}`);
@@ -76,4 +85,16 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+async function newLink(dataDir: string, open: boolean): Promise<void> {
+  let url: string;
+  try {
+    url = await requestNewLink(dataDir);
+  } catch (e) {
+    process.stderr.write(`web: ${e instanceof NewLinkError ? e.message : (e as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`open ${url}\n`);
+  if (open) openInBrowser(url);
 }

@@ -3,7 +3,6 @@
  * served on 127.0.0.1 and the contract carried over a local WebSocket. Keys and crypto stay
  * in this process (and the vault's worker) exactly as in Electron.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { AppServices } from '../app-core/app-services.js';
 import { relayLauncherBesideThisCode } from '../app-core/relay-launcher.js';
 import type { Handlers } from '../commands/handler-types.js';
+import { openInBrowser } from './open-link.js';
+import { newControlToken, writeControlFile } from './web-control.js';
 import { startWebServer, type RunningWebServer } from './web-server.js';
 
 /** The folder with package.json above this code: src/main/web from source, out/node/<build> when built. */
@@ -70,18 +71,6 @@ export async function ensureWebBuild(log: (line: string) => void): Promise<void>
   await build({ configFile: join(projectRoot, '.config/vite.web.config.ts'), logLevel: 'warn' });
 }
 
-export function openInBrowser(url: string): void {
-  const [cmd, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]];
-  const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
-  child.on('error', () => undefined);
-  child.unref();
-}
-
 /**
  * The web server listens while the services start (the relay child, the vault worker, the
  * local database and an unlock's key derivation), so the browser loads the page meanwhile:
@@ -117,6 +106,7 @@ export async function runWebMode(
     };
   };
   let server: RunningWebServer;
+  const controlToken = newControlToken();
   try {
     server = await startWebServer({
       staticDir: webBuildDir,
@@ -124,6 +114,8 @@ export async function runWebMode(
       subscribe,
       port: opts.port,
       onLaunchCodeUsed: () => log('the launch link was used to open the app; it will not work again'),
+      controlToken,
+      onNewLink: () => log('a new link was made (--new-link); the session of the old one has ended'),
     });
   } catch (e) {
     await starting.then(
@@ -140,10 +132,18 @@ export async function runWebMode(
     await server.close();
     throw e;
   }
+  // only now, with the profile lock held: a second server of this folder never replaces it
+  let removeControl: () => void = () => undefined;
+  try {
+    removeControl = writeControlFile(opts.dataDir, server.port, controlToken);
+  } catch (e) {
+    log(`--new-link will not reach this server: ${(e as Error).message}`);
+  }
   return {
     services,
     server,
     close: async () => {
+      removeControl();
       await server.close();
       await services.close();
     },

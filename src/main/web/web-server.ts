@@ -8,6 +8,12 @@
  * exchanges the code (`POST /session`) for the session secret, and the code is dead from then
  * on. The socket takes only the session secret (offered as a subprotocol, compared in
  * constant time), which never appears in any process's arguments or in a printed line.
+ *
+ * A link taken by someone else would hold the session until a restart, so `newLink()` (and
+ * `POST /control/new-link`, for `npm run web -- --new-link` in another terminal) makes a new
+ * code and a new secret and closes every socket of the old session: its secret is refused from
+ * then on. The control route takes only the token of web-control.ts's file (0600, in the data
+ * folder) and never a browser's request (those carry an Origin).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -27,6 +33,10 @@ export interface WebServerOptions {
   port?: number;
   /** told when the launch code is exchanged, so a link used by someone else is noticed */
   onLaunchCodeUsed?: () => void;
+  /** the bearer token `POST /control/new-link` requires; without one the route does not exist */
+  controlToken?: string;
+  /** told when a new link ended the session */
+  onNewLink?: () => void;
 }
 
 export interface RunningWebServer {
@@ -34,6 +44,8 @@ export interface RunningWebServer {
   /** the one line to open: url with the one-time launch code in the fragment */
   openUrl: string;
   port: number;
+  /** Ends the current session (its sockets closed, its secret refused) and returns a new link. */
+  newLink(): string;
   close(): Promise<void>;
 }
 
@@ -54,10 +66,11 @@ function sameSecret(given: string, expected: Buffer): boolean {
 }
 
 export async function startWebServer(opts: WebServerOptions): Promise<RunningWebServer> {
-  const launchCode = randomBytes(32).toString('base64url');
-  const launchCodeBuf = Buffer.from(launchCode);
+  let launchCode = randomBytes(32).toString('base64url');
+  let launchCodeBuf = Buffer.from(launchCode);
   let launchCodeUsed = false;
-  const secretBuf = Buffer.from(randomBytes(32).toString('base64url'));
+  let secretBuf = Buffer.from(randomBytes(32).toString('base64url'));
+  const controlTokenBuf = opts.controlToken ? Buffer.from(opts.controlToken) : null;
   let port = 0;
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
@@ -87,6 +100,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
       return;
     }
     if (path === '/session') return exchangeLaunchCode(req, res);
+    if (path === '/control/new-link' && controlTokenBuf) return controlNewLink(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -170,6 +184,21 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     });
   }
 
+  /** `POST /control/new-link` with the control file's token, from a local program: a new link. */
+  function controlNewLink(req: http.IncomingMessage, res: http.ServerResponse): void {
+    req.resume();
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    if (req.headers.origin !== undefined)
+      return answerJson(res, 403, { error: 'Not for pages.', code: 'forbidden-origin' });
+    const given = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
+    if (!sameSecret(given, controlTokenBuf!))
+      return answerJson(res, 401, { error: 'Wrong control token.', code: 'bad-control-token' });
+    answerJson(res, 200, { openUrl: newLink() });
+  }
+
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: MAX_FRAME,
@@ -197,6 +226,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
     sockets.add(ws);
     ws.on('close', () => sockets.delete(ws));
     ws.on('message', (data, isBinary) => {
+      // a socket of an ended session says nothing more, even before its close completes
+      if (!sockets.has(ws)) return;
       if (isBinary) return ws.close(1003, 'text frames only');
       let frame: { type?: unknown; id?: unknown; name?: unknown; args?: unknown };
       try {
@@ -224,13 +255,30 @@ export async function startWebServer(opts: WebServerOptions): Promise<RunningWeb
   const address = server.address();
   port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}/`;
+
+  function newLink(): string {
+    launchCode = randomBytes(32).toString('base64url');
+    launchCodeBuf = Buffer.from(launchCode);
+    secretBuf = Buffer.from(randomBytes(32).toString('base64url'));
+    launchCodeUsed = false;
+    for (const ws of sockets) {
+      sockets.delete(ws);
+      ws.close(4001, 'session ended: a new link was made');
+      // a peer that does not answer the close is cut off
+      setTimeout(() => ws.terminate(), 1000).unref();
+    }
+    opts.onNewLink?.();
+    return `${url}#code=${launchCode}`;
+  }
+
   return {
     url,
     openUrl: `${url}#code=${launchCode}`,
     port,
+    newLink,
     close: async () => {
       unsubscribe();
-      for (const ws of sockets) ws.terminate();
+      for (const ws of wss.clients) ws.terminate();
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -8,6 +8,7 @@ import { UsageError, printJson } from './cli-support.js';
 export interface GroupOptions {
   public?: boolean;
   password?: string;
+  'password-env'?: string;
   block?: boolean;
   file?: string[];
 }
@@ -17,17 +18,39 @@ export function groupId(id: string | undefined): string {
   return id.toLowerCase();
 }
 
+/**
+ * The group password of `create` and `join`: from the variable named by --password-env, since
+ * a command line is readable by every user of the computer (ps, /proc); --password still works,
+ * with a warning saying so.
+ */
+export function groupPassword(values: GroupOptions): string | undefined {
+  const name = values['password-env'];
+  if (values.password !== undefined && name !== undefined)
+    throw new UsageError('give either --password-env VAR or --password, not both');
+  if (name !== undefined) {
+    const password = process.env[name];
+    if (!password) throw new UsageError(`the environment variable ${name} (named by --password-env) is not set`);
+    return password;
+  }
+  if (values.password !== undefined)
+    process.stderr.write(
+      "client: warning: --password puts the group password in this process's command line, which other users of this computer can read (ps, /proc); use --password-env VAR instead\n",
+    );
+  return values.password;
+}
+
 export async function group(m: Messenger, args: string[], values: GroupOptions): Promise<void> {
   const [sub, ...rest] = args;
   atMostArgs(`group ${sub}`, rest);
   switch (sub) {
     case 'create': {
       need(rest, 1, '<name>');
+      const password = groupPassword(values);
       printJson(
         await m.groups.create({
           name: rest.join(' '),
           isPublic: values.public === true,
-          ...(values.password ? { password: values.password } : {}),
+          ...(password ? { password } : {}),
         }),
       );
       return;
@@ -52,14 +75,11 @@ export async function group(m: Messenger, args: string[], values: GroupOptions):
       need(rest, 2, '<id> <address>');
       printJson(await m.groups.setAdmin({ groupId: groupId(rest[0]), address: address(rest[1]) }, sub === 'admin'));
       return;
-    case 'join':
-      printJson(
-        await m.groups.join({
-          groupId: groupId(rest[0]),
-          ...(values.password !== undefined ? { password: values.password } : {}),
-        }),
-      );
+    case 'join': {
+      const password = groupPassword(values);
+      printJson(await m.groups.join({ groupId: groupId(rest[0]), ...(password !== undefined ? { password } : {}) }));
       return;
+    }
     case 'leave':
       await m.groups.leave({ groupId: groupId(rest[0]) });
       printJson({ ok: true });

@@ -70,14 +70,15 @@ export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env V
                                                      right after init) → {conversations, messages, files}
                                      --backup-passphrase-env names the backup file's passphrase (at least 8
                                      characters); the profile's own comes, as everywhere, from --passphrase-env. Progress: JSON lines on stderr
-  group create <name> [--public] [--password P]      → {id, …}
+  group create <name> [--public] [--password-env VAR] → {id, …}; the group password is read from VAR
+                                                     (--password P also works, but other users can read it in ps)
   group add <id> <address|@handle>                   → {…, added: member|invited}; invited until they accept
   group remove <id> <address>                        remove a member or withdraw an invitation
   invitations                                        group invitations waiting for my answer
   group accept <id> | group decline <id> [--block]   answer one (--block also blocks the inviter)
   group admin <id> <address> | group unadmin <id> <address>
                                                      creator only: admins add/remove members, edit, mint bot tokens
-  group join <id> [--password P] | group leave <id> | group info <id> | group list [--public]
+  group join <id> [--password-env VAR] | group leave <id> | group info <id> | group list [--public]
   group send <id> <text> | group send <id> --file PATH [--file PATH …] [text]
   group token <id> <name>                            → {token, botToken}
   group tokens <id> | group revoke-token <id> <tokenId>

@@ -115,6 +115,7 @@ function parseCli(argv: string[]) {
         public: { type: 'boolean' },
         block: { type: 'boolean' },
         password: { type: 'string' },
+        'password-env': { type: 'string' },
         stake: { type: 'string' },
         sent: { type: 'boolean' },
         received: { type: 'boolean' },

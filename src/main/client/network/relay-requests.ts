@@ -19,6 +19,8 @@ const QUOTA_CODES = new Set([
   'too-many-requests-pending',
   'too-many-groups',
   'blob-quota-full',
+  // a group held after wrong passwords: sitting it out would send the same guess again
+  'too-many-attempts',
 ]);
 
 export interface RelayApiOptions {

@@ -11,7 +11,7 @@ import {
   InvitationList,
   JoinBody,
 } from '../../../shared/api/groups.js';
-import { groupPasswordMatches } from '../auth/group-password.js';
+import { GroupPasswordAttempts } from '../auth/group-password-attempts.js';
 import type { GroupRow, RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { forbidden, notFound } from '../http/errors.js';
@@ -26,6 +26,7 @@ export function groupJoiningRoutes(
   { detail }: GroupAccess,
 ): void {
   const keyOnly = { auth: 'api-key' as const };
+  const passwordAttempts = new GroupPasswordAttempts();
 
   app.get(
     '/api/v1/me/invitations',
@@ -87,13 +88,13 @@ export function groupJoiningRoutes(
         summary: 'Join a public group (with its password when it has one)',
         security: apiKeyAuth,
         description:
-          'A wrong or missing password is 403. Private groups cannot be joined (404 when you cannot see them).',
+          'A wrong or missing password is 403; after 5 wrong ones for a group (from anyone), 429 `too-many-attempts` with Retry-After. Private groups cannot be joined (404 when you cannot see them).',
         params: IdParams,
         body: Type.Optional(JoinBody),
         response: { 200: GroupDetail, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = apiKeyCaller(req);
       const id = req.params.id.toLowerCase();
       const group = UUID.test(id) ? await store.getGroup(id) : null;
@@ -102,8 +103,8 @@ export function groupJoiningRoutes(
       if (member) return detail(group);
       if (group.passwordHash !== null) {
         const password = req.body?.password;
-        if (!password || !(await groupPasswordMatches(password, group.passwordHash)))
-          throw forbidden(password ? 'wrong group password' : 'this group needs a password', 'wrong-password');
+        if (!password) throw forbidden('this group needs a password', 'wrong-password');
+        await passwordAttempts.check(id, password, group.passwordHash, opts.now(), reply);
       }
       await store.addMember(id, caller.address, opts.now());
       return detail((await store.getGroup(id)) as GroupRow);

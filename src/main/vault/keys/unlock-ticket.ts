@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, closeSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, openSync, readFileSync, renameSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { VaultCodec } from './secret-codec.js';
+import { checkPrivateFolder, ensurePrivateFolder, sweepExpiredTickets, ticketFolder } from './ticket-folder.js';
 
 /**
  * A remembered unlock for the command-line client, like sudo's timestamp: each command is a new
@@ -11,11 +12,13 @@ import type { VaultCodec } from './secret-codec.js';
  * unlock with the same passphrase reads the ticket instead of running scrypt (and pushes the
  * expiry on); a wrong passphrase, an expired ticket or a re-keyed vault fall back to scrypt.
  *
- * The ticket lives in $XDG_RUNTIME_DIR when there is one (a per-user tmpfs, mode 0700, emptied at
- * logout: it never reaches a disk), else in the profile folder; the file is 0600 either way.
- * It never leaves the vault worker's process: the codec runs where the data key is used.
- * What it gives away to someone who can read it within its life: a fast (HKDF, not scrypt) check
- * of passphrase guesses. `lock` and `--unlock-ttl 0` delete it.
+ * The ticket lives only in a private runtime folder (ticket-folder.ts: $XDG_RUNTIME_DIR, else a
+ * 0700 folder of ours in the temporary folder), never in the profile folder, whose copies reach
+ * backups; the file is 0600. An expired ticket is deleted when it is read, and expired tickets
+ * of any profile whenever a ticket is written. It never leaves the vault worker's process: the
+ * codec runs where the data key is used. What it gives away to someone who can read it within
+ * its life: a fast (HKDF, not scrypt) check of passphrase guesses. `lock` and `--unlock-ttl 0`
+ * delete it.
  */
 
 interface Ticket {
@@ -34,19 +37,17 @@ const INFO = 'relay-unlock-ticket-v1';
 export type TicketKind = 'vault' | 'api-key';
 
 export function ticketPath(profileDir: string, kind: TicketKind, env: NodeJS.ProcessEnv = process.env): string {
-  const profile = resolve(profileDir);
-  const runtime = env.XDG_RUNTIME_DIR;
-  if (runtime)
-    return join(
-      runtime,
-      'relay-messenger',
-      `unlock-${kind}-${createHash('sha256').update(profile).digest('hex').slice(0, 24)}.json`,
-    );
-  return join(profile, `unlock-${kind}.json`);
+  const profile = createHash('sha256').update(resolve(profileDir)).digest('hex').slice(0, 24);
+  return join(ticketFolder(env), `unlock-${kind}-${profile}.json`);
 }
 
 export function forgetTicket(path: string): void {
   rmSync(path, { force: true });
+}
+
+/** Deletes the tickets that earlier versions kept in the profile folder itself. */
+export function forgetProfileFolderTickets(profileDir: string): void {
+  for (const kind of ['vault', 'api-key'] satisfies TicketKind[]) forgetTicket(join(profileDir, `unlock-${kind}.json`));
 }
 
 function ticketKey(passphrase: string, salt: Buffer): Buffer {
@@ -64,6 +65,7 @@ function bindingOf(sealed: Buffer): string {
 function readTicket(path: string, sealed: Buffer, passphrase: string, now: number): Buffer | null {
   let t: Ticket;
   try {
+    checkPrivateFolder(dirname(path));
     t = JSON.parse(readFileSync(path, 'utf8')) as Ticket;
   } catch {
     return null;
@@ -97,7 +99,17 @@ function readTicket(path: string, sealed: Buffer, passphrase: string, now: numbe
   }
 }
 
-function writeTicket(path: string, sealed: Buffer, dataKey: Buffer, passphrase: string, expiresAt: number): void {
+function writeTicket(
+  path: string,
+  sealed: Buffer,
+  dataKey: Buffer,
+  passphrase: string,
+  expiresAt: number,
+  now: number,
+): void {
+  const dir = dirname(path);
+  ensurePrivateFolder(dir);
+  sweepExpiredTickets(dir, now);
   const salt = randomBytes(16);
   const nonce = randomBytes(12);
   const key = ticketKey(passphrase, salt);
@@ -114,11 +126,11 @@ function writeTicket(path: string, sealed: Buffer, dataKey: Buffer, passphrase: 
     nonce: nonce.toString('base64'),
     ct: ct.toString('base64'),
   };
-  const dir = resolve(path, '..');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
-  // created 0600 (not chmod-ed after), so the key is never readable by others, even briefly
-  const fd = openSync(tmp, 'w', 0o600);
+  // created anew (never through a link left under that name) and 0600 from the start, so the
+  // key is never readable by others, even briefly
+  rmSync(tmp, { force: true });
+  const fd = openSync(tmp, 'wx', 0o600);
   try {
     writeSync(fd, JSON.stringify(ticket));
   } finally {
@@ -136,7 +148,8 @@ export function ticketingCodec(
   const now = opts.now ?? Date.now;
   const remember = (sealed: Buffer, dataKey: Buffer) => {
     try {
-      writeTicket(opts.path, sealed, dataKey, opts.passphrase, now() + opts.ttlMs);
+      const at = now();
+      writeTicket(opts.path, sealed, dataKey, opts.passphrase, at + opts.ttlMs, at);
     } catch {
       // no ticket only means the next command runs scrypt again
     }

@@ -132,6 +132,30 @@ describe('rate limits', () => {
     api.close();
   });
 
+  it('a group held after wrong passwords (429 too-many-attempts) is reported at once, never guessed again in line', async () => {
+    let calls = 0;
+    const port = await listen(
+      http.createServer((_req, res) => {
+        calls++;
+        res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'too many wrong passwords for this group', code: 'too-many-attempts' }));
+      }),
+    );
+    const fake = fakeClock();
+    const api = new RelayApi({
+      baseUrl: `http://127.0.0.1:${port}`,
+      credential: 'sk_live_x',
+      pacer: new RequestPacer({ now: fake.now, sleep: fake.sleep }),
+    });
+    await expect(api.joinGroup('00000000-0000-4000-8000-000000000000', 'guess')).rejects.toMatchObject({
+      status: 429,
+      code: 'too-many-attempts',
+    });
+    expect(calls).toBe(1);
+    expect(fake.clock.slept).toEqual([]);
+    api.close();
+  });
+
   it('the pacer admits 120 requests per rolling minute and keeps a reserve from background work', async () => {
     const fake = fakeClock();
     const pacer = new RequestPacer({ now: fake.now, sleep: fake.sleep });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { VaultCodec } from '../secret-codec.js';
 import { VaultCore } from '../../vault-core.js';
@@ -85,25 +85,33 @@ describe('unlock tickets', () => {
     expect(inner.decrypts).toBe(2);
   });
 
-  it('lives in $XDG_RUNTIME_DIR when there is one, else in the profile folder', () => {
-    expect(ticketPath('/p/alice', 'vault', {})).toBe('/p/alice/unlock-vault.json');
+  it('lives in $XDG_RUNTIME_DIR when there is one, else in a folder of ours in the temporary folder, never the profile', () => {
     const a = ticketPath('/p/alice', 'vault', { XDG_RUNTIME_DIR: '/run/user/1000' });
     const b = ticketPath('/p/bob', 'vault', { XDG_RUNTIME_DIR: '/run/user/1000' });
     expect(a).toMatch(/^\/run\/user\/1000\/relay-messenger\/unlock-vault-[0-9a-f]{24}\.json$/);
     expect(a).not.toBe(b);
+    const fallback = ticketPath('/p/alice', 'vault', {});
+    expect(dirname(fallback)).toBe(join(tmpdir(), `relay-messenger-${process.getuid!()}`));
+    expect(fallback.startsWith('/p/alice')).toBe(false);
   });
 
-  it('the vault remembers an unlock only when asked, and lock or 0 forget it', async () => {
+  it('the vault remembers an unlock only when asked, never in the profile folder, and lock or 0 forget it', async () => {
     const dir = tempDir();
-    const env = process.env.XDG_RUNTIME_DIR;
+    const env = { XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR, TMPDIR: process.env.TMPDIR };
+    // no runtime folder (root, cron, containers); a temporary folder of this test's own
     delete process.env.XDG_RUNTIME_DIR;
+    process.env.TMPDIR = tempDir();
     try {
       const core = new VaultCore({ profileDir: dir });
       await core.createWallet({ passphrase: 'pass phrase' });
       const path = ticketPath(dir, 'vault');
       expect(existsSync(path)).toBe(false);
+      // where earlier versions kept it: removed by the next remembered unlock
+      writeFileSync(join(dir, 'unlock-vault.json'), '{}');
       await core.unlock({ passphrase: 'pass phrase', rememberMs: 60_000 });
       expect(existsSync(path)).toBe(true);
+      expect(path.startsWith(process.env.TMPDIR!)).toBe(true);
+      expect(readdirSync(dir).filter((f) => f.startsWith('unlock-'))).toEqual([]);
       // a wrong passphrase is still refused while the ticket lives
       await expect(
         new VaultCore({ profileDir: dir }).unlock({ passphrase: 'wrong', rememberMs: 60_000 }),
@@ -119,7 +127,9 @@ describe('unlock tickets', () => {
         code: 'bad-request',
       });
     } finally {
-      if (env !== undefined) process.env.XDG_RUNTIME_DIR = env;
+      for (const [name, value] of Object.entries(env))
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
     }
     // six scrypt derivations at N=2^17
   }, 180_000);
