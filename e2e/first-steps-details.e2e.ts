@@ -60,6 +60,8 @@ test('a handle that cannot be claimed says why; an API key on the built-in relay
 });
 
 test('one ✕ in the search within a chat; group members go by their handles', async ({ relay, app }) => {
+  // several apps on a shared machine
+  test.slow();
   const alice = await app('alice');
   const bob = await app('bob');
   await createAccount(alice.page, { relayUrl: relay.url, handle: 'alice' });
@@ -101,6 +103,8 @@ test('one ✕ in the search within a chat; group members go by their handles', a
 });
 
 test('Settings offers to send the history to a new device as soon as it appears', async ({ relay, app }) => {
+  // several apps on a shared machine
+  test.slow();
   const gus = await app('gus');
   const words = await createAccount(gus.page, { relayUrl: relay.url, handle: 'gus' });
   await goTo(gus.page, 'Settings');

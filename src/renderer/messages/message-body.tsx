@@ -112,8 +112,19 @@ function EditForm({ m, onDone }: { m: ChatMessage; onDone: () => void }) {
   const [text, setText] = useState(m.text);
   // The box and its buttons are taller than the message they replace: on the last message they
   // would open below the visible part of the list, so they are brought into view.
+  // Only the message list scrolls for it: scrollIntoView would also shift the panes around it,
+  // whose overflow is hidden but still scrollable by a script.
   const form = useRef<HTMLFormElement>(null);
-  useEffect(() => form.current?.scrollIntoView({ block: 'nearest' }), []);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      const f = form.current;
+      const list = f?.closest('.message-scroller');
+      if (!f || !list) return;
+      const below = f.getBoundingClientRect().bottom - list.getBoundingClientRect().bottom;
+      if (below > 0) list.scrollTop += below + 8;
+    });
+    return () => cancelAnimationFrame(frame);
+  }, []);
   const save = async () => {
     if (text.trim() === '' || text === m.text) return onDone();
     if ((await action.run(m.conversationId, m.id, text)).ok) onDone();
