@@ -97,7 +97,7 @@ test('one ✕ in the search within a chat; group members go by their handles', a
   await goTo(p, 'Groups');
   await p.getByRole('button', { name: 'Weekend hikers' }).click();
   const members = p.getByRole('list', { name: 'Members' });
-  await expect(members.getByText('@carol')).toBeVisible({ timeout: 30_000 });
+  await expect(members.getByText('@carol', { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(members.getByText(/0x[0-9a-f]{4}…/)).toHaveCount(0);
   await expect(members.getByRole('button', { name: 'Remove @carol' })).toBeVisible();
 });

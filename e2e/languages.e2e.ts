@@ -22,7 +22,10 @@ function placeholderFits(input: Locator): Promise<{ text: number; room: number }
   });
 }
 
-test('previews and placeholders in German and Arabic: translated, whole, in reading order', async ({ relay, app }) => {
+test('previews and placeholders in German and Arabic: translated, whole, in reading order', async ({
+  relay,
+  app,
+}, testInfo) => {
   // several apps on a shared machine
   test.slow();
   const alice = await app('alice');
@@ -43,11 +46,15 @@ test('previews and placeholders in German and Arabic: translated, whole, in read
   const search = p.locator('.pane-search input');
   const fit = await placeholderFits(search);
   expect(fit.text, `"${await search.getAttribute('placeholder')}" in ${fit.room}px`).toBeLessThanOrEqual(fit.room);
+  await p.screenshot({ path: testInfo.outputPath('chats-de-light.png') });
 
   await setLocale(p, 'ar', 'ar');
   await expect(preview).toHaveText('تغيّر إعداد الرسائل المختفية');
   // an Arabic preview runs, and is cut short, right to left
   await expect(preview).toHaveCSS('direction', 'rtl');
+  await p.emulateMedia({ colorScheme: 'dark' });
+  await p.screenshot({ path: testInfo.outputPath('chats-ar-dark.png') });
+  await p.emulateMedia({ colorScheme: 'light' });
   await setLocale(p, 'en', 'en');
   await expect(preview).toHaveText('Disappearing messages changed');
 
@@ -64,6 +71,7 @@ test('previews and placeholders in German and Arabic: translated, whole, in read
   const placeholder = (await member.getAttribute('placeholder')) ?? '';
   expect(placeholder).toMatch(/\u2068@[^\u2069]*\u2069/);
   expect(placeholder).toMatch(/\u20680x[^\u2069]*\u2069/);
+  await p.screenshot({ path: testInfo.outputPath('group-add-member-ar-light.png') });
   await setLocale(p, 'en', 'en');
 });
 

@@ -18,7 +18,9 @@ async function toRelayStep(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Choose your relay' })).toBeVisible();
 }
 
-test('a relay address: the suggested scheme is the one used, and an unreachable relay has Details', async ({ app }) => {
+test('a relay address: the suggested scheme is the one used, and an unreachable relay has Details', async ({
+  app,
+}, testInfo) => {
   const { page } = await app('alice');
   await toRelayStep(page);
   await page.getByRole('radio', { name: 'A relay address' }).click();
@@ -42,6 +44,10 @@ test('a relay address: the suggested scheme is the one used, and an unreachable 
   await expect(details).toBeVisible();
   await details.click();
   await expect(page.locator('.error-details code')).toContainText(/ECONNREFUSED|refused|connect/i);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: testInfo.outputPath(`relay-details-${scheme}.png`) });
+  }
 });
 
 test('the relay choices are one radio group: the arrows move between them only', async ({ app }) => {

@@ -112,18 +112,23 @@ function EditForm({ m, onDone }: { m: ChatMessage; onDone: () => void }) {
   const [text, setText] = useState(m.text);
   // The box and its buttons are taller than the message they replace: on the last message they
   // would open below the visible part of the list, so they are brought into view.
-  // Only the message list scrolls for it: scrollIntoView would also shift the panes around it,
-  // whose overflow is hidden but still scrollable by a script.
+  // Only the message list scrolls for it (scrollIntoView would also shift the panes around it,
+  // whose overflow is hidden but still scrollable by a script), and again whenever the list's
+  // content grows: the list measures the taller row a moment later, and only then has room.
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    const frame = requestAnimationFrame(() => {
-      const f = form.current;
-      const list = f?.closest('.message-scroller');
-      if (!f || !list) return;
+    const f = form.current;
+    const list = f?.closest('.message-scroller');
+    if (!f || !list) return;
+    const reveal = () => {
       const below = f.getBoundingClientRect().bottom - list.getBoundingClientRect().bottom;
       if (below > 0) list.scrollTop += below + 8;
-    });
-    return () => cancelAnimationFrame(frame);
+    };
+    const watch = new ResizeObserver(reveal);
+    watch.observe(f);
+    const canvas = list.querySelector('.message-canvas');
+    if (canvas) watch.observe(canvas);
+    return () => watch.disconnect();
   }, []);
   const save = async () => {
     if (text.trim() === '' || text === m.text) return onDone();
