@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { chooseRelay, confirmWords, createAccount, goTo, messageFromDirectory, send } from './flows.js';
 import { expect, test } from './fixtures.js';
-import { cliOk, root, tempDir } from './harness.js';
+import { root } from './harness.js';
 
 /** Runs an operator command line as a person would type it in the app's folder. */
 function run(commandLine: string): Promise<number | null> {
@@ -103,14 +103,22 @@ test('one ✕ in the search within a chat; group members go by their handles', a
 });
 
 test('Settings offers to send the history to a new device as soon as it appears', async ({ relay, app }) => {
-  // several apps on a shared machine
+  // two apps on a shared machine
   test.slow();
   const gus = await app('gus');
   const words = await createAccount(gus.page, { relayUrl: relay.url, handle: 'gus' });
   await goTo(gus.page, 'Settings');
   await expect(gus.page.getByRole('region', { name: 'Devices' })).toBeVisible();
-  const second = tempDir('cli-gus-new-laptop');
-  await cliOk(second, ['init', '--relay', relay.url, '--mnemonic-env', 'GUS_WORDS'], { GUS_WORDS: words.join(' ') });
+
+  // the same wallet set up on a new computer, while Settings stays open on the old one
+  const fresh = await app('gus-new-computer');
+  await fresh.page.getByRole('button', { name: 'I already have a wallet' }).click();
+  await fresh.page.getByRole('textbox', { name: 'Recovery phrase' }).fill(words.join(' '));
+  await fresh.page.getByRole('button', { name: 'Import wallet' }).click();
+  await fresh.page.getByRole('button', { name: 'Skip' }).click();
+  await chooseRelay(fresh.page, relay.url);
+  await expect(fresh.page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+
   // no leaving and coming back: the open page shows it
   await expect(gus.page.getByRole('group', { name: /^Send your history to / })).toBeVisible({ timeout: 60_000 });
 });
