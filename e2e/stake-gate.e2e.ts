@@ -53,9 +53,13 @@ test("stake-gate: the sender pays the stake and sends; accepted, it comes back; 
   // Kate sees the stake on the request and accepts: the stake is released to Leo
   await goTo(kate.page, 'Requests');
   const card = kate.page.getByRole('article', { name: 'Request from @leo' });
+  // and what each answer does to it, Decline included (it is not kept: it goes back at its deadline)
   await expect(card).toContainText(
-    'Staked 0.05 ETH. Accept and it goes back to them; mark it as spam and you keep it.',
+    /Staked 0\.05 ETH\. Accept and it goes back to them now; decline and it goes back to them on \w{3} \d{1,2}, \d{4}; mark it as spam and you keep it\./,
     { timeout: 30_000 },
+  );
+  await expect(card.getByRole('button', { name: 'Decline @leo' })).toHaveAccessibleDescription(
+    /decline and it goes back/,
   );
   await expectAccessible(kate.page, 'staked request');
   await acceptRequest(kate.page, 'leo');

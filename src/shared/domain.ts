@@ -18,7 +18,11 @@ export interface ConversationSummary {
   peer: string;
   title: string; // handle, group name, or short address
   verified: boolean;
-  lastMessage: { text: string; at: string; fromMe: boolean } | null;
+  /**
+   * the newest message; `kind` says what stands in for its words (a deleted message, a timer
+   * change), and `text` is then that in English, for the CLI: the app words it in its language
+   */
+  lastMessage: { text: string; at: string; fromMe: boolean; kind?: 'text' | 'deleted' | 'timer' } | null;
   unread: number;
   updatedAt: string;
   /** no notifications for this conversation (its unread count still shows) */
@@ -263,7 +267,13 @@ export interface RelayStatus {
    */
   revoked?: boolean;
   /** the embedded relay, when this app runs one */
-  local: { running: boolean; url: string | null; lan: { urls: string[]; fingerprint: string } | null };
+  local: {
+    running: boolean;
+    url: string | null;
+    lan: { urls: string[]; fingerprint: string } | null;
+    /** the built-in relay's data folder, for its operator's commands (`npm run relay -- admin --data …`) */
+    dataDir?: string;
+  };
 }
 
 /** An envelope that failed a check (forged, tampered, misaddressed…): acked and dropped, never shown. */

@@ -29,6 +29,8 @@ export type CommandResult<K extends CommandName> = Commands[K]['result'];
 export interface IpcError {
   code: string;
   message: string;
+  /** the network's own words behind the sentence (`connect ECONNREFUSED …`), shown under "Details" */
+  detail?: string;
 }
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
 

@@ -150,7 +150,9 @@ export function toIpcError(e: unknown, command?: string): IpcError {
   if (name === 'NetworkError' && code && SELF_SIGNED_CODES.includes(code))
     return { code: 'self-signed', message: SELF_SIGNED_MESSAGE };
   if (name === 'NetworkError')
-    return code === 'pin-mismatch' ? { code, message: PLAIN[code] } : { code: 'network', message: NETWORK };
+    return code === 'pin-mismatch'
+      ? { code, message: PLAIN[code] }
+      : { code: 'network', message: NETWORK, ...(message ? { detail: message } : {}) };
   if (name === 'VaultError' || name === 'MessengerError') {
     if (code && PLAIN[code]) return { code, message: PLAIN[code] };
     if (message && !looksInternal(message)) return { code: code ?? 'error', message: sentence(message) };

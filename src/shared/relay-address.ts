@@ -7,11 +7,11 @@
 export function parseRelayUrl(text: string): { url: string } | { problem: string } {
   const t = text.trim().replace(/\/+$/, '');
   if (!t) return { problem: 'Enter the relay’s address, like https://relay.example.org.' };
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(t)?.[1]?.toLowerCase();
+  const scheme = schemeOf(t);
   if (scheme && scheme !== 'http' && scheme !== 'https')
     return { problem: `A relay address starts with http:// or https://, not ${scheme}://.` };
   if (!scheme)
-    return { problem: `“${t}” has no scheme: a relay address starts with http:// or https://, like https://${t}.` };
+    return { problem: `“${t}” has no scheme: a relay address starts with http:// or https://, like ${withScheme(t)}.` };
   // (no URL class here: src/shared runs without DOM or Node types)
   const m = /^https?:\/\/([^/?#\s@]+)(\/[^?#\s]*)?([?#].*)?$/i.exec(t);
   if (!m)
@@ -24,6 +24,24 @@ export function parseRelayUrl(text: string): { url: string } | { problem: string
   if (hostPort[2] !== undefined && (Number(hostPort[2]) < 1 || Number(hostPort[2]) > 65535))
     return { problem: `Port ${hostPort[2]} is out of range: a port is 1-65535.` };
   return { url: t };
+}
+
+/** `ftp` of `ftp://…`; none for `localhost:7300`, whose colon comes before a port. */
+function schemeOf(t: string): string | undefined {
+  return /^([A-Za-z][A-Za-z0-9+.-]*):(?!\d+(?:[/?#]|$))/.exec(t)?.[1]?.toLowerCase();
+}
+
+/**
+ * A scheme-less address as it will be dialled: a relay on this computer (the built-in one, or
+ * `npm run relay`) speaks plain http; anything else, a LAN relay included, https. Undefined when
+ * the text has a scheme already.
+ */
+export function withScheme(text: string): string | undefined {
+  const t = text.trim().replace(/\/+$/, '');
+  if (!t || schemeOf(t)) return undefined;
+  const host = /^(\[[^\]]*\]|[^:/?#]*)/.exec(t)?.[1]?.toLowerCase() ?? '';
+  const loopback = host === 'localhost' || /^127(?:\.\d{1,3}){3}$/.test(host) || host === '[::1]';
+  return `${loopback ? 'http' : 'https'}://${t}`;
 }
 
 /** `AA:BB:…`, `aabb…` or `sha256/AA:BB…`: 64 hex digits once separators are dropped. */

@@ -25,6 +25,8 @@ export interface EmbeddedRelayStatus {
   url: string | null;
   port: number | null;
   lan: { urls: string[]; fingerprint: string } | null;
+  /** its data folder: the person who runs the app is its operator, and `relay admin --data` acts on it */
+  dataDir?: string;
 }
 
 export interface EmbeddedRelayOptions {
@@ -57,6 +59,7 @@ export class EmbeddedRelay extends EventEmitter {
     return {
       ...this.current,
       lan: this.current.lan ? { ...this.current.lan, urls: [...this.current.lan.urls] } : null,
+      dataDir: this.opts.dataDir,
     };
   }
 

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { translateError } from '../i18n/error-messages.js';
 import type { HistoryPhase, HistoryProgress } from '../../shared/backup/history.js';
@@ -19,6 +20,9 @@ const PHASES = defineMessages({
   import: { id: 'history.phase.import', defaultMessage: 'Importing', description: 'History transfer phase.' },
 }) satisfies Record<HistoryPhase, unknown>;
 
+/** how often the open Settings page asks for this wallet's devices again */
+const DEVICES_RECHECK_MS = 10_000;
+
 const key = (k: string) => <bdi dir="ltr">{shortAddress(k)}</bdi>;
 
 /**
@@ -33,6 +37,14 @@ export function HistoryTransfer() {
   const dismiss = useStore((s) => s.dismissHistoryOffer);
   const action = useAction(sendHistory);
   const decline = useAction(dismiss);
+  // A new computer of this wallet may be set up while this page is open: the list is asked
+  // again now and then (main's notice of it, events.ts, may come much later), so the offer
+  // appears without leaving Settings and coming back.
+  const ownDevicesChanged = useStore((s) => s.ownDevicesChanged);
+  useEffect(() => {
+    const timer = setInterval(() => void ownDevicesChanged().catch(() => undefined), DEVICES_RECHECK_MS);
+    return () => clearInterval(timer);
+  }, [ownDevicesChanged]);
   // only a device set up after this one is new: never offer history back to an older computer
   const mine = devices.find((d) => d.current);
   const newest = devices

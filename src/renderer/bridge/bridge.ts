@@ -20,6 +20,8 @@ export class BridgeError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** the technical reason behind the sentence, for "Details" (never translated) */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'BridgeError';
@@ -45,8 +47,10 @@ export async function call<K extends CommandName>(name: K, args: CommandArgs<K>)
   } catch (e) {
     const text = e instanceof Error ? e.message : String(e);
     // Electron prefixes rejected invoke errors with its own text; keep only ours.
-    const { code, message } = decodeBridgeError(text.replace(/^Error invoking remote method '[^']+': (Error: )?/, ''));
-    throw new BridgeError(code, translateError(currentIntl(), message));
+    const { code, message, detail } = decodeBridgeError(
+      text.replace(/^Error invoking remote method '[^']+': (Error: )?/, ''),
+    );
+    throw new BridgeError(code, translateError(currentIntl(), message), detail);
   }
 }
 

@@ -22,7 +22,13 @@ export function subscribeToMain(): () => void {
     on('relay.status', (r) => s().relayStatusChanged(r)),
     on('app.status', (x) => s().statusChanged(x)),
     on('typing', (t) => s().typingReceived(t)),
-    on('devices.changed', (n) => s().deviceNoticeReceived(n)),
+    on('devices.changed', (n) => {
+      s().deviceNoticeReceived(n);
+      if (n.address.toLowerCase() === s().status?.address?.toLowerCase())
+        s()
+          .ownDevicesChanged()
+          .catch(() => undefined);
+    }),
     on('backup.progress', (p) => s().backupProgressed(p)),
     on('history.progress', (p) => s().historyProgressed(p)),
     on('history.outcome', (o) => s().historyFinished(o)),

@@ -35,7 +35,9 @@ export function ConversationItem({
           <span className="conv-title">
             {c.kind === 'group' && <Icon name="users" size={13} className="muted-icon" />}
             {c.kind === 'group' ? (
-              <bdi className="truncate">{c.title}</bdi>
+              <bdi className="truncate" title={c.title}>
+                {c.title}
+              </bdi>
             ) : (
               <PersonName
                 address={c.peer}
@@ -57,7 +59,10 @@ export function ConversationItem({
           )}
         </span>
         <span className="conv-bottom">
-          <span className="conv-preview truncate">{lastMessagePreview(c, intl)}</span>
+          {/* dir="auto": a preview runs, and is cut short, the way its own words do, in either direction */}
+          <span className="conv-preview truncate" dir="auto">
+            {lastMessagePreview(c, intl)}
+          </span>
           <CountBadge
             count={c.unread}
             label={intl.formatMessage(

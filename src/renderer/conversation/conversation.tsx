@@ -46,7 +46,9 @@ export function Conversation({ c }: { c: ConversationSummary }) {
         <div className="conv-header-text">
           <h2>
             {group ? (
-              <bdi className="truncate">{c.title}</bdi>
+              <bdi className="truncate" title={c.title}>
+                {c.title}
+              </bdi>
             ) : (
               <PersonName
                 address={c.peer}

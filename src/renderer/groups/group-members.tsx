@@ -115,11 +115,11 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
                     aria-label={intl.formatMessage(
                       {
                         id: 'groups.members.removeLabel',
-                        defaultMessage: 'Remove {address}',
+                        defaultMessage: 'Remove {name}',
                         description:
-                          'Accessible name of the Remove button beside a member; {address} is the member’s wallet address',
+                          'Accessible name of the Remove button beside a member; {name} is the member’s handle, or short address when they have none',
                       },
-                      { address: a },
+                      { name: nameOf(a) },
                     )}
                   >
                     <FormattedMessage

@@ -139,6 +139,17 @@ export const formatMessages = defineMessages({
     defaultMessage: 'Say hello',
     description: 'Preview line of a new conversation without messages.',
   },
+  deleted: {
+    id: 'format.preview.deleted',
+    defaultMessage: 'Message deleted',
+    description: 'Preview line in the conversation list when the newest message was deleted by its author.',
+  },
+  timerChanged: {
+    id: 'format.preview.timerChanged',
+    defaultMessage: 'Disappearing messages changed',
+    description:
+      'Preview line in the conversation list when the newest event is a change of the disappearing-messages timer.',
+  },
   file: {
     id: 'format.preview.file',
     defaultMessage: 'File',

@@ -112,11 +112,15 @@ function stake(msg: ChatMessage, intl: IntlShape): string {
   });
 }
 
-/** What a sender should read about a message that was not simply delivered. */
+/**
+ * What a sender should read about a message that was not simply delivered. `answered`: the
+ * peer wrote back, so a first message sent as a contact request was taken up.
+ */
 export function deliveryNote(
   msg: ChatMessage,
   peerName: string,
   intl: IntlShape,
+  answered = false,
 ): { tone: 'muted' | 'warn' | 'error'; text: string } | null {
   if (!msg.fromMe) return null;
   const name = { name: isolate(peerName, intl) };
@@ -132,6 +136,8 @@ export function deliveryNote(
   if (msg.state === 'sending') return null;
   switch (msg.routed) {
     case 'request':
+      // accepted (their app acknowledges it only then) or answered: the note has done its job
+      if (answered || msg.delivery === 'delivered' || msg.delivery === 'read') return null;
       return { tone: 'muted', text: intl.formatMessage(m.sentAsRequest, name) };
     case 'blocked':
       return { tone: 'error', text: intl.formatMessage(m.blocked, name) };
@@ -176,6 +182,8 @@ export function requestOutcome(
 
 export function lastMessagePreview(c: ConversationSummary, intl: IntlShape): string {
   if (!c.lastMessage) return intl.formatMessage(c.kind === 'group' ? m.noMessagesYet : m.sayHello);
+  if (c.lastMessage.kind === 'deleted') return intl.formatMessage(m.deleted);
+  if (c.lastMessage.kind === 'timer') return intl.formatMessage(m.timerChanged);
   // only files carry no words (a text message has at least one character)
   // isolated: someone's English after an Arabic "You:" keeps its own direction and punctuation
   const text = c.lastMessage.text ? isolate(c.lastMessage.text.replace(/\s+/g, ' '), intl) : intl.formatMessage(m.file);

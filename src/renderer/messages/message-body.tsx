@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { ChatMessage } from '../../shared/domain.js';
 import { Dialog } from '../components/dialog.js';
@@ -16,6 +16,15 @@ import { useAction } from '../shell/use-action.js';
 export function MessageBody({ m }: { m: ChatMessage }) {
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // Leaving the edit box (saved, cancelled or Escape) puts focus back on the message's menu
+  // button: the box is gone, and focus left on nothing would fall to the page's body.
+  const menu = useRef<HTMLDivElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    refocus.current = false;
+    menu.current?.querySelector('button')?.focus();
+  }, [editing]);
   if (m.deleted)
     return (
       <p className="msg-text msg-deleted">
@@ -26,7 +35,16 @@ export function MessageBody({ m }: { m: ChatMessage }) {
         />
       </p>
     );
-  if (editing) return <EditForm m={m} onDone={() => setEditing(false)} />;
+  if (editing)
+    return (
+      <EditForm
+        m={m}
+        onDone={() => {
+          refocus.current = true;
+          setEditing(false);
+        }}
+      />
+    );
   const own = m.fromMe && m.state !== 'failed';
   return (
     <>
@@ -36,16 +54,24 @@ export function MessageBody({ m }: { m: ChatMessage }) {
           {m.text}
         </p>
       )}
-      {own && <MessageMenu onEdit={() => setEditing(true)} onDelete={() => setConfirmDelete(true)} />}
+      {own && <MessageMenu menuRef={menu} onEdit={() => setEditing(true)} onDelete={() => setConfirmDelete(true)} />}
       {confirmDelete && <DeleteDialog m={m} onClose={() => setConfirmDelete(false)} />}
     </>
   );
 }
 
-function MessageMenu({ onEdit, onDelete }: { onEdit: () => void; onDelete: () => void }) {
+function MessageMenu({
+  menuRef,
+  onEdit,
+  onDelete,
+}: {
+  menuRef: RefObject<HTMLDivElement | null>;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
   const intl = useIntl();
   return (
-    <div className="msg-menu">
+    <div className="msg-menu" ref={menuRef}>
       <Menu
         label={intl.formatMessage({
           id: 'messageBody.menu.label',
@@ -84,12 +110,33 @@ function EditForm({ m, onDone }: { m: ChatMessage; onDone: () => void }) {
   const editMessage = useStore((s) => s.editMessage);
   const action = useAction(editMessage);
   const [text, setText] = useState(m.text);
+  // The box and its buttons are taller than the message they replace: on the last message they
+  // would open below the visible part of the list, so they are brought into view.
+  // Only the message list scrolls for it (scrollIntoView would also shift the panes around it,
+  // whose overflow is hidden but still scrollable by a script), and again whenever the list's
+  // content grows: the list measures the taller row a moment later, and only then has room.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const f = form.current;
+    const list = f?.closest('.message-scroller');
+    if (!f || !list) return;
+    const reveal = () => {
+      const below = f.getBoundingClientRect().bottom - list.getBoundingClientRect().bottom;
+      if (below > 0) list.scrollTop += below + 8;
+    };
+    const watch = new ResizeObserver(reveal);
+    watch.observe(f);
+    const canvas = list.querySelector('.message-canvas');
+    if (canvas) watch.observe(canvas);
+    return () => watch.disconnect();
+  }, []);
   const save = async () => {
     if (text.trim() === '' || text === m.text) return onDone();
     if ((await action.run(m.conversationId, m.id, text)).ok) onDone();
   };
   return (
     <form
+      ref={form}
       className="msg-edit"
       onSubmit={(e) => {
         e.preventDefault();

@@ -137,6 +137,8 @@ export function MessageList({
     virtualizer.scrollToIndex(i, { align: 'center' });
   });
 
+  // a reply means the first message, sent as a request, was taken up: its note and label go
+  const answered = useMemo(() => messages.some((x) => !x.fromMe), [messages]);
   const peerName =
     conversation.kind === 'direct'
       ? conversation.title
@@ -222,6 +224,7 @@ export function MessageList({
                       first={row.first}
                       group={conversation.kind === 'group'}
                       peerName={peerName}
+                      answered={answered}
                     />
                   )}
                 </div>
@@ -261,18 +264,20 @@ const MessageBubble = memo(function MessageBubble({
   first,
   group,
   peerName,
+  answered,
 }: {
   m: ChatMessage;
   first: boolean;
   group: boolean;
   peerName: string;
+  answered: boolean;
 }) {
   const retryMessage = useStore((s) => s.retryMessage);
   const showToast = useStore((s) => s.showToast);
   const offline = useStore((s) => !(s.status?.relay.connected ?? true));
   const intl = useIntl();
   const note =
-    deliveryNote(m, peerName, intl) ??
+    deliveryNote(m, peerName, intl, answered) ??
     (m.fromMe && m.state === 'sending' && offline
       ? {
           tone: 'muted' as const,
@@ -324,7 +329,7 @@ const MessageBubble = memo(function MessageBubble({
           <time dateTime={m.sentAt} title={fullTime(m.sentAt, intl)}>
             {clockTime(m.sentAt, intl)}
           </time>
-          {m.fromMe && <StateIcon m={m} />}
+          {m.fromMe && <StateIcon m={m} answered={answered} />}
         </span>
       </div>
       {note && (
@@ -455,7 +460,7 @@ const DELIVERY: Record<
   read: { label: 'read', icon: 'checks', tone: 'read' },
 };
 
-function StateIcon({ m }: { m: ChatMessage }) {
+function StateIcon({ m, answered }: { m: ChatMessage; answered: boolean }) {
   const intl = useIntl();
   if (m.state === 'failed') {
     const failed = intl.formatMessage(texts.failed);
@@ -474,7 +479,8 @@ function StateIcon({ m }: { m: ChatMessage }) {
     );
   }
   const d = DELIVERY[m.delivery ?? (m.state === 'sending' ? 'sending' : 'sent')];
-  const label = intl.formatMessage(texts[d.label === 'sent' && m.routed === 'request' ? 'sentAsRequest' : d.label]);
+  const asRequest = d.label === 'sent' && m.routed === 'request' && !answered;
+  const label = intl.formatMessage(texts[asRequest ? 'sentAsRequest' : d.label]);
   return (
     <span className={`state-icon ${d.tone}`} role="img" aria-label={label} title={label}>
       <Icon name={d.icon} size={d.icon === 'checks' ? 15 : 13} />

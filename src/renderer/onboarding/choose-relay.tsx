@@ -43,6 +43,7 @@ export function ChooseRelay() {
       <RelayChooser
         busy={action.busy}
         error={action.error}
+        errorDetail={action.errorDetail}
         submitLabel={intl.formatMessage({
           id: 'onboarding.relay.connect',
           defaultMessage: 'Connect',

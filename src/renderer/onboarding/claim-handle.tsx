@@ -1,14 +1,46 @@
-import { FormattedMessage, useIntl } from 'react-intl';
+import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { useState } from 'react';
 import { FormError } from '../components/form-error.js';
 import { useStore } from '../store.js';
 import { useAction } from '../shell/use-action.js';
 import { TYPED_HANDLE, bareHandle } from '../../shared/identity-patterns.js';
+import { isolate } from '../i18n/isolate.js';
 
 /** The handle's sigil before the field: a symbol, the same in every language. */
 const HANDLE_PREFIX = '@';
 /** An example handle: a name, not a word to translate. */
 const EXAMPLE_HANDLE = 'alice';
+
+const problems = defineMessages({
+  characters: {
+    id: 'onboarding.handle.problem.characters',
+    defaultMessage: 'A handle cannot have {chars}: only letters, digits and underscores.',
+    description:
+      'Under the handle field while what is typed has other characters; {chars} are those characters, e.g. “-” or “-”, “.”',
+  },
+  short: {
+    id: 'onboarding.handle.problem.short',
+    defaultMessage: 'Too short: a handle has at least 3 characters.',
+    description: 'Under the handle field while fewer than 3 characters are typed',
+  },
+  long: {
+    id: 'onboarding.handle.problem.long',
+    defaultMessage: 'Too long: a handle has at most 32 characters.',
+    description: 'Under the handle field while more than 32 characters are typed',
+  },
+});
+
+/** Why a typed handle cannot be claimed, in words; null when it can (or nothing is typed yet). */
+function handleProblem(typed: string, intl: IntlShape): string | null {
+  const bare = bareHandle(typed);
+  if (bare === '' || TYPED_HANDLE.test(typed)) return null;
+  const bad = [...new Set(bare.replace(/[A-Za-z0-9_]/g, ''))];
+  if (bad.length > 0)
+    return intl.formatMessage(problems.characters, {
+      chars: intl.formatList(bad.map((c) => isolate(`“${c === ' ' ? '␠' : c}”`, intl))),
+    });
+  return intl.formatMessage(bare.length < 3 ? problems.short : problems.long);
+}
 
 /** The last step: a handle people can find in the directory, or none for now. */
 export function ClaimHandle() {
@@ -18,6 +50,8 @@ export function ClaimHandle() {
   const [handle, setHandle] = useState('');
   const valid = TYPED_HANDLE.test(handle);
   const intl = useIntl();
+  // said as it is typed (and read out), so a greyed-out Claim never leaves one guessing
+  const problem = handleProblem(handle, intl);
   const handleLabel = intl.formatMessage({
     id: 'onboarding.handle.label',
     defaultMessage: 'Handle',
@@ -52,7 +86,8 @@ export function ClaimHandle() {
             <span aria-hidden="true">{HANDLE_PREFIX}</span>
             <input
               aria-label={handleLabel}
-              aria-describedby="handle-hint"
+              aria-describedby={problem ? 'handle-problem handle-hint' : 'handle-hint'}
+              aria-invalid={problem ? true : undefined}
               value={bareHandle(handle)}
               onChange={(e) => setHandle(e.target.value)}
               autoFocus
@@ -69,6 +104,9 @@ export function ClaimHandle() {
               description="Rule for handles."
             />
           </span>
+          <span className="field-problem" id="handle-problem" aria-live="polite">
+            {problem}
+          </span>
         </label>
         <FormError error={action.error} />
         <div className="row">
@@ -79,7 +117,12 @@ export function ClaimHandle() {
               description="Button that finishes setup without a handle."
             />
           </button>
-          <button type="submit" className="btn btn-primary btn-lg" disabled={action.busy || !valid}>
+          <button
+            type="submit"
+            className="btn btn-primary btn-lg"
+            disabled={action.busy || !valid}
+            aria-describedby={problem ? 'handle-problem' : undefined}
+          >
             {action.busy
               ? intl.formatMessage({
                   id: 'onboarding.handle.claiming',

@@ -1,8 +1,9 @@
 import { defineMessages, FormattedMessage, useIntl, type MessageDescriptor } from 'react-intl';
 import { translateError } from '../i18n/error-messages.js';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FormError } from '../components/form-error.js';
-import { fingerprintProblem, parseRelayUrl } from '../../shared/relay-address.js';
+import { fingerprintProblem, parseRelayUrl, withScheme } from '../../shared/relay-address.js';
+import { isolate } from '../i18n/isolate.js';
 import { Icon, type IconName } from '../components/icon.js';
 
 type Mode = 'local' | 'lan' | 'url';
@@ -43,6 +44,12 @@ const text = defineMessages({
     defaultMessage: 'A relay run by your team or a provider, reached by its URL.',
     description: 'Explains the relay address choice.',
   },
+  noScheme: {
+    id: 'relayChooser.noScheme',
+    defaultMessage: '“{typed}” has no scheme: a relay address starts with http:// or https://, like {suggestion}.',
+    description:
+      'Under the relay address field when the address lacks http:// or https://; typed is what was typed, suggestion the same address with the scheme the app would use (http:// for this computer, https:// elsewhere).',
+  },
 });
 
 const OPTIONS: { mode: Mode; icon: IconName; title: MessageDescriptor; text: MessageDescriptor }[] = [
@@ -54,6 +61,7 @@ const OPTIONS: { mode: Mode; icon: IconName; title: MessageDescriptor; text: Mes
 export function RelayChooser({
   busy,
   error,
+  errorDetail,
   submitLabel,
   initialMode = 'local',
   onSubmit,
@@ -61,12 +69,24 @@ export function RelayChooser({
 }: {
   busy: boolean;
   error: string | null;
+  errorDetail?: string | null;
   submitLabel: string;
   initialMode?: Mode;
   onSubmit: (mode: Mode, url?: string, fingerprint?: string) => void;
   onCancel?: () => void;
 }) {
   const [mode, setMode] = useState<Mode>(initialMode);
+  // A choice clicked with the mouse puts the cursor in the address box it opens; one reached
+  // with the arrow keys leaves focus on the radio, so the arrows go on through the group and
+  // typing lands in no field by surprise.
+  const pointer = useRef(false);
+  const focusUrl = useRef(false);
+  const urlInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!focusUrl.current) return;
+    focusUrl.current = false;
+    urlInput.current?.focus();
+  }, [mode]);
   const intl = useIntl();
   const fpLabel = intl.formatMessage({
     id: 'relayChooser.fingerprint',
@@ -77,7 +97,13 @@ export function RelayChooser({
   const [fingerprint, setFingerprint] = useState('');
   const needsUrl = mode !== 'local';
   const parsed = parseRelayUrl(url);
-  const urlProblem = 'problem' in parsed ? translateError(intl, parsed.problem) : null;
+  const suggestion = withScheme(url);
+  const urlProblem =
+    'url' in parsed
+      ? null
+      : suggestion
+        ? intl.formatMessage(text.noScheme, { typed: isolate(url.trim(), intl), suggestion: isolate(suggestion, intl) })
+        : translateError(intl, parsed.problem);
   const fpProblem = mode === 'lan' ? fingerprintProblem(fingerprint) : null;
   // Whatever keeps the button off is said under its field as it is typed, and the button points
   // to it (aria-describedby): a greyed-out Connect never leaves one guessing.
@@ -102,13 +128,22 @@ export function RelayChooser({
         })}
       >
         {OPTIONS.map((o) => (
-          <label key={o.mode} className={mode === o.mode ? 'choice selected' : 'choice'}>
+          <label
+            key={o.mode}
+            className={mode === o.mode ? 'choice selected' : 'choice'}
+            onPointerDown={() => (pointer.current = true)}
+          >
             <input
               type="radio"
               name="relay-mode"
               value={o.mode}
               checked={mode === o.mode}
-              onChange={() => setMode(o.mode)}
+              onChange={() => {
+                focusUrl.current = pointer.current && o.mode !== 'local';
+                pointer.current = false;
+                setMode(o.mode);
+              }}
+              onKeyDown={() => (pointer.current = false)}
               aria-label={intl.formatMessage(o.title)}
             />
             <span className="choice-icon" aria-hidden="true">
@@ -146,9 +181,9 @@ export function RelayChooser({
             value={url}
             onChange={(e) => setUrl(e.target.value)}
             placeholder={mode === 'lan' ? EXAMPLE_LAN_URL : EXAMPLE_URL}
+            ref={urlInput}
             spellCheck={false}
             autoCapitalize="off"
-            autoFocus
             aria-invalid={url.trim() && urlProblem ? true : undefined}
             aria-describedby={urlShown ? 'relay-url-problem' : undefined}
           />
@@ -191,7 +226,7 @@ export function RelayChooser({
           </span>
         </label>
       )}
-      <FormError error={error} />
+      <FormError error={error} detail={errorDetail} />
       <div className="row">
         <button
           type="submit"

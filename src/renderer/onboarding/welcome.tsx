@@ -1,6 +1,7 @@
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Icon } from '../components/icon.js';
 import { FormError } from '../components/form-error.js';
+import { LanguagePicker } from '../i18n/language-picker.js';
 import { useStore } from '../store.js';
 import { useAction } from '../shell/use-action.js';
 import { PassphraseField } from './passphrase-field.js';
@@ -62,6 +63,7 @@ export function Welcome() {
           </button>
         </div>
       </form>
+      <LanguagePicker className="field narrow-field welcome-language" />
     </section>
   );
 }

@@ -13,7 +13,11 @@ export function usePersonName(address: string, handle?: string | null): string {
   return displayName(handle ?? known, a);
 }
 
-/** A person's name with the full address on hover and no button: for places that hold their own (a row that is a button, a header with its own Copy). */
+/**
+ * A person's name with the whole name and the full address on hover and no button: for places
+ * that hold their own (a row that is a button, a header with its own Copy). Where the name is
+ * cut short to fit, the hover and screen readers still have all of it.
+ */
 export function PersonName({
   address,
   handle,
@@ -24,9 +28,11 @@ export function PersonName({
   className?: string;
 }) {
   const name = usePersonName(address, handle);
+  // data, not words: the whole name over the whole address
+  const hover = name === displayName(null, address) ? address : [name, address].join('\n');
   return (
     // dir="auto": a handle or address reads left to right inside right-to-left text ("@bob", not "bob@")
-    <span className={className} title={address} dir="auto">
+    <span className={className} title={hover} dir="auto">
       {name}
     </span>
   );

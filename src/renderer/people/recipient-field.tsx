@@ -28,8 +28,9 @@ export function RecipientField({
         placeholder={placeholder}
         autoFocus={autoFocus}
         spellCheck={false}
-        // a handle or address reads left to right even in an Arabic form
-        dir="auto"
+        // a handle or address reads left to right even in an Arabic form; while empty, the
+        // placeholder (a sentence in the page's language) runs the page's way
+        dir={value ? 'auto' : undefined}
         autoCapitalize="off"
         aria-invalid={invalid ? true : undefined}
       />

@@ -191,12 +191,15 @@ function RequestCard({ r }: { r: ContactRequest }) {
         )}
       </blockquote>
       {stake && (
-        <p className="stake-note">
+        <p className="stake-note" id={`stake-note-${r.address}`}>
           <FormattedMessage
             id="requests.card.staked"
-            defaultMessage="Staked {amount}. Accept and it goes back to them; mark it as spam and you keep it."
-            description="On a contact request that came with a stake; {amount} is the amount with its currency (e.g. 0.01 ETH)"
-            values={{ amount: <Amount wei={stake.amountWei} currency={stake.currency} /> }}
+            defaultMessage="Staked {amount}. Accept and it goes back to them now; decline and it goes back to them on {deadline}; mark it as spam and you keep it."
+            description="On a contact request that came with a stake; {amount} is the amount with its currency (e.g. 0.01 ETH), {deadline} the date its waiting time ends, after which the sender can take it back"
+            values={{
+              amount: <Amount wei={stake.amountWei} currency={stake.currency} />,
+              deadline: intl.formatDate(stake.deadline * 1000, { dateStyle: 'medium' }),
+            }}
           />
         </p>
       )}
@@ -238,6 +241,8 @@ function RequestCard({ r }: { r: ContactRequest }) {
           className="btn btn-secondary"
           disabled={act.busy}
           onClick={() => void act.run('decline')}
+          // what Decline does to the stake is said in the note above it
+          aria-describedby={stake ? `stake-note-${r.address}` : undefined}
           aria-label={intl.formatMessage(
             {
               id: 'requests.card.declineLabel',

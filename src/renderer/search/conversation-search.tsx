@@ -28,9 +28,12 @@ export function ConversationSearch({ c, onClose }: { c: ConversationSummary; onC
     >
       <div className="pane-search">
         <Icon name="search" size={16} />
+        {/* a text box in the role of a search box: type="search" would draw the browser's own ✕
+            beside the close button, two ✕ that do different things */}
         <input
           ref={input}
-          type="search"
+          type="text"
+          role="searchbox"
           aria-label={intl.formatMessage(
             {
               id: 'conversationSearch.label',

@@ -1,12 +1,44 @@
-import { FormattedMessage, useIntl } from 'react-intl';
+import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { SecretKeyList } from '../components/secret-key-list.js';
+import { DescribedError } from '../i18n/described-error.js';
 import { useStore } from '../store.js';
+
+const ownRelay = defineMessages({
+  grant: {
+    id: 'settings.apiKeys.ownRelay',
+    defaultMessage:
+      'API keys are off for your account on this relay, and you run it: it is the one built into this app. Turn them on in a terminal, in the app’s folder: {command} — then create the key again.',
+    description:
+      'After creating an API key failed because the relay has not enabled them, when the relay is the one built into the app; {command} is a command line, shown as is',
+  },
+});
+
+/** The operator's command that gives `address` developer API keys on the built-in relay at `dataDir`. */
+function grantCommand(dataDir: string, address: string): string {
+  const quoted = /^[\w./:-]+$/.test(dataDir) ? dataDir : `'${dataDir.replace(/'/g, `'\\''`)}'`;
+  return `npm run relay -- admin --data ${quoted} grant ${address} developer-api`;
+}
 
 /** Settings → API keys: keys for scripts that act as this wallet on the relay. */
 export function SettingsApiKeys() {
   const keys = useStore((s) => s.settings.apiKeys);
   const myDevice = useStore((s) => s.status?.deviceKey?.toLowerCase() ?? null);
   const mintApiKey = useStore((s) => s.mintApiKey);
+  const relay = useStore((s) => s.status?.relay);
+  const address = useStore((s) => s.status?.address ?? null);
+  // On the built-in relay the person is its operator: "ask its operator" would send them in a
+  // circle, so the refusal says what to run instead.
+  const mint = async (label: string) => {
+    try {
+      return await mintApiKey(label);
+    } catch (e) {
+      const local = relay?.mode === 'local' ? relay.local.dataDir : undefined;
+      if ((e as { code?: unknown }).code === 'entitlement-required' && local && address)
+        // isolated: a command line keeps its own direction inside an Arabic sentence
+        throw new DescribedError(ownRelay.grant, { command: `\u2068${grantCommand(local, address)}\u2069` });
+      throw e;
+    }
+  };
   const revokeApiKey = useStore((s) => s.revokeApiKey);
   const intl = useIntl();
   const thisDevice = intl.formatMessage({
@@ -98,7 +130,7 @@ export function SettingsApiKeys() {
           defaultMessage: 'No API keys yet.',
           description: 'Shown when there are no API keys.',
         })}
-        onMint={mintApiKey}
+        onMint={mint}
         onRevoke={revokeApiKey}
       />
     </section>

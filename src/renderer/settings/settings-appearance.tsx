@@ -1,6 +1,5 @@
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useLocaleChoice } from '../i18n/locale-provider.js';
-import { LANGUAGE_NAMES, LANGUAGES, type LanguageChoice } from '../i18n/locales.js';
+import { LanguagePicker } from '../i18n/language-picker.js';
 import { useStore } from '../store.js';
 import type { ThemeChoice } from '../shell/ui-slice.js';
 
@@ -62,38 +61,5 @@ export function SettingsAppearance() {
       </div>
       <LanguagePicker />
     </section>
-  );
-}
-
-/** "System default" and each language in its own name; the pseudo-locale is for tests only and not offered. */
-function LanguagePicker() {
-  const { choice, choose } = useLocaleChoice();
-  const intl = useIntl();
-  const label = intl.formatMessage({
-    id: 'settings.language.label',
-    defaultMessage: 'Language',
-    description: 'Label of the language choice in Settings.',
-  });
-  return (
-    <label className="field narrow-field">
-      <span className="field-label">{label}</span>
-      <select
-        value={LANGUAGES.includes(choice as never) ? choice : 'system'}
-        onChange={(e) => choose(e.target.value as LanguageChoice)}
-      >
-        <option value="system">
-          {intl.formatMessage({
-            id: 'settings.language.system',
-            defaultMessage: 'System default',
-            description: 'Language choice: follow the system’s or browser’s language.',
-          })}
-        </option>
-        {LANGUAGES.map((l) => (
-          <option key={l} value={l} lang={l}>
-            {LANGUAGE_NAMES[l]}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }

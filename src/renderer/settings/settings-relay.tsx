@@ -153,6 +153,7 @@ export function SettingsRelay() {
                   )
                 : switching.error
             }
+            errorDetail={switching.errorDetail}
             submitLabel={intl.formatMessage({
               id: 'settings.relay.switch',
               defaultMessage: 'Switch relay',

@@ -6,6 +6,11 @@ import type { Store } from '../store.js';
 export interface SettingsSlice {
   settings: { devices: DeviceInfo[]; apiKeys: ApiKeyInfo[]; policy: InboxPolicy | null; loaded: boolean };
   loadSettings: () => Promise<void>;
+  /**
+   * this wallet's devices changed (one added on another computer, or revoked): the list, and so
+   * Settings' offer to send the history to a new one, follows at once, not at the next visit
+   */
+  ownDevicesChanged: () => Promise<void>;
   /** main now records the device's answer to the history offer; the list changes without fetching it again */
   deviceHistoryAnswered: (deviceKey: string, history: 'sent' | 'declined') => void;
   revokeDevice: (publicKey: string) => Promise<void>;
@@ -31,6 +36,10 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
       ]);
       patch({ devices, apiKeys, policy, loaded: true });
       get().relayStatusChanged(relay);
+    },
+    ownDevicesChanged: async () => {
+      if (!get().settings.loaded) return;
+      patch({ devices: await call('devices.list', {}) });
     },
     deviceHistoryAnswered: (deviceKey, history) =>
       set((s) => ({

@@ -29,7 +29,9 @@ export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>
     [fn],
   );
   const error = failure === null ? null : errorText(intl, failure);
+  // the technical reason a bridge error brings along (bridge.ts), for the form's "Details"
+  const detail = (failure as { detail?: unknown } | null)?.detail;
   // a form's own finding (a recipient problem) is kept as found too, and worded when shown
   const setError = useCallback((e: string | RecipientProblem | null) => setFailure(e), []);
-  return { run, busy, error, setError };
+  return { run, busy, error, errorDetail: typeof detail === 'string' ? detail : null, setError };
 }

@@ -104,11 +104,16 @@ export function bridgeMethods(invoke: Invoke, subscribe: Subscribe): MessengerBr
  * Errors cross contextBridge as plain Errors (custom properties are dropped), so the code
  * rides in the message as `code: message`; the renderer's bridge splits it again.
  */
-export function encodeBridgeError(error: { code: string; message: string }): string {
-  return `${error.code}: ${error.message}`;
+/** Between the sentence and its technical detail: a control character no sentence holds. */
+const DETAIL_SEP = '\u001f';
+
+export function encodeBridgeError(error: { code: string; message: string; detail?: string }): string {
+  return `${error.code}: ${error.message}${error.detail ? `${DETAIL_SEP}${error.detail}` : ''}`;
 }
 
-export function decodeBridgeError(text: string): { code: string; message: string } {
-  const m = /^([a-z0-9_.-]{2,40}): ([\s\S]*)$/.exec(text);
-  return m ? { code: m[1], message: m[2] } : { code: 'error', message: text };
+export function decodeBridgeError(text: string): { code: string; message: string; detail?: string } {
+  const [head, detail] = text.split(DETAIL_SEP, 2);
+  const m = /^([a-z0-9_.-]{2,40}): ([\s\S]*)$/.exec(head);
+  const decoded = m ? { code: m[1], message: m[2] } : { code: 'error', message: head };
+  return detail ? { ...decoded, detail } : decoded;
 }

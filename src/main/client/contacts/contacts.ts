@@ -24,6 +24,8 @@ export interface ContactsDeps extends FeatureContext {
   stakes: Stakes;
   /** asks the sync loop to look up the handles of these addresses */
   wantHandles(addresses: readonly string[]): void;
+  /** a request was accepted: its messages are acknowledged to their sender */
+  requestAccepted?(address: string): void;
 }
 
 export class Contacts {
@@ -55,6 +57,7 @@ export class Contacts {
     await this.ctx.stakes.releaseFrom(address);
     await this.ctx.ready().allow(address);
     this.ctx.store.acceptRequest(address, this.ctx.nowMs());
+    this.ctx.requestAccepted?.(address);
     this.ctx.emitConversation(`direct:${address}`);
   }
 

@@ -88,11 +88,27 @@ export class Conversations {
       !this.ctx.session.hasCredential()
     )
       return;
+    // A request's messages are acknowledged too once its sender was accepted: they are the
+    // start of the conversation, and the sender's ticks should follow them like any other.
+    const accepted = store.getContact(id.slice(7))?.state === 'allowed';
     const ids = store
       .listMessages(id, null, Math.min(unread, 100))
-      .filter((m) => !m.fromMe && m.routed === 'inbox')
+      .filter((m) => !m.fromMe && (m.routed === 'inbox' || (accepted && m.routed === 'request')))
       .map((m) => m.id);
     this.ctx.signals.receipt(id.slice(7), ids, 'read');
+  }
+
+  /**
+   * The person accepted `address`'s contact request: what it brought is delivered now (until
+   * then a request is not acknowledged, so nothing tells a stranger their words arrived).
+   */
+  requestAccepted(address: string): void {
+    if (!this.ctx.session.hasCredential() || this.ctx.session.isRevoked()) return;
+    const ids = this.ctx.store
+      .listMessages(`direct:${address}` as ConversationId, null, 100)
+      .filter((m) => !m.fromMe && m.routed === 'request')
+      .map((m) => m.id);
+    this.ctx.signals.receipt(address, ids, 'delivered');
   }
 
   /** Typing notices go to direct conversations only (a group's would reach every member's devices). */

@@ -298,7 +298,12 @@ export class Messenger {
       nowMs: () => this.nowMs(),
     };
     const wantHandles = (addresses: readonly string[]) => this.loop.wantHandles(addresses);
-    this.contacts = new Contacts({ ...ctx, stakes: this.stakes, wantHandles });
+    this.contacts = new Contacts({
+      ...ctx,
+      stakes: this.stakes,
+      wantHandles,
+      requestAccepted: (address) => this.conversations.requestAccepted(address),
+    });
     const resolveRecipient = (to: string) => this.contacts.resolveRecipient(to);
     this.groups = new Groups({ ...ctx, resolveRecipient, block: (a) => this.contacts.block(a) });
     this.account = new Account({ ...ctx, trust: this.trust, history: this.history, whoami: () => this.whoami() });

@@ -148,6 +148,7 @@ export interface ConversationRowDb {
   group_name: string | null;
   group_verified: number | null;
   last_text: string | null;
+  last_kind: 'text' | 'deleted' | 'timer' | null;
   last_sent_at: string | null;
   last_from_me: number | null;
 }
@@ -235,7 +236,10 @@ export function conversationFromRow(r: ConversationRowDb): ConversationSummary {
     peer: r.peer,
     title,
     verified: r.kind === 'group' ? r.group_verified === 1 : r.contact_verified === 1,
-    lastMessage: r.last_text === null ? null : { text: r.last_text, at: r.last_sent_at!, fromMe: r.last_from_me === 1 },
+    lastMessage:
+      r.last_text === null
+        ? null
+        : { text: r.last_text, at: r.last_sent_at!, fromMe: r.last_from_me === 1, kind: r.last_kind ?? 'text' },
     unread: r.unread,
     updatedAt: r.updated_at,
     muted: r.muted === 1,

@@ -11,7 +11,9 @@ export const MESSAGE_COLUMNS = `m.seq, m.id, m.conversation_id, m.author, m.from
 export const CONVERSATION_SELECT = `
   SELECT v.id, v.kind, v.peer, v.unread, v.updated_at, v.muted, v.timer_seconds,
     c.handle AS contact_handle, c.verified AS contact_verified, g.name AS group_name, g.verified AS group_verified,
-    CASE WHEN m.deleted_at IS NOT NULL THEN 'Message deleted' WHEN m.timer_seconds IS NOT NULL THEN 'Disappearing messages changed' ELSE m.text END AS last_text, m.sent_at AS last_sent_at, m.from_me AS last_from_me
+    CASE WHEN m.deleted_at IS NOT NULL THEN 'Message deleted' WHEN m.timer_seconds IS NOT NULL THEN 'Disappearing messages changed' ELSE m.text END AS last_text,
+    CASE WHEN m.deleted_at IS NOT NULL THEN 'deleted' WHEN m.timer_seconds IS NOT NULL THEN 'timer' ELSE 'text' END AS last_kind,
+    m.sent_at AS last_sent_at, m.from_me AS last_from_me
   FROM conversations v
   LEFT JOIN contacts c ON v.kind = 'direct' AND c.address = v.peer
   LEFT JOIN groups g ON v.kind = 'group' AND g.id = v.peer

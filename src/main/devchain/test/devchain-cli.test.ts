@@ -4,6 +4,7 @@
  * chain with it.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createPublicClient, http, parseEther, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +35,11 @@ describe.skipIf(ANVIL_MISSING !== null)(`npm run devchain${why}`, () => {
     });
     try {
       const out = await printed;
+      // README says how many test wallets it prints: the same number as it does print
+      const wallets = out.split('\n').filter((l) => /^ {2}0x[0-9a-fA-F]{40} {2}0x[0-9a-f]{64}$/.test(l)).length;
+      const said = /relay flags and (\w+) test wallets/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
+      expect(wallets).toBeGreaterThan(0);
+      expect(said && { five: 5, ten: 10 }[said]).toBe(wallets);
       const flags =
         /npm run relay -- --stake-rpc (http:\/\/127\.0\.0\.1:\d+) --stake-chain-id (\d+) --stake-escrow (0x[0-9a-fA-F]{40}) --stake-confirmations 1/.exec(
           out,
