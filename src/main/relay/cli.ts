@@ -71,6 +71,12 @@ async function serve(opts: ServeOptions): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // An embedded relay must not outlive the process that forked it, even one that went away
+  // while this relay was still starting (it would keep its port with no one to stop it).
+  if (process.send) {
+    process.on('disconnect', () => stop('parent process went away'));
+    if (!process.connected) stop('parent process went away');
+  }
 
   const { startRelayServer } = await import('./server.js');
   try {
@@ -109,8 +115,6 @@ async function serve(opts: ServeOptions): Promise<void> {
       baseUrl: relay.config.baseUrl,
       fingerprint256: relay.lan?.certificate.fingerprint256 ?? null,
     });
-    // an embedded relay must not outlive the process that forked it
-    process.on('disconnect', () => stop('parent process went away'));
   }
 }
 
