@@ -67,6 +67,15 @@ export class Signals {
     return this.send(peer, [{ kind: 'typing', state }]).catch(() => undefined);
   }
 
+  /**
+   * Tells someone we took out of a group, so their app says so in the group's chat instead of
+   * failing their next send. A notice only: lost, their next send still learns it from the relay.
+   */
+  groupRemoved(peer: string, groupId: string): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return this.send(peer, [{ kind: 'group-removed', group: groupId }]);
+  }
+
   /** A message went to the peer: it ends the typing on the receiver's side by itself. */
   messageSent(peer: string): void {
     this.typingOnAt.delete(peer);

@@ -174,6 +174,7 @@ export class Messenger {
       },
       onStakeQuote: (id, quote) => this.stakes.noteQuote(id, quote),
       holdsBack: (peer) => this.trust.holdsBack(peer),
+      onNotAMember: (groupId) => this.groups.noLongerMember(groupId),
     });
     this.stakes = new Stakes({
       ...shared,
@@ -205,7 +206,12 @@ export class Messenger {
       pullLimit: opts.pullLimit,
       onCommitted: (applied) => this.onCommitted(applied),
       onRejected: (r) => this.events.emit('message.rejected', r),
-      onSignals: (signals) => this.conversations.applySignals(signals),
+      onSignals: (signals) => {
+        this.conversations.applySignals(signals);
+        for (const { from, signal } of signals)
+          if (signal.kind === 'group-removed')
+            void this.groups.removalNoticed(from, signal.group).catch(() => undefined);
+      },
     });
     this.changes = new MessageChanges({
       store,
@@ -267,6 +273,7 @@ export class Messenger {
     this.wallet = new ProfileWallet({
       vault,
       database: this.database,
+      store,
       session: this.session,
       profileDir: opts.profileDir,
       codec: opts.codec,
@@ -300,7 +307,12 @@ export class Messenger {
     const wantHandles = (addresses: readonly string[]) => this.loop.wantHandles(addresses);
     this.contacts = new Contacts({ ...ctx, stakes: this.stakes, wantHandles });
     const resolveRecipient = (to: string) => this.contacts.resolveRecipient(to);
-    this.groups = new Groups({ ...ctx, resolveRecipient, block: (a) => this.contacts.block(a) });
+    this.groups = new Groups({
+      ...ctx,
+      resolveRecipient,
+      block: (a) => this.contacts.block(a),
+      tellRemoved: (member, groupId) => this.signals.groupRemoved(member, groupId),
+    });
     this.account = new Account({ ...ctx, trust: this.trust, history: this.history, whoami: () => this.whoami() });
     this.conversations = new Conversations({
       ...ctx,
@@ -380,6 +392,7 @@ export class Messenger {
       ...historyHandlers(this.history),
       ...backupHandlers(this.backupFolder),
       'sync.now': () => this.syncNow(),
+      'app.visibility': async (a) => this.loop.setVisible(a.visible),
     };
   }
 
