@@ -82,7 +82,8 @@ export function Conversation({ c }: { c: ConversationSummary }) {
           </span>
         </div>
         <div className="conv-header-actions">
-          <TimerControl c={c} />
+          {/* a timer set now would go to a group that no longer takes our messages */}
+          {!c.closed && <TimerControl c={c} />}
           <button
             ref={searchButton}
             type="button"

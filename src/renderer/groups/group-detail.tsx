@@ -115,27 +115,29 @@ function GroupClosedNote({ closed }: { closed: ConversationClosed }) {
   const by = closed.reason === 'removed' ? closed.by : null;
   return (
     <p className="note" role="note">
-      <Icon name="alert" size={16} />{' '}
-      {closed.reason === 'left' ? (
-        <FormattedMessage
-          id="groups.detail.left"
-          defaultMessage="You left this group. Its earlier messages stay readable here."
-          description="On the page of a group one left"
-        />
-      ) : by ? (
-        <FormattedMessage
-          id="groups.detail.removedBy"
-          defaultMessage="{name} removed you from this group."
-          description="On the page of a group one was removed from; {name} is who removed them (handle or short address)"
-          values={{ name: <RemoverName address={by} /> }}
-        />
-      ) : (
-        <FormattedMessage
-          id="groups.detail.removed"
-          defaultMessage="You were removed from this group."
-          description="On the page of a group one was removed from, when it is not known by whom"
-        />
-      )}
+      <Icon name="alert" size={16} />
+      <span>
+        {closed.reason === 'left' ? (
+          <FormattedMessage
+            id="groups.detail.left"
+            defaultMessage="You left this group. Its earlier messages stay readable here."
+            description="On the page of a group one left"
+          />
+        ) : by ? (
+          <FormattedMessage
+            id="groups.detail.removedBy"
+            defaultMessage="{name} removed you from this group."
+            description="On the page of a group one was removed from; {name} is who removed them (handle or short address)"
+            values={{ name: <RemoverName address={by} /> }}
+          />
+        ) : (
+          <FormattedMessage
+            id="groups.detail.removed"
+            defaultMessage="You were removed from this group."
+            description="On the page of a group one was removed from, when it is not known by whom"
+          />
+        )}
+      </span>
     </p>
   );
 }

@@ -34,37 +34,39 @@ export function RemoveMemberDialog({
       open
       onClose={onClose}
     >
-      <p>
-        <FormattedMessage
-          id="groups.remove.explain"
-          defaultMessage="{name} stops receiving this group’s messages, and their app tells them that you removed them. You can add them again later."
-          description="In the dialog before removing a member; {name} is the member"
-          values={{ name: <bdi dir="ltr">{name}</bdi> }}
-        />
-      </p>
-      <FormError error={action.error} />
-      <div className="row end">
-        <button type="button" className="btn btn-ghost" onClick={onClose}>
+      <div className="stack">
+        <p>
           <FormattedMessage
-            id="groups.remove.cancel"
-            defaultMessage="Cancel"
-            description="Button that closes the remove-member dialog without removing anyone"
+            id="groups.remove.explain"
+            defaultMessage="{name} stops receiving this group’s messages, and their app tells them that you removed them. You can add them again later."
+            description="In the dialog before removing a member; {name} is the member"
+            values={{ name: <bdi dir="ltr">{name}</bdi> }}
           />
-        </button>
-        <button
-          type="button"
-          className="btn btn-danger"
-          disabled={action.busy}
-          onClick={async () => {
-            if ((await action.run(groupId, address)).ok) onClose();
-          }}
-        >
-          <FormattedMessage
-            id="groups.remove.confirm"
-            defaultMessage="Remove"
-            description="Button that removes the member from the group"
-          />
-        </button>
+        </p>
+        <FormError error={action.error} />
+        <div className="row end">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            <FormattedMessage
+              id="groups.remove.cancel"
+              defaultMessage="Cancel"
+              description="Button that closes the remove-member dialog without removing anyone"
+            />
+          </button>
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={action.busy}
+            onClick={async () => {
+              if ((await action.run(groupId, address)).ok) onClose();
+            }}
+          >
+            <FormattedMessage
+              id="groups.remove.confirm"
+              defaultMessage="Remove"
+              description="Button that removes the member from the group"
+            />
+          </button>
+        </div>
       </div>
     </Dialog>
   );

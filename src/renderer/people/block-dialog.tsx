@@ -74,26 +74,28 @@ export function BlockDialog({
       open={open}
       onClose={onClose}
     >
-      <p>
-        <FormattedMessage
-          id="block.explain"
-          defaultMessage="{name} will not be able to write to you, add you to groups or show up in your chats, and what they write in groups you share is hidden. You can unblock them in Settings → Blocked."
-          description="In the dialog before blocking; {name} is who"
-          values={{ name: <bdi dir="ltr">{name}</bdi> }}
-        />
-      </p>
-      <FormError error={action.error} />
-      <div className="row end">
-        <button type="button" className="btn btn-ghost" onClick={onClose}>
+      <div className="stack">
+        <p>
           <FormattedMessage
-            id="block.cancel"
-            defaultMessage="Cancel"
-            description="Button that closes the block dialog without blocking"
+            id="block.explain"
+            defaultMessage="{name} will not be able to write to you, add you to groups or show up in your chats, and what they write in groups you share is hidden. You can unblock them in Settings → Blocked."
+            description="In the dialog before blocking; {name} is who"
+            values={{ name: <bdi dir="ltr">{name}</bdi> }}
           />
-        </button>
-        <button type="button" className="btn btn-danger" disabled={action.busy} onClick={() => void confirm()}>
-          <FormattedMessage id="block.confirm" defaultMessage="Block" description="Button that blocks the person" />
-        </button>
+        </p>
+        <FormError error={action.error} />
+        <div className="row end">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            <FormattedMessage
+              id="block.cancel"
+              defaultMessage="Cancel"
+              description="Button that closes the block dialog without blocking"
+            />
+          </button>
+          <button type="button" className="btn btn-danger" disabled={action.busy} onClick={() => void confirm()}>
+            <FormattedMessage id="block.confirm" defaultMessage="Block" description="Button that blocks the person" />
+          </button>
+        </div>
       </div>
     </Dialog>
   );

@@ -251,7 +251,7 @@ function Sidebar() {
   const syncText = !reachable
     ? intl.formatMessage({
         id: 'app.sync.disconnected',
-        defaultMessage: 'Disconnected from the app',
+        defaultMessage: 'Disconnected',
         description: 'Connection state under the own name: the page lost its connection to the app process.',
       })
     : status?.relay.revoked

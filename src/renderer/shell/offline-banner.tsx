@@ -22,7 +22,7 @@ export function OfflineBanner() {
   const intl = useIntl();
   if (!reachable)
     return (
-      <div className="offline-banner revoked-banner" role="alert">
+      <div className="offline-banner disconnected-banner" role="alert">
         <Icon name="alert" size={16} />
         <span>
           <FormattedMessage

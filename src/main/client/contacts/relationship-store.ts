@@ -13,7 +13,9 @@ export const RELATIONSHIP_STORE_SQL = {
   state: 'SELECT state FROM contacts WHERE address = ?',
   received: `SELECT 1 FROM messages WHERE conversation_id = 'direct:' || ? AND from_me = 0 AND routed = 'inbox' LIMIT 1`,
   reached: `SELECT 1 FROM messages WHERE conversation_id = 'direct:' || ? AND from_me = 1 AND routed = 'inbox' LIMIT 1`,
-  sent: `SELECT 1 FROM messages WHERE conversation_id = 'direct:' || ? AND from_me = 1 AND state <> 'failed' LIMIT 1`,
+  // held back by a stake gate or refused by a block, it did not reach them: no request is waiting
+  sent: `SELECT 1 FROM messages WHERE conversation_id = 'direct:' || ? AND from_me = 1 AND state <> 'failed'
+    AND (routed IS NULL OR routed IN ('request', 'inbox')) LIMIT 1`,
   sharesGroup: 'SELECT 1 FROM groups g, json_each(g.members) j WHERE g.is_member = 1 AND j.value = ? LIMIT 1',
   blocked: `SELECT address, handle, verified FROM contacts WHERE state = 'blocked' ORDER BY handle IS NULL, handle, address`,
   block: `INSERT INTO contacts (address, state, updated_ms) VALUES (@address, 'blocked', @now)

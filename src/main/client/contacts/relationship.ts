@@ -18,7 +18,10 @@ export interface RelationshipFacts {
   received: () => boolean;
   /** a message of mine to them reached their inbox (they accepted me, or wrote to me first) */
   reached: () => boolean;
-  /** I wrote to them (a request, or a message routed as one) and it did not fail */
+  /**
+   * I wrote to them (a request, or a message routed as one) and it is on its way or waits for
+   * them: not failed, not held back by a stake gate, not refused by a block
+   */
   sent: () => boolean;
   /** we are both in a group I am in */
   sharesGroup: () => boolean;

@@ -7,7 +7,8 @@
  * (up to 100 ids of one state; the rest waits its turn); typing notices go at once, `on` at most every 3 s. Both use the pacer's
  * background budget, so they never hold up a message.
  *
- * The class is named `Signals` after docs/wire-format.md's name for the two kinds ("Signals: kinds receipt and typing").
+ * The class is named `Signals` after docs/wire-format.md's name for these kinds ("Signals: kinds receipt and typing"),
+ * which also covers the `group-removed` notice to a member just taken out of a group.
  */
 import type { ReceiptState } from '../../../shared/domain.js';
 import type { VaultClient } from '../../vault/worker/vault-client.js';
