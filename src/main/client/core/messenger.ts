@@ -208,9 +208,7 @@ export class Messenger {
       onRejected: (r) => this.events.emit('message.rejected', r),
       onSignals: (signals) => {
         this.conversations.applySignals(signals);
-        for (const { from, signal } of signals)
-          if (signal.kind === 'group-removed')
-            void this.groups.removalNoticed(from, signal.group).catch(() => undefined);
+        this.groups.signalsArrived(signals);
       },
     });
     this.changes = new MessageChanges({
@@ -307,12 +305,8 @@ export class Messenger {
     const wantHandles = (addresses: readonly string[]) => this.loop.wantHandles(addresses);
     this.contacts = new Contacts({ ...ctx, stakes: this.stakes, wantHandles });
     const resolveRecipient = (to: string) => this.contacts.resolveRecipient(to);
-    this.groups = new Groups({
-      ...ctx,
-      resolveRecipient,
-      block: (a) => this.contacts.block(a),
-      tellRemoved: (member, groupId) => this.signals.groupRemoved(member, groupId),
-    });
+    const tellRemoved = (member: string, groupId: string) => this.signals.groupRemoved(member, groupId);
+    this.groups = new Groups({ ...ctx, resolveRecipient, block: (a) => this.contacts.block(a), tellRemoved });
     this.account = new Account({ ...ctx, trust: this.trust, history: this.history, whoami: () => this.whoami() });
     this.conversations = new Conversations({
       ...ctx,

@@ -8,6 +8,7 @@ import type { BotToken, GroupAddResult, GroupInfo, GroupInvitation } from '../..
 import type { CommandArgs } from '../../../shared/ipc.js';
 import type { FeatureContext, FeatureHandlers } from '../core/feature-context.js';
 import { MessengerError } from '../core/messenger-error.js';
+import type { IncomingSignal } from '../core/sync-pass.js';
 import { RelayError } from '../network/relay-api.js';
 import { groupInfoOf, type GroupRecord } from '../store/local-store.js';
 
@@ -181,6 +182,12 @@ export class Groups {
       if (!notInGroup(e)) return;
     }
     this.removed(id, from);
+  }
+
+  /** A sync pass's signals: the removal notices among them are checked, off the pass's path. */
+  signalsArrived(signals: readonly IncomingSignal[]): void {
+    for (const { from, signal } of signals)
+      if (signal.kind === 'group-removed') void this.removalNoticed(from, signal.group).catch(() => undefined);
   }
 
   /** The relay no longer counts us a member (a send, or a look at the group, said so). */
