@@ -163,7 +163,9 @@ export class Groups {
     const before = await this.ctx.ready().group(id);
     const wasMember = before.group.members.some((m) => m.toLowerCase() === address);
     await this.ctx.ready().removeMember(id, address);
-    if (wasMember && address !== this.ctx.me().address) void this.ctx.tellRemoved(address, id).catch(() => undefined);
+    // awaited, so that a command-line `group remove` does not exit before its notice left; a
+    // notice that cannot go is made up for by the member's next send there
+    if (wasMember && address !== this.ctx.me().address) await this.ctx.tellRemoved(address, id).catch(() => undefined);
     return this.refresh(id);
   }
 
