@@ -61,6 +61,10 @@ test('every screen passes axe in light and dark', async ({ relay, app }) => {
   await goTo(p, 'Requests');
   await expect(p.getByRole('button', { name: 'Accept @bob' })).toBeVisible();
   await expectAccessible(p, 'requests');
+  await p.getByRole('button', { name: 'Block @bob' }).click();
+  const block = p.getByRole('dialog', { name: 'Block @bob?' });
+  await expectAccessible(p, 'block dialog');
+  await expectDialogTrapsFocus(p, block, 'block dialog');
   await acceptRequest(p, 'bob');
   await send(p, 'Hi Bob!');
   await expect(messages(p).getByText('Hi Bob!')).toBeVisible();
@@ -88,6 +92,16 @@ test('every screen passes axe in light and dark', async ({ relay, app }) => {
   await expect(p.getByRole('region', { name: 'Profile' })).toBeVisible();
   await expectAccessible(p, 'settings');
   await expectEveryControlReachable(p, 'settings');
+  await p.getByRole('button', { name: 'Show recovery phrase' }).click();
+  const reveal = p.getByRole('dialog', { name: 'Show recovery phrase' });
+  await expectDialogTrapsFocus(p, reveal, 'recovery phrase dialog');
+  await expect(p.getByRole('button', { name: 'Show recovery phrase' })).toBeFocused();
+  await p.getByRole('button', { name: 'Show recovery phrase' }).press('Enter');
+  await reveal.getByLabel('Passphrase').fill('a long and private passphrase');
+  await reveal.getByLabel('Passphrase').press('Enter');
+  await expect(reveal.getByRole('list', { name: 'Recovery phrase' }).getByRole('listitem')).toHaveCount(12);
+  await expectAccessible(p, 'settings: recovery phrase');
+  await reveal.getByRole('button', { name: 'Done' }).click();
 
   await goTo(p, 'Chats');
   await p.getByRole('button', { name: 'New chat' }).click();

@@ -99,7 +99,7 @@ test('one ✕ in the search within a chat; group members go by their handles', a
   const members = p.getByRole('list', { name: 'Members' });
   await expect(members.getByText('@carol', { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(members.getByText(/0x[0-9a-f]{4}…/)).toHaveCount(0);
-  await expect(members.getByRole('button', { name: 'Remove @carol' })).toBeVisible();
+  await expect(members.getByRole('button', { name: 'Remove @carol from the group' })).toBeVisible();
 });
 
 test('Settings offers to send the history to a new device as soon as it appears', async ({ relay, app }) => {

@@ -107,6 +107,11 @@ test('a blocked stranger, or anyone while I take only contacts, cannot reach me 
     .getByRole('article', { name: 'Invitation to Free money' })
     .getByRole('button', { name: 'Block @rob' })
     .click();
+  // a block asks first
+  await nia.page
+    .getByRole('dialog', { name: 'Block @rob?' })
+    .getByRole('button', { name: 'Block', exact: true })
+    .click();
   await expect(nia.page.getByRole('article', { name: 'Invitation to Free money' })).toBeHidden();
 
   // His next group cannot even invite me, and nothing of either group arrives.

@@ -4,6 +4,7 @@
  * - "electron": the desktop shell through _electron.launch; skipped (with the reason) where
  *   no Electron binary is installed.
  * - "screenshots": `npm run screenshots` only; every screen, light and dark, into .tmp/screenshots
+ *   (screenshots*.e2e.ts: screenshots-flows.e2e.ts holds the screens that take three people)
  *   (SCREENSHOT_LOCALES=de,ar adds each screen in those languages).
  * - "pseudo", "arabic": `npm run test:i18n`; the main screens in the pseudo-locale and in Arabic.
  * - "visual": a dozen screens, light and dark, against the pictures in e2e/visual-baselines/
@@ -37,10 +38,10 @@ export default defineConfig({
   projects: [
     {
       name: 'web',
-      testIgnore: ['electron.e2e.ts', 'screenshots.e2e.ts', 'pseudo-locale.e2e.ts', 'arabic.e2e.ts', 'visual.e2e.ts'],
+      testIgnore: ['electron.e2e.ts', 'screenshots*.e2e.ts', 'pseudo-locale.e2e.ts', 'arabic.e2e.ts', 'visual.e2e.ts'],
     },
     { name: 'electron', testMatch: 'electron.e2e.ts' },
-    { name: 'screenshots', testMatch: 'screenshots.e2e.ts', timeout: 300_000 },
+    { name: 'screenshots', testMatch: 'screenshots*.e2e.ts', timeout: 300_000 },
     // The languages (`npm run test:i18n`): the main screens under the pseudo-locale, where text
     // outside the catalogue shows, and in Arabic, right to left, with axe in light and dark.
     { name: 'pseudo', testMatch: 'pseudo-locale.e2e.ts', use: { locale: 'en-XA' } },

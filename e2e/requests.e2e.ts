@@ -38,6 +38,10 @@ test('contact requests: accept, decline and block', async ({ relay, app }) => {
   await expect(carol.page.getByRole('article', { name: 'Request from @erin' })).toBeHidden();
   // Block: gone, and frank's later messages are refused by the relay.
   await carol.page.getByRole('button', { name: 'Block @frank' }).click();
+  await carol.page
+    .getByRole('dialog', { name: 'Block @frank?' })
+    .getByRole('button', { name: 'Block', exact: true })
+    .click();
   await expect(carol.page.getByRole('article', { name: 'Request from @frank' })).toBeHidden();
   // Accept: the conversation opens with the intro in it.
   await carol.page.getByRole('button', { name: 'Accept @dave' }).click();

@@ -18,6 +18,7 @@ import { createHistorySlice, type HistorySlice } from './backup/history-slice.js
 import { createInvitationsSlice, type InvitationsSlice } from './requests/invitations-slice.js';
 import { createLiveSlice, type LiveSlice } from './conversation/live-slice.js';
 import { createMessagesSlice, type MessagesSlice } from './messages/messages-slice.js';
+import { createRelationshipsSlice, type RelationshipsSlice } from './people/relationships-slice.js';
 import { createRequestsSlice, type RequestsSlice } from './requests/requests-slice.js';
 import { createSearchSlice, type SearchSlice } from './search/search-slice.js';
 import { createSessionSlice, type SessionSlice } from './onboarding/session-slice.js';
@@ -38,6 +39,7 @@ export type Store = SessionSlice &
   UiSlice &
   LiveSlice &
   HandlesSlice &
+  RelationshipsSlice &
   ChangesSlice &
   TrustSlice &
   HistorySlice &
@@ -59,6 +61,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createUiSlice(...a),
   ...createLiveSlice(...a),
   ...createHandlesSlice(...a),
+  ...createRelationshipsSlice(...a),
   ...createChangesSlice(...a),
   ...createTrustSlice(...a),
   ...createSearchSlice(...a),

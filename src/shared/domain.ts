@@ -29,6 +29,27 @@ export interface ConversationSummary {
   muted: boolean;
   /** disappearing-message timer in seconds (0 = off), as the last timer notice set it */
   timerSeconds: number;
+  /** direct conversations: who the peer is to me (null for groups) */
+  relationship: Relationship | null;
+  /** nothing can be sent here any more, and why; null while it is open */
+  closed: ConversationClosed | null;
+}
+
+/**
+ * Who someone is to me, decided in one place (src/main/client/contacts/relationship.ts) and
+ * followed by every screen: `requester` wrote first and waits in Requests, `request-sent` is
+ * someone I wrote to who has not answered, `member` shares a group with me and nothing more.
+ */
+export type Relationship = 'self' | 'contact' | 'requester' | 'request-sent' | 'blocked' | 'member' | 'stranger';
+
+/** Why a conversation takes no more messages: removed from its group (`by` whom, when known), or left it. */
+export type ConversationClosed = { reason: 'removed'; by: string | null } | { reason: 'left' };
+
+/** Someone I blocked (Settings → Blocked). */
+export interface BlockedPerson {
+  address: string;
+  handle: string | null;
+  verified: boolean;
 }
 
 /** The person's choices about what others learn and what the desktop shows (kept per profile). */
@@ -147,6 +168,7 @@ export interface DirectoryHit {
   handle: string;
   address: string;
   verified: boolean;
+  relationship: Relationship;
 }
 
 export interface GroupInfo {
@@ -169,6 +191,8 @@ export interface GroupInfo {
   isCreator: boolean;
   /** the caller may manage the group: its creator, or an admin (known once fetched as a member) */
   canManage?: boolean;
+  /** the caller was a member and is no more: removed (by whom, when known) or left */
+  closed?: ConversationClosed | null;
 }
 
 /** What adding someone to a group did: added at once, or invited (they must accept). */
@@ -310,4 +334,10 @@ export interface AppStatus {
    * With `keychain` also true, the wallet predates the check and is protected only that weakly.
    */
   keychainRefused?: 'basic_text' | 'unavailable' | null;
+  /**
+   * The wallet's recovery phrase: `unconfirmed` until the person confirms writing it down (setup
+   * shows it again until then), `kept` once confirmed (Settings shows it after the passphrase),
+   * `none` for a wallet imported from a private key; null while locked or without a wallet.
+   */
+  recoveryPhrase?: 'unconfirmed' | 'kept' | 'none' | null;
 }

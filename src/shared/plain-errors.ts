@@ -29,6 +29,7 @@ export const UNKNOWN_COMMAND = 'The app does not know that command.';
 const PLAIN: Record<string, string> = {
   'bad-passphrase': 'That passphrase is not right.',
   'no-passphrase': 'Enter your passphrase.',
+  'passphrase-required': 'Enter your passphrase to see the recovery phrase.',
   'no-wallet': 'There is no wallet on this computer yet.',
   'wallet-exists': 'This computer already has a wallet.',
   'bad-mnemonic': 'That recovery phrase is not valid. Check the words and their order.',

@@ -205,7 +205,11 @@ export class AppServices {
     return () => this.emitter.off('event', f);
   }
 
-  /** In order: no more events out, the sync loop and the database, then the relay, then the profile lock. */
+  /**
+   * In order: no more events out, the sync loop and the database, then the relay, then the
+   * profile lock. From the first moment of it, a relay child that exits (Ctrl-C reaches it too)
+   * is not started again.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -214,6 +218,11 @@ export class AppServices {
     await this.relay.stop().catch(() => undefined);
     this.relay.removeAllListeners();
     this.releaseLock?.();
+  }
+
+  /** A shutdown asked for again: the relay child ends now instead of finishing what it serves. */
+  hurryClose(): void {
+    this.relay.kill();
   }
 
   private emit<E extends EventName>(event: E, payload: Events[E]): void {

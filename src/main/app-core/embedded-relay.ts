@@ -146,6 +146,11 @@ export class EmbeddedRelay extends EventEmitter {
     });
   }
 
+  /** Ends the relay now (SIGKILL), for a shutdown told twice: whoever asked again does not want to wait. */
+  kill(): void {
+    this.child?.kill('SIGKILL');
+  }
+
   /** Graceful stop (SIGTERM lets requests in flight finish and checkpoints the WAL). */
   stop(): Promise<void> {
     const child = this.child;

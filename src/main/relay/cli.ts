@@ -101,6 +101,12 @@ async function serve(opts: ServeOptions, argv: string[]): Promise<void> {
       return again.options;
     });
   });
+  // An embedded relay must not outlive the process that forked it, even one that went away
+  // while this relay was still starting (it would keep its port with no one to stop it).
+  if (process.send) {
+    process.on('disconnect', () => stop('parent process went away'));
+    if (!process.connected) stop('parent process went away');
+  }
 
   const { startRelayServer } = await import('./server.js');
   try {
@@ -145,8 +151,6 @@ async function serve(opts: ServeOptions, argv: string[]): Promise<void> {
   const parentPort = (process as { parentPort?: { postMessage(message: unknown): void } }).parentPort;
   if (process.send) {
     process.send(started);
-    // an embedded relay must not outlive the process that forked it
-    process.on('disconnect', () => stop('parent process went away'));
   } else if (parentPort) {
     parentPort.postMessage(started);
     stopWhenOrphaned(stop);

@@ -72,6 +72,8 @@ interface Unlocked {
   walletKey: Uint8Array;
   devicePrivateKey: Uint8Array;
   deviceKey: string;
+  /** the recovery phrase, null for a wallet imported from a private key */
+  mnemonic: string | null;
 }
 
 const MAX_RECIPIENTS = 1000;
@@ -120,6 +122,7 @@ export class VaultCore {
       address: header?.address ?? null,
       deviceKey: header?.deviceKey ?? null,
       protection: header?.protection ?? null,
+      hasRecoveryPhrase: this.unlocked ? this.unlocked.mnemonic !== null : null,
     };
   }
 
@@ -200,6 +203,7 @@ export class VaultCore {
       walletKey: wallet.privateKey,
       devicePrivateKey: device.privateKey,
       deviceKey,
+      mnemonic,
     });
     return { address: wallet.address, deviceKey };
   }
@@ -241,8 +245,38 @@ export class VaultCore {
         devicePrivateKey.fill(0);
         throw new VaultError('corrupt-vault', 'the vault header does not match its secrets');
       }
-      this.replaceUnlocked({ address: header.address, walletKey, devicePrivateKey, deviceKey: header.deviceKey });
+      this.replaceUnlocked({
+        address: header.address,
+        walletKey,
+        devicePrivateKey,
+        deviceKey: header.deviceKey,
+        mnemonic: secrets.mnemonic ?? null,
+      });
       return this.status();
+    });
+  }
+
+  /**
+   * The recovery phrase of the unlocked wallet. With a passphrase, that passphrase must open the
+   * file (a scrypt), so a phrase shown long after setup asks for what protects it; a vault the
+   * OS keychain protects has no passphrase to ask for.
+   */
+  recoveryPhrase(params: { passphrase?: string }): Promise<{ phrase: string | null }> {
+    return this.exclusive(async () => {
+      const k = this.keys();
+      if (params?.passphrase === undefined) return { phrase: k.mnemonic };
+      const header = await readVaultHeader(this.profileDir);
+      if (!header) throw new VaultError('no-wallet', 'there is no wallet in this profile');
+      if (header.protection === 'codec') return { phrase: k.mnemonic };
+      const passphrase = requireString(params.passphrase, 'passphrase');
+      if (passphrase.length === 0) throw new VaultError('no-passphrase', 'the passphrase is required');
+      const codec = passphraseCodec(passphrase, scryptFor(passphrase, this.scrypt));
+      const { secrets } = await readVaultSecrets(this.profileDir, codec);
+      const walletKey = hexToBytes(secrets.walletPrivateKey);
+      const same = bytesToHex(walletKey) === bytesToHex(k.walletKey);
+      walletKey.fill(0);
+      if (!same) throw new VaultError('corrupt-vault', 'the vault file no longer holds the unlocked wallet');
+      return { phrase: secrets.mnemonic ?? null };
     });
   }
 

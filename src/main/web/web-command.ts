@@ -12,6 +12,9 @@ import { openInBrowser } from './open-link.js';
 import { NewLinkError, requestNewLink } from './web-control.js';
 import { defaultDataDir, runWebMode } from './web-mode.js';
 
+/** A shutdown that takes longer than this means something hangs; give up with exit 1. */
+const SHUTDOWN_GRACE_MS = 20_000;
+
 const USAGE = `Usage: npm run web -- [--port <n>] [--data <dir>] [--no-open]
        npm run web -- --new-link [--data <dir>] [--no-open]
   --port <n>    port on 127.0.0.1 (default 5199; 0 picks a free one)
@@ -49,7 +52,39 @@ export async function main(argv: string[]): Promise<void> {
     process.stderr.write(`web: --port must be 0-65535\n\n${USAGE}`);
     process.exit(2);
   }
-  let running;
+  // Ctrl-C reaches the whole process group, the relay child too, and a service manager may
+  // follow with SIGTERM: the first signal shuts down in order (a signal while starting, once
+  // started), a second one hurries it (the relay child is killed rather than waited for), and
+  // either way it ends with the port free and one line.
+  let running: Awaited<ReturnType<typeof runWebMode>> | undefined;
+  let stopping = false;
+  const close = (r: NonNullable<typeof running>) =>
+    r.close().then(
+      () => {
+        process.stdout.write('web: stopped\n');
+        process.exit(0);
+      },
+      (e: Error) => {
+        process.stderr.write(`web: could not stop cleanly: ${e.message}\n`);
+        process.exit(1);
+      },
+    );
+  const stop = () => {
+    if (stopping) {
+      if (running) running.hurry();
+      else process.exit(1);
+      return;
+    }
+    stopping = true;
+    setTimeout(() => {
+      process.stderr.write(`web: shutdown did not finish within ${SHUTDOWN_GRACE_MS / 1000} s, exiting\n`);
+      running?.hurry();
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    if (running) void close(running);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
     running = await runWebMode({
       port,
@@ -68,23 +103,7 @@ export async function main(argv: string[]): Promise<void> {
     process.exit(1);
   }
 
-  let stopping = false;
-  const stop = () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    running.close().then(
-      () => {
-        process.stdout.write('web: stopped\n');
-        process.exit(0);
-      },
-      (e: Error) => {
-        process.stderr.write(`web: could not stop cleanly: ${e.message}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  if (stopping) void close(running);
 }
 
 async function newLink(dataDir: string, open: boolean): Promise<void> {

@@ -79,7 +79,7 @@ export async function ensureWebBuild(log: (line: string) => void): Promise<void>
 export async function runWebMode(
   opts: WebModeOptions & { onListening?: (server: RunningWebServer) => void },
   log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
-): Promise<{ services: AppServices; server: RunningWebServer; close: () => Promise<void> }> {
+): Promise<{ services: AppServices; server: RunningWebServer; close: () => Promise<void>; hurry: () => void }> {
   await ensureWebBuild(log);
   const starting = AppServices.start({
     dataDir: opts.dataDir,
@@ -142,10 +142,14 @@ export async function runWebMode(
   return {
     services,
     server,
+    // the services first: closing marks them closed at once, so a relay child that exits
+    // meanwhile is not started again; the page's socket goes with the server beside it
     close: async () => {
       removeControl();
+      const closing = services.close();
       await server.close();
-      await services.close();
+      await closing;
     },
+    hurry: () => services.hurryClose(),
   };
 }

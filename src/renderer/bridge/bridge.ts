@@ -8,7 +8,7 @@ import { decodeBridgeError } from '../../shared/ipc/bridge-methods.js';
 import type { CommandArgs, CommandName, CommandResult, MessengerBridge } from '../../shared/ipc.js';
 import { currentIntl } from '../i18n/current-intl.js';
 import { noBridgeMessage, translateError } from '../i18n/error-messages.js';
-import { createWebBridge, takeSecret } from './web-bridge.js';
+import { createWebBridge, onAppLink as onWebLink, takeSecret } from './web-bridge.js';
 
 declare global {
   interface Window {
@@ -55,3 +55,7 @@ export async function call<K extends CommandName>(name: K, args: CommandArgs<K>)
 }
 
 export const on: MessengerBridge['on'] = (event, fn) => (bridge ? bridge.on(event, fn) : () => undefined);
+
+/** The link to the app itself: in web mode a socket that closes when the app stops; Electron's never does. */
+export const onAppLink = (fn: (up: boolean) => void): (() => void) =>
+  bridgeKind === 'web' ? onWebLink(fn) : () => undefined;

@@ -1,5 +1,5 @@
 /** Main's pushed events become store actions of the same meaning. */
-import { on } from './bridge.js';
+import { on, onAppLink } from './bridge.js';
 import { notifyMessage, notifyRequest, openFromNotification } from '../notifications/desktop-notifications.js';
 import { useStore } from '../store.js';
 
@@ -18,6 +18,7 @@ export function subscribeToMain(): () => void {
       notifyRequest(r);
     }),
     on('contact.updated', (k) => s().handleLearned(k)),
+    on('contact.relationship', ({ address, relationship }) => s().relationshipChanged(address, relationship)),
     on('sync.status', (x) => s().syncStatusChanged(x)),
     on('relay.status', (r) => s().relayStatusChanged(r)),
     on('app.status', (x) => s().statusChanged(x)),
@@ -34,6 +35,7 @@ export function subscribeToMain(): () => void {
     on('history.outcome', (o) => s().historyFinished(o)),
     on('file.progress', (p) => s().fileProgressed(p)),
     on('notification.clicked', ({ conversationId }) => openFromNotification(conversationId)),
+    onAppLink((up) => s().appLinkChanged(up)),
   ];
   return () => offs.forEach((off) => off());
 }

@@ -71,6 +71,24 @@ async function whyRefused(): Promise<{ code: string; message: string }> {
 }
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+
+/**
+ * Whether the socket to the app is open. The relay's status comes over this socket, so with it
+ * closed (the app stopped, or restarted) nothing else would ever say so: the page shows this.
+ */
+const linkListeners = new Set<(up: boolean) => void>();
+let linkUp = true;
+function setLink(up: boolean): void {
+  if (up === linkUp) return;
+  linkUp = up;
+  for (const fn of linkListeners) fn(up);
+}
+
+/** Calls `fn` each time the socket to the app closes (false) or opens again (true). */
+export function onAppLink(fn: (up: boolean) => void): () => void {
+  linkListeners.add(fn);
+  return () => linkListeners.delete(fn);
+}
 type ServerFrame =
   { type: 'result'; id: number; result: IpcResult<unknown> } | { type: 'event'; event: EventName; payload: unknown };
 
@@ -101,6 +119,7 @@ export function createWebBridge(secret: Promise<string>): MessengerBridge {
         socket = ws;
         retryMs = 250;
         resolve(ws);
+        setLink(true);
       };
       ws.onmessage = (ev) => {
         const frame = JSON.parse(String(ev.data)) as ServerFrame;
@@ -118,6 +137,7 @@ export function createWebBridge(secret: Promise<string>): MessengerBridge {
         const wasOpen = socket === ws;
         socket = null;
         opened = null;
+        setLink(false);
         for (const p of pending.values())
           p.reject(
             new Error(
@@ -129,7 +149,7 @@ export function createWebBridge(secret: Promise<string>): MessengerBridge {
         // Events only flow on an open socket; reconnect so a restarted tab or a hiccup heals.
         if (listeners.size > 0) {
           setTimeout(() => void connect().catch(() => undefined), retryMs);
-          retryMs = Math.min(retryMs * 2, 5000);
+          retryMs = Math.min(retryMs * 2, 3000);
         }
       };
     });

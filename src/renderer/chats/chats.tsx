@@ -3,12 +3,17 @@ import { useStore } from '../store.js';
 import { NoConversation } from './no-conversation.js';
 import { ConversationList } from './conversation-list.js';
 import { Conversation } from '../conversation/conversation.js';
+import { shownInChats } from '../people/relationships-slice.js';
 
 /** The Chats section: the list of conversations beside the open one. */
 export function Chats() {
   const intl = useIntl();
   const activeId = useStore((s) => s.activeConversationId);
-  const active = useStore((s) => s.conversations.find((c) => c.id === s.activeConversationId) ?? null);
+  // someone blocked while their chat was open: it closes with the rest of what showed them
+  const active = useStore((s) => {
+    const c = s.conversations.find((x) => x.id === s.activeConversationId) ?? null;
+    return c && shownInChats(s, c) ? c : null;
+  });
   return (
     <div className="split">
       <ConversationList />

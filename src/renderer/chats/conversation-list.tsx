@@ -4,18 +4,16 @@ import { Icon } from '../components/icon.js';
 import { useStore } from '../store.js';
 import { MessageSearchResults } from '../search/message-search-results.js';
 import { ConversationItem } from './conversation-item.js';
+import { shownInChats } from '../people/relationships-slice.js';
 import { NewChatDialog } from './new-chat-dialog.js';
 
 /** The conversations (those still waiting as requests left out), filtered as one types, with the message search under them. */
 export function ConversationList() {
   const intl = useIntl();
   const all = useStore((s) => s.conversations);
-  const requests = useStore((s) => s.requests);
-  // Someone whose request is still pending lives in Requests until accepted.
-  const conversations = useMemo(() => {
-    const pending = new Set(requests.map((r) => `direct:${r.address.toLowerCase()}`));
-    return pending.size ? all.filter((c) => !pending.has(c.id)) : all;
-  }, [all, requests]);
+  const relationships = useStore((s) => s.relationships);
+  // Someone whose request is still pending lives in Requests until accepted; a blocked person nowhere.
+  const conversations = useMemo(() => all.filter((c) => shownInChats({ relationships }, c)), [all, relationships]);
   const loaded = useStore((s) => s.conversationsLoaded);
   const activeId = useStore((s) => s.activeConversationId);
   const selectConversation = useStore((s) => s.selectConversation);

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { ConversationId, ConversationSummary } from '../../shared/domain.js';
 import { attending } from '../notifications/attention.js';
 import { call } from '../bridge/bridge.js';
+import { shownInChats } from '../people/relationships-slice.js';
 import type { Store } from '../store.js';
 
 export interface ConversationsSlice {
@@ -35,12 +36,13 @@ function byRecent(a: ConversationSummary, b: ConversationSummary): number {
   return bt.localeCompare(at);
 }
 
-/** Unread messages across conversations, leaving out people whose request is still pending (they count in Requests). */
-export function unreadTotal(s: Pick<Store, 'conversations' | 'requests'>): number {
-  return s.conversations.reduce(
-    (n, c) => (s.requests.some((r) => `direct:${r.address.toLowerCase()}` === c.id) ? n : n + c.unread),
-    0,
-  );
+/** Unread messages across the conversations Chats shows (a pending request counts in Requests, a blocked person nowhere). */
+export function unreadTotal(s: Pick<Store, 'conversations' | 'relationships'>): number {
+  return s.conversations.reduce((n, c) => (shownInChats(s, c) ? n + c.unread : n), 0);
+}
+
+function directRelationships(list: ConversationSummary[]) {
+  return list.flatMap((c) => (c.relationship ? [{ address: c.peer, relationship: c.relationship }] : []));
 }
 
 function readCleared(list: ConversationSummary[], id: ConversationId): ConversationSummary[] {
@@ -52,11 +54,13 @@ export const createConversationsSlice: StateCreator<Store, [], [], Conversations
   conversationsLoaded: false,
   activeConversationId: null,
   conversationsListed: (list) => {
+    get().relationshipsSeen(directRelationships(list));
     set({ conversations: [...list].sort(byRecent), conversationsLoaded: true });
     // main retitles them (conversation.updated) when it learns their handles
     void get().wantHandles(list.filter((c) => c.kind === 'direct' && c.title.startsWith('0x')).map((c) => c.peer));
   },
   conversationUpdated: (c) => {
+    get().relationshipsSeen(directRelationships([c]));
     const s = get();
     // The open conversation is being read while the person looks at it: keep its badge at
     // zero and tell main, which sends the `read` receipts. Unattended, it counts as unread

@@ -8,6 +8,7 @@ import { Icon } from '../components/icon.js';
 import { PersonName } from '../people/person-name.js';
 import { useStore } from '../store.js';
 import { Composer } from './composer.js';
+import { ClosedComposer } from './closed-composer.js';
 import { MessageList } from '../messages/message-list.js';
 import { FileDrop } from '../files/file-drop.js';
 import { OutgoingSends } from '../files/outgoing-sends.js';
@@ -83,7 +84,8 @@ export function Conversation({ c }: { c: ConversationSummary }) {
           </span>
         </div>
         <div className="conv-header-actions">
-          <TimerControl c={c} />
+          {/* a timer set now would go to a group that no longer takes our messages */}
+          {!c.closed && <TimerControl c={c} />}
           <button
             ref={searchButton}
             type="button"
@@ -159,17 +161,21 @@ export function Conversation({ c }: { c: ConversationSummary }) {
           </div>
         )}
         <OutgoingSends conversationId={c.id} />
-        <Composer
-          conversationId={c.id}
-          placeholder={intl.formatMessage(
-            {
-              id: 'chats.composer.placeholder',
-              defaultMessage: 'Message {name}',
-              description: 'Placeholder of the message box; {name} is the contact or group',
-            },
-            { name: c.title },
-          )}
-        />
+        {c.closed ? (
+          <ClosedComposer closed={c.closed} />
+        ) : (
+          <Composer
+            conversationId={c.id}
+            placeholder={intl.formatMessage(
+              {
+                id: 'chats.composer.placeholder',
+                defaultMessage: 'Message {name}',
+                description: 'Placeholder of the message box; {name} is the contact or group',
+              },
+              { name: c.title },
+            )}
+          />
+        )}
       </FileDrop>
     </>
   );

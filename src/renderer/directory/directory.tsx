@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { DirectoryHit } from '../../shared/domain.js';
+import type { DirectoryHit, Relationship } from '../../shared/domain.js';
 import { Avatar } from '../people/avatar.js';
 import { VerifiedBadge } from '../people/badges.js';
 import { Dialog } from '../components/dialog.js';
@@ -10,13 +10,13 @@ import { FormError } from '../components/form-error.js';
 import { Icon } from '../components/icon.js';
 import { requestOutcome } from '../i18n/format.js';
 import { Person } from '../people/person.js';
+import { relationshipOf } from '../people/relationships-slice.js';
 import { useStore } from '../store.js';
 import { useAction } from '../shell/use-action.js';
 
 export function Directory() {
   const directory = useStore((s) => s.directory);
   const searchDirectory = useStore((s) => s.searchDirectory);
-  const me = useStore((s) => s.status?.address?.toLowerCase());
   const [q, setQ] = useState(directory.query);
   const [requestTo, setRequestTo] = useState<DirectoryHit | null>(null);
   const first = useRef(true);
@@ -126,7 +126,7 @@ export function Directory() {
         >
           {directory.hits.map((h) => (
             <li key={h.address}>
-              <DirectoryRow hit={h} self={h.address.toLowerCase() === me} onRequest={() => setRequestTo(h)} />
+              <DirectoryRow hit={h} onRequest={() => setRequestTo(h)} />
             </li>
           ))}
         </ul>
@@ -136,10 +136,9 @@ export function Directory() {
   );
 }
 
-function DirectoryRow({ hit, self, onRequest }: { hit: DirectoryHit; self: boolean; onRequest: () => void }) {
-  const startConversation = useStore((s) => s.startConversation);
-  const showToast = useStore((s) => s.showToast);
-  const intl = useIntl();
+/** One person found: what may be done with them follows who they are to me (relationshipOf). */
+function DirectoryRow({ hit, onRequest }: { hit: DirectoryHit; onRequest: () => void }) {
+  const relationship = useStore((s) => relationshipOf(s, hit.address, hit.relationship));
   const handle = `@${hit.handle}`;
   return (
     <article className="card person-row" aria-label={handle}>
@@ -147,61 +146,184 @@ function DirectoryRow({ hit, self, onRequest }: { hit: DirectoryHit; self: boole
       <div className="person-text">
         <span className="person-name">
           <Person address={hit.address} handle={hit.handle} /> {hit.verified && <VerifiedBadge />}{' '}
-          {self && (
-            <span className="pill">
-              <FormattedMessage
-                id="directory.row.you"
-                defaultMessage="You"
-                description="Tag beside oneself in the directory results"
-              />
-            </span>
-          )}
+          <RelationshipTag relationship={relationship} />
         </span>
       </div>
-      {!self && (
-        <div className="row">
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
-            onClick={onRequest}
-            aria-label={intl.formatMessage(
-              {
-                id: 'directory.row.requestLabel',
-                defaultMessage: 'Send request to {handle}',
-                description: 'Accessible name of the Send request button; {handle} is the person’s @handle',
-              },
-              { handle },
-            )}
-          >
-            <FormattedMessage
-              id="directory.row.request"
-              defaultMessage="Send request"
-              description="Button in a directory result: write a contact request with an intro"
-            />
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
-            onClick={() => startConversation(handle).catch((e: Error) => showToast('error', e.message))}
-            aria-label={intl.formatMessage(
-              {
-                id: 'directory.row.messageLabel',
-                defaultMessage: 'Message {handle}',
-                description: 'Accessible name of the Message button; {handle} is the person’s @handle',
-              },
-              { handle },
-            )}
-          >
-            <Icon name="chat" size={15} />{' '}
-            <FormattedMessage
-              id="directory.row.message"
-              defaultMessage="Message"
-              description="Button in a directory result: open a chat with the person"
-            />
-          </button>
-        </div>
-      )}
+      <DirectoryActions hit={hit} relationship={relationship} onRequest={onRequest} />
     </article>
+  );
+}
+
+function RelationshipTag({ relationship }: { relationship: Relationship }) {
+  switch (relationship) {
+    case 'self':
+      return (
+        <span className="pill">
+          <FormattedMessage
+            id="directory.row.you"
+            defaultMessage="You"
+            description="Tag beside oneself in the directory results"
+          />
+        </span>
+      );
+    case 'request-sent':
+      return (
+        <span className="pill pill-plain">
+          <FormattedMessage
+            id="directory.row.requestSent"
+            defaultMessage="Request sent"
+            description="Tag beside someone in the directory results who was sent a request and has not answered"
+          />
+        </span>
+      );
+    case 'requester':
+      return (
+        <span className="pill pill-plain">
+          <FormattedMessage
+            id="directory.row.wantsContact"
+            defaultMessage="Sent you a request"
+            description="Tag beside someone in the directory results whose contact request waits in Requests"
+          />
+        </span>
+      );
+    case 'contact':
+      return (
+        <span className="pill pill-plain">
+          <FormattedMessage
+            id="directory.row.contact"
+            defaultMessage="Contact"
+            description="Tag beside a contact in the directory results"
+          />
+        </span>
+      );
+    case 'blocked':
+      return (
+        <span className="pill pill-plain">
+          <FormattedMessage
+            id="directory.row.blocked"
+            defaultMessage="Blocked"
+            description="Tag beside someone blocked in the directory results"
+          />
+        </span>
+      );
+    default:
+      return null;
+  }
+}
+
+function DirectoryActions({
+  hit,
+  relationship,
+  onRequest,
+}: {
+  hit: DirectoryHit;
+  relationship: Relationship;
+  onRequest: () => void;
+}) {
+  const startConversation = useStore((s) => s.startConversation);
+  const unblock = useStore((s) => s.unblock);
+  const showView = useStore((s) => s.showView);
+  const showToast = useStore((s) => s.showToast);
+  const intl = useIntl();
+  const handle = `@${hit.handle}`;
+  if (relationship === 'self') return null;
+  if (relationship === 'blocked')
+    return (
+      <div className="row">
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          onClick={() => unblock(hit.address).catch((e: Error) => showToast('error', e.message))}
+          aria-label={intl.formatMessage(
+            {
+              id: 'directory.row.unblockLabel',
+              defaultMessage: 'Unblock {handle}',
+              description: 'Accessible name of the Unblock button; {handle} is the person’s @handle',
+            },
+            { handle },
+          )}
+        >
+          <FormattedMessage
+            id="directory.row.unblock"
+            defaultMessage="Unblock"
+            description="Button in a directory result for someone blocked: ends the block"
+          />
+        </button>
+      </div>
+    );
+  const message = (
+    <button
+      type="button"
+      className="btn btn-primary btn-sm"
+      onClick={() => startConversation(handle).catch((e: Error) => showToast('error', e.message))}
+      aria-label={intl.formatMessage(
+        {
+          id: 'directory.row.messageLabel',
+          defaultMessage: 'Message {handle}',
+          description: 'Accessible name of the Message button; {handle} is the person’s @handle',
+        },
+        { handle },
+      )}
+    >
+      <Icon name="chat" size={15} />{' '}
+      <FormattedMessage
+        id="directory.row.message"
+        defaultMessage="Message"
+        description="Button in a directory result: open a chat with the person"
+      />
+    </button>
+  );
+  if (relationship === 'requester')
+    return (
+      <div className="row">
+        <button
+          type="button"
+          className="btn btn-primary btn-sm"
+          onClick={() => showView('requests')}
+          aria-label={intl.formatMessage(
+            {
+              id: 'directory.row.openRequestLabel',
+              defaultMessage: 'See the request from {handle}',
+              description: 'Accessible name of the button that opens Requests; {handle} is the person’s @handle',
+            },
+            { handle },
+          )}
+        >
+          <FormattedMessage
+            id="directory.row.openRequest"
+            defaultMessage="See request"
+            description="Button in a directory result for someone whose request waits: opens Requests"
+          />
+        </button>
+      </div>
+    );
+  // a request goes to someone new, once: a contact gets messages, and one sent is not sent again
+  const mayRequest = relationship === 'stranger' || relationship === 'member';
+  return (
+    <div className="row">
+      {mayRequest && (
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          onClick={onRequest}
+          aria-label={intl.formatMessage(
+            {
+              id: 'directory.row.requestLabel',
+              defaultMessage: 'Send request to {handle}',
+              description: 'Accessible name of the Send request button; {handle} is the person’s @handle',
+            },
+            { handle },
+          )}
+        >
+          <FormattedMessage
+            id="directory.row.request"
+            defaultMessage="Send request"
+            description="Button in a directory result: write a contact request with an intro"
+          />
+        </button>
+      )}
+      {message}
+    </div>
   );
 }
 

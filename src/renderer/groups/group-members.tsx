@@ -10,6 +10,7 @@ import { Person } from '../people/person.js';
 import { useStore } from '../store.js';
 import { useAction } from '../shell/use-action.js';
 import { RecipientField } from '../people/recipient-field.js';
+import { RemoveMemberDialog } from './remove-member-dialog.js';
 
 /**
  * A group's members, its open invitations and adding someone. What each person may do
@@ -23,10 +24,9 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
   useEffect(() => {
     void wantHandles([...(g.members ?? []), ...(g.invited ?? [])]);
   }, [wantHandles, g.members, g.invited]);
-  const removeMember = useStore((s) => s.removeMember);
   const makeAdmin = useStore((s) => s.makeAdmin);
   const revokeAdmin = useStore((s) => s.revokeAdmin);
-  const remove = useAction(removeMember);
+  const [removing, setRemoving] = useState<string | null>(null);
   const admin = useAction((address: string, on: boolean) =>
     on ? makeAdmin(g.id, address) : revokeAdmin(g.id, address),
   );
@@ -111,13 +111,13 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
                   <button
                     type="button"
                     className="btn btn-link btn-sm danger"
-                    onClick={() => void remove.run(g.id, a)}
+                    onClick={() => setRemoving(addr)}
                     aria-label={intl.formatMessage(
                       {
-                        id: 'groups.members.removeLabel',
-                        defaultMessage: 'Remove {name}',
+                        id: 'groups.members.removeFromGroup',
+                        defaultMessage: 'Remove {name} from the group',
                         description:
-                          'Accessible name of the Remove button beside a member; {name} is the member’s handle, or short address when they have none',
+                          'Accessible name of the Remove button beside a member; {name} is the member’s handle or short address',
                       },
                       { name: nameOf(a) },
                     )}
@@ -134,7 +134,16 @@ export function GroupMembers({ g, me }: { g: GroupInfo; me: string }) {
           );
         })}
       </ul>
-      <FormError error={remove.error ?? admin.error} />
+      <FormError error={admin.error} />
+      {removing && (
+        <RemoveMemberDialog
+          groupId={g.id}
+          groupName={g.name}
+          address={removing}
+          name={nameOf(removing)}
+          onClose={() => setRemoving(null)}
+        />
+      )}
       {canManage && (g.invited?.length ?? 0) > 0 && <Invited g={g} nameOf={nameOf} />}
       {canManage && <AddMember g={g} nameOf={nameOf} />}
     </section>

@@ -19,6 +19,11 @@ export const errorMessages = defineMessages({
     defaultMessage: 'Enter your passphrase.',
     description: 'Error shown to the person: noPassphrase.',
   },
+  passphraseRequired: {
+    id: 'error.passphraseRequired',
+    defaultMessage: 'Enter your passphrase to see the recovery phrase.',
+    description: 'Error shown to the person: the recovery phrase is shown only after the passphrase is typed.',
+  },
   noWallet: {
     id: 'error.noWallet',
     defaultMessage: 'There is no wallet on this computer yet.',

@@ -72,6 +72,11 @@ export const formatMessages = defineMessages({
       "Not sent: {name}'s devices changed since you verified their safety number. Verify it again, or send anyway.",
     description: 'Under a message held back because the contact’s devices changed after verification.',
   },
+  notAMember: {
+    id: 'format.refusal.notAMember',
+    defaultMessage: 'Not sent: you are no longer a member of this group.',
+    description: 'Under a group message that failed because one was removed from the group (no Retry is offered).',
+  },
   notSentBecause: {
     id: 'format.note.notSentBecause',
     defaultMessage: 'Not sent: {error}',

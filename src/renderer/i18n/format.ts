@@ -100,6 +100,8 @@ export function namedRefusal(msg: ChatMessage, peerName: string, intl: IntlShape
       return intl.formatMessage(m.storageFull);
     case 'safety-number-changed':
       return intl.formatMessage(m.safetyChanged, name);
+    case 'not-a-member':
+      return intl.formatMessage(m.notAMember);
     default:
       return null;
   }

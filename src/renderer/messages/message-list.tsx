@@ -1,25 +1,29 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
-import type { ChatMessage, ConversationSummary } from '../../shared/domain.js';
+import type { ChatMessage, ConversationClosed, ConversationSummary } from '../../shared/domain.js';
 import { BotBadge } from '../people/badges.js';
 import { Icon } from '../components/icon.js';
 import { clockTime, dayKey, dayLabel, deliveryNote, displayName, fullTime } from '../i18n/format.js';
 import { StakeAsk } from '../stakes/stake-ask.js';
 import { TimerNotice } from './timer-notice.js';
+import { ClosedNotice } from './closed-notice.js';
 import { MessageBody } from './message-body.js';
 import { MessageFiles } from '../files/message-files.js';
 import { useFocusedMessage } from './use-focused-message.js';
 import { useStore } from '../store.js';
 
-type Row = { kind: 'day'; key: string; label: string } | { kind: 'msg'; key: string; m: ChatMessage; first: boolean };
+type Row =
+  | { kind: 'day'; key: string; label: string }
+  | { kind: 'msg'; key: string; m: ChatMessage; first: boolean }
+  | { kind: 'closed'; key: string; closed: ConversationClosed };
 
 /** Messages from one author within this window read as one block. */
 const RUN_MS = 5 * 60 * 1000;
 /** Older messages are asked for this many screens ahead of the top, so they are usually there before the reader is. */
 const PREFETCH_SCREENS = 2;
 
-function buildRows(messages: ChatMessage[], intl: IntlShape): Row[] {
+function buildRows(messages: ChatMessage[], closed: ConversationClosed | null, intl: IntlShape): Row[] {
   const rows: Row[] = [];
   let day = '';
   let prev: ChatMessage | null = null;
@@ -39,6 +43,8 @@ function buildRows(messages: ChatMessage[], intl: IntlShape): Row[] {
     rows.push({ kind: 'msg', key: m.id, m, first });
     prev = m;
   }
+  // the chat's last word once we are out of the group: nothing more comes after it
+  if (closed) rows.push({ kind: 'closed', key: 'closed', closed });
   return rows;
 }
 
@@ -50,7 +56,7 @@ export function MessageList({
   messages: ChatMessage[];
 }) {
   const intl = useIntl();
-  const rows = useMemo(() => buildRows(messages, intl), [messages, intl]);
+  const rows = useMemo(() => buildRows(messages, conversation.closed, intl), [messages, conversation.closed, intl]);
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const [showJump, setShowJump] = useState(false);
@@ -60,7 +66,7 @@ export function MessageList({
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (i) => (rows[i].kind === 'day' ? 44 : (rows[i] as { first: boolean }).first ? 64 : 40),
+    estimateSize: (i) => (rows[i].kind !== 'msg' ? 44 : rows[i].first ? 64 : 40),
     getItemKey: (i) => rows[i].key,
     overscan: 10,
     // a conversation opens at its newest message: lay out those rows first, not the oldest page's
@@ -218,6 +224,8 @@ export function MessageList({
                     <div className="day-divider" role="separator" aria-label={row.label}>
                       <span>{row.label}</span>
                     </div>
+                  ) : row.kind === 'closed' ? (
+                    <ClosedNotice closed={row.closed} />
                   ) : (
                     <MessageBubble
                       m={row.m}
@@ -339,7 +347,8 @@ const MessageBubble = memo(function MessageBubble({
           {m.state === 'failed' && m.errorCode === 'safety-number-changed' ? (
             <SafetyChangedAnswers m={m} />
           ) : (
-            m.state === 'failed' && (
+            m.state === 'failed' &&
+            m.errorCode !== 'not-a-member' && (
               <button
                 type="button"
                 className="btn btn-link btn-sm"

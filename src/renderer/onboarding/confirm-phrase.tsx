@@ -3,6 +3,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Icon } from '../components/icon.js';
 import { FormError } from '../components/form-error.js';
 import { useStore } from '../store.js';
+import { useAction } from '../shell/use-action.js';
 
 /**
  * Three positions (1-based, ascending) the user must type back, chosen at random each time so
@@ -23,6 +24,7 @@ export function ConfirmPhrase() {
   const mnemonic = useStore((s) => s.onboarding?.mnemonic ?? '');
   const goToOnboardingStep = useStore((s) => s.goToOnboardingStep);
   const confirmPhrase = useStore((s) => s.confirmPhrase);
+  const confirm = useAction(confirmPhrase);
   const words = useMemo(() => mnemonic.split(' '), [mnemonic]);
   const [positions] = useState(() => confirmPositions(words.length));
   const [answers, setAnswers] = useState<Record<number, string>>({});
@@ -49,7 +51,10 @@ export function ConfirmPhrase() {
           },
         ),
       );
-    else confirmPhrase();
+    else {
+      setError(null);
+      void confirm.run();
+    }
   };
   return (
     <section aria-labelledby="confirm-title">
@@ -90,7 +95,7 @@ export function ConfirmPhrase() {
             </label>
           ))}
         </div>
-        <FormError error={error} />
+        <FormError error={error ?? confirm.error} />
         <div className="row">
           <button type="button" className="btn btn-ghost" onClick={() => goToOnboardingStep('create-phrase')}>
             <Icon name="arrowLeft" />{' '}
@@ -100,7 +105,7 @@ export function ConfirmPhrase() {
               description="Button back to the recovery words."
             />
           </button>
-          <button type="submit" className="btn btn-primary btn-lg">
+          <button type="submit" className="btn btn-primary btn-lg" disabled={confirm.busy}>
             <FormattedMessage
               id="onboarding.confirm.submit"
               defaultMessage="Confirm"

@@ -1,14 +1,27 @@
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage } from 'react-intl';
 import { useState } from 'react';
 import { useStore } from '../store.js';
+import { PhraseList } from './phrase-list.js';
 
-/** A new wallet's recovery phrase, shown once to be written down. */
+/**
+ * A new wallet's recovery phrase, to be written down. Until the person confirms it, a reload or
+ * a restart comes back here with the same words (kept in the vault, asked for again).
+ */
 export function ShowPhrase() {
-  const mnemonic = useStore((s) => s.onboarding?.mnemonic ?? '');
+  const mnemonic = useStore((s) => s.onboarding?.mnemonic ?? null);
   const goToOnboardingStep = useStore((s) => s.goToOnboardingStep);
   const [saved, setSaved] = useState(false);
+  if (mnemonic === null)
+    return (
+      <p className="subtle" role="status">
+        <FormattedMessage
+          id="onboarding.phrase.loading"
+          defaultMessage="Getting your recovery phrase…"
+          description="While the recovery phrase is read from the vault again (after a reload)."
+        />
+      </p>
+    );
   const words = mnemonic.split(' ');
-  const intl = useIntl();
   return (
     <section aria-labelledby="phrase-title">
       <h1 id="phrase-title">
@@ -26,22 +39,7 @@ export function ShowPhrase() {
           values={{ count: words.length }}
         />
       </p>
-      <ol
-        className="phrase-grid"
-        aria-label={intl.formatMessage({
-          id: 'onboarding.phrase.list',
-          defaultMessage: 'Recovery phrase',
-          description: 'Accessible name of the list of recovery words.',
-        })}
-        dir="ltr"
-      >
-        {words.map((w, i) => (
-          <li key={i}>
-            <span className="phrase-index">{intl.formatNumber(i + 1)}</span>
-            <span className="phrase-word">{w}</span>
-          </li>
-        ))}
-      </ol>
+      <PhraseList words={words} />
       <label className="check">
         <input type="checkbox" checked={saved} onChange={(e) => setSaved(e.target.checked)} />
         <span>

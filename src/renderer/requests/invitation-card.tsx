@@ -7,6 +7,8 @@ import { Icon } from '../components/icon.js';
 import { displayName, fullTime, listTime, shortAddress } from '../i18n/format.js';
 import { useStore } from '../store.js';
 import { useAction } from '../shell/use-action.js';
+import { BlockDialog } from '../people/block-dialog.js';
+import { useState } from 'react';
 
 /** a separator and a space, not words: the same in every language */
 const SEP = ' · ';
@@ -19,12 +21,12 @@ export function InvitationCard({ i }: { i: GroupInvitation }) {
   const declineInvitation = useStore((s) => s.declineInvitation);
   const blockInviter = useStore((s) => s.blockInviter);
   const openGroupChat = useStore((s) => s.openGroupChat);
-  const act = useAction(async (what: 'accept' | 'decline' | 'block') => {
+  const [confirmBlock, setConfirmBlock] = useState(false);
+  const act = useAction(async (what: 'accept' | 'decline') => {
     if (what === 'accept') {
       await acceptInvitation(i.groupId);
       await openGroupChat(i.groupId);
-    } else if (what === 'decline') await declineInvitation(i.groupId);
-    else await blockInviter(i.groupId);
+    } else await declineInvitation(i.groupId);
   });
   const who = displayName(inviter?.handle, i.invitedBy);
   const intl = useIntl();
@@ -121,7 +123,7 @@ export function InvitationCard({ i }: { i: GroupInvitation }) {
           type="button"
           className="btn btn-danger-ghost"
           disabled={act.busy}
-          onClick={() => void act.run('block')}
+          onClick={() => setConfirmBlock(true)}
           aria-label={intl.formatMessage(
             {
               id: 'invitation.block.label',
@@ -140,6 +142,13 @@ export function InvitationCard({ i }: { i: GroupInvitation }) {
           />
         </button>
       </div>
+      <BlockDialog
+        address={i.invitedBy}
+        name={who}
+        open={confirmBlock}
+        onClose={() => setConfirmBlock(false)}
+        block={() => blockInviter(i.groupId)}
+      />
     </article>
   );
 }

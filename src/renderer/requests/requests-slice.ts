@@ -11,8 +11,8 @@ export interface RequestsSlice {
   requestRemoved: (address: string) => void;
   acceptRequest: (address: string) => Promise<void>;
   declineRequest: (address: string) => Promise<void>;
+  /** blocks whoever sent the request; it leaves the list (an unblock, or Undo, brings it back) */
   blockSender: (address: string) => Promise<void>;
-  unblockSender: (address: string) => Promise<void>;
 }
 
 export const createRequestsSlice: StateCreator<Store, [], [], RequestsSlice> = (set, get) => {
@@ -36,11 +36,8 @@ export const createRequestsSlice: StateCreator<Store, [], [], RequestsSlice> = (
       drop(address);
     },
     blockSender: async (address) => {
-      await call('contacts.block', { address });
+      await get().block(address);
       drop(address);
-    },
-    unblockSender: async (address) => {
-      await call('contacts.unblock', { address });
     },
   };
 };

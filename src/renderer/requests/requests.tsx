@@ -13,6 +13,7 @@ import { Person } from '../people/person.js';
 import { useStore } from '../store.js';
 import { useAction } from '../shell/use-action.js';
 import { InvitationCard } from './invitation-card.js';
+import { BlockDialog } from '../people/block-dialog.js';
 
 export function Requests() {
   const requests = useStore((s) => s.requests);
@@ -141,15 +142,15 @@ function RequestCard({ r }: { r: ContactRequest }) {
       ) ?? null,
   );
   const [confirmSpam, setConfirmSpam] = useState(false);
-  const act = useAction(async (what: 'accept' | 'decline' | 'block' | 'spam') => {
+  const [confirmBlock, setConfirmBlock] = useState(false);
+  const act = useAction(async (what: 'accept' | 'decline' | 'spam') => {
     if (what === 'spam') {
       setConfirmSpam(false);
       await markSpam(r.address);
     } else if (what === 'accept') {
       await acceptRequest(r.address);
       await selectConversation(`direct:${r.address.toLowerCase()}`);
-    } else if (what === 'decline') await declineRequest(r.address);
-    else await blockSender(r.address);
+    } else await declineRequest(r.address);
   });
   const name = displayName(r.handle, r.address);
   const intl = useIntl();
@@ -262,7 +263,7 @@ function RequestCard({ r }: { r: ContactRequest }) {
           type="button"
           className="btn btn-danger-ghost"
           disabled={act.busy}
-          onClick={() => void act.run('block')}
+          onClick={() => setConfirmBlock(true)}
           aria-label={intl.formatMessage(
             {
               id: 'requests.card.blockLabel',
@@ -310,6 +311,13 @@ function RequestCard({ r }: { r: ContactRequest }) {
           />
         </p>
       )}
+      <BlockDialog
+        address={r.address}
+        name={name}
+        open={confirmBlock}
+        onClose={() => setConfirmBlock(false)}
+        block={() => blockSender(r.address)}
+      />
       {stake && (
         <Dialog
           title={intl.formatMessage({

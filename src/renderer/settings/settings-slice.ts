@@ -21,6 +21,11 @@ export interface SettingsSlice {
   /** signs in to another relay; what waits in the outbox goes out there */
   switchRelay: (mode: 'local' | 'lan' | 'url', url?: string, fingerprint?: string) => Promise<void>;
   setLanSharing: (enabled: boolean) => Promise<void>;
+  /**
+   * The recovery phrase, against the passphrase (main checks it; where the OS keychain protects
+   * the wallet none is asked): for the screen that shows it, never kept in the store.
+   */
+  revealRecoveryPhrase: (passphrase: string) => Promise<string[] | null>;
 }
 
 export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (set, get) => {
@@ -40,6 +45,10 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
     ownDevicesChanged: async () => {
       if (!get().settings.loaded) return;
       patch({ devices: await call('devices.list', {}) });
+    },
+    revealRecoveryPhrase: async (passphrase) => {
+      const { phrase } = await call('wallet.recoveryPhrase', { passphrase });
+      return phrase === null ? null : phrase.split(' ');
     },
     deviceHistoryAnswered: (deviceKey, history) =>
       set((s) => ({

@@ -19,6 +19,8 @@ import { SettingsApiKeys } from './settings-api-keys.js';
 import { SettingsAppearance } from './settings-appearance.js';
 import { SettingsDevices } from './settings-devices.js';
 import { SettingsRelay } from './settings-relay.js';
+import { SettingsSecurity } from './settings-security.js';
+import { SettingsBlocked } from './settings-blocked.js';
 
 export function Settings() {
   const loadSettings = useStore((s) => s.loadSettings);
@@ -34,7 +36,9 @@ export function Settings() {
         </h1>
       </header>
       <Profile />
+      <SettingsSecurity />
       <Policy />
+      <SettingsBlocked />
       <NotificationSettings />
       <SettingsRelay />
       <StakeChain />

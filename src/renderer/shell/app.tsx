@@ -3,15 +3,15 @@ import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { bridgeKind } from '../bridge/bridge.js';
 import { Avatar } from '../people/avatar.js';
 import { CountBadge } from '../people/badges.js';
-import { ErrorDetails } from '../components/error-details.js';
 import { Icon, type IconName } from '../components/icon.js';
 import { Toasts } from './toasts.js';
+import { OfflineBanner } from './offline-banner.js';
+import { useRelayRetries } from './use-relay-retries.js';
 import { subscribeToMain } from '../bridge/events.js';
 import { PersonName } from '../people/person-name.js';
 import { Chats } from '../chats/chats.js';
 import { unreadTotal } from '../chats/conversations-slice.js';
 import { useStore } from '../store.js';
-import { errorMessages, translateError } from '../i18n/error-messages.js';
 import type { View } from './ui-slice.js';
 
 /**
@@ -174,6 +174,7 @@ function Shell() {
   }, [showView]);
   useUnreadTitle();
   useReadOnReturn();
+  useRelayRetries();
   const listed = useStore((s) => s.conversationsLoaded);
   useEffect(() => {
     if (!listed) return;
@@ -237,50 +238,6 @@ function useReadOnReturn() {
   }, []);
 }
 
-/** Offline is said where the eye is, with what it means for what one writes. */
-function OfflineBanner() {
-  const online = useStore((s) => s.status?.relay.connected ?? true);
-  const revoked = useStore((s) => s.status?.relay.revoked ?? false);
-  const waiting = useStore((s) => s.sync?.pendingOutbox ?? 0);
-  const lastError = useStore((s) => s.status?.relay.lastError ?? null);
-  const intl = useIntl();
-  const detail = useStore((s) => s.status?.relay.lastErrorDetail ?? null);
-  // Revoked is not offline: nothing written here would ever go out, so don't promise it.
-  if (revoked)
-    return (
-      <div className="offline-banner revoked-banner" role="alert">
-        <Icon name="alert" size={16} />
-        <span>
-          <FormattedMessage
-            id="app.banner.revoked"
-            defaultMessage="<b>This device was revoked</b> from another device of your wallet. The messages already here stay readable, but this device can no longer send or receive through this relay. To use your wallet here again, import it into a new profile; it gets a new device key."
-            description="Banner when another device of the same wallet revoked this device."
-            values={{ b: (chunks) => <strong>{chunks}</strong> }}
-          />
-        </span>
-      </div>
-    );
-  if (online) return null;
-  return (
-    <div className="offline-banner" role="status">
-      <Icon name="wifi" size={16} />
-      <span>
-        <FormattedMessage
-          id="app.banner.offline"
-          defaultMessage="<b>Offline</b> — {reason} Messages you write wait on this computer and go out when it is back{waiting, plural, =0 {.} one {: # waiting.} other {: # waiting.}}"
-          description="Banner while the relay cannot be reached. reason is a sentence saying why; waiting is the number of messages not yet sent."
-          values={{
-            b: (chunks) => <strong>{chunks}</strong>,
-            reason: lastError ? translateError(intl, lastError) : intl.formatMessage(errorMessages.network),
-            waiting,
-          }}
-        />
-      </span>
-      <ErrorDetails detail={detail} />
-    </div>
-  );
-}
-
 function Sidebar() {
   const view = useStore((s) => s.view);
   const showView = useStore((s) => s.showView);
@@ -288,40 +245,47 @@ function Sidebar() {
   const requests = useStore((s) => s.requests.length + s.invitations.length);
   const status = useStore((s) => s.status);
   const sync = useStore((s) => s.sync);
-  const online = status?.relay.connected ?? false;
+  const reachable = useStore((s) => s.appReachable);
+  const online = reachable && (status?.relay.connected ?? false);
   const intl = useIntl();
-  const syncText = status?.relay.revoked
+  const syncText = !reachable
     ? intl.formatMessage({
-        id: 'app.sync.revoked',
-        defaultMessage: 'Device revoked',
-        description: 'Connection state under the own name: this device was revoked.',
+        id: 'app.sync.disconnected',
+        defaultMessage: 'Disconnected',
+        description: 'Connection state under the own name: the page lost its connection to the app process.',
       })
-    : !online
+    : status?.relay.revoked
       ? intl.formatMessage({
-          id: 'app.sync.offline',
-          defaultMessage: 'Offline',
-          description: 'Connection state under the own name: the relay cannot be reached.',
+          id: 'app.sync.revoked',
+          defaultMessage: 'Device revoked',
+          description: 'Connection state under the own name: this device was revoked.',
         })
-      : sync?.state === 'syncing'
+      : !online
         ? intl.formatMessage({
-            id: 'app.sync.syncing',
-            defaultMessage: 'Syncing…',
-            description: 'Connection state under the own name: catching up with the relay.',
+            id: 'app.sync.offline',
+            defaultMessage: 'Offline',
+            description: 'Connection state under the own name: the relay cannot be reached.',
           })
-        : sync?.pendingOutbox
-          ? intl.formatMessage(
-              {
-                id: 'app.sync.waiting',
-                defaultMessage: '{count, plural, one {# waiting to send} other {# waiting to send}}',
-                description: 'Connection state under the own name: messages not yet sent.',
-              },
-              { count: sync.pendingOutbox },
-            )
-          : intl.formatMessage({
-              id: 'app.sync.connected',
-              defaultMessage: 'Connected',
-              description: 'Connection state under the own name: connected to the relay.',
-            });
+        : sync?.state === 'syncing'
+          ? intl.formatMessage({
+              id: 'app.sync.syncing',
+              defaultMessage: 'Syncing…',
+              description: 'Connection state under the own name: catching up with the relay.',
+            })
+          : sync?.pendingOutbox
+            ? intl.formatMessage(
+                {
+                  id: 'app.sync.waiting',
+                  defaultMessage: '{count, plural, one {# waiting to send} other {# waiting to send}}',
+                  description: 'Connection state under the own name: messages not yet sent.',
+                },
+                { count: sync.pendingOutbox },
+              )
+            : intl.formatMessage({
+                id: 'app.sync.connected',
+                defaultMessage: 'Connected',
+                description: 'Connection state under the own name: connected to the relay.',
+              });
   return (
     <aside className="sidebar">
       <div className="brand sidebar-brand">

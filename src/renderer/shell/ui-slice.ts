@@ -8,6 +8,12 @@ export interface Toast {
   id: number;
   tone: 'info' | 'error' | 'success';
   text: string;
+  /**
+   * a button in the notice (Undo): its name, and what it does; the notice goes once it is
+   * pressed. `focus`: the control that led here is gone (a blocked request's card), so the
+   * focus goes to this button rather than to nowhere.
+   */
+  action?: { label: string; run: () => void; focus?: boolean };
 }
 
 export interface UiSlice {
@@ -16,7 +22,7 @@ export interface UiSlice {
   toasts: Toast[];
   showView: (v: View) => void;
   chooseTheme: (t: ThemeChoice) => void;
-  showToast: (tone: Toast['tone'], text: string) => void;
+  showToast: (tone: Toast['tone'], text: string, action?: Toast['action']) => void;
   dismissToast: (id: number) => void;
 }
 
@@ -38,10 +44,16 @@ export const createUiSlice: StateCreator<Store, [], [], UiSlice> = (set, get) =>
     localStorage.setItem(THEME_KEY, theme);
     set({ theme });
   },
-  showToast: (tone, text) => {
+  showToast: (tone, text, action) => {
     const id = ++toastSeq;
-    set((s) => ({ toasts: [...s.toasts.slice(-3), { id, tone, text }] }));
-    setTimeout(() => get().dismissToast(id), tone === 'error' ? 7000 : 4000);
+    set((s) => ({ toasts: [...s.toasts.slice(-3), { id, tone, text, ...(action ? { action } : {}) }] }));
+    // a notice with a button stays long enough to reach it by keyboard, and while it has the focus
+    const dismissLater = (ms: number) =>
+      setTimeout(() => {
+        if (action && document.activeElement?.closest(`[data-toast="${id}"]`)) return dismissLater(2000);
+        get().dismissToast(id);
+      }, ms);
+    dismissLater(action ? 12_000 : tone === 'error' ? 7000 : 4000);
   },
   dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
 });

@@ -33,6 +33,16 @@ export const accountCommands = {
     ),
   ),
   'wallet.unlock': cmd<AppStatus>()(Type.Object({ passphrase: Passphrase }, { additionalProperties: false })),
+  /**
+   * The recovery phrase again (null for a wallet imported from a private key): without a
+   * passphrase only until the person confirms it (AppStatus.recoveryPhrase `unconfirmed`), after
+   * that only with the passphrase (none is asked where the OS keychain protects the wallet)
+   */
+  'wallet.recoveryPhrase': cmd<{ phrase: string | null }>()(
+    Type.Object({ passphrase: Type.Optional(Passphrase) }, { additionalProperties: false }),
+  ),
+  /** the person typed back the words asked for: setup goes on, and the phrase now needs the passphrase */
+  'wallet.confirmPhrase': cmd<AppStatus>()(NoArgs),
   'relay.connect': cmd<AppStatus>()(
     Type.Object(
       {
@@ -79,6 +89,8 @@ export const accountCommands = {
   'relay.setLocal': cmd<RelayStatus>()(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
   'relay.shareOnLan': cmd<RelayStatus>()(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
   'sync.now': cmd<SyncStatus>()(NoArgs),
+  /** the window is on screen or not: while it is, the relay is tried again within seconds after it was away */
+  'app.visibility': cmd<void>()(Type.Object({ visible: Type.Boolean() }, { additionalProperties: false })),
 
   'preferences.get': cmd<Preferences>()(NoArgs),
   'preferences.set': cmd<Preferences>()(

@@ -8,6 +8,7 @@ import type {
   ConversationSummary,
   KnownHandle,
   RejectedMessage,
+  Relationship,
   RelayStatus,
   SyncStatus,
 } from '../domain.js';
@@ -28,6 +29,8 @@ export interface Events {
   'request.new': ContactRequest;
   /** main learned the handle of an address it showed without one */
   'contact.updated': KnownHandle;
+  /** who someone is to me changed (blocked, unblocked, accepted, declined…): every screen follows it */
+  'contact.relationship': { address: string; relationship: Relationship };
   'sync.status': SyncStatus;
   'relay.status': RelayStatus;
   'app.status': AppStatus;
@@ -55,6 +58,7 @@ export const eventNames: readonly EventName[] = [
   'conversation.updated',
   'request.new',
   'contact.updated',
+  'contact.relationship',
   'sync.status',
   'relay.status',
   'app.status',

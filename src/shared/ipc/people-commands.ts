@@ -1,6 +1,7 @@
 /** The commands of contact requests, stakes, contacts, the directory and group invitations (see ../ipc.ts for the whole contract). */
 import { Type } from 'typebox';
 import type {
+  BlockedPerson,
   ChatMessage,
   ContactRequest,
   DirectoryHit,
@@ -48,6 +49,8 @@ export const peopleCommands = {
   ),
   'contacts.block': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
   'contacts.unblock': cmd<void>()(Type.Object({ address: Address }, { additionalProperties: false })),
+  /** everyone I blocked (Settings → Blocked) */
+  'contacts.blocked': cmd<BlockedPerson[]>()(NoArgs),
   /** The handles main knows for these addresses; the rest it looks up (paced) and announces with `contact.updated`. */
   'contacts.handles': cmd<KnownHandle[]>()(
     Type.Object({ addresses: Type.Array(Address, { maxItems: 500 }) }, { additionalProperties: false }),

@@ -1,8 +1,10 @@
 /**
  * Contacts: requests from people we do not know yet (accept, decline, spam), blocking, the
- * handles we know for addresses, and the relay's directory and handle lookup.
+ * handles we know for addresses, and the relay's directory and handle lookup. Each change of
+ * who someone is to me (relationship.ts decides) is announced (`contact.relationship`), so that
+ * every screen follows it.
  */
-import type { ContactRequest, DirectoryHit, KnownHandle } from '../../../shared/domain.js';
+import type { BlockedPerson, ContactRequest, DirectoryHit, KnownHandle } from '../../../shared/domain.js';
 import type { CommandArgs } from '../../../shared/ipc.js';
 import { parseRecipient } from '../../../shared/recipient.js';
 import type { FeatureContext, FeatureHandlers } from '../core/feature-context.js';
@@ -17,6 +19,7 @@ type ContactCommands =
   | 'requests.spam'
   | 'contacts.block'
   | 'contacts.unblock'
+  | 'contacts.blocked'
   | 'contacts.handles'
   | 'directory.search';
 
@@ -42,6 +45,7 @@ export class Contacts {
       },
       'contacts.block': (a) => this.block(a),
       'contacts.unblock': (a) => this.unblock(a),
+      'contacts.blocked': async () => this.blocked(),
       'contacts.handles': async (a) => this.knownHandles(a.addresses),
       'directory.search': (a) => this.searchDirectory(a),
     };
@@ -58,13 +62,14 @@ export class Contacts {
     await this.ctx.ready().allow(address);
     this.ctx.store.acceptRequest(address, this.ctx.nowMs());
     this.ctx.requestAccepted?.(address);
-    this.ctx.emitConversation(`direct:${address}`);
+    this.changed(address);
   }
 
   /** Forgets the sender and what they wrote, here and on the relay's allow list. */
   async declineRequest(a: CommandArgs<'requests.decline'>): Promise<void> {
     const address = a.address.toLowerCase();
     this.ctx.store.declineRequest(address);
+    this.changed(address);
     try {
       await this.ctx.ready().forget(address);
     } catch (e) {
@@ -72,10 +77,12 @@ export class Contacts {
     }
   }
 
+  /** Blocked on the relay and here; a waiting request is kept, hidden, for an unblock (or Undo) to bring back. */
   async block(a: CommandArgs<'contacts.block'>): Promise<void> {
     const address = a.address.toLowerCase();
     await this.ctx.ready().block(address);
     this.ctx.store.blockContact(address, this.ctx.nowMs());
+    this.changed(address);
   }
 
   /** The handles known for these addresses; the others are looked up and announced (`contact.updated`). */
@@ -89,10 +96,28 @@ export class Contacts {
     return known;
   }
 
+  /** Ends a block; someone whose request was waiting when they were blocked is back in Requests. */
   async unblock(a: CommandArgs<'contacts.unblock'>): Promise<void> {
     const address = a.address.toLowerCase();
     await this.ctx.ready().unblock(address);
-    this.ctx.store.setContactState(address, 'known', this.ctx.nowMs());
+    const { restored } = this.ctx.store.relationships.unblock(address, this.ctx.nowMs());
+    const request = restored ? this.ctx.store.getRequest(address) : null;
+    if (request) this.ctx.emit('request.new', request);
+    this.changed(address);
+  }
+
+  blocked(): BlockedPerson[] {
+    return this.ctx.store.relationships.blocked();
+  }
+
+  /** Who `address` is to me now, for the screens that show them. */
+  relationshipOf(address: string) {
+    return this.ctx.store.relationships.of(address, this.ctx.me().address);
+  }
+
+  /** Announces who `address` is to me now, and their conversation's summary, which carries it. */
+  private changed(address: string): void {
+    this.ctx.emit('contact.relationship', { address, relationship: this.relationshipOf(address) });
     this.ctx.emitConversation(`direct:${address}`);
   }
 
@@ -101,11 +126,15 @@ export class Contacts {
     const a = address.toLowerCase();
     await this.ctx.ready().allow(a);
     this.ctx.store.acceptRequest(a, this.ctx.nowMs());
+    this.changed(a);
   }
 
   async searchDirectory(a: CommandArgs<'directory.search'>): Promise<DirectoryHit[]> {
     const hits = await this.ctx.ready().directory(a.q, 20);
-    return hits.map((h) => ({ handle: h.handle, address: h.address.toLowerCase(), verified: h.verified }));
+    return hits.map((h) => {
+      const address = h.address.toLowerCase();
+      return { handle: h.handle, address, verified: h.verified, relationship: this.relationshipOf(address) };
+    });
   }
 
   /** `0x…` as is; `@name` (or `name`) through the relay's handle lookup. */

@@ -153,6 +153,8 @@ export class Conversations {
         this.setTyping(from, signal.state);
         continue;
       }
+      // groups/ hears these
+      if (signal.kind === 'group-removed') continue;
       const changed =
         signal.state === 'read'
           ? this.ctx.store.markReadByPeer(conversationId, signal.of)

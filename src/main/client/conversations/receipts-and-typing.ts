@@ -7,7 +7,8 @@
  * (up to 100 ids of one state; the rest waits its turn); typing notices go at once, `on` at most every 3 s. Both use the pacer's
  * background budget, so they never hold up a message.
  *
- * The class is named `Signals` after docs/wire-format.md's name for the two kinds ("Signals: kinds receipt and typing").
+ * The class is named `Signals` after docs/wire-format.md's name for these kinds ("Signals: kinds receipt and typing"),
+ * which also covers the `group-removed` notice to a member just taken out of a group.
  */
 import type { ReceiptState } from '../../../shared/domain.js';
 import type { VaultClient } from '../../vault/worker/vault-client.js';
@@ -65,6 +66,15 @@ export class Signals {
       this.typingOnAt.delete(peer);
     }
     return this.send(peer, [{ kind: 'typing', state }]).catch(() => undefined);
+  }
+
+  /**
+   * Tells someone we took out of a group, so their app says so in the group's chat instead of
+   * failing their next send. A notice only: lost, their next send still learns it from the relay.
+   */
+  groupRemoved(peer: string, groupId: string): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return this.send(peer, [{ kind: 'group-removed', group: groupId }]);
   }
 
   /** A message went to the peer: it ends the typing on the receiver's side by itself. */

@@ -47,6 +47,7 @@ export class Connection {
       handle: this.d.session.handle,
       deviceKey: st.deviceKey,
       relay: this.relayStatus(),
+      recoveryPhrase: await this.d.wallet.phraseStatus(),
     };
   }
 

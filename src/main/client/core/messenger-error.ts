@@ -13,6 +13,8 @@ export type MessengerErrorCode =
   | 'bad-argument'
   | 'not-found'
   | 'closed'
+  // the recovery phrase once confirmed is shown against the passphrase only (profile-wallet.ts)
+  | 'passphrase-required'
   // stakes (stakes.ts)
   | 'stakes-unavailable'
   | 'insufficient-funds'

@@ -174,6 +174,7 @@ export class Messenger {
       },
       onStakeQuote: (id, quote) => this.stakes.noteQuote(id, quote),
       holdsBack: (peer) => this.trust.holdsBack(peer),
+      onNotAMember: (groupId) => this.groups.noLongerMember(groupId),
     });
     this.stakes = new Stakes({
       ...shared,
@@ -205,7 +206,10 @@ export class Messenger {
       pullLimit: opts.pullLimit,
       onCommitted: (applied) => this.onCommitted(applied),
       onRejected: (r) => this.events.emit('message.rejected', r),
-      onSignals: (signals) => this.conversations.applySignals(signals),
+      onSignals: (signals) => {
+        this.conversations.applySignals(signals);
+        this.groups.signalsArrived(signals);
+      },
     });
     this.changes = new MessageChanges({
       store,
@@ -267,6 +271,7 @@ export class Messenger {
     this.wallet = new ProfileWallet({
       vault,
       database: this.database,
+      store,
       session: this.session,
       profileDir: opts.profileDir,
       codec: opts.codec,
@@ -305,7 +310,8 @@ export class Messenger {
       requestAccepted: (address) => this.conversations.requestAccepted(address),
     });
     const resolveRecipient = (to: string) => this.contacts.resolveRecipient(to);
-    this.groups = new Groups({ ...ctx, resolveRecipient, block: (a) => this.contacts.block(a) });
+    const tellRemoved = (member: string, groupId: string) => this.signals.groupRemoved(member, groupId);
+    this.groups = new Groups({ ...ctx, resolveRecipient, block: (a) => this.contacts.block(a), tellRemoved });
     this.account = new Account({ ...ctx, trust: this.trust, history: this.history, whoami: () => this.whoami() });
     this.conversations = new Conversations({
       ...ctx,
@@ -385,6 +391,7 @@ export class Messenger {
       ...historyHandlers(this.history),
       ...backupHandlers(this.backupFolder),
       'sync.now': () => this.syncNow(),
+      'app.visibility': async (a) => this.loop.setVisible(a.visible),
     };
   }
 

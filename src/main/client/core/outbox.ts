@@ -70,6 +70,8 @@ export interface OutboxDeps extends SendReceiveParts {
   onStakeQuote?: (messageId: string, quote: StakeQuote) => void;
   /** a verified contact's devices changed and the person has not said to send anyway (trust.ts) */
   holdsBack?: (peer: string) => boolean;
+  /** the relay no longer counts us a member of this group (groups/groups.ts closes its chat) */
+  onNotAMember?: (groupId: string) => void;
 }
 
 const BACKOFF_BASE_MS = 1000;
@@ -411,6 +413,12 @@ export class Outbox {
       const res = await this.d.api().groupSend(groupId, envelopesFor(sealed.sealed, targets));
       return this.record(row.messageId, targets, res.results, res.via);
     } catch (e) {
+      // out of the group: no retry can work, and the chat says so (its composer closes)
+      if (e instanceof RelayError && e.status === 401 && e.code === 'not-a-member') {
+        const outcome = this.fail(row.messageId, e.message, 'not-a-member');
+        this.d.onNotAMember?.(groupId);
+        return outcome;
+      }
       return this.handleError(row, e);
     }
   }

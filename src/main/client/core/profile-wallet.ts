@@ -1,12 +1,15 @@
 /**
  * The wallet's life in a profile: created or imported, unlocked (opening the encrypted
- * database and the relay key beside it), locked; and who we are while it is open.
+ * database and the relay key beside it), locked; and who we are while it is open. And its
+ * recovery phrase: kept in the vault, shown again without a passphrase only until the person
+ * confirms writing it down (a reload or a restart of setup comes back to it), with it after.
  */
 import type { AppStatus } from '../../../shared/domain.js';
 import type { CommandArgs } from '../../../shared/ipc.js';
 import { passphraseCodec, scryptFor, type ScryptParams, type VaultCodec } from '../../vault/keys/secret-codec.js';
 import { forgetTicket, ticketingCodec, ticketPath } from '../../vault/keys/unlock-ticket.js';
 import type { VaultClient } from '../../vault/worker/vault-client.js';
+import type { LocalStore } from '../store/local-store.js';
 import type { ProfileDatabase } from '../store/profile-database.js';
 import { effectivePassphrase } from '../store/profile-passphrase.js';
 import type { FeatureHandlers } from './feature-context.js';
@@ -16,6 +19,8 @@ import type { RelaySession } from './relay-session.js';
 export interface ProfileWalletDeps {
   vault: VaultClient;
   database: ProfileDatabase;
+  /** the profile's settings: whether the new wallet's phrase still waits for its confirmation */
+  store: Pick<LocalStore, 'getSetting' | 'setSetting'>;
   session: RelaySession;
   profileDir: string;
   /** the OS-keychain codec (Electron); without it the passphrase protects the profile */
@@ -30,6 +35,9 @@ export interface ProfileWalletDeps {
   onOpened(status: AppStatus): void;
 }
 
+/** profile setting: set while a new wallet's phrase waits for the person to confirm it */
+const PHRASE_UNCONFIRMED = 'recovery-phrase-unconfirmed';
+
 export class ProfileWallet {
   identity: { address: string; deviceKey: string } | null = null;
   unlocked = false;
@@ -38,12 +46,21 @@ export class ProfileWallet {
 
   constructor(private readonly d: ProfileWalletDeps) {}
 
-  handlers(): FeatureHandlers<'wallet.create' | 'wallet.importMnemonic' | 'wallet.importPrivateKey' | 'wallet.unlock'> {
+  handlers(): FeatureHandlers<
+    | 'wallet.create'
+    | 'wallet.importMnemonic'
+    | 'wallet.importPrivateKey'
+    | 'wallet.unlock'
+    | 'wallet.recoveryPhrase'
+    | 'wallet.confirmPhrase'
+  > {
     return {
       'wallet.create': (a) => this.create(a),
       'wallet.importMnemonic': (a) => this.importMnemonic(a),
       'wallet.importPrivateKey': (a) => this.importPrivateKey(a),
       'wallet.unlock': (a) => this.unlock(a),
+      'wallet.recoveryPhrase': (a) => this.recoveryPhrase(a),
+      'wallet.confirmPhrase': () => this.confirmPhrase(),
     };
   }
 
@@ -68,8 +85,38 @@ export class ProfileWallet {
     const passphrase = effectivePassphrase(a.passphrase);
     const codec = this.newWalletCodec(passphrase);
     const w = await this.d.vault.createWallet(this.d.codec ? {} : { passphrase });
-    await this.opened(w.address, w.deviceKey, passphrase, codec);
+    await this.opened(w.address, w.deviceKey, passphrase, codec, true);
     return { address: w.address, mnemonic: w.mnemonic };
+  }
+
+  /** Where the recovery phrase stands (AppStatus.recoveryPhrase); null while locked. */
+  async phraseStatus(): Promise<'unconfirmed' | 'kept' | 'none' | null> {
+    if (!this.unlocked) return null;
+    const { hasRecoveryPhrase } = await this.d.vault.status();
+    if (hasRecoveryPhrase === null) return null;
+    if (!hasRecoveryPhrase) return 'none';
+    return this.d.store.getSetting(PHRASE_UNCONFIRMED) === '1' ? 'unconfirmed' : 'kept';
+  }
+
+  /**
+   * The phrase again: while it waits for its confirmation, as setup shows it; after that only
+   * against the passphrase (the vault checks it), unless the OS keychain protects the wallet.
+   */
+  async recoveryPhrase(a: CommandArgs<'wallet.recoveryPhrase'>): Promise<{ phrase: string | null }> {
+    if (!this.unlocked) throw new MessengerError('locked', 'unlock the wallet first');
+    if (a.passphrase === undefined) {
+      if ((await this.phraseStatus()) !== 'unconfirmed')
+        throw new MessengerError('passphrase-required', 'type your passphrase to see the recovery phrase');
+      return this.d.vault.recoveryPhrase();
+    }
+    return this.d.vault.recoveryPhrase(this.d.codec ? {} : { passphrase: effectivePassphrase(a.passphrase) });
+  }
+
+  async confirmPhrase(): Promise<AppStatus> {
+    this.d.store.setSetting(PHRASE_UNCONFIRMED, null);
+    const status = await this.d.appStatus();
+    this.d.onOpened(status);
+    return status;
   }
 
   async importMnemonic(a: CommandArgs<'wallet.importMnemonic'>): Promise<{ address: string }> {
@@ -126,9 +173,17 @@ export class ProfileWallet {
     await this.d.vault.lock();
   }
 
-  private async opened(address: string, deviceKey: string, passphrase: string, codec?: VaultCodec): Promise<void> {
+  private async opened(
+    address: string,
+    deviceKey: string,
+    passphrase: string,
+    codec?: VaultCodec,
+    newPhrase = false,
+  ): Promise<void> {
     const { session } = this.d;
     await this.openDatabase();
+    // in the encrypted database, so that a reload or a restart of setup comes back to the phrase
+    if (newPhrase) this.d.store.setSetting(PHRASE_UNCONFIRMED, '1');
     this.identity = { address: address.toLowerCase(), deviceKey: deviceKey.toLowerCase() };
     this.unlocked = true;
     session.setCodec(codec ?? this.d.codec ?? this.passphraseCodec(passphrase));

@@ -7,7 +7,9 @@
  * without any timer; after the wake the pass commits, acks and drains with `wait=0`, then
  * holds again. Otherwise (a relay without `Relay-Wait`, the relay away, envelopes we cannot
  * settle yet that would answer every hold at once) the next cycle waits on a timer: the poll
- * period, sooner when an outbox retry falls due, longer with each failure in a row.
+ * period, sooner when an outbox retry falls due, longer with each failure in a row. While the
+ * app is on screen that wait stays within a few seconds, so someone looking at it sees it come
+ * back soon after the relay does; coming on screen, or "Retry now", tries at once.
  */
 import type { KnownHandle, SyncStatus } from '../../../shared/domain.js';
 import type { AppliedIncoming, LocalStore } from '../store/local-store.js';
@@ -38,6 +40,10 @@ export interface SyncLoopDeps {
 }
 
 const MAX_BACKOFF_MS = 60_000;
+/** the longest wait between tries while the relay is away and someone looks at the app */
+const VISIBLE_MAX_BACKOFF_MS = 4000;
+/** the first try after a failure, while on screen; doubling up to the cap */
+const VISIBLE_FIRST_RETRY_MS = 1000;
 /** the longest hold the contract allows */
 const MAX_HOLD_S = 25;
 /** handle lookups per cycle: a nicety, not worth the request budget of a flood of strangers */
@@ -63,6 +69,8 @@ export class SyncLoop {
   private learning: Promise<void> | null = null;
   /** groups we were added to since the last look */
   private readonly unknownGroups = new Set<string>();
+  /** an app window shows us (the page says so: app.visibility); the CLI never does */
+  private visible = false;
 
   constructor(private readonly d: SyncLoopDeps) {
     this.auto = d.autoSync;
@@ -98,10 +106,27 @@ export class SyncLoop {
     await this.running?.catch(() => undefined);
   }
 
+  /**
+   * The window came on screen or went off it. Coming back while the relay is away tries at
+   * once: whoever looks should not wait out a wait chosen while nobody did.
+   */
+  setVisible(visible: boolean): void {
+    const back = visible && !this.visible;
+    this.visible = visible;
+    if (back && this.offlineStreak > 0 && this.timer && !this.running) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.schedule(0);
+    }
+  }
+
   /** Sends the whole outbox, then pulls until the inbox is empty; failures land in the status. */
   async syncNow(): Promise<SyncStatus> {
     this.urgent++;
     try {
+      // the wait before the next try ends here: this is the try
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
       this.hold?.abort();
       await this.running?.catch(() => undefined);
       await this.cycle(true);
@@ -136,7 +161,8 @@ export class SyncLoop {
     const { session } = this.d;
     try {
       if (!session.hasCredential()) await session.ensureSignedIn();
-      await this.d.outbox.flush(force);
+      // back after an outage: what waited in its own backoff goes now, not minutes later
+      await this.d.outbox.flush(force || this.offlineStreak > 0);
       const res = await this.d.passes.syncOnce(hold);
       this.unsettled = res.unsettled;
       await this.learn();
@@ -194,7 +220,12 @@ export class SyncLoop {
 
   private nextDelay(): number {
     const base = this.d.pollIntervalMs ?? 3000;
-    let delay = this.offlineStreak > 0 ? Math.min(MAX_BACKOFF_MS, base * 2 ** this.offlineStreak) : base;
+    let delay =
+      this.offlineStreak === 0
+        ? base
+        : this.visible
+          ? Math.min(VISIBLE_MAX_BACKOFF_MS, VISIBLE_FIRST_RETRY_MS * 2 ** (this.offlineStreak - 1))
+          : Math.min(MAX_BACKOFF_MS, base * 2 ** this.offlineStreak);
     const due = this.d.store.nextOutboxDue();
     if (due !== null) delay = Math.min(delay, Math.max(50, due - this.d.now()));
     return delay;

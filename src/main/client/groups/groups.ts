@@ -8,6 +8,7 @@ import type { BotToken, GroupAddResult, GroupInfo, GroupInvitation } from '../..
 import type { CommandArgs } from '../../../shared/ipc.js';
 import type { FeatureContext, FeatureHandlers } from '../core/feature-context.js';
 import { MessengerError } from '../core/messenger-error.js';
+import type { IncomingSignal } from '../core/sync-pass.js';
 import { RelayError } from '../network/relay-api.js';
 import { groupInfoOf, type GroupRecord } from '../store/local-store.js';
 
@@ -34,6 +35,13 @@ export interface GroupsDeps extends FeatureContext {
   resolveRecipient(to: string): Promise<string>;
   /** blocks an inviter who is declined with `blockInviter` (contacts/) */
   block(a: { address: string }): Promise<void>;
+  /** tells a removed member so, sealed to their devices (conversations/receipts-and-typing.ts) */
+  tellRemoved(member: string, groupId: string): Promise<void>;
+}
+
+/** The relay's word that we are not (or no longer) in a group: 404, or 401 `not-a-member`. */
+function notInGroup(e: unknown): boolean {
+  return e instanceof RelayError && (e.status === 404 || e.code === 'not-a-member');
 }
 
 export class Groups {
@@ -85,12 +93,10 @@ export class Groups {
       return await this.refresh(id);
     } catch (e) {
       // 404: no such group; 401 not-a-member: it exists but we are not (or no longer) in it
-      if (!(e instanceof RelayError && (e.status === 404 || e.code === 'not-a-member'))) throw e;
+      if (!notInGroup(e)) throw e;
+      if (this.ctx.store.getGroup(id)?.isMember) this.removed(id, null);
       const local = this.ctx.store.getGroup(id);
-      if (local) {
-        this.ctx.store.setGroupMembership(id, false);
-        return groupInfoOf({ ...local, isMember: false }, this.ctx.me().address);
-      }
+      if (local) return groupInfoOf(local, this.ctx.me().address);
       throw new MessengerError('not-found', 'no such group, or it is private');
     }
   }
@@ -149,10 +155,51 @@ export class Groups {
     if (inviter) await this.ctx.block({ address: inviter });
   }
 
+  /** Removes a member (and tells them, so their app says who) or withdraws an invitation. */
   async removeMember(a: CommandArgs<'groups.removeMember'>): Promise<GroupInfo> {
     const id = a.groupId.toLowerCase();
-    await this.ctx.ready().removeMember(id, a.address.toLowerCase());
+    const address = a.address.toLowerCase();
+    // the relay's list, not ours: ours is as of our last look, before they may have accepted
+    const before = await this.ctx.ready().group(id);
+    const wasMember = before.group.members.some((m) => m.toLowerCase() === address);
+    await this.ctx.ready().removeMember(id, address);
+    // awaited, so that a command-line `group remove` does not exit before its notice left; a
+    // notice that cannot go is made up for by the member's next send there
+    if (wasMember && address !== this.ctx.me().address) await this.ctx.tellRemoved(address, id).catch(() => undefined);
     return this.refresh(id);
+  }
+
+  /**
+   * Someone's notice that they took us out of a group. Anyone can send one, so the relay is
+   * asked first: only once it no longer counts us a member does the group's chat say who did it.
+   */
+  async removalNoticed(from: string, groupId: string): Promise<void> {
+    const id = groupId.toLowerCase();
+    const local = this.ctx.store.getGroup(id);
+    if (!local || (!local.isMember && (!local.removedAt || local.removedBy))) return;
+    try {
+      await this.ctx.ready().group(id);
+      return;
+    } catch (e) {
+      if (!notInGroup(e)) return;
+    }
+    this.removed(id, from);
+  }
+
+  /** A sync pass's signals: the removal notices among them are checked, off the pass's path. */
+  signalsArrived(signals: readonly IncomingSignal[]): void {
+    for (const { from, signal } of signals)
+      if (signal.kind === 'group-removed') void this.removalNoticed(from, signal.group).catch(() => undefined);
+  }
+
+  /** The relay no longer counts us a member (a send, or a look at the group, said so). */
+  noLongerMember(groupId: string): void {
+    this.removed(groupId.toLowerCase(), null);
+  }
+
+  private removed(id: string, by: string | null): void {
+    if (this.ctx.store.membership.markRemoved(id, by, new Date(this.ctx.nowMs()).toISOString()))
+      this.ctx.emitConversation(`group:${id}`);
   }
 
   async listBotTokens(a: CommandArgs<'groups.listTokens'>): Promise<BotToken[]> {

@@ -9,7 +9,7 @@
  * - `device` (people, not bots): the sender's device key, which must be one of the sender's
  *   certified devices.
  *
- * Signals (kinds `receipt` and `typing`, docs/wire-format.md, Signals) are
+ * Signals (kinds `receipt`, `typing` and `group-removed`, docs/wire-format.md, Signals) are
  * never shown as messages: composeSignal and readSignal below. A receiver drops a malformed
  * one and ignores kinds it does not know; neither fails the batch it came in.
  */
@@ -65,12 +65,15 @@ const SignalFields = Type.Union([
     state: Type.Union([Type.Literal('delivered'), Type.Literal('read')]),
   }),
   Type.Object({ kind: Type.Literal('typing'), state: Type.Union([Type.Literal('on'), Type.Literal('off')]) }),
+  // the sender took us out of a group: a notice only, which the receiver checks with the relay
+  Type.Object({ kind: Type.Literal('group-removed'), group: MessageId }),
 ]);
 const signalFields = Compile(SignalFields);
 
 export type SignalBody = Static<typeof SignalFields>;
 export type ReceiptBody = Extract<SignalBody, { kind: 'receipt' }>;
 export type TypingBody = Extract<SignalBody, { kind: 'typing' }>;
+export type GroupRemovedBody = Extract<SignalBody, { kind: 'group-removed' }>;
 
 export interface SignalInput {
   id: string;
@@ -86,7 +89,9 @@ export function composeSignal(input: SignalInput): Record<string, unknown> {
   const body =
     input.body.kind === 'receipt'
       ? { kind: 'receipt', of: input.body.of.map((id) => id.toLowerCase()), state: input.body.state }
-      : { kind: 'typing', state: input.body.state };
+      : input.body.kind === 'typing'
+        ? { kind: 'typing', state: input.body.state }
+        : { kind: 'group-removed', group: input.body.group.toLowerCase() };
   if (!signalFields.Check(body))
     throw new Error(
       `not a valid ${input.body.kind}: ${signalFields
@@ -113,12 +118,16 @@ export function readSignal(m: Record<string, unknown>): ReadSignal | null {
       ? { kind: m.kind, of: m.of, state: m.state }
       : m.kind === 'typing'
         ? { kind: m.kind, state: m.state }
-        : null;
+        : m.kind === 'group-removed'
+          ? { kind: m.kind, group: m.group }
+          : null;
   if (fields === null || !signalFields.Check(fields)) return null;
   const body: SignalBody =
     fields.kind === 'receipt'
       ? { kind: 'receipt', of: fields.of.map((id) => id.toLowerCase()), state: fields.state }
-      : fields;
+      : fields.kind === 'group-removed'
+        ? { kind: 'group-removed', group: fields.group.toLowerCase() }
+        : fields;
   return { ...body, ...addressing(m) };
 }
 

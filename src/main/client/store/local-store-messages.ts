@@ -170,8 +170,9 @@ export function storeIncoming(
   const changed = new Set<string>();
   const refused: AppliedIncoming['refused'] = [];
   for (const it of items) {
-    const contact = it.conversationKind === 'direct' && !it.fromMe ? c.getContact(it.author) : null;
-    // a sender we blocked after they wrote: drop what is still in flight
+    const contact = !it.fromMe && it.via !== 'group-token' ? c.getContact(it.author) : null;
+    // someone we blocked makes no conversation: what they still had in flight to us, and what
+    // they write in a group we share, is dropped (and acked)
     if (contact?.state === 'blocked') continue;
     if (it.control && it.control.kind !== 'timer') {
       const out = c.changes.apply(

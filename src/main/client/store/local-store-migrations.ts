@@ -326,4 +326,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE attachments ADD COLUMN preview TEXT;
     `,
   },
+  {
+    version: 13,
+    name: 'removed from a group',
+    sql: `
+      -- When the relay took us out of a group (removed_at), and who did (removed_by, when their
+      -- notice reached us): the group's chat says so and takes no more messages. Cleared when
+      -- we are a member again.
+      ALTER TABLE groups ADD COLUMN removed_by TEXT;
+      ALTER TABLE groups ADD COLUMN removed_at TEXT;
+    `,
+  },
 ];

@@ -7,12 +7,14 @@ import type { GroupSummary } from '../../../shared/api/groups.js';
 import type {
   ChatMessage,
   ContactRequest,
+  ConversationClosed,
   ConversationId,
   ConversationSummary,
   DeliveryState,
   GroupInfo,
   MessageState,
   ReceiptState,
+  Relationship,
 } from '../../../shared/domain.js';
 import type { AttachmentRef } from '../attachments/attachment-wire.js';
 import type { ControlBody } from '../messages/message-control.js';
@@ -31,6 +33,9 @@ export interface GroupRecord extends GroupSummary {
   creator: string | null;
   members: string[] | null;
   isMember: boolean;
+  /** when we were removed (null: never, or we left), and by whom when we were told */
+  removedAt?: string | null;
+  removedBy?: string | null;
 }
 
 export interface OutboxRow {
@@ -147,6 +152,9 @@ export interface ConversationRowDb {
   contact_verified: number | null;
   group_name: string | null;
   group_verified: number | null;
+  group_member: number | null;
+  group_removed_by: string | null;
+  group_removed_at: string | null;
   last_text: string | null;
   last_kind: 'text' | 'deleted' | 'timer' | null;
   last_sent_at: string | null;
@@ -165,6 +173,8 @@ export interface GroupRowDb {
   creator: string | null;
   members: string | null;
   is_member: number;
+  removed_by: string | null;
+  removed_at: string | null;
 }
 
 /** The most messages from a jumped-to message up to the newest (more would be a very long list to hand over). */
@@ -227,7 +237,17 @@ export function deliveryOf(r: MessageRowDb): DeliveryState | null {
   return r.peer_state ?? (r.state === 'sent' ? 'sent' : 'sending');
 }
 
-export function conversationFromRow(r: ConversationRowDb): ConversationSummary {
+/** Why a group's conversation takes no more messages: we were removed (by whom, when known) or left. */
+export function groupClosed(
+  isMember: boolean,
+  removedAt: string | null,
+  removedBy: string | null,
+): ConversationClosed | null {
+  if (isMember) return null;
+  return removedAt === null ? { reason: 'left' } : { reason: 'removed', by: removedBy };
+}
+
+export function conversationFromRow(r: ConversationRowDb, relationship: Relationship | null): ConversationSummary {
   const title =
     r.kind === 'group' ? (r.group_name ?? 'Group') : r.contact_handle ? `@${r.contact_handle}` : shortAddress(r.peer);
   return {
@@ -244,6 +264,12 @@ export function conversationFromRow(r: ConversationRowDb): ConversationSummary {
     updatedAt: r.updated_at,
     muted: r.muted === 1,
     timerSeconds: r.timer_seconds,
+    relationship,
+    // a group we hold no record of (a pass brought its first message) is one we are in
+    closed:
+      r.kind === 'group' && r.group_member !== null
+        ? groupClosed(r.group_member === 1, r.group_removed_at, r.group_removed_by)
+        : null,
   };
 }
 
@@ -260,6 +286,8 @@ export function groupFromRow(r: GroupRowDb): GroupRecord {
     creator: r.creator,
     members: r.members === null ? null : (JSON.parse(r.members) as string[]),
     isMember: r.is_member === 1,
+    removedAt: r.removed_at,
+    removedBy: r.removed_by,
   };
 }
 
@@ -278,6 +306,8 @@ export function groupInfoOf(g: GroupRecord, me: string): GroupInfo {
   };
   if (g.isMember && g.creator !== null) info.creatorAddress = g.creator;
   if (g.isMember && g.members !== null) info.members = g.members;
+  // a group we were in: neither a member nor a stranger to it (no Join, no members we can no longer see)
+  if (!g.isMember && g.members !== null) info.closed = groupClosed(false, g.removedAt ?? null, g.removedBy ?? null);
   return info;
 }
 

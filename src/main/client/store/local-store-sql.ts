@@ -11,6 +11,7 @@ export const MESSAGE_COLUMNS = `m.seq, m.id, m.conversation_id, m.author, m.from
 export const CONVERSATION_SELECT = `
   SELECT v.id, v.kind, v.peer, v.unread, v.updated_at, v.muted, v.timer_seconds,
     c.handle AS contact_handle, c.verified AS contact_verified, g.name AS group_name, g.verified AS group_verified,
+    g.is_member AS group_member, g.removed_by AS group_removed_by, g.removed_at AS group_removed_at,
     CASE WHEN m.deleted_at IS NOT NULL THEN 'Message deleted' WHEN m.timer_seconds IS NOT NULL THEN 'Disappearing messages changed' ELSE m.text END AS last_text,
     CASE WHEN m.deleted_at IS NOT NULL THEN 'deleted' WHEN m.timer_seconds IS NOT NULL THEN 'timer' ELSE 'text' END AS last_kind,
     m.sent_at AS last_sent_at, m.from_me AS last_from_me
@@ -41,7 +42,9 @@ export const LOCAL_STORE_SQL = {
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_public = excluded.is_public, verified = excluded.verified,
       has_password = excluded.has_password, avatar = excluded.avatar, member_count = excluded.member_count,
       created_at = excluded.created_at, creator = COALESCE(excluded.creator, groups.creator),
-      members = COALESCE(excluded.members, groups.members), is_member = excluded.is_member, fetched_ms = excluded.fetched_ms`,
+      members = COALESCE(excluded.members, groups.members), is_member = excluded.is_member, fetched_ms = excluded.fetched_ms,
+      removed_by = CASE WHEN excluded.is_member = 1 THEN NULL ELSE groups.removed_by END,
+      removed_at = CASE WHEN excluded.is_member = 1 THEN NULL ELSE groups.removed_at END`,
   getGroup: 'SELECT * FROM groups WHERE id = ?',
   setGroupMembership: 'UPDATE groups SET is_member = ? WHERE id = ?',
 
@@ -50,8 +53,8 @@ export const LOCAL_STORE_SQL = {
       last_message_seq = CASE WHEN last_message_seq IS NULL OR @at >= (SELECT sent_at FROM messages WHERE seq = last_message_seq) THEN @seq ELSE last_message_seq END,
       updated_at = MAX(updated_at, @at), unread = unread + @unread
     WHERE id = @id`,
+  // whose conversations Chats shows is decided with the rest of who someone is (contacts/relationship.ts)
   listConversations: `${CONVERSATION_SELECT}
-    WHERE v.kind = 'group' OR c.state IS NULL OR c.state IN ('known', 'allowed')
     ORDER BY v.updated_at DESC, v.id`,
   getConversation: `${CONVERSATION_SELECT} WHERE v.id = ?`,
   markRead: 'UPDATE conversations SET unread = 0 WHERE id = ?',
@@ -103,10 +106,13 @@ export const LOCAL_STORE_SQL = {
 
   upsertRequest: `INSERT INTO requests (address, intro, received_at, message_count) VALUES (@address, @intro, @received_at, 1)
     ON CONFLICT (address) DO UPDATE SET message_count = requests.message_count + 1`,
+  // a blocked sender's request is kept for an unblock to bring back, and shown only then
   listRequests: `SELECT r.address, r.intro, r.received_at, r.message_count, c.handle, c.verified
-    FROM requests r LEFT JOIN contacts c ON c.address = r.address ORDER BY r.received_at DESC`,
+    FROM requests r LEFT JOIN contacts c ON c.address = r.address
+    WHERE c.state IS NULL OR c.state <> 'blocked' ORDER BY r.received_at DESC`,
   getRequest: `SELECT r.address, r.intro, r.received_at, r.message_count, c.handle, c.verified
-    FROM requests r LEFT JOIN contacts c ON c.address = r.address WHERE r.address = ?`,
+    FROM requests r LEFT JOIN contacts c ON c.address = r.address
+    WHERE r.address = ? AND (c.state IS NULL OR c.state <> 'blocked')`,
   deleteRequest: 'DELETE FROM requests WHERE address = ?',
 
   certifiedDevices:

@@ -41,6 +41,9 @@ import { TrustStore } from '../trust/trust-store.js';
 import { MessageSearchStore } from './local-store-search.js';
 import { BackupStore } from '../backup/backup-store.js';
 import { HistoryMergeStore } from '../history/history-store.js';
+import { RelationshipStore } from '../contacts/relationship-store.js';
+import { MembershipStore } from '../groups/membership-store.js';
+import { shownInChats } from '../contacts/relationship.js';
 
 export type StoreOpenOptions = Pick<OpenDatabaseOptions, 'key' | 'afterEncryptStep'>;
 
@@ -78,6 +81,10 @@ export class LocalStore {
   backup!: BackupStore;
   /** a history archive from another device merged in (history-store.ts) */
   historyMerge!: HistoryMergeStore;
+  /** who someone is to me, and blocks (contacts/relationship-store.ts) */
+  relationships!: RelationshipStore;
+  /** taken out of a group (groups/membership-store.ts) */
+  membership!: MembershipStore;
 
   /** what this store has open, to go back to if switchTo() fails */
   private opened!: { file: string; opts: StoreOpenOptions };
@@ -105,6 +112,8 @@ export class LocalStore {
       getMessage: (id) => this.getMessage(id),
       getRequest: (address) => this.getRequest(address),
     };
+    this.relationships = new RelationshipStore(db);
+    this.membership = new MembershipStore(db);
     this.applyIncomingTx = db.transaction((items: IncomingMessage[], ackIds: string[], nowMs: number) =>
       messageWrites.storeIncoming(this.writes, items, ackIds, nowMs),
     );
@@ -214,14 +223,18 @@ export class LocalStore {
     this.s.ensureConversation.run({ id, kind, peer, at });
   }
 
-  /** Conversations to show: groups, and direct ones with anyone not pending or blocked; newest first. */
+  /** Conversations to show in Chats (contacts/relationship.ts says whose), newest first. */
   listConversations(): ConversationSummary[] {
-    return (this.s.listConversations.all() as ConversationRowDb[]).map(conversationFromRow);
+    return (this.s.listConversations.all() as ConversationRowDb[]).map((r) => this.summary(r)).filter(shownInChats);
   }
 
   getConversation(id: ConversationId): ConversationSummary | null {
     const r = this.s.getConversation.get(id) as ConversationRowDb | undefined;
-    return r ? conversationFromRow(r) : null;
+    return r ? this.summary(r) : null;
+  }
+
+  private summary(r: ConversationRowDb): ConversationSummary {
+    return conversationFromRow(r, r.kind === 'direct' ? this.relationships.of(r.peer) : null);
   }
 
   markRead(id: ConversationId): void {
@@ -395,10 +408,7 @@ export class LocalStore {
   }
 
   blockContact(address: string, nowMs: number): void {
-    this.db.transaction(() => {
-      this.s.deleteRequest.run(address);
-      this.s.upsertContactState.run({ address, state: 'blocked', now: nowMs });
-    })();
+    this.relationships.block(address, nowMs);
   }
 
   // ---- certified devices ----

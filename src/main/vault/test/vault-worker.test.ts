@@ -50,6 +50,7 @@ describe('vault worker with a passphrase', () => {
       address: null,
       deviceKey: null,
       protection: null,
+      hasRecoveryPhrase: null,
     });
     expect(await codeOf(vault.createWallet({}))).toBe('no-passphrase');
     expect(await codeOf(vault.unlock({ passphrase: 'x' }))).toBe('no-wallet');
@@ -64,6 +65,7 @@ describe('vault worker with a passphrase', () => {
       address,
       deviceKey,
       protection: 'passphrase',
+      hasRecoveryPhrase: true,
     });
   });
 

@@ -111,6 +111,9 @@ export class VaultClient {
   lock(opts?: CallOptions): Promise<VaultStatus> {
     return this.call('lock', {}, opts);
   }
+  recoveryPhrase(params: { passphrase?: string } = {}, opts?: CallOptions): Promise<{ phrase: string | null }> {
+    return this.call('recoveryPhrase', params, opts);
+  }
   deviceCertificate(opts?: CallOptions): Promise<DeviceCertificate> {
     return this.call('deviceCertificate', {}, opts);
   }

@@ -6,9 +6,10 @@ import type { ScryptParams } from '../keys/secret-codec.js';
 /**
  * The typed doorway between VaultClient (caller's thread) and the vault worker.
  * Request `{ seq, method, params }`; answer `{ seq, ok: true, value }` or
- * `{ seq, ok: false, error: { code, message } }`. No method returns a private key or seed;
- * the one exception by design is `createWallet`, which returns the new mnemonic once so the
- * UI can show the recovery phrase.
+ * `{ seq, ok: false, error: { code, message } }`. No method returns a private key; the
+ * recovery phrase leaves the vault only by design: `createWallet` returns the new one so the
+ * UI can show it, and `recoveryPhrase` gives it again while the vault is unlocked (the caller
+ * asks for the passphrase first once the person has confirmed writing it down).
  */
 
 export interface VaultStatus {
@@ -20,12 +21,14 @@ export interface VaultStatus {
   deviceKey: string | null;
   /** how vault.json is protected; null without a wallet */
   protection: 'passphrase' | 'codec' | null;
+  /** the wallet was made or imported from a recovery phrase; null while locked (the file says so only inside) */
+  hasRecoveryPhrase: boolean | null;
 }
 
 export interface WalletCreated {
   address: string;
   deviceKey: string;
-  /** shown to the user once as the recovery phrase; never returned again */
+  /** shown to the user as the recovery phrase; again only through `recoveryPhrase` */
   mnemonic: string;
 }
 
@@ -173,6 +176,12 @@ export interface VaultMethods {
   importPrivateKey: { params: PassphraseParams & { privateKey: string }; result: WalletImported };
   unlock: { params: PassphraseParams; result: VaultStatus };
   lock: { params: Record<string, never>; result: VaultStatus };
+  /**
+   * The recovery phrase (null for a wallet imported from a private key), only while unlocked.
+   * With `passphrase` it is checked against the file first (`bad-passphrase`); a vault the OS
+   * keychain protects has none to check.
+   */
+  recoveryPhrase: { params: { passphrase?: string }; result: { phrase: string | null } };
   deviceCertificate: { params: Record<string, never>; result: DeviceCertificate };
   /** The key of the profile's local database (64 hex), derived from the device secret: only while unlocked. */
   databaseKey: { params: Record<string, never>; result: { key: string } };

@@ -65,6 +65,7 @@ const handlers: Handlers = {
   importPrivateKey: (p) => core.importPrivateKey(p),
   unlock: (p) => core.unlock(p),
   lock: () => core.lock(),
+  recoveryPhrase: (p) => core.recoveryPhrase(p),
   deviceCertificate: () => core.deviceCertificate(),
   databaseKey: () => core.databaseKey(),
   signSiwe: (p) => core.signSiwe(p),

@@ -209,7 +209,7 @@ describe('direct messages between two profiles', { timeout: 120_000 }, () => {
   it('directory search, devices and status answer in domain types', async () => {
     const { alice, bob } = await strangers('dir');
     const hits = await alice.m.contacts.searchDirectory({ q: 'bob_d' });
-    expect(hits).toContainEqual({ handle: 'bob_dir', address: bob.address, verified: false });
+    expect(hits).toContainEqual({ handle: 'bob_dir', address: bob.address, verified: false, relationship: 'stranger' });
     const devices = await alice.m.account.listDevices();
     expect(devices).toEqual([
       { publicKey: alice.deviceKey, createdAt: expect.any(String), current: true, history: null },

@@ -10,7 +10,7 @@ const ids = (n: number) => Array.from({ length: n }, () => randomUUID());
 const received = (fields: Record<string, unknown>) => ({ ...fields, from: '0x' + '12'.repeat(20) });
 
 describe('receipt and typing bodies', () => {
-  it.each<SignalBody>([
+  it.each<Exclude<SignalBody, { kind: 'group-removed' }>>([
     { kind: 'receipt', of: ids(1), state: 'delivered' },
     { kind: 'receipt', of: ids(MAX_RECEIPT_IDS), state: 'read' },
     { kind: 'typing', state: 'on' },
@@ -26,6 +26,21 @@ describe('receipt and typing bodies', () => {
       device: DEVICE,
     });
     expect(readSignal(received(JSON.parse(JSON.stringify(m))))).toEqual({ ...body, to: PEER, device: DEVICE });
+  });
+
+  it('round-trips a group-removed notice, its group id lower-cased; anything but a uuid is malformed', () => {
+    const group = randomUUID();
+    const body = { kind: 'group-removed', group: group.toUpperCase() } as const;
+    const m = composeSignal({ ...common, body, to: PEER, device: DEVICE });
+    expect(m).toMatchObject({ kind: 'group-removed', group, to: PEER, device: DEVICE });
+    expect(readSignal(received(JSON.parse(JSON.stringify(m))))).toEqual({
+      kind: 'group-removed',
+      group,
+      to: PEER,
+      device: DEVICE,
+    });
+    for (const bad of ['not-a-group', 42, null, undefined])
+      expect(readSignal(received({ ...common, kind: 'group-removed', group: bad }))).toBeNull();
   });
 
   it('a receipt names 1 to 100 message ids: none or 101 are refused on both sides', () => {
