@@ -148,7 +148,7 @@ export class EmbeddedRelay extends EventEmitter {
 
   /** Ends the relay now (SIGKILL), for a shutdown told twice: whoever asked again does not want to wait. */
   kill(): void {
-    this.child?.kill('SIGKILL');
+    this.child?.kill();
   }
 
   /** Graceful stop (SIGTERM lets requests in flight finish and checkpoints the WAL). */
