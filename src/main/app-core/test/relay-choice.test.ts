@@ -52,7 +52,7 @@ async function otherRelay(): Promise<string> {
   return url!;
 }
 
-describe('the relay choice', () => {
+describe('the relay choice', { timeout: 120_000 }, () => {
   it('a switch to another relay survives a restart from the profile, and app-settings.json names no relay', async () => {
     const elsewhere = await otherRelay();
     const dir = dataDir();
