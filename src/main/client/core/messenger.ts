@@ -19,17 +19,11 @@
  * `{ code, message }` with `toIpcError` (src/shared/plain-errors.ts), as the doorway and the CLI do.
  *
  * ## Events
- * `on(name, fn)` (returns an unsubscribe function) for the Events of ipc.ts:
- * - `message.new`: a message was stored (received, or composed here; own messages start in
- *   state `sending`);
- * - `message.updated`: a message changed state (sent with its routing, failed);
- * - `conversation.updated`: a conversation's summary changed (new message, read, accepted);
- * - `message.rejected`: a received envelope failed a check (forged, tampered, misaddressed,
- *   uncertified device) and was dropped; one event each, nothing is kept;
- * - `request.new`: a contact request arrived, grew, or learned its sender's handle (one per
- *   sender, keyed by address; see requests.list);
- * - `contact.updated`: the handle of an address shown without one was learned;
- * - `sync.status`, `relay.status`, `app.status`: when they change.
+ * `on(name, fn)` (returns an unsubscribe function) for the Events of ipc.ts: `message.new` (stored,
+ * received or composed here), `message.updated` (state changed), `conversation.updated`,
+ * `message.rejected` (a received envelope failed a check and was dropped, nothing kept),
+ * `request.new` (one per sender, keyed by address), `contact.updated` (a handle was learned),
+ * `sync.status`, `relay.status`, `app.status`.
  *
  * ## Life cycle
  * `Messenger.open({ profileDir })` → (first run) `createWallet` or an import → `connectRelay`
