@@ -48,7 +48,7 @@ beforeAll(() => {
       contact.run(addr(c), c % 2 === 0 ? `someone_${c}` : null);
   })();
   db.exec('ANALYZE');
-});
+}, 180_000); // a hundred thousand rows: minutes on a busy machine; the limit only catches a hang
 afterAll(() => {
   db?.close();
   cleanup();
