@@ -232,7 +232,7 @@ test('a request says where it waits; the conversation is tidy; a held message as
   // the header names Bob once (the whole address on hover), and the lock note keeps to one line under it
   const header = p.locator('.conv-header');
   await expect(header.getByRole('heading', { name: '@bob_two' })).toBeVisible();
-  await expect(header.locator('h2 [title]')).toHaveAttribute('title', new RegExp(`^${bob.address}$`, 'i'));
+  await expect(header.locator('h2 [title]')).toHaveAttribute('title', new RegExp(`^@bob_two\n${bob.address}$`, 'i'));
   expect((await header.locator('.conv-header-sub').boundingBox())!.height).toBeLessThan(24);
   await shot(p, 'conversation header');
 
