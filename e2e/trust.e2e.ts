@@ -153,6 +153,9 @@ test('the creator makes a member admin, and the admin manages members in the app
   ).toHaveCount(0);
   await expect(members.getByRole('button', { name: /admin/ })).toHaveCount(0);
   await fredRow.getByRole('button', { name: /^Remove / }).click();
+  const confirm = dana.page.getByRole('dialog', { name: /^Remove .+\?$/ });
+  await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
+  await expect(confirm).toBeHidden();
   await expect(members.getByRole('listitem')).toHaveCount(2);
   await expectAccessible(dana.page, 'Group members as an admin');
 });

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Dialog } from '../components/dialog.js';
 import { FormError } from '../components/form-error.js';
@@ -15,6 +15,13 @@ export function SettingsSecurity() {
   const phrase = useStore((s) => s.status?.recoveryPhrase ?? null);
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
+  // Back to the button once the dialog has left the page: while it is open the page behind is
+  // inert and cannot take focus, and a dialog removed while open gives none back by itself.
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !open) button.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
   return (
     <section className="card section" aria-labelledby="security-title">
       <h2 id="security-title">
@@ -52,14 +59,7 @@ export function SettingsSecurity() {
           </div>
         </>
       )}
-      {open && (
-        <RevealPhrase
-          onClose={() => {
-            setOpen(false);
-            button.current?.focus();
-          }}
-        />
-      )}
+      {open && <RevealPhrase onClose={() => setOpen(false)} />}
     </section>
   );
 }
