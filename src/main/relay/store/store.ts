@@ -426,8 +426,9 @@ export interface RelayStore {
   /** false when there is no such code. */
   revokeInvite(code: string, now: number): Promise<boolean>;
   /**
-   * Suspends (revoking every active API key of the wallet in the same transaction) or lifts a
-   * suspension; false when the relay does not know the wallet.
+   * Suspends (revoking every active API key of the wallet, and the bot tokens of the groups it
+   * created, which post as it, in the same transaction) or lifts a suspension; false when the
+   * relay does not know the wallet.
    */
   setSuspended(address: string, suspended: boolean, reason: string | null, now: number): Promise<boolean>;
   /** Every wallet the relay knows, oldest first. */

@@ -53,6 +53,9 @@ export function pgModerationPart(sql: PgSql): ModerationPart {
           await tx`UPDATE accounts SET suspended_at = coalesce(suspended_at, ${now}), suspended_reason = ${reason} WHERE address = ${a}`;
         if (done.count === 0) return false;
         await tx`UPDATE api_keys SET revoked_at = ${now} WHERE address = ${a} AND revoked_at IS NULL`;
+        // Tokens of the wallet's groups post as it, so they stop with its keys.
+        await tx`UPDATE bot_tokens SET revoked_at = ${now} WHERE revoked_at IS NULL
+          AND group_id IN (SELECT id FROM chat_groups WHERE creator_address = ${a})`;
         return true;
       });
     },

@@ -33,6 +33,11 @@ export function moderationPart(db: Database.Database): ModerationPart {
     revokeKeys: db.prepare<[number, string]>(
       `UPDATE api_keys SET revoked_at = ? WHERE address = ? AND revoked_at IS NULL`,
     ),
+    // Tokens of the wallet's groups post as it, so they stop with its keys.
+    revokeTokens: db.prepare<[number, string]>(
+      `UPDATE bot_tokens SET revoked_at = ? WHERE revoked_at IS NULL
+         AND group_id IN (SELECT id FROM chat_groups WHERE creator_address = ?)`,
+    ),
     users: db.prepare<[], Omit<UserRow, 'state'> & { suspended: number }>(
       `SELECT a.address, a.handle,
          (SELECT count(*) FROM devices d WHERE d.address = a.address AND d.revoked_at IS NULL) AS devices,
@@ -63,6 +68,7 @@ export function moderationPart(db: Database.Database): ModerationPart {
     if (!on) return s.unsuspend.run(address).changes > 0;
     if (s.suspend.run(now, reason, address).changes === 0) return false;
     s.revokeKeys.run(now, address);
+    s.revokeTokens.run(now, address);
     return true;
   });
 
