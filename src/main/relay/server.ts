@@ -21,6 +21,7 @@ import { openClusterNode } from './cluster-node.js';
 import type { RelayStore } from './store/store.js';
 import { startAdminSocket, type AdminSocket } from './moderation/admin-socket.js';
 import { pinHex } from './moderation/invite-codes.js';
+import { BlobFiles } from './blobs/blob-files.js';
 
 export interface RunningRelay {
   /** loopback URL for tools on this machine (or the bound address when that is not a wildcard) */
@@ -128,6 +129,10 @@ export async function startRelayServer(opts: ServeOptions, runtime: { logger?: L
           {
             now: Date.now,
             relay: { baseUrl: config.baseUrl, pin: certificate ? pinHex(certificate.publicKeyPin) : null },
+            removeBlobs: async (ids) => {
+              const files = new BlobFiles(blobDir);
+              for (const id of ids) await files.remove(id);
+            },
           },
           log,
         ).catch((err: NodeJS.ErrnoException) => {

@@ -22,6 +22,8 @@ export interface AdminContext {
   now: () => number;
   /** the running relay's address, for invite links; null when no relay runs */
   relay: RelayAddress | null;
+  /** removes blob files at once; without it (no relay runs) the relay's next sweep removes them */
+  removeBlobs?: (ids: string[]) => Promise<void>;
 }
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
@@ -97,6 +99,13 @@ export async function executeAdmin(store: RelayStore, cmd: StoreCommand, ctx: Ad
       if (!(await store.setSuspended(address, on, on ? cmd.reason : null, ctx.now())))
         throw new AdminError(`unknown account ${address}`);
       return json({ address, state: on ? 'suspended' : 'active' });
+    }
+    case 'delete-account': {
+      const address = await resolveAccount(store, cmd.who);
+      const deleted = await store.deleteAccount(address);
+      if (!deleted) throw new AdminError(`unknown account ${address}`);
+      await ctx.removeBlobs?.(deleted.blobIds);
+      return json({ address, deleted: true });
     }
   }
 }

@@ -11,6 +11,7 @@ export function adminTarget(c: AdminCommand): Record<string, unknown> {
     case 'verify':
     case 'unverify':
     case 'unsuspend':
+    case 'delete-account':
       return { who: c.who };
     case 'suspend':
       return { who: c.who, reason: c.reason };

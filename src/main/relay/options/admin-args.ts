@@ -21,6 +21,7 @@ export type AdminCommand =
   | { kind: 'users' }
   | { kind: 'suspend'; who: string; reason: string | null }
   | { kind: 'unsuspend'; who: string }
+  | { kind: 'delete-account'; who: string }
   | { kind: 'deploy-escrow'; rpcUrl: string; privateKeyEnv: string };
 
 /** Flags that belong to one command each. */
@@ -146,6 +147,9 @@ function adminCommand(positionals: string[], values: CommandFlags): AdminCommand
     case 'unsuspend':
       arity(1, 'unsuspend <address|@handle>');
       return { kind: 'unsuspend', who: accountRef(rest[0]) };
+    case 'delete-account':
+      arity(1, 'delete-account <address|@handle>');
+      return { kind: 'delete-account', who: accountRef(rest[0]) };
     case 'stats':
       arity(0, 'stats');
       return { kind: 'stats' };

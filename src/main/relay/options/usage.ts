@@ -109,6 +109,9 @@ command prints its answer on stdout and logs what it did as one JSON line on std
   suspend <address|@handle> [--reason TEXT]       end its keys and held pulls at once, refuse its
                                                   sign-ins; its queue is kept
   unsuspend <address|@handle>                     let it sign in again
+  delete-account <address|@handle>                remove its keys, devices, handle, queue and
+                                                  blobs; the groups it created pass to their
+                                                  longest-serving admin, or are deleted
   verify <address|handle>                         mark an account verified
   unverify <address|handle>                       remove the mark
   verify-group <group-id>                         mark a group verified

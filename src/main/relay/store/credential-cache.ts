@@ -107,5 +107,13 @@ export function withCredentialCache(
       suspended
         ? revoking(store.setSuspended(address, true, reason, at), { wallet: address.toLowerCase() })
         : store.setSuspended(address, false, reason, at),
+    deleteAccount: async (address: string) => {
+      let deleted: Awaited<ReturnType<RelayStore['deleteAccount']>> = null;
+      await revoking(
+        store.deleteAccount(address).then((d) => (deleted = d) !== null),
+        { wallet: address.toLowerCase() },
+      );
+      return deleted;
+    },
   });
 }

@@ -33,3 +33,12 @@ export interface UserRow {
   queued: number;
   state: UserState;
 }
+
+/** What deleting an account did; its blob files go with their rows (or at the next sweep). */
+export interface AccountDeletion {
+  blobIds: string[];
+  /** groups it created that passed to their longest-serving admin */
+  groupsPassed: number;
+  /** groups it created that had no other admin, deleted with their queue */
+  groupsDeleted: number;
+}

@@ -67,7 +67,7 @@ export type StakesPart = Pick<
 
 export type ModerationPart = Pick<
   RelayStore,
-  'admitSignIn' | 'createInvite' | 'listInvites' | 'revokeInvite' | 'setSuspended' | 'listUsers'
+  'admitSignIn' | 'createInvite' | 'listInvites' | 'revokeInvite' | 'setSuspended' | 'listUsers' | 'deleteAccount'
 >;
 
 export type BlobsPart = Pick<

@@ -9,7 +9,7 @@
 import type { Routed, StakeCurrency, Via } from '../../../shared/api/common.js';
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import type { StakeRefusal, StakeStatus } from '../../../shared/stake/stake-types.js';
-import type { Admission, InviteRow, RegistrationMode, UserRow } from './moderation-rows.js';
+import type { AccountDeletion, Admission, InviteRow, RegistrationMode, UserRow } from './moderation-rows.js';
 
 export type StoreErrorCode =
   | 'device-key-mismatch' // recipientDeviceKey is not a current key of toAddress (400)
@@ -433,6 +433,13 @@ export interface RelayStore {
   setSuspended(address: string, suspended: boolean, reason: string | null, now: number): Promise<boolean>;
   /** Every wallet the relay knows, oldest first. */
   listUsers(): Promise<UserRow[]>;
+  /**
+   * Removes the wallet's account, keys, devices, handle, entitlements, contacts, memberships,
+   * invitations, queue and blob rows in one transaction. Each group it created passes to its
+   * longest-serving other admin, or is deleted with its queue when it has none; the bot tokens
+   * of those groups, which post as their creator, are revoked either way. null: an unknown wallet.
+   */
+  deleteAccount(address: string): Promise<AccountDeletion | null>;
 
   // operator
   setVerified(address: string, verified: boolean): Promise<boolean>;

@@ -3,7 +3,8 @@
  * command reaches the running relay through its admin socket, takes effect at once, prints one
  * JSON object, and is logged by both processes. Without a running relay it changes the database.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +89,27 @@ describe('relay admin', () => {
         ]);
         const list = JSON.parse((await admin('invite', 'list')).stdout) as { items: unknown[] };
         expect(list.items).toEqual([{ code: invite.code, usesLeft: 0, expiresAt: invite.expiresAt, revoked: false }]);
+
+        // a second teammate, with a blob, leaves for good: account, handle, file and all
+        const { code } = JSON.parse((await admin('invite', 'create')).stdout) as { code: string };
+        const bob = privateKeyToAccount(generatePrivateKey());
+        const bobIn = await trySignIn(base, bob, code);
+        await call(base, 'PUT', '/api/v1/me/handle', { auth: bobIn.body.apiKey, body: { handle: 'bob_t' } });
+        const blob = await fetch(`${base}/api/v1/blobs`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bobIn.body.apiKey}`, 'content-type': 'application/octet-stream' },
+          body: randomBytes(4096),
+        });
+        const blobId = ((await blob.json()) as { id: string }).id;
+        expect(readdirSync(join(data, 'blobs'))).toContain(blobId);
+        const deleted = await admin('delete-account', '@bob_t');
+        expect([deleted.code, JSON.parse(deleted.stdout)]).toEqual([
+          0,
+          { address: bob.address.toLowerCase(), deleted: true },
+        ]);
+        expect(readdirSync(join(data, 'blobs'))).not.toContain(blobId);
+        expect((await call(base, 'GET', '/api/v1/me', { auth: bobIn.body.apiKey })).status).toBe(401);
+        expect((await call(base, 'GET', '/api/v1/handles/bob_t', { auth: joined.body.apiKey })).status).toBe(404);
 
         const suspended = await admin('suspend', '@alice_t', '--reason', 'left the team');
         expect([suspended.code, JSON.parse(suspended.stdout)]).toEqual([

@@ -1,4 +1,4 @@
-import type { Admission, InviteRow, UserRow } from '../moderation-rows.js';
+import type { AccountDeletion, Admission, InviteRow, UserRow } from '../moderation-rows.js';
 import type { ModerationPart } from '../store-parts.js';
 import type { PgSql } from './pg-client.js';
 
@@ -57,6 +57,43 @@ export function pgModerationPart(sql: PgSql): ModerationPart {
         await tx`UPDATE bot_tokens SET revoked_at = ${now} WHERE revoked_at IS NULL
           AND group_id IN (SELECT id FROM chat_groups WHERE creator_address = ${a})`;
         return true;
+      });
+    },
+    async deleteAccount(address) {
+      const a = address.toLowerCase();
+      return sql.begin(async (tx): Promise<AccountDeletion | null> => {
+        const [known] = await tx`SELECT 1 FROM accounts WHERE address = ${a} FOR UPDATE`;
+        if (!known) return null;
+        let groupsPassed = 0;
+        let groupsDeleted = 0;
+        const groups = await tx<{ id: string }[]>`SELECT id FROM chat_groups WHERE creator_address = ${a} FOR UPDATE`;
+        for (const { id } of groups) {
+          // its tokens post as the creator: none may go on posting as the wallet's successor
+          await tx`DELETE FROM bot_tokens WHERE group_id = ${id}`;
+          const [next] = await tx<{ address: string }[]>`SELECT address FROM group_members
+            WHERE group_id = ${id} AND is_admin AND address <> ${a} ORDER BY joined_at, address LIMIT 1`;
+          if (next) {
+            await tx`UPDATE chat_groups SET creator_address = ${next.address} WHERE id = ${id}`;
+            groupsPassed++;
+            continue;
+          }
+          await tx`DELETE FROM envelopes WHERE group_id = ${id}`;
+          await tx`DELETE FROM group_invitations WHERE group_id = ${id}`;
+          await tx`DELETE FROM group_members WHERE group_id = ${id}`;
+          await tx`DELETE FROM chat_groups WHERE id = ${id}`;
+          groupsDeleted++;
+        }
+        await tx`DELETE FROM group_members WHERE address = ${a}`;
+        await tx`DELETE FROM group_invitations WHERE address = ${a} OR invited_by = ${a}`;
+        await tx`DELETE FROM envelopes WHERE recipient = ${a}`;
+        await tx`DELETE FROM api_keys WHERE address = ${a}`;
+        await tx`DELETE FROM devices WHERE address = ${a}`;
+        await tx`DELETE FROM entitlements WHERE address = ${a}`;
+        await tx`DELETE FROM contacts WHERE owner = ${a}`;
+        await tx`DELETE FROM sent_before WHERE sender = ${a} OR recipient = ${a}`;
+        const blobs = await tx<{ id: string }[]>`DELETE FROM blobs WHERE uploader = ${a} RETURNING id`;
+        await tx`DELETE FROM accounts WHERE address = ${a}`;
+        return { blobIds: blobs.map((b) => b.id), groupsPassed, groupsDeleted };
       });
     },
     async listUsers() {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Admission, InviteRow, UserRow } from '../moderation-rows.js';
+import type { AccountDeletion, Admission, InviteRow, UserRow } from '../moderation-rows.js';
 import type { ModerationPart } from '../store-parts.js';
 
 const INVITE_COLUMNS = `code, uses_left AS usesLeft, expires_at AS expiresAt, revoked_at AS revokedAt, created_at AS createdAt`;
@@ -48,6 +48,59 @@ export function moderationPart(db: Database.Database): ModerationPart {
     ),
   };
 
+  const d = {
+    exists: db.prepare<[string], number>(`SELECT 1 FROM accounts WHERE address = ?`).pluck(),
+    created: db.prepare<[string], string>(`SELECT id FROM chat_groups WHERE creator_address = ?`).pluck(),
+    successor: db
+      .prepare<[string, string], string>(
+        `SELECT address FROM group_members WHERE group_id = ? AND is_admin = 1 AND address <> ?
+         ORDER BY joined_at, address LIMIT 1`,
+      )
+      .pluck(),
+    passGroup: db.prepare<[string, string]>(`UPDATE chat_groups SET creator_address = ? WHERE id = ?`),
+    groupTokens: db.prepare<[string]>(`DELETE FROM bot_tokens WHERE group_id = ?`),
+    groupQueue: db.prepare<[string]>(`DELETE FROM envelopes WHERE group_id = ?`),
+    groupInvitations: db.prepare<[string]>(`DELETE FROM group_invitations WHERE group_id = ?`),
+    groupMembers: db.prepare<[string]>(`DELETE FROM group_members WHERE group_id = ?`),
+    group: db.prepare<[string]>(`DELETE FROM chat_groups WHERE id = ?`),
+    rest: [
+      `DELETE FROM group_members WHERE address = ?`,
+      `DELETE FROM group_invitations WHERE ? IN (address, invited_by)`,
+      `DELETE FROM envelopes WHERE recipient = ?`,
+      `DELETE FROM api_keys WHERE address = ?`,
+      `DELETE FROM devices WHERE address = ?`,
+      `DELETE FROM entitlements WHERE address = ?`,
+      `DELETE FROM contacts WHERE owner = ?`,
+      `DELETE FROM sent_before WHERE ? IN (sender, recipient)`,
+    ].map((q) => db.prepare<[string]>(q)),
+    blobs: db.prepare<[string], string>(`DELETE FROM blobs WHERE uploader = ? RETURNING id`).pluck(),
+    account: db.prepare<[string]>(`DELETE FROM accounts WHERE address = ?`),
+  };
+  const deleteAccount = db.transaction((address: string): AccountDeletion | null => {
+    if (!d.exists.get(address)) return null;
+    let groupsPassed = 0;
+    let groupsDeleted = 0;
+    for (const id of d.created.all(address)) {
+      // its tokens post as the creator: none may go on posting as the wallet's successor
+      d.groupTokens.run(id);
+      const next = d.successor.get(id, address);
+      if (next) {
+        d.passGroup.run(next, id);
+        groupsPassed++;
+        continue;
+      }
+      d.groupQueue.run(id);
+      d.groupInvitations.run(id);
+      d.groupMembers.run(id);
+      d.group.run(id);
+      groupsDeleted++;
+    }
+    for (const statement of d.rest) statement.run(address);
+    const blobIds = d.blobs.all(address);
+    d.account.run(address);
+    return { blobIds, groupsPassed, groupsDeleted };
+  });
+
   const admit = db.transaction((address: string, mode: string, invite: string | null, now: number): Admission => {
     const known = s.standing.get(address);
     if (known) {
@@ -88,6 +141,9 @@ export function moderationPart(db: Database.Database): ModerationPart {
     },
     async setSuspended(address, suspended, reason, now) {
       return setSuspended.immediate(address.toLowerCase(), suspended, reason, now);
+    },
+    async deleteAccount(address) {
+      return deleteAccount.immediate(address.toLowerCase());
     },
     async listUsers() {
       return s.users.all().map(({ suspended, ...u }) => ({ ...u, state: suspended ? 'suspended' : 'active' }));

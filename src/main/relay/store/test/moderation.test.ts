@@ -103,4 +103,69 @@ describe.each(STORE_BACKENDS)('$name store: who may join, and moderation', (back
     expect(await t.store.admitSignIn(a, { mode: 'closed', invite: null, now: 5_000 })).toBe('admitted');
     expect((await t.store.listUsers()).find((u) => u.address === a)).toMatchObject({ state: 'active', queued: 1 });
   });
+
+  it('deleting an account removes what is its own; its groups pass to their longest-serving admin or go', async () => {
+    const [a, admin1, admin2, member] = [addr(1), addr(2), addr(3), addr(4)];
+    for (const w of [a, admin1, admin2, member])
+      await t.store.admitSignIn(w, { mode: 'open', invite: null, now: 1_000 });
+    await t.store.addDevice({ publicKey: devKey(1), address: a, certificate: 'cert', now: 1_000 });
+    await key(a);
+    await t.store.setHandle(a, 'leaving', 1_000);
+    await t.store.grantEntitlement(a, 'developer-api');
+    const group = (id: string) => ({
+      id,
+      name: id,
+      isPublic: false,
+      passwordHash: null,
+      avatar: null,
+      creatorAddress: a,
+      now: 1_000,
+    });
+    const kept = '0b9c1a4e-1111-4222-8333-000000000001';
+    const gone = '0b9c1a4e-1111-4222-8333-000000000002';
+    await t.store.createGroup(group(kept));
+    await t.store.createGroup(group(gone));
+    await t.store.addMember(kept, admin2, 2_000);
+    await t.store.addMember(kept, admin1, 3_000);
+    await t.store.addMember(kept, member, 1_500);
+    await t.store.setAdmin(kept, admin1, true);
+    await t.store.setAdmin(kept, admin2, true);
+    await t.store.addMember(gone, member, 2_000);
+    await t.store.insertBotToken({
+      id: randomUUID(),
+      groupId: kept,
+      name: 'bot',
+      prefix: 'gtk_live_x',
+      hash: Buffer.alloc(32, 7),
+      createdAt: 1_000,
+      revokedAt: null,
+    });
+    await sendOne(t.store, member, a);
+    await t.store.insertBlob(
+      { id: 'blobOfTheLeaver01', uploader: a, size: 10, createdAt: 1_000, expiresAt: 9e12 },
+      1e9,
+    );
+
+    expect(await t.store.deleteAccount(addr(9))).toBeNull();
+    expect(await t.store.deleteAccount(a)).toEqual({
+      blobIds: ['blobOfTheLeaver01'],
+      groupsPassed: 1,
+      groupsDeleted: 1,
+    });
+    expect(await t.store.getAccount(a)).toBeNull();
+    expect(await t.store.findHandle('leaving')).toBeNull();
+    expect(await t.store.listDevices(a)).toEqual([]);
+    expect(await t.store.listApiKeys(a)).toEqual([]);
+    expect(await t.store.getEntitlements(a)).toEqual([]);
+    expect(await t.store.getBlob('blobOfTheLeaver01')).toBeNull();
+    expect((await t.store.listUsers()).map((u) => u.address)).not.toContain(a);
+    // the longest-serving admin, not the first to join or the first made admin
+    expect((await t.store.getGroup(kept))?.creatorAddress).toBe(admin2);
+    expect((await t.store.listMembers(kept)).sort()).toEqual([admin1, admin2, member].sort());
+    expect(await t.store.listBotTokens(kept)).toEqual([]);
+    expect(await t.store.getGroup(gone)).toBeNull();
+    expect(await t.store.listGroups({ mine: member, limit: 10, before: null })).toHaveLength(1);
+    // a new sign-in of the same wallet starts afresh (in invite mode it would need a code)
+    expect(await t.store.admitSignIn(a, { mode: 'invite', invite: null, now: 5_000 })).toBe('invite-required');
+  });
 });

@@ -123,7 +123,13 @@ describe.skipIf(missing !== null)(
       expect(users.find((u) => u.address === aliceKey.address)).toMatchObject({ state: 'suspended', queued: 1 });
 
       expect(await admin('unsuspend', aliceKey.address)).toEqual({ address: aliceKey.address, state: 'active' });
-      expect((await trySignIn(a, alice)).status).toBe(200);
+      const back = await trySignIn(a, alice);
+      expect(back.status).toBe(200);
+
+      // deleted through the database: its new key stops on B as well, and its group is gone
+      expect(await admin('delete-account', aliceKey.address)).toEqual({ address: aliceKey.address, deleted: true });
+      expect((await call(b.url, 'GET', '/api/v1/me', { auth: back.body.apiKey })).status).toBe(401);
+      expect(await b.node.store.getGroup(group.body.id)).toBeNull();
     });
   },
 );
