@@ -5,11 +5,11 @@
  * a message bubble with a shadow), which is exactly where white text on a white button hid.
  */
 import type { Locator } from '@playwright/test';
+import type { PageElement, PageGlobals } from './page-globals.js';
 
 export async function contrastRatio(locator: Locator): Promise<{ ratio: number; color: string; background: string }> {
-  // the browser's globals, typed loosely: the e2e tsconfig has no DOM library
-  return locator.evaluate((el: any) => {
-    const w = globalThis as any;
+  return locator.evaluate((el: PageElement) => {
+    const w = globalThis as unknown as PageGlobals;
     const rgba = (s: string) => (s.match(/[\d.]+/g) ?? []).map(Number);
     const luminance = ([r, g, b]: number[]) => {
       const c = [r, g, b].map((v) => {
@@ -18,10 +18,10 @@ export async function contrastRatio(locator: Locator): Promise<{ ratio: number; 
       });
       return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
     };
-    const color = w.getComputedStyle(el).color as string;
+    const color = w.getComputedStyle(el).color;
     let background = 'rgb(255, 255, 255)';
-    for (let n = el; n; n = n.parentElement) {
-      const bg = w.getComputedStyle(n).backgroundColor as string;
+    for (let n: PageElement | null = el; n; n = n.parentElement) {
+      const bg = w.getComputedStyle(n).backgroundColor;
       const [, , , a = 1] = rgba(bg);
       if (a > 0.5) {
         background = bg;

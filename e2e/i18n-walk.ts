@@ -7,6 +7,7 @@
  */
 import { expect, type Page } from '@playwright/test';
 import type { AppInstance, TestRelay } from './harness.js';
+import type { PageGlobals } from './page-globals.js';
 import {
   acceptRequest,
   claimHandle,
@@ -22,8 +23,7 @@ import {
 /** Switches the app's language in place: 'en', 'de', 'ar', 'en-XA', or 'system'. */
 export async function setLocale(page: Page, choice: string, expectedLang: string): Promise<void> {
   await page.evaluate((c) => {
-    // the browser's globals, typed loosely: the e2e tsconfig has no DOM library
-    const w = globalThis as any;
+    const w = globalThis as unknown as PageGlobals;
     w.dispatchEvent(new w.CustomEvent('messenger-locale', { detail: c }));
   }, choice);
   await expect(page.locator('html')).toHaveAttribute('lang', expectedLang);
@@ -43,7 +43,7 @@ export async function untranslatedText(page: Page): Promise<string[]> {
     const DATA = /@[A-Za-z0-9_]+|0x[0-9A-Fa-f…]+|https?:\/\/\S+|\b[0-9A-Fa-f:]{16,}\b|\b(?:ETH|CRO|AM|PM)\b/g;
     const PSEUDO = /[\u00C0-\u024F\u1E00-\u1EFF]/;
     const found = new Set<string>();
-    const w = globalThis as any;
+    const w = globalThis as unknown as PageGlobals;
     const walker = w.document.createTreeWalker(w.document.body, w.NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;

@@ -6,16 +6,17 @@
  * in place (i18n-walk.ts's setLocale) and back.
  */
 import type { Locator } from '@playwright/test';
+import type { PageElement, PageGlobals } from './page-globals.js';
 import { acceptRequest, createAccount, goTo, messageFromDirectory, send } from './flows.js';
 import { expect, test } from './fixtures.js';
 import { setLocale } from './i18n-walk.js';
 
-// the browser's globals, typed loosely: the e2e tsconfig has no DOM library
 /** Whether an input's placeholder is drawn whole: its text's width against the box's inner width. */
 function placeholderFits(input: Locator): Promise<{ text: number; room: number }> {
-  return input.evaluate((el: any) => {
-    const style = (globalThis as any).getComputedStyle(el);
-    const ctx = (globalThis as any).document.createElement('canvas').getContext('2d');
+  return input.evaluate((el: PageElement) => {
+    const w = globalThis as unknown as PageGlobals;
+    const style = w.getComputedStyle(el);
+    const ctx = w.document.createElement('canvas').getContext('2d');
     ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
     const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     return { text: Math.ceil(ctx.measureText(el.placeholder).width), room };

@@ -6,17 +6,27 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { bridgeMethods, encodeBridgeError } from '../shared/ipc/bridge-methods.js';
 // Types only: the contract's schemas (typebox) stay out of the preload bundle.
-import type { EventName, IpcResult, MessengerBridge } from '../shared/ipc.js';
+import type {
+  CommandArgs,
+  CommandName,
+  CommandResult,
+  EventName,
+  Events,
+  IpcResult,
+  MessengerBridge,
+} from '../shared/ipc.js';
 
-async function invoke(name: string, args: unknown): Promise<never> {
-  const result = (await ipcRenderer.invoke('ipc', name, args)) as IpcResult<never>;
+async function invoke<K extends CommandName>(name: K, args: CommandArgs<K>): Promise<CommandResult<K>> {
+  // The doorway answers each command with an IpcResult of that command's result (main/ipc/doorway.ts).
+  const result: IpcResult<CommandResult<K>> = await ipcRenderer.invoke('ipc', name, args);
   if (result.ok) return result.value;
   // contextBridge keeps only an Error's message, so the code travels inside it.
   throw new Error(encodeBridgeError(result.error));
 }
 
-function subscribe(event: EventName, fn: (payload: unknown) => void): () => void {
-  const listener = (_e: IpcRendererEvent, name: EventName, payload: unknown) => {
+function subscribe<E extends EventName>(event: E, fn: (payload: Events[E]) => void): () => void {
+  // Main sends each event with its own payload (app-core/app-services.ts's emit is typed so).
+  const listener = (_e: IpcRendererEvent, name: EventName, payload: Events[E]) => {
     if (name === event) fn(payload);
   };
   ipcRenderer.on('event', listener);
@@ -25,6 +35,6 @@ function subscribe(event: EventName, fn: (payload: unknown) => void): () => void
   };
 }
 
-const messenger = bridgeMethods(invoke as never, subscribe as never) satisfies MessengerBridge;
+const messenger = bridgeMethods(invoke, subscribe) satisfies MessengerBridge;
 
 contextBridge.exposeInMainWorld('messenger', messenger);

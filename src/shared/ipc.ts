@@ -3,12 +3,14 @@
  * (checked at the doorway) and result type, and every event main pushes. Electron's preload
  * and the web-mode WebSocket bridge both expose exactly these keys.
  */
-import type { Static } from 'typebox';
+import type { Static, TSchema } from 'typebox';
+import type { Command } from './ipc/args.js';
 import { accountCommands } from './ipc/account-commands.js';
 import { conversationCommands } from './ipc/conversation-commands.js';
 import { peopleCommands } from './ipc/people-commands.js';
 import { groupCommands } from './ipc/group-commands.js';
 import type { EventName, Events } from './ipc/events.js';
+import type { GroupInfo } from './domain.js';
 import type { commandNames } from './ipc/bridge-methods.js';
 
 export { eventNames, type EventName, type Events } from './ipc/events.js';
@@ -23,7 +25,7 @@ export const commands = {
 export type Commands = typeof commands;
 export type CommandName = keyof Commands;
 export type CommandArgs<K extends CommandName> = Static<Commands[K]['args']>;
-export type CommandResult<K extends CommandName> = Commands[K]['result'];
+export type CommandResult<K extends CommandName> = Commands[K] extends Command<TSchema, infer R> ? R : never;
 
 /** Errors cross the doorway as codes and plain-language messages, never stack traces. */
 export interface IpcError {
@@ -34,10 +36,13 @@ export interface IpcError {
 }
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
 
-/** The object the preload (or the web bridge) exposes as `window.messenger`. */
-export type MessengerBridge = {
+/** One method per command, each taking its arguments and answering its result. */
+export type BridgeCommands = {
   [K in CommandName]: (args: CommandArgs<K>) => Promise<CommandResult<K>>;
-} & {
+};
+
+/** The object the preload (or the web bridge) exposes as `window.messenger`. */
+export type MessengerBridge = BridgeCommands & {
   on<E extends EventName>(event: E, fn: (payload: Events[E]) => void): () => void;
 };
 
@@ -48,7 +53,13 @@ const _sameNames: [Exclude<CommandName, ListedCommand>, Exclude<ListedCommand, C
   : never = true;
 void _sameNames;
 
-// Compile-time check that argument types are inferred (not unknown).
-type _Check = CommandArgs<'messages.send'>['text'] extends string ? true : never;
+// Compile-time check that argument and result types are inferred (not unknown).
+type _Check = CommandArgs<'messages.send'>['text'] extends string
+  ? CommandResult<'groups.get'> extends GroupInfo
+    ? unknown extends CommandResult<'groups.get'>
+      ? never
+      : true
+    : never
+  : never;
 const _check: _Check = true;
 void _check;

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { AppStatus, RelayStatus } from '../../shared/domain.js';
+import type { AppStatus, ConversationId, RelayStatus } from '../../shared/domain.js';
 import { eventNames, type CommandArgs, type EventName, type Events } from '../../shared/ipc.js';
 import { Messenger } from '../client/core/messenger.js';
 import type { Handlers } from '../commands/handler-types.js';
@@ -57,6 +57,13 @@ export interface AppServicesOptions {
 
 type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
 
+/** The contract's schema checked the pattern; this gives the id the type of one of its two forms. */
+function conversationIdOrNull(id: string | undefined): ConversationId | null {
+  if (id?.startsWith('direct:')) return `direct:${id.slice('direct:'.length)}`;
+  if (id?.startsWith('group:')) return `group:${id.slice('group:'.length)}`;
+  return null;
+}
+
 const RESTART_BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 /** after start, when the page's first commands are answered */
 const WARM_CHECKS_AFTER_MS = 3000;
@@ -102,10 +109,7 @@ export class AppServices {
         localRelay: () => s.relay.status(),
         ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
       });
-      for (const name of eventNames)
-        s.messenger.on(name, (payload) =>
-          s.emit(name, eventWithFiles(s.messenger.attachments, name, payload) as never),
-        );
+      for (const name of eventNames) s.forwardEvent(name);
       // The built-in relay runs when the profile uses it or shares it, not because it exists:
       // first use starts it on demand, when "This computer" is chosen. Which relay the profile
       // uses is in its database, readable only once the wallet opens (which signs in there), so
@@ -200,9 +204,13 @@ export class AppServices {
   }
 
   onEvent(fn: Listener): () => void {
-    const f = (event: EventName, payload: unknown) => fn(event, payload as never);
-    this.emitter.on('event', f);
-    return () => this.emitter.off('event', f);
+    this.emitter.on('event', fn);
+    return () => this.emitter.off('event', fn);
+  }
+
+  /** Generic in the event, so that its name and payload stay one pair on the way through. */
+  private forwardEvent<E extends EventName>(name: E): void {
+    this.messenger.on(name, (payload) => this.emit(name, eventWithFiles(this.messenger.attachments, name, payload)));
   }
 
   /**
@@ -342,7 +350,7 @@ export class AppServices {
           this.opts.notify?.({
             title,
             body,
-            onClick: () => this.emit('notification.clicked', { conversationId: (conversationId ?? null) as never }),
+            onClick: () => this.emit('notification.clicked', { conversationId: conversationIdOrNull(conversationId) }),
           }) ?? false;
         return { shown };
       },

@@ -1,43 +1,63 @@
 /**
- * Operator commands (docs/protocol.md §16 Operating a relay). They open the relay's database as a second
- * connection; WAL lets them run beside a running relay, whose next request reads the change.
- * With --database they act on a cluster's PostgreSQL database, which every node reads.
+ * Operator commands (docs/protocol.md §16 Operating a relay, docs/operations.md). A relay that
+ * runs on the data folder carries them out itself, through its admin socket
+ * (moderation/admin-socket.ts), so that a suspension or a revoked invite takes effect at once.
+ * When none runs there, they open its database as a second connection: nothing is cached then.
+ * With --database they act on a cluster's PostgreSQL database and announce revocations on the
+ * cluster's bus, which every node hears.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AdminCommand, AdminOptions } from './cli-args.js';
-import { isAddress } from './cli-args.js';
+import type { AdminOptions } from './cli-args.js';
+import { AdminError, executeAdmin, type StoreCommand } from './moderation/admin-commands.js';
+import { sendToRunningRelay } from './moderation/admin-socket.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { RelayStore } from './store/store.js';
 
+export { AdminError } from './moderation/admin-commands.js';
+
 export const DB_FILE = 'relay.db';
 
-/** A refusal the operator should read: printed on stderr, exit 1. */
-export class AdminError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AdminError';
-  }
+export interface AdminOutcome {
+  /** what to print on stdout */
+  answer: string;
+  /** who carried it out: the running relay, or this process on the database */
+  via: 'relay' | 'database';
 }
 
-/** Runs one command and returns what to print on stdout. */
-export async function runAdmin(opts: AdminOptions): Promise<string> {
+/** Runs one command. */
+export async function runAdmin(opts: AdminOptions): Promise<AdminOutcome> {
   if (opts.command.kind === 'deploy-escrow')
-    return deployEscrowCommand(opts.command.rpcUrl, opts.command.privateKeyEnv);
+    return {
+      answer: await deployEscrowCommand(opts.command.rpcUrl, opts.command.privateKeyEnv),
+      via: 'database',
+    };
+  const command: StoreCommand = opts.command;
+  const ctx = { now: Date.now, relay: null };
   if (opts.database) {
     const { openPgStore } = await import('./store/postgres/pg-store.js');
-    let pg: RelayStore;
+    const { joinClusterBus } = await import('./store/postgres/pg-cluster-bus.js');
+    const { withCredentialCache } = await import('./store/credential-cache.js');
+    let pg;
     try {
-      pg = await openPgStore(opts.database, { maxConnections: 1, nodeId: 'admin' });
+      pg = await openPgStore(opts.database, { maxConnections: 2, nodeId: 'admin' });
     } catch (err) {
       throw new AdminError(`cannot open the database: ${(err as Error).message}`);
     }
     try {
-      return await execute(pg, opts.command);
+      const bus = await joinClusterBus(pg.sql, opts.database, `admin-${process.pid}`);
+      try {
+        // through the bus, so that every node drops the suspended wallet's keys and held pulls
+        return { answer: await executeAdmin(withCredentialCache(pg, Date.now, bus), command, ctx), via: 'database' };
+      } finally {
+        await bus.close();
+      }
     } finally {
       await pg.close();
     }
   }
+  const running = await sendToRunningRelay(opts.dataDir, command);
+  if (running !== null) return { answer: running, via: 'relay' };
   const file = join(opts.dataDir, DB_FILE);
   // opening would create an empty database; a typo in --data must not look like success
   if (!existsSync(file))
@@ -49,7 +69,7 @@ export async function runAdmin(opts: AdminOptions): Promise<string> {
     throw new AdminError(`cannot open ${file}: ${(err as Error).message}`);
   }
   try {
-    return await execute(store, opts.command as Exclude<AdminCommand, { kind: 'deploy-escrow' }>);
+    return { answer: await executeAdmin(store, command, ctx), via: 'database' };
   } finally {
     await store.close();
   }
@@ -73,53 +93,4 @@ async function deployEscrowCommand(rpcUrl: string, privateKeyEnv: string): Promi
     `escrow deployed at ${d.address} on chain ${d.chainId} (transaction ${d.txHash}, ${d.gasUsed} gas)`,
     `serve with: --stake-rpc ${rpcUrl} --stake-chain-id ${d.chainId} --stake-escrow ${d.address}`,
   ].join('\n');
-}
-
-async function execute(store: RelayStore, cmd: Exclude<AdminCommand, { kind: 'deploy-escrow' }>): Promise<string> {
-  switch (cmd.kind) {
-    case 'verify':
-    case 'unverify': {
-      const address = await resolveAccount(store, cmd.who);
-      const on = cmd.kind === 'verify';
-      if (!(await store.setVerified(address, on))) throw new AdminError(`unknown account ${address}`);
-      return `${address} ${on ? 'verified' : 'no longer verified'}`;
-    }
-    case 'verify-group':
-    case 'unverify-group': {
-      const on = cmd.kind === 'verify-group';
-      if (!(await store.setGroupVerified(cmd.groupId, on))) throw new AdminError(`unknown group ${cmd.groupId}`);
-      return `group ${cmd.groupId} ${on ? 'verified' : 'no longer verified'}`;
-    }
-    case 'grant': {
-      const address = await resolveAccount(store, cmd.who);
-      await store.grantEntitlement(address, cmd.entitlement);
-      return `${address} granted ${cmd.entitlement}`;
-    }
-    case 'revoke-entitlement': {
-      const address = await resolveAccount(store, cmd.who);
-      if (!(await store.revokeEntitlement(address, cmd.entitlement)))
-        throw new AdminError(`${address} does not hold ${cmd.entitlement}`);
-      return `${address} no longer holds ${cmd.entitlement}`;
-    }
-    case 'stats': {
-      const s = await store.stats();
-      return JSON.stringify(
-        { ...s, oldestQueuedAt: s.oldestQueuedAt === null ? null : new Date(s.oldestQueuedAt).toISOString() },
-        null,
-        2,
-      );
-    }
-  }
-}
-
-/** An address must belong to an account the relay knows; a handle must be claimed. */
-async function resolveAccount(store: RelayStore, who: string): Promise<string> {
-  if (isAddress(who)) {
-    if (!(await store.getAccount(who)))
-      throw new AdminError(`unknown account ${who} (it has never signed in to this relay)`);
-    return who;
-  }
-  const account = await store.findHandle(who);
-  if (!account) throw new AdminError(`unknown handle @${who}`);
-  return account.address;
 }

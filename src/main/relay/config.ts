@@ -40,6 +40,8 @@ export interface RelayConfig {
   maxBlobMib: number;
   /** MiB of unexpired blobs per uploading wallet (429 blob-quota-full past it). */
   maxBlobStorageMib: number;
+  /** Who may sign in for the first time (docs/operations.md, Registration and moderation); absent: open. */
+  registration?: import('./store/moderation-rows.js').RegistrationMode;
 }
 
 export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
@@ -59,6 +61,7 @@ export const DEFAULT_CONFIG: Omit<RelayConfig, 'baseUrl'> = {
   maxKeysPerWallet: 50,
   maxBlobMib: 25,
   maxBlobStorageMib: 512,
+  registration: 'open',
 };
 
 export interface RelayDeps {

@@ -2,7 +2,7 @@
  * Owns what app.ts leaves out: the data folder, the store file, TLS material, `listen` and
  * the graceful close. The same function serves the headless CLI and an embedding process.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -19,6 +19,9 @@ import { lanIPv4Addresses, loadOrCreateLanCertificate, type LanCertificate } fro
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { openClusterNode } from './cluster-node.js';
 import type { RelayStore } from './store/store.js';
+import { startAdminSocket, type AdminSocket } from './moderation/admin-socket.js';
+import { pinHex } from './moderation/invite-codes.js';
+import { BlobFiles } from './blobs/blob-files.js';
 
 export interface RunningRelay {
   /** loopback URL for tools on this machine (or the bound address when that is not a wildcard) */
@@ -117,12 +120,34 @@ export async function startRelayServer(opts: ServeOptions, runtime: { logger?: L
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : wantedPort;
       const url = `${scheme}://${localHost}:${port}`;
+      // A cluster node without --lan has no data folder; its operator acts through --database.
+      let adminSocket: AdminSocket | null = null;
+      if (existsSync(opts.dataDir)) {
+        adminSocket = await startAdminSocket(
+          opts.dataDir,
+          app.operatorStore,
+          {
+            now: Date.now,
+            relay: { baseUrl: config.baseUrl, pin: certificate ? pinHex(certificate.publicKeyPin) : null },
+            removeBlobs: async (ids) => {
+              const files = new BlobFiles(blobDir);
+              for (const id of ids) await files.remove(id);
+            },
+          },
+          log,
+        ).catch((err: NodeJS.ErrnoException) => {
+          // the relay serves on; `relay admin` then says that it cannot reach it
+          log?.warn({ err: err.message }, 'the admin socket could not start');
+          return null;
+        });
+      }
       log?.info(
         {
           url,
           store: node ? 'postgresql' : 'sqlite',
           ...(node ? { nodeId: node.nodeId } : { dataDir: opts.dataDir }),
           ...(metricsListener ? { metrics: metricsListener.url } : {}),
+          ...(adminSocket ? { adminSocket: adminSocket.path } : {}),
           configFile: opts.configFile ?? null,
           limits: limitsOf(opts),
         },
@@ -141,6 +166,7 @@ export async function startRelayServer(opts: ServeOptions, runtime: { logger?: L
         close: () =>
           (closing ??= (async () => {
             try {
+              await adminSocket?.close();
               await metricsListener?.close();
               // stops accepting, lets requests in flight finish, drops idle keep-alive sockets
               await app.close();

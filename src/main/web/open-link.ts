@@ -40,7 +40,7 @@ type Spawn = (
 export function openInBrowser(
   url: string,
   platform: NodeJS.Platform = process.platform,
-  start: Spawn = spawn as unknown as Spawn,
+  start: Spawn = (command, args, options) => spawn(command, args, options),
 ): void {
   const { command, args } = openCommand(url, platform);
   const child = start(command, args, { stdio: 'ignore', detached: true, shell: false, windowsHide: true });

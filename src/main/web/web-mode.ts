@@ -9,7 +9,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppServices } from '../app-core/app-services.js';
 import { relayLauncherBesideThisCode } from '../app-core/relay-launcher.js';
-import type { Handlers } from '../commands/handler-types.js';
+import { isCommandName } from '../commands/dispatch.js';
+import type { Handler, Handlers } from '../commands/handler-types.js';
+import type { CommandName } from '../../shared/ipc.js';
 import { openInBrowser } from './open-link.js';
 import { newControlToken, writeControlFile } from './web-control.js';
 import { startWebServer, type RunningWebServer } from './web-server.js';
@@ -89,9 +91,12 @@ export async function runWebMode(
     ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
   });
   // dispatch() checks the name against the contract before it asks for a handler
+  const forward =
+    <K extends CommandName>(name: K): Handler<K> =>
+    async (args) =>
+      (await starting).handlers[name](args);
   const handlers = new Proxy({} as Handlers, {
-    get: (_target, name: string) => async (args: unknown) =>
-      ((await starting).handlers as unknown as Record<string, (a: unknown) => Promise<unknown>>)[name](args),
+    get: (_target, name) => (isCommandName(name) ? forward(name) : undefined),
   });
   const subscribe = (fn: Parameters<AppServices['onEvent']>[0]) => {
     let off: (() => void) | null = null;

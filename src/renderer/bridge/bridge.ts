@@ -5,7 +5,7 @@
  * the person's language where the catalogue has main's sentence.
  */
 import { decodeBridgeError } from '../../shared/ipc/bridge-methods.js';
-import type { CommandArgs, CommandName, CommandResult, MessengerBridge } from '../../shared/ipc.js';
+import type { BridgeCommands, CommandArgs, CommandName, CommandResult, MessengerBridge } from '../../shared/ipc.js';
 import { currentIntl } from '../i18n/current-intl.js';
 import { noBridgeMessage, translateError } from '../i18n/error-messages.js';
 import { createWebBridge, onAppLink as onWebLink, takeSecret } from './web-bridge.js';
@@ -41,7 +41,8 @@ export const bridgeKind: 'electron' | 'web' | null = window.messenger ? 'electro
 
 export async function call<K extends CommandName>(name: K, args: CommandArgs<K>): Promise<CommandResult<K>> {
   if (!bridge) throw new BridgeError('no-bridge', noBridgeMessage(currentIntl()));
-  const method = bridge[name] as (a: CommandArgs<K>) => Promise<CommandResult<K>>;
+  const commands: BridgeCommands = bridge;
+  const method = commands[name];
   try {
     return await method(args);
   } catch (e) {

@@ -6,7 +6,15 @@
  * the secret as a subprotocol.
  */
 import { bridgeMethods } from '../../shared/ipc/bridge-methods.js';
-import type { EventName, Events, IpcResult, MessengerBridge } from '../../shared/ipc.js';
+import type {
+  CommandArgs,
+  CommandName,
+  CommandResult,
+  EventName,
+  Events,
+  IpcResult,
+  MessengerBridge,
+} from '../../shared/ipc.js';
 import { encodeBridgeError } from '../../shared/ipc/bridge-methods.js';
 
 const SECRET_KEY = 'messenger.secret';
@@ -70,7 +78,8 @@ async function whyRefused(): Promise<{ code: string; message: string }> {
   return { code: 'disconnected', message: 'Could not reach the app. Is it still running?' };
 }
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+/** Settles one call with the server's answer to it. */
+type Pending = (result: IpcResult<unknown>) => void;
 
 /**
  * Whether the socket to the app is open. The relay's status comes over this socket, so with it
@@ -124,11 +133,10 @@ export function createWebBridge(secret: Promise<string>): MessengerBridge {
       ws.onmessage = (ev) => {
         const frame = JSON.parse(String(ev.data)) as ServerFrame;
         if (frame.type === 'result') {
-          const p = pending.get(frame.id);
-          if (!p) return;
+          const settle = pending.get(frame.id);
+          if (!settle) return;
           pending.delete(frame.id);
-          if (frame.result.ok) p.resolve(frame.result.value);
-          else p.reject(new Error(encodeBridgeError(frame.result.error)));
+          settle(frame.result);
         } else if (frame.type === 'event') {
           listeners.get(frame.event)?.forEach((fn) => fn(frame.payload));
         }
@@ -138,12 +146,11 @@ export function createWebBridge(secret: Promise<string>): MessengerBridge {
         socket = null;
         opened = null;
         setLink(false);
-        for (const p of pending.values())
-          p.reject(
-            new Error(
-              encodeBridgeError({ code: 'disconnected', message: 'Lost the connection to the app. Reconnecting…' }),
-            ),
-          );
+        for (const settle of pending.values())
+          settle({
+            ok: false,
+            error: { code: 'disconnected', message: 'Lost the connection to the app. Reconnecting…' },
+          });
         pending.clear();
         if (!wasOpen) void whyRefused().then((why) => reject(new Error(encodeBridgeError(why))));
         // Events only flow on an open socket; reconnect so a restarted tab or a hiccup heals.
@@ -155,25 +162,30 @@ export function createWebBridge(secret: Promise<string>): MessengerBridge {
     });
   }
 
-  async function invoke(name: string, args: unknown): Promise<unknown> {
+  async function invoke<K extends CommandName>(name: K, args: CommandArgs<K>): Promise<CommandResult<K>> {
     const ws = socket ?? (await connect());
     const id = ++seq;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      pending.set(id, (result) => {
+        // The server answers a call with the result of the command it named (web/web-server.ts).
+        if (result.ok) resolve(result.value as CommandResult<K>);
+        else reject(new Error(encodeBridgeError(result.error)));
+      });
       ws.send(JSON.stringify({ type: 'call', id, name, args }));
     });
   }
 
-  return bridgeMethods(invoke as never, (event, fn) => {
+  return bridgeMethods(invoke, (event, fn) => {
     let set = listeners.get(event);
     if (!set) listeners.set(event, (set = new Set()));
-    const f = fn as (p: unknown) => void;
+    // The server sends each event with its own payload (app-core/app-services.ts's emit is typed so).
+    const f = (payload: unknown) => fn(payload as Events[typeof event]);
     set.add(f);
     void connect().catch(() => undefined);
     return () => {
       set.delete(f);
     };
-  }) as MessengerBridge;
+  });
 }
 
 export type { Events };

@@ -8,16 +8,30 @@ import type { AppLocale } from './locales.js';
 
 export type Messages = Record<string, MessageFormatElement[]>;
 
-export const english = en as unknown as Messages;
+/**
+ * A compiled catalogue as the app reads it. JSON's types say `type: number` where react-intl's
+ * elements name their kinds, so the file is checked here as a map of message lists; the
+ * elements inside are as the compiler wrote them.
+ */
+function catalogue(json: unknown): Messages {
+  if (!isCatalogue(json)) throw new Error('a compiled catalogue is not a map of messages');
+  return json;
+}
+
+function isCatalogue(json: unknown): json is Messages {
+  return typeof json === 'object' && json !== null && Object.values(json).every((v) => Array.isArray(v));
+}
+
+export const english = catalogue(en);
 
 export async function loadMessages(locale: AppLocale): Promise<Messages> {
   switch (locale) {
     case 'de':
-      return (await import('./compiled/de.json')).default as unknown as Messages;
+      return catalogue((await import('./compiled/de.json')).default);
     case 'ar':
-      return (await import('./compiled/ar.json')).default as unknown as Messages;
+      return catalogue((await import('./compiled/ar.json')).default);
     case 'en-XA':
-      return (await import('./compiled/en-XA.json')).default as unknown as Messages;
+      return catalogue((await import('./compiled/en-XA.json')).default);
     default:
       return english;
   }

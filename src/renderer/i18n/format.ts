@@ -64,12 +64,20 @@ export function count(n: number, intl: IntlShape): string {
   return intl.formatNumber(n);
 }
 
+const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Decimal text stays text, which Intl formats exactly; anything else goes as a number (NaN, as Intl would make of it). */
+function decimal(text: string): `${number}` | number {
+  return isDecimalText(text) ? text : Number(text);
+}
+const isDecimalText = (text: string): text is `${number}` => DECIMAL_TEXT.test(text);
+
 /**
  * An amount in the language's digits and separators, from formatAmount's at most six
  * decimals; Intl formats the decimal string exactly (no float rounding).
  */
 export function amountText(wei: bigint | string, currency: string, intl: IntlShape): string {
-  const value = intl.formatNumber(formatAmount(wei) as unknown as number, { maximumFractionDigits: 20 });
+  const value = intl.formatNumber(decimal(formatAmount(wei)), { maximumFractionDigits: 20 });
   return intl.formatMessage(m.amount, { value, currency });
 }
 
@@ -109,7 +117,7 @@ export function namedRefusal(msg: ChatMessage, peerName: string, intl: IntlShape
 
 function stake(msg: ChatMessage, intl: IntlShape): string {
   return intl.formatMessage(m.amount, {
-    value: intl.formatNumber((msg.stakeRequired ?? '0.01') as unknown as number, { maximumFractionDigits: 20 }),
+    value: intl.formatNumber(decimal(msg.stakeRequired ?? '0.01'), { maximumFractionDigits: 20 }),
     currency: msg.stakeCurrency ?? 'ETH',
   });
 }

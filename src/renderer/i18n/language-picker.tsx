@@ -36,7 +36,7 @@ export function LanguagePicker({ className = 'field narrow-field' }: { className
       <span className="field-label">{label}</span>
       <select
         ref={select}
-        value={LANGUAGES.includes(choice as never) ? choice : 'system'}
+        value={LANGUAGES.some((l) => l === choice) ? choice : 'system'}
         onChange={(e) => {
           anchor.current = e.target.getBoundingClientRect().top;
           choose(e.target.value as LanguageChoice);

@@ -28,6 +28,8 @@ export const SignInBody = Type.Object(
     signature: Signature,
     label: Type.Optional(Type.String({ maxLength: 64 })),
     device: Type.Optional(DeviceRegistration),
+    /** an invite code from the relay's operator: a new wallet needs one on a relay in invite mode */
+    invite: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   },
   { $id: 'SignInBody', additionalProperties: false },
 );

@@ -11,7 +11,16 @@ export const Passphrase = Type.String({ minLength: 0, maxLength: 1024 });
 export const NoArgs = Type.Object({}, { additionalProperties: false });
 export const BackupName = Type.String({ pattern: BACKUP_NAME_PATTERN });
 
+/**
+ * A command of the contract: the schema checks its arguments at the doorway; `result` only
+ * carries the answer's type (no value is ever set), read back by ../ipc.ts's CommandResult.
+ */
+export interface Command<A extends TSchema, R> {
+  args: A;
+  result?: R;
+}
+
 /** `cmd<Result>()(argsSchema)`: the schema checks arguments at the doorway; Result types the answer. */
 export function cmd<R>() {
-  return <A extends TSchema>(args: A) => ({ args, result: undefined as unknown as R });
+  return <A extends TSchema>(args: A): Command<A, R> => ({ args });
 }

@@ -7,8 +7,6 @@ import {
   generateKeyPairSync,
   hkdfSync,
   randomBytes,
-  type JsonWebKey,
-  type KeyObject,
 } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
@@ -74,10 +72,8 @@ function nativePipeline(recipientPublic: Buffer, recipientPrivate: Buffer) {
     format: 'jwk',
   });
   const seal = (frame: Buffer): NativeOpenInput => {
-    const pair = generateKeyPairSync('x25519', { publicKeyEncoding: { format: 'jwk' } } as never) as unknown as {
-      publicKey: JsonWebKey;
-      privateKey: KeyObject;
-    };
+    // the JWK overloads are declared in vault/sealing/node-crypto-jwk.d.ts
+    const pair = generateKeyPairSync('x25519', { publicKeyEncoding: { format: 'jwk' } });
     const E = Buffer.from(pair.publicKey.x as string, 'base64url');
     const s = diffieHellman({ privateKey: pair.privateKey, publicKey: R });
     const k = Buffer.from(hkdfSync('sha256', s, Buffer.concat([E, recipientPublic]), INFO, 32));

@@ -161,12 +161,17 @@ export async function benchUiDelivery(
         document.querySelector('button.send-btn').click();
         return t;
       })()`)) as number;
-      // a function, not text: the page's CSP refuses eval, which a text predicate needs
+      // a function, not text: the page's CSP refuses eval, which a text predicate needs; the
+      // stamps are the page's own globals, which Node's globalThis type does not declare
       const shown = await (
-        await receiver.waitForFunction((k) => (globalThis as unknown as Stamps).arrived[k], text, { timeout: 30_000 })
+        await receiver.waitForFunction((k) => (Reflect.get(globalThis, 'arrived') as Stamps['arrived'])[k], text, {
+          timeout: 30_000,
+        })
       ).jsonValue();
       const ticked = await (
-        await sender.waitForFunction((k) => (globalThis as unknown as Stamps).ticked[k], text, { timeout: 30_000 })
+        await sender.waitForFunction((k) => (Reflect.get(globalThis, 'ticked') as Stamps['ticked'])[k], text, {
+          timeout: 30_000,
+        })
       ).jsonValue();
       toScreen.push(shown - t0);
       toTick.push(ticked - t0);

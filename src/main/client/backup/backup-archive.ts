@@ -337,17 +337,20 @@ function parse(body: Uint8Array): unknown {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TABLES = new Set<string>(ARCHIVE_TABLES.map((t) => t.name));
 
+/** A head by its shape: the format's name, the fields the checks below read, and the two tallies as objects. */
+function isArchiveHead(v: unknown): v is ArchiveHead {
+  return (
+    isObject(v) &&
+    v.format === ARCHIVE_FORMAT &&
+    typeof v.wallet === 'string' &&
+    typeof v.schema === 'number' &&
+    isObject(v.rows) &&
+    isObject(v.files)
+  );
+}
+
 function checkHead(v: unknown, wallet: string, schema: number): ArchiveHead {
-  if (
-    !isObject(v) ||
-    v.format !== ARCHIVE_FORMAT ||
-    typeof v.wallet !== 'string' ||
-    typeof v.schema !== 'number' ||
-    !isObject(v.rows) ||
-    !isObject(v.files)
-  ) {
-    throw new ArchiveError('archive-malformed', 'this is not a Relay archive');
-  }
+  if (!isArchiveHead(v)) throw new ArchiveError('archive-malformed', 'this is not a Relay archive');
   if (v.version !== ARCHIVE_VERSION)
     throw new ArchiveError(
       'archive-too-new',
@@ -363,7 +366,7 @@ function checkHead(v: unknown, wallet: string, schema: number): ArchiveHead {
       'archive-other-wallet',
       `this backup belongs to wallet ${v.wallet}, not to this profile's wallet ${wallet}`,
     );
-  return v as unknown as ArchiveHead;
+  return v;
 }
 
 function checkRows(v: unknown): { table: ArchiveTable; rows: ArchiveRow[] } {

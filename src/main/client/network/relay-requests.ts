@@ -100,11 +100,17 @@ export class RelayRequests {
     this.agent.destroy();
   }
 
-  protected async call<S extends TSchema | null>(
+  /** With `nullOn`, those statuses answer null; any other answer is checked against the schema. */
+  protected call<S extends TSchema>(
     method: string,
     path: string,
-    opts: CallOptions<S>,
-  ): Promise<S extends TSchema ? Static<S> : unknown> {
+    opts: CallOptions<S> & { nullOn: number[] },
+  ): Promise<Static<S> | null>;
+  /** The answer, checked against the schema before it is returned. */
+  protected call<S extends TSchema>(method: string, path: string, opts: CallOptions<S>): Promise<Static<S>>;
+  /** Any JSON (or nothing) as the answer. */
+  protected call(method: string, path: string, opts: CallOptions<null>): Promise<unknown>;
+  protected async call(method: string, path: string, opts: CallOptions<TSchema | null>): Promise<unknown> {
     const url = new URL(this.baseUrl.toString());
     url.pathname = `${url.pathname.replace(/\/+$/, '')}/api/v1${path}`;
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -145,7 +151,7 @@ export class RelayRequests {
     }
     opts.onHeaders?.(res.headers);
     const json = parseJson(res.body);
-    if (opts.nullOn?.includes(res.status)) return null as never;
+    if (opts.nullOn?.includes(res.status)) return null;
     if (res.status < 200 || res.status >= 300) {
       const err = json as { error?: unknown; code?: unknown } | null;
       const message = typeof err?.error === 'string' ? err.error : `relay answered HTTP ${res.status}`;
@@ -154,7 +160,7 @@ export class RelayRequests {
     if (opts.schema !== null && !checker(opts.schema).check(json)) {
       throw new RelayError(502, `relay answer to ${method} ${path} does not match the API contract`, 'bad-answer');
     }
-    return json as never;
+    return json;
   }
 }
 

@@ -1,4 +1,4 @@
-import swagger from '@fastify/swagger';
+import swagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { WIRE_COMPONENTS } from '../../../shared/api/components.js';
 import { plainError } from './error-shape.js';
@@ -199,7 +199,10 @@ function registerReference(app: FastifyInstance): void {
     (ui ??= (async () => {
       const { default: swaggerUi } = await import('@fastify/swagger-ui');
       const inner = Fastify();
-      await inner.register(swagger, { mode: 'static', specification: { document: app.swagger() as never } });
+      // The plugin serves a static document as given, but its type names only OpenAPI 2 and 3.0
+      // documents; ours is 3.1, which the same code path serves unchanged.
+      const document = app.swagger() as StaticDocumentSpec['document'];
+      await inner.register(swagger, { mode: 'static', specification: { document } });
       await inner.register(swaggerUi, REFERENCE_UI);
       await inner.ready();
       return inner;

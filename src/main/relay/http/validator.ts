@@ -1,5 +1,5 @@
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import type { TSchema } from 'typebox';
 
 const INTEGER_TEXT = /^[+-]?\d+$/;
@@ -14,7 +14,7 @@ const INTEGER_TEXT = /^[+-]?\d+$/;
  */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = (route) => {
   let compiled: ReturnType<FastifySchemaCompiler<TSchema>> | null = null;
-  return (value: unknown) => (compiled ??= compileNow(route))(value) as never;
+  return (value: unknown) => (compiled ??= compileNow(route))(value);
 };
 
 const compileNow: FastifySchemaCompiler<TSchema> = (route) => {
@@ -28,11 +28,10 @@ const compileNow: FastifySchemaCompiler<TSchema> = (route) => {
     for (const key of integers) {
       const raw = input[key];
       if (typeof raw === 'string' && !INTEGER_TEXT.test(raw)) {
-        return {
-          error: [
-            { keyword: 'type', instancePath: `/${key}`, schemaPath: '', params: {}, message: 'must be an integer' },
-          ] as never,
-        };
+        const error: FastifySchemaValidationError[] = [
+          { keyword: 'type', instancePath: `/${key}`, schemaPath: '', params: {}, message: 'must be an integer' },
+        ];
+        return { error };
       }
     }
     return validate(value);

@@ -7,8 +7,12 @@ export type WakeReason = 'rung' | 'timeout' | 'replaced' | 'shutdown' | 'aborted
 /** Held pulls one wallet may have at once (docs/protocol.md, Limits); its next one answers its oldest. */
 export const MAX_HELD_PER_WALLET = 16;
 
-/** A revoked credential whose held pulls must stop: one key, every key bound to a device, or a bot token (which holds none). */
-export type Revoked = { keyId: string } | { address: string; deviceKey: string } | { tokenId: string };
+/**
+ * A revoked credential whose held pulls must stop: one key, every key bound to a device, every
+ * key of a wallet (a suspension), or a bot token (which holds none).
+ */
+export type Revoked =
+  { keyId: string } | { address: string; deviceKey: string } | { wallet: string } | { tokenId: string };
 
 /** How long a revocation is remembered for pulls that were between looks when it came: past the longest wait. */
 const REVOKED_MEMORY_MS = 30_000;
@@ -66,7 +70,11 @@ const clock = () => performance.timeOrigin + performance.now();
 /** Whether a pull can see an envelope for this recipient: unbound ones are every device's; a key bound to no device sees them all. */
 const sees = (w: Waiter, r: Recipient) => r.deviceKey === null || w.deviceKey === null || w.deviceKey === r.deviceKey;
 const matches = (r: Revoked, keyId: string, address: string, deviceKey: string | null) =>
-  'keyId' in r ? r.keyId === keyId : 'address' in r && r.address === address && r.deviceKey === deviceKey;
+  'keyId' in r
+    ? r.keyId === keyId
+    : 'wallet' in r
+      ? r.wallet === address
+      : 'address' in r && r.address === address && r.deviceKey === deviceKey;
 
 /**
  * Held pulls, indexed by wallet (what a ring names) and by credential (one held pull each).
@@ -249,6 +257,7 @@ export class WaiterRegistry {
     this.#revoked = this.#revoked.filter((x) => x.at > now - REVOKED_MEMORY_MS);
     this.#revoked.push({ r, at: now });
     if ('keyId' in r) this.#byKey.get(r.keyId)?.wake('revoked');
+    else if ('wallet' in r) for (const w of [...(this.#byAddress.get(r.wallet) ?? [])]) w.wake('revoked');
     else if ('address' in r)
       for (const w of [...(this.#byAddress.get(r.address) ?? [])]) if (w.deviceKey === r.deviceKey) w.wake('revoked');
   }

@@ -5,6 +5,7 @@
  */
 import type { ServeOptions } from '../cli-args.js';
 import { DEFAULT_CONFIG, type RelayConfig } from '../config.js';
+import type { RegistrationMode } from '../store/moderation-rows.js';
 
 /** The settings a reload may change, as RelayConfig names them. */
 export const RELOADABLE = [
@@ -22,7 +23,8 @@ export const RELOADABLE = [
 ] as const;
 
 export type ReloadableKey = (typeof RELOADABLE)[number];
-export type Limits = Pick<RelayConfig, ReloadableKey>;
+/** The numeric limits, and who may sign in for the first time, which a reload changes too. */
+export type Limits = Pick<RelayConfig, ReloadableKey> & { registration: RegistrationMode };
 
 /** The limits that `opts` sets, with the defaults for those it leaves out. */
 export function limitsOf(opts: ServeOptions): Limits {
@@ -38,14 +40,13 @@ export function limitsOf(opts: ServeOptions): Limits {
     maxKeysPerWallet: opts.maxKeysPerWallet ?? DEFAULT_CONFIG.maxKeysPerWallet,
     maxBlobMib: opts.maxBlobMib ?? DEFAULT_CONFIG.maxBlobMib,
     maxBlobStorageMib: opts.maxBlobStorageMib ?? DEFAULT_CONFIG.maxBlobStorageMib,
+    registration: opts.registration ?? 'open',
   };
 }
 
-export interface LimitChange {
-  key: ReloadableKey;
-  from: number;
-  to: number;
-}
+export type LimitChange =
+  | { key: ReloadableKey; from: number; to: number }
+  | { key: 'registration'; from: RegistrationMode; to: RegistrationMode };
 
 export interface Applied {
   changed: LimitChange[];
@@ -75,6 +76,11 @@ export class LiveConfig {
     const changed: LimitChange[] = [];
     const refused: Applied['refused'] = [];
     const updated = { ...this.#config };
+    const registration = this.#config.registration ?? 'open';
+    if (registration !== next.registration) {
+      updated.registration = next.registration;
+      changed.push({ key: 'registration', from: registration, to: next.registration });
+    }
     for (const key of RELOADABLE) {
       const from = this.#config[key];
       const to = next[key];

@@ -23,7 +23,7 @@ export async function logOutput(
     // loaded only when asked for: most relays never pay for it
     const mod = await import('pino-pretty');
     // a CommonJS package: bundled, its named exports sit on `default`
-    const prettyFactory = mod.prettyFactory ?? (mod.default as unknown as typeof mod).prettyFactory;
+    const prettyFactory = mod.prettyFactory ?? mod.default.prettyFactory;
     const prettify = prettyFactory({
       colorize: process.stdout.isTTY === true,
       translateTime: 'SYS:standard',

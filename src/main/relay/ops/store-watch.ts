@@ -56,10 +56,11 @@ export function watchStore(store: RelayStore, watchers: StoreWatchers): RelaySto
   };
 
   // Own methods over the store as a prototype: its getters (counters tests read) stay live.
-  const watched = Object.create(store) as Record<string, unknown>;
+  const watched: RelayStore = Object.create(store);
   for (const key of methodNames(store)) {
-    const method = (store as unknown as Record<string, (...args: unknown[]) => unknown>)[key];
-    watched[key] = (...args: unknown[]) => settle(key, method.apply(store, args));
+    const method: unknown = Reflect.get(store, key);
+    if (typeof method !== 'function') continue;
+    Reflect.set(watched, key, (...args: unknown[]) => settle(key, method.apply(store, args)));
   }
   watched.deliver = async (d: Delivery) => {
     const outcomes = (await settle('deliver', store.deliver(d))) as DeliveryOutcome[];
@@ -71,7 +72,7 @@ export function watchStore(store: RelayStore, watchers: StoreWatchers): RelaySto
     if (probe) clearInterval(probe);
     return store.close();
   };
-  return watched as unknown as RelayStore;
+  return watched;
 }
 
 /** Every method name of `store` and the objects it is built on (a test's shim sits on the real store). */

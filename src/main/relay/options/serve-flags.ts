@@ -35,6 +35,7 @@ export const SERVE_SETTINGS = {
   'max-blob-mib': 'string',
   'max-blob-storage-mib': 'string',
   'blob-dir': 'string',
+  registration: 'string',
   'log-level': 'string',
   'log-format': 'string',
   'metrics-host': 'string',

@@ -6,6 +6,7 @@
 import type { StakeCurrency } from '../../../shared/api/common.js';
 import { ADDRESS } from '../../../shared/identity-patterns.js';
 import type { StakeChainConfig } from '../chain/stake-chain.js';
+import { REGISTRATION_MODES, type RegistrationMode } from '../store/moderation-rows.js';
 import { DEFAULT_CONFIG } from '../config.js';
 import {
   DEFAULT_DATA_DIR,
@@ -67,6 +68,8 @@ export interface ServeOptions {
   maxBlobStorageMib?: number;
   /** null or absent: <dataDir>/blobs */
   blobDir?: string | null;
+  /** who may sign in for the first time; default open (a reload changes it) */
+  registration?: RegistrationMode;
   /** default info */
   logLevel?: LogLevel;
   /** null or absent: JSON event lines after a plain `relay listening on <url>` banner */
@@ -141,6 +144,7 @@ export function serveOptions(
     maxBlobMib: int('max-blob-mib', DEFAULT_CONFIG.maxBlobMib, 1, 4096),
     maxBlobStorageMib: int('max-blob-storage-mib', DEFAULT_CONFIG.maxBlobStorageMib, 1, 1_073_741_824),
     blobDir: path('blob-dir'),
+    registration: pick(get('registration'), REGISTRATION_MODES) ?? 'open',
     logLevel: pick(get('log-level'), LOG_LEVELS) ?? 'info',
     logFormat: pick(get('log-format'), LOG_FORMATS),
     metrics: metricsListener(get),

@@ -64,6 +64,9 @@ Serve options:
   --max-blob-mib <n>         largest attachment blob one upload may store, 413 past it (default ${DEFAULT_CONFIG.maxBlobMib})
   --max-blob-storage-mib <n> MiB of unexpired blobs per uploading wallet; 429 blob-quota-full
                              past it (default ${DEFAULT_CONFIG.maxBlobStorageMib})
+  --registration <mode>      who may sign in for the first time: open (anyone; the default),
+                             invite (with a code from 'admin invite create'; recommended for a
+                             team) or closed (nobody new); wallets already known always can
   --blob-dir <dir>           folder for blob bytes (default <data>/blobs); the nodes of a cluster
                              must all name one shared folder (their metadata is in the database)
   --log-level <level>        error, warn, info or debug (default info); info logs a line per request
@@ -87,22 +90,38 @@ Reloading (SIGHUP):
   re-reads the file and the environment and applies, to the running relay, --rate-limit (not
   turning it on or off), --retention-days, --max-held-pulls, --max-queued, --max-queued-mib,
   --max-requests-per-pair, --min-free-disk-mib, --max-groups-per-wallet, --max-keys-per-wallet,
-  --max-blob-mib, --max-blob-storage-mib and --log-level; connections stay open. Other changes
-  are logged as needing a restart; a file that does not parse is refused and nothing changes.
+  --max-blob-mib, --max-blob-storage-mib, --registration and --log-level; connections stay
+  open. Other changes are logged as needing a restart; a file that does not parse is refused
+  and nothing changes.
 
-Admin commands (act on <data>/relay.db, or on --database, directly; safe beside running relays;
---data, --database and --config, or their variables, say where, as for serving; each command
-prints its answer on stdout and logs what it did as one JSON line on stderr):
+Admin commands (the relay running on --data carries them out through its admin socket,
+<data>/admin.sock, so they take effect at once; when none runs they change <data>/relay.db;
+with --database they act on the cluster's database and every node hears of a suspension at
+once. --data, --database and --config, or their variables, say where, as for serving; each
+command prints its answer on stdout and logs what it did as one JSON line on stderr):
+  invite create [--uses N] [--expires 7d]        an invite code for N new wallets (default 1),
+                                                  valid 7d (30m, 12h, 7d, never); prints
+                                                  { code, link, uses, expiresAt }
+  invite list                                     { items: [{ code, usesLeft, expiresAt, revoked }] }
+  invite revoke <code>                            { revoked: true }
+  users                                           { items: [{ address, handle, devices,
+                                                  lastSignIn, queued, state }] }
+  suspend <address|@handle> [--reason TEXT]       end its keys and held pulls at once, refuse its
+                                                  sign-ins; its queue is kept
+  unsuspend <address|@handle>                     let it sign in again
+  delete-account <address|@handle>                remove its keys, devices, handle, queue and
+                                                  blobs; the groups it created pass to their
+                                                  longest-serving admin, or are deleted
   verify <address|handle>                         mark an account verified
   unverify <address|handle>                       remove the mark
   verify-group <group-id>                         mark a group verified
   unverify-group <group-id>                       remove the mark
-  grant <address|handle> <entitlement>            e.g. grant 0xabc... developer-api
+  grant <address|handle> <entitlement>            the one entitlement is developer-api
   revoke-entitlement <address|handle> <entitlement>
   stats                                           counts as JSON
   deploy-escrow --rpc <url> --private-key-env <VAR>
                                                   deploy the stake escrow with the key in
                                                   environment variable VAR; prints its address
 
-Exit codes: 0 success; 1 runtime or admin failure; 2 bad serve arguments.
+Exit codes: 0 success; 1 runtime or admin failure; 2 bad arguments.
 `;

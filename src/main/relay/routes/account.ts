@@ -28,6 +28,8 @@ import { iso, presentApiKey } from '../http/present.js';
 import { signInRateLimit } from '../http/guards/rate-limit.js';
 import { fromStore } from '../http/store-errors.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
+import { admissionRefusal } from '../moderation/sign-in-admission.js';
+import type { RegistrationMode } from '../store/moderation-rows.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AddressParams = Type.Object({ address: Address });
@@ -45,6 +47,8 @@ export interface AccountOptions {
   maxKeysPerWallet: number;
   /** throws 507 storage-full while the disk is low (handle claims and minted keys; sign-in keeps working) */
   checkDisk: () => Promise<void>;
+  /** who may sign in for the first time, read per sign-in (a reload may change it) */
+  registration: RegistrationMode;
 }
 
 /** Sign-in (EIP-4361), API keys, devices, handle, inbox policy, contacts and blocks. */
@@ -126,9 +130,12 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
         description:
           'Any failed attempt uses up the challenge nonce. A message this relay did not issue, or one that no longer names it, is 400 `not-siwe`. With `device`, its certificate must verify and the key is bound to that device. ' +
           'A wallet has at most `--max-keys-per-wallet` active keys (default 50): past it 409 `too-many-keys`, whose message says where old keys are revoked. ' +
-          'A refused sign-in registers no device and mints no key.',
+          'A refused sign-in registers no device and mints no key. ' +
+          'A wallet this relay has not seen before signs in only as `--registration` allows: in `invite` mode with a live code in `invite` ' +
+          '(without one 403 `invite-required`; a used-up, expired or revoked one 403 `invite-invalid`), in `closed` mode never ' +
+          '(403 `registration-closed`). A suspended wallet is 403 `suspended`.',
         body: SignInBody,
-        response: { 200: MintKeyResult, ...errorResponses(400, 401, 409, 429) },
+        response: { 200: MintKeyResult, ...errorResponses(400, 401, 403, 409, 429) },
       },
     },
     async (req) => {
@@ -148,6 +155,13 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       };
       if (device && !(await deviceCertificateValid(device.publicKey, challenge.address, device.certificate)))
         throw badRequest('the device certificate does not verify for this address', 'bad-certificate');
+      // After the signature, so that nobody learns a wallet's standing without holding it.
+      const admission = await store.admitSignIn(challenge.address, {
+        mode: opts.registration,
+        invite: req.body.invite ?? null,
+        now: opts.now(),
+      });
+      if (admission !== 'admitted') throw admissionRefusal(admission);
       // A device signing in again keeps its registration; someone else's or a revoked key is 409 device-exists.
       return mintKey(
         challenge.address,

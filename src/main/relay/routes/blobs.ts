@@ -162,7 +162,7 @@ export async function blobRoutes(app: FastifyInstance, store: RelayStore, opts: 
             ...errorResponses(400, 401, 404, 429),
             416: describe('The range starts past the end of the blob (`Content-Range: bytes */<size>`)'),
           },
-        } as never,
+        },
       },
       async (req, reply) => {
         apiKeyCaller(req);

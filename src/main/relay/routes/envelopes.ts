@@ -138,7 +138,7 @@ export function envelopeRoutes(
             return reply
               .code(503)
               .header('Retry-After', String(live.retryAfterSeconds))
-              .send({ error: err.message, code: 'too-many-waiters' } as never);
+              .send({ error: err.message, code: 'too-many-waiters' });
           }
           since ??= waiter.hold;
           // An aborted request leaves the registry at once, not when its wait runs out.
@@ -187,7 +187,7 @@ export function envelopeRoutes(
           throw unauthorized();
       }
       // Already the wire JSON (PullResult), so Fastify sends the text as it is.
-      return reply.type('application/json; charset=utf-8').send(`{"envelopes":${page}}` as unknown as PullResult);
+      return reply.type('application/json; charset=utf-8').send(`{"envelopes":${page}}`);
     },
   );
 

@@ -102,5 +102,18 @@ export function withCredentialCache(
       }),
     revokeBotToken: (groupId: string, id: string, at: number) =>
       revoking(store.revokeBotToken(groupId, id, at), { tokenId: id.toLowerCase() }),
+    // A suspension revokes every key of the wallet; lifting one revokes nothing.
+    setSuspended: (address: string, suspended: boolean, reason: string | null, at: number) =>
+      suspended
+        ? revoking(store.setSuspended(address, true, reason, at), { wallet: address.toLowerCase() })
+        : store.setSuspended(address, false, reason, at),
+    deleteAccount: async (address: string) => {
+      let deleted: Awaited<ReturnType<RelayStore['deleteAccount']>> = null;
+      await revoking(
+        store.deleteAccount(address).then((d) => (deleted = d) !== null),
+        { wallet: address.toLowerCase() },
+      );
+      return deleted;
+    },
   });
 }

@@ -65,6 +65,11 @@ export type StakesPart = Pick<
   'createStakeQuote' | 'getStakeQuote' | 'getStake' | 'listStakes' | 'setStakeStatus' | 'setReleaseSignature'
 >;
 
+export type ModerationPart = Pick<
+  RelayStore,
+  'admitSignIn' | 'createInvite' | 'listInvites' | 'revokeInvite' | 'setSuspended' | 'listUsers' | 'deleteAccount'
+>;
+
 export type BlobsPart = Pick<
   RelayStore,
   'blobUsage' | 'insertBlob' | 'getBlob' | 'deleteBlob' | 'sweepBlobs' | 'unknownBlobIds'

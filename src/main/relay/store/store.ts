@@ -9,6 +9,7 @@
 import type { Routed, StakeCurrency, Via } from '../../../shared/api/common.js';
 import type { UnknownSenders } from '../../../shared/api/account.js';
 import type { StakeRefusal, StakeStatus } from '../../../shared/stake/stake-types.js';
+import type { AccountDeletion, Admission, InviteRow, RegistrationMode, UserRow } from './moderation-rows.js';
 
 export type StoreErrorCode =
   | 'device-key-mismatch' // recipientDeviceKey is not a current key of toAddress (400)
@@ -407,6 +408,38 @@ export interface RelayStore {
   sweepBlobs(now: number, limit: number): Promise<string[]>;
   /** Those of `ids` that have no row: files left by a crash between rename and commit. */
   unknownBlobIds(ids: string[]): Promise<string[]>;
+
+  // who may join, and moderation (store/moderation-rows.ts)
+  /**
+   * Decides a sign-in whose signature checked out, in one transaction: a suspended wallet is
+   * refused; a wallet the relay knows is admitted whatever the mode; a new one is admitted in
+   * `open` mode, or in `invite` mode by spending one use of a live `invite` code, and its account
+   * row is made at once so that a later sign-in needs no code. Admission records the time.
+   */
+  admitSignIn(
+    address: string,
+    rule: { mode: RegistrationMode; invite: string | null; now: number },
+  ): Promise<Admission>;
+  createInvite(i: { code: string; uses: number; expiresAt: number | null; now: number }): Promise<InviteRow>;
+  /** Every code, revoked and used-up ones included, newest first. */
+  listInvites(): Promise<InviteRow[]>;
+  /** false when there is no such code. */
+  revokeInvite(code: string, now: number): Promise<boolean>;
+  /**
+   * Suspends (revoking every active API key of the wallet, and the bot tokens of the groups it
+   * created, which post as it, in the same transaction) or lifts a suspension; false when the
+   * relay does not know the wallet.
+   */
+  setSuspended(address: string, suspended: boolean, reason: string | null, now: number): Promise<boolean>;
+  /** Every wallet the relay knows, oldest first. */
+  listUsers(): Promise<UserRow[]>;
+  /**
+   * Removes the wallet's account, keys, devices, handle, entitlements, contacts, memberships,
+   * invitations, queue and blob rows in one transaction. Each group it created passes to its
+   * longest-serving other admin, or is deleted with its queue when it has none; the bot tokens
+   * of those groups, which post as their creator, are revoked either way. null: an unknown wallet.
+   */
+  deleteAccount(address: string): Promise<AccountDeletion | null>;
 
   // operator
   setVerified(address: string, verified: boolean): Promise<boolean>;

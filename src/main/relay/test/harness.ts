@@ -105,6 +105,8 @@ export async function startRelay(
 
 export interface Call {
   status: number;
+  /** the answer's JSON, read freely: each test's expectations are the check of its shape */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- hundreds of expectations read answers of every route
   body: any;
   headers: Headers;
 }

@@ -442,7 +442,7 @@ anvilSuite(`relay admin deploy-escrow${why}`, () => {
       if (inv.mode !== 'admin') throw new Error('expected an admin command');
       await expect(runAdmin(inv.options)).rejects.toThrow(/TEST_DEPLOYER_KEY is empty or not set/);
       process.env.TEST_DEPLOYER_KEY = ANVIL_KEYS[3];
-      const out = await runAdmin(inv.options);
+      const { answer: out } = await runAdmin(inv.options);
       const escrow = /escrow deployed at (0x[0-9a-fA-F]{40}) on chain 31337/.exec(out)?.[1] as Hex;
       expect(escrow).toMatch(/^0x/);
       expect(out).toContain(`--stake-escrow ${escrow}`);

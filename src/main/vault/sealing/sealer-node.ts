@@ -7,7 +7,6 @@ import {
   generateKeyPairSync,
   hkdfSync,
   randomBytes,
-  type JsonWebKey,
   type KeyObject,
 } from 'node:crypto';
 import {
@@ -124,11 +123,11 @@ function fields(E: Uint8Array, n: Buffer, c: Buffer): SealedFields {
 export const nodeSealer: Sealer = {
   name: 'node',
   generateDeviceKeyPair(): DeviceKeyPair {
-    // @types/node has no overload for JWK encodings, which Node supports
+    // the JWK overloads are declared in node-crypto-jwk.d.ts
     const { publicKey, privateKey } = generateKeyPairSync('x25519', {
       publicKeyEncoding: { format: 'jwk' },
       privateKeyEncoding: { format: 'jwk' },
-    } as never) as unknown as { publicKey: JsonWebKey; privateKey: JsonWebKey };
+    });
     return {
       privateKey: new Uint8Array(Buffer.from(privateKey.d as string, 'base64url')),
       publicKey: new Uint8Array(Buffer.from(publicKey.x as string, 'base64url')),
@@ -141,12 +140,7 @@ export const nodeSealer: Sealer = {
   seal(recipient, frame) {
     const R = deviceKeyBytes(recipient);
     assertNotLowOrder(R);
-    const { publicKey, privateKey: e } = generateKeyPairSync('x25519', {
-      publicKeyEncoding: { format: 'jwk' },
-    } as never) as unknown as {
-      publicKey: JsonWebKey;
-      privateKey: KeyObject;
-    };
+    const { publicKey, privateKey: e } = generateKeyPairSync('x25519', { publicKeyEncoding: { format: 'jwk' } });
     const E = Buffer.from(publicKey.x as string, 'base64url');
     const n = randomBytes(NONCE_BYTES);
     return fields(E, n, encrypt(derive(e, recipientKeyObject(R), E, R), n, frame));

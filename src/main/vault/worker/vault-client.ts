@@ -177,7 +177,11 @@ export class VaultClient {
     params: AnyVaultMethods[M]['params'],
     opts?: CallOptions,
   ): Promise<AnyVaultMethods[M]['result']>;
-  private call(method: AnyVaultMethod, params: unknown, opts?: CallOptions): Promise<unknown> {
+  private call<M extends AnyVaultMethod>(
+    method: M,
+    params: AnyVaultMethods[M]['params'],
+    opts?: CallOptions,
+  ): Promise<unknown> {
     if (this.closed) return Promise.reject(new VaultError('closed', 'the vault client was closed'));
     let worker: Worker;
     try {
@@ -193,7 +197,7 @@ export class VaultClient {
       const timer = setTimeout(() => this.onTimeout(seq, timeoutMs), timeoutMs);
       this.pending.set(seq, { method, resolve, reject, timer });
       worker.ref();
-      const request: VaultRequest = { seq, method, params: params as never };
+      const request: VaultRequest<M> = { seq, method, params };
       worker.postMessage(request);
     });
   }

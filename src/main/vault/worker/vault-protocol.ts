@@ -205,11 +205,13 @@ export type VaultMethod = keyof VaultMethods;
 export type AnyVaultMethods = VaultMethods & VaultTestMethods;
 export type AnyVaultMethod = keyof AnyVaultMethods;
 
-export interface VaultRequest<M extends AnyVaultMethod = AnyVaultMethod> {
-  seq: number;
-  method: M;
-  params: AnyVaultMethods[M]['params'];
-}
+/**
+ * One request per method, discriminated by `method`: with M left open it is the union of all of
+ * them, so a switch on `method` narrows `params`; with M generic it is that method's request.
+ */
+export type VaultRequest<M extends AnyVaultMethod = AnyVaultMethod> = {
+  [K in M]: { seq: number; method: K; params: AnyVaultMethods[K]['params'] };
+}[M];
 
 export type VaultResponse<M extends AnyVaultMethod = AnyVaultMethod> =
   { seq: number; ok: true; value: AnyVaultMethods[M]['result'] } | { seq: number; ok: false; error: SerializedError };

@@ -4,6 +4,7 @@ import type { VaultCodec } from '../keys/secret-codec.js';
 import { VaultCore } from '../vault-core.js';
 import { VaultError } from '../vault-error.js';
 import type {
+  AnyVaultMethod,
   AnyVaultMethods,
   CodecRequest,
   CodecResponse,
@@ -94,6 +95,17 @@ const handlers: Handlers = {
   },
 };
 
+/** The message comes from another thread: only a method of the protocol is run. */
+function isVaultMethod(method: unknown): method is AnyVaultMethod {
+  return typeof method === 'string' && Object.prototype.hasOwnProperty.call(handlers, method);
+}
+
+/** Generic in the method, so that the handler and its params are looked up as one pair. */
+async function run<M extends AnyVaultMethod>(req: VaultRequest<M>): Promise<AnyVaultMethods[M]['result']> {
+  const handler: Handlers[M] = handlers[req.method];
+  return handler(req.params ?? {});
+}
+
 function serialize(e: unknown): SerializedError {
   if (e instanceof VaultError) return { code: e.code, message: e.message };
   // never echo arbitrary error text: a library error could quote its input
@@ -119,12 +131,9 @@ port.on('message', async (req: VaultRequest) => {
   const seq = typeof req?.seq === 'number' ? req.seq : -1;
   let response: VaultResponse;
   try {
-    const method = req?.method;
-    if (typeof method !== 'string' || !Object.prototype.hasOwnProperty.call(handlers, method)) {
-      throw new VaultError('bad-request', `unknown method ${String(method).slice(0, 40)}`);
-    }
-    const handler = handlers[method] as (params: unknown) => unknown;
-    response = { seq, ok: true, value: (await handler(req.params ?? {})) as never };
+    const method: unknown = req?.method;
+    if (!isVaultMethod(method)) throw new VaultError('bad-request', `unknown method ${String(method).slice(0, 40)}`);
+    response = { seq, ok: true, value: await run<AnyVaultMethod>(req) };
   } catch (e) {
     response = { seq, ok: false, error: serialize(e) };
   }

@@ -38,8 +38,9 @@ export function freeOfLimit(req: FastifyRequest): boolean {
 export function badRequestBudget(app: FastifyInstance): BadRequestBudget {
   const limiter = app.createRateLimit({ keyGenerator: (req) => 'peer:' + req.ip, allowList: () => false });
   return async (ip) => {
-    // The limiter reads only these two fields; the router's refusals come with no route to read them from.
-    const result = await limiter({ ip, routeOptions: { config: {} } } as unknown as FastifyRequest);
+    // The limiter reads only these two fields; the router's refusals come with no request to pass
+    // it, and its type asks for a whole one.
+    const result = await limiter({ ip, routeOptions: { config: {} } } as FastifyRequest);
     return !result.isAllowed && result.isExceeded ? result.ttlInSeconds : null;
   };
 }

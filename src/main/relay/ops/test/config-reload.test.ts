@@ -106,4 +106,30 @@ describe('reloading the config', () => {
     expect(reload().changed).toEqual({ logLevel: { from: 'warn', to: 'info' } });
     expect(relay.app.liveConfig.current.rateLimit).toBe(4);
   });
+
+  it('re-reads who may join: a relay turned to invite mode refuses a new wallet at once, and RELAY_REGISTRATION sets it too', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'relay-reload-'));
+    const file = join(dir, 'relay.toml');
+    writeFileSync(file, 'registration = "open"\nmin-free-disk-mib = 0\n');
+    const started = readOptions(file);
+    expect(started.registration).toBe('open');
+    relay = await startRelay({ registration: started.registration });
+    const log = relayLogger({ level: 'info', destination: { write: () => undefined } });
+    const reload = () => reloadConfig({ live: relay!.app.liveConfig, log, started, read: () => readOptions(file) });
+    await signIn(relay.url);
+
+    writeFileSync(file, 'registration = "invite"\nmin-free-disk-mib = 0\n');
+    expect(reload().changed).toEqual({ registration: { from: 'open', to: 'invite' } });
+    await expect(signIn(relay.url)).rejects.toThrow(/403 .*invite-required/);
+
+    writeFileSync(file, 'registration = "members-only"\n');
+    expect(reload().applied).toBe(false);
+    expect(relay.app.liveConfig.current.registration).toBe('invite');
+
+    const byEnv = parseInvocation([], { RELAY_REGISTRATION: 'closed' });
+    expect(byEnv.mode === 'serve' && byEnv.options.registration).toBe('closed');
+    expect(() => parseInvocation(['--registration', 'sometimes'], {})).toThrow(
+      /--registration: expected open, invite, closed/,
+    );
+  });
 });

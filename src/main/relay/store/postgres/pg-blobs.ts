@@ -1,5 +1,5 @@
 import type { BlobsPart } from '../store-parts.js';
-import type { PgSql } from './pg-client.js';
+import type { PgQueries, PgSql } from './pg-client.js';
 import { StoreError, type BlobRow } from '../store.js';
 
 const COLUMNS = `id, uploader, size, created_at AS "createdAt", expires_at AS "expiresAt"`;
@@ -11,7 +11,7 @@ const COLUMNS = `id, uploader, size, created_at AS "createdAt", expires_at AS "e
  */
 export function pgBlobsPart(sql: PgSql): BlobsPart {
   const cols = sql.unsafe(COLUMNS);
-  const usage = async (q: PgSql, uploader: string, now: number) => {
+  const usage = async (q: PgQueries, uploader: string, now: number) => {
     const [r] = await q<
       { used: string }[]
     >`SELECT coalesce(sum(size), 0)::text AS used FROM blobs WHERE uploader = ${uploader} AND expires_at > ${now}`;
@@ -25,7 +25,7 @@ export function pgBlobsPart(sql: PgSql): BlobsPart {
       const uploader = b.uploader.toLowerCase();
       await sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(hashtextextended(${'blob-quota:' + uploader}, 0))`;
-        const used = await usage(tx as unknown as PgSql, uploader, b.createdAt);
+        const used = await usage(tx, uploader, b.createdAt);
         if (used + b.size > quotaBytes) {
           throw new StoreError(
             'blob-quota-full',

@@ -27,6 +27,8 @@ const INT8_ARRAY = { to: 1016, from: [] as number[], serialize: arrayLiteral, pa
 
 export type PgSql = postgres.Sql<{ int8: number }>;
 export type PgTx = postgres.TransactionSql<{ int8: number }>;
+/** What a pool and a transaction both take: queries. */
+export type PgQueries = postgres.ISql<{ int8: number }>;
 
 export interface PgOptions {
   /** connections in the pool (default 10) */
@@ -50,7 +52,8 @@ export function openPg(url: string, options: PgOptions = {}): PgSql {
     parsed.searchParams.delete('host');
     path = `${socketDir}/.s.PGSQL.${parsed.port || 5432}`;
   }
-  return postgres(parsed.toString(), {
+  // Not typed as the driver's Options: those leave out the LISTEN callbacks it takes.
+  const driverOptions = {
     path,
     max: options.max ?? 10,
     types: { int8: INT8, textArray: TEXT_ARRAY, int8Array: INT8_ARRAY },
@@ -61,7 +64,8 @@ export function openPg(url: string, options: PgOptions = {}): PgSql {
     connection: { application_name: options.applicationName ?? 'relay' },
     ...(options.onnotify ? { onnotify: options.onnotify, max_lifetime: null } : {}),
     ...(options.onclose ? { onclose: options.onclose } : {}),
-  } as postgres.Options<Record<string, postgres.PostgresType>>) as unknown as PgSql;
+  };
+  return postgres(parsed.toString(), driverOptions);
 }
 
 /** SQLSTATE of an error the server sent, or the driver's own code. */

@@ -293,9 +293,10 @@ export async function joinClusterBus(
   };
 }
 
-/** What a revocation names, in its NOTIFY: `k:<key id>`, `d:<address>:<device key>` or `t:<token id>`. */
+/** What a revocation names, in its NOTIFY: `k:<key id>`, `d:<address>:<device key>`, `w:<address>` or `t:<token id>`. */
 function encodeRevoked(r: Revoked): string {
   if ('keyId' in r) return `k:${r.keyId}`;
+  if ('wallet' in r) return `w:${r.wallet}`;
   if ('address' in r) return `d:${r.address}:${r.deviceKey}`;
   return `t:${r.tokenId}`;
 }
@@ -305,6 +306,7 @@ function decodeRevoked(text: string | undefined): Revoked | null {
   const [kind, a, b] = (text ?? '').split(':');
   if (kind === 'k' && a) return { keyId: a };
   if (kind === 'd' && a && b) return { address: a, deviceKey: b };
+  if (kind === 'w' && a) return { wallet: a };
   if (kind === 't' && a) return { tokenId: a };
   return null;
 }

@@ -352,6 +352,24 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX api_keys_active ON api_keys (address) WHERE revoked_at IS NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'registration and moderation',
+    sql: `
+      -- A suspended wallet keeps its row, queue and handle; only its sign-ins and keys stop.
+      ALTER TABLE accounts ADD COLUMN suspended_at bigint;
+      ALTER TABLE accounts ADD COLUMN suspended_reason text;
+      ALTER TABLE accounts ADD COLUMN last_sign_in_at bigint;
+      -- Invite codes are shown to the operator again by invite list, so they are kept as they are.
+      CREATE TABLE invites (
+        code text PRIMARY KEY,
+        uses_left integer NOT NULL CHECK (uses_left >= 0),
+        expires_at bigint,
+        revoked_at bigint,
+        created_at bigint NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The advisory lock key of migrations (any constant shared by every node). */

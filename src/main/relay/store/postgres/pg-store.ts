@@ -4,6 +4,7 @@ import { isConnectionError, openPg, type PgSql } from './pg-client.js';
 import { pgCredentialsPart } from './pg-credentials.js';
 import { pgEnvelopesPart } from './queue/pg-envelopes.js';
 import { pgGroupsPart } from './pg-groups.js';
+import { pgModerationPart } from './pg-moderation.js';
 import { PG_MIGRATIONS, migratePg } from './pg-migrations.js';
 import { pgStakesPart } from './pg-stakes.js';
 import { withUnavailable } from './pg-unavailable.js';
@@ -52,6 +53,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     ...envelopes,
     ...pgStakesPart(sql),
     ...pgBlobsPart(sql),
+    ...pgModerationPart(sql),
     sql,
     get groupCommits() {
       return envelopes.batches;

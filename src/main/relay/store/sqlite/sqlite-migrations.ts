@@ -318,6 +318,24 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TRIGGER envelopes_requests_insert;
     `,
   },
+  {
+    version: 8,
+    name: 'registration and moderation',
+    sql: `
+      -- A suspended wallet keeps its row, queue and handle; only its sign-ins and keys stop.
+      ALTER TABLE accounts ADD COLUMN suspended_at INTEGER;
+      ALTER TABLE accounts ADD COLUMN suspended_reason TEXT;
+      ALTER TABLE accounts ADD COLUMN last_sign_in_at INTEGER;
+      -- Invite codes are shown to the operator again by invite list, so they are kept as they are.
+      CREATE TABLE invites (
+        code TEXT PRIMARY KEY,
+        uses_left INTEGER NOT NULL CHECK (uses_left >= 0),
+        expires_at INTEGER,
+        revoked_at INTEGER,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = latestVersion(MIGRATIONS);

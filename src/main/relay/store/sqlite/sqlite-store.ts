@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { BUSY_TIMEOUT_MS, openDatabase } from '../../../sqlite/open-database.js';
 import { GroupCommit } from './group-commit.js';
 import { accountsPart } from './sqlite-accounts.js';
+import { moderationPart } from './sqlite-moderation.js';
 import { blobsPart } from './sqlite-blobs.js';
 import { credentialsPart } from './sqlite-credentials.js';
 import { envelopesPart } from './sqlite-envelopes.js';
@@ -132,6 +133,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     ...envelopesPart(db, commit),
     ...stakesPart(db),
     ...blobsPart(db),
+    ...moderationPart(db),
     commitsInOrder: true,
     get groupCommits() {
       return commit.commits;

@@ -36,7 +36,7 @@ function rawCall(
   path: string,
   headers: Record<string, string>,
   body?: string,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: unknown }> {
   const { port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(

@@ -269,13 +269,17 @@ describe('keys, devices, handle, policy, contacts', () => {
       users.push(u);
     }
     const r = await api(users[0], 'GET', '/api/v1/directory?q=DirTest');
-    expect(r.body.results.map((e: any) => e.handle)).toEqual(['dirtest', 'dirtest_carol', 'dirtest_bob']);
+    expect(r.body.results.map((e: { handle: string }) => e.handle)).toEqual([
+      'dirtest',
+      'dirtest_carol',
+      'dirtest_bob',
+    ]);
     expect(r.body.results[0]).toEqual({ handle: 'dirtest', address: users[1].address, verified: false });
     const byAddress = await api(users[0], 'GET', `/api/v1/directory?q=${users[2].address.slice(4, 16).toUpperCase()}`);
-    expect(byAddress.body.results.map((e: any) => e.address)).toContain(users[2].address);
+    expect(byAddress.body.results.map((e: { address: string }) => e.address)).toContain(users[2].address);
     expect((await api(users[0], 'GET', '/api/v1/directory?q=dirtest_%25')).body.results).toEqual([]);
     const recent = await api(users[0], 'GET', '/api/v1/directory?limit=2');
-    expect(recent.body.results.map((e: any) => e.handle)).toEqual(['dirtest_carol', 'dirtest']);
+    expect(recent.body.results.map((e: { handle: string }) => e.handle)).toEqual(['dirtest_carol', 'dirtest']);
     expect((await api(users[0], 'GET', '/api/v1/directory?q=')).body.results.length).toBeGreaterThanOrEqual(3);
     for (const q of ['limit=0', 'limit=51', 'limit=x', 'limit=2.5'])
       expect((await api(users[0], 'GET', `/api/v1/directory?${q}`)).status).toBe(400);

@@ -13,6 +13,9 @@ import { call, signIn, startRelay, type TestRelay, type TestUser } from '../harn
 const KIB = 1024;
 const MIB = 1024 * KIB;
 
+/** A stored blob's record, or the relay's error: each test's expectations say which it got. */
+type UploadAnswer = { id: string; size: number; expiresAt: string; error?: string; code?: string };
+
 async function upload(
   relay: TestRelay,
   user: TestUser,
@@ -25,7 +28,7 @@ async function upload(
     body,
     duplex: 'half',
   } as RequestInit);
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as UploadAnswer };
 }
 
 async function download(relay: TestRelay, user: TestUser, id: string, range?: string) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
-import { PullResult } from '../../../../shared/api/envelopes.js';
+import { PullResult, type Envelope, type SendResult } from '../../../../shared/api/envelopes.js';
 import {
   call,
   envelopeTo,
@@ -112,10 +112,10 @@ describe('send bodies', () => {
     const c = await signIn(relay.url);
     const arr = await send(a, [envelopeTo(b), envelopeTo(c)]);
     expect(arr.status).toBe(200);
-    expect(arr.body.results.map((r: any) => r.envelope.recipientAddress)).toEqual([b.address, c.address]);
+    expect(arr.body.results.map((r: SendResult) => r.envelope?.recipientAddress)).toEqual([b.address, c.address]);
     const obj = await send(a, { envelopes: [envelopeTo(c), envelopeTo(b)] });
-    expect(obj.body.results.map((r: any) => r.envelope.recipientAddress)).toEqual([c.address, b.address]);
-    const ids = (await pull(b)).body.envelopes.map((e: any) => e.id);
+    expect(obj.body.results.map((r: SendResult) => r.envelope?.recipientAddress)).toEqual([c.address, b.address]);
+    const ids = (await pull(b)).body.envelopes.map((e: Envelope) => e.id);
     expect(ids).toEqual([arr.body.results[0].envelope.id, obj.body.results[1].envelope.id]);
   });
 
@@ -141,8 +141,7 @@ describe('send bodies', () => {
     [
       'missing toAddress',
       (b: TestUser) => {
-        const e: any = envelopeTo(b);
-        delete e.toAddress;
+        const { toAddress: _dropped, ...e } = envelopeTo(b);
         return e;
       },
     ],
@@ -227,16 +226,16 @@ describe('pull and ack', () => {
       a,
       Array.from({ length: 5 }, () => envelopeTo(b)),
     );
-    const ids = sent.body.results.map((r: any) => r.envelope.id);
-    expect((await pull(b)).body.envelopes.map((e: any) => e.id)).toEqual(ids);
+    const ids = sent.body.results.map((r: SendResult) => r.envelope?.id);
+    expect((await pull(b)).body.envelopes.map((e: Envelope) => e.id)).toEqual(ids);
     expect((await pull(b)).body.envelopes).toHaveLength(5);
-    expect((await pull(b, '?limit=2')).body.envelopes.map((e: any) => e.id)).toEqual(ids.slice(0, 2));
+    expect((await pull(b, '?limit=2')).body.envelopes.map((e: Envelope) => e.id)).toEqual(ids.slice(0, 2));
     // a's ack of b's envelopes does nothing
     expect((await ack(a, ids)).body).toEqual({ ok: true, acked: 0 });
     const r = await ack(b, [ids[0], ids[1], ids[1], 'not-a-uuid', '00000000-0000-4000-8000-000000000000']);
     expect(r.body).toEqual({ ok: true, acked: 2 });
     expect((await ack(b, [ids[0]])).body.acked).toBe(0);
-    expect((await pull(b)).body.envelopes.map((e: any) => e.id)).toEqual(ids.slice(2));
+    expect((await pull(b)).body.envelopes.map((e: Envelope) => e.id)).toEqual(ids.slice(2));
   });
 
   it('a pulled envelope is the one the send answered with, and the page is a valid PullResult', async () => {
@@ -246,7 +245,7 @@ describe('pull and ack', () => {
     const page = await pull(b);
     expect(page.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(Value.Errors(PullResult, page.body)).toEqual([]);
-    expect(page.body.envelopes).toEqual(sent.body.results.map((r: any) => r.envelope));
+    expect(page.body.envelopes).toEqual(sent.body.results.map((r: SendResult) => r.envelope));
     expect((await pull(a)).body).toEqual({ envelopes: [] });
   });
 
@@ -263,10 +262,10 @@ describe('pull and ack', () => {
     const b1 = await signIn(relay.url);
     const b2 = await signIn(relay.url, b1.account); // same wallet, second device
     const r = await send(a, [envelopeTo(b1), envelopeTo(b2), { ...envelopeTo({ address: b1.address }) }]);
-    const [to1, to2, toNone] = r.body.results.map((x: any) => x.envelope.id);
-    expect((await pull(b1)).body.envelopes.map((e: any) => e.id)).toEqual([to1, toNone]);
-    expect((await pull(b2)).body.envelopes.map((e: any) => e.id)).toEqual([to2, toNone]);
+    const [to1, to2, toNone] = r.body.results.map((x: SendResult) => x.envelope?.id);
+    expect((await pull(b1)).body.envelopes.map((e: Envelope) => e.id)).toEqual([to1, toNone]);
+    expect((await pull(b2)).body.envelopes.map((e: Envelope) => e.id)).toEqual([to2, toNone]);
     expect((await ack(b1, [to1, to2])).body.acked).toBe(1);
-    expect((await pull(b2)).body.envelopes.map((e: any) => e.id)).toEqual([to2, toNone]);
+    expect((await pull(b2)).body.envelopes.map((e: Envelope) => e.id)).toEqual([to2, toNone]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, envelopeTo, signIn, startRelay, type TestRelay, type TestUser } from '../harness.js';
+import type { Envelope, SendResult } from '../../../../shared/api/envelopes.js';
 
 let relay: TestRelay;
 beforeAll(async () => {
@@ -40,10 +41,10 @@ describe('groups', () => {
     });
     const priv = await groupOf(c, { name: 'Secret', isPublic: false });
     const pub = await api(m, 'GET', '/api/v1/groups');
-    expect(pub.body.groups.map((x: any) => x.id)).toContain(g.id);
-    expect(pub.body.groups.map((x: any) => x.id)).not.toContain(priv.id);
+    expect(pub.body.groups.map((x: { id: string }) => x.id)).toContain(g.id);
+    expect(pub.body.groups.map((x: { id: string }) => x.id)).not.toContain(priv.id);
     const mine = await api(c, 'GET', '/api/v1/groups?mine=1');
-    expect(mine.body.groups.map((x: any) => x.id).slice(0, 2)).toEqual([priv.id, g.id]);
+    expect(mine.body.groups.map((x: { id: string }) => x.id).slice(0, 2)).toEqual([priv.id, g.id]);
     expect((await addFriend(c, g.id, m)).body.memberCount).toBe(2);
     const view = await api(m, 'GET', `/api/v1/groups/${g.id}`);
     expect(view.status).toBe(200);
@@ -59,9 +60,9 @@ describe('groups', () => {
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await groupOf(c, { isPublic: false })).id);
     const page1 = await api(c, 'GET', '/api/v1/groups?mine=1&limit=2');
-    expect(page1.body.groups.map((g: any) => g.id)).toEqual([ids[2], ids[1]]);
+    expect(page1.body.groups.map((g: { id: string }) => g.id)).toEqual([ids[2], ids[1]]);
     const page2 = await api(c, 'GET', `/api/v1/groups?mine=1&limit=2&before=${ids[1]}`);
-    expect(page2.body.groups.map((g: any) => g.id)).toEqual([ids[0]]);
+    expect(page2.body.groups.map((g: { id: string }) => g.id)).toEqual([ids[0]]);
     expect((await api(c, 'GET', '/api/v1/groups?limit=0')).status).toBe(400);
     expect((await api(c, 'GET', '/api/v1/groups?mine=2')).status).toBe(400);
   });
@@ -126,7 +127,7 @@ describe('groups', () => {
     const r = await api(c, 'POST', `/api/v1/groups/${g.id}/envelopes`, [envelopeTo(m), envelopeTo(c)]);
     expect(r.status).toBe(200);
     expect(r.body.via).toBe('api-key');
-    expect(r.body.results.map((x: any) => x.routed)).toEqual(['inbox', 'inbox']);
+    expect(r.body.results.map((x: SendResult) => x.routed)).toEqual(['inbox', 'inbox']);
     expect(r.body.results[0].envelope).toMatchObject({
       groupId: g.id,
       via: 'api-key',
@@ -199,7 +200,7 @@ describe('groups', () => {
     });
     // the pull (built in SQLite) says the same, in queue order
     const pulled = (await api(m, 'GET', '/api/v1/envelopes')).body.envelopes;
-    expect(pulled.map((e: any) => [e.via, e.botName])).toEqual([
+    expect(pulled.map((e: Envelope) => [e.via, e.botName])).toEqual([
       ['group-token', 'deploy-notifier'],
       ['api-key', null],
       [null, null],

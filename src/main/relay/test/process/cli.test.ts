@@ -298,7 +298,7 @@ describe('relay CLI', () => {
   );
 
   it(
-    'answers operator errors with exit 1 and a message on stderr',
+    'answers operator errors with exit 1, bad arguments with exit 2, and a message on stderr',
     async () => {
       const data = tempDir();
       const missing = await admin(data, 'stats');
@@ -312,12 +312,19 @@ describe('relay CLI', () => {
         [['verify', 'nobody_here'], /unknown handle @nobody_here/],
         [['grant', '0x2222222222222222222222222222222222222222', 'developer-api'], /unknown account/],
         [['verify-group', '0b9c1a4e-1111-4222-8333-444455556666'], /unknown group/],
-        [['verify-group', 'not-a-uuid'], /not a group id/],
-        [['grant', '0x2222222222222222222222222222222222222222'], /usage: admin grant/],
-        [['launch-missiles'], /unknown command/],
       ] as const) {
         const r = await admin(data, ...args);
         expect(r.code, args.join(' ')).toBe(1);
+        expect(r.stderr).toMatch(message);
+      }
+      for (const [args, message] of [
+        [['verify-group', 'not-a-uuid'], /not a group id/],
+        [['grant', '0x2222222222222222222222222222222222222222'], /usage: admin grant/],
+        [['grant', '0x2222222222222222222222222222222222222222', 'superpowers'], /unknown entitlement "superpowers"/],
+        [['launch-missiles'], /unknown command/],
+      ] as const) {
+        const r = await admin(data, ...args);
+        expect(r.code, args.join(' ')).toBe(2);
         expect(r.stderr).toMatch(message);
       }
     },

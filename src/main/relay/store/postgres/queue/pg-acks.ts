@@ -90,8 +90,8 @@ export class AckBatcher {
 
   async #one(a: PendingAck): Promise<number[]> {
     const done = await (a.deviceKey === null
-      ? this.#sql.unsafe(ACK.any, [a.to, a.ids] as never[], { prepare: true })
-      : this.#sql.unsafe(ACK.device, [a.to, a.ids, a.deviceKey] as never[], { prepare: true }));
+      ? this.#sql.unsafe(ACK.any, [a.to, a.ids], { prepare: true })
+      : this.#sql.unsafe(ACK.device, [a.to, a.ids, a.deviceKey], { prepare: true }));
     return [done.count];
   }
 
@@ -109,7 +109,7 @@ export class AckBatcher {
         owner.push(i);
       }
     });
-    const rows = await this.#sql.unsafe<{ n: string }[]>(ACK_MANY, [recipients, ids, devices] as never[], {
+    const rows = await this.#sql.unsafe<{ n: string }[]>(ACK_MANY, [recipients, ids, devices], {
       prepare: true,
     });
     this.#batches += 1;

@@ -233,8 +233,8 @@ export const deliverBatch = async (
   // Pipelined: one round trip, and the facts statement starts (and takes its snapshot) only
   // once the locks are held.
   const [, facts] = await Promise.all([
-    batch.some(({ d }) => d.limits) ? tx.unsafe(LOCK_RECIPIENTS, [recipients] as never[], { prepare: true }) : null,
-    tx.unsafe<ItemFacts[]>(FACTS, [senders, recipients, deviceKeys, groups] as never[], { prepare: true }),
+    batch.some(({ d }) => d.limits) ? tx.unsafe(LOCK_RECIPIENTS, [recipients], { prepare: true }) : null,
+    tx.unsafe<ItemFacts[]>(FACTS, [senders, recipients, deviceKeys, groups], { prepare: true }),
   ]);
   const seen = new BatchTally();
   const rows: EnvelopeRow[] = [];
@@ -283,7 +283,7 @@ export const deliverBatch = async (
           wire.map((w) => w?.[1] ?? null),
           sent.map((p) => p[0]),
           sent.map((p) => p[1]),
-        ] as never[],
+        ],
         { prepare: true },
       )
       .execute(); // the driver sends a query only once it is awaited or executed

@@ -35,10 +35,8 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
   let batches = 0;
   const acks = new AckBatcher(sql);
 
-  const inboxParams = (address: string, deviceKey: string | null, limit: number): never[] =>
-    (deviceKey === null
-      ? [address.toLowerCase(), limit]
-      : [address.toLowerCase(), limit, deviceKey.toLowerCase()]) as never[];
+  const inboxParams = (address: string, deviceKey: string | null, limit: number): (string | number)[] =>
+    deviceKey === null ? [address.toLowerCase(), limit] : [address.toLowerCase(), limit, deviceKey.toLowerCase()];
 
   /**
    * One transaction for a batch in three round trips instead of four: the insert is not waited
@@ -121,11 +119,11 @@ export function pgEnvelopesPart(sql: PgSql): PgEnvelopesPart {
       // rather than by a second string, which shortened the cluster bench's pull p99. (Sent on as a
       // Buffer without decoding it, the p99 was as long again: each page is then external memory,
       // which V8 counts towards its next full collection. docs/benchmarks.md, cluster.)
-      const rows = (await sql
+      const rows: Buffer[][] = await sql
         .unsafe(deviceKey === null ? PULL_WIRE.any : PULL_WIRE.device, inboxParams(address, deviceKey, limit), {
           prepare: true,
         })
-        .raw()) as unknown as Buffer[][];
+        .raw();
       const page = rows[0][0].toString('utf8');
       // Emptied before we let go of it: the driver's result object outlives its query until V8's
       // next full collection, and with it the ~100 KB socket buffer the page's bytes point into.
