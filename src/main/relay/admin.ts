@@ -24,6 +24,8 @@ export class AdminError extends Error {
 export async function runAdmin(opts: AdminOptions): Promise<string> {
   if (opts.command.kind === 'deploy-escrow')
     return deployEscrowCommand(opts.command.rpcUrl, opts.command.privateKeyEnv);
+  // the TLS files are the data folder's, on one node and on each node of a cluster alike
+  if (opts.command.kind === 'rotate-tls-key') return rotateTlsKeyCommand(opts.dataDir);
   if (opts.database) {
     const { openPgStore } = await import('./store/postgres/pg-store.js');
     let pg: RelayStore;
@@ -49,9 +51,21 @@ export async function runAdmin(opts: AdminOptions): Promise<string> {
     throw new AdminError(`cannot open ${file}: ${(err as Error).message}`);
   }
   try {
-    return await execute(store, opts.command as Exclude<AdminCommand, { kind: 'deploy-escrow' }>);
+    return await execute(store, opts.command as Exclude<AdminCommand, { kind: 'deploy-escrow' | 'rotate-tls-key' }>);
   } finally {
     await store.close();
+  }
+}
+
+/** Needs no database: the running relay takes the new pair up from the files. */
+async function rotateTlsKeyCommand(dataDir: string): Promise<string> {
+  const { rotateTlsKey } = await import('./tls/tls-rotation.js');
+  const { TlsIdentityError } = await import('./tls/lan-certificate.js');
+  try {
+    return JSON.stringify(await rotateTlsKey(dataDir));
+  } catch (err) {
+    if (err instanceof TlsIdentityError) throw new AdminError(err.message);
+    throw err;
   }
 }
 
@@ -75,7 +89,10 @@ async function deployEscrowCommand(rpcUrl: string, privateKeyEnv: string): Promi
   ].join('\n');
 }
 
-async function execute(store: RelayStore, cmd: Exclude<AdminCommand, { kind: 'deploy-escrow' }>): Promise<string> {
+async function execute(
+  store: RelayStore,
+  cmd: Exclude<AdminCommand, { kind: 'deploy-escrow' | 'rotate-tls-key' }>,
+): Promise<string> {
   switch (cmd.kind) {
     case 'verify':
     case 'unverify': {

@@ -133,7 +133,12 @@ async function serve(opts: ServeOptions, argv: string[]): Promise<void> {
         {
           url: running.url,
           ...(cert
-            ? { pin: `sha256//${cert.publicKeyPin}`, fingerprint256: cert.fingerprint256, urls: running.lan!.urls }
+            ? {
+                pin: cert.pin,
+                pinnedPubkey: `sha256//${cert.publicKeyPin}`,
+                fingerprint256: cert.fingerprint256,
+                urls: running.lan!.urls,
+              }
             : {}),
         },
         `relay listening on ${running.url}`,
@@ -147,6 +152,7 @@ async function serve(opts: ServeOptions, argv: string[]): Promise<void> {
     url: relay.url,
     baseUrl: relay.config.baseUrl,
     fingerprint256: relay.lan?.certificate.fingerprint256 ?? null,
+    pin: relay.lan?.certificate.pin ?? null,
   };
   const parentPort = (process as { parentPort?: { postMessage(message: unknown): void } }).parentPort;
   if (process.send) {

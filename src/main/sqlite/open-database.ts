@@ -7,7 +7,8 @@
 import Database from 'better-sqlite3';
 import { applyKey, DatabaseKeyError, databaseFileState } from './database-cipher.js';
 import { encryptInPlace, removeEncryptingLeftovers, type EncryptStep } from './encrypt-in-place.js';
-import { assertNotTooNew, migrate, type Migration, type OnMigrated } from './migrations.js';
+import { assertNotTooNew, latestVersion, migrate, type Migration, type OnMigrated } from './migrations.js';
+import { snapshotIfMigrating, type OnSnapshot } from './migration-snapshot.js';
 
 export const BUSY_TIMEOUT_MS = 5000;
 /** Pages (4 KiB) after which a commit checkpoints by itself: about 4 MiB of WAL. */
@@ -21,6 +22,8 @@ export interface OpenDatabaseOptions {
   owner: string;
   /** told the schema versions before and after the migrations (the relay's log) */
   onMigrated?: OnMigrated;
+  /** given: a file with an older schema is copied beside itself before its migrations run (migration-snapshot.ts) */
+  snapshotBeforeMigrating?: OnSnapshot;
   /** 32 bytes: the file is (made) encrypted with it (database-cipher.ts) */
   key?: Buffer;
   /** tests: stands for a crash after a step of encrypting a clear file */
@@ -66,6 +69,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Databa
     if (options.key) applyKey(db, options.key, options.owner);
     assertNotTooNew(db, options.migrations, options.owner);
     configure(db);
+    if (options.snapshotBeforeMigrating)
+      snapshotIfMigrating(db, file, latestVersion(options.migrations), options.snapshotBeforeMigrating);
     migrate(db, options.migrations, options.owner, options.onMigrated);
     return db;
   } catch (e) {

@@ -14,6 +14,7 @@ export type AdminCommand =
   | { kind: 'verify-group' | 'unverify-group'; groupId: string }
   | { kind: 'grant' | 'revoke-entitlement'; who: string; entitlement: string }
   | { kind: 'stats' }
+  | { kind: 'rotate-tls-key' }
   | { kind: 'deploy-escrow'; rpcUrl: string; privateKeyEnv: string };
 
 export interface AdminOptions {
@@ -105,6 +106,9 @@ function adminCommand(positionals: string[], values: { rpc?: string; 'private-ke
     case 'stats':
       arity(0, 'stats');
       return { kind: 'stats' };
+    case 'rotate-tls-key':
+      arity(0, 'rotate-tls-key');
+      return { kind: 'rotate-tls-key' };
     case 'deploy-escrow':
       arity(0, 'deploy-escrow --rpc <url> --private-key-env <VAR>');
       if (values.rpc === undefined || values['private-key-env'] === undefined)

@@ -28,7 +28,12 @@ Serve options:
   --node-id <name>           this node's name in the cluster, shown in pg_stat_activity
                              (default: host name, process id and a random suffix)
   --lan                      serve HTTPS on all interfaces with a self-signed certificate
-                             kept in the data folder (tls-key.pem, tls-cert.pem)
+                             kept in the data folder (tls-key.pem, tls-cert.pem). Clients pin
+                             its public key: renewals keep the key, only admin rotate-tls-key
+                             changes it
+  --tls-cert <file>          serve HTTPS with your own certificate (PEM) and
+  --tls-key <file>           its key; both or neither. Read, never written: renew them
+                             yourself, the running relay takes the new files up
   --rate-limit <n>           requests per minute per credential, 0 turns it off (default ${DEFAULT_CONFIG.rateLimit})
   --retention-days <n>       unacked envelopes are dropped after n days (default ${DEFAULT_CONFIG.retentionDays})
   --stake-currency <ETH|CRO> currency of anti-spam stakes (default ${DEFAULT_CONFIG.stakeCurrency})
@@ -100,6 +105,9 @@ prints its answer on stdout and logs what it did as one JSON line on stderr):
   grant <address|handle> <entitlement>            e.g. grant 0xabc... developer-api
   revoke-entitlement <address|handle> <entitlement>
   stats                                           counts as JSON
+  rotate-tls-key                                  a new TLS key and certificate in <data>;
+                                                  prints { oldPin, newPin }. Every client
+                                                  must be given the new pin
   deploy-escrow --rpc <url> --private-key-env <VAR>
                                                   deploy the stake escrow with the key in
                                                   environment variable VAR; prints its address
