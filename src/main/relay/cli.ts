@@ -7,7 +7,14 @@
  * and exit codes are 0 (ok), 1 (failure), 2 (bad arguments). SIGHUP reloads the limits.
  */
 import type { Logger } from 'pino';
-import { UsageError, USAGE, parseInvocation, type ServeOptions, type AdminOptions } from './cli-args.js';
+import {
+  UsageError,
+  USAGE,
+  parseInvocation,
+  type AdminOptions,
+  type DataCommand,
+  type ServeOptions,
+} from './cli-args.js';
 import { relayLogger } from './ops/logger.js';
 import { logOutput, type LogOutput } from './ops/log-output.js';
 import { adminAction } from './ops/admin-log.js';
@@ -24,7 +31,8 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     const admin = argv[0] === 'admin';
-    process.stderr.write(`relay${admin ? ' admin' : ''}: ${err.message}\n\n${USAGE}`);
+    const sub = ['admin', 'backup', 'restore'].includes(argv[0]) ? ` ${argv[0]}` : '';
+    process.stderr.write(`relay${sub}: ${err.message}\n\n${USAGE}`);
     // docs/protocol.md §16: operator commands fail with 1, whatever the reason
     process.exit(admin ? 1 : 2);
   }
@@ -34,6 +42,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'admin':
       return admin(invocation.options);
+    case 'data':
+      return dataCommand(invocation.command);
     case 'serve':
       return serve(invocation.options, argv);
   }
@@ -52,6 +62,19 @@ async function admin(opts: AdminOptions): Promise<void> {
     if (!(err instanceof AdminError)) throw err;
     log.warn({ ...adminAction(opts, 'refused'), reason: err.message }, 'admin action');
     process.stderr.write(`relay admin: ${err.message}\n`);
+    process.exit(1);
+  }
+}
+
+/** backup and restore: one JSON object on stdout, a refusal on stderr with exit 1. */
+async function dataCommand(command: DataCommand): Promise<void> {
+  const { backupRelay, restoreRelay, BackupError } = await import('./backup/relay-backup.js');
+  try {
+    const answer = command.kind === 'backup' ? await backupRelay(command) : restoreRelay(command);
+    process.stdout.write(`${JSON.stringify(answer)}\n`);
+  } catch (err) {
+    if (!(err instanceof BackupError)) throw err;
+    process.stderr.write(`relay ${command.kind}: ${err.message}\n`);
     process.exit(1);
   }
 }

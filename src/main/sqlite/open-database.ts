@@ -50,6 +50,20 @@ function connect(file: string): Database.Database {
   return new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
 }
 
+/**
+ * A connection to an existing file as it is, without our pragmas or migrations: for reading it
+ * whole (online-backup.ts), never for the program's own work.
+ */
+export function connectExisting(file: string, options: { readonly?: boolean } = {}): Database.Database {
+  const nativeBinding = process.env.RELAY_SQLITE_BINDING || undefined;
+  return new Database(file, {
+    fileMustExist: true,
+    readonly: options.readonly ?? false,
+    timeout: BUSY_TIMEOUT_MS,
+    nativeBinding,
+  });
+}
+
 /** Opens (creating and migrating if needed) `file`; closes it again if any step fails. */
 export function openDatabase(file: string, options: OpenDatabaseOptions): Database.Database {
   if (options.key) {

@@ -10,6 +10,8 @@ export const USAGE = `Usage:
   npm run relay -- --database postgres://user@host/db [--node-id <name>] [options]
   npm run relay -- admin --database postgres://user@host/db <command> [args]
   npm run relay -- --config relay.toml [options]
+  npm run relay -- backup --data <dir> --out <file> [--blob-dir <dir>]
+  npm run relay -- restore --in <file> --data <new-dir>
 
 Serve options:
   --host <addr>              interface to bind (default ${DEFAULT_HOST}; ${LAN_HOST} with --lan)
@@ -111,6 +113,13 @@ prints its answer on stdout and logs what it did as one JSON line on stderr):
   deploy-escrow --rpc <url> --private-key-env <VAR>
                                                   deploy the stake escrow with the key in
                                                   environment variable VAR; prints its address
+
+Backup and restore (SQLite; a relay on PostgreSQL is backed up with pg_dump, see docs/operations.md):
+  backup --data <dir> --out <file>                one file: a consistent copy of relay.db taken
+                                                  while the relay runs, the blobs and the TLS
+                                                  key and certificate; prints { savedTo, bytes }
+  restore --in <file> --data <dir>                into a new or empty folder only; checks the
+                                                  whole file first; prints { restoredTo }
 
 Exit codes: 0 success; 1 runtime or admin failure; 2 bad serve arguments.
 `;
