@@ -12,7 +12,18 @@
 // and a process still running an older build keeps its files (pruned after a day).
 //
 // `node .config/build-node.mjs` builds if anything changed (`--force`: builds anyway).
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -130,8 +141,48 @@ function prune(keep) {
   }
 }
 
+/** The build the pointer names, whatever its age, when all its entries are there; else null. */
+function existingBuild() {
+  const build = readPointer();
+  if (!build || typeof build.dir !== 'string') return null;
+  const dir = join(OUT, build.dir);
+  return Object.keys(ENTRIES).every((name) => existsSync(join(dir, `${name}.js`))) ? dir : null;
+}
+
+/** Whether esbuild is installed here: a production install (`npm ci --omit=dev`) has none. */
+async function canBuild() {
+  try {
+    await import('esbuild');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The build to run: the current one; else a new one; but where no new one can be made (no
+ * esbuild, or no sources: a production copy; or a folder the process may not write, as under
+ * a service's ProtectSystem=strict), the existing build as it is.
+ */
 export async function ensureNodeBuild() {
-  return currentBuild() ?? (await buildNode({ log: (line) => process.stderr.write(`(${line})\n`) }));
+  const current = currentBuild();
+  if (current) return current;
+  const existing = existingBuild();
+  if (existing && (!existsSync(join(root, 'src')) || !(await canBuild()) || !writable(OUT))) return existing;
+  if (!(await canBuild()))
+    throw new Error(
+      'no built bundle in out/node and esbuild is not installed: run `npm run build` in a development install first',
+    );
+  return await buildNode({ log: (line) => process.stderr.write(`(${line})\n`) });
+}
+
+function writable(dir) {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs a built entry in this process, as if node had been started on it. */

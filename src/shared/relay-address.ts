@@ -44,11 +44,15 @@ export function withScheme(text: string): string | undefined {
   return `${loopback ? 'http' : 'https'}://${t}`;
 }
 
-/** `AA:BB:…`, `aabb…` or `sha256/AA:BB…`: 64 hex digits once separators are dropped. */
+/**
+ * `AA:BB:…`, `aabb…` or `sha256/AA:BB…`: 64 hex digits once separators are dropped; or curl's
+ * `sha256//<base64>` form of the same 32 bytes.
+ */
 export function fingerprintProblem(text: string): string | null {
   const t = text.trim();
   if (!t) return 'Enter the fingerprint shown by the computer that shares the relay.';
   const body = t.replace(/^sha-?256[:/ ]*/i, '');
+  if (/^[A-Za-z0-9+/]{43}=$/.test(body)) return null;
   if (/[^0-9a-fA-F:\s-]/.test(body))
     return 'A fingerprint has only hex digits (0-9, A-F), optionally separated by colons.';
   const digits = body.replace(/[^0-9a-fA-F]/g, '').length;

@@ -36,7 +36,8 @@ export interface EmbeddedRelayOptions {
   startTimeoutMs?: number;
 }
 
-type StartedMessage = { type: 'relay-started'; url: string; fingerprint256: string | null };
+/** `pin` (the public key's hash) is what teammates are given: it outlives the certificate's renewals */
+type StartedMessage = { type: 'relay-started'; url: string; fingerprint256: string | null; pin?: string | null };
 
 export class RelayStartError extends Error {
   constructor(message: string) {
@@ -116,8 +117,7 @@ export class EmbeddedRelay extends EventEmitter {
               running: true,
               url: msg.url,
               port: actualPort,
-              lan:
-                lan && msg.fingerprint256 ? { urls: lanUrls(stdout, msg.url), fingerprint: msg.fingerprint256 } : null,
+              lan: lan && msg.pin ? { urls: lanUrls(stdout, msg.url), fingerprint: msg.pin } : null,
             };
             this.emit('status', this.status());
             resolve(this.status());

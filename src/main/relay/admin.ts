@@ -32,6 +32,9 @@ export async function runAdmin(opts: AdminOptions): Promise<AdminOutcome> {
       answer: await deployEscrowCommand(opts.command.rpcUrl, opts.command.privateKeyEnv),
       via: 'database',
     };
+  // the TLS files are the data folder's, on one node and on each node of a cluster alike
+  if (opts.command.kind === 'rotate-tls-key')
+    return { answer: await rotateTlsKeyCommand(opts.dataDir), via: 'database' };
   const command: StoreCommand = opts.command;
   const ctx = { now: Date.now, relay: null };
   if (opts.database) {
@@ -72,6 +75,18 @@ export async function runAdmin(opts: AdminOptions): Promise<AdminOutcome> {
     return { answer: await executeAdmin(store, command, ctx), via: 'database' };
   } finally {
     await store.close();
+  }
+}
+
+/** Needs no database: the running relay takes the new pair up from the files. */
+async function rotateTlsKeyCommand(dataDir: string): Promise<string> {
+  const { rotateTlsKey } = await import('./tls/tls-rotation.js');
+  const { TlsIdentityError } = await import('./tls/lan-certificate.js');
+  try {
+    return JSON.stringify(await rotateTlsKey(dataDir));
+  } catch (err) {
+    if (err instanceof TlsIdentityError) throw new AdminError(err.message);
+    throw err;
   }
 }
 

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseAdmin, parsed, type AdminOptions } from './options/admin-args.js';
+import { parseDataCommand, type DataCommand } from './options/data-args.js';
 import type { ReadText } from './options/config-file.js';
 import { serveArgOptions } from './options/serve-flags.js';
 import { serveOptions, type ServeOptions } from './options/serve-options.js';
@@ -24,11 +25,13 @@ export {
 } from './options/arg-values.js';
 export { USAGE } from './options/usage.js';
 export type { AdminCommand, AdminOptions } from './options/admin-args.js';
+export type { DataCommand } from './options/data-args.js';
 export type { LogFormat, LogLevel, ServeOptions } from './options/serve-options.js';
 
 export type Invocation =
-  | { mode: 'help'; topic: 'serve' | 'admin' }
+  | { mode: 'help'; topic: 'serve' | 'admin' | 'backup' | 'restore' }
   | { mode: 'serve'; options: ServeOptions }
+  | { mode: 'data'; command: DataCommand }
   | { mode: 'admin'; options: AdminOptions };
 
 export interface ParseIo {
@@ -51,6 +54,10 @@ export function parseInvocation(argv: readonly string[], env: Env = {}, io: Pars
   if (argv[0] === 'admin') {
     const options = parseAdmin(argv.slice(1), env, { userDir, readText });
     return options ? { mode: 'admin', options } : { mode: 'help', topic: 'admin' };
+  }
+  if (argv[0] === 'backup' || argv[0] === 'restore') {
+    const command = parseDataCommand(argv[0], argv.slice(1), env, { userDir, readText });
+    return command ? { mode: 'data', command } : { mode: 'help', topic: argv[0] };
   }
   const options = parseServe(argv[0] === 'serve' ? argv.slice(1) : argv, env, userDir, readText);
   return options ? { mode: 'serve', options } : { mode: 'help', topic: 'serve' };

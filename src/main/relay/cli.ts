@@ -7,7 +7,14 @@
  * and exit codes are 0 (ok), 1 (failure), 2 (bad arguments). SIGHUP reloads the limits.
  */
 import type { Logger } from 'pino';
-import { UsageError, USAGE, parseInvocation, type ServeOptions, type AdminOptions } from './cli-args.js';
+import {
+  UsageError,
+  USAGE,
+  parseInvocation,
+  type AdminOptions,
+  type DataCommand,
+  type ServeOptions,
+} from './cli-args.js';
 import { relayLogger } from './ops/logger.js';
 import { logOutput, type LogOutput } from './ops/log-output.js';
 import { adminAction } from './ops/admin-log.js';
@@ -23,8 +30,8 @@ async function main(argv: string[]): Promise<void> {
     invocation = parseInvocation(argv, process.env);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    const admin = argv[0] === 'admin';
-    process.stderr.write(`relay${admin ? ' admin' : ''}: ${err.message}\n\n${USAGE}`);
+    const sub = ['admin', 'backup', 'restore'].includes(argv[0]) ? ` ${argv[0]}` : '';
+    process.stderr.write(`relay${sub}: ${err.message}\n\n${USAGE}`);
     process.exit(2);
   }
   switch (invocation.mode) {
@@ -33,6 +40,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'admin':
       return admin(invocation.options);
+    case 'data':
+      return dataCommand(invocation.command);
     case 'serve':
       return serve(invocation.options, argv);
   }
@@ -51,6 +60,19 @@ async function admin(opts: AdminOptions): Promise<void> {
     if (!(err instanceof AdminError)) throw err;
     log.warn({ ...adminAction(opts, 'refused'), reason: err.message }, 'admin action');
     process.stderr.write(`relay admin: ${err.message}\n`);
+    process.exit(1);
+  }
+}
+
+/** backup and restore: one JSON object on stdout, a refusal on stderr with exit 1. */
+async function dataCommand(command: DataCommand): Promise<void> {
+  const { backupRelay, restoreRelay, BackupError } = await import('./backup/relay-backup.js');
+  try {
+    const answer = command.kind === 'backup' ? await backupRelay(command) : restoreRelay(command);
+    process.stdout.write(`${JSON.stringify(answer)}\n`);
+  } catch (err) {
+    if (!(err instanceof BackupError)) throw err;
+    process.stderr.write(`relay ${command.kind}: ${err.message}\n`);
     process.exit(1);
   }
 }
@@ -132,7 +154,12 @@ async function serve(opts: ServeOptions, argv: string[]): Promise<void> {
         {
           url: running.url,
           ...(cert
-            ? { pin: `sha256//${cert.publicKeyPin}`, fingerprint256: cert.fingerprint256, urls: running.lan!.urls }
+            ? {
+                pin: cert.pin,
+                pinnedPubkey: `sha256//${cert.publicKeyPin}`,
+                fingerprint256: cert.fingerprint256,
+                urls: running.lan!.urls,
+              }
             : {}),
         },
         `relay listening on ${running.url}`,
@@ -146,6 +173,7 @@ async function serve(opts: ServeOptions, argv: string[]): Promise<void> {
     url: relay.url,
     baseUrl: relay.config.baseUrl,
     fingerprint256: relay.lan?.certificate.fingerprint256 ?? null,
+    pin: relay.lan?.certificate.pin ?? null,
   };
   const parentPort = (process as { parentPort?: { postMessage(message: unknown): void } }).parentPort;
   if (process.send) {

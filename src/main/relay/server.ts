@@ -3,6 +3,7 @@
  * the graceful close. The same function serves the headless CLI and an embedding process.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import type { Server as HttpsServer } from 'node:https';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +16,8 @@ import { limitsOf } from './ops/live-config.js';
 import type { MetricsListener } from './ops/metrics-server.js';
 import type { OnMigrated } from '../sqlite/migrations.js';
 import { DB_FILE } from './admin.js';
-import { lanIPv4Addresses, loadOrCreateLanCertificate, type LanCertificate } from './lan-certificate.js';
+import { lanIPv4Addresses, type LanCertificate } from './tls/lan-certificate.js';
+import { openTlsIdentity } from './tls/relay-tls.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { openClusterNode } from './cluster-node.js';
 import type { RelayStore } from './store/store.js';
@@ -28,7 +30,7 @@ export interface RunningRelay {
   url: string;
   port: number;
   config: RelayConfig;
-  /** present with --lan */
+  /** present when it serves HTTPS (--lan, or --tls-cert and --tls-key); `certificate` follows a rotation */
   lan?: { certificate: LanCertificate; urls: string[] };
   /** Pulls held open right now (long-poll waiters), for tests and tools. */
   heldPulls(): number;
@@ -49,14 +51,13 @@ export async function startRelayServer(opts: ServeOptions, runtime: { logger?: L
   // blobs (whose folder the relay makes when it starts).
   if (!opts.database || opts.lan) mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const blobDir = opts.blobDir ?? join(opts.dataDir, 'blobs');
-  const scheme = opts.lan ? 'https' : 'http';
+  const tls = await openTlsIdentity(opts, log);
+  const scheme = tls ? 'https' : 'http';
   // LAN addresses matter only when the relay is reachable on them
   const lanIps = opts.lan && WILDCARDS.has(opts.host) ? lanIPv4Addresses() : [];
   const localHost = WILDCARDS.has(opts.host) ? '127.0.0.1' : urlHost(opts.host);
   // LAN clients are the ones who read the sign-in message's URI, so it names the first LAN IP
   const derivedBaseUrl = (port: number) => `${scheme}://${lanIps.length > 0 ? lanIps[0] : localHost}:${port}`;
-  const certificate = opts.lan ? await loadOrCreateLanCertificate(opts.dataDir) : undefined;
-  if (certificate && log) logCertificate(log, certificate, opts.dataDir);
 
   const onMigrated: OnMigrated = ({ from, to }) =>
     from === to
@@ -65,7 +66,12 @@ export async function startRelayServer(opts: ServeOptions, runtime: { logger?: L
   const node = opts.database
     ? await openClusterNode(opts.database, { nodeId: opts.nodeId ?? undefined, onMigrated })
     : null;
-  const store: RelayStore = node ? node.store : openSqliteStore(join(opts.dataDir, DB_FILE), { onMigrated });
+  const store: RelayStore = node
+    ? node.store
+    : openSqliteStore(join(opts.dataDir, DB_FILE), {
+        onMigrated,
+        snapshotBeforeMigrating: (snapshot) => log?.info(snapshot, 'database snapshot taken before migrating'),
+      });
   const clustered = node
     ? { doorbell: node.doorbell, revocations: node.revocations, rateLimitStore: node.rateLimitStore }
     : { dataDir: opts.dataDir };
@@ -94,7 +100,7 @@ export async function startRelayServer(opts: ServeOptions, runtime: { logger?: L
         config,
         ...clustered,
         blobDir,
-        https: certificate ? { key: certificate.key, cert: certificate.cert } : undefined,
+        https: tls ? { key: tls.current.key, cert: tls.current.cert } : undefined,
         logger: log,
         metrics,
       });
@@ -117,6 +123,7 @@ export async function startRelayServer(opts: ServeOptions, runtime: { logger?: L
           },
         );
       }
+      const stopFollowingTls = tls?.follow(app.server as HttpsServer);
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : wantedPort;
       const url = `${scheme}://${localHost}:${port}`;
@@ -161,10 +168,18 @@ export async function startRelayServer(opts: ServeOptions, runtime: { logger?: L
         metricsUrl: metricsListener?.url ?? null,
         reload: (read) =>
           reloadConfig({ live: app.liveConfig, log: log ?? pino({ level: 'silent' }), started: opts, read }),
-        lan: certificate ? { certificate, urls: [url, ...lanIps.map((ip) => `${scheme}://${ip}:${port}`)] } : undefined,
+        lan: tls
+          ? {
+              get certificate() {
+                return tls.current;
+              },
+              urls: [url, ...lanIps.map((ip) => `${scheme}://${ip}:${port}`)],
+            }
+          : undefined,
         heldPulls: () => app.heldPulls,
         close: () =>
           (closing ??= (async () => {
+            stopFollowingTls?.();
             try {
               await adminSocket?.close();
               await metricsListener?.close();
@@ -180,22 +195,6 @@ export async function startRelayServer(opts: ServeOptions, runtime: { logger?: L
     await closeStore().catch(() => undefined);
     throw err;
   }
-}
-
-function logCertificate(log: Logger, certificate: LanCertificate, dataDir: string): void {
-  const fields = {
-    dataDir,
-    fingerprint256: certificate.fingerprint256,
-    pin: `sha256//${certificate.publicKeyPin}`,
-    validTo: certificate.validTo.toISOString(),
-  };
-  if (!certificate.created) log.info(fields, 'TLS certificate reused');
-  else if (certificate.replacedBecause)
-    log.warn(
-      { ...fields, replacedBecause: certificate.replacedBecause },
-      'TLS certificate created, replacing the old one',
-    );
-  else log.info(fields, 'TLS certificate created');
 }
 
 /** A port that is free on `host` right now. */

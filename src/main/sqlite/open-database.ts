@@ -7,7 +7,8 @@
 import Database from 'better-sqlite3';
 import { applyKey, DatabaseKeyError, databaseFileState } from './database-cipher.js';
 import { encryptInPlace, removeEncryptingLeftovers, type EncryptStep } from './encrypt-in-place.js';
-import { assertNotTooNew, migrate, type Migration, type OnMigrated } from './migrations.js';
+import { assertNotTooNew, latestVersion, migrate, type Migration, type OnMigrated } from './migrations.js';
+import { snapshotIfMigrating, type OnSnapshot } from './migration-snapshot.js';
 
 export const BUSY_TIMEOUT_MS = 5000;
 /** Pages (4 KiB) after which a commit checkpoints by itself: about 4 MiB of WAL. */
@@ -21,6 +22,8 @@ export interface OpenDatabaseOptions {
   owner: string;
   /** told the schema versions before and after the migrations (the relay's log) */
   onMigrated?: OnMigrated;
+  /** given: a file with an older schema is copied beside itself before its migrations run (migration-snapshot.ts) */
+  snapshotBeforeMigrating?: OnSnapshot;
   /** 32 bytes: the file is (made) encrypted with it (database-cipher.ts) */
   key?: Buffer;
   /** tests: stands for a crash after a step of encrypting a clear file */
@@ -47,6 +50,20 @@ function connect(file: string): Database.Database {
   return new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
 }
 
+/**
+ * A connection to an existing file as it is, without our pragmas or migrations: for reading it
+ * whole (online-backup.ts), never for the program's own work.
+ */
+export function connectExisting(file: string, options: { readonly?: boolean } = {}): Database.Database {
+  const nativeBinding = process.env.RELAY_SQLITE_BINDING || undefined;
+  return new Database(file, {
+    fileMustExist: true,
+    readonly: options.readonly ?? false,
+    timeout: BUSY_TIMEOUT_MS,
+    nativeBinding,
+  });
+}
+
 /** Opens (creating and migrating if needed) `file`; closes it again if any step fails. */
 export function openDatabase(file: string, options: OpenDatabaseOptions): Database.Database {
   if (options.key) {
@@ -66,6 +83,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Databa
     if (options.key) applyKey(db, options.key, options.owner);
     assertNotTooNew(db, options.migrations, options.owner);
     configure(db);
+    if (options.snapshotBeforeMigrating)
+      snapshotIfMigrating(db, file, latestVersion(options.migrations), options.snapshotBeforeMigrating);
     migrate(db, options.migrations, options.owner, options.onMigrated);
     return db;
   } catch (e) {

@@ -59,6 +59,8 @@ export class RelaySession {
   private api: RelayApi | null = null;
   private codec: VaultCodec | null = null;
   private signingIn: Promise<void> | null = null;
+  /** the key's pin each connection learnt from a pin on the whole certificate (http-transport.ts) */
+  private readonly keyPins = new WeakMap<RelayApi, string>();
   /** the API key unwrapped during unlock (beside the vault's scrypt), used once by ensureSignedIn */
   private openedApiKey: { origin: string; key: string } | null = null;
   private state: ConnectionState = { connected: false, lastError: null, lastErrorDetail: null };
@@ -170,7 +172,8 @@ export class RelaySession {
     this.api = api;
     this.d.store.setSetting(S.relayMode, mode);
     this.d.store.setSetting(S.relayUrl, api.origin);
-    this.d.store.setSetting(S.relayFingerprint, fingerprint);
+    // a sign-in over a pin on the whole certificate has already told the key's pin
+    this.d.store.setSetting(S.relayFingerprint, this.keyPins.get(api) ?? fingerprint);
     this.state = { connected: false, lastError: null, lastErrorDetail: null };
   }
 
@@ -296,10 +299,18 @@ export class RelaySession {
   }
 
   private newApi(url: string, fingerprint: string | null): RelayApi {
-    return new RelayApi({
+    const api: RelayApi = new RelayApi({
       baseUrl: url,
       fingerprint,
       pacer: new RequestPacer({ perMinute: this.d.requestsPerMinute }),
+      // A pin on the whole certificate ends when the relay renews it; the key's pin does not.
+      // Kept only while this connection is still the profile's choice.
+      onKeyPin: (keyPin) => {
+        this.keyPins.set(api, keyPin);
+        if (this.api === api && this.d.store.getSetting(S.relayFingerprint) === fingerprint)
+          this.d.store.setSetting(S.relayFingerprint, keyPin);
+      },
     });
+    return api;
   }
 }

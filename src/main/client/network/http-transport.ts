@@ -1,6 +1,9 @@
 /**
  * The client's one way onto the network: plain node:http(s) with keep-alive, and for a LAN
- * relay with a self-signed certificate, a pin on the certificate's SHA-256 fingerprint.
+ * relay with a self-signed certificate, a pin: the SHA-256 of the certificate's public key
+ * (SPKI), which the relay keeps across renewals. A pin taken before relays pinned the key is the
+ * hash of the whole certificate; it still matches that certificate, and the caller is told the
+ * key's pin to keep instead (`onKeyPin`), since the certificate's hash ends at its renewal.
  *
  * Why not fetch + an undici Agent with `checkServerIdentity`: with `rejectUnauthorized: false`
  * Node never calls `checkServerIdentity` for a certificate that already failed chain
@@ -10,6 +13,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { createHash } from 'node:crypto';
 import tls from 'node:tls';
 import { pipeline } from 'node:stream/promises';
 import type { Duplex, Readable, Writable } from 'node:stream';
@@ -44,12 +48,14 @@ export class NetworkError extends Error {
   }
 }
 
-/** `AA:BB:...`, `aabb...` or `sha256/AA:BB` all become 64 lower-case hex characters. */
+/**
+ * `AA:BB:...`, `aabb...`, `sha256/AA:BB` and curl's `sha256//<base64>` all become 64 lower-case
+ * hex characters.
+ */
 export function normalizeFingerprint(fp: string): string {
-  const hex = fp
-    .replace(/^sha-?256[:/]*/i, '')
-    .replace(/[^0-9a-fA-F]/g, '')
-    .toLowerCase();
+  const body = fp.trim().replace(/^sha-?256[:/]*/i, '');
+  if (/^[A-Za-z0-9+/]{43}=$/.test(body)) return Buffer.from(body, 'base64').toString('hex');
+  const hex = body.replace(/[^0-9a-fA-F]/g, '').toLowerCase();
   if (hex.length !== 64) throw new Error('a certificate fingerprint must be 32 bytes of hex (SHA-256)');
   return hex;
 }
@@ -60,16 +66,22 @@ export function normalizeFingerprint(fp: string): string {
  */
 export const IDLE_SOCKET_MS = 4_000;
 
+/** Told the key's pin (hex) when a connection matched a pin on the whole certificate. */
+export type OnKeyPin = (keyPin: string) => void;
+
 /** Keep-alive agent; for https with a pin, one that checks the certificate before use. */
-export function createAgent(baseUrl: URL, fingerprint: string | null): http.Agent {
+export function createAgent(baseUrl: URL, fingerprint: string | null, onKeyPin?: OnKeyPin): http.Agent {
   if (baseUrl.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets: 8, timeout: IDLE_SOCKET_MS });
   if (fingerprint === null) return new https.Agent({ keepAlive: true, maxSockets: 8, timeout: IDLE_SOCKET_MS });
   const pin = normalizeFingerprint(fingerprint);
-  return new PinnedAgent(pin);
+  return new PinnedAgent(pin, onKeyPin);
 }
 
 class PinnedAgent extends https.Agent {
-  constructor(private readonly pin: string) {
+  constructor(
+    private readonly pin: string,
+    private readonly onKeyPin?: OnKeyPin,
+  ) {
     // the chain is not verified (self-signed); the pin below replaces that check entirely
     super({ keepAlive: true, maxSockets: 8, timeout: IDLE_SOCKET_MS, rejectUnauthorized: false });
   }
@@ -92,16 +104,28 @@ class PinnedAgent extends https.Agent {
     const onError = (e: Error): void => done(e);
     socket.once('error', onError);
     socket.once('secureConnect', () => {
-      const cert = socket.getPeerCertificate(false);
-      const got = cert && cert.fingerprint256 ? cert.fingerprint256.replace(/:/g, '').toLowerCase() : '';
-      if (got !== this.pin)
+      const x509 = socket.getPeerX509Certificate();
+      const keyPin = x509
+        ? createHash('sha256')
+            .update(x509.publicKey.export({ type: 'spki', format: 'der' }))
+            .digest('hex')
+        : '';
+      const whole = x509 ? x509.fingerprint256.replace(/:/g, '').toLowerCase() : '';
+      if (keyPin !== '' && keyPin === this.pin) done(null);
+      else if (whole !== '' && whole === this.pin) {
+        done(null);
+        try {
+          this.onKeyPin?.(keyPin);
+        } catch {
+          // (a profile locked meanwhile) the next connection tells it again
+        }
+      } else
         done(
           new NetworkError(
-            `relay certificate does not match the pinned fingerprint (got ${got || 'none'})`,
+            `relay certificate does not match the pinned fingerprint (its public-key pin is ${keyPin || 'none'})`,
             'pin-mismatch',
           ),
         );
-      else done(null);
     });
     // returning undefined tells http.Agent to wait for cb, so nothing is written before the pin check
     return undefined;

@@ -8,7 +8,7 @@
 import type { TSchema, Static } from 'typebox';
 import type http from 'node:http';
 import type { Readable, Writable } from 'node:stream';
-import { createAgent, httpRequest, type HttpResponse } from './http-transport.js';
+import { createAgent, httpRequest, type HttpResponse, type OnKeyPin } from './http-transport.js';
 import { RelayError } from './relay-error.js';
 import { checker } from './response-checks.js';
 import { RequestPacer, type RequestPriority } from './request-pacer.js';
@@ -26,8 +26,10 @@ const QUOTA_CODES = new Set([
 export interface RelayApiOptions {
   /** base URL of the relay, e.g. http://127.0.0.1:8080 (the /api/v1 prefix is added here) */
   baseUrl: string;
-  /** SHA-256 fingerprint of a self-signed relay certificate (https only); enforced on every connection */
+  /** the pin of a self-signed relay (https only): its public key's SHA-256, or the whole certificate's; enforced on every connection */
   fingerprint?: string | null;
+  /** told the public key's pin when the pin given matched the whole certificate (http-transport.ts) */
+  onKeyPin?: OnKeyPin;
   /** `sk_live_…` or `gtk_live_…`; may be set later with setCredential */
   credential?: string | null;
   pacer?: RequestPacer;
@@ -77,7 +79,7 @@ export class RelayRequests {
     if (this.fingerprint && url.protocol !== 'https:')
       throw new Error('a certificate fingerprint needs an https:// relay URL');
     this.credential = opts.credential ?? null;
-    this.agent = createAgent(url, this.fingerprint);
+    this.agent = createAgent(url, this.fingerprint, opts.onKeyPin);
     this.pacer = opts.pacer ?? new RequestPacer();
     this.max429Retries = opts.max429Retries ?? 5;
     this.maxRetryAfterMs = opts.maxRetryAfterMs ?? 65_000;

@@ -47,7 +47,7 @@ export interface Relay {
   url: string;
   port: number;
   dataDir: string;
-  /** the pinned certificate's SHA-256 fingerprint (lan relays) */
+  /** the pin of a LAN relay: its public key's SHA-256 */
   fingerprint: string | null;
   running: RunningRelay;
   stop(): Promise<void>;
@@ -89,7 +89,7 @@ export async function startRelay(
     url: running.url,
     port: running.port,
     dataDir,
-    fingerprint: running.lan?.certificate.fingerprint256 ?? null,
+    fingerprint: running.lan?.certificate.pin ?? null,
     running,
     async stop() {
       if (stopped) return;

@@ -16,7 +16,7 @@ export class AdminError extends Error {
   }
 }
 
-export type StoreCommand = Exclude<AdminCommand, { kind: 'deploy-escrow' }>;
+export type StoreCommand = Exclude<AdminCommand, { kind: 'deploy-escrow' | 'rotate-tls-key' }>;
 
 export interface AdminContext {
   now: () => number;

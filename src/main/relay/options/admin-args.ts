@@ -22,6 +22,7 @@ export type AdminCommand =
   | { kind: 'suspend'; who: string; reason: string | null }
   | { kind: 'unsuspend'; who: string }
   | { kind: 'delete-account'; who: string }
+  | { kind: 'rotate-tls-key' }
   | { kind: 'deploy-escrow'; rpcUrl: string; privateKeyEnv: string };
 
 /** Flags that belong to one command each. */
@@ -153,6 +154,9 @@ function adminCommand(positionals: string[], values: CommandFlags): AdminCommand
     case 'stats':
       arity(0, 'stats');
       return { kind: 'stats' };
+    case 'rotate-tls-key':
+      arity(0, 'rotate-tls-key');
+      return { kind: 'rotate-tls-key' };
     case 'deploy-escrow':
       arity(0, 'deploy-escrow --rpc <url> --private-key-env <VAR>');
       if (values.rpc === undefined || values['private-key-env'] === undefined)

@@ -13,6 +13,8 @@ export const SERVE_SETTINGS = {
   database: 'string',
   'node-id': 'string',
   lan: 'boolean',
+  'tls-cert': 'string',
+  'tls-key': 'string',
   'rate-limit': 'string',
   'retention-days': 'string',
   'stake-currency': 'string',

@@ -43,6 +43,9 @@ export interface ServeOptions {
   /** absolute when it came from the command line (relative ones are resolved where the user stood) */
   dataDir: string;
   lan: boolean;
+  /** the operator's own certificate and key (PEM): served over HTTPS, read and never written */
+  tlsCert?: string | null;
+  tlsKey?: string | null;
   rateLimit: number;
   retentionDays: number;
   stakeCurrency: StakeCurrency;
@@ -113,6 +116,12 @@ export function serveOptions(
   const currency = str('stake-currency');
   const base = str('base-url');
   const allow = get('allow-host');
+  const tlsCert = path('tls-cert');
+  const tlsKey = path('tls-key');
+  if ((tlsCert === null) !== (tlsKey === null))
+    throw new UsageError(
+      `${(get('tls-cert') ?? get('tls-key'))!.from} needs its pair: --tls-cert and --tls-key go together`,
+    );
   return {
     host,
     database: database ? databaseUrl(database.v, database.from) : null,
@@ -120,6 +129,8 @@ export function serveOptions(
     port: int('port', DEFAULT_PORT, 0, 65535),
     dataDir: path('data') ?? absolutePath(userDir, DEFAULT_DATA_DIR),
     lan,
+    tlsCert,
+    tlsKey,
     rateLimit: int('rate-limit', DEFAULT_CONFIG.rateLimit, 0, 1_000_000),
     retentionDays: int('retention-days', DEFAULT_CONFIG.retentionDays, 1, 36_500),
     stakeCurrency: currency ? stakeCurrency(currency.v, currency.from) : DEFAULT_CONFIG.stakeCurrency,

@@ -10,6 +10,8 @@ export const USAGE = `Usage:
   npm run relay -- --database postgres://user@host/db [--node-id <name>] [options]
   npm run relay -- admin --database postgres://user@host/db <command> [args]
   npm run relay -- --config relay.toml [options]
+  npm run relay -- backup --data <dir> --out <file> [--blob-dir <dir>]
+  npm run relay -- restore --in <file> --data <new-dir>
 
 Serve options:
   --host <addr>              interface to bind (default ${DEFAULT_HOST}; ${LAN_HOST} with --lan)
@@ -28,7 +30,12 @@ Serve options:
   --node-id <name>           this node's name in the cluster, shown in pg_stat_activity
                              (default: host name, process id and a random suffix)
   --lan                      serve HTTPS on all interfaces with a self-signed certificate
-                             kept in the data folder (tls-key.pem, tls-cert.pem)
+                             kept in the data folder (tls-key.pem, tls-cert.pem). Clients pin
+                             its public key: renewals keep the key, only admin rotate-tls-key
+                             changes it
+  --tls-cert <file>          serve HTTPS with your own certificate (PEM) and
+  --tls-key <file>           its key; both or neither. Read, never written: renew them
+                             yourself, the running relay takes the new files up
   --rate-limit <n>           requests per minute per credential, 0 turns it off (default ${DEFAULT_CONFIG.rateLimit})
   --retention-days <n>       unacked envelopes are dropped after n days (default ${DEFAULT_CONFIG.retentionDays})
   --stake-currency <ETH|CRO> currency of anti-spam stakes (default ${DEFAULT_CONFIG.stakeCurrency})
@@ -119,9 +126,19 @@ command prints its answer on stdout and logs what it did as one JSON line on std
   grant <address|handle> <entitlement>            the one entitlement is developer-api
   revoke-entitlement <address|handle> <entitlement>
   stats                                           counts as JSON
+  rotate-tls-key                                  a new TLS key and certificate in <data>;
+                                                  prints { oldPin, newPin }. Every client
+                                                  must be given the new pin
   deploy-escrow --rpc <url> --private-key-env <VAR>
                                                   deploy the stake escrow with the key in
                                                   environment variable VAR; prints its address
+
+Backup and restore (SQLite; a relay on PostgreSQL is backed up with pg_dump, see docs/operations.md):
+  backup --data <dir> --out <file>                one file: a consistent copy of relay.db taken
+                                                  while the relay runs, the blobs and the TLS
+                                                  key and certificate; prints { savedTo, bytes }
+  restore --in <file> --data <dir>                into a new or empty folder only; checks the
+                                                  whole file first; prints { restoredTo }
 
 Exit codes: 0 success; 1 runtime or admin failure; 2 bad arguments.
 `;

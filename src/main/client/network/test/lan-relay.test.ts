@@ -41,6 +41,14 @@ describe('a LAN relay with a pinned certificate', () => {
     }
   });
 
+  it('a profile that pinned the whole certificate, as profiles did before pins moved to the key, still connects and keeps the key’s pin from then on', async () => {
+    const certificate = relay.running.lan!.certificate;
+    const p = await newProfile(relay.url, { fingerprint: certificate.fingerprint256 });
+    expect((await p.m.appStatus()).relay).toMatchObject({ mode: 'lan', connected: true });
+    // a pin on the certificate would end at its renewal; the key's outlives it
+    expect(p.m.store.getSetting('relay.fingerprint')).toBe(certificate.pin.replace(/:/g, '').toLowerCase());
+  });
+
   it('a wrong pin refuses the relay before signing in, and the profile is left as it was', async () => {
     const m = await Messenger.open({ profileDir: tempDir('wrong-pin'), autoSync: false });
     try {

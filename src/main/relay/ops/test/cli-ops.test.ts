@@ -87,12 +87,26 @@ describe('the relay process', () => {
         /"msg":"relay listening on ([^"]+)"/,
       );
       try {
-        const first = JSON.parse(relay.lines[0]) as { url: string; pin: string; fingerprint256: string };
+        const first = JSON.parse(relay.lines[0]) as {
+          url: string;
+          pin: string;
+          pinnedPubkey: string;
+          fingerprint256: string;
+        };
         expect(first.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-        expect(first.pin).toMatch(/^sha256\/\/[A-Za-z0-9+/]{43}=$/);
-        await until(() => relay.lines.some((l) => l.includes('TLS certificate created')), 'the certificate line');
-        const created = json(relay).find((l) => l.msg === 'TLS certificate created');
-        expect(created).toMatchObject({ pin: first.pin, fingerprint256: first.fingerprint256, dataDir: dir });
+        expect(first.pin).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+        expect(first.pinnedPubkey).toMatch(/^sha256\/\/[A-Za-z0-9+/]{43}=$/);
+        await until(
+          () => relay.lines.some((l) => l.includes('TLS key and certificate created')),
+          'the certificate line',
+        );
+        const created = json(relay).find((l) => l.msg === 'TLS key and certificate created');
+        expect(created).toMatchObject({
+          pin: first.pin,
+          pinnedPubkey: first.pinnedPubkey,
+          fingerprint256: first.fingerprint256,
+          dataDir: dir,
+        });
       } finally {
         expect((await relay.stop()).code).toBe(0);
       }

@@ -10,6 +10,7 @@ import { groupsPart } from './sqlite-groups.js';
 import { stakesPart } from './sqlite-stakes.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
 import { latestVersion, type OnMigrated } from '../../../sqlite/migrations.js';
+import type { OnSnapshot } from '../../../sqlite/migration-snapshot.js';
 import type { RelayStats, RelayStore } from '../store.js';
 
 export type CheckpointMode = 'PASSIVE' | 'RESTART' | 'TRUNCATE';
@@ -51,6 +52,8 @@ export interface SqliteStoreOptions {
   keepWalBytes?: number;
   /** told the schema versions before and after opening (the relay's log) */
   onMigrated?: OnMigrated;
+  /** told of the copy taken before migrations change an existing database (the relay's log) */
+  snapshotBeforeMigrating?: OnSnapshot;
 }
 
 const CHECKPOINT_INTERVAL_MS = 30_000;
@@ -68,7 +71,13 @@ const KEEP_WAL_BYTES = 8 * 1024 * 1024;
  * writes are seen at once.
  */
 export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): SqliteRelayStore {
-  const db = openDatabase(file, { migrations: MIGRATIONS, owner: 'relay', onMigrated: options.onMigrated });
+  const db = openDatabase(file, {
+    migrations: MIGRATIONS,
+    owner: 'relay',
+    onMigrated: options.onMigrated,
+    // every relay database gets its copy before a migration, an admin command's opening included
+    snapshotBeforeMigrating: options.snapshotBeforeMigrating ?? (() => undefined),
+  });
 
   const commit = new GroupCommit(db);
   const statsStatement = db.prepare<[], RelayStats>(

@@ -245,7 +245,7 @@ describe('relay CLI', () => {
         port = Number(new URL(first.ready).port);
         await waitForLine(first.lines, FINGERPRINT);
         fingerprint = FINGERPRINT.exec(first.lines.find((l) => FINGERPRINT.test(l))!)![1];
-        expect(first.lines).toContain(`TLS certificate created in ${data}`);
+        expect(first.lines).toContain(`TLS key and certificate created in ${data}`);
 
         const certPem = readFileSync(join(data, 'tls-cert.pem'), 'utf8');
         expect(new X509Certificate(certPem).fingerprint256).toBe(fingerprint);
@@ -264,7 +264,7 @@ describe('relay CLI', () => {
       const second = await startTs(CLI, ['--lan', '--port', '0', '--data', data], READY);
       try {
         await waitForLine(second.lines, FINGERPRINT);
-        expect(second.lines).toContain(`TLS certificate reused from ${data}`);
+        expect(second.lines).toContain(`TLS certificate reused in ${data}`);
         expect(second.lines).toContain(`TLS certificate SHA-256 fingerprint: ${fingerprint}`);
         const again = await pinnedGet(Number(new URL(second.ready).port), '/openapi.json', fingerprint);
         expect(again.status).toBe(200);
