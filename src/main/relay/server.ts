@@ -135,7 +135,13 @@ export async function startRelayServer(opts: ServeOptions, runtime: { logger?: L
           app.operatorStore,
           {
             now: Date.now,
-            relay: { baseUrl: config.baseUrl, pin: certificate ? pinHex(certificate.publicKeyPin) : null },
+            // a getter: the pin an invite link carries follows a rotation of the key
+            relay: {
+              baseUrl: config.baseUrl,
+              get pin() {
+                return tls ? pinHex(tls.current.publicKeyPin) : null;
+              },
+            },
             removeBlobs: async (ids) => {
               const files = new BlobFiles(blobDir);
               for (const id of ids) await files.remove(id);
