@@ -202,6 +202,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   accountRoutes(app, store, {
     now,
     sites: signInSites({ url: config.baseUrl, given: config.baseUrlGiven }, hostAllowed),
+    trustProxy: config.trustProxy,
     chainId: config.chainId,
     get rateLimit() {
       return limits().rateLimit;

@@ -20,7 +20,8 @@ import { mintSecret } from '../auth/credentials.js';
 import { DEFAULT_STAKE } from '../routing.js';
 import { stakeUnavailable, weiOf } from '../chain/stake-service.js';
 import { buildChallenge, challengeNonce, deviceCertificateValid, recoverSigner } from '../auth/sign-in.js';
-import type { SignInSites } from '../auth/sign-in-site.js';
+import { isLowS } from '../auth/low-s.js';
+import { requestAuthority, type SignInSites } from '../auth/sign-in-site.js';
 import type { RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.js';
@@ -38,6 +39,8 @@ export interface AccountOptions {
   now: () => number;
   /** which site sign-in messages name, and whether a signed one names this relay */
   sites: SignInSites;
+  /** --trust-proxy: a forwarded host names the public authority, port included */
+  trustProxy: boolean;
   chainId: number;
   rateLimit: number;
   randomUUID: () => string;
@@ -110,7 +113,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       const address = req.body.address.toLowerCase();
       const c = buildChallenge({
         address,
-        site: opts.sites.forRequest(req.protocol, req.host),
+        site: opts.sites.forRequest(requestAuthority(req, opts.trustProxy)),
         chainId: opts.chainId,
         now: opts.now(),
       });
@@ -144,9 +147,13 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       const challenge = await fromStore(store.consumeChallenge(nonce, opts.now()));
       if (challenge.message !== req.body.message)
         throw unauthorized('the message differs from the challenge', 'challenge-mismatch');
-      // Only messages this relay issues are stored, so this holds unless the rule changed since (an upgrade, a new --base-url).
-      if (!opts.sites.names(challenge.message))
-        throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
+      // The message must name this relay as this request reached it, host and port: a challenge
+      // issued under another rule (an upgrade, a new --base-url) or fetched through another
+      // authority is not exchanged here.
+      if (!opts.sites.names(challenge.message, requestAuthority(req, opts.trustProxy)))
+        throw unauthorized('the message does not name this relay (host and port)', 'bad-signin');
+      if (!isLowS(req.body.signature))
+        throw unauthorized('the signature is not in the canonical low-S form', 'bad-signin');
       if ((await recoverSigner(req.body.message, req.body.signature)) !== challenge.address)
         throw unauthorized('the signature is not by the challenged address', 'bad-signature');
       const device = req.body.device && {

@@ -64,7 +64,8 @@ describe('sign-in (EIP-4361)', () => {
       { url: 'https://192.168.1.20:8787', given: false },
       relayHostnames('https://192.168.1.20:8787', []),
     );
-    expect(lan.forRequest('http', '192.168.1.20:8787')).toEqual({
+    const arriving = (host: string) => ({ protocol: 'http', host, arrivalPort: 8787 });
+    expect(lan.forRequest(arriving('192.168.1.20:8787'))).toEqual({
       domain: '192.168.1.20:8787',
       uri: 'http://192.168.1.20:8787',
     });
@@ -73,11 +74,11 @@ describe('sign-in (EIP-4361)', () => {
       { url: 'https://relay.example.org', given: true },
       relayHostnames('https://relay.example.org', []),
     );
-    expect(proxied.forRequest('http', 'relay.example.org')).toEqual({
+    expect(proxied.forRequest(arriving('relay.example.org'))).toEqual({
       domain: 'relay.example.org',
       uri: 'https://relay.example.org',
     });
-    expect(proxied.forRequest('http', '127.0.0.1:8787')).toEqual({
+    expect(proxied.forRequest(arriving('127.0.0.1:8787'))).toEqual({
       domain: 'relay.example.org',
       uri: 'https://relay.example.org',
     });
