@@ -1,19 +1,10 @@
-import type { FastifyRequest } from 'fastify';
-import { parseHostHeader } from '../http/guards/host-header.js';
+import { DEFAULT_PORT, parseHostHeader, type RequestAuthority } from '../http/guards/host-header.js';
 import { badHost, hostNotAllowed } from '../http/errors.js';
 
 /** What an EIP-4361 message names: `domain` (an authority) and `URI`. */
 export interface SignInSite {
   domain: string;
   uri: string;
-}
-
-/** Where a request says it went: its scheme, its Host, and the port it arrived on. */
-export interface RequestAuthority {
-  protocol: string;
-  host: string;
-  /** the local port of the connection; null when a trusted proxy named the host (X-Forwarded-Host) */
-  arrivalPort: number | null;
 }
 
 export interface SignInSites {
@@ -24,18 +15,6 @@ export interface SignInSites {
 }
 
 const HEADER_TAIL = ' wants you to sign in with your Ethereum account:';
-const DEFAULT_PORT: Record<string, number> = { http: 80, https: 443 };
-
-/**
- * The authority a request reached. Behind `--trust-proxy` a forwarded host is the proxy's word
- * for the public authority, port included, and the port the proxy connected to says nothing about
- * it; otherwise the Host's port (or the scheme's default) must be the one the connection came in on.
- */
-export function requestAuthority(req: FastifyRequest, trustProxy: boolean): RequestAuthority {
-  // Fastify reads an empty X-Forwarded-Host as none, and so must we
-  const forwarded = trustProxy && Boolean(req.headers['x-forwarded-host']);
-  return { protocol: req.protocol, host: req.host, arrivalPort: forwarded ? null : (req.socket.localPort ?? null) };
-}
 
 /**
  * Which site sign-in messages name (docs/protocol.md, Sign-in). With an operator's base URL

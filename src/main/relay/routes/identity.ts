@@ -57,7 +57,7 @@ export function identityRoutes(app: FastifyInstance, store: RelayStore): void {
       const handle = bareHandle(req.params.handle).toLowerCase();
       const account = HANDLE.test(handle) ? await store.findHandle(handle) : null;
       if (!account || account.handle === null || account.handleClaimedAt === null)
-        throw notFound(`no one has claimed @${handle}`, 'handle-not-found');
+        throw notFound('no one has claimed that handle', 'handle-not-found');
       return {
         handle: account.handle,
         address: account.address,
