@@ -102,7 +102,8 @@ export function envelopeRoutes(
         summary: 'Pull the inbox (non-consuming; oldest first), optionally waiting for envelopes',
         security: apiKeyAuth,
         description:
-          "Envelopes stay queued until acked. A device-bound key sees its own device's envelopes and those sealed to no device. " +
+          "Envelopes stay queued until acked. A device-bound key sees its own device's envelopes and those sealed to no device; " +
+          'a key bound to no device sees only those sealed to no device. ' +
           'With `wait=S` (1–25) and nothing queued, the request is held until an envelope for the caller is committed, then answers at once; ' +
           'after S seconds it answers with no envelopes. Answers to a request with `wait` carry `Relay-Wait: <S>`. One held pull per credential: ' +
           'a second one answers the first with no envelopes, and so does the relay shutting down. A wallet holds at most 16 pulls: its 17th answers its oldest ' +
@@ -199,7 +200,9 @@ export function envelopeRoutes(
         tags: ['envelopes'],
         summary: 'Acknowledge envelopes: they are marked delivered and removed',
         security: apiKeyAuth,
-        description: 'Ids that are not yours, not uuids or already acked are ignored and not counted.',
+        description:
+          'Ids that are not yours, not uuids or already acked are ignored and not counted. Yours are what your pull sees: ' +
+          "a key bound to no device never removes an envelope sealed to a device, nor a device another device's.",
         body: AckBody,
         response: { 200: AckResult, ...errorResponses(400, 401, 429) },
       },
