@@ -32,6 +32,7 @@ import { fromStore } from '../http/store-errors.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
 import { admissionRefusal } from '../moderation/sign-in-admission.js';
 import type { RegistrationMode } from '../store/moderation-rows.js';
+import { checkText } from '../http/text-fields.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AddressParams = Type.Object({ address: Address });
@@ -143,6 +144,8 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       },
     },
     async (req) => {
+      // before the nonce is looked up: a refused label must not use the challenge up
+      const label = checkText(req.body.label, 'the label');
       const nonce = challengeNonce(req.body.message);
       if (!nonce) throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
       const challenge = await fromStore(store.consumeChallenge(nonce, opts.now()));
@@ -173,7 +176,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       // A device signing in again keeps its registration; someone else's or a revoked key is 409 device-exists.
       return mintKey(
         challenge.address,
-        req.body.label ?? (device ? 'device sign-in' : 'sign-in'),
+        label ?? (device ? 'device sign-in' : 'sign-in'),
         device?.publicKey ?? null,
         device && { certificate: device.certificate },
       );
@@ -215,9 +218,10 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
           'minting API keys needs the developer-api entitlement, granted by the relay operator',
           'entitlement-required',
         );
+      const label = checkText(req.body?.label, 'the label') ?? null;
       await opts.checkDisk();
       reply.code(201);
-      return mintKey(caller.address, req.body?.label ?? null, null);
+      return mintKey(caller.address, label, null);
     },
   );
 
