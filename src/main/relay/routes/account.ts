@@ -94,7 +94,8 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
         security: [],
         description:
           "The message names the relay's `--base-url` when it has one; otherwise the Host the request came to, which must then be a plain " +
-          '`host[:port]` (a DNS name, an IPv4 address or a bracketed IPv6 address, port 1-65535): anything else is 400 `bad-host`.',
+          '`host[:port]` (a DNS name, an IPv4 address or a bracketed IPv6 address, port 1-65535): anything else is 400 `bad-host`. ' +
+          'Its port (or the scheme default) must be the one the request arrived on (behind `--trust-proxy`, the forwarded host names it): otherwise 421 `host-not-allowed`.',
         body: ChallengeBody,
         response: {
           200: ChallengeResult,
@@ -106,7 +107,8 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
           },
           421: {
             ...ErrorBody,
-            description: 'The Host names a host this relay does not answer for (`host-not-allowed`)',
+            description:
+              'The Host names a host this relay does not answer for, or another port than the one the request arrived on (`host-not-allowed`)',
           },
         },
       },
@@ -133,7 +135,9 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
         summary: 'Exchange a signed challenge for an API key (shown once), registering this device',
         security: [],
         description:
-          'Any failed attempt uses up the challenge nonce. A message this relay did not issue, or one that no longer names it, is 400 `not-siwe`. With `device`, its certificate must verify and the key is bound to that device. ' +
+          'A `label` with control characters is 400 `invalid-text` and leaves the challenge unused; any other failed attempt uses up the challenge nonce. ' +
+          'A message that is not EIP-4361 is 400 `not-siwe`; one that names another host or port than the one this request reached, or a high-S signature, is 401 `bad-signin`. ' +
+          'With `device`, its certificate must verify (low-S, else 400 `bad-certificate`) and the key is bound to that device, which alone lets it pull and ack what was sealed to that device. ' +
           'A wallet has at most `--max-keys-per-wallet` active keys (default 50): past it 409 `too-many-keys`, whose message says where old keys are revoked. ' +
           'A refused sign-in registers no device and mints no key. ' +
           'A wallet this relay has not seen before signs in only as `--registration` allows: in `invite` mode with a live code in `invite` ' +

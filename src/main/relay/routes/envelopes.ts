@@ -61,7 +61,8 @@ export function envelopeRoutes(
           'a `stakeQuote`: deposit it, then send again with `stakeRef` on each envelope; the envelopes arrive `request` carrying `stake`, or are refused with `stakeStatus`). ' +
           '503 `stake-unverifiable` when the chain cannot be read: nothing is delivered. ' +
           'A batch is all or nothing: one bad envelope refuses the whole request and queues nothing. At most 100 envelopes and 64 KiB of ciphertext each. ' +
-          'Ciphertext that looks like plaintext (printable text, base64 of base64, JSON) is refused. ' +
+          'Ciphertext that looks like plaintext (printable text, base64 of base64, JSON) is 400 `not-sealed`; a malformed field (ciphertext not base64 or under 17 bytes, ' +
+          'a nonce not 12 bytes, a low-order key) is 400 `invalid-envelope`. ' +
           'Quotas (operator flags): a recipient device with too much undelivered mail refuses the whole request with 429 `recipient-full`; ' +
           'an envelope routed `request` past half of that quota (the share contact requests may fill, the rest is kept for contacts and groups) is 429 `requests-full`; ' +
           'too many undelivered contact requests and pending group invitations from you to one wallet is 429 `too-many-requests-pending`; a relay low on disk answers 507 `storage-full`.',
