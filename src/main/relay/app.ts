@@ -7,7 +7,12 @@ import type { RelayDeps } from './config.js';
 import { withCredentialCache } from './store/credential-cache.js';
 import { credentialResolver, credentialStillValid, registerAuth } from './http/auth.js';
 import { diskGuard } from './http/guards/disk-guard.js';
-import { clientErrorHandler, registerHostGuard, registerJsonParser } from './http/guards/defences.js';
+import {
+  clientErrorHandler,
+  registerHostGuard,
+  registerJsonParser,
+  registerResponseHeaders,
+} from './http/guards/defences.js';
 import {
   frameworkErrors,
   registerClosingAnswer,
@@ -132,6 +137,9 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   app.decorate('liveConfig', { getter: () => live });
   app.decorate('operatorStore', { getter: () => store });
   app.server.headersTimeout = 10_000;
+  // Node would answer an HTTP/1.1 request without a Host itself, with an empty 400; the Host
+  // guard answers it instead, in the relay's shape (400 bad-host).
+  (app.server as { requireHostHeader?: boolean }).requireHostHeader = false;
   app.setValidatorCompiler(validatorCompiler);
   // Answers are built field by field by the presenters in http/present.ts, so plain
   // JSON.stringify is safe, and it is faster than fast-json-stringify on these schemas, whose
@@ -148,7 +156,11 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   app.decorate('routeTable', { getter: () => routes });
 
   const hostAllowed = relayHostnames(config.baseUrl, config.allowedHosts);
-  registerHostGuard(app, hostAllowed);
+  registerHostGuard(app, hostAllowed, {
+    baseOrigin: config.baseUrlGiven ? new URL(config.baseUrl).origin : null,
+    trustProxy: config.trustProxy,
+  });
+  registerResponseHeaders(app);
   registerJsonParser(app);
   if (deps.logger) registerRequestLog(app);
   deps.metrics?.instrument(app, store);
@@ -202,6 +214,7 @@ export async function createRelay(deps: RelayDeps): Promise<FastifyInstance> {
   accountRoutes(app, store, {
     now,
     sites: signInSites({ url: config.baseUrl, given: config.baseUrlGiven }, hostAllowed),
+    trustProxy: config.trustProxy,
     chainId: config.chainId,
     get rateLimit() {
       return limits().rateLimit;

@@ -3,7 +3,16 @@
  * refuse what is plainly not sealed (docs/protocol.md §8 Sending envelopes, "Sealed, not plaintext").
  */
 
-export type FieldProblem = { status: 400 | 413; error: string };
+/**
+ * `not-sealed` only for content that looks like plaintext; a field that is malformed (not
+ * base64, the wrong length, a low-order key) is `invalid-envelope`, so a client can tell a bug
+ * in its encoding from content it forgot to seal.
+ */
+export type FieldProblem = {
+  status: 400 | 413;
+  error: string;
+  code: 'invalid-envelope' | 'not-sealed' | 'ciphertext-too-large';
+};
 
 /**
  * Decodes standard base64 with optional padding; null when it is not canonical base64.
@@ -133,15 +142,21 @@ export function checkSealedFields(
   maxBytes: number,
 ): SealedFields | FieldProblem {
   const ct = canonicalBase64(input.ciphertext);
-  if (!ct) return { status: 400, error: 'ciphertext must be standard base64' };
-  if (ct.bytes.length > maxBytes) return { status: 413, error: `ciphertext is over ${maxBytes} bytes` };
+  const malformed = (error: string): FieldProblem => ({ status: 400, error, code: 'invalid-envelope' });
+  if (!ct) return malformed('ciphertext must be standard base64');
+  if (ct.bytes.length > maxBytes)
+    return { status: 413, error: `ciphertext is over ${maxBytes} bytes`, code: 'ciphertext-too-large' };
   if (ct.bytes.length < MIN_CIPHERTEXT)
-    return { status: 400, error: `ciphertext must decode to at least ${MIN_CIPHERTEXT} bytes (GCM tag + data)` };
+    return malformed(`ciphertext must decode to at least ${MIN_CIPHERTEXT} bytes (GCM tag + data)`);
   if (looksUnsealed(ct.bytes))
-    return { status: 400, error: 'ciphertext looks like plaintext; seal content on the client first' };
+    return {
+      status: 400,
+      error: 'ciphertext looks like plaintext; seal content on the client first',
+      code: 'not-sealed',
+    };
   const nonce = canonicalBase64(input.nonce);
-  if (!nonce || nonce.bytes.length !== 12) return { status: 400, error: 'nonce must be base64 of exactly 12 bytes' };
+  if (!nonce || nonce.bytes.length !== 12) return malformed('nonce must be base64 of exactly 12 bytes');
   const eph = input.ephemeralPublicKey.toLowerCase();
-  if (isLowOrderPoint(eph)) return { status: 400, error: 'ephemeralPublicKey is a low-order X25519 point' };
+  if (isLowOrderPoint(eph)) return malformed('ephemeralPublicKey is a low-order X25519 point');
   return { ciphertext: ct.canonical, nonce: nonce.canonical, ephemeralPublicKey: eph, bytes: ct.bytes.length };
 }

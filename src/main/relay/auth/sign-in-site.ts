@@ -1,4 +1,4 @@
-import { parseHostHeader } from '../http/guards/host-header.js';
+import { DEFAULT_PORT, parseHostHeader, type RequestAuthority } from '../http/guards/host-header.js';
 import { badHost, hostNotAllowed } from '../http/errors.js';
 
 /** What an EIP-4361 message names: `domain` (an authority) and `URI`. */
@@ -9,9 +9,9 @@ export interface SignInSite {
 
 export interface SignInSites {
   /** the site a challenge for this request names; throws 400 bad-host or 421 */
-  forRequest(protocol: string, host: string): SignInSite;
-  /** whether a sign-in message names this relay (the rule forRequest applies, read back) */
-  names(message: string): boolean;
+  forRequest(req: RequestAuthority): SignInSite;
+  /** whether a sign-in message names this relay as this request reached it (the rule forRequest applies) */
+  names(message: string, req: RequestAuthority): boolean;
 }
 
 const HEADER_TAIL = ' wants you to sign in with your Ethereum account:';
@@ -22,7 +22,9 @@ const HEADER_TAIL = ' wants you to sign in with your Ethereum account:';
  * the proxy's business, and a wallet must only ever see the relay's public name. Without one, a
  * relay is reached over loopback and over each LAN address, and a wallet refuses to sign for a
  * host other than the one it reached, so the message names the Host, but only a plain
- * host[:port] (host-header.ts) this relay answers for.
+ * host[:port] (host-header.ts) this relay answers for, on the port it answers on: another
+ * service on another port of the same machine must not be able to pass our challenge on to a
+ * wallet and keep the key it buys.
  */
 export function signInSites(
   base: { url: string; given: boolean },
@@ -31,29 +33,29 @@ export function signInSites(
   const baseUrl = new URL(base.url);
   const fixed: SignInSite | null = base.given ? { domain: baseUrl.host, uri: baseUrl.origin } : null;
 
-  const forRequest = (protocol: string, host: string): SignInSite => {
+  const forRequest = (req: RequestAuthority): SignInSite => {
     if (fixed) return fixed;
-    const parsed = parseHostHeader(host);
+    const parsed = parseHostHeader(req.host);
     if (!parsed) throw badHost();
-    if (!hostAllowed(parsed.hostname)) throw hostNotAllowed();
     // a proxy's X-Forwarded-Proto (trusted only with --trust-proxy) can say only http or https
-    const scheme = protocol === 'https' ? 'https' : 'http';
+    const scheme = req.protocol === 'https' ? 'https' : 'http';
+    if (!hostAllowed(parsed.hostname)) throw hostNotAllowed();
+    if (req.arrivalPort !== null && (parsed.port ?? DEFAULT_PORT[scheme]) !== req.arrivalPort) throw hostNotAllowed();
     return { domain: parsed.authority, uri: `${scheme}://${parsed.authority}` };
   };
 
-  const names = (message: string): boolean => {
+  const names = (message: string, req: RequestAuthority): boolean => {
     const firstLine = message.slice(0, message.indexOf('\n'));
     if (!firstLine.endsWith(HEADER_TAIL)) return false;
     const domain = firstLine.slice(0, -HEADER_TAIL.length);
     const uri = /\nURI: ([^\n]*)\n/.exec(message)?.[1];
-    if (fixed) return domain === fixed.domain && uri === fixed.uri;
-    const parsed = parseHostHeader(domain);
-    return (
-      parsed !== null &&
-      parsed.authority === domain &&
-      hostAllowed(parsed.hostname) &&
-      (uri === `http://${domain}` || uri === `https://${domain}`)
-    );
+    let site: SignInSite;
+    try {
+      site = forRequest(req);
+    } catch {
+      return false;
+    }
+    return domain === site.domain && uri === site.uri;
   };
 
   return { forRequest, names };

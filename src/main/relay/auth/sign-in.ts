@@ -3,6 +3,7 @@ import { getAddress, recoverMessageAddress, type Hex } from 'viem';
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe';
 import { LIMITS } from '../../../shared/api/common.js';
 import type { SignInSite } from './sign-in-site.js';
+import { isLowS } from './low-s.js';
 
 /** 128 bits; EIP-4361 wants at least 8 alphanumeric characters, and hex is alphanumeric. */
 const NONCE_BYTES = 16;
@@ -72,5 +73,8 @@ export async function deviceCertificateValid(
   address: string,
   certificate: string,
 ): Promise<boolean> {
-  return (await recoverSigner(deviceCertificateText(publicKey, address), certificate)) === address.toLowerCase();
+  return (
+    isLowS(certificate) &&
+    (await recoverSigner(deviceCertificateText(publicKey, address), certificate)) === address.toLowerCase()
+  );
 }

@@ -59,12 +59,7 @@ export function parseEnvelopeBatch(body: unknown, group: boolean): { items: Deli
       stakeRef?: string;
     };
     const fields = checkSealedFields(input, LIMITS.ciphertextMaxBytes);
-    if ('error' in fields)
-      throw new HttpError(
-        fields.status,
-        `${where}: ${fields.error}`,
-        fields.status === 413 ? 'ciphertext-too-large' : 'not-sealed',
-      );
+    if ('error' in fields) throw new HttpError(fields.status, `${where}: ${fields.error}`, fields.code);
     out.push({
       toAddress: input.toAddress.toLowerCase(),
       recipientDeviceKey: input.recipientDeviceKey ? input.recipientDeviceKey.toLowerCase() : null,

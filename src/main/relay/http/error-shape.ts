@@ -114,8 +114,14 @@ export function frameworkErrors(budget: () => BadRequestBudget | null) {
       err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? knownFrameworkError(err, req) : null;
     const { status, body } = answer ?? { status: 400, body: plainError(400) };
     const send = (s: number, b: ErrorBody) => {
-      // these replies have no route, hence no serializer of their own: send the text
-      reply.code(s).type('application/json; charset=utf-8').send(JSON.stringify(b));
+      // these replies have no route, hence no serializer and no hooks of their own: send the
+      // text, with the headers every answer carries (defences.ts, registerResponseHeaders)
+      reply
+        .code(s)
+        .type('application/json; charset=utf-8')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'no-store')
+        .send(JSON.stringify(b));
     };
     const spend = budget();
     if (!spend) return send(status, body);
@@ -153,9 +159,9 @@ export function registerNotFound(
       return reply
         .code(405)
         .header('Allow', methods.join(', '))
-        .send({ error: `${req.method} is not allowed here; use ${methods.join(' or ')}`, code: 'method-not-allowed' });
+        .send({ error: `that method is not allowed here; use ${methods.join(' or ')}`, code: 'method-not-allowed' });
     }
-    return reply.code(404).send({ error: `this relay has no ${req.method} route at that path`, code: 'no-route' });
+    return reply.code(404).send({ error: 'this relay has no route for that method and path', code: 'no-route' });
   });
 }
 

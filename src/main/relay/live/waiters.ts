@@ -31,7 +31,7 @@ export interface Handed {
 export interface Waiter {
   readonly keyId: string;
   readonly address: string;
-  /** null for a key bound to no device: it sees every envelope of its wallet */
+  /** null for a key bound to no device: it sees only envelopes sealed to no device */
   readonly deviceKey: string | null;
   /** when it was registered (ms since the epoch, strictly increasing on this node): the cluster's order of held pulls */
   readonly hold: number;
@@ -67,8 +67,8 @@ const bucketOf = (address: string): number => {
 };
 
 const clock = () => performance.timeOrigin + performance.now();
-/** Whether a pull can see an envelope for this recipient: unbound ones are every device's; a key bound to no device sees them all. */
-const sees = (w: Waiter, r: Recipient) => r.deviceKey === null || w.deviceKey === null || w.deviceKey === r.deviceKey;
+/** Whether a pull can see an envelope for this recipient: unbound ones are every key's; one sealed to a device only that device's. */
+const sees = (w: Waiter, r: Recipient) => r.deviceKey === null || w.deviceKey === r.deviceKey;
 const matches = (r: Revoked, keyId: string, address: string, deviceKey: string | null) =>
   'keyId' in r
     ? r.keyId === keyId

@@ -20,7 +20,9 @@ import { mintSecret } from '../auth/credentials.js';
 import { DEFAULT_STAKE } from '../routing.js';
 import { stakeUnavailable, weiOf } from '../chain/stake-service.js';
 import { buildChallenge, challengeNonce, deviceCertificateValid, recoverSigner } from '../auth/sign-in.js';
+import { isLowS } from '../auth/low-s.js';
 import type { SignInSites } from '../auth/sign-in-site.js';
+import { requestAuthority } from '../http/guards/host-header.js';
 import type { RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.js';
@@ -30,6 +32,7 @@ import { fromStore } from '../http/store-errors.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
 import { admissionRefusal } from '../moderation/sign-in-admission.js';
 import type { RegistrationMode } from '../store/moderation-rows.js';
+import { checkText } from '../http/text-fields.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AddressParams = Type.Object({ address: Address });
@@ -38,6 +41,8 @@ export interface AccountOptions {
   now: () => number;
   /** which site sign-in messages name, and whether a signed one names this relay */
   sites: SignInSites;
+  /** --trust-proxy: a forwarded host names the public authority, port included */
+  trustProxy: boolean;
   chainId: number;
   rateLimit: number;
   randomUUID: () => string;
@@ -89,7 +94,8 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
         security: [],
         description:
           "The message names the relay's `--base-url` when it has one; otherwise the Host the request came to, which must then be a plain " +
-          '`host[:port]` (a DNS name, an IPv4 address or a bracketed IPv6 address, port 1-65535): anything else is 400 `bad-host`.',
+          '`host[:port]` (a DNS name, an IPv4 address or a bracketed IPv6 address, port 1-65535): anything else is 400 `bad-host`. ' +
+          'Its port (or the scheme default) must be the one the request arrived on (behind `--trust-proxy`, the forwarded host names it): otherwise 421 `host-not-allowed`.',
         body: ChallengeBody,
         response: {
           200: ChallengeResult,
@@ -101,7 +107,8 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
           },
           421: {
             ...ErrorBody,
-            description: 'The Host names a host this relay does not answer for (`host-not-allowed`)',
+            description:
+              'The Host names a host this relay does not answer for, or another port than the one the request arrived on (`host-not-allowed`)',
           },
         },
       },
@@ -110,7 +117,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       const address = req.body.address.toLowerCase();
       const c = buildChallenge({
         address,
-        site: opts.sites.forRequest(req.protocol, req.host),
+        site: opts.sites.forRequest(requestAuthority(req, opts.trustProxy)),
         chainId: opts.chainId,
         now: opts.now(),
       });
@@ -128,7 +135,9 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
         summary: 'Exchange a signed challenge for an API key (shown once), registering this device',
         security: [],
         description:
-          'Any failed attempt uses up the challenge nonce. A message this relay did not issue, or one that no longer names it, is 400 `not-siwe`. With `device`, its certificate must verify and the key is bound to that device. ' +
+          'A `label` with control characters is 400 `invalid-text` and leaves the challenge unused; any other failed attempt uses up the challenge nonce. ' +
+          'A message that is not EIP-4361 is 400 `not-siwe`; one that names another host or port than the one this request reached, or a high-S signature, is 401 `bad-signin`. ' +
+          'With `device`, its certificate must verify (low-S, else 400 `bad-certificate`) and the key is bound to that device, which alone lets it pull and ack what was sealed to that device. ' +
           'A wallet has at most `--max-keys-per-wallet` active keys (default 50): past it 409 `too-many-keys`, whose message says where old keys are revoked. ' +
           'A refused sign-in registers no device and mints no key. ' +
           'A wallet this relay has not seen before signs in only as `--registration` allows: in `invite` mode with a live code in `invite` ' +
@@ -139,14 +148,20 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       },
     },
     async (req) => {
+      // before the nonce is looked up: a refused label must not use the challenge up
+      const label = checkText(req.body.label, 'the label');
       const nonce = challengeNonce(req.body.message);
       if (!nonce) throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
       const challenge = await fromStore(store.consumeChallenge(nonce, opts.now()));
       if (challenge.message !== req.body.message)
         throw unauthorized('the message differs from the challenge', 'challenge-mismatch');
-      // Only messages this relay issues are stored, so this holds unless the rule changed since (an upgrade, a new --base-url).
-      if (!opts.sites.names(challenge.message))
-        throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
+      // The message must name this relay as this request reached it, host and port: a challenge
+      // issued under another rule (an upgrade, a new --base-url) or fetched through another
+      // authority is not exchanged here.
+      if (!opts.sites.names(challenge.message, requestAuthority(req, opts.trustProxy)))
+        throw unauthorized('the message does not name this relay (host and port)', 'bad-signin');
+      if (!isLowS(req.body.signature))
+        throw unauthorized('the signature is not in the canonical low-S form', 'bad-signin');
       if ((await recoverSigner(req.body.message, req.body.signature)) !== challenge.address)
         throw unauthorized('the signature is not by the challenged address', 'bad-signature');
       const device = req.body.device && {
@@ -165,7 +180,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       // A device signing in again keeps its registration; someone else's or a revoked key is 409 device-exists.
       return mintKey(
         challenge.address,
-        req.body.label ?? (device ? 'device sign-in' : 'sign-in'),
+        label ?? (device ? 'device sign-in' : 'sign-in'),
         device?.publicKey ?? null,
         device && { certificate: device.certificate },
       );
@@ -207,9 +222,10 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
           'minting API keys needs the developer-api entitlement, granted by the relay operator',
           'entitlement-required',
         );
+      const label = checkText(req.body?.label, 'the label') ?? null;
       await opts.checkDisk();
       reply.code(201);
-      return mintKey(caller.address, req.body?.label ?? null, null);
+      return mintKey(caller.address, label, null);
     },
   );
 

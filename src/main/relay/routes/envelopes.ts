@@ -61,7 +61,8 @@ export function envelopeRoutes(
           'a `stakeQuote`: deposit it, then send again with `stakeRef` on each envelope; the envelopes arrive `request` carrying `stake`, or are refused with `stakeStatus`). ' +
           '503 `stake-unverifiable` when the chain cannot be read: nothing is delivered. ' +
           'A batch is all or nothing: one bad envelope refuses the whole request and queues nothing. At most 100 envelopes and 64 KiB of ciphertext each. ' +
-          'Ciphertext that looks like plaintext (printable text, base64 of base64, JSON) is refused. ' +
+          'Ciphertext that looks like plaintext (printable text, base64 of base64, JSON) is 400 `not-sealed`; a malformed field (ciphertext not base64 or under 17 bytes, ' +
+          'a nonce not 12 bytes, a low-order key) is 400 `invalid-envelope`. ' +
           'Quotas (operator flags): a recipient device with too much undelivered mail refuses the whole request with 429 `recipient-full`; ' +
           'an envelope routed `request` past half of that quota (the share contact requests may fill, the rest is kept for contacts and groups) is 429 `requests-full`; ' +
           'too many undelivered contact requests and pending group invitations from you to one wallet is 429 `too-many-requests-pending`; a relay low on disk answers 507 `storage-full`.',
@@ -102,7 +103,8 @@ export function envelopeRoutes(
         summary: 'Pull the inbox (non-consuming; oldest first), optionally waiting for envelopes',
         security: apiKeyAuth,
         description:
-          "Envelopes stay queued until acked. A device-bound key sees its own device's envelopes and those sealed to no device. " +
+          "Envelopes stay queued until acked. A device-bound key sees its own device's envelopes and those sealed to no device; " +
+          'a key bound to no device sees only those sealed to no device. ' +
           'With `wait=S` (1–25) and nothing queued, the request is held until an envelope for the caller is committed, then answers at once; ' +
           'after S seconds it answers with no envelopes. Answers to a request with `wait` carry `Relay-Wait: <S>`. One held pull per credential: ' +
           'a second one answers the first with no envelopes, and so does the relay shutting down. A wallet holds at most 16 pulls: its 17th answers its oldest ' +
@@ -199,7 +201,9 @@ export function envelopeRoutes(
         tags: ['envelopes'],
         summary: 'Acknowledge envelopes: they are marked delivered and removed',
         security: apiKeyAuth,
-        description: 'Ids that are not yours, not uuids or already acked are ignored and not counted.',
+        description:
+          'Ids that are not yours, not uuids or already acked are ignored and not counted. Yours are what your pull sees: ' +
+          "a key bound to no device never removes an envelope sealed to a device, nor a device another device's.",
         body: AckBody,
         response: { 200: AckResult, ...errorResponses(400, 401, 429) },
       },

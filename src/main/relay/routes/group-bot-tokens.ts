@@ -9,6 +9,7 @@ import { notFound } from '../http/errors.js';
 import { presentBotToken } from '../http/present.js';
 import { IdParams, UUID, type GroupAccess, type GroupOptions } from './group-access.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
+import { checkName } from '../http/text-fields.js';
 
 export function groupBotTokenRoutes(
   app: FastifyInstance,
@@ -39,7 +40,7 @@ export function groupBotTokenRoutes(
       const row = {
         id: opts.randomUUID(),
         groupId: group.id,
-        name: req.body.name.trim(),
+        name: checkName(req.body.name, 'the token name'),
         prefix,
         createdAt: opts.now(),
         revokedAt: null,

@@ -30,6 +30,7 @@ import { apiKeyAuth, apiKeyOrTokenAuth, errorResponses } from './route-docs.js';
 import { groupAccess, IdParams, type GroupOptions } from './group-access.js';
 import { groupBotTokenRoutes } from './group-bot-tokens.js';
 import { groupJoiningRoutes } from './group-joining.js';
+import { checkName } from '../http/text-fields.js';
 
 export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: GroupOptions): void {
   const keyOnly = { auth: 'api-key' as const };
@@ -84,7 +85,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
         store.createGroup(
           {
             id: opts.randomUUID(),
-            name: req.body.name.trim(),
+            name: checkName(req.body.name, 'the group name'),
             isPublic: req.body.isPublic,
             passwordHash,
             avatar,
@@ -195,7 +196,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
     async (req) => {
       const { group } = await managedGroup(req);
       const patch: GroupPatch = {};
-      if (req.body.name !== undefined) patch.name = req.body.name.trim();
+      if (req.body.name !== undefined) patch.name = checkName(req.body.name, 'the group name');
       if (req.body.isPublic !== undefined) patch.isPublic = req.body.isPublic;
       if (req.body.avatar !== undefined) patch.avatar = checkAvatar(req.body.avatar) ?? null;
       await opts.checkDisk();

@@ -8,6 +8,7 @@ import { notFound } from '../http/errors.js';
 import { iso } from '../http/present.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
 import { HANDLE, bareHandle } from '../../../shared/identity-patterns.js';
+import { checkText } from '../http/text-fields.js';
 
 /** GET /me, /handles/{handle}, /directory, /keys/{address}. */
 export function identityRoutes(app: FastifyInstance, store: RelayStore): void {
@@ -57,7 +58,7 @@ export function identityRoutes(app: FastifyInstance, store: RelayStore): void {
       const handle = bareHandle(req.params.handle).toLowerCase();
       const account = HANDLE.test(handle) ? await store.findHandle(handle) : null;
       if (!account || account.handle === null || account.handleClaimedAt === null)
-        throw notFound(`no one has claimed @${handle}`, 'handle-not-found');
+        throw notFound('no one has claimed that handle', 'handle-not-found');
       return {
         handle: account.handle,
         address: account.address,
@@ -81,7 +82,7 @@ export function identityRoutes(app: FastifyInstance, store: RelayStore): void {
       },
     },
     async (req) => {
-      const q = bareHandle((req.query.q ?? '').trim()).toLowerCase();
+      const q = bareHandle(checkText(req.query.q ?? '', 'the search').trim()).toLowerCase();
       const rows = await store.searchDirectory(q.length > 0 ? q : null, req.query.limit ?? 20);
       return {
         results: rows

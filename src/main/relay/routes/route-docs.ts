@@ -1,7 +1,9 @@
 import { ErrorBody } from '../../../shared/api/common.js';
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Bad request: the body, query or path is malformed',
+  400:
+    'Bad request: the body, query or path is malformed (`invalid-request`); text the relay stores or searches (labels, names, ' +
+    'avatars, the directory query) with control characters, and group or token names that are empty or hold bidi or zero-width characters, are `invalid-text`',
   401: 'Missing or invalid credential',
   403: 'Not allowed for this caller',
   404: 'Not found',

@@ -13,6 +13,7 @@ import { apiKeyCaller } from '../http/auth.js';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
 import { stakeUnavailable, type StakeService } from '../chain/stake-service.js';
 import type { RelayStore } from '../store/store.js';
+import { isLowS } from '../auth/low-s.js';
 import { apiKeyAuth, errorResponses } from './route-docs.js';
 
 const LIST_LIMIT = 200;
@@ -103,7 +104,7 @@ export function stakeRoutes(app: FastifyInstance, store: RelayStore, stakes: Sta
         throw forbidden('only the recipient of a stake can release it', 'not-recipient');
       if (row.status !== 'active') throw new HttpError(409, `the stake is already ${row.status}`, 'stake-settled');
       const signature = req.body.signature as Hex;
-      if (!(await stakes.isReleaseSignature(row, signature)))
+      if (!isLowS(signature) || !(await stakes.isReleaseSignature(row, signature)))
         throw badRequest('not your EIP-712 Release signature for this stake on this escrow', 'bad-signature');
       await store.setReleaseSignature(row.id, signature);
       return { ok: true as const };

@@ -58,7 +58,15 @@ export async function roundRobin(targets: readonly string[]): Promise<{ url: str
   const server: Server = createServer((req, res) => {
     const target = new URL(targets[next++ % targets.length]);
     const upstream = request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        // as a load balancer in front of a cluster does: the nodes (--trust-proxy) read the
+        // public authority from it, since the port they listen on is not the one clients dial
+        headers: { ...req.headers, 'x-forwarded-host': req.headers.host },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -96,9 +104,10 @@ export async function startClusterRelay(
   const now = () => clock.now ?? Date.now();
   // The disk guard watches this folder, as it watches a single relay's data folder.
   const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
+  const behindProxy = { ...config, trustProxy: true };
   const nodes = [
-    await startNode(databaseUrl, 'node-a', config, now, { ...deps, dataDir: dir }),
-    await startNode(databaseUrl, 'node-b', config, now, { ...deps, dataDir: dir }),
+    await startNode(databaseUrl, 'node-a', behindProxy, now, { ...deps, dataDir: dir }),
+    await startNode(databaseUrl, 'node-b', behindProxy, now, { ...deps, dataDir: dir }),
   ];
   const proxy = await roundRobin(nodes.map((n) => n.url));
   // What tests read of "the relay's app": held pulls are the cluster's, on either node.

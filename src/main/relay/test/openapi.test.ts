@@ -76,6 +76,11 @@ describe('the OpenAPI document and the reference', () => {
     expect(paths['/api/v1/auth/challenge'].post.responses['400'].description).toContain('`bad-host`');
     expect(paths['/api/v1/auth/challenge'].post.responses['421'].description).toContain('`host-not-allowed`');
     expect(paths['/api/v1/auth/keys'].post.description).toContain('`not-siwe`');
+    expect(paths['/api/v1/auth/keys'].post.description).toContain('401 `bad-signin`');
+    expect(paths['/api/v1/auth/keys'].post.description).toContain('`invalid-text`');
+    expect(paths['/api/v1/auth/challenge'].post.responses['421'].description).toContain('another port');
+    expect(paths['/api/v1/envelopes'].post.description).toMatch(/400 `not-sealed`.*400 `invalid-envelope`/);
+    expect(paths['/api/v1/groups'].post.responses['400'].description).toContain('`invalid-text`');
     expect(paths['/api/v1/blobs'].post.description).toMatch(/`not-sealed`.*entropy of at least 7.5 bits per byte/);
   });
 

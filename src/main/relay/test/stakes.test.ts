@@ -6,6 +6,7 @@ import { ANVIL_KEYS, ANVIL_MISSING } from '../../devchain/anvil.js';
 import { startLocalChain, type LocalChain } from '../../devchain/local-chain.js';
 import { runAdmin } from '../admin.js';
 import { parseInvocation, UsageError } from '../cli-args.js';
+import { highSTwin } from '../../test-support/high-s.js';
 import { call, envelopeTo, signIn, startRelay, type TestRelay, type TestUser } from './harness.js';
 
 const anvilSuite = describe.skipIf(ANVIL_MISSING !== null);
@@ -326,6 +327,8 @@ anvilSuite(`stakes on a relay with anvil${why}`, () => {
       await sign(bobAccount, 'Forfeit'),
       await sign(bobAccount, 'Release', { ...domain, chainId: 1 }),
       await sign(privateKeyToAccount(ANVIL_KEYS[4]), 'Release'),
+      // the right signer, in the high-S form the escrow would refuse
+      highSTwin(await sign(bobAccount, 'Release')),
     ]) {
       const r = await release(bob, bad);
       expect([r.status, r.body.code]).toEqual([400, 'bad-signature']);

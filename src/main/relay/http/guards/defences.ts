@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError, badHost, hostNotAllowed } from '../errors.js';
-import { originHostname, parseHostHeader } from './host-header.js';
+import { isOwnOrigin, parseHostHeader, requestAuthority } from './host-header.js';
 
 const MAX_JSON_DEPTH = 16;
 
@@ -47,23 +47,43 @@ export function mayNestDeeperThan(text: string, depth: number): boolean {
 /**
  * DNS-rebinding guard: a page on evil.example that resolves to 127.0.0.1 still sends
  * `Host: evil.example`, so only the names `hostAllowed` takes are served (421 otherwise). A
- * Host that is not a plain host[:port] (see host-header.ts) is 400 `bad-host` on every route.
- * Browsers' cross-site requests carry an Origin, refused unless it is one of ours; no CORS
- * headers are ever sent, so other sites' scripts cannot read answers.
+ * Host that is not a plain host[:port] (see host-header.ts), or none at all, is 400 `bad-host`
+ * on every route. Browsers' cross-site requests carry an Origin, refused unless it is this
+ * relay's own, port included (or the operator's `--base-url`); no CORS headers are ever sent,
+ * so other sites' scripts cannot read answers.
  */
-export function registerHostGuard(app: FastifyInstance, hostAllowed: (hostname: string) => boolean): void {
+export function registerHostGuard(
+  app: FastifyInstance,
+  hostAllowed: (hostname: string) => boolean,
+  opts: { baseOrigin: string | null; trustProxy: boolean },
+): void {
   // A callback hook: it never waits, and every request passes through it.
   app.addHook('onRequest', (req, _reply, done) => {
     const raw = req.headers.host;
     const host = raw === undefined ? null : parseHostHeader(raw);
-    if (raw !== undefined && !host) return done(badHost());
-    if (!host || !hostAllowed(host.hostname)) return done(hostNotAllowed());
+    if (!host) return done(badHost());
+    if (!hostAllowed(host.hostname)) return done(hostNotAllowed());
     const origin = req.headers.origin;
     if (origin === undefined) return done();
-    const originHost = originHostname(origin);
-    if (!originHost || !hostAllowed(originHost))
+    if (
+      origin.toLowerCase() !== opts.baseOrigin &&
+      !isOwnOrigin(origin, requestAuthority(req, opts.trustProxy), hostAllowed)
+    )
       return done(new HttpError(403, 'cross-origin requests are not allowed', 'origin-not-allowed'));
     done();
+  });
+}
+
+/**
+ * Every answer says it is what its Content-Type says (a browser must never read an error body
+ * that holds request text as a page) and that it must not be kept by a cache: answers are
+ * per credential and per moment. Routes that chose their own caching keep it.
+ */
+export function registerResponseHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    done(null, payload);
   });
 }
 
@@ -122,6 +142,6 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: import('n
         : [400, 'Bad Request', 'bad-request', 'the request is not valid HTTP'];
   const body = JSON.stringify({ error: message, code });
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import type { FastifyRequest } from 'fastify';
 
 /**
  * The only reading of a Host header (and of an Origin's authority) the relay acts on. A URL
@@ -71,12 +72,13 @@ function isDnsNameOrIPv4(name: string): boolean {
 }
 
 /**
- * An Origin header's host, read with the same grammar (RFC 6454: scheme "://" host [":" port]);
- * null for `null`, another scheme or anything else.
+ * An Origin header's scheme and authority, read with the same grammar (RFC 6454: scheme "://"
+ * host [":" port]); null for `null`, another scheme or anything else.
  */
-export function originHostname(origin: string): string | null {
-  const m = /^https?:\/\/(.*)$/i.exec(origin);
-  return m ? (parseHostHeader(m[1])?.hostname ?? null) : null;
+export function parseOrigin(origin: string): { scheme: 'http' | 'https'; authority: HostAuthority } | null {
+  const m = /^(https?):\/\/(.*)$/i.exec(origin);
+  const authority = m ? parseHostHeader(m[2]) : null;
+  return m && authority ? { scheme: m[1].toLowerCase() as 'http' | 'https', authority } : null;
 }
 
 function loopback(hostname: string): boolean {
@@ -91,4 +93,46 @@ export function relayHostnames(baseUrl: string, extraHosts: string[]): (hostname
   const bracketed = (h: string) => (h.includes(':') && !h.startsWith('[') ? `[${h}]` : h).toLowerCase();
   const allowed = new Set([new URL(baseUrl).hostname.toLowerCase(), ...extraHosts.map(bracketed)]);
   return (hostname) => loopback(hostname) || allowed.has(hostname);
+}
+
+export const DEFAULT_PORT: Record<'http' | 'https', number> = { http: 80, https: 443 };
+
+/** Where a request says it went: its scheme, its Host, and the port it arrived on. */
+export interface RequestAuthority {
+  protocol: string;
+  host: string;
+  /** the local port of the connection; null when a trusted proxy named the host (X-Forwarded-Host) */
+  arrivalPort: number | null;
+}
+
+/**
+ * The authority a request reached. Behind `--trust-proxy` a forwarded host is the proxy's word
+ * for the public authority, port included, and the port the proxy connected to says nothing about
+ * it; otherwise the Host's port (or the scheme's default) must be the one the connection came in on.
+ */
+export function requestAuthority(req: FastifyRequest, trustProxy: boolean): RequestAuthority {
+  // Fastify reads an empty X-Forwarded-Host as none, and so must we
+  const forwarded = trustProxy && Boolean(req.headers['x-forwarded-host']);
+  return { protocol: req.protocol, host: req.host, arrivalPort: forwarded ? null : (req.socket.localPort ?? null) };
+}
+
+/**
+ * Whether an Origin is this relay as the request reached it: same scheme, one of our host
+ * names, and the same port (the connection's, or the forwarded host's behind a trusted proxy).
+ * Another port of the same host is another site (another program on this machine, web mode's
+ * own page), so its pages do not count as ours.
+ */
+export function isOwnOrigin(
+  origin: string,
+  req: RequestAuthority,
+  hostAllowed: (hostname: string) => boolean,
+): boolean {
+  const parsed = parseOrigin(origin);
+  if (!parsed || !hostAllowed(parsed.authority.hostname)) return false;
+  const scheme = req.protocol === 'https' ? 'https' : 'http';
+  if (parsed.scheme !== scheme) return false;
+  const port = parsed.authority.port ?? DEFAULT_PORT[scheme];
+  if (req.arrivalPort !== null) return port === req.arrivalPort;
+  const forwarded = parseHostHeader(req.host);
+  return forwarded !== null && (forwarded.port ?? DEFAULT_PORT[scheme]) === port;
 }

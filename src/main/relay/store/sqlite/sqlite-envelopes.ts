@@ -51,8 +51,12 @@ const ENVELOPE_JSON_BASE = `json_object('id', id, 'senderAddress', sender, 'reci
 /** A staked request carries `stake`; every other envelope has no such field at all. */
 const ENVELOPE_JSON = `CASE WHEN stake IS NULL THEN ${ENVELOPE_JSON_BASE} ELSE json_insert(${ENVELOPE_JSON_BASE}, '$.stake', json(stake)) END`;
 
-/** One page of an inbox, oldest first; a device-bound caller sees its device's and unbound envelopes. */
-const INBOX_PAGE = 'FROM envelopes WHERE recipient = ? ORDER BY seq LIMIT ?';
+/**
+ * One page of an inbox, oldest first. A device-bound caller sees its device's and unbound
+ * envelopes; a key bound to no device only the unbound ones, since it cannot open what was
+ * sealed to a device, and its ack must never remove a device's copy (docs/protocol.md §10).
+ */
+const INBOX_PAGE = 'FROM envelopes WHERE recipient = ? AND device_key IS NULL ORDER BY seq LIMIT ?';
 const DEVICE_INBOX_PAGE =
   'FROM envelopes WHERE recipient = ? AND (device_key = ? OR device_key IS NULL) ORDER BY seq LIMIT ?';
 
@@ -77,7 +81,7 @@ export const ENVELOPE_SQL = {
   // (group_concat keeps no order of its input without one), which cost half again as much.
   pullAllJson: `SELECT ${ENVELOPE_JSON} ${INBOX_PAGE}`,
   pullDeviceJson: `SELECT ${ENVELOPE_JSON} ${DEVICE_INBOX_PAGE}`,
-  ackAll: `DELETE FROM envelopes WHERE id = ? AND recipient = ?`,
+  ackAll: `DELETE FROM envelopes WHERE id = ? AND recipient = ? AND device_key IS NULL`,
   ackDevice: `DELETE FROM envelopes WHERE id = ? AND recipient = ? AND (device_key = ? OR device_key IS NULL)`,
   sweep: `DELETE FROM envelopes WHERE seq IN (SELECT seq FROM envelopes WHERE created_at < ? LIMIT ?)`,
   usage: `SELECT envelopes, bytes, requests, request_bytes AS requestBytes FROM queue_usage WHERE recipient = ? AND device_key = ?`,

@@ -64,7 +64,8 @@ describe('sign-in (EIP-4361)', () => {
       { url: 'https://192.168.1.20:8787', given: false },
       relayHostnames('https://192.168.1.20:8787', []),
     );
-    expect(lan.forRequest('http', '192.168.1.20:8787')).toEqual({
+    const arriving = (host: string) => ({ protocol: 'http', host, arrivalPort: 8787 });
+    expect(lan.forRequest(arriving('192.168.1.20:8787'))).toEqual({
       domain: '192.168.1.20:8787',
       uri: 'http://192.168.1.20:8787',
     });
@@ -73,11 +74,11 @@ describe('sign-in (EIP-4361)', () => {
       { url: 'https://relay.example.org', given: true },
       relayHostnames('https://relay.example.org', []),
     );
-    expect(proxied.forRequest('http', 'relay.example.org')).toEqual({
+    expect(proxied.forRequest(arriving('relay.example.org'))).toEqual({
       domain: 'relay.example.org',
       uri: 'https://relay.example.org',
     });
-    expect(proxied.forRequest('http', '127.0.0.1:8787')).toEqual({
+    expect(proxied.forRequest(arriving('127.0.0.1:8787'))).toEqual({
       domain: 'relay.example.org',
       uri: 'https://relay.example.org',
     });
@@ -192,15 +193,27 @@ describe('keys, devices, handle, policy, contacts', () => {
     expect((await api(other, 'DELETE', `/api/v1/me/keys/${u.keyId}`)).status).toBe(404);
   });
 
-  it('a key not bound to a device sees every envelope of its wallet', async () => {
+  it('a key not bound to a device pulls and acks only envelopes sealed to no device', async () => {
     const u = await signIn(relay.url);
     await relay.store.grantEntitlement(u.address, 'developer-api');
     const unbound: string = (await api(u, 'POST', '/api/v1/me/keys', {})).body.apiKey;
     const second = await signIn(relay.url, u.account);
     const a = await signIn(relay.url);
     const { envelopeTo } = await import('../harness.js');
-    await api(a, 'POST', '/api/v1/envelopes', [envelopeTo(u), envelopeTo(second)]);
-    expect((await api(unbound, 'GET', '/api/v1/envelopes')).body.envelopes).toHaveLength(2);
+    const sent = await api(a, 'POST', '/api/v1/envelopes', [
+      envelopeTo(u),
+      envelopeTo(second),
+      envelopeTo({ address: u.address }),
+    ]);
+    const [toFirst, toSecond, toNone] = sent.body.results.map((r: { envelope: { id: string } }) => r.envelope.id);
+    const pulled = (key: TestUser | string) =>
+      api(key, 'GET', '/api/v1/envelopes').then((r) => r.body.envelopes.map((e: { id: string }) => e.id));
+    expect(await pulled(unbound)).toEqual([toNone]);
+    // what was sealed to a device cannot be acked away by a key that cannot open it
+    const acked = await api(unbound, 'POST', '/api/v1/envelopes/ack', { ids: [toFirst, toSecond, toNone] });
+    expect(acked.body).toEqual({ ok: true, acked: 1 });
+    expect(await pulled(u)).toEqual([toFirst]);
+    expect(await pulled(second)).toEqual([toSecond]);
   });
 
   it('devices: register with a certificate (400 bad, 409 again), revoke removes keys, envelopes and /keys entries', async () => {

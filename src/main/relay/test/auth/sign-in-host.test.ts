@@ -151,8 +151,8 @@ describe('sign-in on a relay without --base-url', () => {
     });
     const signature = await account.signMessage({ message: foreign });
     const r = await call(relay.url, 'POST', '/api/v1/auth/keys', { body: { message: foreign, signature } });
-    expect(r.status).toBe(400);
-    expect(r.body.code).toBe('not-siwe');
+    expect(r.status).toBe(401);
+    expect(r.body.code).toBe('bad-signin');
     expect(JSON.stringify(r.body)).not.toContain('sk_live_');
   });
 

@@ -98,7 +98,7 @@ describe('long-poll pull', () => {
     expect(reasonsOf(b)).toEqual(['rung']);
   });
 
-  it('a key bound to no device is woken by any device of its wallet', async () => {
+  it('a key bound to no device is woken by an envelope sealed to no device, not by one sealed to a device', async () => {
     const [a, b] = await pair(relay);
     // an unbound key: a sign-in without a device
     const ch = await call(relay.url, 'POST', '/api/v1/auth/challenge', { body: { address: b.address } });
@@ -110,7 +110,9 @@ describe('long-poll pull', () => {
     const before = relay.app.heldPulls;
     const pending = pull(relay, unboundKey, '?wait=10') as ReturnType<typeof call>;
     await held(relay, before + 1);
-    const sent = await send(relay, a, envelopeTo(b));
+    // sealed to b's device: the unbound key cannot open it, so it is not handed it
+    expect((await send(relay, a, envelopeTo(b))).status).toBe(200);
+    const sent = await send(relay, a, envelopeTo({ address: b.address }));
     expect((await pending).body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent.body.envelope.id]);
   });
 

@@ -112,7 +112,10 @@ describe('every registered route and every framework refusal answers { error, co
       `/reference/${MARK}`,
     ]) {
       const r = await send('GET', path, { auth: false });
-      expect(expectOurShape(r, path)).toEqual({ error: 'this relay has no GET route at that path', code: 'no-route' });
+      expect(expectOurShape(r, path)).toEqual({
+        error: 'this relay has no route for that method and path',
+        code: 'no-route',
+      });
       expect(r.status).toBe(404);
     }
     const range = await send('GET', `/reference/static/index.css?${MARK}`, {

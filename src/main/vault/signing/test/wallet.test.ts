@@ -296,6 +296,10 @@ describe('SIWE check before signing', () => {
     const other = walletFromMnemonic(newMnemonic()).address;
     expect(rejected(createSiweMessage({ ...base, address: getAddress(other) }))).toBe('siwe-rejected');
     expect(rejected(createSiweMessage({ ...base, domain: 'evil.example' }))).toBe('siwe-rejected');
+    // the whole authority, as the relay checks it: another port of the same host, no port, another scheme
+    expect(rejected(createSiweMessage({ ...base, domain: '127.0.0.1:9999' }))).toBe('siwe-rejected');
+    expect(rejected(createSiweMessage({ ...base, domain: '127.0.0.1' }))).toBe('siwe-rejected');
+    expect(rejected(createSiweMessage(base), 'https://127.0.0.1:4000')).toBe('siwe-rejected');
     expect(rejected(createSiweMessage({ ...base, uri: 'http://127.0.0.1:4001' }))).toBe('siwe-rejected');
     expect(rejected(createSiweMessage(base), 'http://127.0.0.1:4001')).toBe('siwe-rejected');
     expect(rejected(createSiweMessage({ ...base, expirationTime: new Date(now.getTime() - 1000) }))).toBe(

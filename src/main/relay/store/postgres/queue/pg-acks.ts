@@ -7,9 +7,12 @@ import { isRetryable, MAX_ATTEMPTS, type PgSql } from '../pg-client.js';
 /** Requests' acks answered by one statement at most. */
 const MAX_BATCH = 256;
 
-/** One request's ack ($1 recipient, $2 ids, $3 device): an unbound key acks any of the recipient's, a device its own and unbound ones. */
+/**
+ * One request's ack ($1 recipient, $2 ids, $3 device): a device acks its own and unbound ones, a
+ * key bound to no device only unbound ones, never a device's copy (docs/protocol.md §10).
+ */
 export const ACK = {
-  any: `DELETE FROM envelopes WHERE recipient = $1 AND id = ANY($2::text[])`,
+  any: `DELETE FROM envelopes WHERE recipient = $1 AND id = ANY($2::text[]) AND device_key IS NULL`,
   device: `DELETE FROM envelopes WHERE recipient = $1 AND id = ANY($2::text[]) AND (device_key = $3 OR device_key IS NULL)`,
 };
 
@@ -21,7 +24,7 @@ export const ACK = {
  */
 export const ACK_MANY = `WITH a AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS a(recipient, id, device_key, n)),
   hit AS (SELECT e.seq, min(a.n) AS n FROM envelopes e JOIN a ON e.id = a.id AND e.recipient = a.recipient
-    AND (a.device_key IS NULL OR e.device_key = a.device_key OR e.device_key IS NULL) GROUP BY e.seq)
+    AND (e.device_key = a.device_key OR e.device_key IS NULL) GROUP BY e.seq)
   DELETE FROM envelopes e USING hit WHERE e.seq = hit.seq RETURNING hit.n`;
 
 interface PendingAck {

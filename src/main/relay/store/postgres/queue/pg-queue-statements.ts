@@ -26,7 +26,8 @@ const ENVELOPE_JSON = `coalesce(e.wire_head || e.ciphertext || e.wire_tail, (SEL
 /**
  * The first `$2` envelopes a pull sees, oldest first, as a subquery ($1 the recipient, $3 the
  * device): a device's own (envelopes_device_page) and those sealed to no device
- * (envelopes_unbound_page) are two ordered index ranges, each stopping at the page size, merged.
+ * (envelopes_unbound_page) are two ordered index ranges, each stopping at the page size, merged;
+ * a key bound to no device reads only the second.
  *
  * Each page is written so that an inbox index is the only way to its order, whatever the planner
  * estimates. The driver prepares statements, and a connection's cached generic plan estimates a
@@ -38,7 +39,7 @@ const ENVELOPE_JSON = `coalesce(e.wire_head || e.ciphertext || e.wire_tail, (SEL
  * <= $1`: the same rows under any deterministic collation) keeps `recipient` in it, and no other
  * index gives `recipient, seq`.
  */
-const INBOX_PAGE = `(SELECT * FROM envelopes WHERE recipient >= $1 AND recipient <= $1 ORDER BY recipient, seq LIMIT $2)`;
+const UNBOUND_PAGE = `(SELECT * FROM envelopes WHERE device_key IS NULL AND recipient >= $1 AND recipient <= $1 ORDER BY recipient, seq LIMIT $2)`;
 const DEVICE_PAGE = `((SELECT * FROM envelopes WHERE device_key = $3 AND recipient >= $1 AND recipient <= $1 ORDER BY recipient, seq LIMIT $2)
   UNION ALL (SELECT * FROM envelopes WHERE device_key IS NULL AND recipient >= $1 AND recipient <= $1 ORDER BY recipient, seq LIMIT $2)
   ORDER BY recipient, seq LIMIT $2)`;
@@ -50,8 +51,9 @@ const wireOf = (page: string) =>
 // collection (the driver's fragments are pending promises), so that they were promoted and cost
 // full collections; the same statement as one text promotes next to nothing (docs/benchmarks.md,
 // cluster).
-export const PULL = { any: rowsOf(INBOX_PAGE), device: rowsOf(DEVICE_PAGE) };
-export const PULL_WIRE = { any: wireOf(INBOX_PAGE), device: wireOf(DEVICE_PAGE) };
+// A key bound to no device pulls only envelopes sealed to no device (docs/protocol.md §10).
+export const PULL = { any: rowsOf(UNBOUND_PAGE), device: rowsOf(DEVICE_PAGE) };
+export const PULL_WIRE = { any: wireOf(UNBOUND_PAGE), device: wireOf(DEVICE_PAGE) };
 
 /** The queue's statements, each taking ($1 recipient, $2 limit or ids, $3 device), and the batched ack; exported so that tests can EXPLAIN them. */
 export const PG_ENVELOPE_SQL = { pull: PULL, pullWire: PULL_WIRE, ack: ACK, ackMany: ACK_MANY } as const;

@@ -188,7 +188,7 @@ describe('migration 7 (counters written by the delivery, not by insert triggers)
         });
         await store.deliver({ ...direct(FRIEND, [item(ME), item(ME, { ciphertext: ODD_TEXT })], 10), limits });
         exact();
-        expect(await store.ack(ME, null, ['old-0', 'old-1', 'old-5'])).toBe(3);
+        expect(await store.ack(ME, devKey(1), ['old-0', 'old-1', 'old-5'])).toBe(3);
         exact();
       } finally {
         db.close();

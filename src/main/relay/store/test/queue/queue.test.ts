@@ -220,7 +220,9 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
         const wire = await t.store.pullWire(B, key, limit);
         expect(wire).toBe(JSON.stringify(rows.map(presentEnvelope)));
       }
-      expect(JSON.parse(await t.store.pullWire(B, null, 100))).toHaveLength(instants.length + 2);
+      // a key bound to no device: the three unbound direct envelopes and the unbound group one
+      expect(JSON.parse(await t.store.pullWire(B, null, 100))).toHaveLength(4);
+      expect(JSON.parse(await t.store.pullWire(B, devKey(1), 100))).toHaveLength(instants.length + 1);
       expect(await t.store.pullWire(C, null, 100)).toBe('[]');
       expect(await t.store.pullWire(C, devKey(1), 100)).toBe('[]');
     });
@@ -261,14 +263,15 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       },
     );
 
-    it('gives a device-bound key its device’s envelopes and unbound ones; an unbound key sees all', async () => {
+    it('gives a device-bound key its device’s envelopes and unbound ones; an unbound key only unbound ones', async () => {
       await devices(B, 1, 2);
       const d1 = (await sendOne(t.store, A, B, { recipientDeviceKey: devKey(1) })).envelope!;
       const d2 = (await sendOne(t.store, A, B, { recipientDeviceKey: devKey(2) })).envelope!;
       const any = (await sendOne(t.store, A, B)).envelope!;
       expect((await t.store.pull(B, devKey(1), 10)).map((e) => e.id)).toEqual([d1.id, any.id]);
       expect((await t.store.pull(B, devKey(2).toUpperCase(), 10)).map((e) => e.id)).toEqual([d2.id, any.id]);
-      expect((await t.store.pull(B, null, 10)).map((e) => e.id)).toEqual([d1.id, d2.id, any.id]);
+      expect((await t.store.pull(B, null, 10)).map((e) => e.id)).toEqual([any.id]);
+      expect(await t.store.pullWire(B, null, 10)).toBe(JSON.stringify([presentEnvelope(any)]));
       expect(await t.store.pull(A, null, 10)).toEqual([]);
     });
 
@@ -283,11 +286,15 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       expect(await t.store.ack(C, null, [d1.id])).toBe(0);
       expect((await t.store.pull(B, devKey(1), 10)).map((e) => e.id)).toEqual([d1.id, any.id]);
 
+      // a key bound to no device cannot remove what was sealed to a device
+      expect(await t.store.ack(B, null, [d1.id, d2.id])).toBe(0);
+      expect((await t.store.pull(B, devKey(2), 10)).map((e) => e.id)).toEqual([d2.id, any.id]);
+
       expect(await t.store.ack(B, devKey(2), [d2.id, any.id, d2.id, 'not-a-uuid'])).toBe(2);
-      expect((await t.store.pull(B, null, 10)).map((e) => e.id)).toEqual([d1.id]);
+      expect((await t.store.pull(B, devKey(1), 10)).map((e) => e.id)).toEqual([d1.id]);
       expect(await t.store.ack(B, devKey(2), [d2.id])).toBe(0);
-      expect(await t.store.ack(B, null, [d1.id.toUpperCase()])).toBe(1);
-      expect(await t.store.pull(B, null, 10)).toEqual([]);
+      expect(await t.store.ack(B, devKey(1).toUpperCase(), [d1.id.toUpperCase()])).toBe(1);
+      expect(await t.store.pull(B, devKey(1), 10)).toEqual([]);
       expect((await t.store.pull(C, null, 10)).map((e) => e.id)).toEqual([forC.id]);
     });
 
@@ -305,11 +312,12 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
         t.store.ack(C, null, [forC[0].id]),
         t.store.ack(B, devKey(2), [d1.id, forC[1].id]), // another device's and another wallet's: none
         t.store.ack(C, null, [forC[1].id, d2.id, 'not-a-uuid']),
+        t.store.ack(B, null, [d1.id, d2.id]), // sealed to devices: a key bound to none takes neither
         t.store.ack(B, devKey(2), [d2.id, any.id]),
         t.store.ack(B, devKey(1), [any.id]), // already taken by the ack before it
       ]);
-      expect(counts).toEqual([1, 0, 1, 2, 0]);
-      expect((await t.store.pull(B, null, 10)).map((e) => e.id)).toEqual([d1.id]);
+      expect(counts).toEqual([1, 0, 1, 0, 2, 0]);
+      expect((await t.store.pull(B, devKey(1), 10)).map((e) => e.id)).toEqual([d1.id]);
       expect(await t.store.pull(C, null, 10)).toEqual([]);
       if (backend.name === 'postgres') expect(ackBatches()).toBe(before + 1);
     });
