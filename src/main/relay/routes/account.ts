@@ -150,6 +150,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
     async (req) => {
       // before the nonce is looked up: a refused label must not use the challenge up
       const label = checkText(req.body.label, 'the label');
+      const invite = checkText(req.body.invite, 'the invite code') ?? null;
       const nonce = challengeNonce(req.body.message);
       if (!nonce) throw badRequest('message is not an EIP-4361 sign-in message from this relay', 'not-siwe');
       const challenge = await fromStore(store.consumeChallenge(nonce, opts.now()));
@@ -173,7 +174,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       // After the signature, so that nobody learns a wallet's standing without holding it.
       const admission = await store.admitSignIn(challenge.address, {
         mode: opts.registration,
-        invite: req.body.invite ?? null,
+        invite,
         now: opts.now(),
       });
       if (admission !== 'admitted') throw admissionRefusal(admission);

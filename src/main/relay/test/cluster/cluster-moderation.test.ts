@@ -13,6 +13,9 @@ import { call, certify, envelopeTo, newDeviceKey, signIn, watchHeldPulls, type T
  * through the cluster's database and its bus (`relay admin --database`), as it would from
  * another machine. Each case talks to node A and node B directly.
  */
+/** What the admin commands print, as far as these tests read it. */
+type AdminAnswer = Record<string, unknown> & { code: string; items: Array<Record<string, unknown>> };
+
 const missing = pgMissing();
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -41,7 +44,7 @@ describe.skipIf(missing !== null)(
     const admin = async (...args: string[]) => {
       const inv = parseInvocation(['admin', '--database', url, ...args]);
       if (inv.mode !== 'admin') throw new Error('expected an admin command');
-      return JSON.parse((await runAdmin(inv.options)).answer) as Record<string, any>;
+      return JSON.parse((await runAdmin(inv.options)).answer) as AdminAnswer;
     };
 
     beforeAll(async () => {

@@ -3,7 +3,7 @@
  * control characters (U+0000 included) with 400 `invalid-text`, never a 500, on SQLite and on
  * PostgreSQL (`npm run test:cluster` runs this file there); group and token names also refuse
  * emptiness, bidirectional overrides and isolates, and zero-width characters. A sign-in whose
- * label is refused keeps its challenge.
+ * label or invite code is refused keeps its challenge.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,18 +68,20 @@ describe('text fields refuse control characters on every store', () => {
         strict: false,
         send: (q) => call(relay.url, 'GET', `/api/v1/directory?q=${encodeURIComponent(q)}`, { auth: alice.apiKey }),
       },
-      { name: 'sign-in label', strict: false, send: (label) => signInWithLabel(label).then((r) => r.keys) },
+      { name: 'sign-in label', strict: false, send: (label) => signInWith({ label }).then((r) => r.keys) },
+      // a wallet the relay knows needs no invite, so a code that passes the text check is ignored
+      { name: 'sign-in invite code', strict: false, send: (invite) => signInWith({ invite }).then((r) => r.keys) },
     ];
   });
   afterAll(async () => relay?.close());
 
-  /** A sign-in with this label; then the same challenge again without one, to see whether it was spent. */
-  async function signInWithLabel(label: string): Promise<{ keys: Call; retry: Call }> {
+  /** A sign-in with this label or invite; then the same challenge again without it, to see whether it was spent. */
+  async function signInWith(extra: { label?: string; invite?: string }): Promise<{ keys: Call; retry: Call }> {
     const address = alice.address;
     const ch = await call(relay.url, 'POST', '/api/v1/auth/challenge', { body: { address } });
     const message = ch.body.message as string;
     const signature = await alice.account.signMessage({ message });
-    const keys = await call(relay.url, 'POST', '/api/v1/auth/keys', { body: { message, signature, label } });
+    const keys = await call(relay.url, 'POST', '/api/v1/auth/keys', { body: { message, signature, ...extra } });
     const retry =
       keys.status === 200 ? keys : await call(relay.url, 'POST', '/api/v1/auth/keys', { body: { message, signature } });
     return { keys, retry };
@@ -117,7 +119,7 @@ describe('text fields refuse control characters on every store', () => {
   });
 
   it('a refused sign-in label keeps the challenge: the same signed message signs in afterwards', async () => {
-    const { keys, retry } = await signInWithLabel('laptop\u0000');
+    const { keys, retry } = await signInWith({ label: 'laptop\u0000' });
     refused(keys, 'sign-in label');
     expect(retry.status, JSON.stringify(retry.body)).toBe(200);
     expect(retry.body.apiKey).toMatch(/^sk_live_/);
