@@ -218,14 +218,15 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
           'if it blocks you or the creator, or blocks all strangers, 403 `blocked`; if it asks strangers for a stake (policy stake-gate) and you have paid it none, ' +
           '403 `stake-required` (a staked contact request opens the contact, after which invitations work); otherwise it is invited (`status: invited`) and joins only if it accepts ' +
           '(`POST /api/v1/groups/{id}/invitation`). An invited wallet gets nothing of the group. A pending invitation is a contact request: with your undelivered ' +
-          'requests to that wallet it counts toward `--max-requests-per-pair` (429 `too-many-requests-pending` past it).',
+          'requests to that wallet it counts toward `--max-requests-per-pair` (429 `too-many-requests-pending` past it). A relay low on disk answers 507 `storage-full`.',
         params: IdParams,
         body: AddMemberBody,
-        response: { 200: AddMemberResult, ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 200: AddMemberResult, ...errorResponses(400, 401, 403, 404, 429, 507) },
       },
     },
     async (req) => {
       const { group, caller } = await managedGroup(req);
+      await opts.checkDisk();
       const rules = { maxRequestsPerPair: opts.limits.maxRequestsPerPair, stakesEnabled: opts.stakesEnabled };
       const status = await fromStore(
         store.addOrInvite(group.id, req.body.address.toLowerCase(), caller.address, opts.now(), rules),

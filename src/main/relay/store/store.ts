@@ -25,10 +25,14 @@ export type StoreErrorCode =
   | 'too-many-devices' // the wallet already has MAX_DEVICES current devices (409)
   | 'too-many-keys' // the wallet already has its maximum of active API keys (409)
   | 'too-many-groups' // the wallet already created its maximum of groups (429)
+  | 'too-many-entries' // the wallet's allow or block list already holds MAX_LIST_ENTRIES addresses (409)
   | 'blob-quota-full'; // the upload would pass the uploader's blob storage quota (429)
 
 /** Current devices a wallet may have at once (docs/protocol.md §4 Limits). */
 export const MAX_DEVICES = 16;
+
+/** Addresses one wallet's allow list, and its block list, may hold each (docs/protocol.md §4 Limits). */
+export const MAX_LIST_ENTRIES = 10_000;
 
 /**
  * The share of a recipient device's queue quota that request-routed envelopes (strangers') may
@@ -318,7 +322,18 @@ export interface RelayStore {
   touchApiKey(id: string, now: number): Promise<void>;
 
   // contacts
-  setContact(owner: string, other: string, kind: 'allow' | 'block' | null, which: 'allow' | 'block'): Promise<void>;
+  /**
+   * Files `other` in the list `kind` (null: removes it from `which`). Throws too-many-entries when
+   * a new entry would take that list past `maxEntries` (no cap when omitted); re-filing an address
+   * already there is never refused.
+   */
+  setContact(
+    owner: string,
+    other: string,
+    kind: 'allow' | 'block' | null,
+    which: 'allow' | 'block',
+    maxEntries?: number,
+  ): Promise<void>;
   getContacts(owner: string): Promise<{ allowed: string[]; blocked: string[] }>;
 
   // envelopes
