@@ -149,7 +149,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
         security: apiKeyOrTokenAuth,
         description:
           'Each toAddress must be a current member (an invited wallet is not: 400 `not-a-member`). With a group token the relay names the creator as sender ' +
-          "(`via: group-token`) and stamps the token's name on each envelope as `botName`. All or nothing, queue quotas included (429 `recipient-full`); 507 `storage-full` when the relay is low on disk.",
+          "(`via: group-token`) and stamps the token's name on each envelope as `botName`; a member who blocks the creator, or the admin who minted the token, gets `blocked`. All or nothing, queue quotas included (429 `recipient-full`); 507 `storage-full` when the relay is low on disk.",
         params: IdParams,
         body: GroupSendBody,
         response: { 200: GroupSendResults, ...errorResponses(400, 401, 404, 413, 429, 507) },
@@ -162,12 +162,14 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
       const via = caller.kind === 'group-token' ? ('group-token' as const) : ('api-key' as const);
       const sender = caller.kind === 'group-token' ? group.creatorAddress : caller.address;
       const botName = caller.kind === 'group-token' ? caller.name : null;
+      const minter = caller.kind === 'group-token' ? caller.mintedBy : null;
       const outcomes = await fromStore(
         store.deliver({
           senderAddress: sender,
           groupId: group.id,
           via,
           botName,
+          minter,
           items,
           now: opts.now(),
           limits: opts.limits,
@@ -272,7 +274,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
           throw notFound('that address is neither a member nor invited', 'not-a-member');
         }
       }
-      const removed = await fromStore(store.removeMember(group.id, target));
+      const removed = await fromStore(store.removeMember(group.id, target, opts.now()));
       if (!removed) throw notFound('that address is not a member', 'not-a-member');
       return { ok: true as const };
     },
@@ -301,7 +303,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
         const target = req.params.address.toLowerCase();
         if (target === group.creatorAddress)
           throw badRequest('the creator already has every right in the group', 'is-creator');
-        if (!(await store.setAdmin(group.id, target, admin)))
+        if (!(await store.setAdmin(group.id, target, admin, opts.now())))
           throw notFound('that address is not a member', 'not-a-member');
         return admin ? detail(group, true) : { ok: true as const };
       },
