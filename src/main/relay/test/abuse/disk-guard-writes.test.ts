@@ -30,7 +30,10 @@ afterEach(async () => {
 });
 
 /** Turns the guard on as a reload would: far more free space asked for than any disk has. */
-const diskFull = (r: TestRelay) => r.app.liveConfig.apply({ ...r.app.liveConfig.current, minFreeDiskMib: 2 ** 30 });
+const diskFull = (r: TestRelay) => {
+  const current = r.app.liveConfig.current;
+  r.app.liveConfig.apply({ ...current, registration: current.registration ?? 'open', minFreeDiskMib: 2 ** 30 });
+};
 
 describe('the disk guard covers every write that grows storage', () => {
   it('list entries, devices, policy, invitations, joins and new wallets are 507 storage-full; the rest still works', async () => {
