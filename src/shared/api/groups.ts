@@ -46,6 +46,12 @@ export const BotTokenMeta = Type.Object(
     prefix: Type.String(),
     createdAt: DateTime,
     revokedAt: Type.Union([DateTime, Type.Null()]),
+    mintedBy: Type.Optional(
+      Type.Union([Address, Type.Null()], {
+        description:
+          'the creator or admin who minted it (null for tokens older than the record); it is revoked when they stop being an admin or a member',
+      }),
+    ),
   },
   { $id: 'BotToken', title: 'BotToken' },
 );

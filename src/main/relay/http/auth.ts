@@ -6,7 +6,7 @@ import { TouchThrottle } from './touch-throttle.js';
 
 export type Caller =
   | { kind: 'api-key'; keyId: string; address: string; deviceKey: string | null }
-  | { kind: 'group-token'; tokenId: string; groupId: string; name: string };
+  | { kind: 'group-token'; tokenId: string; groupId: string; name: string; mintedBy: string | null };
 
 /** What a route accepts: an API key, an API key or a group token, or nothing (public). */
 export type AuthMode = 'api-key' | 'api-key-or-group-token' | 'none';
@@ -102,6 +102,7 @@ export function registerAuth(
       tokenId: credential.row.id,
       groupId: credential.row.groupId,
       name: credential.row.name,
+      mintedBy: credential.row.mintedBy,
     };
   });
 }

@@ -71,7 +71,14 @@ export function presentApiKey(k: ApiKeyRow): ApiKeyMeta {
 }
 
 export function presentBotToken(t: BotTokenRow): BotTokenMeta {
-  return { id: t.id, name: t.name, prefix: t.prefix, createdAt: iso(t.createdAt), revokedAt: isoOrNull(t.revokedAt) };
+  return {
+    id: t.id,
+    name: t.name,
+    prefix: t.prefix,
+    createdAt: iso(t.createdAt),
+    revokedAt: isoOrNull(t.revokedAt),
+    mintedBy: t.mintedBy,
+  };
 }
 
 export function presentGroup(g: GroupRow): GroupSummary {

@@ -15,6 +15,8 @@ const STATUS: Record<StoreErrorCode, number> = {
   'too-many-devices': 409,
   'too-many-keys': 409,
   'too-many-groups': 429,
+  'too-many-entries': 409,
+  'too-many-tokens': 409,
   'blob-quota-full': 429,
 };
 

@@ -8,6 +8,14 @@ export type WakeReason = 'rung' | 'timeout' | 'replaced' | 'shutdown' | 'aborted
 export const MAX_HELD_PER_WALLET = 16;
 
 /**
+ * A wallet's share of a node's cap on held pulls: MAX_HELD_PER_WALLET, but never more than a
+ * twentieth of the node's cap (at least one), so that a few wallets with many keys each cannot
+ * take every place and leave a bystander with 503.
+ */
+export const heldPerWallet = (nodeMax: number): number =>
+  Math.min(MAX_HELD_PER_WALLET, Math.max(1, Math.floor(nodeMax / 20)));
+
+/**
  * A revoked credential whose held pulls must stop: one key, every key bound to a device, every
  * key of a wallet (a suspension), or a bot token (which holds none).
  */
@@ -127,7 +135,9 @@ export class WaiterRegistry {
   /**
    * Registers a held pull for `ms` milliseconds. A held pull of the same credential is
    * answered at once (reason `replaced`), and so is the wallet's oldest when it would hold more
-   * than MAX_HELD_PER_WALLET; past the node's cap this throws TooManyWaiters.
+   * than its share (`heldPerWallet`); past the node's cap this throws TooManyWaiters. The
+   * wallet's oldest is answered before the node's cap is checked, so a wallet at its share
+   * never meets a full node by its own pulls.
    */
   register(keyId: string, address: string, deviceKey: string | null, ms: number): Waiter {
     this.#byKey.get(keyId)?.wake('replaced');
@@ -142,6 +152,12 @@ export class WaiterRegistry {
         handed: null,
         wake: () => undefined,
       };
+    const mine = this.#byAddress.get(address);
+    if (mine && mine.size >= heldPerWallet(this.#max)) {
+      let oldest: Waiter | undefined;
+      for (const w of mine) if (!oldest || w.hold < oldest.hold) oldest = w;
+      oldest?.wake('replaced');
+    }
     if (this.#byKey.size >= this.#max) throw new TooManyWaiters(this.#max);
     let settle!: (r: WakeReason) => void;
     const woken = new Promise<WakeReason>((resolve) => (settle = resolve));
@@ -297,9 +313,10 @@ export class WaiterRegistry {
       }
       if (remote.size === 0) this.#remote.delete(address);
     }
-    if (all.length <= MAX_HELD_PER_WALLET) return;
+    const cap = heldPerWallet(this.#max);
+    if (all.length <= cap) return;
     all.sort((x, y) => x.hold - y.hold || (x.keyId < y.keyId ? -1 : 1));
-    for (const x of all.slice(0, all.length - MAX_HELD_PER_WALLET)) x.waiter?.wake('replaced');
+    for (const x of all.slice(0, all.length - cap)) x.waiter?.wake('replaced');
   }
 
   #sweepRemote(): void {

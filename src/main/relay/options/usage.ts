@@ -51,7 +51,8 @@ Serve options:
   --allow-host <name>        extra Host header value to accept; repeatable
   --trust-proxy              trust X-Forwarded-For (only behind your own reverse proxy)
   --max-held-pulls <n>       long-poll pulls held open at once; past it 503 + Retry-After (default ${DEFAULT_CONFIG.maxHeldPulls}).
-                             One wallet holds at most ${MAX_HELD_PER_WALLET}: its next answers its oldest, empty
+                             One wallet holds at most ${MAX_HELD_PER_WALLET} (and at most a twentieth of this):
+                             its next answers its oldest, empty
   --max-queued <n>           undelivered envelopes per recipient device, per wallet when sealed
                              to no device; sends past it are 429 recipient-full (default ${DEFAULT_CONFIG.maxQueued})
   --max-queued-mib <n>       MiB of undelivered ciphertext, same scope (default ${DEFAULT_CONFIG.maxQueuedMib}).

@@ -23,7 +23,7 @@ import { buildChallenge, challengeNonce, deviceCertificateValid, recoverSigner }
 import { isLowS } from '../auth/low-s.js';
 import type { SignInSites } from '../auth/sign-in-site.js';
 import { requestAuthority } from '../http/guards/host-header.js';
-import type { RelayStore } from '../store/store.js';
+import { MAX_LIST_ENTRIES, type RelayStore } from '../store/store.js';
 import { apiKeyCaller } from '../http/auth.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.js';
 import { iso, presentApiKey } from '../http/present.js';
@@ -142,9 +142,10 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
           'A refused sign-in registers no device and mints no key. ' +
           'A wallet this relay has not seen before signs in only as `--registration` allows: in `invite` mode with a live code in `invite` ' +
           '(without one 403 `invite-required`; a used-up, expired or revoked one 403 `invite-invalid`), in `closed` mode never ' +
-          '(403 `registration-closed`). A suspended wallet is 403 `suspended`.',
+          '(403 `registration-closed`). A suspended wallet is 403 `suspended`. ' +
+          "A wallet's first sign-in on a relay low on disk answers 507 `storage-full`; wallets it knows still sign in.",
         body: SignInBody,
-        response: { 200: MintKeyResult, ...errorResponses(400, 401, 403, 409, 429) },
+        response: { 200: MintKeyResult, ...errorResponses(400, 401, 403, 409, 429, 507) },
       },
     },
     async (req) => {
@@ -171,6 +172,9 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       };
       if (device && !(await deviceCertificateValid(device.publicKey, challenge.address, device.certificate)))
         throw badRequest('the device certificate does not verify for this address', 'bad-certificate');
+      // A wallet the relay has not seen adds an account; one it knows adds at most a key and a device.
+      // Checked before admission, so that a refused first sign-in spends no invite code.
+      if (!(await store.getAccount(challenge.address))) await opts.checkDisk();
       // After the signature, so that nobody learns a wallet's standing without holding it.
       const admission = await store.admitSignIn(challenge.address, {
         mode: opts.registration,
@@ -259,12 +263,14 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
         tags: ['account'],
         summary: 'Register another device key with its wallet-signed certificate',
         security: apiKeyAuth,
+        description: 'A relay low on disk answers 507 `storage-full`.',
         body: DeviceRegistration,
-        response: { 201: DeviceRecord, ...errorResponses(400, 401, 409, 429) },
+        response: { 201: DeviceRecord, ...errorResponses(400, 401, 409, 429, 507) },
       },
     },
     async (req, reply) => {
       const caller = apiKeyCaller(req);
+      await opts.checkDisk();
       const publicKey = req.body.publicKey.toLowerCase();
       if (!(await deviceCertificateValid(publicKey, caller.address, req.body.certificate)))
         throw badRequest('the device certificate does not verify for this address', 'bad-certificate');
@@ -352,9 +358,9 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
         summary: 'Set what happens to unknown senders: request (default), stake-gate (with stake), or block',
         security: apiKeyAuth,
         description:
-          '409 `stake-unavailable` for stake-gate on a relay without a chain (GET /api/v1/stake-config says `enabled: false`).',
+          '409 `stake-unavailable` for stake-gate on a relay without a chain (GET /api/v1/stake-config says `enabled: false`); a relay low on disk answers 507 `storage-full`.',
         body: Policy,
-        response: { 200: Policy, ...errorResponses(400, 401, 409, 429) },
+        response: { 200: Policy, ...errorResponses(400, 401, 409, 429, 507) },
       },
     },
     async (req) => {
@@ -368,6 +374,7 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
       if (stake !== undefined && weiOf(stake) === null)
         throw badRequest('stake is more than the escrow can hold (2^96 − 1 wei)', 'invalid-policy');
       const normalised = stake === undefined ? null : stake.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+      await opts.checkDisk();
       await store.setPolicy(
         caller.address,
         unknownSenders,
@@ -403,12 +410,17 @@ export function accountRoutes(app: FastifyInstance, store: RelayStore, opts: Acc
           tags: ['account'],
           summary: verb,
           security: apiKeyAuth,
+          description: `The list holds at most ${MAX_LIST_ENTRIES} addresses (409 \`too-many-entries\`); a relay low on disk answers 507 \`storage-full\`.`,
           params: AddressParams,
-          response: { 200: OkBody, ...errorResponses(400, 401, 429) },
+          response: { 200: OkBody, ...errorResponses(400, 401, 409, 429, 507) },
         },
       },
       async (req) => {
-        await store.setContact(apiKeyCaller(req).address, req.params.address.toLowerCase(), list, list);
+        const caller = apiKeyCaller(req);
+        await opts.checkDisk();
+        await fromStore(
+          store.setContact(caller.address, req.params.address.toLowerCase(), list, list, MAX_LIST_ENTRIES),
+        );
         return { ok: true as const };
       },
     );

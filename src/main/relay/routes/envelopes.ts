@@ -107,7 +107,7 @@ export function envelopeRoutes(
           'a key bound to no device sees only those sealed to no device. ' +
           'With `wait=S` (1–25) and nothing queued, the request is held until an envelope for the caller is committed, then answers at once; ' +
           'after S seconds it answers with no envelopes. Answers to a request with `wait` carry `Relay-Wait: <S>`. One held pull per credential: ' +
-          'a second one answers the first with no envelopes, and so does the relay shutting down. A wallet holds at most 16 pulls: its 17th answers its oldest ' +
+          "a second one answers the first with no envelopes, and so does the relay shutting down. A wallet holds at most 16 pulls (and at most a twentieth of the node's cap): one more answers its oldest " +
           'with no envelopes. Revoking the key or its device answers a held pull with it at once with 401. A held pull counts once against the rate limit. ' +
           'When the relay already holds its maximum of pulls it answers 503 `too-many-waiters` with `Retry-After`.',
         querystring: PullQuery,

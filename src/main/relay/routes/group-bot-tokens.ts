@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import { OkBody } from '../../../shared/api/common.js';
 import { MintTokenBody, MintTokenResult } from '../../../shared/api/groups.js';
 import { mintSecret } from '../auth/credentials.js';
-import type { RelayStore } from '../store/store.js';
+import { MAX_TOKENS_PER_GROUP, type RelayStore } from '../store/store.js';
+import { fromStore } from '../http/store-errors.js';
 import { notFound } from '../http/errors.js';
 import { presentBotToken } from '../http/present.js';
 import { IdParams, UUID, type GroupAccess, type GroupOptions } from './group-access.js';
@@ -27,14 +28,17 @@ export function groupBotTokenRoutes(
         tags: ['groups'],
         summary: 'Mint a bot token for this group (creator or admin; the secret is shown once)',
         security: apiKeyAuth,
-        description: 'A relay low on disk answers 507 `storage-full`.',
+        description:
+          `A group has at most ${MAX_TOKENS_PER_GROUP} live tokens (409 \`too-many-tokens\`). A token answers for whoever minted it: ` +
+          'a member who blocks the minter gets nothing from it (`blocked`), and it is revoked when the minter stops being an admin or a member. ' +
+          'A relay low on disk answers 507 `storage-full`.',
         params: IdParams,
         body: MintTokenBody,
-        response: { 201: MintTokenResult, ...errorResponses(400, 401, 403, 404, 429, 507) },
+        response: { 201: MintTokenResult, ...errorResponses(400, 401, 403, 404, 409, 429, 507) },
       },
     },
     async (req, reply) => {
-      const { group } = await managedGroup(req);
+      const { group, caller } = await managedGroup(req);
       await opts.checkDisk();
       const { secret, hash, prefix } = mintSecret('group-token');
       const row = {
@@ -44,8 +48,9 @@ export function groupBotTokenRoutes(
         prefix,
         createdAt: opts.now(),
         revokedAt: null,
+        mintedBy: caller.address,
       };
-      await store.insertBotToken({ ...row, hash });
+      await fromStore(store.insertBotToken({ ...row, hash }, MAX_TOKENS_PER_GROUP));
       reply.code(201);
       return { token: secret, botToken: presentBotToken(row) };
     },

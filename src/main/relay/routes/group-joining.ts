@@ -88,10 +88,11 @@ export function groupJoiningRoutes(
         summary: 'Join a public group (with its password when it has one)',
         security: apiKeyAuth,
         description:
-          'A wrong or missing password is 403; after 5 wrong ones for a group (from anyone), 429 `too-many-attempts` with Retry-After. Private groups cannot be joined (404 when you cannot see them).',
+          'A wrong or missing password is 403; after 5 wrong ones for a group (from anyone), 429 `too-many-attempts` with Retry-After. Private groups cannot be joined (404 when you cannot see them). ' +
+          'A relay low on disk answers 507 `storage-full`.',
         params: IdParams,
         body: Type.Optional(JoinBody),
-        response: { 200: GroupDetail, ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 200: GroupDetail, ...errorResponses(400, 401, 403, 404, 429, 507) },
       },
     },
     async (req, reply) => {
@@ -106,6 +107,7 @@ export function groupJoiningRoutes(
         if (!password) throw forbidden('this group needs a password', 'wrong-password');
         await passwordAttempts.check(id, password, group.passwordHash, opts.now(), reply);
       }
+      await opts.checkDisk();
       await store.addMember(id, caller.address, opts.now());
       return detail((await store.getGroup(id)) as GroupRow);
     },

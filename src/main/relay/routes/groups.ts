@@ -150,7 +150,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
         security: apiKeyOrTokenAuth,
         description:
           'Each toAddress must be a current member (an invited wallet is not: 400 `not-a-member`). With a group token the relay names the creator as sender ' +
-          "(`via: group-token`) and stamps the token's name on each envelope as `botName`. All or nothing, queue quotas included (429 `recipient-full`); 507 `storage-full` when the relay is low on disk.",
+          "(`via: group-token`) and stamps the token's name on each envelope as `botName`; a member who blocks the creator, or the admin who minted the token, gets `blocked`. All or nothing, queue quotas included (429 `recipient-full`); 507 `storage-full` when the relay is low on disk.",
         params: IdParams,
         body: GroupSendBody,
         response: { 200: GroupSendResults, ...errorResponses(400, 401, 404, 413, 429, 507) },
@@ -163,12 +163,14 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
       const via = caller.kind === 'group-token' ? ('group-token' as const) : ('api-key' as const);
       const sender = caller.kind === 'group-token' ? group.creatorAddress : caller.address;
       const botName = caller.kind === 'group-token' ? caller.name : null;
+      const minter = caller.kind === 'group-token' ? caller.mintedBy : null;
       const outcomes = await fromStore(
         store.deliver({
           senderAddress: sender,
           groupId: group.id,
           via,
           botName,
+          minter,
           items,
           now: opts.now(),
           limits: opts.limits,
@@ -219,14 +221,15 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
           'if it blocks you or the creator, or blocks all strangers, 403 `blocked`; if it asks strangers for a stake (policy stake-gate) and you have paid it none, ' +
           '403 `stake-required` (a staked contact request opens the contact, after which invitations work); otherwise it is invited (`status: invited`) and joins only if it accepts ' +
           '(`POST /api/v1/groups/{id}/invitation`). An invited wallet gets nothing of the group. A pending invitation is a contact request: with your undelivered ' +
-          'requests to that wallet it counts toward `--max-requests-per-pair` (429 `too-many-requests-pending` past it).',
+          'requests to that wallet it counts toward `--max-requests-per-pair` (429 `too-many-requests-pending` past it). A relay low on disk answers 507 `storage-full`.',
         params: IdParams,
         body: AddMemberBody,
-        response: { 200: AddMemberResult, ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 200: AddMemberResult, ...errorResponses(400, 401, 403, 404, 429, 507) },
       },
     },
     async (req) => {
       const { group, caller } = await managedGroup(req);
+      await opts.checkDisk();
       const rules = { maxRequestsPerPair: opts.limits.maxRequestsPerPair, stakesEnabled: opts.stakesEnabled };
       const status = await fromStore(
         store.addOrInvite(group.id, req.body.address.toLowerCase(), caller.address, opts.now(), rules),
@@ -272,7 +275,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
           throw notFound('that address is neither a member nor invited', 'not-a-member');
         }
       }
-      const removed = await fromStore(store.removeMember(group.id, target));
+      const removed = await fromStore(store.removeMember(group.id, target, opts.now()));
       if (!removed) throw notFound('that address is not a member', 'not-a-member');
       return { ok: true as const };
     },
@@ -301,7 +304,7 @@ export function groupRoutes(app: FastifyInstance, store: RelayStore, opts: Group
         const target = req.params.address.toLowerCase();
         if (target === group.creatorAddress)
           throw badRequest('the creator already has every right in the group', 'is-creator');
-        if (!(await store.setAdmin(group.id, target, admin)))
+        if (!(await store.setAdmin(group.id, target, admin, opts.now())))
           throw notFound('that address is not a member', 'not-a-member');
         return admin ? detail(group, true) : { ok: true as const };
       },

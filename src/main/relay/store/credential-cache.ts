@@ -24,6 +24,13 @@ export interface RevocationBus {
  */
 const MAX_ENTRIES = 20_000;
 
+/**
+ * What a demotion or removal announces: the tokens it revoked are not named one by one (the
+ * store revoked them in its transaction), and a token revocation empties every node's cache of
+ * tokens whichever token it names. Tokens hold no pulls, so the name reaches nothing else.
+ */
+const MINTER_REVOKED = 'minted-by';
+
 type Cached<T> = { row: T; until: number };
 
 /**
@@ -90,6 +97,13 @@ export function withCredentialCache(
     }
   };
 
+  /** After a change that may have revoked bot tokens by their minter: forgotten here, announced to every node. */
+  const mintersGone = async (work: Promise<boolean>): Promise<boolean> => {
+    const done = await work;
+    if (done) await forgetAll({ tokenId: MINTER_REVOKED });
+    return done;
+  };
+
   return Object.assign(Object.create(store) as RelayStore, {
     findApiKeyByHash: cached(keys, (h) => store.findApiKeyByHash(h)),
     findBotTokenByHash: cached(tokens, (h) => store.findBotTokenByHash(h)),
@@ -115,5 +129,12 @@ export function withCredentialCache(
       );
       return deleted;
     },
+    // Demoting or removing an admin revokes the bot tokens they minted (in the store's own
+    // transaction), so every node must forget its cached tokens as after any revocation. Only a
+    // change that happened is announced: a refused one revoked nothing.
+    setAdmin: (groupId: string, address: string, admin: boolean, at?: number) =>
+      admin ? store.setAdmin(groupId, address, admin, at) : mintersGone(store.setAdmin(groupId, address, admin, at)),
+    removeMember: (groupId: string, address: string, at?: number) =>
+      mintersGone(store.removeMember(groupId, address, at)),
   });
 }

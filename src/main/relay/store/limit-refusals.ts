@@ -20,6 +20,18 @@ export const tooManyKeys = (max: number) =>
       'or DELETE /api/v1/me/keys/{id} with one of its keys',
   );
 
+export const tooManyTokens = (max: number) =>
+  new StoreError(
+    'too-many-tokens',
+    `this group already has ${max} live bot tokens, the most a group may have; revoke one it no longer needs first`,
+  );
+
+export const tooManyEntries = (list: 'allow' | 'block', max: number) =>
+  new StoreError(
+    'too-many-entries',
+    `your ${list === 'allow' ? 'allow' : 'block'} list already holds ${max} addresses, the most this relay keeps; remove some first`,
+  );
+
 export const requestsFull = (to: string, index: number) =>
   new StoreError(
     'requests-full',

@@ -25,10 +25,18 @@ export type StoreErrorCode =
   | 'too-many-devices' // the wallet already has MAX_DEVICES current devices (409)
   | 'too-many-keys' // the wallet already has its maximum of active API keys (409)
   | 'too-many-groups' // the wallet already created its maximum of groups (429)
+  | 'too-many-tokens' // the group already has MAX_TOKENS_PER_GROUP live bot tokens (409)
+  | 'too-many-entries' // the wallet's allow or block list already holds MAX_LIST_ENTRIES addresses (409)
   | 'blob-quota-full'; // the upload would pass the uploader's blob storage quota (429)
 
 /** Current devices a wallet may have at once (docs/protocol.md §4 Limits). */
 export const MAX_DEVICES = 16;
+
+/** Live bot tokens one group may have at once (docs/protocol.md §4 Limits). */
+export const MAX_TOKENS_PER_GROUP = 20;
+
+/** Addresses one wallet's allow list, and its block list, may hold each (docs/protocol.md §4 Limits). */
+export const MAX_LIST_ENTRIES = 10_000;
 
 /**
  * The share of a recipient device's queue quota that request-routed envelopes (strangers') may
@@ -112,6 +120,12 @@ export interface BotTokenRow {
   prefix: string;
   createdAt: number;
   revokedAt: number | null;
+  /**
+   * The creator or admin who minted it (null for tokens minted before this was recorded): a
+   * member who blocks them gets nothing from it, and it is revoked when they stop being an admin
+   * or a member.
+   */
+  mintedBy: string | null;
 }
 
 export interface GroupRow {
@@ -200,6 +214,8 @@ export interface Delivery {
   via: Via | null;
   /** the posting token's name, kept only when via is group-token */
   botName?: string | null;
+  /** who minted the posting token, on a group-token send: a recipient who blocks them gets `blocked` */
+  minter?: string | null;
   items: DeliveryItem[];
   /** time stamped on every envelope of the delivery */
   now: number;
@@ -318,7 +334,18 @@ export interface RelayStore {
   touchApiKey(id: string, now: number): Promise<void>;
 
   // contacts
-  setContact(owner: string, other: string, kind: 'allow' | 'block' | null, which: 'allow' | 'block'): Promise<void>;
+  /**
+   * Files `other` in the list `kind` (null: removes it from `which`). Throws too-many-entries when
+   * a new entry would take that list past `maxEntries` (no cap when omitted); re-filing an address
+   * already there is never refused.
+   */
+  setContact(
+    owner: string,
+    other: string,
+    kind: 'allow' | 'block' | null,
+    which: 'allow' | 'block',
+    maxEntries?: number,
+  ): Promise<void>;
   getContacts(owner: string): Promise<{ allowed: string[]; blocked: string[] }>;
 
   // envelopes
@@ -375,13 +402,20 @@ export interface RelayStore {
   /** creator, admin, member, or null for anyone else (invited wallets included) */
   role(groupId: string, address: string): Promise<GroupRole | null>;
   listAdmins(groupId: string): Promise<string[]>;
-  /** false when the address is not a member */
-  setAdmin(groupId: string, address: string, admin: boolean): Promise<boolean>;
-  /** throws creator-cannot-leave when the creator would leave a group that still has others */
-  removeMember(groupId: string, address: string): Promise<boolean>;
+  /**
+   * false when the address is not a member. Demoted, the address's bot tokens of the group are
+   * revoked at `now` in the same transaction.
+   */
+  setAdmin(groupId: string, address: string, admin: boolean, now?: number): Promise<boolean>;
+  /**
+   * Throws creator-cannot-leave when the creator would leave a group that still has others; the
+   * bot tokens the address minted for the group are revoked at `now` in the same transaction.
+   */
+  removeMember(groupId: string, address: string, now?: number): Promise<boolean>;
   /** Devices (non-revoked) of each member, for the group view. */
   memberDevices(groupId: string): Promise<Map<string, DeviceRow[]>>;
-  insertBotToken(t: BotTokenRow & { hash: Buffer }): Promise<void>;
+  /** Throws too-many-tokens when the group already has `maxLive` unrevoked tokens (no cap when omitted). */
+  insertBotToken(t: BotTokenRow & { hash: Buffer }, maxLive?: number): Promise<void>;
   findBotTokenByHash(hash: Buffer): Promise<(BotTokenRow & { hash: Buffer }) | null>;
   listBotTokens(groupId: string): Promise<BotTokenRow[]>;
   revokeBotToken(groupId: string, id: string, now: number): Promise<boolean>;

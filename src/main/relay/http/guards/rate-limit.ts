@@ -8,16 +8,20 @@ import { SlidingWindowStore } from './sliding-window-store.js';
 const WINDOW_MS = 60_000;
 
 /**
- * The key a request counts against (docs/protocol.md §4 Limits): the credential as the relay resolves
- * it, by its id, so header-case and whitespace variants of one key share one budget; requests
- * whose credential is missing or invalid share one budget per peer address, so guessing is
- * slowed (401 until it is spent, 429 after).
+ * The key a request counts against (docs/protocol.md §4 Limits): the credential as the relay
+ * resolves it, so header-case and whitespace variants of one key share one budget. An API key
+ * counts against its wallet, so that minting more keys buys no more requests; a group token
+ * against its group, whose tokens share one budget apart from any wallet's. Requests whose
+ * credential is missing or invalid share one budget per peer address, so guessing is slowed
+ * (401 until it is spent, 429 after).
  */
 export function rateLimitKey(resolve: (req: FastifyRequest) => Promise<Credential | null>) {
   return async (req: FastifyRequest): Promise<string> => {
     const credential = await resolve(req);
     if (!credential) return 'peer:' + req.ip;
-    return (credential.kind === 'api-key' ? 'key:' : 'token:') + credential.row.id;
+    return credential.kind === 'api-key'
+      ? 'wallet:' + credential.row.address
+      : 'group-tokens:' + credential.row.groupId;
   };
 }
 

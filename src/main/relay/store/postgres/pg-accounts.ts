@@ -3,6 +3,7 @@ import { LIMITS } from '../../../../shared/api/common.js';
 import { likeFragment } from '../like-pattern.js';
 import { isUniqueViolation, type PgSql } from './pg-client.js';
 import { StoreError, type AccountRow } from '../store.js';
+import { tooManyEntries } from '../limit-refusals.js';
 
 export const PG_ACCOUNT_COLUMNS = `address, handle, handle_claimed_at AS "handleClaimedAt", verified, unknown_senders AS "unknownSenders", stake`;
 
@@ -71,11 +72,19 @@ export function pgAccountsPart(sql: PgSql): AccountsPart {
       >`SELECT name FROM entitlements WHERE address = ${address.toLowerCase()} ORDER BY name`;
       return rows.map((r) => r.name);
     },
-    async setContact(owner, other, kind, which) {
+    async setContact(owner, other, kind, which, maxEntries = Infinity) {
       const o = owner.toLowerCase();
       const x = other.toLowerCase();
       // `which` names the list touched; kind null removes the address from it, a kind (re)files it there.
       await sql.begin(async (tx) => {
+        if (kind !== null && maxEntries !== Infinity) {
+          // one wallet's list changes one at a time, so two concurrent additions cannot both pass the count
+          await tx`SELECT pg_advisory_xact_lock(hashtextextended(${'contacts:' + o}, 0))`;
+          const [{ n }] = await tx<
+            { n: number }[]
+          >`SELECT count(*)::int AS n FROM contacts WHERE owner = ${o} AND kind = ${kind} AND other <> ${x}`;
+          if (n >= maxEntries) throw tooManyEntries(kind, maxEntries);
+        }
         await tx`DELETE FROM contacts WHERE owner = ${o} AND kind = ${which} AND other = ${x}`;
         if (kind !== null)
           await tx`INSERT INTO contacts (owner, kind, other) VALUES (${o}, ${kind}, ${x}) ON CONFLICT DO NOTHING`;

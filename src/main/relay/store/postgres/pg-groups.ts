@@ -4,7 +4,7 @@ import { routeGroupAdd } from '../../routing.js';
 import { isForeignKeyViolation, type PgSql, type PgTx } from './pg-client.js';
 import { PG_DEVICE_COLUMNS } from './pg-credentials.js';
 import { RECIPIENT_LOCKS } from './queue/pg-delivery-batch.js';
-import { invitationsPending, tooManyGroups } from '../limit-refusals.js';
+import { invitationsPending, tooManyGroups, tooManyTokens } from '../limit-refusals.js';
 import {
   StoreError,
   type BotTokenRow,
@@ -17,7 +17,7 @@ import {
 const GROUP_COLUMNS = `g.id, g.name, g.is_public AS "isPublic", g.verified, g.password_hash AS "passwordHash", g.avatar,
   g.creator_address AS "creatorAddress", g.created_at AS "createdAt",
   (SELECT count(*)::int FROM group_members m WHERE m.group_id = g.id) AS "memberCount"`;
-const BOT_TOKEN_COLUMNS = `id, group_id AS "groupId", name, prefix, created_at AS "createdAt", revoked_at AS "revokedAt"`;
+const BOT_TOKEN_COLUMNS = `id, group_id AS "groupId", name, prefix, created_at AS "createdAt", revoked_at AS "revokedAt", minted_by AS "mintedBy"`;
 
 /** The namespace (first key) of the per-creator locks that make the group count and the insert one step. */
 const CREATOR_LOCKS = 0x67726f75; // "grou"
@@ -39,6 +39,8 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
     tx`INSERT INTO group_members (group_id, address, joined_at) VALUES (${groupId}, ${address}, ${now}) ON CONFLICT DO NOTHING`,
     tx`DELETE FROM group_invitations WHERE group_id = ${groupId} AND address = ${address}`,
   ];
+  const revokeMintedBy = (tx: PgTx, groupId: string, minter: string, now: number) =>
+    tx`UPDATE bot_tokens SET revoked_at = ${now} WHERE group_id = ${groupId} AND minted_by = ${minter} AND revoked_at IS NULL`;
   /** The group's row, locked for the rest of the transaction: membership changes of one group run one at a time. */
   const lockGroup = async (tx: PgTx, groupId: string) => {
     const [g] = await tx<
@@ -198,14 +200,20 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
         >`SELECT address FROM group_members WHERE group_id = ${id(groupId)} AND is_admin ORDER BY joined_at, address`
       ).map((r) => r.address);
     },
-    async setAdmin(groupId, address, admin) {
-      return (
-        (
-          await sql`UPDATE group_members SET is_admin = ${admin} WHERE group_id = ${id(groupId)} AND address = ${address.toLowerCase()}`
-        ).count > 0
-      );
+    async setAdmin(groupId, address, admin, now = Date.now()) {
+      const gid = id(groupId);
+      const a = address.toLowerCase();
+      return sql.begin(async (tx) => {
+        if (
+          (await tx`UPDATE group_members SET is_admin = ${admin} WHERE group_id = ${gid} AND address = ${a}`).count ===
+          0
+        )
+          return false;
+        if (!admin) await revokeMintedBy(tx, gid, a, now);
+        return true;
+      });
     },
-    async removeMember(groupId, address) {
+    async removeMember(groupId, address, now = Date.now()) {
       const gid = id(groupId);
       const a = address.toLowerCase();
       return sql.begin(async (tx) => {
@@ -214,7 +222,9 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
         const [{ n }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM group_members WHERE group_id = ${gid}`;
         if (g.creatorAddress === a && n > 1)
           throw new StoreError('creator-cannot-leave', 'the creator cannot leave a group that still has other members');
-        return (await tx`DELETE FROM group_members WHERE group_id = ${gid} AND address = ${a}`).count > 0;
+        if ((await tx`DELETE FROM group_members WHERE group_id = ${gid} AND address = ${a}`).count === 0) return false;
+        await revokeMintedBy(tx, gid, a, now);
+        return true;
       });
     },
     async memberDevices(groupId) {
@@ -237,10 +247,20 @@ export function pgGroupsPart(sql: PgSql): GroupsPart {
       }
       return result;
     },
-    async insertBotToken(t) {
+    async insertBotToken(t, maxLive = Infinity) {
+      const gid = id(t.groupId);
       try {
-        await sql`INSERT INTO bot_tokens (id, group_id, name, prefix, hash, created_at, revoked_at)
-          VALUES (${t.id.toLowerCase()}, ${id(t.groupId)}, ${t.name}, ${t.prefix}, ${t.hash}, ${t.createdAt}, ${t.revokedAt})`;
+        await sql.begin(async (tx) => {
+          // the group's row lock: two mints on two nodes cannot both find room for the last token
+          if (maxLive !== Infinity && (await lockGroup(tx, gid))) {
+            const [{ n }] = await tx<
+              { n: number }[]
+            >`SELECT count(*)::int AS n FROM bot_tokens WHERE group_id = ${gid} AND revoked_at IS NULL`;
+            if (n >= maxLive) throw tooManyTokens(maxLive);
+          }
+          await tx`INSERT INTO bot_tokens (id, group_id, name, prefix, hash, created_at, revoked_at, minted_by)
+            VALUES (${t.id.toLowerCase()}, ${gid}, ${t.name}, ${t.prefix}, ${t.hash}, ${t.createdAt}, ${t.revokedAt}, ${t.mintedBy?.toLowerCase() ?? null})`;
+        });
       } catch (e) {
         if (isForeignKeyViolation(e)) throw new StoreError('not-found', 'no such group');
         throw e;

@@ -370,6 +370,15 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'bot tokens record who minted them',
+    sql: `
+      -- As SQLite's version 9: a token answers for the admin who minted it. Older tokens keep NULL.
+      ALTER TABLE bot_tokens ADD COLUMN minted_by text;
+      CREATE INDEX bot_tokens_live ON bot_tokens (group_id, minted_by) WHERE revoked_at IS NULL;
+    `,
+  },
 ];
 
 /** The advisory lock key of migrations (any constant shared by every node). */

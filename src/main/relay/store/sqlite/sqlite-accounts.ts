@@ -5,6 +5,7 @@ import { StoreError, type AccountRow } from '../store.js';
 import { bareHandle } from '../../../../shared/identity-patterns.js';
 import type { AccountsPart } from '../store-parts.js';
 import { likeFragment } from '../like-pattern.js';
+import { tooManyEntries } from '../limit-refusals.js';
 
 interface AccountRecord {
   address: string;
@@ -67,6 +68,11 @@ export function accountsPart(db: Database.Database): AccountsPart {
     removeContact: db.prepare<[string, 'allow' | 'block', string]>(
       `DELETE FROM contacts WHERE owner = ? AND kind = ? AND other = ?`,
     ),
+    listSize: db
+      .prepare<[string, 'allow' | 'block', string], number>(
+        `SELECT count(*) FROM contacts WHERE owner = ? AND kind = ? AND other <> ?`,
+      )
+      .pluck(),
     contacts: db.prepare<[string], { kind: 'allow' | 'block'; other: string }>(
       `SELECT kind, other FROM contacts WHERE owner = ? ORDER BY kind, other`,
     ),
@@ -93,7 +99,8 @@ export function accountsPart(db: Database.Database): AccountsPart {
 
   // `which` names the list touched; kind null removes the address from it, a kind (re)files it there.
   const setContact = db.transaction(
-    (owner: string, other: string, kind: 'allow' | 'block' | null, which: 'allow' | 'block') => {
+    (owner: string, other: string, kind: 'allow' | 'block' | null, which: 'allow' | 'block', maxEntries: number) => {
+      if (kind !== null && s.listSize.get(owner, kind, other)! >= maxEntries) throw tooManyEntries(kind, maxEntries);
       s.removeContact.run(owner, which, other);
       if (kind !== null) s.addContact.run(owner, kind, other);
     },
@@ -131,8 +138,8 @@ export function accountsPart(db: Database.Database): AccountsPart {
     async getEntitlements(address) {
       return s.entitlements.all(address.toLowerCase());
     },
-    async setContact(owner, other, kind, which) {
-      setContact.immediate(owner.toLowerCase(), other.toLowerCase(), kind, which);
+    async setContact(owner, other, kind, which, maxEntries = Infinity) {
+      setContact.immediate(owner.toLowerCase(), other.toLowerCase(), kind, which, maxEntries);
     },
     async getContacts(owner) {
       const result = { allowed: [] as string[], blocked: [] as string[] };

@@ -199,6 +199,8 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
     const groupId = d.groupId === null ? null : d.groupId.toLowerCase();
     // Only a group-token send names a bot, whatever a caller passes.
     const botName = d.via === 'group-token' ? (d.botName ?? null) : null;
+    // A token's post answers for its minter too: one who is blocked reaches no one through it.
+    const minter = d.via === 'group-token' && d.minter ? d.minter.toLowerCase() : null;
     let opened: Map<string, Set<string>> | undefined;
     const facts = new Map<string, DirectFacts>();
     const blocks = new Map<string, boolean>();
@@ -227,7 +229,12 @@ export function envelopesPart(db: Database.Database, commit: GroupCommit): Envel
         route = routeDirect({ ...f, asRequest: item.asRequest });
       } else {
         let blocked = blocks.get(to);
-        if (blocked === undefined) blocks.set(to, (blocked = s.blocked.get({ recipient: to, sender }) !== undefined));
+        if (blocked === undefined) {
+          blocked =
+            s.blocked.get({ recipient: to, sender }) !== undefined ||
+            (minter !== null && s.blocked.get({ recipient: to, sender: minter }) !== undefined);
+          blocks.set(to, blocked);
+        }
         route = { routed: blocked ? 'blocked' : 'inbox' };
       }
       if (route.routed === 'stake-gate') {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { UnknownSenders } from '../../../../shared/api/account.js';
 import { routeGroupAdd } from '../../routing.js';
-import { invitationsPending, tooManyGroups } from '../limit-refusals.js';
+import { invitationsPending, tooManyGroups, tooManyTokens } from '../limit-refusals.js';
 import {
   StoreError,
   type AddOutcome,
@@ -23,7 +23,7 @@ const GROUP_COLUMNS = `g.id, g.name, g.is_public AS isPublic, g.verified, g.pass
   g.creator_address AS creatorAddress, g.created_at AS createdAt,
   (SELECT count(*) FROM group_members m WHERE m.group_id = g.id) AS memberCount`;
 
-const BOT_TOKEN_COLUMNS = `id, group_id AS groupId, name, prefix, created_at AS createdAt, revoked_at AS revokedAt`;
+const BOT_TOKEN_COLUMNS = `id, group_id AS groupId, name, prefix, created_at AS createdAt, revoked_at AS revokedAt, minted_by AS mintedBy`;
 
 /** Stands in for "no cursor": every real (created_at, seq) sorts below it. */
 const NO_CURSOR = { createdAt: Number.MAX_SAFE_INTEGER, seq: Number.MAX_SAFE_INTEGER };
@@ -138,8 +138,14 @@ export function groupsPart(db: Database.Database): GroupsPart {
        FROM group_members m LEFT JOIN devices d ON d.address = m.address AND d.revoked_at IS NULL
        WHERE m.group_id = ? ORDER BY m.joined_at, m.address, d.created_at, d.rowid`,
     ),
-    insertBotToken: db.prepare<[string, string, string, string, Buffer, number, number | null]>(
-      `INSERT INTO bot_tokens (id, group_id, name, prefix, hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    insertBotToken: db.prepare<[string, string, string, string, Buffer, number, number | null, string | null]>(
+      `INSERT INTO bot_tokens (id, group_id, name, prefix, hash, created_at, revoked_at, minted_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    liveTokens: db
+      .prepare<[string], number>(`SELECT count(*) FROM bot_tokens WHERE group_id = ? AND revoked_at IS NULL`)
+      .pluck(),
+    revokeMintedBy: db.prepare<[number, string, string]>(
+      `UPDATE bot_tokens SET revoked_at = ? WHERE group_id = ? AND minted_by = ? AND revoked_at IS NULL`,
     ),
     botTokenByHash: db.prepare<[Buffer], BotTokenRow & { hash: Buffer }>(BOT_TOKEN_BY_HASH_SQL),
     botTokens: db.prepare<[string], BotTokenRow>(
@@ -176,13 +182,26 @@ export function groupsPart(db: Database.Database): GroupsPart {
     },
   );
 
-  const removeMember = db.transaction((groupId: string, address: string): boolean => {
+  const removeMember = db.transaction((groupId: string, address: string, now: number): boolean => {
     const g = s.creatorAndCount.get(groupId);
     if (!g || !s.isMember.get(groupId, address)) return false;
     if (g.creatorAddress === address && g.memberCount > 1) {
       throw new StoreError('creator-cannot-leave', 'the creator cannot leave a group that still has other members');
     }
-    return s.removeMember.run(groupId, address).changes > 0;
+    if (s.removeMember.run(groupId, address).changes === 0) return false;
+    s.revokeMintedBy.run(now, groupId, address);
+    return true;
+  });
+
+  const setAdmin = db.transaction((groupId: string, address: string, admin: boolean, now: number): boolean => {
+    if (s.setAdmin.run(admin ? 1 : 0, groupId, address).changes === 0) return false;
+    if (!admin) s.revokeMintedBy.run(now, groupId, address);
+    return true;
+  });
+
+  const insertBotToken = db.transaction((t: BotTokenRow & { hash: Buffer }, maxLive: number) => {
+    if (s.liveTokens.get(t.groupId)! >= maxLive) throw tooManyTokens(maxLive);
+    s.insertBotToken.run(t.id, t.groupId, t.name, t.prefix, t.hash, t.createdAt, t.revokedAt, t.mintedBy);
   });
 
   const join = db.transaction((groupId: string, address: string, now: number) => {
@@ -286,11 +305,11 @@ export function groupsPart(db: Database.Database): GroupsPart {
     async listAdmins(groupId) {
       return s.admins.all(id(groupId));
     },
-    async setAdmin(groupId, address, admin) {
-      return s.setAdmin.run(admin ? 1 : 0, id(groupId), address.toLowerCase()).changes > 0;
+    async setAdmin(groupId, address, admin, now = Date.now()) {
+      return setAdmin.immediate(id(groupId), address.toLowerCase(), admin, now);
     },
-    async removeMember(groupId, address) {
-      return removeMember.immediate(id(groupId), address.toLowerCase());
+    async removeMember(groupId, address, now = Date.now()) {
+      return removeMember.immediate(id(groupId), address.toLowerCase(), now);
     },
     async memberDevices(groupId) {
       const result = new Map<string, DeviceRow[]>();
@@ -309,9 +328,10 @@ export function groupsPart(db: Database.Database): GroupsPart {
       }
       return result;
     },
-    async insertBotToken(t) {
+    async insertBotToken(t, maxLive = Infinity) {
+      const row = { ...t, id: t.id.toLowerCase(), groupId: id(t.groupId), mintedBy: t.mintedBy?.toLowerCase() ?? null };
       try {
-        s.insertBotToken.run(t.id.toLowerCase(), id(t.groupId), t.name, t.prefix, t.hash, t.createdAt, t.revokedAt);
+        insertBotToken.immediate(row, maxLive);
       } catch (e) {
         if ((e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
           throw new StoreError('not-found', 'no such group');

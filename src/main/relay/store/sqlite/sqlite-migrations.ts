@@ -336,6 +336,16 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: 'bot tokens record who minted them',
+    sql: `
+      -- A token answers for the admin who minted it: blocks are checked against them, and their
+      -- tokens go when they stop being an admin. Older tokens keep NULL (the creator's, as before).
+      ALTER TABLE bot_tokens ADD COLUMN minted_by TEXT;
+      CREATE INDEX bot_tokens_live ON bot_tokens (group_id, minted_by) WHERE revoked_at IS NULL;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = latestVersion(MIGRATIONS);

@@ -155,6 +155,17 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       expect(await t.store.getContacts(B)).toEqual({ allowed: [], blocked: [] });
     });
 
+    it('caps each list at maxEntries new addresses (too-many-entries); re-filing one already there and removing still work', async () => {
+      for (let i = 10; i < 13; i++) await t.store.setContact(A, addr(i), 'block', 'block', 3);
+      await rejectsWith(t.store.setContact(A, addr(13), 'block', 'block', 3), 'too-many-entries');
+      await t.store.setContact(A, addr(12), 'block', 'block', 3);
+      // the allow list has a count of its own
+      await t.store.setContact(A, addr(13), 'allow', 'allow', 3);
+      await t.store.setContact(A, addr(10), null, 'block', 3);
+      await t.store.setContact(A, addr(13), 'block', 'block', 3);
+      expect((await t.store.getContacts(A)).blocked).toEqual([addr(11), addr(12), addr(13)]);
+    });
+
     it('verifies only known accounts', async () => {
       expect(await t.store.setVerified(A, true)).toBe(false);
       await t.store.setHandle(A, 'acme', 1);

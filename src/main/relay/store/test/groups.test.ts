@@ -141,7 +141,15 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
     it('stores bot tokens by hash, lists them and revokes them within their group only', async () => {
       await group(1);
       await group(2);
-      const token = { id: 'tok-1', groupId: gid(1), name: 'bot', prefix: 'gtk_live_ab', createdAt: 5, revokedAt: null };
+      const token = {
+        id: 'tok-1',
+        groupId: gid(1),
+        name: 'bot',
+        prefix: 'gtk_live_ab',
+        createdAt: 5,
+        revokedAt: null,
+        mintedBy: A,
+      };
       await t.store.insertBotToken({ ...token, hash: hashOf('tok-1') });
       expect(await t.store.findBotTokenByHash(hashOf('tok-1'))).toEqual({ ...token, hash: hashOf('tok-1') });
       expect(await t.store.findBotTokenByHash(hashOf('other'))).toBeNull();
@@ -153,6 +161,64 @@ describe.each(STORE_BACKENDS)('$name store', (backend) => {
       expect(
         await code(t.store.insertBotToken({ ...token, id: 'tok-2', groupId: gid(9), hash: hashOf('tok-2') })),
       ).toBe('not-found');
+    });
+
+    it('caps live tokens per group (too-many-tokens); a revoked one makes room', async () => {
+      await group(1);
+      await group(2);
+      const mint = (n: number, groupId = gid(1)) =>
+        t.store.insertBotToken(
+          {
+            id: `cap-${n}`,
+            groupId,
+            name: 'b',
+            prefix: 'gtk_live_ab',
+            createdAt: n,
+            revokedAt: null,
+            mintedBy: A,
+            hash: hashOf(`cap-${n}`),
+          },
+          2,
+        );
+      await mint(1);
+      await mint(2);
+      expect(await code(mint(3))).toBe('too-many-tokens');
+      await mint(4, gid(2));
+      expect(await t.store.revokeBotToken(gid(1), 'cap-1', 9)).toBe(true);
+      await mint(5);
+      expect((await t.store.listBotTokens(gid(1))).map((x) => x.id)).toEqual(['cap-1', 'cap-2', 'cap-5']);
+    });
+
+    it('revokes the tokens an admin minted when the admin is demoted or removed, and only theirs', async () => {
+      await group(1);
+      await group(2);
+      for (const m of [B, C]) {
+        await t.store.addMember(gid(1), m, 10);
+        expect(await t.store.setAdmin(gid(1), m, true, 11)).toBe(true);
+      }
+      await t.store.addMember(gid(2), B, 10);
+      const mint = (id: string, mintedBy: string, groupId = gid(1)) =>
+        t.store.insertBotToken({
+          id,
+          groupId,
+          name: id,
+          prefix: 'gtk_live_ab',
+          createdAt: 12,
+          revokedAt: null,
+          mintedBy,
+          hash: hashOf(id),
+        });
+      await mint('by-a', A);
+      await mint('by-b', B);
+      await mint('by-c', C);
+      await mint('by-b-elsewhere', B, gid(2));
+      const revoked = async (groupId: string) =>
+        Object.fromEntries((await t.store.listBotTokens(groupId)).map((x) => [x.id, x.revokedAt]));
+      expect(await t.store.setAdmin(gid(1), B, false, 20)).toBe(true);
+      expect(await revoked(gid(1))).toEqual({ 'by-a': null, 'by-b': 20, 'by-c': null });
+      expect(await t.store.removeMember(gid(1), C, 30)).toBe(true);
+      expect(await revoked(gid(1))).toEqual({ 'by-a': null, 'by-b': 20, 'by-c': 30 });
+      expect(await revoked(gid(2))).toEqual({ 'by-b-elsewhere': null });
     });
 
     it('lets the operator verify a group', async () => {

@@ -136,6 +136,7 @@ describe.each(STORE_BACKENDS)('$name store: who may join, and moderation', (back
       groupId: kept,
       name: 'bot',
       prefix: 'gtk_live_x',
+      mintedBy: null,
       hash: Buffer.alloc(32, 7),
       createdAt: 1_000,
       revokedAt: null,

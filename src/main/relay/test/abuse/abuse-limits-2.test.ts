@@ -22,6 +22,7 @@ import {
   newDeviceKey,
   sealedLooking,
   signIn,
+  signInKnown,
   startRelay,
   UNREAD_STAKE_CHAIN,
   type TestRelay,
@@ -182,7 +183,7 @@ describe('strangers cannot crowd out contacts', () => {
 describe('every write obeys the disk guard and a count', () => {
   it('below --min-free-disk-mib, group creation and edits, avatars, handle claims and minted keys and tokens are 507 storage-full; sign-in works', async () => {
     const relay = await relayWith({ minFreeDiskMib: 1024 * 1024 * 1024 });
-    const u = await signIn(relay.url);
+    const u = await signInKnown(relay);
     const g = await relay.store.createGroup({
       id: crypto.randomUUID(),
       name: 'g',

@@ -14,6 +14,7 @@ import {
   newDeviceKey,
   sealedLooking,
   signIn,
+  signInKnown,
   startRelay,
   type TestRelay,
   type TestUser,
@@ -210,8 +211,8 @@ describe('queue quotas', () => {
   it('the disk guard answers sends 507 storage-full; pulls, acks and sign-in keep working', async () => {
     // more free space than any disk has: the guard measures the real data folder
     const relay = await relayWith({ minFreeDiskMib: 1024 * 1024 * 1024 });
-    const a = await signIn(relay.url);
-    const b = await signIn(relay.url);
+    const a = await signInKnown(relay);
+    const b = await signInKnown(relay);
     const send = await call(relay.url, 'POST', '/api/v1/envelopes', { auth: a.apiKey, body: envelopeTo(b) });
     expect(send.status).toBe(507);
     expect(send.body).toMatchObject({ code: 'storage-full', error: expect.stringMatching(/disk/) });

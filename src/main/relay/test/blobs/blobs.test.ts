@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobFiles } from '../../blobs/blob-files.js';
 import { sweepBlobs } from '../../blobs/blob-sweep.js';
-import { call, signIn, startRelay, type TestRelay, type TestUser } from '../harness.js';
+import { call, signIn, signInKnown, startRelay, type TestRelay, type TestUser } from '../harness.js';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -185,7 +185,7 @@ describe('blobs on the relay', () => {
   it('answers 507 storage-full to uploads while the disk guard trips', async () => {
     const low = await startRelay({ minFreeDiskMib: 1_073_741_824 });
     try {
-      const dave = await signIn(low.url);
+      const dave = await signInKnown(low);
       const up = await upload(low, dave, randomBytes(10 * KIB));
       expect(up.status).toBe(507);
       expect(up.body.code).toBe('storage-full');

@@ -110,6 +110,9 @@ describe('one held pull per credential across nodes', () => {
   });
 });
 
+/** A node cap whose twentieth is past MAX_HELD_PER_WALLET, so the wallet's own cap is the one that bites. */
+const NODE_CAP = 20 * MAX_HELD_PER_WALLET;
+
 /** Two nodes that tell each other of every held pull, with its wallet, when the test says so. */
 function walletCluster() {
   const pending = new Map<string, RemoteHold[]>([
@@ -119,7 +122,9 @@ function walletCluster() {
   const regs = new Map<string, WaiterRegistry>();
   const node = (name: 'a' | 'b') => {
     const other = name === 'a' ? 'b' : 'a';
-    const reg = new WaiterRegistry(100, (keyId, hold, wallet) => pending.get(other)!.push({ keyId, hold, ...wallet }));
+    const reg = new WaiterRegistry(NODE_CAP, (keyId, hold, wallet) =>
+      pending.get(other)!.push({ keyId, hold, ...wallet }),
+    );
     regs.set(name, reg);
     return reg;
   };
@@ -133,7 +138,7 @@ function walletCluster() {
 
 describe('at most MAX_HELD_PER_WALLET held pulls per wallet', () => {
   it("on one node, the 17th answers the wallet's oldest with no envelopes; other wallets are left alone", async () => {
-    const reg = new WaiterRegistry(100);
+    const reg = new WaiterRegistry(NODE_CAP);
     const other = reg.register('other', '0xc', null, 60_000);
     const pulls = [];
     for (let i = 0; i < MAX_HELD_PER_WALLET; i++) {
@@ -164,6 +169,27 @@ describe('at most MAX_HELD_PER_WALLET held pulls per wallet', () => {
       for (const w of pulls.slice(1)) expect(await state(w)).toBe('held');
       expect(a.size + b.size).toBe(MAX_HELD_PER_WALLET);
     }
+  });
+
+  it("a wallet takes at most a twentieth of the node's cap, and a full share never meets a full node", async () => {
+    const reg = new WaiterRegistry(40);
+    const first = reg.register('key-0', '0xb', null, 60_000);
+    later();
+    const second = reg.register('key-1', '0xb', null, 60_000);
+    later();
+    const third = reg.register('key-2', '0xb', null, 60_000);
+    expect(await first.woken).toBe('replaced');
+    for (const w of [second, third]) expect(await state(w)).toBe('held');
+    // a node of two places, both the wallet's: its next pull answers its oldest instead of 503
+    const small = new WaiterRegistry(2);
+    const a = small.register('key-a', '0xc', null, 60_000);
+    later();
+    const b = small.register('key-b', '0xc', null, 60_000);
+    expect(await a.woken).toBe('replaced');
+    small.register('key-c', '0xd', null, 60_000);
+    later();
+    small.register('key-d', '0xc', null, 60_000);
+    expect(await b.woken).toBe('replaced');
   });
 
   it("another node's pull counts no more once its wait is over", async () => {

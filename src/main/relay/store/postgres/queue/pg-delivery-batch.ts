@@ -46,7 +46,7 @@ interface ItemFacts {
 }
 
 const FACTS = `SELECT
-    EXISTS (SELECT 1 FROM contacts c WHERE c.owner = i.recipient AND c.kind = 'block' AND c.other = i.sender) AS blocked,
+    EXISTS (SELECT 1 FROM contacts c WHERE c.owner = i.recipient AND c.kind = 'block' AND c.other IN (i.sender, i.minter)) AS blocked,
     EXISTS (SELECT 1 FROM contacts c WHERE c.owner = i.recipient AND c.kind = 'allow' AND c.other = i.sender) AS allowed,
     EXISTS (SELECT 1 FROM sent_before s WHERE s.sender = i.recipient AND s.recipient = i.sender) AS "sentBefore",
     a.unknown_senders AS policy, a.stake,
@@ -54,7 +54,7 @@ const FACTS = `SELECT
     (i.group_id IS NULL OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = i.group_id AND m.address = i.recipient)) AS member,
     coalesce(u.envelopes, 0) AS queued, coalesce(u.bytes, 0) AS "queuedBytes",
     coalesce(u.requests, 0) AS requests, coalesce(u.request_bytes, 0) AS "requestBytes", coalesce(p.envelopes, 0) AS pending
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS i(sender, recipient, device_key, group_id, n)
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS i(sender, recipient, device_key, group_id, minter, n)
   LEFT JOIN accounts a ON a.address = i.recipient
   LEFT JOIN queue_usage u ON u.recipient = i.recipient AND u.device_key = coalesce(i.device_key, '')
   LEFT JOIN pending_requests p ON p.sender = i.sender AND p.recipient = i.recipient
@@ -222,8 +222,12 @@ export const deliverBatch = async (
   const recipients: string[] = [];
   const deviceKeys: (string | null)[] = [];
   const groups: (string | null)[] = [];
+  // a token's minter, whose blocks count like the sender's (group-token sends only)
+  const minters: (string | null)[] = [];
   for (const { d } of batch) {
+    const minter = d.via === 'group-token' && d.minter ? d.minter.toLowerCase() : null;
     for (const item of d.items) {
+      minters.push(minter);
       senders.push(d.senderAddress.toLowerCase());
       recipients.push(item.toAddress.toLowerCase());
       deviceKeys.push(item.recipientDeviceKey?.toLowerCase() ?? null);
@@ -234,7 +238,7 @@ export const deliverBatch = async (
   // once the locks are held.
   const [, facts] = await Promise.all([
     batch.some(({ d }) => d.limits) ? tx.unsafe(LOCK_RECIPIENTS, [recipients], { prepare: true }) : null,
-    tx.unsafe<ItemFacts[]>(FACTS, [senders, recipients, deviceKeys, groups], { prepare: true }),
+    tx.unsafe<ItemFacts[]>(FACTS, [senders, recipients, deviceKeys, groups, minters], { prepare: true }),
   ]);
   const seen = new BatchTally();
   const rows: EnvelopeRow[] = [];
