@@ -108,7 +108,6 @@ describe('long-poll pull', () => {
     const before = relay.app.heldPulls;
     const pending = pull(relay, unboundKey, '?wait=10') as ReturnType<typeof call>;
     await held(relay, before + 1);
-    // sealed to b's device: the unbound key cannot open it, so it is not handed it
     expect((await send(relay, a, envelopeTo(b))).status).toBe(200);
     const sent = await send(relay, a, envelopeTo({ address: b.address }));
     expect((await pending).body.envelopes.map((e: { id: string }) => e.id)).toEqual([sent.body.envelope.id]);
