@@ -54,6 +54,13 @@ const PLAIN: Record<string, string> = {
   'too-many-groups': 'You have created as many groups as this relay allows.',
   'too-many-keys':
     'This wallet has as many API keys as this relay allows. Revoke old ones in Settings → API keys (or revoke devices you no longer use in Settings → Devices), then try again.',
+  'invite-required':
+    'This relay lets people join by invitation only. Ask the relay’s owner for an invite, then join with the link or code they give you.',
+  'invite-invalid':
+    'That invite no longer works: it was used up, it expired or the relay’s owner withdrew it. Ask them for a new one.',
+  'registration-closed': 'This relay is not taking anyone new. Ask the relay’s owner whether they can let you in.',
+  suspended:
+    'The relay’s owner has suspended your account on this relay, so you cannot sign in or send there. Ask them if you think this is a mistake.',
   'stake-required':
     'They ask strangers for a refundable stake first. Send them a staked contact request; once it is paid, you can invite them.',
   'backup-wrong-passphrase': 'That passphrase does not open this backup. Nothing was changed.',

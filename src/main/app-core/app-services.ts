@@ -390,6 +390,7 @@ export class AppServices {
       mode: a.mode,
       url: a.url ?? '',
       ...(a.mode === 'lan' ? { fingerprint: a.fingerprint ?? '' } : {}),
+      ...(a.invite ? { invite: a.invite } : {}),
     });
     // Left for another relay, the built-in one has no one to serve unless it is shared.
     if (!this.settings.localRelay.lan && this.settings.localRelay.enabled) {

@@ -62,6 +62,7 @@ export async function startRelay(
     lan?: boolean;
     stake?: ServeOptions['stake'];
     maxQueued?: number;
+    registration?: ServeOptions['registration'];
   } = {},
 ): Promise<Relay> {
   const dataDir = opts.dataDir ?? tempDir('relay');
@@ -83,6 +84,7 @@ export async function startRelay(
     maxRequestsPerPair: DEFAULT_CONFIG.maxRequestsPerPair,
     // The disk guard has its own test; a nearly full CI disk must not fail every other one.
     minFreeDiskMib: 0,
+    ...(opts.registration ? { registration: opts.registration } : {}),
   });
   let stopped = false;
   const relay: Relay = {
