@@ -25,6 +25,9 @@ const RELAY_PROBLEM = 'The relay had a problem. Try again in a moment.';
 const INTERNAL = 'Something went wrong. Try again; if it keeps happening, restart the app.';
 export const UNKNOWN_COMMAND = 'The app does not know that command.';
 
+export const localRelayOffMessage =
+  'The relay on this computer is not running. Turn it on in Settings → Relay to manage it.';
+
 /** By error code (the vault's, the Messenger's, the relay's named codes). */
 const PLAIN: Record<string, string> = {
   'bad-passphrase': 'That passphrase is not right.',
@@ -61,6 +64,7 @@ const PLAIN: Record<string, string> = {
   'registration-closed': 'This relay is not taking anyone new. Ask the relay’s owner whether they can let you in.',
   suspended:
     'The relay’s owner has suspended your account on this relay, so you cannot sign in or send there. Ask them if you think this is a mistake.',
+  'local-relay-off': localRelayOffMessage,
   'stake-required':
     'They ask strangers for a refundable stake first. Send them a staked contact request; once it is paid, you can invite them.',
   'backup-wrong-passphrase': 'That passphrase does not open this backup. Nothing was changed.',

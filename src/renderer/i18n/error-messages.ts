@@ -151,6 +151,11 @@ export const errorMessages = defineMessages({
       'The relay’s owner has suspended your account on this relay, so you cannot sign in or send there. Ask them if you think this is a mistake.',
     description: 'Error shown to the person: suspended.',
   },
+  localRelayOff: {
+    id: 'error.localRelayOff',
+    defaultMessage: 'The relay on this computer is not running. Turn it on in Settings → Relay to manage it.',
+    description: 'Error shown to the person: localRelayOff.',
+  },
   stakeRequired: {
     id: 'error.stakeRequired',
     defaultMessage:

@@ -115,7 +115,7 @@ export interface ProfileOptions {
 /** A fresh profile with a wallet (new or imported), signed in to the relay. */
 export async function newProfile(
   relayUrl: string,
-  opts: ProfileOptions & { fingerprint?: string } = {},
+  opts: ProfileOptions & { fingerprint?: string; invite?: string } = {},
 ): Promise<{ m: Messenger; address: string; deviceKey: string; mnemonic: string | null; dir: string }> {
   const dir = opts.dir ?? tempDir('profile');
   const m = await Messenger.open({
@@ -134,6 +134,7 @@ export async function newProfile(
     mode: opts.fingerprint ? 'lan' : 'url',
     url: relayUrl,
     ...(opts.fingerprint ? { fingerprint: opts.fingerprint } : {}),
+    ...(opts.invite ? { invite: opts.invite } : {}),
   });
   if (!status.ready) throw new Error(`profile not ready: ${status.relay.lastError}`);
   if (opts.handle) await m.claimHandle({ handle: opts.handle });
