@@ -9,6 +9,7 @@ import { accountCommands } from './ipc/account-commands.js';
 import { conversationCommands } from './ipc/conversation-commands.js';
 import { peopleCommands } from './ipc/people-commands.js';
 import { groupCommands } from './ipc/group-commands.js';
+import { myRelayCommands } from './ipc/my-relay-commands.js';
 import type { EventName, Events } from './ipc/events.js';
 import type { GroupInfo } from './domain.js';
 import type { commandNames } from './ipc/bridge-methods.js';
@@ -20,6 +21,7 @@ export const commands = {
   ...conversationCommands,
   ...peopleCommands,
   ...groupCommands,
+  ...myRelayCommands,
 } as const;
 
 export type Commands = typeof commands;

@@ -25,6 +25,9 @@ const RELAY_PROBLEM = 'The relay had a problem. Try again in a moment.';
 const INTERNAL = 'Something went wrong. Try again; if it keeps happening, restart the app.';
 export const UNKNOWN_COMMAND = 'The app does not know that command.';
 
+export const localRelayOffMessage =
+  'The relay on this computer is not running. Turn it on in Settings → Relay to manage it.';
+
 /** By error code (the vault's, the Messenger's, the relay's named codes). */
 const PLAIN: Record<string, string> = {
   'bad-passphrase': 'That passphrase is not right.',
@@ -54,6 +57,14 @@ const PLAIN: Record<string, string> = {
   'too-many-groups': 'You have created as many groups as this relay allows.',
   'too-many-keys':
     'This wallet has as many API keys as this relay allows. Revoke old ones in Settings → API keys (or revoke devices you no longer use in Settings → Devices), then try again.',
+  'invite-required':
+    'This relay lets people join by invitation only. Ask the relay’s owner for an invite, then join with the link or code they give you.',
+  'invite-invalid':
+    'That invite no longer works: it was used up, it expired or the relay’s owner withdrew it. Ask them for a new one.',
+  'registration-closed': 'This relay is not taking anyone new. Ask the relay’s owner whether they can let you in.',
+  suspended:
+    'The relay’s owner has suspended your account on this relay, so you cannot sign in or send there. Ask them if you think this is a mistake.',
+  'local-relay-off': localRelayOffMessage,
   'stake-required':
     'They ask strangers for a refundable stake first. Send them a staked contact request; once it is paid, you can invite them.',
   'backup-wrong-passphrase': 'That passphrase does not open this backup. Nothing was changed.',

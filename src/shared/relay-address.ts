@@ -61,6 +61,39 @@ export function fingerprintProblem(text: string): string | null {
   return null;
 }
 
+/** What an invite link names: the relay's address, its pin (with --lan) and the code. */
+export interface InviteLink {
+  url: string;
+  pin: string | null;
+  invite: string;
+}
+
+/**
+ * `https://192.168.1.20:8443/join#invite=CODE&pin=HEX`, as `relay admin invite create` prints it
+ * and the owner's app shows it; null for anything else, so a plain address is read as one.
+ */
+export function parseInviteLink(text: string): InviteLink | null {
+  const m = /^\s*(https?:\/\/[^/?#\s]+)\/join#([^\s]*)\s*$/i.exec(text);
+  if (!m) return null;
+  const address = parseRelayUrl(m[1]);
+  if (!('url' in address)) return null;
+  const fields = new Map<string, string>();
+  for (const part of m[2].split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    try {
+      fields.set(part.slice(0, eq), decodeURIComponent(part.slice(eq + 1)));
+    } catch {
+      return null; // a broken %-escape: not a link the relay printed
+    }
+  }
+  const invite = fields.get('invite');
+  if (!invite || invite.length > 64) return null;
+  const pin = fields.get('pin') ?? null;
+  if (pin !== null && fingerprintProblem(pin)) return null;
+  return { url: address.url, pin, invite };
+}
+
 /** Node's codes for a certificate no public authority signed: the relay needs a pinned fingerprint. */
 export const SELF_SIGNED_CODES: readonly string[] = [
   'DEPTH_ZERO_SELF_SIGNED_CERT',

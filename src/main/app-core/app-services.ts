@@ -25,6 +25,7 @@ import {
   type LegacyRelayChoice,
 } from './app-settings.js';
 import { EmbeddedRelay, type RelayLauncher } from './embedded-relay.js';
+import { myRelayHandlers } from './my-relay.js';
 import { lockProfile } from './profile-lock.js';
 
 export interface AppServicesOptions {
@@ -310,6 +311,10 @@ export class AppServices {
     return {
       ...this.messenger.handlers(),
       ...files.handlers(),
+      ...myRelayHandlers(() => {
+        const local = this.relay.status();
+        return local.running ? (local.dataDir ?? null) : null;
+      }),
       'messages.list': async (a) => withFiles(this.messenger.attachments, this.messenger.messages.listMessages(a)),
       'app.status': () => this.status(),
       'wallet.unlock': async (a) => {
@@ -390,6 +395,7 @@ export class AppServices {
       mode: a.mode,
       url: a.url ?? '',
       ...(a.mode === 'lan' ? { fingerprint: a.fingerprint ?? '' } : {}),
+      ...(a.invite ? { invite: a.invite } : {}),
     });
     // Left for another relay, the built-in one has no one to serve unless it is shared.
     if (!this.settings.localRelay.lan && this.settings.localRelay.enabled) {

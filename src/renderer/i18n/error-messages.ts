@@ -128,6 +128,34 @@ export const errorMessages = defineMessages({
       'This wallet has as many API keys as this relay allows. Revoke old ones in Settings → API keys (or revoke devices you no longer use in Settings → Devices), then try again.',
     description: 'Error shown to the person: tooManyKeys.',
   },
+  inviteRequired: {
+    id: 'error.inviteRequired',
+    defaultMessage:
+      'This relay lets people join by invitation only. Ask the relay’s owner for an invite, then join with the link or code they give you.',
+    description: 'Error shown to the person: inviteRequired.',
+  },
+  inviteInvalid: {
+    id: 'error.inviteInvalid',
+    defaultMessage:
+      'That invite no longer works: it was used up, it expired or the relay’s owner withdrew it. Ask them for a new one.',
+    description: 'Error shown to the person: inviteInvalid.',
+  },
+  registrationClosed: {
+    id: 'error.registrationClosed',
+    defaultMessage: 'This relay is not taking anyone new. Ask the relay’s owner whether they can let you in.',
+    description: 'Error shown to the person: registrationClosed.',
+  },
+  suspended: {
+    id: 'error.suspended',
+    defaultMessage:
+      'The relay’s owner has suspended your account on this relay, so you cannot sign in or send there. Ask them if you think this is a mistake.',
+    description: 'Error shown to the person: suspended.',
+  },
+  localRelayOff: {
+    id: 'error.localRelayOff',
+    defaultMessage: 'The relay on this computer is not running. Turn it on in Settings → Relay to manage it.',
+    description: 'Error shown to the person: localRelayOff.',
+  },
   stakeRequired: {
     id: 'error.stakeRequired',
     defaultMessage:

@@ -49,7 +49,7 @@ export function ChooseRelay() {
           defaultMessage: 'Connect',
           description: 'Button that connects to the chosen relay.',
         })}
-        onSubmit={(mode, url, fp) => void action.run(mode, url, fp)}
+        onSubmit={(mode, url, fp, invite) => void action.run(mode, url, fp, invite)}
       />
     </section>
   );

@@ -2,7 +2,7 @@ import { defineMessages, FormattedMessage, useIntl, type MessageDescriptor } fro
 import { translateError } from '../i18n/error-messages.js';
 import { useEffect, useRef, useState } from 'react';
 import { FormError } from '../components/form-error.js';
-import { fingerprintProblem, parseRelayUrl, withScheme } from '../../shared/relay-address.js';
+import { fingerprintProblem, parseInviteLink, parseRelayUrl, withScheme } from '../../shared/relay-address.js';
 import { isolate } from '../i18n/isolate.js';
 import { Icon, type IconName } from '../components/icon.js';
 
@@ -50,6 +50,22 @@ const text = defineMessages({
     description:
       'Under the relay address field when the address lacks http:// or https://; typed is what was typed, suggestion the same address with the scheme the app would use (http:// for this computer, https:// elsewhere).',
   },
+  invite: {
+    id: 'relayChooser.invite',
+    defaultMessage: 'Invite code (if you have one)',
+    description: 'Label of the optional invite code field of the relay step.',
+  },
+  inviteHint: {
+    id: 'relayChooser.inviteHint',
+    defaultMessage:
+      'A relay that lets people join by invitation only asks for the code its owner gave you. Pasting the whole invite link into the address fills in everything.',
+    description: 'Hint under the invite code field.',
+  },
+  inviteRead: {
+    id: 'relayChooser.inviteRead',
+    defaultMessage: 'Invite link read: the relay’s address, its fingerprint and your invite code are filled in.',
+    description: 'Said (politely, to screen readers too) after an invite link was pasted into the relay address.',
+  },
 });
 
 const OPTIONS: { mode: Mode; icon: IconName; title: MessageDescriptor; text: MessageDescriptor }[] = [
@@ -72,7 +88,7 @@ export function RelayChooser({
   errorDetail?: string | null;
   submitLabel: string;
   initialMode?: Mode;
-  onSubmit: (mode: Mode, url?: string, fingerprint?: string) => void;
+  onSubmit: (mode: Mode, url?: string, fingerprint?: string, invite?: string) => void;
   onCancel?: () => void;
 }) {
   const [mode, setMode] = useState<Mode>(initialMode);
@@ -95,6 +111,21 @@ export function RelayChooser({
   });
   const [url, setUrl] = useState('');
   const [fingerprint, setFingerprint] = useState('');
+  const [invite, setInvite] = useState('');
+  const [linkRead, setLinkRead] = useState(false);
+  // An invite link pasted (or typed) into the address carries the address, the pin and the
+  // code: each goes to its own field, so what will be sent stays in view and can be corrected.
+  const typeUrl = (text: string) => {
+    const link = parseInviteLink(text);
+    setLinkRead(link !== null);
+    if (!link) return setUrl(text);
+    setUrl(link.url);
+    setInvite(link.invite);
+    if (link.pin) {
+      setFingerprint(link.pin);
+      setMode('lan');
+    }
+  };
   const needsUrl = mode !== 'local';
   const parsed = parseRelayUrl(url);
   const suggestion = withScheme(url);
@@ -115,7 +146,12 @@ export function RelayChooser({
       className="stack"
       onSubmit={(e) => {
         e.preventDefault();
-        onSubmit(mode, needsUrl ? url.trim() : undefined, mode === 'lan' ? fingerprint.trim() : undefined);
+        onSubmit(
+          mode,
+          needsUrl ? url.trim() : undefined,
+          mode === 'lan' ? fingerprint.trim() : undefined,
+          needsUrl && invite.trim() ? invite.trim() : undefined,
+        );
       }}
     >
       <div
@@ -179,7 +215,7 @@ export function RelayChooser({
           <input
             dir="ltr"
             value={url}
-            onChange={(e) => setUrl(e.target.value)}
+            onChange={(e) => typeUrl(e.target.value)}
             placeholder={mode === 'lan' ? EXAMPLE_LAN_URL : EXAMPLE_URL}
             ref={urlInput}
             spellCheck={false}
@@ -225,6 +261,29 @@ export function RelayChooser({
             />
           </span>
         </label>
+      )}
+      {needsUrl && (
+        <label className="field">
+          <span className="field-label">{intl.formatMessage(text.invite)}</span>
+          <input
+            dir="ltr"
+            value={invite}
+            maxLength={64}
+            onChange={(e) => setInvite(e.target.value)}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoComplete="off"
+            aria-describedby="invite-hint"
+          />
+          <span className="field-hint" id="invite-hint">
+            {intl.formatMessage(text.inviteHint)}
+          </span>
+        </label>
+      )}
+      {needsUrl && linkRead && (
+        <p className="field-hint" role="status">
+          {intl.formatMessage(text.inviteRead)}
+        </p>
       )}
       <FormError error={error} detail={errorDetail} />
       <div className="row">

@@ -30,7 +30,7 @@ export interface SessionSlice {
   confirmPhrase: () => Promise<void>;
   importWallet: (input: { mnemonic?: string; privateKey?: string; passphrase: string }) => Promise<void>;
   unlockWallet: (passphrase: string) => Promise<void>;
-  connectRelay: (mode: 'local' | 'lan' | 'url', url?: string, fingerprint?: string) => Promise<void>;
+  connectRelay: (mode: 'local' | 'lan' | 'url', url?: string, fingerprint?: string, invite?: string) => Promise<void>;
   claimHandle: (handle: string) => Promise<void>;
   finishOnboarding: () => void;
   syncNow: () => Promise<void>;
@@ -105,11 +105,12 @@ export const createSessionSlice: StateCreator<Store, [], [], SessionSlice> = (se
       set({ onboarding: { step: 'restore', mnemonic: null, passphrase: '' }, status: await call('app.status', {}) });
     },
     unlockWallet: async (passphrase) => resume(await call('wallet.unlock', { passphrase })),
-    connectRelay: async (mode, url, fingerprint) => {
+    connectRelay: async (mode, url, fingerprint, invite) => {
       const status = await call('relay.connect', {
         mode,
         ...(url ? { url } : {}),
         ...(fingerprint ? { fingerprint } : {}),
+        ...(invite ? { invite } : {}),
       });
       set({ status, onboarding: { step: status.handle ? 'done' : 'handle', mnemonic: null, passphrase: '' } });
       if (status.handle) get().finishOnboarding();

@@ -161,8 +161,8 @@ export function SettingsRelay() {
             })}
             initialMode={relay.mode === 'local' ? 'url' : 'local'}
             onCancel={() => setChanging(false)}
-            onSubmit={async (mode, url, fp) => {
-              if ((await switching.run(mode, url, fp)).ok) {
+            onSubmit={async (mode, url, fp, invite) => {
+              if ((await switching.run(mode, url, fp, invite)).ok) {
                 setChanging(false);
                 showToast(
                   'success',

@@ -19,7 +19,7 @@ export interface SettingsSlice {
   setPolicy: (p: { unknownSenders: InboxPolicy['unknownSenders']; stake?: string }) => Promise<void>;
   setLocalRelay: (enabled: boolean) => Promise<void>;
   /** signs in to another relay; what waits in the outbox goes out there */
-  switchRelay: (mode: 'local' | 'lan' | 'url', url?: string, fingerprint?: string) => Promise<void>;
+  switchRelay: (mode: 'local' | 'lan' | 'url', url?: string, fingerprint?: string, invite?: string) => Promise<void>;
   setLanSharing: (enabled: boolean) => Promise<void>;
   /**
    * The recovery phrase, against the passphrase (main checks it; where the OS keychain protects
@@ -78,11 +78,12 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
     setLocalRelay: async (enabled) => {
       get().relayStatusChanged(await call('relay.setLocal', { enabled }));
     },
-    switchRelay: async (mode, url, fingerprint) => {
+    switchRelay: async (mode, url, fingerprint, invite) => {
       const status = await call('relay.connect', {
         mode,
         ...(url ? { url } : {}),
         ...(fingerprint ? { fingerprint } : {}),
+        ...(invite ? { invite } : {}),
       });
       get().statusChanged(status);
       // the switch is done; lists that fail to load now say so on their own

@@ -49,6 +49,8 @@ export const accountCommands = {
         mode: Type.Union([Type.Literal('local'), Type.Literal('lan'), Type.Literal('url')]),
         url: Type.Optional(Type.String({ maxLength: 2048 })),
         fingerprint: Type.Optional(Type.String({ maxLength: 128 })),
+        /** the relay owner's invite code, sent with a first sign-in on a relay in invite mode */
+        invite: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
       },
       { additionalProperties: false },
     ),

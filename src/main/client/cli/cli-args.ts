@@ -6,8 +6,10 @@
  */
 import { ADDRESS, CONVERSATION_ID_PATTERN, TYPED_HANDLE } from '../../../shared/identity-patterns.js';
 import { parseRecipient } from '../../../shared/recipient.js';
+import { parseInviteLink } from '../../../shared/relay-address.js';
 import { toChecksumAddress } from '../../vault/signing/wallet.js';
 import type { SendOutcome } from '../core/outbox.js';
+import type { CommandArgs } from '../../../shared/ipc.js';
 import { UsageError } from './cli-support.js';
 
 /** What the relay did with the message, in one word: `blocked` and `stake-required` are not deliveries. */
@@ -127,4 +129,29 @@ export function atMostArgs(command: string, args: readonly string[]): void {
       `${command} takes ${most === 0 ? 'no arguments' : `at most ${most} argument${most === 1 ? '' : 's'}`}; ` +
         `“${args[most]}” is one too many (quote a value that has spaces)`,
     );
+}
+
+/**
+ * `init`'s relay: `--relay URL [--fingerprint FP]`, with `--invite` the operator's code or the
+ * whole invite link, whose address and pin stand in for the flags left out. Undefined when
+ * neither names a relay (the profile keeps the one it has).
+ */
+export function initRelay(values: {
+  relay?: string;
+  fingerprint?: string;
+  invite?: string;
+}): CommandArgs<'relay.connect'> | undefined {
+  const link = values.invite ? parseInviteLink(values.invite) : null;
+  if (values.invite && !link && /[/#\s]/.test(values.invite))
+    throw new UsageError('--invite takes the code or the link the relay printed (…/join#invite=CODE&pin=HEX)');
+  const url = values.relay ?? link?.url;
+  if (!url) return undefined;
+  const fingerprint = values.fingerprint ?? link?.pin ?? undefined;
+  const invite = link?.invite ?? values.invite;
+  return {
+    mode: fingerprint ? 'lan' : 'url',
+    url,
+    ...(fingerprint ? { fingerprint } : {}),
+    ...(invite ? { invite } : {}),
+  };
 }

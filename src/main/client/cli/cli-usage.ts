@@ -6,8 +6,10 @@ export const DEFAULT_UNLOCK_TTL_S = 300;
 export const USAGE = `usage: npm run client -- --profile DIR [--passphrase-env VAR] [--unlock-ttl SECONDS] <command> [args]
        (or without npm: node bin/client.mjs --profile DIR ...)
 
-  init --relay URL [--handle NAME] [--fingerprint FP] [--mnemonic-env VAR | --private-key-env VAR] [--show-mnemonic]
+  init --relay URL [--handle NAME] [--fingerprint FP] [--invite CODE|LINK] [--mnemonic-env VAR | --private-key-env VAR] [--show-mnemonic]
                                      create (or import) the wallet, sign in → {address, deviceKey, handle}
+                                     --invite: the code (or the whole link, which also gives the relay and
+                                     its pin) a relay in invite mode asks of a new wallet
   whoami                             → {address, deviceKey, handle, relay}
   lock                               forget the remembered unlock now → {locked: true}
   handle <name>                      claim or change the handle

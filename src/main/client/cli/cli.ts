@@ -25,6 +25,7 @@ import {
   need,
   recipient,
   sendState,
+  initRelay,
 } from './cli-args.js';
 import { group } from './cli-groups.js';
 import { sync } from './cli-sync.js';
@@ -106,6 +107,7 @@ function parseCli(argv: string[]) {
         relay: { type: 'string' },
         handle: { type: 'string' },
         fingerprint: { type: 'string' },
+        invite: { type: 'string' },
         'mnemonic-env': { type: 'string' },
         'private-key-env': { type: 'string' },
         'show-mnemonic': { type: 'boolean' },
@@ -152,12 +154,9 @@ async function init(m: Messenger, passphrase: string, values: Values, args: stri
   } else {
     mnemonic = (await m.wallet.create({ passphrase })).mnemonic;
   }
-  if (values.relay) {
-    await m.connectRelay({
-      mode: values.fingerprint ? 'lan' : 'url',
-      url: values.relay,
-      ...(values.fingerprint ? { fingerprint: values.fingerprint } : {}),
-    });
+  const relay = initRelay(values);
+  if (relay) {
+    await m.connectRelay(relay);
   } else if (!(await m.appStatus()).relay.url) {
     throw new UsageError('init needs --relay URL');
   }

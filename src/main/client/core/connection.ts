@@ -84,14 +84,14 @@ export class Connection {
     if (fpProblem) throw new MessengerError('bad-argument', fpProblem);
     // Tried before adopted: a mistyped or dead relay leaves the profile where it was, still syncing.
     if (wallet.unlocked && !opts.untried) {
-      await session.switchTo(a.mode, parsed.url, fingerprint ?? null).catch((e: unknown) => {
+      await session.switchTo(a.mode, parsed.url, fingerprint ?? null, a.invite).catch((e: unknown) => {
         // the sign-in started the loop; with no relay to go back to, it has nothing to do
         if (!session.hasRelay()) loop.stop();
         throw e;
       });
     } else {
       loop.stop();
-      session.pointAt(a.mode, parsed.url, fingerprint ?? null);
+      session.pointAt(a.mode, parsed.url, fingerprint ?? null, a.invite);
       if (wallet.unlocked) await session.ensureSignedIn().catch((e: unknown) => session.failed(e));
     }
     this.d.emit('relay.status', this.relayStatus());

@@ -11,7 +11,12 @@ import type { LocalStore } from '../store/local-store.js';
 /** The commands the Messenger serves (the shell owns the rest). */
 export type ClientCommand = Exclude<
   CommandName,
-  'relay.setLocal' | 'relay.shareOnLan' | 'links.openExternal' | 'notifications.show' | `attachments.${string}`
+  | 'relay.setLocal'
+  | 'relay.shareOnLan'
+  | 'links.openExternal'
+  | 'notifications.show'
+  | `attachments.${string}`
+  | `myRelay.${string}`
 >;
 export type ClientHandlers = { [K in ClientCommand]: (args: CommandArgs<K>) => Promise<CommandResult<K>> };
 /** One feature's part of the command table; the Messenger's `handlers()` is the merge of them. */

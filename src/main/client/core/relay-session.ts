@@ -58,6 +58,11 @@ interface ConnectionState {
 export class RelaySession {
   private api: RelayApi | null = null;
   private codec: VaultCodec | null = null;
+  /**
+   * The invite code given with the relay it is for, sent with the first sign-in there. Kept in
+   * memory only: once a sign-in worked the relay knows the wallet and never asks again.
+   */
+  private invite: { origin: string; code: string } | null = null;
   private signingIn: Promise<void> | null = null;
   /** the key's pin each connection learnt from a pin on the whole certificate (http-transport.ts) */
   private readonly keyPins = new WeakMap<RelayApi, string>();
@@ -138,8 +143,9 @@ export class RelaySession {
   }
 
   /** Points the profile at another relay (URL already checked) without trying it; the old client is closed. */
-  pointAt(mode: RelayMode, url: string, fingerprint: string | null): void {
+  pointAt(mode: RelayMode, url: string, fingerprint: string | null, invite?: string): void {
     const next = this.newApi(url, fingerprint);
+    this.invite = invite ? { origin: next.origin, code: invite } : null;
     this.api?.close();
     this.adopt(mode, next, fingerprint);
   }
@@ -148,9 +154,10 @@ export class RelaySession {
    * Signs in to another relay and only then makes it the profile's: on any failure the profile
    * stays on the relay it had (same client, same state, nothing saved) and the error is thrown.
    */
-  async switchTo(mode: RelayMode, url: string, fingerprint: string | null): Promise<void> {
+  async switchTo(mode: RelayMode, url: string, fingerprint: string | null, invite?: string): Promise<void> {
     const before = { api: this.api, state: this.state };
     const next = this.newApi(url, fingerprint);
+    this.invite = invite ? { origin: next.origin, code: invite } : null;
     this.api = next;
     this.state = { connected: false, lastError: null, lastErrorDetail: null };
     try {
@@ -224,12 +231,14 @@ export class RelaySession {
         signature: signed.signature,
         label: 'device sign-in',
         device: { publicKey: device.publicKey, certificate: device.certificate },
+        ...(this.invite?.origin === api.origin ? { invite: this.invite.code } : {}),
       });
     } catch (e) {
       // the relay knows this device key but no longer lists it: it was revoked
       if (e instanceof RelayError && e.status === 409 && e.code === 'device-exists') this.markRevoked();
       throw this.isRevoked() ? revokedError() : e;
     }
+    this.invite = null;
     this.d.store.setSetting(S.apiKey(api.origin), await sealSecret(this.codec, res.apiKey));
     api.setCredential(res.apiKey);
   }

@@ -62,6 +62,7 @@ export async function startRelay(
     lan?: boolean;
     stake?: ServeOptions['stake'];
     maxQueued?: number;
+    registration?: ServeOptions['registration'];
   } = {},
 ): Promise<Relay> {
   const dataDir = opts.dataDir ?? tempDir('relay');
@@ -83,6 +84,7 @@ export async function startRelay(
     maxRequestsPerPair: DEFAULT_CONFIG.maxRequestsPerPair,
     // The disk guard has its own test; a nearly full CI disk must not fail every other one.
     minFreeDiskMib: 0,
+    ...(opts.registration ? { registration: opts.registration } : {}),
   });
   let stopped = false;
   const relay: Relay = {
@@ -113,7 +115,7 @@ export interface ProfileOptions {
 /** A fresh profile with a wallet (new or imported), signed in to the relay. */
 export async function newProfile(
   relayUrl: string,
-  opts: ProfileOptions & { fingerprint?: string } = {},
+  opts: ProfileOptions & { fingerprint?: string; invite?: string } = {},
 ): Promise<{ m: Messenger; address: string; deviceKey: string; mnemonic: string | null; dir: string }> {
   const dir = opts.dir ?? tempDir('profile');
   const m = await Messenger.open({
@@ -132,6 +134,7 @@ export async function newProfile(
     mode: opts.fingerprint ? 'lan' : 'url',
     url: relayUrl,
     ...(opts.fingerprint ? { fingerprint: opts.fingerprint } : {}),
+    ...(opts.invite ? { invite: opts.invite } : {}),
   });
   if (!status.ready) throw new Error(`profile not ready: ${status.relay.lastError}`);
   if (opts.handle) await m.claimHandle({ handle: opts.handle });

@@ -2,8 +2,10 @@
  * First use without stumbling, the CLI half: each place a new user could stumble, driven
  * through the real CLI as a child process against a real relay.
  */
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, cliOk, startRelay, tempDir } from '../../test/harness.js';
+import { runTs } from '../../../test-support/child-process.js';
+import { ROOT, cleanup, cli, cliOk, startRelay, tempDir } from '../../test/harness.js';
 
 afterAll(cleanup);
 
@@ -69,6 +71,54 @@ describe('first use of the CLI', () => {
 
     const pinned = await cli(profile, ['init', '--relay', lan.url, '--fingerprint', lan.fingerprint!]);
     expect(pinned.code, pinned.stderr).toBe(0);
+  }, 240_000);
+
+  it('joins a relay in invite mode with the invite link alone; without a code it says to ask for an invite', async () => {
+    const relay = await startRelay({ lan: true, registration: 'invite' });
+    const lastError = (r: { stderr: string }) =>
+      JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; code: string };
+    const relayCli = fileURLToPath(new URL('../../../relay/cli.ts', import.meta.url));
+    const admin = async (...args: string[]) => {
+      const r = await runTs(relayCli, ['admin', '--data', relay.dataDir, ...args], { cwd: ROOT });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Record<string, unknown>;
+    };
+
+    const stranger = tempDir('invite-none');
+    const refused = await cli(stranger, ['init', '--relay', relay.url, '--fingerprint', relay.fingerprint!]);
+    expect(refused.code).toBe(1);
+    expect(lastError(refused).code).toBe('invite-required');
+    expect(lastError(refused).error).toMatch(/Ask the relay’s owner for an invite/);
+
+    // the link carries the address, the public-key pin and the code: nothing else is needed
+    const { code, link } = (await admin('invite', 'create', '--uses', '1')) as { code: string; link: string };
+    expect(link).toMatch(/\/join#invite=.*&pin=[0-9a-f]{64}$/);
+    const joiner = tempDir('invite-link');
+    const joined = await cliOk<{ address: string }>(joiner, ['init', '--invite', link]);
+    expect(await cliOk(joiner, ['whoami'])).toMatchObject({ address: joined.address, relay: relay.url });
+
+    // the one use is spent: the same code for another wallet is refused as no longer valid
+    const late = tempDir('invite-late');
+    const spent = await cli(late, [
+      'init',
+      '--relay',
+      relay.url,
+      '--fingerprint',
+      relay.fingerprint!,
+      '--invite',
+      code,
+    ]);
+    expect(lastError(spent).code).toBe('invite-invalid');
+    expect(lastError(spent).error).toMatch(/Ask them for a new one/);
+
+    const bad = await cli(late, ['init', '--invite', 'https://host/not-a-join-link']);
+    expect(bad.code).toBe(2);
+
+    // a suspended wallet is told so on its next sign-in
+    await admin('suspend', joined.address);
+    await cliOk(joiner, ['lock']);
+    const suspended = await cli(joiner, ['init', '--relay', relay.url, '--fingerprint', relay.fingerprint!]);
+    expect(lastError(suspended).code).toBe('suspended');
   }, 240_000);
 
   it('a send that reached nobody exits 1 and says why; decline needs a request; lists sync first', async () => {
