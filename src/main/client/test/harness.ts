@@ -63,6 +63,8 @@ export async function startRelay(
     stake?: ServeOptions['stake'];
     maxQueued?: number;
     registration?: ServeOptions['registration'];
+    /** behind a proxy that names the host it was reached at in X-Forwarded-Host */
+    trustProxy?: boolean;
   } = {},
 ): Promise<Relay> {
   const dataDir = opts.dataDir ?? tempDir('relay');
@@ -77,7 +79,7 @@ export async function startRelay(
     chainId: 1,
     baseUrl: null,
     allowedHosts: [],
-    trustProxy: false,
+    trustProxy: opts.trustProxy ?? false,
     stake: opts.stake ?? null,
     maxQueued: opts.maxQueued ?? DEFAULT_CONFIG.maxQueued,
     maxQueuedMib: DEFAULT_CONFIG.maxQueuedMib,

@@ -98,7 +98,8 @@ describe('live delivery', () => {
   }, 30_000);
 
   it('falls back to polling a relay that does not answer Relay-Wait', async () => {
-    const relay = await startRelay();
+    // behind the proxy below, which says which host it was reached at, as a reverse proxy does
+    const relay = await startRelay({ trustProxy: true });
     const target = new URL(relay.url);
     const held: string[] = [];
     // a relay of an older kind: it ignores `wait` and never says Relay-Wait
@@ -112,7 +113,7 @@ describe('live delivery', () => {
           port: target.port,
           method: req.method,
           path: url.pathname + url.search,
-          headers: req.headers,
+          headers: { ...req.headers, 'x-forwarded-host': req.headers.host },
         },
         (up) => {
           const headers = { ...up.headers };
