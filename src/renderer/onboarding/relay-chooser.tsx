@@ -55,6 +55,11 @@ const text = defineMessages({
     defaultMessage: 'Invite code (if you have one)',
     description: 'Label of the optional invite code field of the relay step.',
   },
+  haveInvite: {
+    id: 'relayChooser.haveInvite',
+    defaultMessage: 'I have an invite code',
+    description: 'Button on the relay step that shows the optional invite code field.',
+  },
   inviteHint: {
     id: 'relayChooser.inviteHint',
     defaultMessage:
@@ -112,6 +117,8 @@ export function RelayChooser({
   const [url, setUrl] = useState('');
   const [fingerprint, setFingerprint] = useState('');
   const [invite, setInvite] = useState('');
+  // most relays ask for no code: the field waits behind a button, so the step fits a small window
+  const [inviteAsked, setInviteAsked] = useState(false);
   const [linkRead, setLinkRead] = useState(false);
   // An invite link pasted (or typed) into the address carries the address, the pin and the
   // code: each goes to its own field, so what will be sent stays in view and can be corrected.
@@ -262,12 +269,21 @@ export function RelayChooser({
           </span>
         </label>
       )}
-      {needsUrl && (
+      {needsUrl && !inviteAsked && !invite && (
+        <div className="row">
+          <button type="button" className="btn btn-link" onClick={() => setInviteAsked(true)}>
+            {intl.formatMessage(text.haveInvite)}
+          </button>
+        </div>
+      )}
+      {needsUrl && (inviteAsked || invite !== '') && (
         <label className="field">
           <span className="field-label">{intl.formatMessage(text.invite)}</span>
           <input
             dir="ltr"
             value={invite}
+            // the button that asked for this field is gone: the focus goes where the person is going
+            autoFocus={inviteAsked}
             maxLength={64}
             onChange={(e) => setInvite(e.target.value)}
             spellCheck={false}
